@@ -1,0 +1,10 @@
+/* Specialised MPI call templates used by code that ompi-opt transformed.
+ * Header-only: every function is static inline; every name starts with
+ * mpiopt_ / MPIOPT_. Templates are added here, one header per family, as the
+ * transformations that select them land; this header includes them all. */
+#ifndef MPIOPT_TEMPLATES_H
+#define MPIOPT_TEMPLATES_H
+
+#include <mpi.h>
+
+#endif /* MPIOPT_TEMPLATES_H */

@@ -1,0 +1,233 @@
+//===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
+#include "CallAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// The handle kind an argument of role R must have, if it is a handle role.
+std::optional<HandleKind> handleRole(Role R) {
+  switch (R) {
+  case Role::Comm: return HandleKind::Comm;
+  case Role::SendType:
+  case Role::RecvType:
+  case Role::Type: return HandleKind::Datatype;
+  case Role::Op: return HandleKind::Op;
+  default: return std::nullopt;
+  }
+}
+
+/// Role-specific checks of an evaluated argument.
+SymValue refine(SymValue V, Role R, const std::string &CallComm) {
+  if (auto HK = handleRole(R)) {
+    if (V.K == SymValue::Handle) {
+      const HandleModel *H = lookupHandle(V.Name);
+      if (H && H->Kind != *HK)
+        return SymValue::dyn(V.Name + " is a " + handleKindName(H->Kind).str() + ", not a " +
+                             handleKindName(*HK).str());
+      return V;
+    }
+    if (V.K != SymValue::Dynamic)
+      return SymValue::dyn("handle given by value, not by name");
+    return V;
+  }
+  if (isBufferRole(R) || R == Role::Status || R == Role::Request) {
+    if (V.K == SymValue::Int && V.I == 0)
+      return SymValue::handle("NULL");
+    if (V.K == SymValue::Int || V.K == SymValue::Affine)
+      return SymValue::dyn("address given as a number");
+    return V;
+  }
+  if (V.K == SymValue::Affine) {
+    if (!CallComm.empty() && V.CommKey != CallComm)
+      return SymValue::dyn("rank or size of a different communicator than the call's");
+  }
+  return V;
+}
+
+class CallFinder : public RecursiveASTVisitor<CallFinder> {
+public:
+  CallFinder(ASTContext &Ctx, Evaluator &Ev, FileResult &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Out(Out) {}
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Cur;
+    if (FD->doesThisDeclarationHaveABody())
+      Cur = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Cur = Saved;
+    return R;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    if (!F || !F->getIdentifier() || !Cur)
+      return true;
+    llvm::StringRef Name = F->getName();
+    if (!Name.starts_with("MPI_"))
+      return true;
+    SourceLocation Loc = SM.getExpansionLoc(CE->getBeginLoc());
+    if (!SM.isInMainFile(Loc))
+      return true;
+    CallResult C;
+    C.Function = Name.str();
+    C.Model = lookupFunction(Name);
+    C.File = SM.getFilename(Loc).str();
+    C.Line = SM.getExpansionLineNumber(Loc);
+    C.Column = SM.getExpansionColumnNumber(Loc);
+    C.EnclosingFunction = Cur->getNameAsString();
+    C.Call = CE;
+    C.Caller = Cur;
+    if (C.Model)
+      classify(C);
+    Out.Calls.push_back(std::move(C));
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  SourceManager &SM;
+  Evaluator &Ev;
+  FileResult &Out;
+  const FunctionDecl *Cur = nullptr;
+
+  void classify(CallResult &C) {
+    const FunctionModel &M = *C.Model;
+    const CallExpr *CE = C.Call;
+    std::string CallComm;
+    if (auto CI = M.find(Role::Comm); CI && *CI < CE->getNumArgs())
+      CallComm = Ev.commKey(CE->getArg(*CI), Cur, CE);
+    std::vector<SymValue> Vals;
+    for (unsigned I = 0; I < CE->getNumArgs() && I < M.Args.size(); ++I) {
+      const Expr *A = CE->getArg(I);
+      SymValue V = refine(Ev.evaluate(A, Cur, CE), M.Args[I].R, CallComm);
+      ArgResult R;
+      R.Index = I;
+      R.Name = M.Args[I].Name;
+      R.R = M.Args[I].R;
+      R.Class = V.cls();
+      R.Text = Ev.text(A);
+      if (V.K == SymValue::Dynamic)
+        R.Reason = V.Reason;
+      else
+        R.Value = V.str();
+      R.Note = V.Note;
+      if (V.K == SymValue::Int)
+        R.Int = V.I;
+      C.Args.push_back(std::move(R));
+      Vals.push_back(std::move(V));
+    }
+    if (M.Cat == Category::PointToPoint || M.Cat == Category::Probe || M.Cat == Category::Collective)
+      sets(C, Vals);
+  }
+
+  const ArgResult *arg(const CallResult &C, Role R) {
+    for (const ArgResult &A : C.Args)
+      if (A.R == R)
+        return &A;
+    return nullptr;
+  }
+
+  static std::string shown(const ArgResult &A) { return A.Class == ArgClass::Dynamic ? A.Text : A.Value; }
+
+  void sets(CallResult &C, const std::vector<SymValue> &Vals) {
+    const FunctionModel &M = *C.Model;
+    // CommNode: the peer and the communicator.
+    const ArgResult *Comm = arg(C, Role::Comm);
+    std::vector<const ArgResult *> Peers;
+    for (Role R : {Role::Dest, Role::Source, Role::Root})
+      if (const ArgResult *A = arg(C, R))
+        Peers.push_back(A);
+    C.CommNode.Present = true;
+    C.CommNode.Class = Comm ? Comm->Class : ArgClass::Dynamic;
+    std::string Node;
+    if (Peers.empty()) {
+      Node = M.Cat == Category::Collective ? "all" : "message";
+    } else {
+      for (const ArgResult *P : Peers) {
+        C.CommNode.Class = worst(C.CommNode.Class, P->Class);
+        Node += (Node.empty() ? "" : ", ") + P->Name + "=" + shown(*P);
+      }
+    }
+    C.CommNode.Value = Node + " @ " + (Comm ? shown(*Comm) : "?");
+
+    // CommSize: count x datatype size of the side that carries data.
+    if (M.Cat != Category::Probe && M.Name != "MPI_Barrier" && M.Name != "MPI_Ibarrier" &&
+        M.Name != "MPI_Barrier_init") {
+      C.CommSize.Present = true;
+      const ArgResult *Count = nullptr, *Type = nullptr;
+      for (auto [CR, TR] : {std::pair{Role::Count, Role::Type}, std::pair{Role::SendCount, Role::SendType},
+                            std::pair{Role::RecvCount, Role::RecvType}}) {
+        Count = arg(C, CR);
+        Type = arg(C, TR);
+        if (Count && Type)
+          break;
+      }
+      if (!Count || !Type) {
+        C.CommSize.Class = ArgClass::Dynamic;
+        C.CommSize.Value = "per-peer counts";
+      } else {
+        const SymValue &CV = Vals[Count->Index];
+        const SymValue &TV = Vals[Type->Index];
+        std::optional<int64_t> TS;
+        if (TV.K == SymValue::Handle)
+          TS = Ev.datatypeSize(TV.Name);
+        if (CV.K == SymValue::Int && TS) {
+          C.CommSize.Class = ArgClass::Static;
+          C.CommSize.Bytes = CV.I * *TS;
+          C.CommSize.Value = std::to_string(*C.CommSize.Bytes) + " bytes";
+        } else if (CV.K == SymValue::Affine && TS) {
+          C.CommSize.Class = ArgClass::RankRelative;
+          C.CommSize.Value = std::to_string(*TS) + "*(" + CV.str() + ") bytes";
+        } else {
+          C.CommSize.Class = ArgClass::Dynamic;
+          C.CommSize.Value = shown(*Count) + " x " + shown(*Type);
+        }
+      }
+    }
+
+    // Buffer: what the call reads and writes.
+    std::string Buf;
+    ArgClass BufClass = ArgClass::Static;
+    for (Role R : {Role::Buf, Role::SendBuf, Role::RecvBuf})
+      if (const ArgResult *A = arg(C, R)) {
+        Buf += (Buf.empty() ? "" : ", ") + A->Name + "=" + shown(*A);
+        BufClass = worst(BufClass, A->Class);
+      }
+    if (!Buf.empty()) {
+      C.Buffer.Present = true;
+      C.Buffer.Class = BufClass;
+      C.Buffer.Value = Buf;
+    }
+
+    // Tag.
+    std::string Tag;
+    ArgClass TagClass = ArgClass::Static;
+    for (Role R : {Role::Tag, Role::SendTag, Role::RecvTag})
+      if (const ArgResult *A = arg(C, R)) {
+        Tag += (Tag.empty() ? "" : ", ") + A->Name + "=" + shown(*A);
+        TagClass = worst(TagClass, A->Class);
+      }
+    if (!Tag.empty()) {
+      C.Tag.Present = true;
+      C.Tag.Class = TagClass;
+      C.Tag.Value = Tag;
+    }
+  }
+};
+
+} // namespace
+
+FileResult ompi::analyzeCalls(ASTContext &Ctx, Evaluator &Ev) {
+  FileResult R;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (auto FE = SM.getFileEntryRefForID(SM.getMainFileID()))
+    R.File = FE->getName().str();
+  CallFinder F(Ctx, Ev, R);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return R;
+}

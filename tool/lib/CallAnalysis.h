@@ -1,0 +1,72 @@
+//===- CallAnalysis.h - Per-call classification of MPI arguments -----------===//
+//
+// Finds every MPI call in the main file, classifies each argument with the
+// Evaluator, and derives the OMPI paper's communication sets:
+//   CommNode  the peer (dest, source or root) and the communicator,
+//   CommSize  count x datatype size, in bytes when both are static,
+//   Buffer    the buffer(s) the call reads or writes,
+//   Tag       the message tag(s).
+// The results are plain data: reports and rewrites read them; they hold a
+// pointer to the call only so that a rewrite can find it in the AST.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_CALLANALYSIS_H
+#define OMPI_TOOL_CALLANALYSIS_H
+
+#include "Evaluator.h"
+#include "MPIModel.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class FunctionDecl;
+} // namespace clang
+
+namespace ompi {
+
+struct ArgResult {
+  unsigned Index = 0;
+  std::string Name;   ///< parameter name from the model ("count")
+  Role R = Role::Other;
+  ArgClass Class = ArgClass::Dynamic;
+  std::string Value;  ///< canonical value when static or rank-relative
+  std::string Text;   ///< the argument as written
+  std::string Reason; ///< why it is dynamic
+  std::string Note;   ///< how a static value was derived, when not obvious
+  std::optional<int64_t> Int; ///< the integer value, when it is one
+};
+
+/// One communication set: its class and a rendering of its value.
+struct SetResult {
+  bool Present = false;
+  ArgClass Class = ArgClass::Static;
+  std::string Value;
+  std::optional<int64_t> Bytes; ///< CommSize only, when static
+};
+
+struct CallResult {
+  std::string Function;
+  const FunctionModel *Model = nullptr; ///< null when the function is not modelled
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string EnclosingFunction;
+  std::vector<ArgResult> Args;
+  SetResult CommNode, CommSize, Buffer, Tag;
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Caller = nullptr;
+};
+
+struct FileResult {
+  std::string File;
+  std::vector<CallResult> Calls;
+};
+
+/// Classify every MPI call in the main file of Ctx.
+FileResult analyzeCalls(clang::ASTContext &Ctx, Evaluator &Ev);
+
+} // namespace ompi
+
+#endif

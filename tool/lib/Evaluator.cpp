@@ -1,0 +1,1057 @@
+//===- Evaluator.cpp - Partial evaluation of MPI call arguments ------------===//
+#include "Evaluator.h"
+#include "MPIModel.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef ompi::argClassName(ArgClass C) {
+  switch (C) {
+  case ArgClass::Static: return "static";
+  case ArgClass::RankRelative: return "rank-relative";
+  case ArgClass::Dynamic: return "dynamic";
+  }
+  return "dynamic";
+}
+
+ArgClass ompi::worst(ArgClass A, ArgClass B) {
+  return static_cast<int>(A) > static_cast<int>(B) ? A : B;
+}
+
+static std::string term(int64_t Coef, llvm::StringRef Name, bool First) {
+  std::string S;
+  if (Coef < 0)
+    S += "-";
+  else if (!First)
+    S += "+";
+  int64_t Abs = Coef < 0 ? -Coef : Coef;
+  if (Abs != 1)
+    S += std::to_string(Abs) + "*";
+  S += Name.str();
+  return S;
+}
+
+std::string AffineForm::str() const {
+  std::string S;
+  if (Rank)
+    S += term(Rank, "rank", S.empty());
+  if (Size)
+    S += term(Size, "size", S.empty());
+  if (Const || S.empty()) {
+    if (Const >= 0 && !S.empty())
+      S += "+";
+    S += std::to_string(Const);
+  }
+  if (Mod == NoMod)
+    return S;
+  bool Simple = (Rank != 0) + (Size != 0) + (Const != 0) <= 1 && (Rank == 1 || Size == 1 || Rank + Size == 0);
+  std::string Base = Simple ? S : "(" + S + ")";
+  return Base + "%" + (Mod == ModSize ? std::string("size") : std::to_string(ModValue));
+}
+
+ArgClass SymValue::cls() const {
+  switch (K) {
+  case Dynamic: return ArgClass::Dynamic;
+  case Affine: return ArgClass::RankRelative;
+  default: return ArgClass::Static;
+  }
+}
+
+std::string SymValue::str() const {
+  switch (K) {
+  case Dynamic: return "?";
+  case Int: return std::to_string(I);
+  case Handle: return Name;
+  case Address: return Spelled;
+  case Affine: return A.str();
+  }
+  return "?";
+}
+
+bool SymValue::same(const SymValue &O) const {
+  if (K != O.K)
+    return false;
+  switch (K) {
+  case Dynamic: return false;
+  case Int: return I == O.I;
+  case Handle: return Name == O.Name;
+  case Address: return Name == O.Name && Offset == O.Offset;
+  case Affine: return A == O.A && CommKey == O.CommKey;
+  }
+  return false;
+}
+
+/// Reduce an affine form with no rank or size term to a plain integer.
+static SymValue simplify(SymValue V) {
+  if (V.K != SymValue::Affine || V.A.Rank || V.A.Size)
+    return V;
+  int64_t C = V.A.Const;
+  if (V.A.Mod == AffineForm::ModConst)
+    C %= V.A.ModValue;
+  else if (V.A.Mod == AffineForm::ModSize)
+    return V; // c % size: still depends on the size
+  return SymValue::integer(C);
+}
+
+//===----------------------------------------------------------------------===//
+// Translation-unit index
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+/// The argument of an MPI_Comm_rank / MPI_Comm_size call that receives the
+/// result, when the call is one; its role says which.
+std::optional<std::pair<unsigned, Role>> queryOutArg(const CallExpr *CE) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!F || !F->getIdentifier())
+    return std::nullopt;
+  const FunctionModel *M = lookupFunction(F->getName());
+  if (!M)
+    return std::nullopt;
+  for (Role R : {Role::RankOut, Role::SizeOut})
+    if (auto I = M->find(R); I && *I < CE->getNumArgs())
+      return std::make_pair(*I, R);
+  return std::nullopt;
+}
+
+class IndexVisitor : public RecursiveASTVisitor<IndexVisitor> {
+public:
+  IndexVisitor(TUIndex &I, ASTContext &Ctx) : I(I), Ctx(Ctx) {}
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Cur;
+    if (FD->doesThisDeclarationHaveABody()) {
+      Cur = FD;
+      if (FD->isMain())
+        I.DefinesMain = true;
+    }
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Cur = Saved;
+    return R;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const FunctionDecl *F = CE->getDirectCallee()) {
+      if (Cur)
+        I.CallSites[F->getCanonicalDecl()].push_back({Cur, CE});
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+        CalleeRefs.insert(DRE);
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (isa<FunctionDecl>(DRE->getDecl()))
+      FunctionRefs.push_back(DRE);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      written(U->getSubExpr(), U);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      written(B->getLHS(), B);
+    return true;
+  }
+  void finish() {
+    for (const DeclRefExpr *DRE : FunctionRefs)
+      if (!CalleeRefs.count(DRE))
+        I.AddressTaken.insert(cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl());
+  }
+
+private:
+  TUIndex &I;
+  ASTContext &Ctx;
+  const FunctionDecl *Cur = nullptr;
+  llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
+  std::vector<const DeclRefExpr *> FunctionRefs;
+
+  void written(const Expr *Target, const Stmt *At) {
+    const Expr *E = Target->IgnoreParenImpCasts();
+    // &g.f, &g[i], g.f = ... all write (or expose) g.
+    while (true) {
+      if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+        E = ME->getBase()->IgnoreParenImpCasts();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    const VarDecl *V = refVar(E);
+    if (!V || V->hasLocalStorage())
+      return;
+    unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(At->getBeginLoc());
+    I.WrittenGlobals.try_emplace(V->getCanonicalDecl(), Line);
+  }
+};
+
+} // namespace
+
+void TUIndex::build(ASTContext &Ctx) {
+  IndexVisitor V(*this, Ctx);
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  V.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Function analysis: CFG, reaching definitions, address-taken locals
+//===----------------------------------------------------------------------===//
+
+static bool tracked(const VarDecl *V) {
+  return V && V->hasLocalStorage() && V->getType()->isScalarType();
+}
+
+FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD, ASTContext &Ctx) : FD(FD), Ctx(Ctx) {
+  if (!FD->hasBody())
+    return;
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
+  if (!Cfg)
+    return;
+  // Parameters are defined on entry.
+  unsigned EntryID = Cfg->getEntry().getBlockID();
+  for (const ParmVarDecl *PV : FD->parameters())
+    if (tracked(PV))
+      Defs.push_back({Def::Entry, PV, nullptr, nullptr, nullptr, {EntryID, 0},
+                      Ctx.getSourceManager().getExpansionLineNumber(PV->getLocation())});
+  for (const CFGBlock *B : *Cfg) {
+    unsigned Index = 0;
+    for (const CFGElement &El : *B) {
+      if (auto CS = El.getAs<CFGStmt>()) {
+        Point P{B->getBlockID(), Index};
+        Pos.try_emplace(CS->getStmt(), P);
+        collectDefs(CS->getStmt(), P);
+      }
+      ++Index;
+    }
+  }
+  for (unsigned I = 0; I < Defs.size(); ++I) {
+    auto &Bits = DefsOfVar[Defs[I].Var];
+    Bits.resize(Defs.size());
+    Bits.set(I);
+    if (Defs[I].K != Def::Entry)
+      DefsAt[{Defs[I].P.Block, Defs[I].P.Index}].push_back(I);
+  }
+  for (auto &KV : DefsOfVar)
+    KV.second.resize(Defs.size());
+  solve();
+  findAddressTaken();
+}
+
+void FunctionAnalysis::collectDefs(const Stmt *S, Point P) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Line = SM.getExpansionLineNumber(S->getBeginLoc());
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D); tracked(V))
+        Defs.push_back({V->getInit() ? Def::Init : Def::NoInit, V, S, V->getInit(), nullptr, P, Line});
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp())
+      return;
+    if (const VarDecl *V = refVar(BO->getLHS()); tracked(V))
+      Defs.push_back({BO->isCompoundAssignmentOp() ? Def::Compound : Def::Assign, V, S, BO->getRHS(), nullptr, P,
+                      Line});
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (!UO->isIncrementDecrementOp())
+      return;
+    if (const VarDecl *V = refVar(UO->getSubExpr()); tracked(V))
+      Defs.push_back({Def::IncDec, V, S, nullptr, nullptr, P, Line});
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    auto Out = queryOutArg(CE);
+    if (!Out)
+      return;
+    const auto *AddrOf = dyn_cast<UnaryOperator>(CE->getArg(Out->first)->IgnoreParenImpCasts());
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return;
+    if (const VarDecl *V = refVar(AddrOf->getSubExpr()); tracked(V)) {
+      unsigned CommIdx = *lookupFunction(CE->getDirectCallee()->getName())->find(Role::Comm);
+      Defs.push_back({Out->second == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr,
+                      CE->getArg(CommIdx), P, Line});
+    }
+  }
+}
+
+void FunctionAnalysis::solve() {
+  unsigned N = Cfg->getNumBlockIDs(), D = Defs.size();
+  In.assign(N, llvm::BitVector(D));
+  std::vector<llvm::BitVector> Gen(N, llvm::BitVector(D)), Kill(N, llvm::BitVector(D)), Out(N, llvm::BitVector(D));
+  for (const CFGBlock *B : *Cfg) {
+    unsigned ID = B->getBlockID();
+    for (unsigned Index = 0; Index < B->size(); ++Index) {
+      auto It = DefsAt.find({ID, Index});
+      if (It == DefsAt.end())
+        continue;
+      for (unsigned DI : It->second) {
+        const llvm::BitVector &All = DefsOfVar[Defs[DI].Var];
+        Kill[ID] |= All;
+        Gen[ID].reset(All);
+        Gen[ID].set(DI);
+      }
+    }
+  }
+  unsigned EntryID = Cfg->getEntry().getBlockID();
+  llvm::BitVector EntryDefs(D);
+  for (unsigned I = 0; I < D; ++I)
+    if (Defs[I].K == Def::Entry)
+      EntryDefs.set(I);
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const CFGBlock *B : *Cfg) {
+      unsigned ID = B->getBlockID();
+      llvm::BitVector NewIn = ID == EntryID ? EntryDefs : llvm::BitVector(D);
+      for (const CFGBlock *Pred : B->preds())
+        if (Pred)
+          NewIn |= Out[Pred->getBlockID()];
+      llvm::BitVector NewOut = NewIn;
+      NewOut.reset(Kill[ID]);
+      NewOut |= Gen[ID];
+      if (NewIn != In[ID] || NewOut != Out[ID]) {
+        In[ID] = std::move(NewIn);
+        Out[ID] = std::move(NewOut);
+        Changed = true;
+      }
+    }
+  }
+}
+
+void FunctionAnalysis::findAddressTaken() {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    FunctionAnalysis &FA;
+    llvm::DenseSet<const Expr *> Exempt;
+    explicit Finder(FunctionAnalysis &FA) : FA(FA) {}
+    bool VisitCallExpr(CallExpr *CE) {
+      if (auto Out = queryOutArg(CE))
+        Exempt.insert(CE->getArg(Out->first)->IgnoreParenImpCasts());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->getOpcode() != UO_AddrOf || Exempt.count(U))
+        return true;
+      if (const VarDecl *V = refVar(U->getSubExpr()); tracked(V))
+        FA.AddrTaken.try_emplace(V, FA.Ctx.getSourceManager().getExpansionLineNumber(U->getBeginLoc()));
+      return true;
+    }
+  } F(*this);
+  // Calls are visited before their arguments, so exemptions are known first.
+  F.TraverseStmt(FD->getBody());
+}
+
+std::optional<Point> FunctionAnalysis::pointOf(const Stmt *S) const {
+  auto It = Pos.find(S);
+  if (It == Pos.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::vector<const Def *> FunctionAnalysis::reaching(const VarDecl *V, Point P) const {
+  std::vector<const Def *> Result;
+  if (!Cfg || P.Block >= In.size())
+    return Result;
+  llvm::BitVector S = In[P.Block];
+  for (unsigned Index = 0; Index < P.Index; ++Index) {
+    auto It = DefsAt.find({P.Block, Index});
+    if (It == DefsAt.end())
+      continue;
+    for (unsigned DI : It->second) {
+      S.reset(DefsOfVar.find(Defs[DI].Var)->second);
+      S.set(DI);
+    }
+  }
+  for (unsigned DI : S.set_bits())
+    if (Defs[DI].Var == V)
+      Result.push_back(&Defs[DI]);
+  return Result;
+}
+
+std::optional<unsigned> FunctionAnalysis::addressTaken(const VarDecl *V) const {
+  auto It = AddrTaken.find(V);
+  if (It == AddrTaken.end())
+    return std::nullopt;
+  return It->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluator
+//===----------------------------------------------------------------------===//
+
+Evaluator::Evaluator(ASTContext &Ctx, EvalOptions Opts) : Ctx(Ctx), Opts(Opts) { Index.build(Ctx); }
+
+FunctionAnalysis &Evaluator::analysis(const FunctionDecl *FD) {
+  const FunctionDecl *Def = FD;
+  FD->hasBody(Def);
+  auto &Slot = Analyses[Def];
+  if (!Slot)
+    Slot = std::make_unique<FunctionAnalysis>(Def, Ctx);
+  return *Slot;
+}
+
+unsigned Evaluator::line(const Stmt *S) const {
+  return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+}
+
+std::optional<std::string> Evaluator::spelledHandle(const Expr *E) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  SourceLocation B = E->getBeginLoc(), En = E->getEndLoc();
+  // Walk out through the macro expansions that E exactly covers, innermost
+  // first: MPICH's MPI_INT is one level, Open MPI's is
+  // OMPI_PREDEFINED_GLOBAL(...) inside MPI_INT, a user's macro adds more.
+  for (int Level = 0; Level < 32; ++Level) {
+    if (!B.isValid() || !En.isValid() || !B.isMacroID() || !En.isMacroID())
+      return std::nullopt;
+    SourceLocation OuterB, OuterE;
+    // The end test wants the location just past E's last token.
+    unsigned Len = Lexer::MeasureTokenLength(SM.getSpellingLoc(En), SM, LO);
+    if (Len == 0 || !SM.isAtStartOfImmediateMacroExpansion(B, &OuterB) ||
+        !SM.isAtEndOfImmediateMacroExpansion(En.getLocWithOffset(Len), &OuterE))
+      return std::nullopt;
+    CharSourceRange RB = SM.getImmediateExpansionRange(B), RE = SM.getImmediateExpansionRange(En);
+    if (RB.getBegin() != RE.getBegin() || RB.getEnd() != RE.getEnd())
+      return std::nullopt; // begins and ends in different expansions
+    llvm::StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
+    if (lookupHandle(Name))
+      return Name.str();
+    B = OuterB;
+    En = OuterE;
+  }
+  return std::nullopt;
+}
+
+std::string Evaluator::text(const Expr *E) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+  if (R.isInvalid())
+    R = SM.getExpansionRange(E->getSourceRange());
+  bool Invalid = false;
+  llvm::StringRef T = Lexer::getSourceText(R, SM, LO, &Invalid);
+  if (Invalid)
+    return "<expr>";
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (llvm::isSpace(C)) {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
+std::optional<int64_t> Evaluator::typeSize(llvm::StringRef CType) const {
+  auto Bytes = [&](QualType T) { return static_cast<int64_t>(Ctx.getTypeSizeInChars(T).getQuantity()); };
+  static const std::pair<const char *, int64_t> Fixed[] = {
+      {"int8_t", 1}, {"int16_t", 2}, {"int32_t", 4}, {"int64_t", 8},
+      {"uint8_t", 1}, {"uint16_t", 2}, {"uint32_t", 4}, {"uint64_t", 8}};
+  for (auto &[Name, Size] : Fixed)
+    if (CType == Name)
+      return Size;
+  QualType T = llvm::StringSwitch<QualType>(CType)
+                   .Case("char", Ctx.CharTy)
+                   .Case("signed char", Ctx.SignedCharTy)
+                   .Case("unsigned char", Ctx.UnsignedCharTy)
+                   .Case("short", Ctx.ShortTy)
+                   .Case("unsigned short", Ctx.UnsignedShortTy)
+                   .Case("int", Ctx.IntTy)
+                   .Case("unsigned int", Ctx.UnsignedIntTy)
+                   .Case("long", Ctx.LongTy)
+                   .Case("unsigned long", Ctx.UnsignedLongTy)
+                   .Case("long long", Ctx.LongLongTy)
+                   .Case("unsigned long long", Ctx.UnsignedLongLongTy)
+                   .Case("float", Ctx.FloatTy)
+                   .Case("double", Ctx.DoubleTy)
+                   .Case("long double", Ctx.LongDoubleTy)
+                   .Case("_Bool", Ctx.BoolTy)
+                   .Case("wchar_t", Ctx.getWideCharType())
+                   .Default(QualType());
+  if (!T.isNull())
+    return Bytes(T);
+  // MPI_Aint, MPI_Offset, MPI_Count: typedefs of the MPI header in use.
+  for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(CType)))
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+      return Bytes(TD->getUnderlyingType());
+  return std::nullopt;
+}
+
+std::optional<int64_t> Evaluator::datatypeSize(llvm::StringRef Name) const {
+  const HandleModel *H = lookupHandle(Name);
+  if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty())
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 2> Parts;
+  llvm::StringRef(H->CTypes).split(Parts, '+');
+  int64_t Total = 0;
+  for (llvm::StringRef P : Parts) {
+    auto S = typeSize(P);
+    if (!S)
+      return std::nullopt;
+    Total += *S;
+  }
+  return Total;
+}
+
+SymValue Evaluator::normalise(SymValue V, QualType T) const {
+  if (V.K != SymValue::Int || T.isNull() || !T->isIntegralOrEnumerationType())
+    return V;
+  unsigned Width = Ctx.getIntWidth(T);
+  if (T->isBooleanType()) {
+    V.I = V.I != 0;
+  } else if (Width < 64) {
+    uint64_t Mask = (uint64_t(1) << Width) - 1;
+    uint64_t U = static_cast<uint64_t>(V.I) & Mask;
+    if (T->isSignedIntegerOrEnumerationType() && (U >> (Width - 1)))
+      U |= ~Mask;
+    V.I = static_cast<int64_t>(U);
+  }
+  return V;
+}
+
+SymValue Evaluator::evaluate(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
+  FunctionAnalysis &FA = analysis(FD);
+  if (!FA.valid())
+    return SymValue::dyn("the function's control flow could not be analysed");
+  auto P = FA.pointOf(Anchor);
+  if (!P)
+    return SymValue::dyn("the call is not on the function's control-flow graph");
+  Depth = 0;
+  return eval(E, &FA, *P);
+}
+
+std::string Evaluator::commKey(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
+  FunctionAnalysis &FA = analysis(FD);
+  auto P = FA.valid() ? FA.pointOf(Anchor) : std::nullopt;
+  if (!P)
+    return "";
+  return commKeyAt(E, &FA, *P);
+}
+
+std::string Evaluator::commKeyAt(const Expr *E, FunctionAnalysis *FA, Point P) {
+  SymValue V = eval(E, FA, P);
+  if (V.K == SymValue::Handle)
+    return V.Name;
+  const VarDecl *Var = refVar(E);
+  if (!Var)
+    return "";
+  if (!Var->hasLocalStorage())
+    return Index.WrittenGlobals.count(Var->getCanonicalDecl()) ? "" : "global:" + Var->getName().str();
+  if (!FA || FA->addressTaken(Var))
+    return "";
+  std::string Key = llvm::formatv("var:{0}@{1}", Var->getName(), static_cast<const void *>(Var)).str();
+  for (const Def *D : FA->reaching(Var, P))
+    Key += llvm::formatv(":{0}", static_cast<const void *>(D)).str();
+  return Key;
+}
+
+SymValue Evaluator::eval(const Expr *E, FunctionAnalysis *FA, Point P) {
+  if (!E)
+    return SymValue::dyn("no expression");
+  if (Depth > 256)
+    return SymValue::dyn("expression too deep to evaluate");
+  if (auto H = spelledHandle(E))
+    return SymValue::handle(*H);
+  ++Depth;
+  SymValue V = evalNode(E, FA, P);
+  --Depth;
+  return simplify(normalise(std::move(V), E->getType()));
+}
+
+SymValue Evaluator::evalNode(const Expr *E, FunctionAnalysis *FA, Point P) {
+  if (const auto *PE = dyn_cast<ParenExpr>(E))
+    return eval(PE->getSubExpr(), FA, P);
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_NullToPointer:
+      return SymValue::handle("NULL");
+    case CK_ArrayToPointerDecay: {
+      const Expr *S = Sub->IgnoreParens();
+      if (const VarDecl *V = refVar(S)) {
+        SymValue A;
+        A.K = SymValue::Address;
+        A.Name = V->getName().str();
+        A.Spelled = A.Name;
+        return A;
+      }
+      if (isa<MemberExpr>(S))
+        return evalAddressOf(S, FA, P);
+      return SymValue::dyn("address of " + text(S));
+    }
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingCast:
+      return SymValue::dyn("floating-point value");
+    case CK_FunctionToPointerDecay:
+      return SymValue::dyn("function pointer");
+    default:
+      return eval(Sub, FA, P);
+    }
+  }
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
+    const llvm::APInt &V = IL->getValue();
+    if (V.getActiveBits() > 63)
+      return SymValue::dyn("integer too large");
+    return SymValue::integer(static_cast<int64_t>(V.getZExtValue()));
+  }
+  if (const auto *CL = dyn_cast<CharacterLiteral>(E))
+    return SymValue::integer(CL->getValue());
+  if (isa<UnaryExprOrTypeTraitExpr>(E) || isa<OffsetOfExpr>(E)) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx))
+      return SymValue::integer(R.Val.getInt().getExtValue());
+    return SymValue::dyn("size of a variable-length type");
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return SymValue::integer(EC->getInitVal().getExtValue());
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return evalVar(V, DRE, FA, P);
+    return SymValue::dyn(DRE->getDecl()->getNameAsString() + " is not a variable");
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
+      return evalAddressOf(UO->getSubExpr(), FA, P);
+    case UO_Plus:
+      return eval(UO->getSubExpr(), FA, P);
+    case UO_Minus:
+    case UO_Not:
+    case UO_LNot: {
+      SymValue S = eval(UO->getSubExpr(), FA, P);
+      if (S.K == SymValue::Dynamic)
+        return S;
+      if (S.K == SymValue::Affine && UO->getOpcode() == UO_Minus && S.A.Mod == AffineForm::NoMod) {
+        S.A.Rank = -S.A.Rank;
+        S.A.Size = -S.A.Size;
+        S.A.Const = -S.A.Const;
+        return S;
+      }
+      if (S.K != SymValue::Int)
+        return SymValue::dyn("operator applied to " + text(UO->getSubExpr()));
+      if (UO->getOpcode() == UO_Minus)
+        return S.I == INT64_MIN ? SymValue::dyn("integer overflow") : SymValue::integer(-S.I);
+      if (UO->getOpcode() == UO_Not)
+        return SymValue::integer(~S.I);
+      return SymValue::integer(!S.I);
+    }
+    case UO_Deref:
+      return SymValue::dyn("value read through a pointer");
+    default:
+      return SymValue::dyn("side effect in the argument");
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp())
+      return SymValue::dyn("assignment inside the argument");
+    if (BO->getOpcode() == BO_Comma)
+      return eval(BO->getRHS(), FA, P);
+    SymValue L = eval(BO->getLHS(), FA, P);
+    if (L.K == SymValue::Dynamic)
+      return L;
+    // Short-circuit operators with a static left operand.
+    if (L.K == SymValue::Int && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
+      if ((BO->getOpcode() == BO_LAnd) == (L.I == 0))
+        return SymValue::integer(BO->getOpcode() == BO_LOr);
+    }
+    SymValue R = eval(BO->getRHS(), FA, P);
+    if (R.K == SymValue::Dynamic)
+      return R;
+    return evalBinary(BO->getOpcode(), L, R, BO);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    SymValue C = eval(CO->getCond(), FA, P);
+    if (C.K == SymValue::Int)
+      return eval(C.I ? CO->getTrueExpr() : CO->getFalseExpr(), FA, P);
+    SymValue T = eval(CO->getTrueExpr(), FA, P), F = eval(CO->getFalseExpr(), FA, P);
+    if (T.K != SymValue::Dynamic && T.same(F))
+      return T;
+    if (C.K == SymValue::Dynamic)
+      return SymValue::dyn("depends on the condition " + text(CO->getCond()) + ", which is not static");
+    return SymValue::dyn("depends on the rank: " + text(CO->getCond()));
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    return SymValue::dyn(F ? "result of a call to " + F->getNameAsString() : "result of an indirect call");
+  }
+  if (isa<ArraySubscriptExpr>(E))
+    return SymValue::dyn("array element " + text(E));
+  if (isa<MemberExpr>(E))
+    return SymValue::dyn("structure member " + text(E));
+  return SymValue::dyn("expression " + text(E) + " is not evaluated");
+}
+
+SymValue Evaluator::evalAddressOf(const Expr *Sub, FunctionAnalysis *FA, Point P) {
+  Sub = Sub->IgnoreParens();
+  if (const VarDecl *V = refVar(Sub)) {
+    SymValue A;
+    A.K = SymValue::Address;
+    A.Name = V->getName().str();
+    A.Spelled = "&" + A.Name;
+    return A;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+    SymValue Base = eval(AS->getBase(), FA, P);
+    SymValue Idx = eval(AS->getIdx(), FA, P);
+    if (Base.K != SymValue::Address)
+      return Base.K == SymValue::Dynamic ? Base : SymValue::dyn("address of " + text(Sub));
+    if (Idx.K != SymValue::Int)
+      return Idx.K == SymValue::Dynamic ? Idx : SymValue::dyn("index " + text(AS->getIdx()) + " depends on the rank");
+    int64_t Elem = Ctx.getTypeSizeInChars(AS->getType()).getQuantity();
+    Base.Offset += Idx.I * Elem;
+    Base.Spelled = Base.Offset == 0 ? Base.Name : "&" + Base.Name + "[" + std::to_string(Base.Offset / Elem) + "]";
+    if (Base.Offset % Elem)
+      Base.Spelled = "&" + text(Sub);
+    return Base;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Sub); ME && !ME->isArrow()) {
+    SymValue Base = evalAddressOf(ME->getBase(), FA, P);
+    if (Base.K != SymValue::Address)
+      return Base;
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || FD->isBitField())
+      return SymValue::dyn("address of " + text(Sub));
+    const ASTRecordLayout &L = Ctx.getASTRecordLayout(FD->getParent());
+    Base.Offset += static_cast<int64_t>(L.getFieldOffset(FD->getFieldIndex()) / Ctx.getCharWidth());
+    Base.Spelled = "&" + text(Sub);
+    return Base;
+  }
+  return SymValue::dyn("address of " + text(Sub));
+}
+
+SymValue Evaluator::evalVar(const VarDecl *V, const Expr *Ref, FunctionAnalysis *FA, Point P) {
+  std::string Name = V->getName().str();
+  if (V->getType().isVolatileQualified())
+    return SymValue::dyn(Name + " is volatile");
+  if (V->hasLocalStorage()) {
+    if (!FA || !tracked(V))
+      return SymValue::dyn(Name + " is not a scalar variable");
+    return evalLocal(V, *FA, P);
+  }
+  return evalGlobal(V);
+}
+
+SymValue Evaluator::evalLocal(const VarDecl *V, FunctionAnalysis &FA, Point P) {
+  std::string Name = V->getName().str();
+  if (auto L = FA.addressTaken(V))
+    return SymValue::dyn(llvm::formatv("address of {0} is taken at line {1}", Name, *L).str());
+  std::vector<const Def *> Ds = FA.reaching(V, P);
+  if (Ds.empty())
+    return SymValue::dyn(Name + " has no definition here");
+  std::vector<SymValue> Vals;
+  for (const Def *D : Ds)
+    Vals.push_back(evalDef(*D, FA));
+  if (Vals.size() == 1)
+    return Vals.front();
+  bool AllSame = Vals.front().K != SymValue::Dynamic;
+  for (const SymValue &X : Vals)
+    AllSame = AllSame && X.same(Vals.front());
+  if (AllSame)
+    return Vals.front();
+  std::set<unsigned> Lines;
+  for (const Def *D : Ds)
+    Lines.insert(D->Line);
+  std::vector<std::string> LS;
+  for (unsigned L : Lines)
+    LS.push_back(std::to_string(L));
+  return SymValue::dyn(llvm::formatv("{0} has {1} reaching definitions ({2} {3})", Name, Ds.size(),
+                                     LS.size() == 1 ? "line" : "lines", llvm::join(LS, ", "))
+                           .str());
+}
+
+SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
+  auto Memo = DefMemo.find(&D);
+  if (Memo != DefMemo.end())
+    return Memo->second;
+  std::string Name = D.Var->getName().str();
+  if (!DefBusy.insert(&D).second)
+    return SymValue::dyn(llvm::formatv("{0} depends on its own earlier value (line {1})", Name, D.Line).str());
+  SymValue R;
+  switch (D.K) {
+  case Def::Init:
+  case Def::Assign:
+    R = eval(D.Value, &FA, D.P);
+    break;
+  case Def::NoInit:
+    R = SymValue::dyn(llvm::formatv("{0} is declared without a value (line {1})", Name, D.Line).str());
+    break;
+  case Def::Compound: {
+    const auto *BO = cast<CompoundAssignOperator>(D.S);
+    SymValue Old = evalLocal(D.Var, FA, D.P);
+    SymValue Rhs = eval(D.Value, &FA, D.P);
+    if (Old.K == SymValue::Dynamic)
+      R = Old;
+    else if (Rhs.K == SymValue::Dynamic)
+      R = Rhs;
+    else
+      R = evalBinary(BinaryOperator::getOpForCompoundAssignment(BO->getOpcode()), Old, Rhs, BO);
+    break;
+  }
+  case Def::IncDec: {
+    const auto *UO = cast<UnaryOperator>(D.S);
+    SymValue Old = evalLocal(D.Var, FA, D.P);
+    R = Old.K == SymValue::Dynamic
+            ? Old
+            : evalBinary(UO->isIncrementOp() ? BO_Add : BO_Sub, Old, SymValue::integer(1), UO->getSubExpr());
+    break;
+  }
+  case Def::RankOut:
+  case Def::SizeOut: {
+    std::string Key = commKeyAt(D.Comm, &FA, D.P);
+    if (Key.empty()) {
+      R = SymValue::dyn(llvm::formatv("{0} of a communicator that cannot be identified (line {1})",
+                                      D.K == Def::RankOut ? "rank" : "size", D.Line)
+                            .str());
+      break;
+    }
+    R.K = SymValue::Affine;
+    (D.K == Def::RankOut ? R.A.Rank : R.A.Size) = 1;
+    R.CommKey = Key;
+    break;
+  }
+  case Def::Entry:
+    R = evalParam(cast<ParmVarDecl>(D.Var));
+    break;
+  }
+  R = normalise(std::move(R), D.Var->getType());
+  DefBusy.erase(&D);
+  DefMemo[&D] = R;
+  return R;
+}
+
+SymValue Evaluator::evalParam(const ParmVarDecl *PV) {
+  const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
+  std::string Name = PV->getName().str();
+  if (!FD)
+    return SymValue::dyn(Name + " is a parameter");
+  std::string Fn = FD->getNameAsString();
+  if (FD->isMain())
+    return SymValue::dyn(Name + " is a parameter of main");
+  if (FD->isExternallyVisible() && !(Opts.ClosedWorld && Index.DefinesMain))
+    return SymValue::dyn(llvm::formatv("{0} is a parameter of {1}, which other files may call", Name, Fn).str());
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  if (Index.AddressTaken.count(Canon))
+    return SymValue::dyn(llvm::formatv("{0} is a parameter of {1}, whose address is taken", Name, Fn).str());
+  auto It = Index.CallSites.find(Canon);
+  if (It == Index.CallSites.end() || It->second.empty())
+    return SymValue::dyn(llvm::formatv("{0} has no call site in this file", Fn).str());
+  if (!ParamBusy.insert(PV).second)
+    return SymValue::dyn(llvm::formatv("{0} is called recursively", Fn).str());
+  unsigned Idx = PV->getFunctionScopeIndex();
+  SymValue First;
+  unsigned FirstLine = 0;
+  bool Ok = true;
+  for (auto [Caller, CE] : It->second) {
+    unsigned L = line(CE);
+    SymValue V;
+    FunctionAnalysis &CFA = analysis(Caller);
+    auto P = CFA.valid() ? CFA.pointOf(CE) : std::nullopt;
+    if (Idx >= CE->getNumArgs() || !P)
+      V = SymValue::dyn("call not analysed");
+    else
+      V = eval(CE->getArg(Idx), &CFA, *P);
+    if (V.K == SymValue::Affine && llvm::StringRef(V.CommKey).starts_with("var:"))
+      V = SymValue::dyn("rank of a caller's local communicator");
+    if (V.K == SymValue::Dynamic) {
+      First = SymValue::dyn(llvm::formatv("{0} at line {1} passes a dynamic value: {2}", Fn, L, V.Reason).str());
+      Ok = false;
+      break;
+    }
+    if (!FirstLine) {
+      First = V;
+      FirstLine = L;
+    } else if (!V.same(First)) {
+      First = SymValue::dyn(
+          llvm::formatv("calls of {0} pass different values (lines {1} and {2})", Fn, FirstLine, L).str());
+      Ok = false;
+      break;
+    }
+  }
+  ParamBusy.erase(PV);
+  if (Ok) {
+    size_t N = It->second.size();
+    First.Note = llvm::formatv("same value at {0} call site{1} of {2}", N, N == 1 ? "" : "s", Fn).str();
+  }
+  return First;
+}
+
+SymValue Evaluator::evalGlobal(const VarDecl *V) {
+  std::string Name = V->getName().str();
+  const VarDecl *Def = V->getDefinition() ? V->getDefinition() : V;
+  const Expr *Init = Def->getAnyInitializer();
+  if (V->getType().isConstQualified() && Init)
+    return eval(Init, nullptr, {});
+  auto W = Index.WrittenGlobals.find(V->getCanonicalDecl());
+  if (W != Index.WrittenGlobals.end())
+    return SymValue::dyn(llvm::formatv("{0} is modified at line {1}", Name, W->second).str());
+  if (V->isExternallyVisible() && !(Opts.ClosedWorld && Index.DefinesMain))
+    return SymValue::dyn(Name + " is a global variable that other files may modify");
+  if (!V->getType()->isScalarType())
+    return SymValue::dyn(Name + " is not a scalar variable");
+  if (Init)
+    return eval(Init, nullptr, {});
+  if (!V->hasExternalStorage() && V->getType()->isIntegerType())
+    return SymValue::integer(0);
+  return SymValue::dyn(Name + " is defined in another file");
+}
+
+SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const Expr *E) {
+  if (L.K == SymValue::Handle || R.K == SymValue::Handle)
+    return SymValue::dyn("arithmetic or comparison on an MPI handle in " + text(E));
+  // Pointer arithmetic on a known address.
+  if (L.K == SymValue::Address || R.K == SymValue::Address) {
+    const SymValue &A = L.K == SymValue::Address ? L : R;
+    const SymValue &N = L.K == SymValue::Address ? R : L;
+    QualType PT = E->getType();
+    if (N.K != SymValue::Int || !PT->isPointerType() || (Op != BO_Add && !(Op == BO_Sub && &A == &L)))
+      return SymValue::dyn("pointer arithmetic in " + text(E));
+    QualType Pointee = PT->getPointeeType();
+    int64_t Elem = Pointee->isVoidType() ? 1 : Ctx.getTypeSizeInChars(Pointee).getQuantity();
+    SymValue Out = A;
+    Out.Offset += (Op == BO_Add ? N.I : -N.I) * Elem;
+    Out.Spelled = Out.Offset == 0 ? A.Name : "&" + text(E);
+    if (Out.Offset != 0 && Out.Offset % Elem == 0)
+      Out.Spelled = "&" + A.Name + "[" + std::to_string(Out.Offset / Elem) + "]";
+    return Out;
+  }
+  if (L.K == SymValue::Int && R.K == SymValue::Int) {
+    int64_t A = L.I, B = R.I, Out = 0;
+    bool Unsigned = E->getType()->isUnsignedIntegerType();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      Unsigned = Unsigned || BO->getLHS()->getType()->isUnsignedIntegerType();
+    if (Unsigned && (A < 0 || B < 0))
+      return SymValue::dyn("unsigned value out of range in " + text(E));
+    switch (Op) {
+    case BO_Add:
+      if (__builtin_add_overflow(A, B, &Out))
+        return SymValue::dyn("integer overflow in " + text(E));
+      return SymValue::integer(Out);
+    case BO_Sub:
+      if (__builtin_sub_overflow(A, B, &Out))
+        return SymValue::dyn("integer overflow in " + text(E));
+      return SymValue::integer(Out);
+    case BO_Mul:
+      if (__builtin_mul_overflow(A, B, &Out))
+        return SymValue::dyn("integer overflow in " + text(E));
+      return SymValue::integer(Out);
+    case BO_Div:
+    case BO_Rem:
+      if (B == 0 || (A == INT64_MIN && B == -1))
+        return SymValue::dyn("division by zero in " + text(E));
+      return SymValue::integer(Op == BO_Div ? A / B : A % B);
+    case BO_Shl:
+    case BO_Shr:
+      if (B < 0 || B >= 63 || (Op == BO_Shl && A < 0))
+        return SymValue::dyn("shift out of range in " + text(E));
+      return SymValue::integer(Op == BO_Shl ? A << B : A >> B);
+    case BO_And: return SymValue::integer(A & B);
+    case BO_Or: return SymValue::integer(A | B);
+    case BO_Xor: return SymValue::integer(A ^ B);
+    case BO_LT: return SymValue::integer(A < B);
+    case BO_GT: return SymValue::integer(A > B);
+    case BO_LE: return SymValue::integer(A <= B);
+    case BO_GE: return SymValue::integer(A >= B);
+    case BO_EQ: return SymValue::integer(A == B);
+    case BO_NE: return SymValue::integer(A != B);
+    case BO_LAnd: return SymValue::integer(A && B);
+    case BO_LOr: return SymValue::integer(A || B);
+    default: return SymValue::dyn("operator in " + text(E));
+    }
+  }
+  // Affine in rank and size.
+  auto AsAffine = [](const SymValue &V) {
+    SymValue A = V;
+    if (V.K == SymValue::Int) {
+      A.K = SymValue::Affine;
+      A.A = AffineForm{};
+      A.A.Const = V.I;
+    }
+    return A;
+  };
+  SymValue A = AsAffine(L), B = AsAffine(R);
+  if (A.K != SymValue::Affine || B.K != SymValue::Affine)
+    return SymValue::dyn("expression " + text(E) + " is not evaluated");
+  bool LInt = L.K == SymValue::Int, RInt = R.K == SymValue::Int;
+  if (!LInt && !RInt && A.CommKey != B.CommKey)
+    return SymValue::dyn("mixes ranks or sizes of different communicators in " + text(E));
+  SymValue Out;
+  Out.K = SymValue::Affine;
+  Out.CommKey = LInt ? B.CommKey : A.CommKey;
+  bool NoMod = A.A.Mod == AffineForm::NoMod && B.A.Mod == AffineForm::NoMod;
+  auto Combine = [&](int64_t Sign) -> SymValue {
+    if (__builtin_add_overflow(A.A.Rank, Sign * B.A.Rank, &Out.A.Rank) ||
+        __builtin_add_overflow(A.A.Size, Sign * B.A.Size, &Out.A.Size) ||
+        __builtin_add_overflow(A.A.Const, Sign * B.A.Const, &Out.A.Const))
+      return SymValue::dyn("integer overflow in " + text(E));
+    return simplify(Out);
+  };
+  switch (Op) {
+  case BO_Add:
+    if (NoMod)
+      return Combine(1);
+    break;
+  case BO_Sub:
+    if (NoMod)
+      return Combine(-1);
+    break;
+  case BO_Mul:
+    if (NoMod && (LInt || RInt)) {
+      int64_t K = LInt ? L.I : R.I;
+      const AffineForm &F = LInt ? B.A : A.A;
+      Out.A = F;
+      Out.A.Rank *= K;
+      Out.A.Size *= K;
+      Out.A.Const *= K;
+      return simplify(Out);
+    }
+    break;
+  case BO_Rem:
+    if (A.A.Mod != AffineForm::NoMod)
+      break;
+    if (RInt && R.I > 0) {
+      Out.A = A.A;
+      Out.A.Mod = AffineForm::ModConst;
+      Out.A.ModValue = R.I;
+      return simplify(Out);
+    }
+    if (!RInt && B.A.Rank == 0 && B.A.Size == 1 && B.A.Const == 0 && B.A.Mod == AffineForm::NoMod) {
+      Out.A = A.A;
+      Out.A.Mod = AffineForm::ModSize;
+      return Out;
+    }
+    break;
+  default:
+    break;
+  }
+  return SymValue::dyn("not an affine function of the rank and size");
+}

@@ -1,0 +1,443 @@
+//===- MPIModel.cpp - The MPI call and handle table ------------------------===//
+//
+// The table of every MPI function the tool understands, with the role of each
+// argument, and the table of predefined handles. Signatures follow MPI-3.1
+// (persistent collectives, the _init forms, follow MPI-4.0).
+//
+// Each entry is "MPI_Name", category, mode, then "param:role" pairs in
+// argument order. Roles: sbuf rbuf buf scount rcount count scounts rcounts
+// sdispls rdispls stype rtype type stypes rtypes dest source stag rtag tag
+// comm op root req reqs status statuses msg info rank size out other.
+//
+// Every blocking collective in the Collectives list also gets its
+// nonblocking form (MPI_I..., with a trailing request) and its persistent
+// form (..._init, with trailing info and request), by rule.
+//
+//===----------------------------------------------------------------------===//
+#include "MPIModel.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace ompi;
+
+namespace {
+
+struct Entry {
+  const char *Name;
+  Category Cat;
+  Mode M;
+  const char *Args;
+};
+
+constexpr Category P2P = Category::PointToPoint;
+constexpr Category PRB = Category::Probe;
+constexpr Category CPL = Category::Completion;
+constexpr Category COL = Category::Collective;
+constexpr Category LOC = Category::Local;
+constexpr Category QRY = Category::Query;
+constexpr Category ENV = Category::Environment;
+constexpr Mode BLK = Mode::Blocking;
+constexpr Mode NBK = Mode::Nonblocking;
+constexpr Mode PER = Mode::Persistent;
+constexpr Mode NON = Mode::None;
+
+// Point-to-point, probe, completion, queries and environment.
+const Entry Table[] = {
+    // Blocking sends and receive.
+    {"MPI_Send", P2P, BLK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm"},
+    {"MPI_Bsend", P2P, BLK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm"},
+    {"MPI_Ssend", P2P, BLK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm"},
+    {"MPI_Rsend", P2P, BLK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm"},
+    {"MPI_Recv", P2P, BLK, "buf:rbuf count:count datatype:type source:source tag:tag comm:comm status:status"},
+    // Nonblocking.
+    {"MPI_Isend", P2P, NBK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Ibsend", P2P, NBK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Issend", P2P, NBK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Irsend", P2P, NBK, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Irecv", P2P, NBK, "buf:rbuf count:count datatype:type source:source tag:tag comm:comm request:req"},
+    // Persistent.
+    {"MPI_Send_init", P2P, PER, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Bsend_init", P2P, PER, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Ssend_init", P2P, PER, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Rsend_init", P2P, PER, "buf:sbuf count:count datatype:type dest:dest tag:tag comm:comm request:req"},
+    {"MPI_Recv_init", P2P, PER, "buf:rbuf count:count datatype:type source:source tag:tag comm:comm request:req"},
+    // Combined.
+    {"MPI_Sendrecv", P2P, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype dest:dest sendtag:stag recvbuf:rbuf recvcount:rcount "
+     "recvtype:rtype source:source recvtag:rtag comm:comm status:status"},
+    {"MPI_Sendrecv_replace", P2P, BLK,
+     "buf:buf count:count datatype:type dest:dest sendtag:stag source:source recvtag:rtag comm:comm status:status"},
+    // Probe and matched probe.
+    {"MPI_Probe", PRB, BLK, "source:source tag:tag comm:comm status:status"},
+    {"MPI_Iprobe", PRB, NBK, "source:source tag:tag comm:comm flag:out status:status"},
+    {"MPI_Mprobe", PRB, BLK, "source:source tag:tag comm:comm message:msg status:status"},
+    {"MPI_Improbe", PRB, NBK, "source:source tag:tag comm:comm flag:out message:msg status:status"},
+    {"MPI_Mrecv", P2P, BLK, "buf:rbuf count:count datatype:type message:msg status:status"},
+    {"MPI_Imrecv", P2P, NBK, "buf:rbuf count:count datatype:type message:msg request:req"},
+    // Completion.
+    {"MPI_Start", CPL, NON, "request:req"},
+    {"MPI_Startall", CPL, NON, "count:other array_of_requests:reqs"},
+    {"MPI_Wait", CPL, BLK, "request:req status:status"},
+    {"MPI_Waitall", CPL, BLK, "count:other array_of_requests:reqs array_of_statuses:statuses"},
+    {"MPI_Waitany", CPL, BLK, "count:other array_of_requests:reqs index:out status:status"},
+    {"MPI_Waitsome", CPL, BLK,
+     "incount:other array_of_requests:reqs outcount:out array_of_indices:out array_of_statuses:statuses"},
+    {"MPI_Test", CPL, NBK, "request:req flag:out status:status"},
+    {"MPI_Testall", CPL, NBK, "count:other array_of_requests:reqs flag:out array_of_statuses:statuses"},
+    {"MPI_Testany", CPL, NBK, "count:other array_of_requests:reqs index:out flag:out status:status"},
+    {"MPI_Testsome", CPL, NBK,
+     "incount:other array_of_requests:reqs outcount:out array_of_indices:out array_of_statuses:statuses"},
+    {"MPI_Request_free", CPL, NON, "request:req"},
+    {"MPI_Cancel", CPL, NON, "request:req"},
+    // Local reduction.
+    {"MPI_Reduce_local", LOC, BLK, "inbuf:sbuf inoutbuf:buf count:count datatype:type op:op"},
+    // Queries.
+    {"MPI_Comm_rank", QRY, NON, "comm:comm rank:rank"},
+    {"MPI_Comm_size", QRY, NON, "comm:comm size:size"},
+    {"MPI_Get_count", QRY, NON, "status:status datatype:type count:out"},
+    // Environment.
+    {"MPI_Init", ENV, NON, "argc:other argv:other"},
+    {"MPI_Init_thread", ENV, NON, "argc:other argv:other required:other provided:out"},
+    {"MPI_Finalize", ENV, NON, ""},
+    {"MPI_Abort", ENV, NON, "comm:comm errorcode:other"},
+    {"MPI_Wtime", ENV, NON, ""},
+    {"MPI_Wtick", ENV, NON, ""},
+};
+
+// Blocking collectives; the nonblocking and persistent forms are derived.
+const Entry Collectives[] = {
+    {"MPI_Barrier", COL, BLK, "comm:comm"},
+    {"MPI_Bcast", COL, BLK, "buffer:buf count:count datatype:type root:root comm:comm"},
+    {"MPI_Gather", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype root:root "
+     "comm:comm"},
+    {"MPI_Gatherv", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcounts:rcounts displs:rdispls "
+     "recvtype:rtype root:root comm:comm"},
+    {"MPI_Scatter", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype root:root "
+     "comm:comm"},
+    {"MPI_Scatterv", COL, BLK,
+     "sendbuf:sbuf sendcounts:scounts displs:sdispls sendtype:stype recvbuf:rbuf recvcount:rcount "
+     "recvtype:rtype root:root comm:comm"},
+    {"MPI_Allgather", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype comm:comm"},
+    {"MPI_Allgatherv", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcounts:rcounts displs:rdispls "
+     "recvtype:rtype comm:comm"},
+    {"MPI_Alltoall", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype comm:comm"},
+    {"MPI_Alltoallv", COL, BLK,
+     "sendbuf:sbuf sendcounts:scounts sdispls:sdispls sendtype:stype recvbuf:rbuf recvcounts:rcounts "
+     "rdispls:rdispls recvtype:rtype comm:comm"},
+    {"MPI_Alltoallw", COL, BLK,
+     "sendbuf:sbuf sendcounts:scounts sdispls:sdispls sendtypes:stypes recvbuf:rbuf recvcounts:rcounts "
+     "rdispls:rdispls recvtypes:rtypes comm:comm"},
+    {"MPI_Reduce", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op root:root comm:comm"},
+    {"MPI_Allreduce", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
+    {"MPI_Reduce_scatter_block", COL, BLK,
+     "sendbuf:sbuf recvbuf:rbuf recvcount:count datatype:type op:op comm:comm"},
+    {"MPI_Reduce_scatter", COL, BLK, "sendbuf:sbuf recvbuf:rbuf recvcounts:rcounts datatype:type op:op comm:comm"},
+    {"MPI_Scan", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
+    {"MPI_Exscan", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
+    {"MPI_Neighbor_allgather", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype comm:comm"},
+    {"MPI_Neighbor_allgatherv", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcounts:rcounts displs:rdispls "
+     "recvtype:rtype comm:comm"},
+    {"MPI_Neighbor_alltoall", COL, BLK,
+     "sendbuf:sbuf sendcount:scount sendtype:stype recvbuf:rbuf recvcount:rcount recvtype:rtype comm:comm"},
+    {"MPI_Neighbor_alltoallv", COL, BLK,
+     "sendbuf:sbuf sendcounts:scounts sdispls:sdispls sendtype:stype recvbuf:rbuf recvcounts:rcounts "
+     "rdispls:rdispls recvtype:rtype comm:comm"},
+    {"MPI_Neighbor_alltoallw", COL, BLK,
+     "sendbuf:sbuf sendcounts:scounts sdispls:sdispls sendtypes:stypes recvbuf:rbuf recvcounts:rcounts "
+     "rdispls:rdispls recvtypes:rtypes comm:comm"},
+};
+
+// Predefined handles and special constants. Datatype sizes are given as the
+// C types they are made of, so that sizes follow the target.
+const HandleModel Handles[] = {
+    {"MPI_COMM_WORLD", HandleKind::Comm, ""},
+    {"MPI_COMM_SELF", HandleKind::Comm, ""},
+    {"MPI_COMM_NULL", HandleKind::Comm, ""},
+    {"MPI_CHAR", HandleKind::Datatype, "char"},
+    {"MPI_SIGNED_CHAR", HandleKind::Datatype, "signed char"},
+    {"MPI_UNSIGNED_CHAR", HandleKind::Datatype, "unsigned char"},
+    {"MPI_BYTE", HandleKind::Datatype, "unsigned char"},
+    {"MPI_PACKED", HandleKind::Datatype, "unsigned char"},
+    {"MPI_WCHAR", HandleKind::Datatype, "wchar_t"},
+    {"MPI_SHORT", HandleKind::Datatype, "short"},
+    {"MPI_UNSIGNED_SHORT", HandleKind::Datatype, "unsigned short"},
+    {"MPI_INT", HandleKind::Datatype, "int"},
+    {"MPI_UNSIGNED", HandleKind::Datatype, "unsigned int"},
+    {"MPI_LONG", HandleKind::Datatype, "long"},
+    {"MPI_UNSIGNED_LONG", HandleKind::Datatype, "unsigned long"},
+    {"MPI_LONG_LONG_INT", HandleKind::Datatype, "long long"},
+    {"MPI_LONG_LONG", HandleKind::Datatype, "long long"},
+    {"MPI_UNSIGNED_LONG_LONG", HandleKind::Datatype, "unsigned long long"},
+    {"MPI_FLOAT", HandleKind::Datatype, "float"},
+    {"MPI_DOUBLE", HandleKind::Datatype, "double"},
+    {"MPI_LONG_DOUBLE", HandleKind::Datatype, "long double"},
+    {"MPI_C_BOOL", HandleKind::Datatype, "_Bool"},
+    {"MPI_INT8_T", HandleKind::Datatype, "int8_t"},
+    {"MPI_INT16_T", HandleKind::Datatype, "int16_t"},
+    {"MPI_INT32_T", HandleKind::Datatype, "int32_t"},
+    {"MPI_INT64_T", HandleKind::Datatype, "int64_t"},
+    {"MPI_UINT8_T", HandleKind::Datatype, "uint8_t"},
+    {"MPI_UINT16_T", HandleKind::Datatype, "uint16_t"},
+    {"MPI_UINT32_T", HandleKind::Datatype, "uint32_t"},
+    {"MPI_UINT64_T", HandleKind::Datatype, "uint64_t"},
+    {"MPI_AINT", HandleKind::Datatype, "MPI_Aint"},
+    {"MPI_OFFSET", HandleKind::Datatype, "MPI_Offset"},
+    {"MPI_COUNT", HandleKind::Datatype, "MPI_Count"},
+    {"MPI_C_COMPLEX", HandleKind::Datatype, "float+float"},
+    {"MPI_C_FLOAT_COMPLEX", HandleKind::Datatype, "float+float"},
+    {"MPI_C_DOUBLE_COMPLEX", HandleKind::Datatype, "double+double"},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", HandleKind::Datatype, "long double+long double"},
+    {"MPI_FLOAT_INT", HandleKind::Datatype, "float+int"},
+    {"MPI_DOUBLE_INT", HandleKind::Datatype, "double+int"},
+    {"MPI_LONG_INT", HandleKind::Datatype, "long+int"},
+    {"MPI_2INT", HandleKind::Datatype, "int+int"},
+    {"MPI_SHORT_INT", HandleKind::Datatype, "short+int"},
+    {"MPI_LONG_DOUBLE_INT", HandleKind::Datatype, "long double+int"},
+    {"MPI_DATATYPE_NULL", HandleKind::Datatype, ""},
+    {"MPI_MAX", HandleKind::Op, ""},
+    {"MPI_MIN", HandleKind::Op, ""},
+    {"MPI_SUM", HandleKind::Op, ""},
+    {"MPI_PROD", HandleKind::Op, ""},
+    {"MPI_LAND", HandleKind::Op, ""},
+    {"MPI_BAND", HandleKind::Op, ""},
+    {"MPI_LOR", HandleKind::Op, ""},
+    {"MPI_BOR", HandleKind::Op, ""},
+    {"MPI_LXOR", HandleKind::Op, ""},
+    {"MPI_BXOR", HandleKind::Op, ""},
+    {"MPI_MAXLOC", HandleKind::Op, ""},
+    {"MPI_MINLOC", HandleKind::Op, ""},
+    {"MPI_REPLACE", HandleKind::Op, ""},
+    {"MPI_NO_OP", HandleKind::Op, ""},
+    {"MPI_OP_NULL", HandleKind::Op, ""},
+    {"MPI_ANY_SOURCE", HandleKind::Rank, ""},
+    {"MPI_PROC_NULL", HandleKind::Rank, ""},
+    {"MPI_ROOT", HandleKind::Rank, ""},
+    {"MPI_ANY_TAG", HandleKind::TagValue, ""},
+    {"MPI_IN_PLACE", HandleKind::Buffer, ""},
+    {"MPI_BOTTOM", HandleKind::Buffer, ""},
+    {"NULL", HandleKind::Buffer, ""},
+    {"MPI_STATUS_IGNORE", HandleKind::Status, ""},
+    {"MPI_STATUSES_IGNORE", HandleKind::Status, ""},
+    {"MPI_REQUEST_NULL", HandleKind::Request, ""},
+    {"MPI_MESSAGE_NULL", HandleKind::Other, ""},
+    {"MPI_MESSAGE_NO_PROC", HandleKind::Other, ""},
+    {"MPI_INFO_NULL", HandleKind::Other, ""},
+    {"MPI_UNDEFINED", HandleKind::Other, ""},
+    {"MPI_ERRCODES_IGNORE", HandleKind::Other, ""},
+    {"MPI_UNWEIGHTED", HandleKind::Other, ""},
+    {"MPI_WEIGHTS_EMPTY", HandleKind::Other, ""},
+};
+
+Role parseRole(llvm::StringRef S) {
+  auto R = llvm::StringSwitch<std::optional<Role>>(S)
+               .Case("sbuf", Role::SendBuf)
+               .Case("rbuf", Role::RecvBuf)
+               .Case("buf", Role::Buf)
+               .Case("scount", Role::SendCount)
+               .Case("rcount", Role::RecvCount)
+               .Case("count", Role::Count)
+               .Case("scounts", Role::SendCounts)
+               .Case("rcounts", Role::RecvCounts)
+               .Case("sdispls", Role::SendDispls)
+               .Case("rdispls", Role::RecvDispls)
+               .Case("stype", Role::SendType)
+               .Case("rtype", Role::RecvType)
+               .Case("type", Role::Type)
+               .Case("stypes", Role::SendTypes)
+               .Case("rtypes", Role::RecvTypes)
+               .Case("dest", Role::Dest)
+               .Case("source", Role::Source)
+               .Case("stag", Role::SendTag)
+               .Case("rtag", Role::RecvTag)
+               .Case("tag", Role::Tag)
+               .Case("comm", Role::Comm)
+               .Case("op", Role::Op)
+               .Case("root", Role::Root)
+               .Case("req", Role::Request)
+               .Case("reqs", Role::Requests)
+               .Case("status", Role::Status)
+               .Case("statuses", Role::Statuses)
+               .Case("msg", Role::Message)
+               .Case("info", Role::Info)
+               .Case("rank", Role::RankOut)
+               .Case("size", Role::SizeOut)
+               .Case("out", Role::Out)
+               .Case("other", Role::Other)
+               .Default(std::nullopt);
+  if (!R)
+    llvm::report_fatal_error(llvm::Twine("MPI model: unknown role '") + S + "'");
+  return *R;
+}
+
+FunctionModel makeModel(llvm::StringRef Name, Category C, Mode M, llvm::StringRef Args) {
+  FunctionModel F{Name.str(), C, M, {}};
+  llvm::SmallVector<llvm::StringRef, 16> Parts;
+  Args.split(Parts, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts) {
+    auto [ArgName, RoleName] = P.split(':');
+    F.Args.push_back({ArgName.str(), parseRole(RoleName)});
+  }
+  return F;
+}
+
+struct Model {
+  std::vector<FunctionModel> Functions;
+  llvm::StringMap<unsigned> ByName;
+  llvm::StringMap<unsigned> HandleByName;
+
+  Model() {
+    for (const Entry &E : Table)
+      Functions.push_back(makeModel(E.Name, E.Cat, E.M, E.Args));
+    for (const Entry &E : Collectives) {
+      llvm::StringRef Name(E.Name);
+      Functions.push_back(makeModel(Name, E.Cat, E.M, E.Args));
+      // MPI_Allreduce -> MPI_Iallreduce: "MPI_I" + the rest in lower case first.
+      std::string Rest = Name.drop_front(4).str();
+      Rest[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Rest[0])));
+      Functions.push_back(makeModel("MPI_I" + Rest, E.Cat, Mode::Nonblocking,
+                                    (llvm::Twine(E.Args) + " request:req").str()));
+      Functions.push_back(makeModel((Name + llvm::Twine("_init")).str(), E.Cat, Mode::Persistent,
+                                    (llvm::Twine(E.Args) + " info:info request:req").str()));
+    }
+    for (unsigned I = 0; I < Functions.size(); ++I) {
+      bool Inserted = ByName.try_emplace(Functions[I].Name, I).second;
+      if (!Inserted)
+        llvm::report_fatal_error("MPI model: duplicate entry " + llvm::Twine(Functions[I].Name));
+    }
+    for (unsigned I = 0; I < std::size(Handles); ++I)
+      HandleByName.try_emplace(Handles[I].Name, I);
+  }
+};
+
+const Model &model() {
+  static const Model M;
+  return M;
+}
+
+} // namespace
+
+std::optional<unsigned> FunctionModel::find(Role R) const {
+  for (unsigned I = 0; I < Args.size(); ++I)
+    if (Args[I].R == R)
+      return I;
+  return std::nullopt;
+}
+
+bool FunctionModel::isReduction() const {
+  return Cat == Category::Collective && find(Role::Op).has_value();
+}
+
+const FunctionModel *ompi::lookupFunction(llvm::StringRef Name) {
+  const Model &M = model();
+  auto It = M.ByName.find(Name);
+  return It == M.ByName.end() ? nullptr : &M.Functions[It->second];
+}
+
+llvm::ArrayRef<FunctionModel> ompi::allFunctions() { return model().Functions; }
+
+const HandleModel *ompi::lookupHandle(llvm::StringRef Name) {
+  const Model &M = model();
+  auto It = M.HandleByName.find(Name);
+  return It == M.HandleByName.end() ? nullptr : &Handles[It->second];
+}
+
+llvm::ArrayRef<HandleModel> ompi::allHandles() { return Handles; }
+
+llvm::StringRef ompi::roleName(Role R) {
+  switch (R) {
+  case Role::SendBuf: return "send-buffer";
+  case Role::RecvBuf: return "recv-buffer";
+  case Role::Buf: return "buffer";
+  case Role::SendCount: return "send-count";
+  case Role::RecvCount: return "recv-count";
+  case Role::Count: return "count";
+  case Role::SendCounts: return "send-counts";
+  case Role::RecvCounts: return "recv-counts";
+  case Role::SendDispls: return "send-displs";
+  case Role::RecvDispls: return "recv-displs";
+  case Role::SendType: return "send-datatype";
+  case Role::RecvType: return "recv-datatype";
+  case Role::Type: return "datatype";
+  case Role::SendTypes: return "send-datatypes";
+  case Role::RecvTypes: return "recv-datatypes";
+  case Role::Dest: return "dest";
+  case Role::Source: return "source";
+  case Role::SendTag: return "send-tag";
+  case Role::RecvTag: return "recv-tag";
+  case Role::Tag: return "tag";
+  case Role::Comm: return "comm";
+  case Role::Op: return "op";
+  case Role::Root: return "root";
+  case Role::Request: return "request";
+  case Role::Requests: return "requests";
+  case Role::Status: return "status";
+  case Role::Statuses: return "statuses";
+  case Role::Message: return "message";
+  case Role::Info: return "info";
+  case Role::RankOut: return "rank-out";
+  case Role::SizeOut: return "size-out";
+  case Role::Out: return "out";
+  case Role::Other: return "other";
+  }
+  llvm_unreachable("role");
+}
+
+llvm::StringRef ompi::categoryName(Category C) {
+  switch (C) {
+  case Category::PointToPoint: return "point-to-point";
+  case Category::Probe: return "probe";
+  case Category::Completion: return "completion";
+  case Category::Collective: return "collective";
+  case Category::Local: return "local";
+  case Category::Query: return "query";
+  case Category::Environment: return "environment";
+  }
+  llvm_unreachable("category");
+}
+
+llvm::StringRef ompi::modeName(Mode M) {
+  switch (M) {
+  case Mode::Blocking: return "blocking";
+  case Mode::Nonblocking: return "nonblocking";
+  case Mode::Persistent: return "persistent";
+  case Mode::None: return "none";
+  }
+  llvm_unreachable("mode");
+}
+
+llvm::StringRef ompi::handleKindName(HandleKind K) {
+  switch (K) {
+  case HandleKind::Comm: return "communicator";
+  case HandleKind::Datatype: return "datatype";
+  case HandleKind::Op: return "op";
+  case HandleKind::Rank: return "rank";
+  case HandleKind::TagValue: return "tag";
+  case HandleKind::Buffer: return "buffer";
+  case HandleKind::Status: return "status";
+  case HandleKind::Request: return "request";
+  case HandleKind::Other: return "other";
+  }
+  llvm_unreachable("handle kind");
+}
+
+bool ompi::isBufferRole(Role R) {
+  return R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf;
+}
+bool ompi::isCountRole(Role R) {
+  return R == Role::SendCount || R == Role::RecvCount || R == Role::Count;
+}
+bool ompi::isDatatypeRole(Role R) {
+  return R == Role::SendType || R == Role::RecvType || R == Role::Type;
+}
+bool ompi::isPeerRole(Role R) { return R == Role::Dest || R == Role::Source || R == Role::Root; }
+bool ompi::isTagRole(Role R) { return R == Role::Tag || R == Role::SendTag || R == Role::RecvTag; }

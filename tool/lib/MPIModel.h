@@ -1,0 +1,137 @@
+//===- MPIModel.h - The MPI call and handle model -------------------------===//
+//
+// The one description of the MPI interface that the tool understands. Every
+// other part of ompi-opt asks this model what an MPI function's arguments
+// mean; nothing else hard-codes MPI signatures or handle names.
+//
+// Handles are recognised by their spelling (MPI_COMM_WORLD, MPI_INT, ...),
+// never by value: MPICH defines them as integer constants, Open MPI as the
+// addresses of globals, and the same source must be classified the same way
+// under either header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_MPIMODEL_H
+#define OMPI_TOOL_MPIMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+/// What one argument of an MPI function means.
+enum class Role {
+  SendBuf,    ///< data read by the call
+  RecvBuf,    ///< data written by the call
+  Buf,        ///< data read and written (Bcast buffer, Sendrecv_replace)
+  SendCount,  ///< element count of the send side
+  RecvCount,  ///< element count of the receive side
+  Count,      ///< element count of both sides (reductions, Bcast, Send, Recv)
+  SendCounts, ///< per-peer send counts (v/w collectives)
+  RecvCounts, ///< per-peer receive counts
+  SendDispls, ///< per-peer send displacements
+  RecvDispls, ///< per-peer receive displacements
+  SendType,   ///< datatype of the send side
+  RecvType,   ///< datatype of the receive side
+  Type,       ///< datatype of both sides
+  SendTypes,  ///< per-peer send datatypes (w collectives)
+  RecvTypes,  ///< per-peer receive datatypes
+  Dest,       ///< destination rank
+  Source,     ///< source rank
+  SendTag,    ///< tag of the outgoing message
+  RecvTag,    ///< tag of the incoming message
+  Tag,        ///< tag (matching; p2p and probe)
+  Comm,       ///< communicator
+  Op,         ///< reduction operation
+  Root,       ///< root rank of a rooted collective
+  Request,    ///< output or input request
+  Requests,   ///< array of requests
+  Status,     ///< output status (or MPI_STATUS_IGNORE)
+  Statuses,   ///< array of statuses
+  Message,    ///< matched-probe message handle
+  Info,       ///< info object
+  RankOut,    ///< output: rank of the caller (MPI_Comm_rank)
+  SizeOut,    ///< output: size of the communicator (MPI_Comm_size)
+  Out,        ///< another output (flag, index, count, provided, ...)
+  Other       ///< anything else (argc/argv, error codes, array lengths)
+};
+
+/// The family an MPI function belongs to.
+enum class Category {
+  PointToPoint, ///< send, receive, sendrecv
+  Probe,        ///< probe and matched probe
+  Completion,   ///< wait, test, start, cancel, request free
+  Collective,   ///< every collective operation
+  Local,        ///< local operations with communication meaning (Reduce_local)
+  Query,        ///< Comm_rank, Comm_size, Get_count
+  Environment   ///< Init, Finalize, Abort, Wtime
+};
+
+/// Blocking, nonblocking (I-prefixed) or persistent (_init) form.
+enum class Mode { Blocking, Nonblocking, Persistent, None };
+
+struct ArgModel {
+  std::string Name; ///< parameter name as in the MPI standard
+  Role R;
+};
+
+struct FunctionModel {
+  std::string Name; ///< "MPI_Send"
+  Category Cat;
+  Mode M;
+  std::vector<ArgModel> Args;
+
+  /// Index of the first argument with role R, if any.
+  std::optional<unsigned> find(Role R) const;
+  bool isCollective() const { return Cat == Category::Collective; }
+  /// True for the reductions (Reduce, Allreduce, Scan, ... in every form).
+  bool isReduction() const;
+};
+
+/// The model of the MPI function called Name, or null.
+const FunctionModel *lookupFunction(llvm::StringRef Name);
+/// Every modelled function, in table order.
+llvm::ArrayRef<FunctionModel> allFunctions();
+
+llvm::StringRef roleName(Role R);
+llvm::StringRef categoryName(Category C);
+llvm::StringRef modeName(Mode M);
+bool isBufferRole(Role R);
+bool isCountRole(Role R);
+bool isDatatypeRole(Role R);
+bool isPeerRole(Role R); ///< Dest, Source, Root
+bool isTagRole(Role R);
+
+/// Kinds of predefined handles and special constants.
+enum class HandleKind {
+  Comm,
+  Datatype,
+  Op,
+  Rank,     ///< MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ROOT
+  TagValue, ///< MPI_ANY_TAG
+  Buffer,   ///< MPI_IN_PLACE, MPI_BOTTOM, NULL
+  Status,   ///< MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE
+  Request,  ///< MPI_REQUEST_NULL
+  Other     ///< MPI_INFO_NULL, MPI_UNDEFINED, ...
+};
+
+struct HandleModel {
+  std::string Name;
+  HandleKind Kind;
+  /// For datatypes: the C types whose sizes add up to MPI_Type_size, as a
+  /// '+'-separated list of C type spellings ("double+int" for
+  /// MPI_DOUBLE_INT); empty when the size is not a C type's (MPI_PACKED is
+  /// "unsigned char", MPI_DATATYPE_NULL has none).
+  std::string CTypes;
+};
+
+/// The predefined handle or constant spelled Name, or null.
+const HandleModel *lookupHandle(llvm::StringRef Name);
+llvm::ArrayRef<HandleModel> allHandles();
+llvm::StringRef handleKindName(HandleKind K);
+
+} // namespace ompi
+
+#endif

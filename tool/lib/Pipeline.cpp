@@ -1,0 +1,105 @@
+//===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
+#include "Pipeline.h"
+#include "MPIModel.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(CompilerInstance &CI, const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
+      : CI(CI), Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return; // clang has printed why; nothing is written
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileOutcome O;
+    if (auto FE = SM.getFileEntryRefForID(SM.getMainFileID()))
+      O.Path = FE->getName().str();
+    O.Original = SM.getBufferData(SM.getMainFileID()).str();
+    Evaluator Ev(Ctx, Opts.Eval);
+    if (Opts.ListDatatypes) {
+      for (const HandleModel &H : allHandles())
+        if (H.Kind == HandleKind::Datatype)
+          if (auto S = Ev.datatypeSize(H.Name))
+            O.Datatypes.push_back({H.Name, *S});
+      Outcomes.push_back(std::move(O));
+      return;
+    }
+    O.Analysis = analyzeCalls(Ctx, Ev);
+    tooling::Replacements Reps;
+    TransformContext TC{Ctx, Ev, O.Analysis, Reps, O.Notes};
+    for (const TransformInfo &T : transforms())
+      if (llvm::Error E = T.Run(TC)) {
+        llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: "
+                     << llvm::toString(std::move(E)) << "\n";
+        Failed = true;
+        return;
+      }
+    auto Text = tooling::applyAllReplacements(O.Original, Reps);
+    if (!Text) {
+      llvm::errs() << O.Path << ": error: could not apply the changes: " << llvm::toString(Text.takeError())
+                   << "\n";
+      Failed = true;
+      return;
+    }
+    O.Transformed = std::move(*Text);
+    Outcomes.push_back(std::move(O));
+  }
+
+private:
+  CompilerInstance &CI;
+  const PipelineOptions &Opts;
+  std::vector<FileOutcome> &Outcomes;
+  bool &Failed;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
+      : Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+    return std::make_unique<Consumer>(CI, Opts, Outcomes, Failed);
+  }
+
+private:
+  const PipelineOptions &Opts;
+  std::vector<FileOutcome> &Outcomes;
+  bool &Failed;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
+      : Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(Opts, Outcomes, Failed); }
+
+private:
+  const PipelineOptions &Opts;
+  std::vector<FileOutcome> &Outcomes;
+  bool &Failed;
+};
+
+} // namespace
+
+bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
+                       const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes) {
+  tooling::ClangTool Tool(DB, Sources);
+  Tool.appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
+  bool Failed = false;
+  Factory F(Opts, Outcomes, Failed);
+  int RC = Tool.run(&F);
+  return RC == 0 && !Failed;
+}

@@ -1,0 +1,40 @@
+//===- Pipeline.h - Parse, analyse, transform one or more sources ----------===//
+#ifndef OMPI_TOOL_PIPELINE_H
+#define OMPI_TOOL_PIPELINE_H
+
+#include "CallAnalysis.h"
+#include "Transforms.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+struct PipelineOptions {
+  EvalOptions Eval;
+  /// Extra compiler arguments appended to every command (resource dir,
+  /// default MPI include directory, warning suppression).
+  std::vector<std::string> ExtraArgs;
+  /// Print the target's size of every predefined datatype instead of running
+  /// transformations (a check of the model against a real MPI).
+  bool ListDatatypes = false;
+};
+
+struct FileOutcome {
+  std::string Path;            ///< the source as given
+  FileResult Analysis;
+  std::string Original;        ///< the source text as parsed
+  std::string Transformed;     ///< the source text after every transformation
+  std::vector<ChangeNote> Notes;
+  std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
+};
+
+/// Run the pipeline over Sources. Returns false if any source could not be
+/// parsed or transformed (clang's diagnostics are printed to stderr);
+/// Outcomes then holds only the files that succeeded.
+bool runPipeline(const clang::tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
+                 const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes);
+
+} // namespace ompi
+
+#endif

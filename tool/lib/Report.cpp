@@ -1,0 +1,101 @@
+//===- Report.cpp - Text and JSON reports of the analysis ------------------===//
+#include "Report.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace ompi;
+
+static std::string argText(const ArgResult &A) {
+  std::string S = A.Name + "=" + argClassName(A.Class).str() + "(";
+  if (A.Class == ArgClass::Dynamic)
+    S += A.Text + ": " + A.Reason;
+  else
+    S += A.Value + (A.Note.empty() ? "" : "; " + A.Note);
+  return S + ")";
+}
+
+static std::string setText(llvm::StringRef Name, const SetResult &S) {
+  return " " + Name.str() + "=" + argClassName(S.Class).str() + "(" + S.Value + ")";
+}
+
+void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files) {
+  for (const FileResult &F : Files)
+    for (const CallResult &C : F.Calls) {
+      OS << C.File << ":" << C.Line << ":" << C.Column << ": " << C.Function;
+      if (!C.Model) {
+        OS << ": not modelled\n";
+        continue;
+      }
+      OS << "(";
+      for (size_t I = 0; I < C.Args.size(); ++I)
+        OS << (I ? ", " : "") << argText(C.Args[I]);
+      OS << ")";
+      if (C.CommNode.Present)
+        OS << setText("CommNode", C.CommNode);
+      if (C.CommSize.Present)
+        OS << setText("CommSize", C.CommSize);
+      if (C.Buffer.Present)
+        OS << setText("Buffer", C.Buffer);
+      if (C.Tag.Present)
+        OS << setText("Tag", C.Tag);
+      OS << "\n";
+    }
+}
+
+static llvm::json::Value setJSON(const SetResult &S) {
+  llvm::json::Object O{{"class", argClassName(S.Class)}, {"value", S.Value}};
+  if (S.Bytes)
+    O["bytes"] = *S.Bytes;
+  return O;
+}
+
+void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files) {
+  llvm::json::Array JFiles;
+  for (const FileResult &F : Files) {
+    llvm::json::Array Calls;
+    for (const CallResult &C : F.Calls) {
+      llvm::json::Object J{{"function", C.Function},
+                           {"file", C.File},
+                           {"line", C.Line},
+                           {"column", C.Column},
+                           {"caller", C.EnclosingFunction},
+                           {"modelled", C.Model != nullptr}};
+      if (C.Model) {
+        J["category"] = categoryName(C.Model->Cat);
+        J["mode"] = modeName(C.Model->M);
+        llvm::json::Array Args;
+        for (const ArgResult &A : C.Args) {
+          llvm::json::Object JA{{"index", A.Index},
+                                {"name", A.Name},
+                                {"role", roleName(A.R)},
+                                {"class", argClassName(A.Class)},
+                                {"text", A.Text}};
+          if (A.Class != ArgClass::Dynamic)
+            JA["value"] = A.Value;
+          if (A.Int)
+            JA["int"] = *A.Int;
+          if (!A.Reason.empty())
+            JA["reason"] = A.Reason;
+          if (!A.Note.empty())
+            JA["note"] = A.Note;
+          Args.push_back(std::move(JA));
+        }
+        J["args"] = std::move(Args);
+        llvm::json::Object Sets;
+        if (C.CommNode.Present)
+          Sets["CommNode"] = setJSON(C.CommNode);
+        if (C.CommSize.Present)
+          Sets["CommSize"] = setJSON(C.CommSize);
+        if (C.Buffer.Present)
+          Sets["Buffer"] = setJSON(C.Buffer);
+        if (C.Tag.Present)
+          Sets["Tag"] = setJSON(C.Tag);
+        J["sets"] = std::move(Sets);
+      }
+      Calls.push_back(std::move(J));
+    }
+    JFiles.push_back(llvm::json::Object{{"file", F.File}, {"calls", std::move(Calls)}});
+  }
+  llvm::json::Object Root{{"tool", "ompi-opt"}, {"schema", 1}, {"files", std::move(JFiles)}};
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
+}

@@ -1,0 +1,21 @@
+//===- Report.h - Text and JSON reports of the analysis --------------------===//
+#ifndef OMPI_TOOL_REPORT_H
+#define OMPI_TOOL_REPORT_H
+
+#include "CallAnalysis.h"
+#include "llvm/Support/raw_ostream.h"
+#include <vector>
+
+namespace ompi {
+
+/// One line per MPI call:
+///   file:line:col: MPI_Send(buf=static(&x), count=dynamic(n; why), ...)
+///   CommNode=... CommSize=... Buffer=... Tag=...
+void writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files);
+
+/// The same as JSON; the schema is documented in README.md.
+void writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files);
+
+} // namespace ompi
+
+#endif

@@ -1,0 +1,48 @@
+//===- Transforms.h - The registry of source transformations --------------===//
+//
+// A transformation reads the analysis results (plain data) and adds
+// clang::tooling::Replacements; it never parses or evaluates on its own.
+// Each transformation is one source file with one line in the registry
+// (Transforms.cpp), its own lit test and a paragraph in README.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_TRANSFORMS_H
+#define OMPI_TOOL_TRANSFORMS_H
+
+#include "CallAnalysis.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+/// What one applied change did, for the report and the diff.
+struct ChangeNote {
+  std::string Transform;
+  unsigned Line = 0;
+  std::string What; ///< what was done
+  std::string Why;  ///< why it is safe
+};
+
+struct TransformContext {
+  clang::ASTContext &Ctx;
+  Evaluator &Ev;
+  const FileResult &Analysis;
+  clang::tooling::Replacements &Out;
+  std::vector<ChangeNote> &Notes;
+};
+
+struct TransformInfo {
+  const char *Name;
+  const char *Summary;
+  llvm::Error (*Run)(TransformContext &);
+};
+
+/// Every transformation, in the order they run.
+llvm::ArrayRef<TransformInfo> transforms();
+
+} // namespace ompi
+
+#endif

@@ -1,0 +1,206 @@
+//===- main.cpp - ompi-opt driver ------------------------------------------===//
+//
+// Parses the command line, runs the pipeline (parse, analyse, transform) and
+// writes what was asked for: the transformed source, the report, or both.
+// The input file is never modified; on any error nothing is written.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/MPIModel.h"
+#include "lib/Pipeline.h"
+#include "lib/Report.h"
+#include "lib/Transforms.h"
+#include "clang/Basic/Version.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+
+using namespace llvm;
+using namespace ompi;
+
+#ifndef OMPI_VERSION
+#define OMPI_VERSION "0.1.0"
+#endif
+#ifndef OMPI_CLANG_RESOURCE_DIR
+#define OMPI_CLANG_RESOURCE_DIR ""
+#endif
+#ifndef OMPI_DEFAULT_MPI_INCLUDE
+#define OMPI_DEFAULT_MPI_INCLUDE ""
+#endif
+
+static cl::OptionCategory OptCategory("ompi-opt options");
+
+static cl::list<std::string> Sources(cl::Positional, cl::desc("<source files>"), cl::cat(OptCategory));
+static cl::opt<std::string> Output("o", cl::desc("Write the transformed source to <file> ('-' for standard output)"),
+                                   cl::value_desc("file"), cl::cat(OptCategory));
+static cl::opt<std::string> Report("report", cl::ValueOptional,
+                                   cl::desc("Print the per-call report; format text (default) or json"),
+                                   cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<std::string> ReportFile("report-file", cl::desc("Write the report to <file> instead of standard output"),
+                                       cl::value_desc("file"), cl::cat(OptCategory));
+static cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile_commands.json"),
+                                      cl::value_desc("dir"), cl::cat(OptCategory));
+static cl::opt<bool> ClosedWorld(
+    "closed-world",
+    cl::desc("The program is this one file: when it defines main(), no other file calls its functions or writes "
+             "its globals (ompi-cc sets this for single-source programs)"),
+    cl::cat(OptCategory));
+static cl::opt<std::string> MPIInclude("mpi-include",
+                                       cl::desc("MPI include directory searched after all others ('' for none)"),
+                                       cl::init(OMPI_DEFAULT_MPI_INCLUDE), cl::value_desc("dir"), cl::cat(OptCategory));
+static cl::opt<bool> ListModel("list-model", cl::desc("Print every modelled MPI function with its argument roles"),
+                               cl::cat(OptCategory));
+static cl::opt<bool> ListDatatypes("list-datatypes",
+                                   cl::desc("Print the size of every predefined MPI datatype for the given source's "
+                                            "target and MPI header"),
+                                   cl::cat(OptCategory));
+static cl::opt<bool> ListTransforms("list-transforms", cl::desc("Print the registered transformations"),
+                                    cl::cat(OptCategory));
+
+static int usage(const Twine &Msg) {
+  errs() << "ompi-opt: error: " << Msg << "\n";
+  return 2;
+}
+
+/// Write Text to Path atomically: a temporary file beside it, then rename.
+static bool writeFile(StringRef Path, StringRef Text) {
+  if (Path == "-") {
+    outs() << Text;
+    outs().flush();
+    return true;
+  }
+  SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = sys::fs::createUniqueFile(Path + ".ompi-tmp-%%%%%%", FD, Tmp)) {
+    errs() << "ompi-opt: error: cannot write " << Path << ": " << EC.message() << "\n";
+    return false;
+  }
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      errs() << "ompi-opt: error: cannot write " << Path << ": " << OS.error().message() << "\n";
+      sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
+    errs() << "ompi-opt: error: cannot write " << Path << ": " << EC.message() << "\n";
+    sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+static void printModel(raw_ostream &OS) {
+  for (const FunctionModel &F : allFunctions()) {
+    OS << F.Name << " [" << categoryName(F.Cat) << ", " << modeName(F.M) << "]";
+    for (const ArgModel &A : F.Args)
+      OS << " " << A.Name << ":" << roleName(A.R);
+    OS << "\n";
+  }
+}
+
+int main(int argc, const char **argv) {
+  cl::HideUnrelatedOptions(OptCategory);
+  cl::SetVersionPrinter([](raw_ostream &OS) { OS << "ompi-opt " << OMPI_VERSION << " (Clang " << CLANG_VERSION_STRING << ")\n"; });
+
+  // Everything after "--" is the compile command.
+  std::string DBError;
+  int Argc = argc;
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB =
+      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, argv, DBError);
+  cl::ParseCommandLineOptions(
+      Argc, argv,
+      "ompi-opt: partial evaluation and optimisation of MPI C programs\n\n"
+      "  ompi-opt --report FILE.c -- <compile flags>       per-call report\n"
+      "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n");
+
+  if (ListModel) {
+    printModel(outs());
+    return 0;
+  }
+  if (ListTransforms) {
+    for (const TransformInfo &T : transforms())
+      outs() << T.Name << ": " << T.Summary << "\n";
+    return 0;
+  }
+  if (Sources.empty())
+    return usage("no input files (see --help)");
+  if (Report.getNumOccurrences() && Report != "" && Report != "text" && Report != "json")
+    return usage("--report takes 'text' or 'json', not '" + Report + "'");
+  if (!Output.empty() && Sources.size() > 1)
+    return usage("-o takes one input file; " + Twine(Sources.size()) + " were given");
+  for (const std::string &S : Sources) {
+    if (!sys::fs::exists(S))
+      return usage("no such file: " + S);
+    if (!Output.empty() && Output != "-" && sys::fs::exists(Output.getValue()) && sys::fs::equivalent(S, Output.getValue()))
+      return usage("refusing to overwrite the input file " + S + " (-o names the input)");
+  }
+
+  if (!BuildPath.empty()) {
+    std::string Err;
+    DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Err);
+    if (!DB)
+      return usage("cannot load the compilation database from " + BuildPath + ": " + Err);
+  }
+  if (!DB)
+    DB = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
+
+  PipelineOptions Opts;
+  Opts.Eval.ClosedWorld = ClosedWorld;
+  Opts.ListDatatypes = ListDatatypes;
+  std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
+  if (auto Env = sys::Process::GetEnv("OMPI_OPT_RESOURCE_DIR"))
+    ResourceDir = *Env;
+  if (!ResourceDir.empty())
+    Opts.ExtraArgs.push_back("-resource-dir=" + ResourceDir);
+  if (!MPIInclude.empty()) {
+    Opts.ExtraArgs.push_back("-idirafter");
+    Opts.ExtraArgs.push_back(MPIInclude);
+  }
+  // The user's warnings are the real compiler's business; errors still stop us.
+  Opts.ExtraArgs.push_back("-w");
+  Opts.ExtraArgs.push_back("-Qunused-arguments");
+
+  std::vector<FileOutcome> Outcomes;
+  if (!runPipeline(*DB, Sources, Opts, Outcomes)) {
+    errs() << "ompi-opt: error: could not process "
+           << (Sources.size() == 1 ? Sources.front() : std::string("the input files")) << "; nothing was written\n";
+    return 1;
+  }
+
+  if (ListDatatypes) {
+    for (const FileOutcome &O : Outcomes)
+      for (auto &[Name, Size] : O.Datatypes)
+        outs() << Name << " " << Size << "\n";
+    return 0;
+  }
+
+  bool WantReport = Report.getNumOccurrences() > 0;
+  if (WantReport) {
+    std::vector<FileResult> Files;
+    for (const FileOutcome &O : Outcomes)
+      Files.push_back(O.Analysis);
+    std::string Text;
+    raw_string_ostream OS(Text);
+    if (Report == "json")
+      writeJSONReport(OS, Files);
+    else
+      writeTextReport(OS, Files);
+    OS.flush();
+    if (!writeFile(ReportFile.empty() ? "-" : ReportFile.getValue(), Text))
+      return 1;
+  }
+  if (!Output.empty())
+    return writeFile(Output, Outcomes.front().Transformed) ? 0 : 1;
+  if (!WantReport)
+    for (const FileOutcome &O : Outcomes)
+      if (!writeFile("-", O.Transformed))
+        return 1;
+  return 0;
+}
