@@ -794,8 +794,11 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
   if (Memo != DefMemo.end())
     return Memo->second;
   std::string Name = D.Var->getName().str();
-  if (!DefBusy.insert(&D).second)
+  if (!DefBusy.insert(&D).second) {
+    if (D.K == Def::Entry)
+      return SymValue::dyn(llvm::formatv("{0} is called recursively", FA.function()->getName()).str());
     return SymValue::dyn(llvm::formatv("{0} depends on its own earlier value (line {1})", Name, D.Line).str());
+  }
   SymValue R;
   switch (D.K) {
   case Def::Init:
