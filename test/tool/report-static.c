@@ -56,6 +56,10 @@ void f(void) {
   MPI_Reduce(&pr.a, ibuf, 1, MPI_2INT, MPI_MAXLOC, 0, MPI_COMM_WORLD);
   // CHECK: {{.*}}report-static.c:[[@LINE+1]]:3: MPI_Send(buf=static(NULL), count=static(0), datatype=static(MPI_BYTE), dest=static(MPI_PROC_NULL), tag=static(0), comm=static(MPI_COMM_WORLD)) CommNode=static(dest=MPI_PROC_NULL @ MPI_COMM_WORLD) CommSize=static(0 bytes) Buffer=static(buf=NULL) Tag=static(tag=0)
   MPI_Send(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  // The spelling the user wrote, even where one header defines the handle
+  // through another (MPICH: MPI_LONG_LONG is MPI_LONG_LONG_INT).
+  // CHECK: {{.*}}report-static.c:[[@LINE+1]]:3: MPI_Bcast(buffer=static(buf), count=static(2), datatype=static(MPI_LONG_LONG), root=static(0), comm=static(MPI_COMM_WORLD)) CommNode=static(root=0 @ MPI_COMM_WORLD) CommSize=static(16 bytes) Buffer=static(buffer=buf)
+  MPI_Bcast(buf, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   // CHECK: {{.*}}report-static.c:[[@LINE+1]]:3: MPI_Barrier(comm=static(MPI_COMM_WORLD)) CommNode=static(all @ MPI_COMM_WORLD)
   MPI_Barrier(MPI_COMM_WORLD);
 }

@@ -87,7 +87,7 @@ bool SymValue::same(const SymValue &O) const {
   switch (K) {
   case Dynamic: return false;
   case Int: return I == O.I;
-  case Handle: return Name == O.Name;
+  case Handle: return canonicalHandle(Name) == canonicalHandle(O.Name);
   case Address: return Name == O.Name && Offset == O.Offset;
   case Affine: return A == O.A && CommKey == O.CommKey;
   }
@@ -425,25 +425,28 @@ std::optional<std::string> Evaluator::spelledHandle(const Expr *E) const {
   // Walk out through the macro expansions that E exactly covers, innermost
   // first: MPICH's MPI_INT is one level, Open MPI's is
   // OMPI_PREDEFINED_GLOBAL(...) inside MPI_INT, a user's macro adds more.
+  // The outermost handle name is the one the user wrote (MPICH defines
+  // MPI_LONG_LONG as MPI_LONG_LONG_INT; Open MPI does not).
+  std::optional<std::string> Found;
   for (int Level = 0; Level < 32; ++Level) {
     if (!B.isValid() || !En.isValid() || !B.isMacroID() || !En.isMacroID())
-      return std::nullopt;
+      return Found;
     SourceLocation OuterB, OuterE;
     // The end test wants the location just past E's last token.
     unsigned Len = Lexer::MeasureTokenLength(SM.getSpellingLoc(En), SM, LO);
     if (Len == 0 || !SM.isAtStartOfImmediateMacroExpansion(B, &OuterB) ||
         !SM.isAtEndOfImmediateMacroExpansion(En.getLocWithOffset(Len), &OuterE))
-      return std::nullopt;
+      return Found;
     CharSourceRange RB = SM.getImmediateExpansionRange(B), RE = SM.getImmediateExpansionRange(En);
     if (RB.getBegin() != RE.getBegin() || RB.getEnd() != RE.getEnd())
-      return std::nullopt; // begins and ends in different expansions
+      return Found; // begins and ends in different expansions
     llvm::StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
     if (lookupHandle(Name))
-      return Name.str();
+      Found = Name.str();
     B = OuterB;
     En = OuterE;
   }
-  return std::nullopt;
+  return Found;
 }
 
 std::string Evaluator::text(const Expr *E) const {

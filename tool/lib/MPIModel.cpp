@@ -430,6 +430,13 @@ llvm::StringRef ompi::handleKindName(HandleKind K) {
   llvm_unreachable("handle kind");
 }
 
+llvm::StringRef ompi::canonicalHandle(llvm::StringRef Name) {
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Case("MPI_LONG_LONG", "MPI_LONG_LONG_INT")
+      .Case("MPI_C_COMPLEX", "MPI_C_FLOAT_COMPLEX")
+      .Default(Name);
+}
+
 bool ompi::isBufferRole(Role R) {
   return R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf;
 }

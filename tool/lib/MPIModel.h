@@ -131,6 +131,9 @@ struct HandleModel {
 const HandleModel *lookupHandle(llvm::StringRef Name);
 llvm::ArrayRef<HandleModel> allHandles();
 llvm::StringRef handleKindName(HandleKind K);
+/// The name of the handle Name is an alias of (MPI_LONG_LONG is
+/// MPI_LONG_LONG_INT, MPI_C_COMPLEX is MPI_C_FLOAT_COMPLEX), or Name.
+llvm::StringRef canonicalHandle(llvm::StringRef Name);
 
 } // namespace ompi
 
