@@ -155,7 +155,7 @@ int main(int argc, const char **argv) {
   Opts.Eval.ClosedWorld = ClosedWorld;
   Opts.ListDatatypes = ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
-  if (auto Env = sys::Process::GetEnv("OMPI_OPT_RESOURCE_DIR"))
+  if (auto Env = sys::Process::GetEnv("MPIOPT_RESOURCE_DIR"))
     ResourceDir = *Env;
   if (!ResourceDir.empty())
     Opts.ExtraArgs.push_back("-resource-dir=" + ResourceDir);

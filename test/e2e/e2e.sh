@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# End-to-end tests of ompi-cc, run by ctest: e2e.sh CASE [ARGS...]
+#
+# Environment (set by CMake): E2E_OMPI_CC (scripts/ompi-cc), E2E_BUILD_DIR,
+# E2E_SRC (this directory), E2E_WORK (a scratch directory for this case),
+# E2E_MPICH_CC, E2E_MPICH_EXEC, E2E_OPENMPI_CC, E2E_OPENMPI_RUN, E2E_SRC_ROOT.
+#
+# Every case compares an ompi-cc build with a plain mpicc build of the same
+# source, run the same way; outputs must be identical. The programs print
+# only exact values (integers, or sums of small integers in double
+# precision, which are exact in any reduction order).
+set -euo pipefail
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+
+rm -rf "$E2E_WORK"
+mkdir -p "$E2E_WORK"
+cd "$E2E_WORK"
+
+# launch IMPL NPROCS PROGRAM: run an MPI program, bounded in time.
+launch() {
+  local impl=$1 n=$2
+  shift 2
+  case $impl in
+    mpich) timeout 300 "$E2E_MPICH_EXEC" -n "$n" "$@" ;;
+    openmpi)
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
+        timeout 300 "$E2E_OPENMPI_RUN" --oversubscribe -n "$n" "$@" ;;
+    *) fail "unknown MPI $impl" ;;
+  esac
+}
+
+mpicc_of() { case $1 in mpich) echo "$E2E_MPICH_CC" ;; openmpi) echo "$E2E_OPENMPI_CC" ;; esac; }
+
+# compare IMPL NPROCS SOURCE: plain and ompi-cc builds print the same.
+compare() {
+  local impl=$1 n=$2 src=$3 cc
+  cc=$(mpicc_of "$impl")
+  "$cc" -O2 -o plain "$src" -lm
+  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" -O2 -o optimised "$src" -lm
+  launch "$impl" "$n" ./plain > plain.out
+  launch "$impl" "$n" ./optimised > optimised.out
+  [ -s plain.out ] || fail "the plain build printed nothing"
+  diff -u plain.out optimised.out || fail "outputs differ ($impl, $n ranks, $src)"
+  ok "$src: same output with $impl on $n ranks ($(wc -l < plain.out) lines)"
+}
+
+case_name=$1
+shift
+case $case_name in
+  compare)
+    compare "$@"
+    ;;
+
+  makefile)
+    # ompi-cc as CC in an ordinary Makefile: -c with a header in include/,
+    # then a link step.
+    cp -r "$E2E_SRC/project" plain-build
+    cp -r "$E2E_SRC/project" ompi-build
+    make -s -C plain-build CC="$E2E_MPICH_CC" prog
+    make -s -C ompi-build CC="$E2E_OMPI_CC" prog
+    [ -f ompi-build/main.o ] && [ -f ompi-build/stats.o ] || fail "the objects were not built"
+    launch mpich 2 plain-build/prog > plain.out
+    launch mpich 2 ompi-build/prog > ompi.out
+    diff -u plain.out ompi.out || fail "outputs differ"
+    # Nothing to do on a second run.
+    out=$(make -C ompi-build CC="$E2E_OMPI_CC" prog)
+    case $out in *"up to date"*) ;; *) fail "make rebuilt an up-to-date target: $out" ;; esac
+    ok "Makefile project: same output, incremental build clean"
+    ;;
+
+  cmake)
+    # ompi-cc as CMAKE_C_COMPILER (Ninja, with depfiles).
+    cmake -G Ninja -S "$E2E_SRC/project" -B build -DCMAKE_C_COMPILER="$E2E_OMPI_CC" -DCMAKE_BUILD_TYPE=Release \
+      > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure with ompi-cc"; }
+    cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
+    "$E2E_MPICH_CC" -O2 -I"$E2E_SRC/project/include" -o plain "$E2E_SRC/project/main.c" "$E2E_SRC/project/stats.c" -lm
+    launch mpich 2 ./plain > plain.out
+    launch mpich 2 build/prog > ompi.out
+    diff -u plain.out ompi.out || fail "outputs differ"
+    again=$(cmake --build build)
+    case $again in *"no work to do"*) ;; *) fail "ninja rebuilt an up-to-date project: $again" ;; esac
+    ok "CMake project with CMAKE_C_COMPILER=ompi-cc: same output, no-op rebuild"
+    ;;
+
+  multi-source)
+    # Several sources in one -c command, then a link of the objects.
+    cp "$E2E_SRC"/project/*.c "$E2E_SRC"/project/*.h .
+    "$E2E_OMPI_CC" -c -I"$E2E_SRC/project/include" main.c stats.c
+    [ -f main.o ] && [ -f stats.o ] || fail "-c did not write main.o and stats.o"
+    "$E2E_OMPI_CC" -o prog main.o stats.o -lm
+    "$E2E_MPICH_CC" -I"$E2E_SRC/project/include" -o plain main.c stats.c -lm
+    launch mpich 1 ./prog > ompi.out
+    launch mpich 1 ./plain > plain.out
+    diff -u plain.out ompi.out || fail "outputs differ"
+    ok "multi-source -c then link"
+    ;;
+
+  fallback-optimiser-fails)
+    # An ompi-opt that fails: a warning, and the original is built.
+    MPIOPT_OPT=/bin/false "$E2E_OMPI_CC" -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> err.txt
+    grep -q "ompi-cc: warning: ompi-opt failed on .*heat.c.*compiling the original" err.txt ||
+      { cat err.txt; fail "no warning about the failed optimiser"; }
+    "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
+    launch mpich 1 ./prog > ompi.out
+    launch mpich 1 ./plain > plain.out
+    diff -u plain.out ompi.out || fail "outputs differ"
+    ok "failing optimiser: warned and built the original"
+    ;;
+
+  fallback-clang-rejects)
+    # GNU C that Clang cannot parse: a warning, and gcc builds the original.
+    "$E2E_OMPI_CC" -o prog "$E2E_SRC/nested-function.c" 2> err.txt
+    grep -q "ompi-cc: warning: ompi-opt failed on .*nested-function.c" err.txt ||
+      { cat err.txt; fail "no warning about the unparsable file"; }
+    [ "$(launch mpich 2 ./prog | sort -u)" = 3 ] || fail "wrong output"
+    ok "unparsable for Clang: warned and built the original"
+    ;;
+
+  report-keep)
+    # --ompi-report prints one line per MPI call to stderr; --ompi-keep keeps
+    # the transformed source beside the output.
+    mkdir out
+    "$E2E_OMPI_CC" --ompi-report --ompi-keep -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat.o 2> report.txt
+    [ -f out/heat.o ] || fail "no object"
+    [ -f out/heat.ompi.c ] || fail "--ompi-keep did not keep out/heat.ompi.c"
+    n=$(grep -c "heat.c:[0-9]*:[0-9]*: MPI_" report.txt || true)
+    [ "$n" -eq 8 ] || { cat report.txt; fail "expected 8 report lines, got $n"; }
+    grep -q "MPI_Sendrecv(sendbuf=static(&u\[1\]), .*dest=rank-relative((rank+size-1)%size" report.txt ||
+      fail "the report lacks the rank-relative halo exchange"
+    "$E2E_OMPI_CC" --ompi-report=json -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat2.o 2> report.json
+    python3 -c "import json,sys; d=json.load(open('report.json')); assert len(d['files'][0]['calls']) == 8" ||
+      fail "--ompi-report=json is not the expected JSON"
+    "$E2E_OMPI_CC" --ompi-off -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat3.o 2> off.txt
+    [ ! -s off.txt ] || fail "--ompi-off printed something: $(cat off.txt)"
+    if "$E2E_OMPI_CC" --ompi-bogus -c "$E2E_SRC_ROOT/examples/heat.c" 2> bad.txt; then fail "accepted --ompi-bogus"; fi
+    grep -q "unknown option --ompi-bogus" bad.txt || fail "no clear error for an unknown option"
+    ok "report (text and JSON), keep, off, unknown option"
+    ;;
+
+  typesizes)
+    # The tool's datatype sizes agree with MPI_Type_size of the real MPI.
+    impl=$1
+    cc=$(mpicc_of "$impl")
+    "$cc" -o typesizes "$E2E_SRC/typesizes.c"
+    launch "$impl" 1 ./typesizes > real.txt
+    flags=$("$cc" -show 2>/dev/null || "$cc" --showme:compile)
+    # shellcheck disable=SC2086
+    "$E2E_BUILD_DIR/bin/ompi-opt" --list-datatypes "$E2E_SRC/typesizes.c" -- $(printf '%s\n' $flags | grep '^-I') \
+      > tool.txt
+    n=0
+    while read -r name size; do
+      real=$(awk -v n="$name" '$1 == n { print $2 }' real.txt)
+      [ -n "$real" ] || fail "$name is not printed by the test program"
+      [ "$real" = "$size" ] || fail "$name: the tool says $size bytes, $impl says $real"
+      n=$((n + 1))
+    done < tool.txt
+    [ "$n" -ge 40 ] || fail "only $n datatypes compared"
+    ok "$n datatype sizes agree with $impl"
+    ;;
+
+  recursion-guard)
+    # Open MPI's OMPI_CC naming ompi-cc would make the real mpicc call
+    # ompi-cc again: a clear error, not an endless loop.
+    if OMPI_CC="$E2E_OMPI_CC" OMPI_CC_MPICC="$E2E_OPENMPI_CC" timeout 60 "$E2E_OMPI_CC" \
+      -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> err.txt; then
+      fail "built although the compiler calls itself"
+    fi
+    grep -q "ompi-cc was called by the MPI compiler it runs" err.txt || { cat err.txt; fail "no clear error"; }
+    ok "recursive configuration detected"
+    ;;
+
+  *)
+    fail "unknown case $case_name"
+    ;;
+esac
