@@ -163,7 +163,13 @@ int main(int argc, const char **argv) {
     Opts.ExtraArgs.push_back("-idirafter");
     Opts.ExtraArgs.push_back(MPIInclude);
   }
-  // The user's warnings are the real compiler's business; errors still stop us.
+  // The user's warnings are the real compiler's business; errors still stop
+  // us. Legacy C that GCC accepts with a warning but Clang rejects by default
+  // (implicit declarations, implicit int, int/pointer conversions) is
+  // accepted too: ompi-opt must parse whatever mpicc compiles.
+  for (const char *W : {"implicit-function-declaration", "implicit-int", "int-conversion",
+                        "incompatible-pointer-types", "incompatible-function-pointer-types", "return-type"})
+    Opts.ExtraArgs.push_back(std::string("-Wno-error=") + W);
   Opts.ExtraArgs.push_back("-w");
   Opts.ExtraArgs.push_back("-Qunused-arguments");
 

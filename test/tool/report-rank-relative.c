@@ -3,6 +3,10 @@
 // in a canonical form whatever the spelling.
 // RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines %s
 // RUN: %ompi-opt --report %s -- %openmpi_cflags | FileCheck --match-full-lines %s
+// The whole report is the same byte for byte under both headers:
+// RUN: %ompi-opt --report %s -- %mpich_cflags > %t.mpich
+// RUN: %ompi-opt --report %s -- %openmpi_cflags > %t.openmpi
+// RUN: diff %t.mpich %t.openmpi
 #include <mpi.h>
 
 void ring(double *x, double *y) {

@@ -94,6 +94,13 @@ bool SymValue::same(const SymValue &O) const {
   return false;
 }
 
+/// sizeof(T) in bytes, when T has a size known at compile time.
+static std::optional<int64_t> staticSize(ASTContext &Ctx, QualType T) {
+  if (T.isNull() || T->isIncompleteType() || !T->isConstantSizeType() || T->isFunctionType())
+    return std::nullopt;
+  return static_cast<int64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+}
+
 /// Reduce an affine form with no rank or size term to a plain integer.
 static SymValue simplify(SymValue V) {
   if (V.K != SymValue::Affine || V.A.Rank || V.A.Size)
@@ -730,7 +737,10 @@ SymValue Evaluator::evalAddressOf(const Expr *Sub, FunctionAnalysis *FA, Point P
       return Base.K == SymValue::Dynamic ? Base : SymValue::dyn("address of " + text(Sub));
     if (Idx.K != SymValue::Int)
       return Idx.K == SymValue::Dynamic ? Idx : SymValue::dyn("index " + text(AS->getIdx()) + " depends on the rank");
-    int64_t Elem = Ctx.getTypeSizeInChars(AS->getType()).getQuantity();
+    auto ElemSize = staticSize(Ctx, AS->getType());
+    if (!ElemSize || *ElemSize == 0)
+      return SymValue::dyn("element of a variable-length array in " + text(Sub));
+    int64_t Elem = *ElemSize;
     Base.Offset += Idx.I * Elem;
     Base.Spelled = Base.Offset == 0 ? Base.Name : "&" + Base.Name + "[" + std::to_string(Base.Offset / Elem) + "]";
     if (Base.Offset % Elem)
@@ -942,7 +952,10 @@ SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const S
     if (N.K != SymValue::Int || !PT->isPointerType() || (Op != BO_Add && !(Op == BO_Sub && &A == &L)))
       return SymValue::dyn("pointer arithmetic in " + text(E));
     QualType Pointee = PT->getPointeeType();
-    int64_t Elem = Pointee->isVoidType() ? 1 : Ctx.getTypeSizeInChars(Pointee).getQuantity();
+    auto ElemSize = Pointee->isVoidType() ? std::optional<int64_t>(1) : staticSize(Ctx, Pointee);
+    if (!ElemSize || *ElemSize == 0)
+      return SymValue::dyn("pointer arithmetic on a type of unknown size in " + text(E));
+    int64_t Elem = *ElemSize;
     SymValue Out = A;
     Out.Offset += (Op == BO_Add ? N.I : -N.I) * Elem;
     Out.Spelled = Out.Offset == 0 ? A.Name : "&" + text(E);
