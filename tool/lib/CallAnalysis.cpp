@@ -134,25 +134,27 @@ private:
 
   static std::string shown(const ArgResult &A) { return A.Class == ArgClass::Dynamic ? A.Text : A.Value; }
 
+  /// The set made of the arguments with the given roles, "name=value, ...",
+  /// as static as the least static of them.
+  SetResult combine(const CallResult &C, std::initializer_list<Role> Roles) {
+    SetResult S;
+    for (Role R : Roles)
+      if (const ArgResult *A = arg(C, R)) {
+        S.Value += (S.Present ? ", " : "") + A->Name + "=" + shown(*A);
+        S.Class = worst(S.Class, A->Class);
+        S.Present = true;
+      }
+    return S;
+  }
+
   void sets(CallResult &C, const std::vector<SymValue> &Vals) {
     const FunctionModel &M = *C.Model;
     // CommNode: the peer and the communicator.
     const ArgResult *Comm = arg(C, Role::Comm);
-    std::vector<const ArgResult *> Peers;
-    for (Role R : {Role::Dest, Role::Source, Role::Root})
-      if (const ArgResult *A = arg(C, R))
-        Peers.push_back(A);
+    SetResult Peers = combine(C, {Role::Dest, Role::Source, Role::Root});
     C.CommNode.Present = true;
-    C.CommNode.Class = Comm ? Comm->Class : ArgClass::Dynamic;
-    std::string Node;
-    if (Peers.empty()) {
-      Node = M.Cat == Category::Collective ? "all" : "message";
-    } else {
-      for (const ArgResult *P : Peers) {
-        C.CommNode.Class = worst(C.CommNode.Class, P->Class);
-        Node += (Node.empty() ? "" : ", ") + P->Name + "=" + shown(*P);
-      }
-    }
+    C.CommNode.Class = worst(Peers.Class, Comm ? Comm->Class : ArgClass::Dynamic);
+    std::string Node = Peers.Present ? Peers.Value : M.Cat == Category::Collective ? "all" : "message";
     C.CommNode.Value = Node + " @ " + (Comm ? shown(*Comm) : "?");
 
     // CommSize: count x datatype size of the side that carries data.
@@ -190,33 +192,9 @@ private:
       }
     }
 
-    // Buffer: what the call reads and writes.
-    std::string Buf;
-    ArgClass BufClass = ArgClass::Static;
-    for (Role R : {Role::Buf, Role::SendBuf, Role::RecvBuf})
-      if (const ArgResult *A = arg(C, R)) {
-        Buf += (Buf.empty() ? "" : ", ") + A->Name + "=" + shown(*A);
-        BufClass = worst(BufClass, A->Class);
-      }
-    if (!Buf.empty()) {
-      C.Buffer.Present = true;
-      C.Buffer.Class = BufClass;
-      C.Buffer.Value = Buf;
-    }
-
-    // Tag.
-    std::string Tag;
-    ArgClass TagClass = ArgClass::Static;
-    for (Role R : {Role::Tag, Role::SendTag, Role::RecvTag})
-      if (const ArgResult *A = arg(C, R)) {
-        Tag += (Tag.empty() ? "" : ", ") + A->Name + "=" + shown(*A);
-        TagClass = worst(TagClass, A->Class);
-      }
-    if (!Tag.empty()) {
-      C.Tag.Present = true;
-      C.Tag.Class = TagClass;
-      C.Tag.Value = Tag;
-    }
+    // Buffer: what the call reads and writes; Tag: the message tags.
+    C.Buffer = combine(C, {Role::Buf, Role::SendBuf, Role::RecvBuf});
+    C.Tag = combine(C, {Role::Tag, Role::SendTag, Role::RecvTag});
   }
 };
 
