@@ -161,6 +161,24 @@ case $case_name in
     ok "$n datatype sizes agree with $impl"
     ;;
 
+  install)
+    # The installed layout: bin/ompi-cc finds bin/ompi-opt, lib/libompi-rt.a
+    # and include/ beside it.
+    cmake --install "$E2E_BUILD_DIR" --prefix "$E2E_WORK/prefix" > install.log 2>&1 ||
+      { cat install.log; fail "cmake --install failed"; }
+    for f in bin/ompi-cc bin/ompi-opt lib/libompi-rt.a include/mpiopt/mpiopt.h include/mpiopt/templates.h; do
+      [ -e "prefix/$f" ] || fail "the install has no $f"
+    done
+    prefix/bin/ompi-cc --ompi-verbose -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> verbose.txt
+    grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
+    grep -q -- "-L$E2E_WORK/prefix/lib -lompi-rt" verbose.txt || fail "did not link the installed runtime"
+    "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
+    launch mpich 2 ./prog > ompi.out
+    launch mpich 2 ./plain > plain.out
+    diff -u plain.out ompi.out || fail "outputs differ"
+    ok "installed ompi-cc builds the example"
+    ;;
+
   recursion-guard)
     # Open MPI's OMPI_CC naming ompi-cc would make the real mpicc call
     # ompi-cc again: a clear error, not an endless loop.

@@ -67,3 +67,16 @@ void f(void) {
   // CHECK: {{.*}}report-static.c:[[@LINE+1]]:3: MPI_Barrier(comm=static(MPI_COMM_WORLD)) CommNode=static(all @ MPI_COMM_WORLD)
   MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// Loops: an assignment in the loop body that gives the same value on every
+// iteration is static (it is the only definition reaching the call); one
+// that changes per iteration is not (two definitions reach the call).
+void loops(int iters) {
+  int i, x, y = 0;
+  for (i = 0; i < iters; i++) {
+    x = 8;
+    // CHECK: {{.*}}report-static.c:[[@LINE+1]]:5: MPI_Send(buf=static(NULL), count=static(8), datatype=static(MPI_INT), dest=dynamic(y: y has 2 reaching definitions (lines [[#@LINE-3]], [[#@LINE+2]])), tag=static(0), comm=static(MPI_COMM_WORLD)) CommNode=dynamic(dest=y @ MPI_COMM_WORLD) CommSize=static(32 bytes) Buffer=static(buf=NULL) Tag=static(tag=0)
+    MPI_Send(NULL, x, MPI_INT, y, 0, MPI_COMM_WORLD);
+    y = i;
+  }
+}
