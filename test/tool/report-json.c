@@ -74,6 +74,7 @@ void f(int *x, int n) {
 // CHECK-NEXT:      "modelled": false
 // CHECK-NEXT:    }
 // CHECK-NEXT:  ],
+// CHECK-NEXT:  "changes": [],
 // CHECK-NEXT:  "file": "{{.*}}report-json.c"
 // CHECK-NEXT: }
 // CHECK-NEXT: ],

@@ -59,9 +59,21 @@ struct CallResult {
   const clang::FunctionDecl *Caller = nullptr;
 };
 
+/// A change a transformation made, or one it looked at and declined.
+struct ChangeNote {
+  std::string Transform;
+  bool Applied = true;
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string What;  ///< what was done (or what was considered)
+  std::string Why;   ///< why it is safe (or why it was not done)
+  std::string Saves; ///< what it saves per execution, when applied
+};
+
 struct FileResult {
   std::string File;
   std::vector<CallResult> Calls;
+  std::vector<ChangeNote> Notes; ///< filled by the transformations
 };
 
 /// Classify every MPI call in the main file of Ctx.

@@ -88,7 +88,7 @@ bool SymValue::same(const SymValue &O) const {
   case Dynamic: return false;
   case Int: return I == O.I;
   case Handle: return canonicalHandle(Name) == canonicalHandle(O.Name);
-  case Address: return Name == O.Name && Offset == O.Offset;
+  case Address: return Obj == O.Obj && Name == O.Name && Offset == O.Offset;
   case Affine: return A == O.A && CommKey == O.CommKey;
   }
   return false;
@@ -611,6 +611,7 @@ SymValue Evaluator::evalNode(const Expr *E, FunctionAnalysis *FA, Point P) {
         SymValue A;
         A.K = SymValue::Address;
         A.Name = V->getName().str();
+        A.Obj = V;
         A.Spelled = A.Name;
         return A;
       }
@@ -727,6 +728,7 @@ SymValue Evaluator::evalAddressOf(const Expr *Sub, FunctionAnalysis *FA, Point P
     SymValue A;
     A.K = SymValue::Address;
     A.Name = V->getName().str();
+    A.Obj = V;
     A.Spelled = "&" + A.Name;
     return A;
   }

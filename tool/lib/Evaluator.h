@@ -51,6 +51,7 @@ struct SymValue {
   enum Kind { Dynamic, Int, Handle, Address, Affine } K = Dynamic;
   int64_t I = 0;       ///< Int
   std::string Name;    ///< Handle: its spelling; Address: the object's name
+  const clang::VarDecl *Obj = nullptr; ///< Address: the object itself
   int64_t Offset = 0;  ///< Address: byte offset into the object
   std::string Spelled; ///< Address: canonical rendering ("&x", "buf", "&buf[2]")
   AffineForm A;        ///< Affine

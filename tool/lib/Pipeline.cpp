@@ -39,7 +39,8 @@ public:
     }
     O.Analysis = analyzeCalls(Ctx, Ev);
     tooling::Replacements Reps;
-    TransformContext TC{Ctx, Ev, O.Analysis, Reps, O.Notes};
+    std::vector<ChangeNote> Notes;
+    TransformContext TC{Ctx, Ev, O.Analysis, Reps, Notes};
     for (const TransformInfo &T : transforms())
       if (llvm::Error E = T.Run(TC)) {
         llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: "
@@ -55,6 +56,7 @@ public:
       return;
     }
     O.Transformed = std::move(*Text);
+    O.Analysis.Notes = std::move(Notes);
     Outcomes.push_back(std::move(O));
   }
 

@@ -25,7 +25,6 @@ struct FileOutcome {
   FileResult Analysis;
   std::string Original;        ///< the source text as parsed
   std::string Transformed;     ///< the source text after every transformation
-  std::vector<ChangeNote> Notes;
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
 };
 

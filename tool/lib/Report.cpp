@@ -40,6 +40,11 @@ void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
         OS << setText("Tag", C.Tag);
       OS << "\n";
     }
+  for (const FileResult &F : Files)
+    for (const ChangeNote &N : F.Notes)
+      OS << N.File << ":" << N.Line << ":" << N.Column << ": " << N.Transform << ": "
+         << (N.Applied ? "" : "not done: ") << N.What << (N.Why.empty() ? "" : " (" + N.Why + ")")
+         << (N.Saves.empty() ? "" : "; saves " + N.Saves) << "\n";
 }
 
 static llvm::json::Value setJSON(const SetResult &S) {
@@ -94,7 +99,17 @@ void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
       }
       Calls.push_back(std::move(J));
     }
-    JFiles.push_back(llvm::json::Object{{"file", F.File}, {"calls", std::move(Calls)}});
+    llvm::json::Array Changes;
+    for (const ChangeNote &N : F.Notes) {
+      llvm::json::Object J{{"transform", N.Transform}, {"applied", N.Applied}, {"file", N.File},
+                           {"line", N.Line},           {"column", N.Column},   {"what", N.What},
+                           {"why", N.Why}};
+      if (!N.Saves.empty())
+        J["saves"] = N.Saves;
+      Changes.push_back(std::move(J));
+    }
+    JFiles.push_back(
+        llvm::json::Object{{"file", F.File}, {"calls", std::move(Calls)}, {"changes", std::move(Changes)}});
   }
   llvm::json::Object Root{{"tool", "ompi-opt"}, {"schema", 1}, {"files", std::move(JFiles)}};
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";

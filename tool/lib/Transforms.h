@@ -18,20 +18,12 @@
 
 namespace ompi {
 
-/// What one applied change did, for the report and the diff.
-struct ChangeNote {
-  std::string Transform;
-  unsigned Line = 0;
-  std::string What; ///< what was done
-  std::string Why;  ///< why it is safe
-};
-
 struct TransformContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
   const FileResult &Analysis;
   clang::tooling::Replacements &Out;
-  std::vector<ChangeNote> &Notes;
+  std::vector<ChangeNote> &Notes; ///< every change made, and every one declined
 };
 
 struct TransformInfo {

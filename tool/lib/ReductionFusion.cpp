@@ -1,0 +1,787 @@
+//===- ReductionFusion.cpp - Static fusion of independent reductions -------===//
+#include "ReductionFusion.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// Library functions that touch no memory but their arguments' values.
+bool isPureLibraryFunction(llvm::StringRef N) {
+  static const llvm::StringSet<> Pure = {
+      "sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log", "logf", "log10", "pow", "powf", "sin", "cos",
+      "tan", "atan", "atan2", "floor", "ceil", "fmin", "fmax", "fmod", "round", "abs", "labs", "llabs"};
+  return Pure.contains(N);
+}
+
+const Expr *strip(const Expr *E) { return E ? E->IgnoreParenCasts() : nullptr; }
+
+/// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
+const VarDecl *rootVar(const Expr *E) {
+  E = strip(E);
+  while (E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        return nullptr; // p[i]: through a pointer
+      E = strip(AS->getBase());
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+      E = strip(ME->getBase());
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+bool isVolatileObject(const VarDecl *V) {
+  QualType T = V->getType();
+  while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    T = AT->getElementType();
+  return T.isVolatileQualified();
+}
+
+struct Candidate {
+  const CallExpr *Call = nullptr;
+  const CallResult *Result = nullptr;
+  const Stmt *S = nullptr;
+  std::string Key;
+  std::string Invalid; ///< why it cannot take part in a fusion
+  FusionMember M;
+  std::string Function, TypeText, CType, OpText, CommText, RootText;
+  struct Object {
+    const VarDecl *Var;
+    int64_t Begin, End; ///< byte range
+    bool Recv;
+  };
+  std::vector<Object> Objects;
+  std::set<const VarDecl *> Protected; ///< receive buffers and result variable
+};
+
+class Analysis {
+public:
+  Analysis(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev) {
+    for (const CallResult &C : Calls.Calls)
+      ByCall[C.Call] = &C;
+    collectRankGlobals();
+  }
+
+  FusionPlan Plan;
+
+  void block(const CompoundStmt *CS, const FunctionDecl *F) {
+    std::vector<Candidate> Cands(CS->size());
+    unsigned NCalls = 0;
+    unsigned I = 0;
+    for (const Stmt *S : CS->body()) {
+      Cands[I].S = S;
+      if (const CallExpr *CE = reductionCall(S, Cands[I])) {
+        Cands[I].Call = CE;
+        ++NCalls;
+      }
+      ++I;
+    }
+    if (NCalls < 2)
+      return;
+    for (Candidate &C : Cands)
+      if (C.Call)
+        validate(C, F);
+
+    struct Open {
+      std::vector<unsigned> Members;
+      unsigned Between = 0;
+    };
+    std::map<std::string, Open> Groups;
+    auto Close = [&](const std::string &Key) {
+      auto It = Groups.find(Key);
+      if (It == Groups.end())
+        return;
+      if (It->second.Members.size() >= 2) {
+        FusionGroup G;
+        // The collective runs where the last call was: its texts are valid there.
+        const Candidate &Last = Cands[It->second.Members.back()];
+        G.Function = Last.Function;
+        G.TypeText = Last.TypeText;
+        G.CType = Last.CType;
+        G.OpText = Last.OpText;
+        G.CommText = Last.CommText;
+        G.RootText = Last.RootText;
+        G.Between = It->second.Between;
+        for (unsigned Idx : It->second.Members)
+          G.Members.push_back(Cands[Idx].M);
+        Plan.Groups.push_back(std::move(G));
+      }
+      Groups.erase(It);
+    };
+    for (unsigned K = 0; K < Cands.size(); ++K) {
+      Candidate &C = Cands[K];
+      if (!C.Call)
+        continue;
+      if (!C.Invalid.empty()) {
+        decline(C, C.Invalid);
+        continue;
+      }
+      auto It = Groups.find(C.Key);
+      if (It == Groups.end()) {
+        Groups[C.Key].Members.push_back(K);
+        continue;
+      }
+      Open &G = It->second;
+      // Every member moves down to C: the statements after the group's
+      // last member must leave all their results alone; C itself must not
+      // read or overwrite them either.
+      std::string Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
+      if (Why.empty())
+        Why = disjoint(Cands, G.Members, C);
+      if (!Why.empty()) {
+        decline(C, llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why)
+                       .str());
+        Close(C.Key);
+        Groups[C.Key].Members.push_back(K);
+        continue;
+      }
+      G.Between += K - G.Members.back() - 1;
+      G.Members.push_back(K);
+    }
+    std::vector<std::string> Keys;
+    for (auto &KV : Groups)
+      Keys.push_back(KV.first);
+    for (const std::string &Key : Keys)
+      Close(Key);
+  }
+
+private:
+  ASTContext &Ctx;
+  SourceManager &SM;
+  Evaluator &Ev;
+  llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
+  std::set<const VarDecl *> RankGlobals;
+  std::map<const FunctionDecl *, bool> Busy;
+
+  unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+
+  void decline(const Candidate &C, std::string Why) {
+    ChangeNote N;
+    N.Transform = "reduction-fusion";
+    N.Applied = false;
+    N.File = C.Result ? C.Result->File : "";
+    N.Line = C.M.Line;
+    N.Column = C.M.Column;
+    N.What = C.Function + " not fused";
+    N.Why = std::move(Why);
+    Plan.Declined.push_back(std::move(N));
+  }
+
+  /// The MPI_Allreduce / MPI_Reduce call S consists of, if it is one:
+  /// "MPI_X(...);", "(void)MPI_X(...);" or "rc = MPI_X(...);".
+  const CallExpr *reductionCall(const Stmt *S, Candidate &C) {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return nullptr;
+    const Expr *Inner = E->IgnoreParens();
+    const VarDecl *RC = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Inner); BO && BO->getOpcode() == BO_Assign) {
+      RC = dyn_cast_or_null<VarDecl>(
+          isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+              ? cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())->getDecl()
+              : nullptr);
+      if (!RC)
+        return nullptr;
+      Inner = BO->getRHS();
+    }
+    const auto *CE = dyn_cast<CallExpr>(Inner->IgnoreParenCasts());
+    if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getIdentifier())
+      return nullptr;
+    llvm::StringRef Name = CE->getDirectCallee()->getName();
+    if (Name != "MPI_Allreduce" && Name != "MPI_Reduce")
+      return nullptr;
+    auto It = ByCall.find(CE);
+    if (It == ByCall.end())
+      return nullptr;
+    C.Result = It->second;
+    C.Function = Name.str();
+    C.M.Line = C.Result->Line;
+    C.M.Column = C.Result->Column;
+    if (RC) {
+      C.M.ResultCode = RC->getName().str();
+      C.Protected.insert(RC);
+    }
+    C.M.Expr = CharSourceRange::getTokenRange(E->getSourceRange());
+    return CE;
+  }
+
+  std::string textOf(const Expr *E) {
+    CharSourceRange R =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts());
+    if (R.isInvalid())
+      return "";
+    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  }
+
+  static const ArgResult *arg(const CallResult &C, Role R) {
+    for (const ArgResult &A : C.Args)
+      if (A.R == R)
+        return &A;
+    return nullptr;
+  }
+
+  /// Check everything about one call that does not depend on its neighbours.
+  void validate(Candidate &C, const FunctionDecl *F) {
+    const CallResult &R = *C.Result;
+    const CallExpr *CE = C.Call;
+    auto Fail = [&](std::string Why) {
+      if (C.Invalid.empty())
+        C.Invalid = std::move(Why);
+    };
+    if (CE->getBeginLoc().isMacroID() || CE->getEndLoc().isMacroID() || C.S->getBeginLoc().isMacroID()) {
+      Fail("the call is written inside a macro");
+      return;
+    }
+    if (!Ctx.getLangOpts().C99) {
+      Fail("C89 does not allow the declaration the fused code needs");
+      return;
+    }
+    const ArgResult *Count = arg(R, Role::Count), *Type = arg(R, Role::Type), *Op = arg(R, Role::Op),
+                    *Comm = arg(R, Role::Comm), *Send = arg(R, Role::SendBuf), *Recv = arg(R, Role::RecvBuf),
+                    *Root = arg(R, Role::Root);
+    if (!Count || !Type || !Op || !Comm || !Send || !Recv)
+      return Fail("the call does not have the expected arguments");
+    if (Count->Class != ArgClass::Static || !Count->Int || *Count->Int < 0)
+      return Fail("count " + Count->Text + " is not static");
+    if (Op->Class != ArgClass::Static || Op->Value == "MPI_REPLACE" || Op->Value == "MPI_NO_OP" ||
+        Op->Value == "MPI_OP_NULL")
+      return Fail("op " + Op->Text + " is not a predefined reduction operation");
+    const HandleModel *H = Type->Class == ArgClass::Static ? lookupHandle(Type->Value) : nullptr;
+    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() ||
+        llvm::StringRef(H->CTypes).contains('+'))
+      return Fail("datatype " + Type->Text + " is not a predefined datatype of one C type");
+    std::optional<int64_t> Size = Ev.datatypeSize(Type->Value);
+    if (!Size)
+      return Fail("the size of " + Type->Text + " is not known");
+    std::string CommKey = Ev.commKey(CE->getArg(*C.Result->Model->find(Role::Comm)), F, CE);
+    if (CommKey.empty() || Comm->Class == ArgClass::Dynamic)
+      return Fail("communicator " + Comm->Text + " cannot be identified");
+    if (Root && Root->Class != ArgClass::Static)
+      return Fail("root " + Root->Text + " is not static");
+
+    // Buffers: fixed objects of this function or of the file, never volatile.
+    SymValue SV = Ev.evaluate(CE->getArg(0), F, CE), RV = Ev.evaluate(CE->getArg(1), F, CE);
+    bool InPlace = SV.K == SymValue::Handle && SV.Name == "MPI_IN_PLACE";
+    int64_t Bytes = *Count->Int * *Size;
+    for (auto [V, Text, IsRecv] : {std::tuple{&RV, Recv->Text, true}, std::tuple{&SV, Send->Text, false}}) {
+      if (!IsRecv && InPlace)
+        continue;
+      if (V->K != SymValue::Address || !V->Obj)
+        return Fail("buffer " + Text + " is not a known object (a pointer's target cannot be proved distinct)");
+      if (isVolatileObject(V->Obj))
+        return Fail("buffer " + Text + " is volatile");
+      const VarDecl *O = V->Obj;
+      if (IsRecv && !O->hasGlobalStorage() && O->getParentFunctionOrMethod() != F)
+        return Fail("buffer " + Text + " is not visible where the fused call goes");
+      C.Objects.push_back({O, V->Offset, V->Offset + Bytes, IsRecv});
+      if (IsRecv)
+        C.Protected.insert(O);
+    }
+    C.M.Count = *Count->Int;
+    C.M.InputText = textOf(InPlace ? CE->getArg(1) : CE->getArg(0));
+    if (C.M.InputText.empty())
+      return Fail("an argument is written inside a macro");
+    const VarDecl *RO = RV.Obj;
+    std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
+    C.M.ResultAddr = RV.Offset == 0 ? Base
+                                    : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
+    C.M.Buffers = (InPlace ? std::string("MPI_IN_PLACE") : Send->Value) + " -> " + Recv->Value;
+    C.TypeText = Type->Text;
+    C.CType = H->CTypes;
+    C.OpText = Op->Text;
+    C.CommText = Comm->Text;
+    C.RootText = Root ? Root->Text : "";
+    C.Key = C.Function + "|" + CommKey + "|" + Op->Value + "|" + canonicalHandle(Type->Value).str() + "|" +
+            (Root ? Root->Value : "");
+    // The statement's extent and indentation.
+    SourceLocation Semi = Lexer::findLocationAfterToken(C.S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
+                                                        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    if (Semi.isInvalid())
+      return Fail("the statement's end cannot be found");
+    C.M.Stmt = CharSourceRange::getCharRange(C.S->getBeginLoc(), Semi);
+    auto [FID, Off] = SM.getDecomposedLoc(C.S->getBeginLoc());
+    llvm::StringRef Buf = SM.getBufferData(FID);
+    size_t LineStart = Buf.rfind('\n', Off);
+    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+    llvm::StringRef Lead = Buf.slice(LineStart, Off);
+    C.M.Indent = Lead.find_first_not_of(" \t") == llvm::StringRef::npos ? Lead.str() : "";
+    for (const VarDecl *O : C.Protected)
+      if (auto L = escapes(O, F))
+        return Fail(llvm::formatv("the address of {0} escapes at line {1}", O->getName(), *L).str());
+  }
+
+  /// Buffers of the new member C must be distinct from every member's.
+  std::string disjoint(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members,
+                       const Candidate &C) {
+    // Inputs are packed where each call was, so two calls may read the same
+    // object; a result may not share memory with anything else.
+    for (unsigned Idx : Members)
+      for (const Candidate::Object &A : Cands[Idx].Objects)
+        for (const Candidate::Object &B : C.Objects)
+          if ((A.Recv || B.Recv) && A.Var == B.Var && A.Begin < B.End && B.Begin < A.End)
+            return llvm::formatv("its buffers overlap those of the call at line {0} ({1})", Cands[Idx].M.Line,
+                                 A.Var->getName())
+                .str();
+    for (unsigned Idx : Members)
+      for (const VarDecl *P : Cands[Idx].Protected)
+        if (refers(C.S, P))
+          return llvm::formatv("it uses {0}, the result of the call at line {1}", P->getName(),
+                               Cands[Idx].M.Line)
+              .str();
+    return "";
+  }
+
+  /// Why statements [From, To) cannot be crossed by the members, or "".
+  std::string crossable(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned From,
+                        unsigned To, const FunctionDecl *F) {
+    std::map<const VarDecl *, unsigned> Protected;
+    for (unsigned Idx : Members)
+      for (const VarDecl *P : Cands[Idx].Protected)
+        Protected.emplace(P, Cands[Idx].M.Line);
+    std::set<std::string> Names;
+    for (auto &KV : Protected)
+      Names.insert(KV.first->getName().str());
+    for (unsigned K = From; K < To; ++K) {
+      const Candidate &S = Cands[K];
+      // A declaration in between could hide a result's name at the fused point.
+      if (const auto *DS = dyn_cast<DeclStmt>(S.S))
+        for (const Decl *D : DS->decls())
+          if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Names.count(ND->getNameAsString()))
+            return llvm::formatv("the declaration at line {0} hides {1}", line(D->getLocation()),
+                                 ND->getName())
+                .str();
+      std::string Why = check(S.S, Protected, F, /*OtherReduction=*/S.Call ? S.Call : nullptr, 0);
+      if (!Why.empty())
+        return Why;
+    }
+    return "";
+  }
+
+  bool refers(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+      return true;
+    for (const Stmt *Child : S->children())
+      if (refers(Child, V))
+        return true;
+    return false;
+  }
+
+  /// Why S cannot be crossed, or "". Loops counts enclosing loops/switches
+  /// inside the crossed statement (a break there stays inside).
+  std::string check(const Stmt *S, const std::map<const VarDecl *, unsigned> &Protected, const FunctionDecl *F,
+                    const CallExpr *Allowed, unsigned Loops) {
+    if (!S)
+      return "";
+    unsigned L = line(S->getBeginLoc());
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Protected.count(V))
+        return llvm::formatv("line {0} uses {1}, the result of the call at line {2}", L, V->getName(),
+                             Protected.at(V))
+            .str();
+      return "";
+    }
+    if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+      return llvm::formatv("the {0} at line {1} leaves the block", isa<ReturnStmt>(S) ? "return" : "goto", L)
+          .str();
+    if (isa<LabelStmt>(S))
+      return llvm::formatv("the label at line {0} can be jumped to", L).str();
+    if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Loops == 0)
+      return llvm::formatv("the {0} at line {1} leaves the block", isa<BreakStmt>(S) ? "break" : "continue", L)
+          .str();
+    const Expr *Cond = nullptr;
+    bool Loop = false;
+    if (const auto *IS = dyn_cast<IfStmt>(S))
+      Cond = IS->getCond();
+    else if (const auto *WS = dyn_cast<WhileStmt>(S))
+      Cond = WS->getCond(), Loop = true;
+    else if (const auto *DS = dyn_cast<DoStmt>(S))
+      Cond = DS->getCond(), Loop = true;
+    else if (const auto *FS = dyn_cast<ForStmt>(S))
+      Cond = FS->getCond(), Loop = true;
+    else if (const auto *SS = dyn_cast<SwitchStmt>(S))
+      Cond = SS->getCond(), Loop = true;
+    else if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+      Cond = CO->getCond();
+    if (Cond && rankDependent(Cond, F))
+      return llvm::formatv("the branch at line {0} depends on the rank", L).str();
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      std::string Why = checkCall(CE, Protected, F, Allowed);
+      if (!Why.empty())
+        return Why;
+    }
+    for (const Stmt *Child : S->children()) {
+      std::string Why = check(Child, Protected, F, Allowed, Loops + (Loop ? 1 : 0));
+      if (!Why.empty())
+        return Why;
+    }
+    return "";
+  }
+
+  std::string checkCall(const CallExpr *CE, const std::map<const VarDecl *, unsigned> &Protected,
+                        const FunctionDecl *F, const CallExpr *Allowed) {
+    unsigned L = line(CE->getBeginLoc());
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return llvm::formatv("the call through a function pointer at line {0} may do anything", L).str();
+    llvm::StringRef Name = Callee->getIdentifier() ? Callee->getName() : "";
+    if (Name.starts_with("MPI_") || Name.starts_with("PMPI_")) {
+      if (CE == Allowed)
+        return ""; // another reduction on the same path: all ranks reorder alike
+      return llvm::formatv("the MPI call {0} at line {1} may depend on the results", Name, L).str();
+    }
+    if (Name.contains("longjmp") || Name == "setjmp")
+      return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
+    if (isPureLibraryFunction(Name))
+      return "";
+    for (auto &[V, From] : Protected) {
+      if (!V->hasGlobalStorage())
+        continue; // a local whose address does not escape: no callee sees it
+      if (touchesGlobal(Callee, V))
+        return llvm::formatv("the call to {0} at line {1} may use {2}, the result of the call at line {3}", Name,
+                             L, V->getName(), From)
+            .str();
+    }
+    return "";
+  }
+
+  /// Whether F (or what it calls) may read or write the global V.
+  bool touchesGlobal(const FunctionDecl *F, const VarDecl *V) {
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def))
+      return true; // unknown code
+    auto It = Busy.find(Def);
+    if (It != Busy.end())
+      return false; // already being looked at: recursion adds nothing new
+    Busy[Def] = true;
+    bool R = touches(Def->getBody(), V);
+    Busy.erase(Def);
+    return R;
+  }
+
+  bool touches(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl())
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee)
+        return true;
+      if (Callee->getIdentifier() && !isPureLibraryFunction(Callee->getName()) &&
+          !Callee->getName().starts_with("MPI_") && touchesGlobal(Callee, V))
+        return true;
+      // An MPI call touches V only through its arguments, checked below.
+    }
+    for (const Stmt *Child : S->children())
+      if (touches(Child, V))
+        return true;
+    return false;
+  }
+
+  /// The line where the address of V is stored or passed anywhere but to a
+  /// blocking MPI call (where it cannot outlive the call), if it is.
+  std::optional<unsigned> escapes(const VarDecl *V, const FunctionDecl *F) {
+    const Stmt *Scope = V->hasGlobalStorage() ? nullptr : F->getBody();
+    std::optional<unsigned> Found;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || Found)
+        return;
+      const Expr *Taken = nullptr;
+      if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
+        Taken = U->getSubExpr();
+      else if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_ArrayToPointerDecay)
+        Taken = IC->getSubExpr();
+      if (Taken && rootVar(Taken) == V && !harmlessUse(cast<Expr>(S)))
+        Found = line(S->getBeginLoc());
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    if (Scope) {
+      Walk(Scope);
+    } else {
+      for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+        if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->hasBody())
+          Walk(FD->getBody());
+    }
+    return Found;
+  }
+
+  /// Whether a pointer to an object, made by E, is used only where it cannot
+  /// be kept: subscripted, or passed to a blocking MPI call.
+  bool harmlessUse(const Expr *E) {
+    const Expr *Cur = E;
+    while (true) {
+      auto Parents = Ctx.getParents(*Cur);
+      if (Parents.empty())
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P)) {
+        Cur = cast<Expr>(P);
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P))
+        return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() ||
+               AS->getBase() == Cur;
+      if (const auto *CE = dyn_cast<CallExpr>(P)) {
+        const FunctionDecl *Callee = CE->getDirectCallee();
+        if (!Callee || !Callee->getIdentifier())
+          return false;
+        const FunctionModel *M = lookupFunction(Callee->getName());
+        return M && (M->M == Mode::Blocking || M->M == Mode::None) && M->Cat != Category::Completion;
+      }
+      return false;
+    }
+  }
+
+  void collectRankGlobals() {
+    for (const CallResult *C : [&] {
+           std::vector<const CallResult *> V;
+           for (auto &KV : ByCall)
+             V.push_back(KV.second);
+           return V;
+         }())
+      if (C->Model && C->Model->find(Role::RankOut))
+        if (const auto *U = dyn_cast<UnaryOperator>(strip(C->Call->getArg(*C->Model->find(Role::RankOut)))))
+          if (const VarDecl *V = rootVar(U->getSubExpr()); V && V->hasGlobalStorage())
+            RankGlobals.insert(V->getCanonicalDecl());
+  }
+
+  /// Whether a condition may differ between ranks because it reads the rank:
+  /// a local defined (through any chain of definitions) from MPI_Comm_rank,
+  /// a global MPI_Comm_rank writes, or a parameter a caller passes them in.
+  bool rankDependent(const Expr *Cond, const FunctionDecl *F) {
+    std::set<const VarDecl *> Tainted = taintedLocals(F);
+    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
+      if (!S)
+        return false;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+          if (Tainted.count(V) || RankGlobals.count(V->getCanonicalDecl()))
+            return true;
+          if (const auto *PV = dyn_cast<ParmVarDecl>(V); PV && taintedParam(PV))
+            return true;
+        }
+      for (const Stmt *C : S->children())
+        if (Walk(C))
+          return true;
+      return false;
+    };
+    return Walk(Cond);
+  }
+
+  std::set<const VarDecl *> taintedLocals(const FunctionDecl *F) {
+    FunctionAnalysis &FA = Ev.analysis(F);
+    std::set<const VarDecl *> T;
+    if (!FA.valid())
+      return T;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (const Def &D : FA.defs()) {
+        if (T.count(D.Var))
+          continue;
+        bool Taint = D.K == Def::RankOut;
+        if (!Taint && D.Value) {
+          std::function<bool(const Stmt *)> Refs = [&](const Stmt *S) -> bool {
+            if (!S)
+              return false;
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+                if (T.count(V) || RankGlobals.count(V->getCanonicalDecl()))
+                  return true;
+            for (const Stmt *C : S->children())
+              if (Refs(C))
+                return true;
+            return false;
+          };
+          Taint = Refs(D.Value);
+        }
+        if (Taint) {
+          T.insert(D.Var);
+          Changed = true;
+        }
+      }
+    }
+    return T;
+  }
+
+  std::set<const ParmVarDecl *> ParamBusy;
+
+  bool taintedParam(const ParmVarDecl *PV) {
+    const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
+    if (!FD)
+      return true;
+    if (!ParamBusy.insert(PV).second)
+      return false; // recursion: the other call sites decide
+    struct Done {
+      std::set<const ParmVarDecl *> &S;
+      const ParmVarDecl *P;
+      ~Done() { S.erase(P); }
+    } D{ParamBusy, PV};
+    if (FD->isExternallyVisible() || Ev.index().AddressTaken.count(FD->getCanonicalDecl()))
+      return true; // unknown callers may pass anything, the rank included
+    auto It = Ev.index().CallSites.find(FD->getCanonicalDecl());
+    if (It == Ev.index().CallSites.end())
+      return false;
+    for (auto [Caller, CE] : It->second) {
+      unsigned Idx = PV->getFunctionScopeIndex();
+      if (Idx >= CE->getNumArgs())
+        return true;
+      if (rankDependent(CE->getArg(Idx), Caller))
+        return true;
+    }
+    return false;
+  }
+};
+
+class BlockVisitor : public RecursiveASTVisitor<BlockVisitor> {
+public:
+  BlockVisitor(Analysis &A, SourceManager &SM) : A(A), SM(SM) {}
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Cur;
+    if (FD->doesThisDeclarationHaveABody())
+      Cur = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Cur = Saved;
+    return R;
+  }
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    if (Cur && SM.isInMainFile(SM.getExpansionLoc(CS->getBeginLoc())))
+      A.block(CS, Cur);
+    return true;
+  }
+
+private:
+  Analysis &A;
+  SourceManager &SM;
+  const FunctionDecl *Cur = nullptr;
+};
+
+} // namespace
+
+FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls) {
+  Analysis A(Ctx, Ev, Calls);
+  BlockVisitor V(A, Ctx.getSourceManager());
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(A.Plan);
+}
+
+llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
+                                         std::vector<ChangeNote> &Notes) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  unsigned Id = 0;
+  for (const FusionGroup &G : Plan.Groups) {
+    ++Id;
+    std::string Buf = llvm::formatv("mpiopt_fuse{0}_buf", Id).str();
+    int64_t Total = 0;
+    std::vector<int64_t> Offsets;
+    for (const FusionMember &M : G.Members) {
+      Offsets.push_back(Total);
+      Total += M.Count;
+    }
+    auto Pack = [&](size_t I) {
+      const FusionMember &M = G.Members[I];
+      return llvm::formatv("__builtin_memcpy(&{0}[{1}], {2}, {3} * sizeof({4}))", Buf, Offsets[I], M.InputText,
+                           M.Count, G.CType)
+          .str();
+    };
+    const FusionMember &First = G.Members.front(), &Last = G.Members.back();
+    // The packed buffer, declared just before the first call.
+    std::string Decl = llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Total ? Total : 1, First.Indent).str();
+    std::vector<unsigned> Lines;
+    bool AnyCode = false;
+    for (size_t I = 0; I < G.Members.size(); ++I) {
+      Lines.push_back(G.Members[I].Line);
+      AnyCode |= !G.Members[I].ResultCode.empty();
+    }
+    std::string LineList = llvm::join(llvm::map_range(Lines, [](unsigned L) { return std::to_string(L); }), ", ");
+    // Earlier calls become the packing of their input.
+    for (size_t I = 0; I + 1 < G.Members.size(); ++I)
+      if (auto E = Out.add(tooling::Replacement(SM, G.Members[I].Expr, (I == 0 ? Decl : "") + Pack(I), LO)))
+        return E;
+    // The last call becomes: pack its input, one collective, unpack all.
+    std::string In = Last.Indent + "  ";
+    std::string Rc = llvm::formatv("mpiopt_fuse{0}_rc", Id).str();
+    std::string Rank = llvm::formatv("mpiopt_fuse{0}_rank", Id).str();
+    std::string Code = llvm::formatv("{ /* ompi-opt: {0} {1} calls (lines {2}) fused into one */\n", G.Members.size(),
+                                     G.Function, LineList)
+                           .str();
+    Code += In + Pack(G.Members.size() - 1) + ";\n";
+    std::string Call;
+    if (G.Function == "MPI_Allreduce") {
+      Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf, Total, G.TypeText, G.OpText,
+                           G.CommText);
+    } else {
+      Code += In + "int " + Rank + ";\n" + In + "MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");\n";
+      Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
+                           "{1}, {6})",
+                           Rank, G.RootText, Buf, Total, G.TypeText, G.OpText, G.CommText);
+    }
+    Code += In + (AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";\n";
+    std::string Unpack;
+    for (size_t I = 0; I < G.Members.size(); ++I)
+      Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n",
+                              G.Function == "MPI_Allreduce" ? In : In + "  ", G.Members[I].ResultAddr, Buf,
+                              Offsets[I], G.Members[I].Count, G.CType);
+    if (G.Function == "MPI_Allreduce")
+      Code += Unpack;
+    else
+      Code += In + "if (" + Rank + " == (" + G.RootText + ")) {\n" + Unpack + In + "}\n";
+    for (const FusionMember &M : G.Members)
+      if (!M.ResultCode.empty())
+        Code += In + M.ResultCode + " = " + Rc + ";\n";
+    Code += Last.Indent + "}";
+    if (auto E = Out.add(tooling::Replacement(SM, Last.Stmt, Code, LO)))
+      return E;
+
+    ChangeNote N;
+    N.Transform = "reduction-fusion";
+    N.File = SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str();
+    N.Line = Last.Line;
+    N.Column = Last.Column;
+    std::vector<std::string> Bufs;
+    for (const FusionMember &M : G.Members)
+      Bufs.push_back(M.Buffers);
+    N.What = llvm::formatv("fused {0} {1} calls (lines {2}) into one of {3} x {4} with {5} on {6}", G.Members.size(),
+                           G.Function, LineList, Total, G.TypeText, G.OpText, G.CommText)
+                 .str();
+    N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
+                          "between touch no result and hold no other MPI call, jump or rank-dependent branch",
+                          G.Function == "MPI_Reduce" ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
+                          G.Between == 1 ? "" : "s")
+                .str();
+    N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1,
+                            G.Members.size() == 2 ? "" : "s")
+                  .str();
+    Notes.push_back(std::move(N));
+  }
+  for (const ChangeNote &N : Plan.Declined)
+    Notes.push_back(N);
+  return llvm::Error::success();
+}
+
+llvm::Error ompi::runReductionFusion(TransformContext &TC) {
+  FusionPlan Plan = analyzeReductionFusion(TC.Ctx, TC.Ev, TC.Analysis);
+  return rewriteReductionFusion(Plan, TC.Ctx, TC.Out, TC.Notes);
+}

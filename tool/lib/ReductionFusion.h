@@ -1,0 +1,62 @@
+//===- ReductionFusion.h - Static fusion of independent reductions ---------===//
+//
+// Fuses MPI_Allreduce calls (or MPI_Reduce calls with the same root) that
+// run one after another in the same block, on the same communicator with the
+// same predefined op and datatype, into one collective on a packed buffer.
+//
+// Each call's input is packed where the call was; the one collective and
+// the unpacking of every result happen where the last call was. The proof
+// obligations are therefore: the statements in between do not touch an
+// earlier call's receive buffer or result code (not by name, not through a
+// pointer: no buffer's address escapes, not through a callee), contain no
+// other MPI call (other fused reductions excepted), no jump or label, and no
+// branch on the rank; the buffers are distinct objects; counts are static.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_REDUCTIONFUSION_H
+#define OMPI_TOOL_REDUCTIONFUSION_H
+
+#include "Transforms.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+struct FusionMember {
+  unsigned Line = 0, Column = 0;
+  int64_t Count = 0;
+  std::string InputText;   ///< what to pack, as written (the send buffer, or the receive buffer for MPI_IN_PLACE)
+  std::string ResultAddr;  ///< where the result goes, valid at the fused point
+  std::string ResultCode;  ///< variable that received the call's return code, if any
+  std::string Buffers;     ///< "&s -> &g" for the report
+  clang::CharSourceRange Expr; ///< the call (or "rc = call") without the ';'
+  clang::CharSourceRange Stmt; ///< the whole statement with its ';'
+  std::string Indent;      ///< leading white space of the statement's line
+};
+
+struct FusionGroup {
+  std::string Function; ///< MPI_Allreduce or MPI_Reduce
+  std::string TypeText, CType, OpText, CommText, RootText;
+  std::vector<FusionMember> Members;
+  unsigned Between = 0; ///< statements crossed
+};
+
+struct FusionPlan {
+  std::vector<FusionGroup> Groups;
+  std::vector<ChangeNote> Declined;
+};
+
+/// Analysis: which reductions fuse, and why the others do not.
+FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls);
+
+/// Rewrite: the plan as replacements, with a note per fused group.
+llvm::Error rewriteReductionFusion(const FusionPlan &Plan, clang::ASTContext &Ctx,
+                                   clang::tooling::Replacements &Out, std::vector<ChangeNote> &Notes);
+
+/// The registry's entry point: analysis, then rewrite.
+llvm::Error runReductionFusion(TransformContext &TC);
+
+} // namespace ompi
+
+#endif
