@@ -14,6 +14,7 @@ config.substitutions.append(("%ompi-opt", config.ompi_opt))
 config.substitutions.append(("%mpich_cflags", config.mpich_cflags))
 config.substitutions.append(("%openmpi_cflags", config.openmpi_cflags))
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%clang", config.clang))
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 

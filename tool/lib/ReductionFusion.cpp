@@ -8,7 +8,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <set>
 
 using namespace clang;
@@ -58,6 +60,7 @@ struct Candidate {
   const Stmt *S = nullptr;
   std::string Key;
   std::string Invalid; ///< why it cannot take part in a fusion
+  bool Declined = false; ///< a note already says why it was not fused
   FusionMember M;
   std::string Function, TypeText, CType, OpText, CommText, RootText;
   struct Object {
@@ -86,8 +89,15 @@ public:
     unsigned I = 0;
     for (const Stmt *S : CS->body()) {
       Cands[I].S = S;
-      if (const CallExpr *CE = reductionCall(S, Cands[I])) {
+      const Stmt *Inner = S;
+      while (const auto *LS = dyn_cast<LabelStmt>(Inner))
+        Inner = LS->getSubStmt();
+      if (const CallExpr *CE = reductionCall(Inner, Cands[I])) {
         Cands[I].Call = CE;
+        if (Inner != S)
+          Cands[I].Invalid = llvm::formatv("the call is labelled: a jump to line {0} would skip the others",
+                                           line(S->getBeginLoc()))
+                                 .str();
         ++NCalls;
       }
       ++I;
@@ -107,6 +117,8 @@ public:
       auto It = Groups.find(Key);
       if (It == Groups.end())
         return;
+      if (It->second.Members.size() == 1)
+        explainAlone(Cands, It->second.Members.front());
       if (It->second.Members.size() >= 2) {
         FusionGroup G;
         // The collective runs where the last call was: its texts are valid there.
@@ -130,6 +142,7 @@ public:
         continue;
       if (!C.Invalid.empty()) {
         decline(C, C.Invalid);
+        C.Declined = true;
         continue;
       }
       auto It = Groups.find(C.Key);
@@ -147,6 +160,7 @@ public:
       if (!Why.empty()) {
         decline(C, llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why)
                        .str());
+        C.Declined = true;
         Close(C.Key);
         Groups[C.Key].Members.push_back(K);
         continue;
@@ -170,6 +184,36 @@ private:
   std::map<const FunctionDecl *, bool> Busy;
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+
+  /// A valid call that fused with nothing: say how it differs from the
+  /// nearest other valid call of the block (calls that were turned down for
+  /// a conflict already have their note).
+  void explainAlone(const std::vector<Candidate> &Cands, unsigned K) {
+    const Candidate &C = Cands[K];
+    if (C.Declined)
+      return;
+    const Candidate *Near = nullptr;
+    for (unsigned D = 1; D < Cands.size() && !Near; ++D)
+      for (long J : {long(K) - long(D), long(K) + long(D)})
+        if (J >= 0 && J < long(Cands.size()) && Cands[J].Call && Cands[J].Invalid.empty()) {
+          Near = &Cands[J];
+          break;
+        }
+    if (!Near)
+      return;
+    llvm::SmallVector<llvm::StringRef, 5> A, B;
+    llvm::StringRef(C.Key).split(A, '|');
+    llvm::StringRef(Near->Key).split(B, '|');
+    static const char *What[] = {"function", "communicator", "op", "datatype", "root"};
+    for (unsigned I = 0; I < A.size() && I < B.size(); ++I)
+      if (A[I] != B[I]) {
+        decline(C, llvm::formatv("not fused with the call at line {0}: different {1} ({2}, not {3})",
+                                 Near->M.Line, What[I], I == 1 ? C.CommText : A[I].str(),
+                                 I == 1 ? Near->CommText : B[I].str())
+                       .str());
+        return;
+      }
+  }
 
   void decline(const Candidate &C, std::string Why) {
     ChangeNote N;
@@ -449,8 +493,14 @@ private:
     }
     if (Name.contains("longjmp") || Name == "setjmp")
       return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
-    if (isPureLibraryFunction(Name))
-      return "";
+    if (isPureLibraryFunction(Name) || systemFunction(Callee))
+      return ""; // the C library neither communicates nor names the program's variables
+    if (!Callee->hasBody())
+      return llvm::formatv("the call to {0} at line {1}, whose code is not in this file, may make MPI calls", Name,
+                           L)
+          .str();
+    if (callsMPI(Callee))
+      return llvm::formatv("the call to {0} at line {1} makes MPI calls", Name, L).str();
     for (auto &[V, From] : Protected) {
       if (!V->hasGlobalStorage())
         continue; // a local whose address does not escape: no callee sees it
@@ -460,6 +510,38 @@ private:
             .str();
     }
     return "";
+  }
+
+  bool systemFunction(const FunctionDecl *F) { return SM.isInSystemHeader(F->getLocation()); }
+
+  /// Whether F, or what it calls, makes an MPI call (or might: unknown code).
+  std::map<const FunctionDecl *, bool> MPIMemo;
+  bool callsMPI(const FunctionDecl *F) {
+    const FunctionDecl *Def = nullptr;
+    if (F->getIdentifier() && F->getName().starts_with("MPI_"))
+      return true;
+    if (!F->hasBody(Def))
+      return !systemFunction(F) && !(F->getIdentifier() && isPureLibraryFunction(F->getName()));
+    auto It = MPIMemo.find(Def);
+    if (It != MPIMemo.end())
+      return It->second;
+    MPIMemo[Def] = false; // recursion adds nothing new
+    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
+      if (!S)
+        return false;
+      if (const auto *CE = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = CE->getDirectCallee();
+        if (!Callee || callsMPI(Callee))
+          return true;
+      }
+      for (const Stmt *C : S->children())
+        if (Walk(C))
+          return true;
+      return false;
+    };
+    bool R = Walk(Def->getBody());
+    MPIMemo[Def] = R;
+    return R;
   }
 
   /// Whether F (or what it calls) may read or write the global V.
@@ -485,7 +567,7 @@ private:
       const FunctionDecl *Callee = CE->getDirectCallee();
       if (!Callee)
         return true;
-      if (Callee->getIdentifier() && !isPureLibraryFunction(Callee->getName()) &&
+      if (Callee->getIdentifier() && !isPureLibraryFunction(Callee->getName()) && !systemFunction(Callee) &&
           !Callee->getName().starts_with("MPI_") && touchesGlobal(Callee, V))
         return true;
       // An MPI call touches V only through its arguments, checked below.
@@ -638,8 +720,10 @@ private:
       const ParmVarDecl *P;
       ~Done() { S.erase(P); }
     } D{ParamBusy, PV};
+    // Only values known to come from MPI_Comm_rank count: a branch that
+    // makes no MPI call and no jump is safe to cross whatever it tests.
     if (FD->isExternallyVisible() || Ev.index().AddressTaken.count(FD->getCanonicalDecl()))
-      return true; // unknown callers may pass anything, the rank included
+      return false;
     auto It = Ev.index().CallSites.find(FD->getCanonicalDecl());
     if (It == Ev.index().CallSites.end())
       return false;
@@ -683,6 +767,11 @@ FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, const Fi
   Analysis A(Ctx, Ev, Calls);
   BlockVisitor V(A, Ctx.getSourceManager());
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Number groups in source order of their first call.
+  std::stable_sort(A.Plan.Groups.begin(), A.Plan.Groups.end(), [](const FusionGroup &X, const FusionGroup &Y) {
+    const FusionMember &A = X.Members.front(), &B = Y.Members.front();
+    return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+  });
   return std::move(A.Plan);
 }
 

@@ -1,0 +1,209 @@
+// reduction-fusion must leave every pair of reductions below alone, and
+// say why. The transformed source is the input, byte for byte.
+// RUN: %ompi-opt %s -o %t.c -- %mpich_cflags
+// RUN: diff %s %t.c
+// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report %s -- %openmpi_cflags | FileCheck --match-full-lines %s
+#include <mpi.h>
+#include <stdio.h>
+
+double s1, s2;
+void unknown(double *p);
+void logmsg(const char *m);
+static double seen;
+static void peek(void) { seen = s1; }
+
+// The later call needs the earlier result: reading it in between.
+void read_between(double x) {
+  double r1, r2, y;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  y = r1 * 2;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: line [[#@LINE-1]] uses r1, the result of the call at line [[#@LINE-2]])
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// Writing the earlier result in between: the fused unpack would undo it.
+void write_between(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  r1 = 0;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: line [[#@LINE-1]] uses r1, the result of the call at line [[#@LINE-2]])
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// The later call's input is the earlier call's result.
+void chained(double x) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-1]]: its buffers overlap those of the call at line [[#@LINE-1]] (r1))
+  MPI_Allreduce(&r1, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g\n", r2);
+}
+
+// Pointers whose targets cannot be proved distinct.
+void through_pointers(double *in, double *out1, double *out2) {
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (buffer out1 is not a known object (a pointer's target cannot be proved distinct))
+  MPI_Allreduce(in, out1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (buffer out2 is not a known object (a pointer's target cannot be proved distinct))
+  MPI_Allreduce(in, out2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// A result whose address escapes to an unknown function may be read through
+// that pointer at any time.
+void escaping(double x, double y) {
+  double r1, r2;
+  unknown(&r1);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (the address of r1 escapes at line [[#@LINE-1]])
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// Different communicators.
+void two_comms(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-1]]: different communicator (MPI_COMM_SELF, not MPI_COMM_WORLD))
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+  printf("%g %g\n", r1, r2);
+}
+
+// Different roots.
+void two_roots(double x, double y) {
+  double r1, r2;
+  MPI_Reduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Reduce not fused (not fused with the call at line [[#@LINE-1]]: different root (1, not 0))
+  MPI_Reduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, 1, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// A branch on the rank in between: ranks may take different paths.
+void rank_branch(double x, double y) {
+  double r1, r2;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    y = y + 1;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] depends on the rank)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// A volatile buffer may be read by something the compiler does not see.
+void volatile_buffer(double x, double y) {
+  volatile double r1;
+  double r2;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (buffer (double *)&r1 is volatile)
+  MPI_Allreduce(&x, (double *)&r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// A jump out of the block in between.
+void jumps(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (y < 0)
+    goto out;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the goto at line [[#@LINE-1]] leaves the block)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g\n", r2);
+out:
+  printf("%g\n", r1);
+}
+
+// A return in between: the earlier result is needed on that path.
+double returns(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (y < 0)
+    return r1;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the return at line [[#@LINE-1]] leaves the block)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return r1 + r2;
+}
+
+// A call through a function pointer may do anything.
+void indirect(double x, double y, void (*cb)(void)) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  cb();
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: the call through a function pointer at line [[#@LINE-1]] may do anything)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// Another MPI call in between could observe or depend on the results.
+void mpi_between(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: the MPI call MPI_Barrier at line [[#@LINE-1]] may depend on the results)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// Global results: a function that reads one, or an unknown function.
+void globals(double x, double y) {
+  MPI_Allreduce(&x, &s1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  peek();
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: the call to peek at line [[#@LINE-1]] may use s1, the result of the call at line [[#@LINE-2]])
+  MPI_Allreduce(&y, &s2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  logmsg("between");
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: the call to logmsg at line [[#@LINE-1]], whose code is not in this file, may make MPI calls)
+  MPI_Allreduce(&x, &seen, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// A count only known at run time, and a user-defined op.
+void dynamic_parts(double *x, int n, MPI_Op myop) {
+  double r1[4], r2[4], r3[4];
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (count n is not static)
+  MPI_Allreduce(x, r1, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (op myop is not a predefined reduction operation)
+  MPI_Allreduce(x, r2, 4, MPI_DOUBLE, myop, MPI_COMM_WORLD);
+  MPI_Allreduce(x, r3, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  printf("%g %g %g\n", r1[0], r2[0], r3[0]);
+}
+
+// Labels can be jumped to from elsewhere: on the call, or in between.
+void labelled(double x, double y, int k) {
+  double r1, r2;
+  if (k)
+    goto in;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+2]]:3: reduction-fusion: not done: MPI_Allreduce not fused (the call is labelled: a jump to line [[#@LINE+1]] would skip the others)
+in:
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+void label_between(double x, double y, int k) {
+  double r1, r2;
+  if (k)
+    goto in;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  {
+  in:
+    y = y * 2;
+  }
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-5]]: the label at line [[#@LINE-3]] can be jumped to)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// A function that communicates: moving a collective past it could reorder
+// the program's messages.
+static void talk(int peer) {
+  int token = 0;
+  MPI_Send(&token, 1, MPI_INT, peer, 0, MPI_COMM_WORLD);
+}
+void callee_communicates(double x, double y) {
+  double r1, r2;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  talk(1);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: the call to talk at line [[#@LINE-1]] makes MPI calls)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
