@@ -79,15 +79,30 @@ void two_roots(double x, double y) {
   printf("%g %g\n", r1, r2);
 }
 
-// A branch on the rank in between: ranks may take different paths.
+// A branch on the rank in between that communicates: ranks take different
+// paths, and one holds an MPI call.
 void rank_branch(double x, double y) {
   double r1, r2;
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
-    y = y + 1;
-  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] depends on the rank)
+    MPI_Send(&y, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] depends on the rank, and the MPI call MPI_Send at line [[#@LINE-1]] may depend on the results)
+  MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g %g\n", r1, r2);
+}
+
+// A branch on the rank that leaves the block on some ranks only.
+void rank_return(double x, double y) {
+  double r1, r2;
+  int rank, next;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  next = rank + 1;
+  MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (next > 4)
+    return;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] depends on the rank, and the return at line [[#@LINE-1]] leaves the block)
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   printf("%g %g\n", r1, r2);
 }

@@ -464,8 +464,6 @@ private:
       Cond = SS->getCond(), Loop = true;
     else if (const auto *CO = dyn_cast<ConditionalOperator>(S))
       Cond = CO->getCond();
-    if (Cond && rankDependent(Cond, F))
-      return llvm::formatv("the branch at line {0} depends on the rank", L).str();
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       std::string Why = checkCall(CE, Protected, F, Allowed);
       if (!Why.empty())
@@ -473,8 +471,15 @@ private:
     }
     for (const Stmt *Child : S->children()) {
       std::string Why = check(Child, Protected, F, Allowed, Loops + (Loop ? 1 : 0));
-      if (!Why.empty())
-        return Why;
+      if (Why.empty())
+        continue;
+      // Ranks may take different paths here, and one of them holds what
+      // stops the fusion. (A branch on the rank that holds nothing of the
+      // kind, such as a loop over this rank's share, is crossed: every rank
+      // still reaches both calls.)
+      if (Cond && rankDependent(Cond, F))
+        return llvm::formatv("the branch at line {0} depends on the rank, and {1}", L, Why).str();
+      return Why;
     }
     return "";
   }
@@ -856,7 +861,7 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
                            G.Function, LineList, Total, G.TypeText, G.OpText, G.CommText)
                  .str();
     N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
-                          "between touch no result and hold no other MPI call, jump or rank-dependent branch",
+                          "between touch no result and hold no other MPI call or jump",
                           G.Function == "MPI_Reduce" ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
                           G.Between == 1 ? "" : "s")
                 .str();

@@ -9,8 +9,11 @@
 // obligations are therefore: the statements in between do not touch an
 // earlier call's receive buffer or result code (not by name, not through a
 // pointer: no buffer's address escapes, not through a callee), contain no
-// other MPI call (other fused reductions excepted), no jump or label, and no
-// branch on the rank; the buffers are distinct objects; counts are static.
+// other MPI call (other fused reductions excepted) and no jump or label,
+// directly or in a callee, so every rank reaches the fused call exactly when
+// it reached the last original one (a branch on the rank is crossed only when
+// it holds none of these); the buffers are distinct objects; counts are
+// static.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_REDUCTIONFUSION_H
