@@ -1,7 +1,7 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "CallAnalysis.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -50,18 +50,9 @@ SymValue refine(SymValue V, Role R, const std::string &CallComm) {
   return V;
 }
 
-class CallFinder : public RecursiveASTVisitor<CallFinder> {
+class CallFinder : public FunctionVisitor<CallFinder> {
 public:
   CallFinder(ASTContext &Ctx, Evaluator &Ev, FileResult &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Out(Out) {}
-
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Cur;
-    if (FD->doesThisDeclarationHaveABody())
-      Cur = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Cur = Saved;
-    return R;
-  }
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();
@@ -93,7 +84,6 @@ private:
   SourceManager &SM;
   Evaluator &Ev;
   FileResult &Out;
-  const FunctionDecl *Cur = nullptr;
 
   void classify(CallResult &C) {
     const FunctionModel &M = *C.Model;

@@ -2,7 +2,7 @@
 #include "Evaluator.h"
 #include "MPIModel.h"
 #include "clang/AST/RecordLayout.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -142,20 +142,14 @@ std::optional<std::pair<unsigned, Role>> queryOutArg(const CallExpr *CE) {
   return std::nullopt;
 }
 
-class IndexVisitor : public RecursiveASTVisitor<IndexVisitor> {
+class IndexVisitor : public FunctionVisitor<IndexVisitor> {
 public:
   IndexVisitor(TUIndex &I, ASTContext &Ctx) : I(I), Ctx(Ctx) {}
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Cur;
-    if (FD->doesThisDeclarationHaveABody()) {
-      Cur = FD;
-      if (FD->isMain())
-        I.DefinesMain = true;
-    }
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Cur = Saved;
-    return R;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->isMain())
+      I.DefinesMain = true;
+    return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
     if (const FunctionDecl *F = CE->getDirectCallee()) {
@@ -190,7 +184,6 @@ public:
 private:
   TUIndex &I;
   ASTContext &Ctx;
-  const FunctionDecl *Cur = nullptr;
   llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
   std::vector<const DeclRefExpr *> FunctionRefs;
 

@@ -2,7 +2,7 @@
 #include "ReductionFusion.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -743,17 +743,9 @@ private:
   }
 };
 
-class BlockVisitor : public RecursiveASTVisitor<BlockVisitor> {
+class BlockVisitor : public FunctionVisitor<BlockVisitor> {
 public:
   BlockVisitor(Analysis &A, SourceManager &SM) : A(A), SM(SM) {}
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Cur;
-    if (FD->doesThisDeclarationHaveABody())
-      Cur = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Cur = Saved;
-    return R;
-  }
   bool VisitCompoundStmt(CompoundStmt *CS) {
     if (Cur && SM.isInMainFile(SM.getExpansionLoc(CS->getBeginLoc())))
       A.block(CS, Cur);
@@ -763,7 +755,6 @@ public:
 private:
   Analysis &A;
   SourceManager &SM;
-  const FunctionDecl *Cur = nullptr;
 };
 
 } // namespace
