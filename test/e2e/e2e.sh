@@ -64,7 +64,7 @@ case $case_name in
       "$E2E_SRC/fusion_cases.c" 2> report.txt || { cat report.txt; fail "the fused program did not compile"; }
     grep -q "warning" report.txt && { cat report.txt; fail "warnings"; }
     nf=$(grep -c "reduction-fusion: fused" report.txt || true)
-    [ "$nf" -eq 5 ] || { cat report.txt; fail "expected 5 fusions, found $nf"; }
+    [ "$nf" -eq 6 ] || { cat report.txt; fail "expected 6 fusions, found $nf"; }
     launch "$impl" "$n" ./plain > plain.out
     launch "$impl" "$n" ./fused > fused.out
     [ -s plain.out ] || fail "no output"

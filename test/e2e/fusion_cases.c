@@ -54,6 +54,24 @@ static void reduce_to_root(int rank, long *out) {
   *out = rank == 0 ? rx * 1000 + ry : rx + ry;
 }
 
+/* Counts known only at run time: small (a stack buffer) and large (heap). */
+static long runtime_counts(int rank, int n) {
+  int a[600], b[600], ra[600], rb[600], k;
+  int m = n / 2;
+  long t = 0;
+  for (k = 0; k < n; k++) {
+    a[k] = rank + k;
+    b[k] = rank * k;
+  }
+  MPI_Allreduce(a, ra, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(b, rb, m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (k = 0; k < n; k++)
+    t += ra[k];
+  for (k = 0; k < m; k++)
+    t += rb[k] * 3;
+  return t;
+}
+
 int main(int argc, char **argv) {
   int rank, size, i;
   double arr[2];
@@ -68,6 +86,8 @@ int main(int argc, char **argv) {
     others = red;
   MPI_Allreduce(MPI_IN_PLACE, &others, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
   int t = three(rank, 2 * rank, 3);
+  int small = argc > 100 ? 1 : 10, large = argc > 100 ? 1 : 500;
+  long rsmall = runtime_counts(rank, small), rlarge = runtime_counts(rank, large);
   if (rank == 0) {
     printf("ranks %d\n", size);
     for (i = 0; i < N; i++)
@@ -75,6 +95,7 @@ int main(int argc, char **argv) {
     printf("three %d\n", t);
     printf("arrays %.1f %.1f\n", arr[0], arr[1]);
     printf("reduce %ld untouched-off-root %ld\n", red, size > 1 ? others : -2L);
+    printf("runtime counts %ld %ld\n", rsmall, rlarge);
   }
   MPI_Finalize();
   return 0;

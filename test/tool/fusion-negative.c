@@ -172,15 +172,19 @@ void globals(double x, double y) {
   MPI_Allreduce(&x, &seen, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-// A count only known at run time, and a user-defined op.
-void dynamic_parts(double *x, int n, MPI_Op myop) {
-  double r1[4], r2[4], r3[4];
-  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (count n is not static)
-  MPI_Allreduce(x, r1, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+// Run-time counts that do not read the same at both calls and at the fused
+// point, and a user-defined op.
+void dynamic_parts(double *x, int n, int *lens, MPI_Op myop) {
+  double a[64], b[64], r1[64], r2[64], r3[64], r4[64];
+  MPI_Allreduce(a, r1, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  n = n / 2;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-2]]: line [[#@LINE-1]] changes n, which a count reads)
+  MPI_Allreduce(b, r2, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (count lens[0] is not static and reads memory or has side effects)
+  MPI_Allreduce(a, r3, lens[0], MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (op myop is not a predefined reduction operation)
-  MPI_Allreduce(x, r2, 4, MPI_DOUBLE, myop, MPI_COMM_WORLD);
-  MPI_Allreduce(x, r3, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  printf("%g %g %g\n", r1[0], r2[0], r3[0]);
+  MPI_Allreduce(a, r4, 4, MPI_DOUBLE, myop, MPI_COMM_WORLD);
+  x[0] = r1[0] + r2[0] + r3[0] + r4[0];
 }
 
 // Labels can be jumped to from elsewhere: on the call, or in between.

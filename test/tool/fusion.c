@@ -156,4 +156,27 @@ void share(const double *data, int m, double *out) {
   *out = g2 - g1 * g1 / m;
 }
 
+// Counts known only at run time, the same at both calls: the buffer is a
+// small array, or the heap when the counts are large.
+void runtime_counts(const double *in, double *out, int n, int m) {
+  double ga[512], gb[512];
+  MPI_Allreduce(in, ga, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of (n) + (m + 1) x MPI_DOUBLE with MPI_MAX on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (in -> ga, in -> gb); the 0 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  MPI_Allreduce(in, gb, m + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  out[0] = ga[0] + gb[m];
+}
+// SRC:      double mpiopt_fuse{{[0-9]+}}_small[256];
+// SRC-NEXT:   double *mpiopt_fuse[[ID:[0-9]+]]_buf = ((n) + (m + 1)) <= 256 ? mpiopt_fuse[[ID]]_small : (double *)__builtin_malloc(sizeof(double) * (unsigned long)((n) + (m + 1)));
+// SRC-NEXT:   if (!mpiopt_fuse[[ID]]_buf)
+// SRC-NEXT:     MPI_Abort(MPI_COMM_WORLD, 1);
+// SRC-NEXT:   __builtin_memcpy(&mpiopt_fuse[[ID]]_buf[0], in, (n) * sizeof(double));
+// SRC:        { /* ompi-opt: 2 MPI_Allreduce calls (lines {{[0-9, ]+}}) fused into one */
+// SRC-NEXT:     __builtin_memcpy(&mpiopt_fuse[[ID]]_buf[(n)], in, (m + 1) * sizeof(double));
+// SRC-NEXT:     MPI_Allreduce(MPI_IN_PLACE, mpiopt_fuse[[ID]]_buf, (int)((n) + (m + 1)), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+// SRC-NEXT:     __builtin_memcpy(ga, &mpiopt_fuse[[ID]]_buf[0], (n) * sizeof(double));
+// SRC-NEXT:     __builtin_memcpy(gb, &mpiopt_fuse[[ID]]_buf[(n)], (m + 1) * sizeof(double));
+// SRC-NEXT:     if (mpiopt_fuse[[ID]]_buf != mpiopt_fuse[[ID]]_small)
+// SRC-NEXT:       __builtin_free(mpiopt_fuse[[ID]]_buf);
+// SRC-NEXT:   }
+
 // Negative cases are in fusion-negative.c.

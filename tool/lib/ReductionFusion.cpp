@@ -70,6 +70,7 @@ struct Candidate {
   };
   std::vector<Object> Objects;
   std::set<const VarDecl *> Protected; ///< receive buffers and result variable
+  std::set<const VarDecl *> CountVars; ///< variables a run-time count reads
 };
 
 class Analysis {
@@ -157,6 +158,8 @@ public:
       std::string Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
       if (Why.empty())
         Why = disjoint(Cands, G.Members, C);
+      if (Why.empty())
+        Why = countsStable(Cands, G.Members, K);
       if (!Why.empty()) {
         decline(C, llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why)
                        .str());
@@ -301,8 +304,19 @@ private:
                     *Root = arg(R, Role::Root);
     if (!Count || !Type || !Op || !Comm || !Send || !Recv)
       return Fail("the call does not have the expected arguments");
-    if (Count->Class != ArgClass::Static || !Count->Int || *Count->Int < 0)
-      return Fail("count " + Count->Text + " is not static");
+    unsigned CountIdx = *R.Model->find(Role::Count);
+    if (Count->Class == ArgClass::Static && Count->Int && *Count->Int < 0)
+      return Fail("count " + Count->Text + " is negative");
+    if (Count->Class != ArgClass::Static || !Count->Int) {
+      // A count known only at run time: it must read the same at every call
+      // of the group and at the fused point.
+      std::string Why = stableCount(CE->getArg(CountIdx), F, C.CountVars);
+      if (!Why.empty())
+        return Fail("count " + Count->Text + " is not static and " + Why);
+      C.M.CountText = textOf(CE->getArg(CountIdx));
+      if (C.M.CountText.empty())
+        return Fail("count " + Count->Text + " is written inside a macro");
+    }
     if (Op->Class != ArgClass::Static || Op->Value == "MPI_REPLACE" || Op->Value == "MPI_NO_OP" ||
         Op->Value == "MPI_OP_NULL")
       return Fail("op " + Op->Text + " is not a predefined reduction operation");
@@ -322,9 +336,14 @@ private:
     // Buffers: fixed objects of this function or of the file, never volatile.
     SymValue SV = Ev.evaluate(CE->getArg(0), F, CE), RV = Ev.evaluate(CE->getArg(1), F, CE);
     bool InPlace = SV.K == SymValue::Handle && SV.Name == "MPI_IN_PLACE";
-    int64_t Bytes = *Count->Int * *Size;
+    // Byte ranges of the buffers; a run-time count spans the whole object.
+    int64_t Bytes = Count->Int ? *Count->Int * *Size : INT64_MAX / 4;
     for (auto [V, Text, IsRecv] : {std::tuple{&RV, Recv->Text, true}, std::tuple{&SV, Send->Text, false}}) {
       if (!IsRecv && InPlace)
+        continue;
+      // An input is read where its call was; a pointer to it cannot reach a
+      // result, since no result's address escapes (checked below).
+      if (!IsRecv && V->K == SymValue::Dynamic)
         continue;
       if (V->K != SymValue::Address || !V->Obj)
         return Fail("buffer " + Text + " is not a known object (a pointer's target cannot be proved distinct)");
@@ -337,7 +356,7 @@ private:
       if (IsRecv)
         C.Protected.insert(O);
     }
-    C.M.Count = *Count->Int;
+    C.M.Count = Count->Int ? *Count->Int : 0;
     C.M.InputText = textOf(InPlace ? CE->getArg(1) : CE->getArg(0));
     if (C.M.InputText.empty())
       return Fail("an argument is written inside a macro");
@@ -345,7 +364,8 @@ private:
     std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
     C.M.ResultAddr = RV.Offset == 0 ? Base
                                     : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
-    C.M.Buffers = (InPlace ? std::string("MPI_IN_PLACE") : Send->Value) + " -> " + Recv->Value;
+    C.M.Buffers = (InPlace ? std::string("MPI_IN_PLACE") : Send->Class == ArgClass::Dynamic ? Send->Text : Send->Value) +
+                  " -> " + Recv->Value;
     C.TypeText = Type->Text;
     C.CType = H->CTypes;
     C.OpText = Op->Text;
@@ -368,6 +388,73 @@ private:
     for (const VarDecl *O : C.Protected)
       if (auto L = escapes(O, F))
         return Fail(llvm::formatv("the address of {0} escapes at line {1}", O->getName(), *L).str());
+  }
+
+  /// Why the count expression E may not read the same at every point of
+  /// the group, or "": it must have no side effect and read only local
+  /// scalars whose address is never taken (whether they are assigned within
+  /// the group is checked when calls join).
+  std::string stableCount(const Expr *E, const FunctionDecl *F, std::set<const VarDecl *> &Vars) {
+    FunctionAnalysis &FA = Ev.analysis(F);
+    std::string Why;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || !Why.empty())
+        return;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+          if (!V->hasLocalStorage() && !V->getType().isConstQualified())
+            Why = "reads the global " + V->getName().str();
+          else if (V->getType().isVolatileQualified())
+            Why = "reads the volatile " + V->getName().str();
+          else if (V->hasLocalStorage() && FA.addressTaken(V))
+            Why = llvm::formatv("the address of {0} is taken at line {1}", V->getName(), *FA.addressTaken(V)).str();
+          else if (V->hasLocalStorage())
+            Vars.insert(V);
+        }
+      } else if (isa<CallExpr>(S) || isa<StmtExpr>(S) ||
+                 (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isAssignmentOp()) ||
+                 (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->isIncrementDecrementOp()) ||
+                 (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
+                 isa<ArraySubscriptExpr>(S) || isa<MemberExpr>(S)) {
+        Why = "reads memory or has side effects";
+      }
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(E);
+    return Why;
+  }
+
+  /// Whether S assigns, increments or declares V.
+  const Stmt *defines(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && rootVar(BO->getLHS()) == V)
+      return S;
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp() && rootVar(U->getSubExpr()) == V)
+      return S;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == V)
+          return S;
+    for (const Stmt *C : S->children())
+      if (const Stmt *Found = defines(C, V))
+        return Found;
+    return nullptr;
+  }
+
+  /// Run-time counts of the group and of C must keep their values from the
+  /// group's first call to C.
+  std::string countsStable(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned To) {
+    std::set<const VarDecl *> Vars = Cands[To].CountVars;
+    for (unsigned Idx : Members)
+      Vars.insert(Cands[Idx].CountVars.begin(), Cands[Idx].CountVars.end());
+    for (const VarDecl *V : Vars)
+      for (unsigned K = Members.front(); K <= To; ++K)
+        if (const Stmt *D = defines(Cands[K].S, V))
+          return llvm::formatv("line {0} changes {1}, which a count reads", line(D->getBeginLoc()), V->getName())
+              .str();
+    return "";
   }
 
   /// Buffers of the new member C must be distinct from every member's.
@@ -779,21 +866,43 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
   for (const FusionGroup &G : Plan.Groups) {
     ++Id;
     std::string Buf = llvm::formatv("mpiopt_fuse{0}_buf", Id).str();
-    int64_t Total = 0;
-    std::vector<int64_t> Offsets;
+    std::string Small = llvm::formatv("mpiopt_fuse{0}_small", Id).str();
+    // Counts and offsets: numbers, or sums with run-time counts in them.
+    int64_t Fixed = 0;
+    std::string Runtime;
+    auto Sum = [&] {
+      if (Runtime.empty())
+        return std::to_string(Fixed);
+      return (Fixed ? std::to_string(Fixed) + " + " : std::string()) + Runtime;
+    };
+    std::vector<std::string> Offsets, Counts;
     for (const FusionMember &M : G.Members) {
-      Offsets.push_back(Total);
-      Total += M.Count;
+      Offsets.push_back(Sum());
+      if (M.CountText.empty()) {
+        Counts.push_back(std::to_string(M.Count));
+        Fixed += M.Count;
+      } else {
+        Counts.push_back("(" + M.CountText + ")");
+        Runtime += (Runtime.empty() ? "" : " + ") + Counts.back();
+      }
     }
+    std::string Total = Sum();
+    bool Dynamic = !Runtime.empty();
     auto Pack = [&](size_t I) {
       const FusionMember &M = G.Members[I];
       return llvm::formatv("__builtin_memcpy(&{0}[{1}], {2}, {3} * sizeof({4}))", Buf, Offsets[I], M.InputText,
-                           M.Count, G.CType)
+                           Counts[I], G.CType)
           .str();
     };
     const FusionMember &First = G.Members.front(), &Last = G.Members.back();
-    // The packed buffer, declared just before the first call.
-    std::string Decl = llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Total ? Total : 1, First.Indent).str();
+    // The packed buffer, declared just before the first call: an array, or
+    // for run-time counts a small array or, when too small, the heap.
+    std::string Decl =
+        Dynamic ? llvm::formatv("{0} {1}[256];\n{2}{0} *{3} = ({4}) <= 256 ? {1} : ({0} *)__builtin_malloc(sizeof({0}) "
+                                "* (unsigned long)({4}));\n{2}if (!{3})\n{2}  MPI_Abort({5}, 1);\n{2}",
+                                G.CType, Small, First.Indent, Buf, Total, G.CommText)
+                      .str()
+                : llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Fixed ? Fixed : 1, First.Indent).str();
     std::vector<unsigned> Lines;
     bool AnyCode = false;
     for (size_t I = 0; I < G.Members.size(); ++I) {
@@ -815,20 +924,21 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
     Code += In + Pack(G.Members.size() - 1) + ";\n";
     std::string Call;
     if (G.Function == "MPI_Allreduce") {
-      Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf, Total, G.TypeText, G.OpText,
-                           G.CommText);
+      Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf,
+                           Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
     } else {
       Code += In + "int " + Rank + ";\n" + In + "MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");\n";
       Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
                            "{1}, {6})",
-                           Rank, G.RootText, Buf, Total, G.TypeText, G.OpText, G.CommText);
+                           Rank, G.RootText, Buf, Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText,
+                           G.CommText);
     }
     Code += In + (AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";\n";
     std::string Unpack;
     for (size_t I = 0; I < G.Members.size(); ++I)
       Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n",
                               G.Function == "MPI_Allreduce" ? In : In + "  ", G.Members[I].ResultAddr, Buf,
-                              Offsets[I], G.Members[I].Count, G.CType);
+                              Offsets[I], Counts[I], G.CType);
     if (G.Function == "MPI_Allreduce")
       Code += Unpack;
     else
@@ -836,6 +946,8 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
     for (const FusionMember &M : G.Members)
       if (!M.ResultCode.empty())
         Code += In + M.ResultCode + " = " + Rc + ";\n";
+    if (Dynamic)
+      Code += In + "if (" + Buf + " != " + Small + ")\n" + In + "  __builtin_free(" + Buf + ");\n";
     Code += Last.Indent + "}";
     if (auto E = Out.add(tooling::Replacement(SM, Last.Stmt, Code, LO)))
       return E;

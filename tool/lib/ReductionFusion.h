@@ -28,7 +28,8 @@ namespace ompi {
 
 struct FusionMember {
   unsigned Line = 0, Column = 0;
-  int64_t Count = 0;
+  int64_t Count = 0;       ///< the count, when static
+  std::string CountText;   ///< the count expression, when only known at run time
   std::string InputText;   ///< what to pack, as written (the send buffer, or the receive buffer for MPI_IN_PLACE)
   std::string ResultAddr;  ///< where the result goes, valid at the fused point
   std::string ResultCode;  ///< variable that received the call's return code, if any
