@@ -226,3 +226,30 @@ void callee_communicates(double x, double y) {
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   printf("%g %g\n", r1, r2);
 }
+
+// A case label in between: the switch can jump past the first call.
+void case_between(double x, double y, int k) {
+  double r1, r2;
+  switch (k) {
+  case 0:
+    x = x * 2;
+    MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  case 1:
+    y = y + 1;
+    // CHECK-DAG: {{.*}}:[[#@LINE+1]]:5: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the case label at line [[#@LINE-2]] can be jumped to)
+    MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  printf("%g %g\n", r1, r2);
+}
+
+// An input that is MPI_IN_PLACE on some ranks only, and MPI_IN_PLACE in
+// MPI_Reduce, which only the root may pass.
+void in_place_on_root(double x, double y, int rank) {
+  double r1 = x, r2 = y, r3 = y;
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Reduce not fused (the input rank == 0 ? MPI_IN_PLACE : &x may be MPI_IN_PLACE or another special buffer)
+  MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &x, &r1, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Reduce not fused (MPI_IN_PLACE in MPI_Reduce is valid at the root only)
+  MPI_Reduce(MPI_IN_PLACE, &r2, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&y, &r3, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  printf("%g %g %g\n", r1, r2, r3);
+}

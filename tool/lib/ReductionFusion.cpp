@@ -336,6 +336,10 @@ private:
     // Buffers: fixed objects of this function or of the file, never volatile.
     SymValue SV = Ev.evaluate(CE->getArg(0), F, CE), RV = Ev.evaluate(CE->getArg(1), F, CE);
     bool InPlace = SV.K == SymValue::Handle && SV.Name == "MPI_IN_PLACE";
+    if (InPlace && C.Function == "MPI_Reduce")
+      return Fail("MPI_IN_PLACE in MPI_Reduce is valid at the root only");
+    if (!InPlace && mentionsSpecialBuffer(CE->getArg(0)))
+      return Fail("the input " + Send->Text + " may be MPI_IN_PLACE or another special buffer");
     // Byte ranges of the buffers; a run-time count spans the whole object.
     int64_t Bytes = Count->Int ? *Count->Int * *Size : INT64_MAX / 4;
     for (auto [V, Text, IsRecv] : {std::tuple{&RV, Recv->Text, true}, std::tuple{&SV, Send->Text, false}}) {
@@ -457,6 +461,20 @@ private:
     return "";
   }
 
+  /// Whether E spells MPI_IN_PLACE, MPI_BOTTOM or another buffer constant
+  /// anywhere inside it (as in "rank == 0 ? MPI_IN_PLACE : &x").
+  bool mentionsSpecialBuffer(const Expr *E) {
+    if (!E)
+      return false;
+    if (auto H = Ev.spelledHandle(E))
+      if (const HandleModel *M = lookupHandle(*H); M && M->Kind == HandleKind::Buffer)
+        return true;
+    for (const Stmt *C : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C); CE && mentionsSpecialBuffer(CE))
+        return true;
+    return false;
+  }
+
   /// Buffers of the new member C must be distinct from every member's.
   std::string disjoint(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members,
                        const Candidate &C) {
@@ -534,6 +552,8 @@ private:
           .str();
     if (isa<LabelStmt>(S))
       return llvm::formatv("the label at line {0} can be jumped to", L).str();
+    if (isa<SwitchCase>(S) && Loops == 0)
+      return llvm::formatv("the case label at line {0} can be jumped to", L).str();
     if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Loops == 0)
       return llvm::formatv("the {0} at line {1} leaves the block", isa<BreakStmt>(S) ? "break" : "continue", L)
           .str();
