@@ -115,13 +115,6 @@ private:
       sets(C, Vals);
   }
 
-  const ArgResult *arg(const CallResult &C, Role R) {
-    for (const ArgResult &A : C.Args)
-      if (A.R == R)
-        return &A;
-    return nullptr;
-  }
-
   static std::string shown(const ArgResult &A) { return A.Class == ArgClass::Dynamic ? A.Text : A.Value; }
 
   /// The set made of the arguments with the given roles, "name=value, ...",
@@ -129,7 +122,7 @@ private:
   SetResult combine(const CallResult &C, std::initializer_list<Role> Roles) {
     SetResult S;
     for (Role R : Roles)
-      if (const ArgResult *A = arg(C, R)) {
+      if (const ArgResult *A = C.arg(R)) {
         S.Value += (S.Present ? ", " : "") + A->Name + "=" + shown(*A);
         S.Class = worst(S.Class, A->Class);
         S.Present = true;
@@ -140,7 +133,7 @@ private:
   void sets(CallResult &C, const std::vector<SymValue> &Vals) {
     const FunctionModel &M = *C.Model;
     // CommNode: the peer and the communicator.
-    const ArgResult *Comm = arg(C, Role::Comm);
+    const ArgResult *Comm = C.arg(Role::Comm);
     SetResult Peers = combine(C, {Role::Dest, Role::Source, Role::Root});
     C.CommNode.Present = true;
     C.CommNode.Class = worst(Peers.Class, Comm ? Comm->Class : ArgClass::Dynamic);
@@ -154,8 +147,8 @@ private:
       const ArgResult *Count = nullptr, *Type = nullptr;
       for (auto [CR, TR] : {std::pair{Role::Count, Role::Type}, std::pair{Role::SendCount, Role::SendType},
                             std::pair{Role::RecvCount, Role::RecvType}}) {
-        Count = arg(C, CR);
-        Type = arg(C, TR);
+        Count = C.arg(CR);
+        Type = C.arg(TR);
         if (Count && Type)
           break;
       }

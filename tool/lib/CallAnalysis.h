@@ -57,6 +57,14 @@ struct CallResult {
   SetResult CommNode, CommSize, Buffer, Tag;
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Caller = nullptr;
+
+  /// The first argument with role R, if the call has one.
+  const ArgResult *arg(Role R) const {
+    for (const ArgResult &A : Args)
+      if (A.R == R)
+        return &A;
+    return nullptr;
+  }
 };
 
 /// A change a transformation made, or one it looked at and declined.

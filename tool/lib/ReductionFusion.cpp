@@ -276,13 +276,6 @@ private:
     return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
   }
 
-  static const ArgResult *arg(const CallResult &C, Role R) {
-    for (const ArgResult &A : C.Args)
-      if (A.R == R)
-        return &A;
-    return nullptr;
-  }
-
   /// Check everything about one call that does not depend on its neighbours.
   void validate(Candidate &C, const FunctionDecl *F) {
     const CallResult &R = *C.Result;
@@ -299,9 +292,9 @@ private:
       Fail("C89 does not allow the declaration the fused code needs");
       return;
     }
-    const ArgResult *Count = arg(R, Role::Count), *Type = arg(R, Role::Type), *Op = arg(R, Role::Op),
-                    *Comm = arg(R, Role::Comm), *Send = arg(R, Role::SendBuf), *Recv = arg(R, Role::RecvBuf),
-                    *Root = arg(R, Role::Root);
+    const ArgResult *Count = R.arg(Role::Count), *Type = R.arg(Role::Type), *Op = R.arg(Role::Op),
+                    *Comm = R.arg(Role::Comm), *Send = R.arg(Role::SendBuf), *Recv = R.arg(Role::RecvBuf),
+                    *Root = R.arg(Role::Root);
     if (!Count || !Type || !Op || !Comm || !Send || !Recv)
       return Fail("the call does not have the expected arguments");
     unsigned CountIdx = *R.Model->find(Role::Count);
