@@ -28,6 +28,18 @@ bool isPureLibraryFunction(llvm::StringRef N) {
 
 const Expr *strip(const Expr *E) { return E ? E->IgnoreParenCasts() : nullptr; }
 
+/// Whether P holds for S or any statement or expression inside it.
+template <typename Pred> bool anyNode(const Stmt *S, Pred P) {
+  if (!S)
+    return false;
+  if (P(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (anyNode(C, P))
+      return true;
+  return false;
+}
+
 /// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
 const VarDecl *rootVar(const Expr *E) {
   E = strip(E);
@@ -457,15 +469,12 @@ private:
   /// Whether E spells MPI_IN_PLACE, MPI_BOTTOM or another buffer constant
   /// anywhere inside it (as in "rank == 0 ? MPI_IN_PLACE : &x").
   bool mentionsSpecialBuffer(const Expr *E) {
-    if (!E)
-      return false;
-    if (auto H = Ev.spelledHandle(E))
-      if (const HandleModel *M = lookupHandle(*H); M && M->Kind == HandleKind::Buffer)
-        return true;
-    for (const Stmt *C : E->children())
-      if (const auto *CE = dyn_cast_or_null<Expr>(C); CE && mentionsSpecialBuffer(CE))
-        return true;
-    return false;
+    return anyNode(E, [&](const Stmt *S) {
+      const auto *X = dyn_cast<Expr>(S);
+      std::optional<std::string> H = X ? Ev.spelledHandle(X) : std::nullopt;
+      const HandleModel *M = H ? lookupHandle(*H) : nullptr;
+      return M && M->Kind == HandleKind::Buffer;
+    });
   }
 
   /// Buffers of the new member C must be distinct from every member's.
@@ -516,14 +525,10 @@ private:
   }
 
   bool refers(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
-      return true;
-    for (const Stmt *Child : S->children())
-      if (refers(Child, V))
-        return true;
-    return false;
+    return anyNode(S, [&](const Stmt *X) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(X);
+      return DRE && DRE->getDecl() == V;
+    });
   }
 
   /// Why S cannot be crossed, or "". Loops counts enclosing loops/switches
@@ -598,7 +603,7 @@ private:
     }
     if (Name.contains("longjmp") || Name == "setjmp")
       return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
-    if (isPureLibraryFunction(Name) || systemFunction(Callee))
+    if (harmlessCallee(Callee))
       return ""; // the C library neither communicates nor names the program's variables
     if (!Callee->hasBody())
       return llvm::formatv("the call to {0} at line {1}, whose code is not in this file, may make MPI calls", Name,
@@ -617,7 +622,11 @@ private:
     return "";
   }
 
-  bool systemFunction(const FunctionDecl *F) { return SM.isInSystemHeader(F->getLocation()); }
+  /// A C library function: it neither communicates nor names the program's
+  /// variables.
+  bool harmlessCallee(const FunctionDecl *F) {
+    return (F->getIdentifier() && isPureLibraryFunction(F->getName())) || SM.isInSystemHeader(F->getLocation());
+  }
 
   /// Whether F, or what it calls, makes an MPI call (or might: unknown code).
   std::map<const FunctionDecl *, bool> MPIMemo;
@@ -626,25 +635,15 @@ private:
     if (F->getIdentifier() && F->getName().starts_with("MPI_"))
       return true;
     if (!F->hasBody(Def))
-      return !systemFunction(F) && !(F->getIdentifier() && isPureLibraryFunction(F->getName()));
+      return !harmlessCallee(F);
     auto It = MPIMemo.find(Def);
     if (It != MPIMemo.end())
       return It->second;
     MPIMemo[Def] = false; // recursion adds nothing new
-    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
-      if (!S)
-        return false;
-      if (const auto *CE = dyn_cast<CallExpr>(S)) {
-        const FunctionDecl *Callee = CE->getDirectCallee();
-        if (!Callee || callsMPI(Callee))
-          return true;
-      }
-      for (const Stmt *C : S->children())
-        if (Walk(C))
-          return true;
-      return false;
-    };
-    bool R = Walk(Def->getBody());
+    bool R = anyNode(Def->getBody(), [&](const Stmt *S) {
+      const auto *CE = dyn_cast<CallExpr>(S);
+      return CE && (!CE->getDirectCallee() || callsMPI(CE->getDirectCallee()));
+    });
     MPIMemo[Def] = R;
     return R;
   }
@@ -664,28 +663,28 @@ private:
   }
 
   bool touches(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl())
-      return true;
-    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    return anyNode(S, [&](const Stmt *X) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+        return DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl();
+      const auto *CE = dyn_cast<CallExpr>(X);
+      if (!CE)
+        return false;
       const FunctionDecl *Callee = CE->getDirectCallee();
       if (!Callee)
         return true;
-      if (Callee->getIdentifier() && !isPureLibraryFunction(Callee->getName()) && !systemFunction(Callee) &&
-          !Callee->getName().starts_with("MPI_") && touchesGlobal(Callee, V))
-        return true;
-      // An MPI call touches V only through its arguments, checked below.
-    }
-    for (const Stmt *Child : S->children())
-      if (touches(Child, V))
-        return true;
-    return false;
+      // An MPI call touches V only through its arguments, visited anyway.
+      return Callee->getIdentifier() && !harmlessCallee(Callee) && !Callee->getName().starts_with("MPI_") &&
+             touchesGlobal(Callee, V);
+    });
   }
 
   /// The line where the address of V is stored or passed anywhere but to a
   /// blocking MPI call (where it cannot outlive the call), if it is.
+  std::map<const VarDecl *, std::optional<unsigned>> EscapeMemo;
   std::optional<unsigned> escapes(const VarDecl *V, const FunctionDecl *F) {
+    auto Memo = EscapeMemo.find(V);
+    if (Memo != EscapeMemo.end())
+      return Memo->second;
     const Stmt *Scope = V->hasGlobalStorage() ? nullptr : F->getBody();
     std::optional<unsigned> Found;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -708,6 +707,7 @@ private:
         if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->hasBody())
           Walk(FD->getBody());
     }
+    EscapeMemo[V] = Found;
     return Found;
   }
 
@@ -741,13 +741,8 @@ private:
   }
 
   void collectRankGlobals() {
-    for (const CallResult *C : [&] {
-           std::vector<const CallResult *> V;
-           for (auto &KV : ByCall)
-             V.push_back(KV.second);
-           return V;
-         }())
-      if (C->Model && C->Model->find(Role::RankOut))
+    for (auto &KV : ByCall)
+      if (const CallResult *C = KV.second; C->Model && C->Model->find(Role::RankOut))
         if (const auto *U = dyn_cast<UnaryOperator>(strip(C->Call->getArg(*C->Model->find(Role::RankOut)))))
           if (const VarDecl *V = rootVar(U->getSubExpr()); V && V->hasGlobalStorage())
             RankGlobals.insert(V->getCanonicalDecl());
@@ -757,28 +752,26 @@ private:
   /// a local defined (through any chain of definitions) from MPI_Comm_rank,
   /// a global MPI_Comm_rank writes, or a parameter a caller passes them in.
   bool rankDependent(const Expr *Cond, const FunctionDecl *F) {
-    std::set<const VarDecl *> Tainted = taintedLocals(F);
-    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
-      if (!S)
+    const std::set<const VarDecl *> &Tainted = taintedLocals(F);
+    return anyNode(Cond, [&](const Stmt *S) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(S);
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!V)
         return false;
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-          if (Tainted.count(V) || RankGlobals.count(V->getCanonicalDecl()))
-            return true;
-          if (const auto *PV = dyn_cast<ParmVarDecl>(V); PV && taintedParam(PV))
-            return true;
-        }
-      for (const Stmt *C : S->children())
-        if (Walk(C))
-          return true;
-      return false;
-    };
-    return Walk(Cond);
+      if (Tainted.count(V) || RankGlobals.count(V->getCanonicalDecl()))
+        return true;
+      const auto *PV = dyn_cast<ParmVarDecl>(V);
+      return PV && taintedParam(PV);
+    });
   }
 
-  std::set<const VarDecl *> taintedLocals(const FunctionDecl *F) {
+  std::map<const FunctionDecl *, std::set<const VarDecl *>> TaintMemo;
+  const std::set<const VarDecl *> &taintedLocals(const FunctionDecl *F) {
+    auto Memo = TaintMemo.find(F);
+    if (Memo != TaintMemo.end())
+      return Memo->second;
     FunctionAnalysis &FA = Ev.analysis(F);
-    std::set<const VarDecl *> T;
+    std::set<const VarDecl *> &T = TaintMemo[F];
     if (!FA.valid())
       return T;
     bool Changed = true;
@@ -787,22 +780,11 @@ private:
       for (const Def &D : FA.defs()) {
         if (T.count(D.Var))
           continue;
-        bool Taint = D.K == Def::RankOut;
-        if (!Taint && D.Value) {
-          std::function<bool(const Stmt *)> Refs = [&](const Stmt *S) -> bool {
-            if (!S)
-              return false;
-            if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-                if (T.count(V) || RankGlobals.count(V->getCanonicalDecl()))
-                  return true;
-            for (const Stmt *C : S->children())
-              if (Refs(C))
-                return true;
-            return false;
-          };
-          Taint = Refs(D.Value);
-        }
+        bool Taint = D.K == Def::RankOut || anyNode(D.Value, [&](const Stmt *S) {
+                       const auto *DRE = dyn_cast<DeclRefExpr>(S);
+                       const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+                       return V && (T.count(V) || RankGlobals.count(V->getCanonicalDecl()));
+                     });
         if (Taint) {
           T.insert(D.Var);
           Changed = true;
