@@ -34,16 +34,23 @@ launch() {
 
 mpicc_of() { case $1 in mpich) echo "$E2E_MPICH_CC" ;; openmpi) echo "$E2E_OPENMPI_CC" ;; esac; }
 
+# same_output IMPL NPROCS PLAIN OMPI: both programs print the same, and
+# something, on NPROCS ranks of IMPL.
+same_output() {
+  local impl=$1 n=$2
+  launch "$impl" "$n" "$3" > plain.out
+  launch "$impl" "$n" "$4" > ompi.out
+  [ -s plain.out ] || fail "the plain build printed nothing"
+  diff -u plain.out ompi.out || fail "outputs differ ($impl, $n ranks)"
+}
+
 # compare IMPL NPROCS SOURCE: plain and ompi-cc builds print the same.
 compare() {
   local impl=$1 n=$2 src=$3 cc
   cc=$(mpicc_of "$impl")
   "$cc" -O2 -o plain "$src" -lm
   OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" -O2 -o optimised "$src" -lm
-  launch "$impl" "$n" ./plain > plain.out
-  launch "$impl" "$n" ./optimised > optimised.out
-  [ -s plain.out ] || fail "the plain build printed nothing"
-  diff -u plain.out optimised.out || fail "outputs differ ($impl, $n ranks, $src)"
+  same_output "$impl" "$n" ./plain ./optimised
   ok "$src: same output with $impl on $n ranks ($(wc -l < plain.out) lines)"
 }
 
@@ -65,10 +72,7 @@ case $case_name in
     grep -q "warning" report.txt && { cat report.txt; fail "warnings"; }
     nf=$(grep -c "reduction-fusion: fused" report.txt || true)
     [ "$nf" -eq 6 ] || { cat report.txt; fail "expected 6 fusions, found $nf"; }
-    launch "$impl" "$n" ./plain > plain.out
-    launch "$impl" "$n" ./fused > fused.out
-    [ -s plain.out ] || fail "no output"
-    diff -u plain.out fused.out || fail "outputs differ ($impl, $n ranks)"
+    same_output "$impl" "$n" ./plain ./fused
     ok "$nf fusions; same output with $impl on $n ranks"
     ;;
 
@@ -80,9 +84,7 @@ case $case_name in
     make -s -C plain-build CC="$E2E_MPICH_CC" prog
     make -s -C ompi-build CC="$E2E_OMPI_CC" prog
     [ -f ompi-build/main.o ] && [ -f ompi-build/stats.o ] || fail "the objects were not built"
-    launch mpich 2 plain-build/prog > plain.out
-    launch mpich 2 ompi-build/prog > ompi.out
-    diff -u plain.out ompi.out || fail "outputs differ"
+    same_output mpich 2 plain-build/prog ompi-build/prog
     # Nothing to do on a second run.
     out=$(make -C ompi-build CC="$E2E_OMPI_CC" prog)
     case $out in *"up to date"*) ;; *) fail "make rebuilt an up-to-date target: $out" ;; esac
@@ -95,9 +97,7 @@ case $case_name in
       > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure with ompi-cc"; }
     cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
     "$E2E_MPICH_CC" -O2 -I"$E2E_SRC/project/include" -o plain "$E2E_SRC/project/main.c" "$E2E_SRC/project/stats.c" -lm
-    launch mpich 2 ./plain > plain.out
-    launch mpich 2 build/prog > ompi.out
-    diff -u plain.out ompi.out || fail "outputs differ"
+    same_output mpich 2 ./plain build/prog
     again=$(cmake --build build)
     case $again in *"no work to do"*) ;; *) fail "ninja rebuilt an up-to-date project: $again" ;; esac
     ok "CMake project with CMAKE_C_COMPILER=ompi-cc: same output, no-op rebuild"
@@ -110,9 +110,7 @@ case $case_name in
     [ -f main.o ] && [ -f stats.o ] || fail "-c did not write main.o and stats.o"
     "$E2E_OMPI_CC" -o prog main.o stats.o -lm
     "$E2E_MPICH_CC" -I"$E2E_SRC/project/include" -o plain main.c stats.c -lm
-    launch mpich 1 ./prog > ompi.out
-    launch mpich 1 ./plain > plain.out
-    diff -u plain.out ompi.out || fail "outputs differ"
+    same_output mpich 1 ./plain ./prog
     ok "multi-source -c then link"
     ;;
 
@@ -122,9 +120,7 @@ case $case_name in
     grep -q "ompi-cc: warning: ompi-opt failed on .*heat.c.*compiling the original" err.txt ||
       { cat err.txt; fail "no warning about the failed optimiser"; }
     "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
-    launch mpich 1 ./prog > ompi.out
-    launch mpich 1 ./plain > plain.out
-    diff -u plain.out ompi.out || fail "outputs differ"
+    same_output mpich 1 ./plain ./prog
     ok "failing optimiser: warned and built the original"
     ;;
 
@@ -194,9 +190,7 @@ case $case_name in
     grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
     grep -q -- "-L$E2E_WORK/prefix/lib -lompi-rt" verbose.txt || fail "did not link the installed runtime"
     "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
-    launch mpich 2 ./prog > ompi.out
-    launch mpich 2 ./plain > plain.out
-    diff -u plain.out ompi.out || fail "outputs differ"
+    same_output mpich 2 ./plain ./prog
     ok "installed ompi-cc builds the example"
     ;;
 
