@@ -11,28 +11,13 @@
 # precision, which are exact in any reduction order).
 set -euo pipefail
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
+MPI_MPICH_CC=$E2E_MPICH_CC MPI_MPICH_EXEC=$E2E_MPICH_EXEC
+MPI_OPENMPI_CC=$E2E_OPENMPI_CC MPI_OPENMPI_RUN=$E2E_OPENMPI_RUN
+. "$(dirname "$0")/../mpi.sh"
 
 rm -rf "$E2E_WORK"
 mkdir -p "$E2E_WORK"
 cd "$E2E_WORK"
-
-# launch IMPL NPROCS PROGRAM: run an MPI program, bounded in time.
-launch() {
-  local impl=$1 n=$2
-  shift 2
-  case $impl in
-    mpich) timeout 300 "$E2E_MPICH_EXEC" -n "$n" "$@" ;;
-    openmpi)
-      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
-        timeout 300 "$E2E_OPENMPI_RUN" --oversubscribe -n "$n" "$@" ;;
-    *) fail "unknown MPI $impl" ;;
-  esac
-}
-
-mpicc_of() { case $1 in mpich) echo "$E2E_MPICH_CC" ;; openmpi) echo "$E2E_OPENMPI_CC" ;; esac; }
 
 # same_output IMPL NPROCS PLAIN OMPI: both programs print the same, and
 # something, on NPROCS ranks of IMPL.

@@ -1,0 +1,76 @@
+/* Lazy reduction fusion: deferred MPI_Allreduce / MPI_Reduce, fused at a
+ * force point into as few collectives as possible (after Field, Kelly and
+ * Hansen's CFL). Part of libompi-rt.
+ *
+ *   mpiopt_lazy_allreduce(sendbuf, recvbuf, count, datatype, op, comm)
+ *   mpiopt_lazy_reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
+ *       queue the operation and return at once. The input (sendbuf, or
+ *       recvbuf for MPI_IN_PLACE) is copied now, so the caller may reuse it;
+ *       recvbuf must not be read or written until the result is delivered.
+ *   mpiopt_lazy_flush(comm)    deliver every pending operation on comm
+ *   mpiopt_lazy_flush_all()    ... on every communicator
+ *   mpiopt_lazy_wait(recvbuf)  deliver recvbuf's result (flushing its
+ *                              communicator) if it is pending; else no-op
+ *
+ * Every rank of a communicator must queue the same operations in the same
+ * order and flush at the same points, as with the collectives they replace
+ * (MPIOPT_CHECK=1 verifies this at every flush). MPI_Finalize flushes
+ * everything. Environment variables (README, "Lazy reduction fusion"):
+ * MPIOPT_LAZY, MPIOPT_LAZY_FUSE, MPIOPT_LAZY_COMPOSITE_MIN_GROUPS,
+ * MPIOPT_LAZY_COMPOSITE_MAX_BYTES, MPIOPT_LAZY_ADAPT, MPIOPT_LAZY_ASYNC,
+ * MPIOPT_CHECK, MPIOPT_LAZY_STATS.
+ *
+ * Not thread-safe: call from one thread at a time. */
+#ifndef MPIOPT_LAZY_H
+#define MPIOPT_LAZY_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The _at forms name the call site (for MPIOPT_CHECK messages and the
+ * per-site adaptive policy); the macros below fill it in. */
+int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, const char *file, int line);
+int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm, const char *file, int line);
+int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line);
+int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line);
+
+/* Function forms (the call site is the caller's return address). */
+int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm);
+int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       int root, MPI_Comm comm);
+int mpiopt_lazy_flush(MPI_Comm comm);
+int mpiopt_lazy_flush_all(void);
+int mpiopt_lazy_wait(const void *recvbuf);
+
+/* 1 when a deferred result for an address inside recvbuf[0..bytes) has not
+ * been delivered yet (pending or in flight), else 0. Never communicates. */
+int mpiopt_lazy_pending(const void *recvbuf, size_t bytes);
+
+/* Counters since MPI_Init (or the last reset), identical on every rank. */
+typedef struct {
+  unsigned long long queued;      /* operations deferred */
+  unsigned long long immediate;   /* operations executed at once (adaptive, unsupported types, MPIOPT_LAZY=0) */
+  unsigned long long flushes;     /* non-empty flushes */
+  unsigned long long collectives; /* collectives issued, fused and immediate */
+  unsigned long long max_fused;   /* most operations delivered by one flush */
+} mpiopt_lazy_stats_t;
+void mpiopt_lazy_get_stats(mpiopt_lazy_stats_t *stats);
+void mpiopt_lazy_reset_stats(void);
+
+#define mpiopt_lazy_allreduce(s, r, c, d, o, comm) mpiopt_lazy_allreduce_at(s, r, c, d, o, comm, __FILE__, __LINE__)
+#define mpiopt_lazy_reduce(s, r, c, d, o, root, comm) \
+  mpiopt_lazy_reduce_at(s, r, c, d, o, root, comm, __FILE__, __LINE__)
+#define mpiopt_lazy_flush(comm) mpiopt_lazy_flush_at(comm, __FILE__, __LINE__)
+#define mpiopt_lazy_wait(r) mpiopt_lazy_wait_at(r, __FILE__, __LINE__)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPIOPT_LAZY_H */

@@ -1,0 +1,130 @@
+/* Internal state of the lazy reduction runtime (runtime/lazy/). Not
+ * installed. Every array here grows geometrically and is reused, so a
+ * steady-state program allocates nothing per operation or per flush. */
+#ifndef MPIOPT_LAZY_INTERNAL_H
+#define MPIOPT_LAZY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpiopt/lazy.h"
+
+/* What the runtime knows of a datatype (cached per handle). */
+typedef struct {
+  MPI_Datatype dt;
+  int size;         /* MPI_Type_size */
+  int dense;        /* count elements are count*size contiguous bytes: packable with memcpy */
+  int kind;         /* 'i' signed, 'u' unsigned integer, 'f' floating, 0 other (MPI_Reduce_local) */
+  int code;         /* the same on every rank: builtin index, or 1000 + size for derived types */
+  const char *name; /* "MPI_DOUBLE", or "derived" */
+} mpiopt_type_info;
+
+/* What the runtime knows of a reduction operator. */
+typedef struct {
+  MPI_Op op;
+  int commute;
+  int code;         /* the same on every rank: builtin index, or 100 + commute for user ops */
+  const char *name;
+} mpiopt_op_info;
+
+/* Operations with the same (datatype, op, root) in one batch share a group:
+ * their inputs are packed one after another into the group's buffer. */
+typedef struct {
+  const mpiopt_type_info *ti;
+  const mpiopt_op_info *oi;
+  int root;             /* -1: allreduce */
+  unsigned char *buf;   /* packed inputs; the grouped algorithm reduces in place */
+  size_t used, cap;     /* bytes */
+  const unsigned char *res; /* where the algorithm left the results */
+  size_t off;           /* scratch for the composite algorithm */
+} mpiopt_lazy_group;
+
+typedef struct {
+  void *recvbuf;
+  size_t bytes;         /* count * size: recvbuf's range, on every rank (force points and
+                           dependencies must be decided alike everywhere) */
+  int deliver;          /* 0 on the non-root ranks of an MPI_Reduce */
+  size_t off;           /* offset in its group's buffer */
+  int group;
+  int site;
+  int count;
+} mpiopt_lazy_op;
+
+typedef struct {
+  mpiopt_lazy_op *ops;
+  int nops, capops;
+  mpiopt_lazy_group *groups; /* groups[ngroups..capgroups) keep their buffers for reuse */
+  int ngroups, capgroups;
+  uintptr_t lo, hi;     /* bounds of every recvbuf in the batch */
+  MPI_Request *reqs;    /* asynchronous mode: collectives in flight */
+  int nreqs, capreqs;
+  const char *flush_file; /* the force point, for messages */
+  int flush_line;
+} mpiopt_lazy_batch;
+
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+  mpiopt_lazy_batch open;      /* operations being queued */
+  mpiopt_lazy_batch *flying;   /* asynchronous mode: [0, nflying) in flight, oldest first; the rest spare */
+  int nflying, capflying;
+} mpiopt_lazy_comm;
+
+/* A call site and its adaptive state. */
+typedef struct {
+  const char *file;
+  int line;
+  const void *ra;       /* return address when file is NULL */
+  int solo;             /* flushes in a row that delivered this site's operation alone */
+  long immediate_left;  /* > 0: execute at once this many more times, then probe again */
+  long backoff;         /* length of the next immediate period */
+} mpiopt_lazy_site;
+
+/* Settings read from the environment once. */
+typedef struct {
+  int enabled;          /* MPIOPT_LAZY (default 1) */
+  int fuse;             /* MPIOPT_LAZY_FUSE: -1 auto, else an index in the algorithm table */
+  int composite_min_groups;
+  size_t composite_max_bytes;
+  int adapt;            /* MPIOPT_LAZY_ADAPT (default 1) */
+  int solo_limit;       /* solo flushes before a site goes immediate */
+  long backoff_min, backoff_max;
+  int async;            /* MPIOPT_LAZY_ASYNC */
+  int check;            /* MPIOPT_CHECK */
+  int stats;            /* MPIOPT_LAZY_STATS */
+} mpiopt_lazy_config;
+
+extern mpiopt_lazy_config mpiopt_lazy_cfg;
+extern mpiopt_lazy_stats_t mpiopt_lazy_counters;
+
+/* The fusion algorithms (one file each) and the table that selects them. */
+typedef int (*mpiopt_lazy_fuse_fn)(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
+typedef struct {
+  const char *name;
+  mpiopt_lazy_fuse_fn run;
+} mpiopt_lazy_algorithm;
+extern const mpiopt_lazy_algorithm mpiopt_lazy_algorithms[];
+extern const int mpiopt_lazy_nalgorithms;
+int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
+int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
+const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking);
+int mpiopt_lazy_algorithm_index(const char *name);
+
+/* Local reduction inout[i] = in[i] op inout[i]; vectorisable kernels for the
+ * builtin arithmetic types and ops, MPI_Reduce_local for the rest. */
+void mpiopt_reduce_local(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
+                         const mpiopt_op_info *oi);
+const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt);
+const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op);
+void mpiopt_types_free(void);
+
+/* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */
+void mpiopt_lazy_check(const mpiopt_lazy_batch *b, const mpiopt_lazy_comm *c);
+const mpiopt_lazy_site *mpiopt_lazy_site_at(int index);
+
+/* Growth of a runtime array to at least want elements (doubling); new
+ * elements are zeroed. */
+void *mpiopt_grow(void *p, int *cap, int want, size_t elem);
+void mpiopt_lazy_die(MPI_Comm comm, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+#endif

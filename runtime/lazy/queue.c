@@ -1,0 +1,458 @@
+/* Lazy reduction fusion: the queues, force points and adaptive policy.
+ *
+ * Each communicator has an open batch. mpiopt_lazy_allreduce/reduce copy
+ * the input into the batch group of its (datatype, op, root) and record
+ * where the result goes; a flush hands the batch to the fusion algorithm
+ * chosen by select.c (grouped: one builtin collective per group; composite:
+ * one collective for all) and copies the results out in queue order.
+ *
+ * Cost of queueing one operation: a site lookup (hash), cached
+ * communicator / datatype / op lookups, a bounds test against pending
+ * results, and a memcpy of the input; no allocation once the arrays have
+ * grown (benchmarks/lazy measures it).
+ *
+ * Adaptive policy, per call site: when MPIOPT_LAZY_SOLO flushes in a row
+ * deliver that site's operation alone, deferral only adds overhead, so the
+ * site executes its next `backoff` operations at once (plain MPI call), then
+ * probes deferral again; each failed probe doubles the period (up to
+ * MPIOPT_LAZY_BACKOFF_MAX), a probe that fuses resets it. The decision
+ * depends only on the sequence of operations and flushes, which every rank
+ * of an SPMD program shares, so all ranks switch together.
+ *
+ * Dependencies: an operation whose input (or, executed at once, whose
+ * result) overlaps a pending result flushes that result's communicator
+ * first, so a deferred result is never read or overwritten early. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lazy_internal.h"
+
+#undef mpiopt_lazy_allreduce
+#undef mpiopt_lazy_reduce
+#undef mpiopt_lazy_flush
+#undef mpiopt_lazy_wait
+
+mpiopt_lazy_config mpiopt_lazy_cfg;
+mpiopt_lazy_stats_t mpiopt_lazy_counters;
+void mpiopt_lazy_composite_free(void);
+
+static int initialised;
+static mpiopt_lazy_comm *comms;
+static int ncomms, capcomms;
+static mpiopt_lazy_site *sites;
+static int nsites, capsites;
+static int *site_hash; /* indices into sites, -1 empty; size hash_cap (power of two) */
+static int hash_cap;
+
+void mpiopt_lazy_die(MPI_Comm comm, const char *fmt, ...) {
+  int inited = 0, finalized = 0, rank = -1;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (inited && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (rank >= 0)
+    fprintf(stderr, "mpiopt: error (rank %d): %s\n", rank, msg);
+  else
+    fprintf(stderr, "mpiopt: error: %s\n", msg);
+  fflush(stderr);
+  if (inited && !finalized) MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+  exit(1);
+}
+
+static long env_long(const char *name, long def, long lo, long hi) {
+  const char *v = getenv(name);
+  if (!v || !*v) return def;
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (*end || x < lo || x > hi)
+    mpiopt_lazy_die(MPI_COMM_WORLD, "%s=%s: expected an integer from %ld to %ld", name, v, lo, hi);
+  return x;
+}
+
+static void init(void) {
+  if (initialised) return;
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (!inited || finalized)
+    mpiopt_lazy_die(MPI_COMM_NULL, "a lazy reduction was called %s", inited ? "after MPI_Finalize" : "before MPI_Init");
+  mpiopt_lazy_config *c = &mpiopt_lazy_cfg;
+  c->enabled = (int)env_long("MPIOPT_LAZY", 1, 0, 1);
+  c->fuse = -1;
+  const char *f = getenv("MPIOPT_LAZY_FUSE");
+  if (f && *f && strcmp(f, "auto") != 0) {
+    c->fuse = mpiopt_lazy_algorithm_index(f);
+    if (c->fuse < 0) mpiopt_lazy_die(MPI_COMM_WORLD, "MPIOPT_LAZY_FUSE=%s: expected auto, grouped or composite", f);
+  }
+  c->composite_min_groups = (int)env_long("MPIOPT_LAZY_COMPOSITE_MIN_GROUPS", 2, 2, 1 << 30);
+  c->composite_max_bytes = (size_t)env_long("MPIOPT_LAZY_COMPOSITE_MAX_BYTES", 65536, 0, 1L << 40);
+  c->adapt = (int)env_long("MPIOPT_LAZY_ADAPT", 1, 0, 1);
+  c->solo_limit = (int)env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
+  c->backoff_min = env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
+  c->backoff_max = env_long("MPIOPT_LAZY_BACKOFF_MAX", 1L << 16, 1, 1L << 40);
+  if (c->backoff_max < c->backoff_min) c->backoff_max = c->backoff_min;
+  c->async = (int)env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
+  c->check = (int)env_long("MPIOPT_CHECK", 0, 0, 1);
+  c->stats = (int)env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
+  hash_cap = 256;
+  site_hash = malloc(sizeof *site_hash * (size_t)hash_cap);
+  if (!site_hash) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory");
+  memset(site_hash, -1, sizeof *site_hash * (size_t)hash_cap);
+  initialised = 1;
+}
+
+/* --- call sites ------------------------------------------------------------ */
+
+static size_t site_key(const char *file, int line, const void *ra) {
+  uintptr_t k = file ? (uintptr_t)file * 31u + (uintptr_t)line : (uintptr_t)ra;
+  k ^= k >> 17;
+  k *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  return (size_t)(k ^ (k >> 29));
+}
+
+static int site_index(const char *file, int line, const void *ra) {
+  size_t h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
+  for (;; h = (h + 1) & (size_t)(hash_cap - 1)) {
+    int i = site_hash[h];
+    if (i < 0) break;
+    if (sites[i].file == file && sites[i].line == line && sites[i].ra == ra) return i;
+  }
+  if (2 * (nsites + 1) > hash_cap) { /* rehash at half load */
+    int ncap = hash_cap * 2;
+    int *nh = malloc(sizeof *nh * (size_t)ncap);
+    if (!nh) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory");
+    memset(nh, -1, sizeof *nh * (size_t)ncap);
+    for (int i = 0; i < nsites; i++) {
+      size_t g = site_key(sites[i].file, sites[i].line, sites[i].ra) & (size_t)(ncap - 1);
+      while (nh[g] >= 0) g = (g + 1) & (size_t)(ncap - 1);
+      nh[g] = i;
+    }
+    free(site_hash);
+    site_hash = nh;
+    hash_cap = ncap;
+    h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
+    while (site_hash[h] >= 0) h = (h + 1) & (size_t)(hash_cap - 1);
+  }
+  sites = mpiopt_grow(sites, &capsites, nsites + 1, sizeof *sites);
+  mpiopt_lazy_site s = {file, line, ra, 0, 0, mpiopt_lazy_cfg.backoff_min};
+  sites[nsites] = s;
+  site_hash[h] = nsites;
+  return nsites++;
+}
+
+const mpiopt_lazy_site *mpiopt_lazy_site_at(int index) { return &sites[index]; }
+
+/* --- communicators ----------------------------------------------------------- */
+
+static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
+  static int last = -1;
+  if (last >= 0 && last < ncomms && comms[last].comm == comm) return &comms[last];
+  for (int i = 0; i < ncomms; i++)
+    if (comms[i].comm == comm) return &comms[last = i];
+  if (comm == MPI_COMM_NULL) return NULL;
+  int inter = 0;
+  if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
+  comms = mpiopt_grow(comms, &capcomms, ncomms + 1, sizeof *comms);
+  mpiopt_lazy_comm *c = &comms[ncomms];
+  memset(c, 0, sizeof *c);
+  c->comm = comm;
+  MPI_Comm_rank(comm, &c->rank);
+  MPI_Comm_size(comm, &c->size);
+  return &comms[last = ncomms++];
+}
+
+/* --- batches ----------------------------------------------------------------- */
+
+static void batch_reset(mpiopt_lazy_batch *b) {
+  b->nops = 0;
+  b->ngroups = 0;
+  b->nreqs = 0;
+  b->lo = UINTPTR_MAX;
+  b->hi = 0;
+}
+
+static void batch_free(mpiopt_lazy_batch *b) {
+  for (int j = 0; j < b->capgroups; j++) free(b->groups[j].buf);
+  free(b->groups);
+  free(b->ops);
+  free(b->reqs);
+  memset(b, 0, sizeof *b);
+}
+
+static int overlaps(uintptr_t a, size_t n, uintptr_t b, size_t m) { return a < b + m && b < a + n; }
+
+/* Does [p, p+n) overlap a result of batch b? */
+static int batch_overlaps(const mpiopt_lazy_batch *b, const void *p, size_t n) {
+  uintptr_t a = (uintptr_t)p;
+  if (!b->nops || !overlaps(a, n, b->lo, b->hi - b->lo)) return 0;
+  for (int i = 0; i < b->nops; i++)
+    if (overlaps(a, n, (uintptr_t)b->ops[i].recvbuf, b->ops[i].bytes)) return 1;
+  return 0;
+}
+
+/* Copy the results out, update the sites' adaptive state, reset. */
+static void deliver(mpiopt_lazy_batch *b) {
+  for (int i = 0; i < b->nops; i++) {
+    const mpiopt_lazy_op *o = &b->ops[i];
+    if (o->deliver) memcpy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
+  }
+  mpiopt_lazy_counters.flushes++;
+  if ((unsigned long long)b->nops > mpiopt_lazy_counters.max_fused) mpiopt_lazy_counters.max_fused = (unsigned)b->nops;
+  if (mpiopt_lazy_cfg.adapt) {
+    if (b->nops == 1) {
+      mpiopt_lazy_site *s = &sites[b->ops[0].site];
+      if (++s->solo >= mpiopt_lazy_cfg.solo_limit) {
+        s->immediate_left = s->backoff;
+        s->backoff = s->backoff * 2 > mpiopt_lazy_cfg.backoff_max ? mpiopt_lazy_cfg.backoff_max : s->backoff * 2;
+        s->solo = 0;
+      }
+    } else {
+      for (int i = 0; i < b->nops; i++) {
+        sites[b->ops[i].site].solo = 0;
+        sites[b->ops[i].site].backoff = mpiopt_lazy_cfg.backoff_min;
+      }
+    }
+  }
+  batch_reset(b);
+}
+
+/* Finish the oldest n batches in flight (asynchronous mode). */
+static int complete_flying(mpiopt_lazy_comm *c, int n) {
+  int rc = MPI_SUCCESS;
+  for (int k = 0; k < n; k++) {
+    mpiopt_lazy_batch *b = &c->flying[0];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow" /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1 */
+    int r = MPI_Waitall(b->nreqs, b->reqs, MPI_STATUSES_IGNORE);
+#pragma GCC diagnostic pop
+    if (r != MPI_SUCCESS) rc = r;
+    deliver(b);
+    mpiopt_lazy_batch done = *b; /* keep its buffers as a spare at the end */
+    memmove(&c->flying[0], &c->flying[1], sizeof *c->flying * (size_t)(c->nflying - 1));
+    c->flying[c->nflying - 1] = done;
+    c->nflying--;
+  }
+  return rc;
+}
+
+static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_all) {
+  mpiopt_lazy_batch *b = &c->open;
+  int rc = MPI_SUCCESS;
+  int nonblocking = mpiopt_lazy_cfg.async && !wait_all;
+  if (!nonblocking && c->nflying) rc = complete_flying(c, c->nflying);
+  if (!b->nops) return rc;
+  b->flush_file = file;
+  b->flush_line = line;
+  if (mpiopt_lazy_cfg.check) mpiopt_lazy_check(b, c);
+  const mpiopt_lazy_algorithm *alg = mpiopt_lazy_select(b, nonblocking);
+  int r = alg->run(b, c, nonblocking);
+  if (r != MPI_SUCCESS) rc = r;
+  if (!nonblocking) {
+    deliver(b);
+    return rc;
+  }
+  /* In flight: the open batch moves to the end of the flying array and a
+   * spare batch (with its grown buffers) becomes the open one. */
+  c->flying = mpiopt_grow(c->flying, &c->capflying, c->nflying + 1, sizeof *c->flying);
+  mpiopt_lazy_batch next = c->flying[c->nflying]; /* a spare, or zeroed by the growth */
+  c->flying[c->nflying++] = *b;
+  *b = next;
+  batch_reset(b);
+  return rc;
+}
+
+/* Flush whatever pending result overlaps [p, p+n), on every communicator. */
+static void flush_overlapping(const void *p, size_t n, const char *file, int line) {
+  if (!n) return;
+  for (int i = 0; i < ncomms; i++) {
+    mpiopt_lazy_comm *c = &comms[i];
+    for (int k = 0; k < c->nflying; k++)
+      if (batch_overlaps(&c->flying[k], p, n)) complete_flying(c, k + 1), k = -1;
+    if (batch_overlaps(&c->open, p, n)) flush_comm(c, file, line, 1);
+  }
+}
+
+static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                     MPI_Comm comm, size_t bytes, const char *file, int line) {
+  if (initialised && bytes) {
+    flush_overlapping(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, file, line);
+    flush_overlapping(recvbuf, bytes, file, line);
+  }
+  mpiopt_lazy_counters.immediate++;
+  mpiopt_lazy_counters.collectives++;
+  return root < 0 ? MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm)
+                  : MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+}
+
+static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                   MPI_Comm comm, const char *file, int line, const void *ra) {
+  init();
+  const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
+  const mpiopt_op_info *oi = mpiopt_op_lookup(op);
+  mpiopt_lazy_comm *c = comm_lookup(comm);
+  size_t bytes = ti && count > 0 ? (size_t)count * (size_t)ti->size : 0;
+  /* What MPI should judge (bad arguments), or cannot be packed, or is
+   * switched off, runs at once as the call it replaces. The conditions that
+   * differ between ranks are erroneous calls, on which MPI aborts. */
+  int is_root = root < 0 || (c && root == c->rank);
+  if (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
+      (root >= 0 && root >= c->size) || (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
+      (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
+    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
+  int s = site_index(file, line, ra);
+  if (sites[s].immediate_left > 0) {
+    sites[s].immediate_left--;
+    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
+  }
+  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  flush_overlapping(in, bytes, file, line);
+
+  mpiopt_lazy_batch *b = &c->open;
+  int g = b->ngroups - 1;
+  while (g >= 0 && !(b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)) g--;
+  if (g < 0) { /* a new group reuses the buffer of a slot from earlier batches */
+    b->groups = mpiopt_grow(b->groups, &b->capgroups, b->ngroups + 1, sizeof *b->groups);
+    g = b->ngroups++;
+    b->groups[g].ti = ti;
+    b->groups[g].oi = oi;
+    b->groups[g].root = root;
+    b->groups[g].used = 0;
+  }
+  mpiopt_lazy_group *gr = &b->groups[g];
+  if (gr->used + bytes > gr->cap) {
+    size_t n = gr->cap ? gr->cap : 64;
+    while (n < gr->used + bytes) n *= 2;
+    unsigned char *nb = realloc(gr->buf, n);
+    if (!nb) mpiopt_lazy_die(comm, "out of memory queueing %zu bytes", bytes);
+    gr->buf = nb;
+    gr->cap = n;
+  }
+  memcpy(gr->buf + gr->used, in, bytes);
+  b->ops = mpiopt_grow(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
+  mpiopt_lazy_op *o = &b->ops[b->nops++];
+  o->recvbuf = recvbuf;
+  o->bytes = bytes;
+  o->deliver = root < 0 || root == c->rank;
+  o->off = gr->used;
+  o->group = g;
+  o->site = s;
+  o->count = count;
+  gr->used += bytes;
+  uintptr_t lo = (uintptr_t)recvbuf, hi = lo + bytes;
+  if (lo < b->lo) b->lo = lo;
+  if (hi > b->hi) b->hi = hi;
+  mpiopt_lazy_counters.queued++;
+  return MPI_SUCCESS;
+}
+
+/* --- public interface ----------------------------------------------------- */
+
+int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, const char *file, int line) {
+  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL);
+}
+
+int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          int root, MPI_Comm comm, const char *file, int line) {
+  if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); /* MPI names the error */
+  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, file, line, NULL);
+}
+
+int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm) {
+  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, NULL, 0, __builtin_return_address(0));
+}
+
+int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                       MPI_Comm comm) {
+  if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0));
+}
+
+int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line) {
+  if (!initialised) return MPI_SUCCESS;
+  for (int i = 0; i < ncomms; i++)
+    if (comms[i].comm == comm) return flush_comm(&comms[i], file, line, 0);
+  return MPI_SUCCESS;
+}
+
+int mpiopt_lazy_flush(MPI_Comm comm) { return mpiopt_lazy_flush_at(comm, NULL, 0); }
+
+int mpiopt_lazy_flush_all(void) {
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < ncomms; i++) {
+    int r = flush_comm(&comms[i], NULL, 0, 1);
+    if (r != MPI_SUCCESS) rc = r;
+  }
+  return rc;
+}
+
+int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
+  if (!initialised) return 0;
+  if (!bytes) bytes = 1;
+  for (int i = 0; i < ncomms; i++) {
+    if (batch_overlaps(&comms[i].open, recvbuf, bytes)) return 1;
+    for (int k = 0; k < comms[i].nflying; k++)
+      if (batch_overlaps(&comms[i].flying[k], recvbuf, bytes)) return 1;
+  }
+  return 0;
+}
+
+int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line) {
+  if (!initialised) return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < ncomms; i++) {
+    mpiopt_lazy_comm *c = &comms[i];
+    for (int k = c->nflying - 1; k >= 0; k--)
+      if (batch_overlaps(&c->flying[k], recvbuf, 1)) {
+        rc = complete_flying(c, k + 1);
+        break;
+      }
+    if (batch_overlaps(&c->open, recvbuf, 1)) {
+      rc = flush_comm(c, file, line, 1);
+    }
+  }
+  return rc;
+}
+
+int mpiopt_lazy_wait(const void *recvbuf) { return mpiopt_lazy_wait_at(recvbuf, NULL, 0); }
+
+void mpiopt_lazy_get_stats(mpiopt_lazy_stats_t *stats) { *stats = mpiopt_lazy_counters; }
+void mpiopt_lazy_reset_stats(void) { memset(&mpiopt_lazy_counters, 0, sizeof mpiopt_lazy_counters); }
+
+/* Called by MPI_Finalize (finalize.c): deliver everything, report, free. */
+void mpiopt_lazy_finalize(void) {
+  if (!initialised) return;
+  mpiopt_lazy_flush_all();
+  if (mpiopt_lazy_cfg.stats) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      const mpiopt_lazy_stats_t *s = &mpiopt_lazy_counters;
+      fprintf(stderr,
+              "mpiopt: lazy: %llu deferred, %llu immediate, %llu flushes, %llu collectives, at most %llu fused\n",
+              s->queued, s->immediate, s->flushes, s->collectives, s->max_fused);
+    }
+  }
+  for (int i = 0; i < ncomms; i++) {
+    batch_free(&comms[i].open);
+    for (int k = 0; k < comms[i].capflying; k++) batch_free(&comms[i].flying[k]);
+    free(comms[i].flying);
+  }
+  free(comms);
+  free(sites);
+  free(site_hash);
+  comms = NULL;
+  sites = NULL;
+  site_hash = NULL;
+  ncomms = capcomms = nsites = capsites = hash_cap = 0;
+  mpiopt_lazy_composite_free();
+  mpiopt_types_free();
+  initialised = 0;
+}

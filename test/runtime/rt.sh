@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runtime tests, run by ctest:
+#   rt.sh IMPL NPROCS SOURCE [VAR=VALUE ...]            the program must print "ok: N checks, 0 failures"
+#   rt.sh IMPL NPROCS SOURCE --abort REGEX [VAR=VALUE ...]  the program must fail, printing REGEX
+# SOURCE (.c, or .cpp for the C++ front end) is compiled with the MPI's own
+# wrapper against runtime/include and the libompi-rt built for that MPI.
+# Environment (set by CMake): RT_SRC_ROOT RT_BUILD_DIR RT_WORK MPI_MPICH_CC
+# MPI_MPICH_EXEC MPI_OPENMPI_CC MPI_OPENMPI_RUN.
+set -euo pipefail
+. "$(dirname "$0")/../mpi.sh"
+
+impl=$1 n=$2 src=$3
+shift 3
+abort=""
+if [ "${1:-}" = --abort ]; then abort=$2; shift 2; fi
+
+mkdir -p "$RT_WORK"
+cd "$RT_WORK"
+lib=$RT_BUILD_DIR/lib
+[ "$impl" = openmpi ] && lib=$lib/openmpi
+name=$(basename "${src%.*}")
+case $src in
+  *.cpp) cc=$(mpicxx_of "$impl"); std=-std=c++17 ;;
+  *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
+esac
+"$cc" $std -O2 -Wall -Wextra -Werror -I"$RT_SRC_ROOT/runtime/include" -o "$name" "$src" -L"$lib" -lompi-rt -lm \
+  || fail "$src did not compile"
+
+set +e
+env "$@" bash -c '. "$0"; launch "$1" "$2" "./$3"' "$(dirname "$0")/../mpi.sh" "$impl" "$n" "$name" > out.txt 2>&1
+rc=$?
+set -e
+if [ -n "$abort" ]; then
+  [ $rc -ne 0 ] || { cat out.txt; fail "$name exited 0; an abort was expected"; }
+  grep -Eq "$abort" out.txt || { cat out.txt; fail "$name failed without the expected message /$abort/"; }
+  ok "$name aborted with the expected message"
+  exit 0
+fi
+cat out.txt
+[ $rc -eq 0 ] || fail "$name exited with $rc"
+grep -Eq "^ok: [1-9][0-9]* checks, 0 failures" out.txt || fail "$name did not report its checks"
