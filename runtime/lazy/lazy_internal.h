@@ -44,6 +44,7 @@ typedef struct {
   size_t bytes;         /* count * size: recvbuf's range, on every rank (force points and
                            dependencies must be decided alike everywhere) */
   int deliver;          /* 0 on the non-root ranks of an MPI_Reduce */
+  const void *src;      /* by-reference input, read at the flush; NULL: copied at the call */
   size_t off;           /* offset in its group's buffer */
   int group;
   int site;
@@ -53,6 +54,7 @@ typedef struct {
 typedef struct {
   mpiopt_lazy_op *ops;
   int nops, capops;
+  int nbyref;           /* operations whose input is read at the flush */
   mpiopt_lazy_group *groups; /* groups[ngroups..capgroups) keep their buffers for reuse */
   int ngroups, capgroups;
   uintptr_t lo, hi;     /* bounds of every recvbuf in the batch */

@@ -171,6 +171,7 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
 
 static void batch_reset(mpiopt_lazy_batch *b) {
   b->nops = 0;
+  b->nbyref = 0;
   b->ngroups = 0;
   b->nreqs = 0;
   b->lo = UINTPTR_MAX;
@@ -249,6 +250,9 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
   if (!b->nops) return rc;
   b->flush_file = file;
   b->flush_line = line;
+  if (b->nbyref) /* read the by-reference inputs now */
+    for (int i = 0; i < b->nops; i++)
+      if (b->ops[i].src) memcpy(b->groups[b->ops[i].group].buf + b->ops[i].off, b->ops[i].src, b->ops[i].bytes);
   if (mpiopt_lazy_cfg.check) mpiopt_lazy_check(b, c);
   const mpiopt_lazy_algorithm *alg = mpiopt_lazy_select(b, nonblocking);
   int r = alg->run(b, c, nonblocking);
@@ -291,7 +295,7 @@ static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 }
 
 static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                   MPI_Comm comm, const char *file, int line, const void *ra) {
+                   MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
   init();
   const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
   const mpiopt_op_info *oi = mpiopt_op_lookup(op);
@@ -333,7 +337,8 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     gr->buf = nb;
     gr->cap = n;
   }
-  memcpy(gr->buf + gr->used, in, bytes);
+  if (!by_ref) memcpy(gr->buf + gr->used, in, bytes);
+  b->nbyref += by_ref;
   b->ops = mpiopt_grow(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
   mpiopt_lazy_op *o = &b->ops[b->nops++];
   o->recvbuf = recvbuf;
@@ -343,6 +348,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   o->group = g;
   o->site = s;
   o->count = count;
+  o->src = by_ref ? in : NULL;
   gr->used += bytes;
   uintptr_t lo = (uintptr_t)recvbuf, hi = lo + bytes;
   if (lo < b->lo) b->lo = lo;
@@ -355,24 +361,29 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 
 int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm, const char *file, int line) {
-  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL);
+  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL, 0);
 }
 
 int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                           int root, MPI_Comm comm, const char *file, int line) {
   if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); /* MPI names the error */
-  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, file, line, NULL);
+  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, file, line, NULL, 0);
 }
 
 int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                           MPI_Comm comm) {
-  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, NULL, 0, __builtin_return_address(0));
+  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, NULL, 0, __builtin_return_address(0), 0);
 }
 
 int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm) {
   if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0));
+  return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0), 0);
+}
+
+int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, const char *file, int line) {
+  return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL, 1);
 }
 
 int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line) {

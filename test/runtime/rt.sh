@@ -20,7 +20,7 @@ lib=$RT_BUILD_DIR/lib
 [ "$impl" = openmpi ] && lib=$lib/openmpi
 name=$(basename "${src%.*}")
 case $src in
-  *.cpp) cc=$(mpicxx_of "$impl"); std=-std=c++17 ;;
+  *.cpp) cc=$(mpicxx_of "$impl"); std="-std=c++17 -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX" ;; # no deprecated C++ bindings
   *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
 esac
 "$cc" $std -O2 -Wall -Wextra -Werror -I"$RT_SRC_ROOT/runtime/include" -o "$name" "$src" -L"$lib" -lompi-rt -lm \

@@ -37,6 +37,11 @@ int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_
 int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, int root, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line);
+/* As mpiopt_lazy_allreduce, but sendbuf is read when the operation is
+ * flushed, not at the call: the caller may keep accumulating into it until
+ * then (the C++ front end, mpiopt/shared.hpp, builds on this). */
+int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line);
 
 /* Function forms (the call site is the caller's return address). */
