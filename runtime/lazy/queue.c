@@ -33,6 +33,7 @@
 #undef mpiopt_lazy_reduce
 #undef mpiopt_lazy_flush
 #undef mpiopt_lazy_wait
+#undef mpiopt_lazy_wait_range
 
 mpiopt_lazy_config mpiopt_lazy_cfg;
 mpiopt_lazy_stats_t mpiopt_lazy_counters;
@@ -415,24 +416,28 @@ int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
   return 0;
 }
 
-int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line) {
+int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line) {
   if (!initialised) return MPI_SUCCESS;
+  if (!bytes) bytes = 1;
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
     for (int k = c->nflying - 1; k >= 0; k--)
-      if (batch_overlaps(&c->flying[k], recvbuf, 1)) {
+      if (batch_overlaps(&c->flying[k], p, bytes)) {
         rc = complete_flying(c, k + 1);
         break;
       }
-    if (batch_overlaps(&c->open, recvbuf, 1)) {
-      rc = flush_comm(c, file, line, 1);
-    }
+    if (batch_overlaps(&c->open, p, bytes)) rc = flush_comm(c, file, line, 1);
   }
   return rc;
 }
 
+int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line) {
+  return mpiopt_lazy_wait_range_at(recvbuf, 1, file, line);
+}
+
 int mpiopt_lazy_wait(const void *recvbuf) { return mpiopt_lazy_wait_at(recvbuf, NULL, 0); }
+int mpiopt_lazy_wait_range(const void *p, size_t bytes) { return mpiopt_lazy_wait_range_at(p, bytes, NULL, 0); }
 
 void mpiopt_lazy_get_stats(mpiopt_lazy_stats_t *stats) { *stats = mpiopt_lazy_counters; }
 void mpiopt_lazy_reset_stats(void) { memset(&mpiopt_lazy_counters, 0, sizeof mpiopt_lazy_counters); }

@@ -169,6 +169,7 @@ public:
   std::optional<int64_t> datatypeSize(llvm::StringRef Name) const;
   FunctionAnalysis &analysis(const clang::FunctionDecl *FD);
   const TUIndex &index() const { return Index; }
+  const EvalOptions &options() const { return Opts; }
   clang::ASTContext &context() const { return Ctx; }
 
 private:

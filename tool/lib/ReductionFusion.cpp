@@ -2,6 +2,7 @@
 #include "ReductionFusion.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
+#include "ASTUtil.h"
 #include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -24,39 +25,6 @@ bool isPureLibraryFunction(llvm::StringRef N) {
       "sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log", "logf", "log10", "pow", "powf", "sin", "cos",
       "tan", "atan", "atan2", "floor", "ceil", "fmin", "fmax", "fmod", "round", "abs", "labs", "llabs"};
   return Pure.contains(N);
-}
-
-const Expr *strip(const Expr *E) { return E ? E->IgnoreParenCasts() : nullptr; }
-
-/// Whether P holds for S or any statement or expression inside it.
-template <typename Pred> bool anyNode(const Stmt *S, Pred P) {
-  if (!S)
-    return false;
-  if (P(S))
-    return true;
-  for (const Stmt *C : S->children())
-    if (anyNode(C, P))
-      return true;
-  return false;
-}
-
-/// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
-const VarDecl *rootVar(const Expr *E) {
-  E = strip(E);
-  while (E) {
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(DRE->getDecl());
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-        return nullptr; // p[i]: through a pointer
-      E = strip(AS->getBase());
-    } else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
-      E = strip(ME->getBase());
-    } else {
-      return nullptr;
-    }
-  }
-  return nullptr;
 }
 
 bool isVolatileObject(const VarDecl *V) {

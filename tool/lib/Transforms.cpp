@@ -1,5 +1,6 @@
 //===- Transforms.cpp - The registry of source transformations ------------===//
 #include "Transforms.h"
+#include "LazyDeferral.h"
 #include "ReductionFusion.h"
 
 using namespace ompi;
@@ -7,6 +8,7 @@ using namespace ompi;
 // One line per transformation: {name, summary, entry point}.
 static const std::vector<TransformInfo> Registry = {
     {"reduction-fusion", "fuse independent MPI_Allreduce / MPI_Reduce calls into one collective", runReductionFusion},
+    {"lazy-deferral", "defer the remaining reductions to the lazy runtime; wait at each force point", runLazyDeferral},
 };
 
 llvm::ArrayRef<TransformInfo> ompi::transforms() { return Registry; }

@@ -11,6 +11,8 @@
  *   mpiopt_lazy_flush_all()    ... on every communicator
  *   mpiopt_lazy_wait(recvbuf)  deliver recvbuf's result (flushing its
  *                              communicator) if it is pending; else no-op
+ *   mpiopt_lazy_wait_range(p, bytes)  the same for any result overlapping
+ *                              p[0..bytes)
  *
  * Every rank of a communicator must queue the same operations in the same
  * order and flush at the same points, as with the collectives they replace
@@ -23,6 +25,8 @@
  * Not thread-safe: call from one thread at a time. */
 #ifndef MPIOPT_LAZY_H
 #define MPIOPT_LAZY_H
+
+#include <stddef.h>
 
 #include <mpi.h>
 
@@ -43,6 +47,7 @@ int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line);
+int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line);
 
 /* Function forms (the call site is the caller's return address). */
 int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -52,6 +57,9 @@ int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 int mpiopt_lazy_flush(MPI_Comm comm);
 int mpiopt_lazy_flush_all(void);
 int mpiopt_lazy_wait(const void *recvbuf);
+/* Deliver every pending result that overlaps p[0..bytes) (ompi-opt inserts
+ * this before each read of a variable a deferred reduction writes). */
+int mpiopt_lazy_wait_range(const void *p, size_t bytes);
 
 /* 1 when a deferred result for an address inside recvbuf[0..bytes) has not
  * been delivered yet (pending or in flight), else 0. Never communicates. */
@@ -73,6 +81,7 @@ void mpiopt_lazy_reset_stats(void);
   mpiopt_lazy_reduce_at(s, r, c, d, o, root, comm, __FILE__, __LINE__)
 #define mpiopt_lazy_flush(comm) mpiopt_lazy_flush_at(comm, __FILE__, __LINE__)
 #define mpiopt_lazy_wait(r) mpiopt_lazy_wait_at(r, __FILE__, __LINE__)
+#define mpiopt_lazy_wait_range(p, n) mpiopt_lazy_wait_range_at(p, n, __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }

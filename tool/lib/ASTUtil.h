@@ -1,0 +1,46 @@
+//===- ASTUtil.h - Small AST helpers shared by the transformations ---------===//
+#ifndef OMPI_TOOL_ASTUTIL_H
+#define OMPI_TOOL_ASTUTIL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+namespace ompi {
+
+inline const clang::Expr *strip(const clang::Expr *E) { return E ? E->IgnoreParenCasts() : nullptr; }
+
+/// Whether P holds for S or any statement or expression inside it.
+template <typename Pred> bool anyNode(const clang::Stmt *S, Pred P) {
+  if (!S)
+    return false;
+  if (P(S))
+    return true;
+  for (const clang::Stmt *C : S->children())
+    if (anyNode(C, P))
+      return true;
+  return false;
+}
+
+/// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
+inline const clang::VarDecl *rootVar(const clang::Expr *E) {
+  E = strip(E);
+  while (E) {
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      return llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
+    if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        return nullptr; // p[i]: through a pointer
+      E = strip(AS->getBase());
+    } else if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E); ME && !ME->isArrow()) {
+      E = strip(ME->getBase());
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace ompi
+
+#endif

@@ -1,0 +1,652 @@
+//===- LazyDeferral.cpp - Hand reductions to the lazy runtime --------------===//
+#include "LazyDeferral.h"
+#include "ASTUtil.h"
+#include "FunctionVisitor.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+struct Ref {
+  const DeclRefExpr *E;
+  const FunctionDecl *F; ///< null outside function bodies
+};
+
+/// Every reference to a variable, return, call and goto of the main file.
+class Collector : public FunctionVisitor<Collector> {
+public:
+  explicit Collector(SourceManager &SM) : SM(SM) {}
+  std::map<const VarDecl *, std::vector<Ref>> Refs;
+  std::set<const FunctionDecl *> HasGoto;
+  std::map<const FunctionDecl *, std::vector<const ReturnStmt *>> Returns;
+  std::map<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (inMain(E->getLocation()))
+        Refs[V->getCanonicalDecl()].push_back({E, Cur});
+    return true;
+  }
+  bool VisitGotoStmt(GotoStmt *) { return noteGoto(); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return noteGoto(); }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (Cur)
+      Returns[Cur].push_back(R);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (Cur)
+      Calls[Cur].push_back(C);
+    return true;
+  }
+
+private:
+  SourceManager &SM;
+  bool inMain(SourceLocation L) { return SM.isInMainFile(SM.getExpansionLoc(L)); }
+  bool noteGoto() {
+    if (Cur)
+      HasGoto.insert(Cur);
+    return true;
+  }
+};
+
+struct Candidate {
+  const CallResult *R = nullptr;
+  const VarDecl *V = nullptr;
+  bool Worth = false;
+};
+
+class Analysis {
+public:
+  Analysis(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls, const tooling::Replacements &Existing)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Calls(Calls), Existing(Existing), Col(SM) {
+    Col.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const CallResult &C : Calls.Calls)
+      MPI[C.Call] = &C;
+  }
+
+  DeferralPlan Plan;
+
+  void run() {
+    collectCandidates();
+    computeDeferringFunctions();
+    std::map<const VarDecl *, std::vector<Candidate *>> ByVar;
+    for (Candidate &C : Cands)
+      ByVar[C.V].push_back(&C);
+    for (auto &[V, Cs] : ByVar)
+      variable(V, Cs);
+  }
+
+private:
+  ASTContext &Ctx;
+  SourceManager &SM;
+  Evaluator &Ev;
+  const FileResult &Calls;
+  const tooling::Replacements &Existing;
+  Collector Col;
+  std::map<const CallExpr *, const CallResult *> MPI;
+  std::vector<Candidate> Cands;
+  std::set<const FunctionDecl *> Deferring; ///< may leave a reduction pending when it returns
+  std::set<std::pair<unsigned, std::string>> Placed; ///< (offset, variable) of force points
+
+  unsigned off(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+  unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+
+  ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) const {
+    ChangeNote N;
+    N.Transform = "lazy-deferral";
+    N.Applied = Applied;
+    N.File = C.File;
+    N.Line = C.Line;
+    N.Column = C.Column;
+    N.What = std::move(What);
+    N.Why = std::move(Why);
+    return N;
+  }
+
+  bool changedByEarlier(SourceRange R) const {
+    unsigned B = off(R.getBegin()), E = off(R.getEnd());
+    for (const tooling::Replacement &Rep : Existing)
+      if (Rep.getOffset() <= E && B < Rep.getOffset() + std::max(1u, Rep.getLength()))
+        return true;
+    return false;
+  }
+
+  /// The parent statement of a node, through declarations (an initializer's
+  /// parent is its DeclStmt); null at the function body's top.
+  const Stmt *parent(DynTypedNode N) const {
+    for (;;) {
+      auto Ps = Ctx.getParents(N);
+      if (Ps.empty())
+        return nullptr;
+      if (const Stmt *S = Ps[0].get<Stmt>())
+        return S;
+      if (Ps[0].get<FunctionDecl>() || !Ps[0].get<Decl>())
+        return nullptr;
+      N = Ps[0];
+    }
+  }
+  const Stmt *parent(const Stmt *S) const { return parent(DynTypedNode::create(*S)); }
+
+  std::set<const Stmt *> loopsAround(const Stmt *S) const {
+    std::set<const Stmt *> L;
+    for (const Stmt *P = parent(S); P; P = parent(P))
+      if (isa<ForStmt, WhileStmt, DoStmt>(P))
+        L.insert(P);
+    return L;
+  }
+
+  static bool within(const Stmt *Outer, const Stmt *Inner) {
+    return anyNode(Outer, [&](const Stmt *S) { return S == Inner; });
+  }
+
+  /// The variable the receive buffer names: &v, &v[i], &s.f, or an array v.
+  const VarDecl *recvVar(const Expr *E) const {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      return rootVar(U->getSubExpr());
+    if (E->getType()->isArrayType() || isa<DeclRefExpr>(E))
+      if (const VarDecl *V = rootVar(E); V && V->getType()->isArrayType())
+        return V;
+    return nullptr;
+  }
+
+  bool visibleOutside(const VarDecl *V) const {
+    return V->hasGlobalStorage() && !V->isStaticLocal() && V->isExternallyVisible() &&
+           !(Ev.options().ClosedWorld && Ev.index().DefinesMain);
+  }
+
+  void collectCandidates() {
+    for (const CallResult &C : Calls.Calls) {
+      if ((C.Function != "MPI_Allreduce" && C.Function != "MPI_Reduce") || !C.Call || !C.Caller ||
+          C.Call->getNumArgs() < 2)
+        continue;
+      if (changedByEarlier(C.Call->getSourceRange()))
+        continue; // fused statically
+      auto Decline = [&](std::string Why) {
+        Plan.Declined.push_back(note(C, false, "defer " + C.Function, std::move(Why)));
+      };
+      if (C.Call->getBeginLoc().isMacroID() || C.Call->getCallee()->getBeginLoc().isMacroID()) {
+        Decline("the call is written through a macro");
+        continue;
+      }
+      if (Col.HasGoto.count(C.Caller)) {
+        Decline(C.EnclosingFunction + " uses goto: its force points cannot be placed on every path");
+        continue;
+      }
+      const VarDecl *V = recvVar(C.Call->getArg(1));
+      if (!V) {
+        Decline("the receive buffer " + Ev.text(C.Call->getArg(1)) +
+                " is not a named variable: a pointer may be read anywhere");
+        continue;
+      }
+      V = V->getCanonicalDecl();
+      QualType T = V->getType();
+      while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+        T = AT->getElementType();
+      if (T.isVolatileQualified()) {
+        Decline(V->getName().str() + " is volatile");
+        continue;
+      }
+      if (visibleOutside(V)) {
+        Decline(V->getName().str() + " has external linkage: another file may read it (make it static, or "
+                                     "build the program from this one file: --closed-world)");
+        continue;
+      }
+      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !declaredAtTop(V, C.Caller)) {
+        Decline(V->getName().str() + " is declared in an inner block: it may die before the result arrives");
+        continue;
+      }
+      Cands.push_back({&C, V, false});
+    }
+  }
+
+  bool declaredAtTop(const VarDecl *V, const FunctionDecl *F) const {
+    auto Ps = Ctx.getParents(*V);
+    if (Ps.empty())
+      return false;
+    const Stmt *DS = Ps[0].get<Stmt>();
+    return DS && parent(DS) == F->getBody();
+  }
+
+  void computeDeferringFunctions() {
+    for (const Candidate &C : Cands)
+      Deferring.insert(C.R->Caller->getCanonicalDecl());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[F, Cs] : Col.Calls)
+        if (!Deferring.count(F->getCanonicalDecl()))
+          for (const CallExpr *CE : Cs)
+            if (const FunctionDecl *G = CE->getDirectCallee(); G && Deferring.count(G->getCanonicalDecl())) {
+              Deferring.insert(F->getCanonicalDecl());
+              Changed = true;
+              break;
+            }
+    }
+  }
+
+  /// Whether S queues a reduction: a candidate call, or a call of a
+  /// function that may leave one pending.
+  bool queues(const Stmt *S) const {
+    return anyNode(S, [&](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      if (!CE)
+        return false;
+      for (const Candidate &C : Cands)
+        if (C.R->Call == CE)
+          return true;
+      const FunctionDecl *G = CE->getDirectCallee();
+      return G && Deferring.count(G->getCanonicalDecl());
+    });
+  }
+
+  const Candidate *candidateFor(const CallExpr *CE) const {
+    for (const Candidate &C : Cands)
+      if (C.R->Call == CE)
+        return &C;
+    return nullptr;
+  }
+
+  enum class Use { Force, Ignore, Escape };
+
+  /// How a reference uses the variable: an access (a force point), part of a
+  /// deferred call's receive buffer, unevaluated, or its address escapes.
+  Use classify(const Ref &R, const VarDecl *V, const std::vector<Candidate *> &Cs, std::string &Where) const {
+    const Stmt *Top = R.E;
+    for (const Stmt *P = parent(Top); P; Top = P, P = parent(P)) {
+      if (isa<UnaryExprOrTypeTraitExpr>(P))
+        return Use::Ignore; // sizeof(v)
+      if (isa<ParenExpr, MemberExpr>(P) || (isa<ArraySubscriptExpr>(P) && cast<ArraySubscriptExpr>(P)->getBase()->IgnoreParenImpCasts() == Top))
+        continue;
+      if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+        if (IC->getCastKind() == CK_ArrayToPointerDecay) {
+          if (const Stmt *G = parent(P); G && isa<ArraySubscriptExpr>(G))
+            continue;
+          return addressUse(P, V, Cs, Where);
+        }
+        if (IC->getCastKind() == CK_LValueToRValue)
+          return Use::Force;
+        continue;
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(P); U && U->getOpcode() == UO_AddrOf)
+        return addressUse(P, V, Cs, Where);
+      return Use::Force;
+    }
+    return Use::Force;
+  }
+
+  Use addressUse(const Stmt *Addr, const VarDecl *V, const std::vector<Candidate *> &Cs, std::string &Where) const {
+    const Stmt *Top = Addr;
+    const Stmt *P = parent(Top);
+    while (P && (isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(P) ||
+                 (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->isAdditiveOp()))) {
+      Top = P;
+      P = parent(P);
+    }
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(P); CE && MPI.count(CE)) {
+      for (const Candidate *C : Cs)
+        if (C->R->Call == CE && CE->getNumArgs() > 1 && CE->getArg(1) == Top)
+          return Use::Ignore; // the deferred call's own receive buffer
+      return Use::Force;      // another MPI call reads or writes v: wait first
+    }
+    Where = llvm::formatv("{0}'s address is taken at line {1}: the tool cannot see every access through it",
+                          V->getName(), line(Addr->getBeginLoc()))
+                .str();
+    return Use::Escape;
+  }
+
+  std::string indentAt(SourceLocation L) const {
+    auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
+    StringRef Buf = SM.getBufferData(FID);
+    unsigned B = Off;
+    while (B > 0 && Buf[B - 1] != '\n')
+      --B;
+    unsigned E = B;
+    while (E < Buf.size() && (Buf[E] == ' ' || Buf[E] == '\t'))
+      ++E;
+    return Buf.substr(B, E - B).str();
+  }
+
+  /// Just after statement S (its ';' or '}').
+  SourceLocation stmtEnd(const Stmt *S) const {
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      return CS->getRBracLoc().getLocWithOffset(1);
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return stmtEnd(If->getElse() ? If->getElse() : If->getThen());
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      return stmtEnd(F->getBody());
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      return stmtEnd(W->getBody());
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      return stmtEnd(Sw->getBody());
+    if (const auto *L = dyn_cast<LabelStmt>(S))
+      return stmtEnd(L->getSubStmt());
+    if (const auto *C = dyn_cast<SwitchCase>(S))
+      return stmtEnd(C->getSubStmt());
+    SourceLocation Semi =
+        Lexer::findLocationAfterToken(SM.getExpansionLoc(S->getEndLoc()), tok::semi, SM, Ctx.getLangOpts(), false);
+    return Semi;
+  }
+
+  /// Where a wait for V must go so that it runs before Node every time.
+  bool place(const Stmt *Node, const VarDecl *V, const char *Reason, const Stmt *Ref, ForcePoint &FP,
+             std::string &Why) const {
+    const Stmt *Child = Node;
+    for (const Stmt *P = parent(Child); P; Child = P, P = parent(P)) {
+      auto Body = [&](const Stmt *B) { return B == Child; };
+      if (isa<CompoundStmt>(P)) {
+        FP.K = ForcePoint::Before;
+        FP.At = SM.getExpansionLoc(Child->getBeginLoc());
+        FP.Indent = indentAt(FP.At);
+        return true;
+      }
+      bool IsBody = false, InCond = false;
+      const Stmt *Loop = nullptr;
+      if (const auto *F = dyn_cast<ForStmt>(P)) {
+        IsBody = Body(F->getBody());
+        InCond = Child == F->getCond() || Child == F->getInc();
+        Loop = F->getBody();
+      } else if (const auto *W = dyn_cast<WhileStmt>(P)) {
+        IsBody = Body(W->getBody());
+        InCond = Child == W->getCond();
+        Loop = W->getBody();
+      } else if (const auto *D = dyn_cast<DoStmt>(P)) {
+        IsBody = Body(D->getBody());
+        InCond = Child == D->getCond();
+        Loop = D->getBody();
+      } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+        IsBody = Body(If->getThen()) || Body(If->getElse());
+      } else if (isa<SwitchCase, LabelStmt>(P)) {
+        IsBody = true;
+      } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+        IsBody = Body(Sw->getBody());
+      }
+      if (IsBody) {
+        FP.K = ForcePoint::Braces;
+        FP.At = SM.getExpansionLoc(Child->getBeginLoc());
+        FP.End = stmtEnd(Child);
+        if (FP.End.isInvalid()) {
+          Why = llvm::formatv("no place for a wait before line {0}", line(Child->getBeginLoc())).str();
+          return false;
+        }
+        return true;
+      }
+      if (InCond && Loop && queues(Loop)) {
+        // Evaluated after every iteration that may queue V: wait inside the condition.
+        const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref);
+        const Stmt *RP = DRE ? parent(DRE) : nullptr;
+        const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(RP);
+        if (!DRE || !IC ||
+            (IC->getCastKind() != CK_LValueToRValue && IC->getCastKind() != CK_ArrayToPointerDecay)) {
+          Why = llvm::formatv("the loop condition at line {0} {1} {2} other than by reading it", line(P->getBeginLoc()),
+                              Reason, V->getName())
+                    .str();
+          return false;
+        }
+        FP.K = ForcePoint::Comma;
+        FP.At = SM.getExpansionLoc(DRE->getBeginLoc());
+        FP.End = SM.getExpansionLoc(DRE->getEndLoc());
+        return true;
+      }
+    }
+    Why = "no statement to place a wait before";
+    return false;
+  }
+
+  void variable(const VarDecl *V, std::vector<Candidate *> &Cs) {
+    const std::string Name = V->getName().str();
+    bool Global = V->hasGlobalStorage();
+    // 1. Every use of V: accesses are force points; an escaping address
+    // or a use outside any function declines V.
+    std::vector<const DeclRefExpr *> Uses;
+    std::string Why;
+    for (const Ref &R : Col.Refs[V]) {
+      if (!R.F) {
+        Why = llvm::formatv("{0} is used in an initializer at line {1}", Name, line(R.E->getBeginLoc())).str();
+        break;
+      }
+      Use U = classify(R, V, Cs, Why);
+      if (U == Use::Escape)
+        break;
+      if (U == Use::Force) {
+        if (changedByEarlier(R.E->getSourceRange())) {
+          Why = llvm::formatv("{0} is used at line {1} in code another transformation changed", Name,
+                              line(R.E->getBeginLoc()))
+                    .str();
+          break;
+        }
+        Uses.push_back(R.E);
+      }
+    }
+    if (!Why.empty()) {
+      for (Candidate *C : Cs)
+        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name, Why));
+      return;
+    }
+    // 2. Worth it? A call helps when no access follows in its function, or
+    // another reduction may be queued before the first one.
+    for (Candidate *C : Cs) {
+      const FunctionDecl *F = C->R->Caller;
+      unsigned CallEnd = off(C->R->Call->getEndLoc());
+      const DeclRefExpr *Next = nullptr;
+      for (const DeclRefExpr *E : Uses)
+        if (functionOf(E) == F && off(E->getBeginLoc()) > CallEnd && (!Next || off(E->getBeginLoc()) < off(Next->getBeginLoc())))
+          Next = E;
+      unsigned Limit = Next ? off(Next->getBeginLoc()) : off(F->getBody()->getEndLoc());
+      bool Joined = false;
+      for (const CallExpr *CE : Col.Calls[F]) {
+        unsigned O = off(CE->getBeginLoc());
+        if (CE == C->R->Call || O <= CallEnd || O >= Limit)
+          continue;
+        const FunctionDecl *G = CE->getDirectCallee();
+        if (candidateFor(CE) || (G && Deferring.count(G->getCanonicalDecl())))
+          Joined = true;
+      }
+      if (!Next && Global)
+        C->Worth = true, Why = llvm::formatv("its result {0} is not used before the end of {1}", Name,
+                                             C->R->EnclosingFunction)
+                                   .str();
+      else if (Joined)
+        C->Worth = true, Why = llvm::formatv("another reduction can join it before {0}", Next ? llvm::formatv(
+                                                 "{0} is read at line {1}", Name, line(Next->getBeginLoc())).str()
+                                                 : "the function returns")
+                                   .str();
+      else
+        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name,
+                                     Next ? llvm::formatv("its result is used at line {0} before any other "
+                                                          "reduction could join it",
+                                                          line(Next->getBeginLoc()))
+                                                .str()
+                                          : "nothing could join it before the function returns"));
+      if (C->Worth)
+        WorthWhy[C] = Why;
+    }
+    std::vector<Candidate *> Deferred;
+    for (Candidate *C : Cs)
+      if (C->Worth)
+        Deferred.push_back(C);
+    if (Deferred.empty())
+      return;
+
+    // 3. Force points: before each access that may follow a deferred call
+    // (anywhere, for a global), and before a local's function returns.
+    std::vector<ForcePoint> Forces;
+    auto After = [&](const Stmt *S) {
+      if (Global)
+        return true;
+      for (Candidate *C : Deferred) {
+        if (off(S->getBeginLoc()) > off(C->R->Call->getEndLoc()))
+          return true;
+        auto A = loopsAround(S), B = loopsAround(C->R->Call);
+        for (const Stmt *L : A)
+          if (B.count(L))
+            return true;
+      }
+      return false;
+    };
+    auto Add = [&](const Stmt *Node, const Stmt *Ref, const char *Reason, std::string What) {
+      ForcePoint FP;
+      FP.Var = Name;
+      std::string W;
+      if (!place(Node, V, Reason, Ref, FP, W)) {
+        Why = W;
+        return;
+      }
+      if (!Placed.insert({off(FP.At), Name}).second)
+        return;
+      FP.Note.Transform = "lazy-deferral";
+      FP.Note.File = Calls.File;
+      FP.Note.Line = line(Node->getBeginLoc());
+      FP.Note.Column = SM.getExpansionColumnNumber(Node->getBeginLoc());
+      FP.Note.What = "force point: wait for " + Name;
+      FP.Note.Why = std::move(What);
+      Forces.push_back(std::move(FP));
+    };
+    Why.clear();
+    for (const DeclRefExpr *E : Uses)
+      if (After(E))
+        Add(E, E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
+    if (V->hasLocalStorage()) {
+      const FunctionDecl *F = Deferred.front()->R->Caller;
+      for (const ReturnStmt *RS : Col.Returns[F])
+        if (After(RS))
+          Add(RS, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
+      const auto *Body = cast<CompoundStmt>(F->getBody());
+      if (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())) {
+        ForcePoint FP;
+        FP.K = ForcePoint::BeforeBrace;
+        FP.At = SM.getExpansionLoc(Body->getRBracLoc());
+        FP.Indent = indentAt(FP.At);
+        FP.Var = Name;
+        FP.Note.Transform = "lazy-deferral";
+        FP.Note.File = Calls.File;
+        FP.Note.Line = line(FP.At);
+        FP.Note.Column = SM.getExpansionColumnNumber(FP.At);
+        FP.Note.What = "force point: wait for " + Name;
+        FP.Note.Why = llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str();
+        Forces.push_back(std::move(FP));
+      }
+    }
+    if (!Why.empty()) {
+      for (Candidate *C : Deferred)
+        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name, Why));
+      return;
+    }
+    for (Candidate *C : Deferred) {
+      DeferredCall D;
+      D.Callee = SM.getExpansionLoc(C->R->Call->getCallee()->getBeginLoc());
+      D.From = C->R->Function;
+      D.To = C->R->Function == "MPI_Reduce" ? "mpiopt_lazy_reduce" : "mpiopt_lazy_allreduce";
+      D.Note = note(*C->R, true,
+                    llvm::formatv("deferred {0}({1} -> {2}) to the lazy runtime", C->R->Function,
+                                  Ev.text(C->R->Call->getArg(0)), Ev.text(C->R->Call->getArg(1)))
+                        .str(),
+                    WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2} force "
+                                                "point{3} wait{4} for it",
+                                                Name, Global ? "variable of this file" : "local variable",
+                                                Forces.size(), Forces.size() == 1 ? "" : "s",
+                                                Forces.size() == 1 ? "s" : "")
+                                      .str());
+      D.Note.Saves = "one collective per reduction that joins it before the next force point";
+      Plan.Calls.push_back(std::move(D));
+    }
+    for (ForcePoint &FP : Forces)
+      Plan.Forces.push_back(std::move(FP));
+  }
+
+  const FunctionDecl *functionOf(const DeclRefExpr *E) const {
+    for (const Ref &R : Col.Refs.at(cast<VarDecl>(E->getDecl())->getCanonicalDecl()))
+      if (R.E == E)
+        return R.F;
+    return nullptr;
+  }
+
+  std::map<const Candidate *, std::string> WorthWhy;
+};
+
+} // namespace
+
+DeferralPlan ompi::analyzeLazyDeferral(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+                                       const tooling::Replacements &Existing) {
+  Analysis A(Ctx, Ev, Calls, Existing);
+  A.run();
+  return std::move(A.Plan);
+}
+
+llvm::Error ompi::rewriteLazyDeferral(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
+                                      std::vector<ChangeNote> &Notes) {
+  for (const ChangeNote &N : Plan.Declined)
+    Notes.push_back(N);
+  if (Plan.Calls.empty())
+    return llvm::Error::success();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  auto Add = [&](tooling::Replacement R) -> llvm::Error { return Out.add(R); };
+  auto Wait = [](const std::string &V) { return "mpiopt_lazy_wait_range(&" + V + ", sizeof(" + V + "));"; };
+
+  // The runtime's header; "#line 1" keeps the original line numbers.
+  FileID Main = SM.getMainFileID();
+  if (auto E = Add(tooling::Replacement(SM, SM.getLocForStartOfFile(Main), 0,
+                                        "#include <mpiopt/lazy.h>\n#line 1\n")))
+    return E;
+  for (const DeferredCall &D : Plan.Calls) {
+    if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(D.Callee, D.Callee), D.To, LO)))
+      return E;
+    Notes.push_back(D.Note);
+  }
+  // Force points at one place are merged into one insertion.
+  std::map<std::pair<unsigned, int>, std::vector<const ForcePoint *>> At;
+  for (const ForcePoint &FP : Plan.Forces)
+    At[{SM.getFileOffset(FP.At), FP.K}].push_back(&FP);
+  for (auto &[Key, FPs] : At) {
+    const ForcePoint &F = *FPs.front();
+    std::string Text;
+    switch (F.K) {
+    case ForcePoint::Before:
+      for (const ForcePoint *P : FPs)
+        Text += Wait(P->Var) + "\n" + F.Indent;
+      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
+        return E;
+      break;
+    case ForcePoint::BeforeBrace:
+      for (const ForcePoint *P : FPs)
+        Text += "  " + Wait(P->Var) + "\n" + F.Indent;
+      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
+        return E;
+      break;
+    case ForcePoint::Braces:
+      Text = "{ ";
+      for (const ForcePoint *P : FPs)
+        Text += Wait(P->Var) + " ";
+      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
+        return E;
+      if (auto E = Add(tooling::Replacement(SM, F.End, 0, " }")))
+        return E;
+      break;
+    case ForcePoint::Comma: {
+      std::string W = Wait(F.Var);
+      W.pop_back(); // no ';' inside an expression
+      if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(F.At, F.End),
+                                            "(" + W + ", " + F.Var + ")", LO)))
+        return E;
+      break;
+    }
+    }
+    for (const ForcePoint *P : FPs)
+      Notes.push_back(P->Note);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error ompi::runLazyDeferral(TransformContext &TC) {
+  DeferralPlan Plan = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Analysis, TC.Out);
+  return rewriteLazyDeferral(Plan, TC.Ctx, TC.Out, TC.Notes);
+}

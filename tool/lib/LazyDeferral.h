@@ -1,0 +1,66 @@
+//===- LazyDeferral.h - Hand reductions to the lazy runtime ----------------===//
+//
+// MPI_Allreduce / MPI_Reduce calls that static fusion left alone become
+// mpiopt_lazy_allreduce / mpiopt_lazy_reduce (same arguments): the runtime
+// queues them and fuses everything pending on the communicator at the next
+// force point. The tool inserts the force points: a call to
+// mpiopt_lazy_wait_range(&v, sizeof(v)) before every statement that touches
+// the receive variable v after the call (in any function, for a global), and
+// before every return (and the end of the function) for a local v, so its
+// storage outlives the delivery.
+//
+// Proof obligations: v is a named, non-volatile variable (not reached
+// through a pointer); its address is used only by MPI calls (so every access
+// is a visible use of its name); a global v is invisible to other files
+// (static, or --closed-world); a local v lives for the whole function; the
+// function has no goto. A read in the condition of a loop whose body queues
+// v waits inside the condition. A call is deferred only when that can help:
+// its result is not used before the end of its function, or another
+// reduction can join it before the first force point.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_LAZYDEFERRAL_H
+#define OMPI_TOOL_LAZYDEFERRAL_H
+
+#include "Transforms.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+struct DeferredCall {
+  clang::SourceLocation Callee; ///< the callee's name token
+  std::string From, To;         ///< MPI_Allreduce -> mpiopt_lazy_allreduce
+  ChangeNote Note;
+};
+
+struct ForcePoint {
+  enum Kind { Before, Braces, Comma, BeforeBrace } K = Before;
+  clang::SourceLocation At;    ///< statement start / reference / closing brace
+  clang::SourceLocation End;   ///< Braces: just after the statement; Comma: end of the reference
+  std::string Indent;
+  std::string Var;             ///< the variable's name
+  ChangeNote Note;
+};
+
+struct DeferralPlan {
+  std::vector<DeferredCall> Calls;
+  std::vector<ForcePoint> Forces;
+  std::vector<ChangeNote> Declined;
+};
+
+/// Analysis: which reductions to defer and where their force points are.
+/// Calls inside Existing (changed by an earlier transformation) are skipped.
+DeferralPlan analyzeLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+                                 const clang::tooling::Replacements &Existing);
+
+/// Rewrite: the renamed calls, the waits and the runtime header.
+llvm::Error rewriteLazyDeferral(const DeferralPlan &Plan, clang::ASTContext &Ctx,
+                                clang::tooling::Replacements &Out, std::vector<ChangeNote> &Notes);
+
+llvm::Error runLazyDeferral(TransformContext &TC);
+
+} // namespace ompi
+
+#endif
