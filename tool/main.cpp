@@ -60,6 +60,12 @@ static cl::opt<bool> ListDatatypes("list-datatypes",
 static cl::opt<bool> ListTransforms("list-transforms", cl::desc("Print the registered transformations"),
                                     cl::cat(OptCategory));
 
+static cl::opt<std::string> TransformList(
+    "transforms",
+    cl::desc("Transformations to run: a comma-separated list of names (see --list-transforms), or 'all' "
+             "(default); '-name' removes one, 'none' runs none (report only)"),
+    cl::init("all"), cl::cat(OptCategory));
+
 static int usage(const Twine &Msg) {
   errs() << "ompi-opt: error: " << Msg << "\n";
   return 2;
@@ -152,6 +158,31 @@ int main(int argc, const char **argv) {
     DB = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
 
   PipelineOptions Opts;
+  {
+    std::vector<std::string> Selected;
+    SmallVector<StringRef, 8> Items;
+    StringRef(TransformList).split(Items, ',', -1, false);
+    if (!Items.empty() && Items.front().trim().starts_with("-")) // "-x": everything but x
+      Items.insert(Items.begin(), "all");
+    for (StringRef Item : Items) {
+      Item = Item.trim();
+      bool Remove = Item.consume_front("-");
+      if (Item == "all" || Item == "none") {
+        Selected.clear();
+        if (Item == "all")
+          for (const TransformInfo &T : transforms())
+            Selected.push_back(T.Name);
+        continue;
+      }
+      if (llvm::none_of(transforms(), [&](const TransformInfo &T) { return Item == T.Name; }))
+        return usage("--transforms: unknown transformation '" + Item + "' (see --list-transforms)");
+      llvm::erase(Selected, Item.str());
+      if (!Remove)
+        Selected.push_back(Item.str());
+    }
+    // Keep the registry's order; "none" is a list that matches nothing.
+    Opts.Transforms = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+  }
   Opts.Eval.ClosedWorld = ClosedWorld;
   Opts.ListDatatypes = ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;

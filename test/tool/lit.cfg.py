@@ -17,6 +17,7 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%runtime_include", os.path.join(config.ompi_src_root, "runtime", "include")))
 
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
 if config.mpich_cflags:

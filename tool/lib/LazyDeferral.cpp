@@ -62,6 +62,9 @@ struct Candidate {
   const CallResult *R = nullptr;
   const VarDecl *V = nullptr;
   bool Worth = false;
+  bool Invalid = false;    ///< its variable cannot be deferred (already reported)
+  std::string NotWorth;    ///< why deferring it alone would not help
+  unsigned NextUse = 0;    ///< offset of the first use of its result after it
 };
 
 class Analysis {
@@ -81,6 +84,9 @@ public:
     std::map<const VarDecl *, std::vector<Candidate *>> ByVar;
     for (Candidate &C : Cands)
       ByVar[C.V].push_back(&C);
+    for (auto &[V, Cs] : ByVar)
+      worth(V, Cs);
+    joinPending();
     for (auto &[V, Cs] : ByVar)
       variable(V, Cs);
   }
@@ -264,8 +270,11 @@ private:
     for (const Stmt *P = parent(Top); P; Top = P, P = parent(P)) {
       if (isa<UnaryExprOrTypeTraitExpr>(P))
         return Use::Ignore; // sizeof(v)
-      if (isa<ParenExpr, MemberExpr>(P) || (isa<ArraySubscriptExpr>(P) && cast<ArraySubscriptExpr>(P)->getBase()->IgnoreParenImpCasts() == Top))
+      if (isa<ParenExpr, MemberExpr>(P))
         continue;
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P);
+          AS && AS->getBase()->IgnoreParenImpCasts() == cast<Expr>(Top)->IgnoreParenImpCasts())
+        continue; // v[i]: still an object inside v
       if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
         if (IC->getCastKind() == CK_ArrayToPointerDecay) {
           if (const Stmt *G = parent(P); G && isa<ArraySubscriptExpr>(G))
@@ -401,7 +410,8 @@ private:
     return false;
   }
 
-  void variable(const VarDecl *V, std::vector<Candidate *> &Cs) {
+  /// Steps 1 and 2: the uses of V, and which of its calls are worth deferring.
+  void worth(const VarDecl *V, std::vector<Candidate *> &Cs) {
     const std::string Name = V->getName().str();
     bool Global = V->hasGlobalStorage();
     // 1. Every use of V: accesses are force points; an escaping address
@@ -427,10 +437,13 @@ private:
       }
     }
     if (!Why.empty()) {
-      for (Candidate *C : Cs)
+      for (Candidate *C : Cs) {
         Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name, Why));
+        C->Invalid = true;
+      }
       return;
     }
+    UsesOf[V] = Uses;
     // 2. Worth it? A call helps when no access follows in its function, or
     // another reduction may be queued before the first one.
     for (Candidate *C : Cs) {
@@ -460,15 +473,41 @@ private:
                                                  : "the function returns")
                                    .str();
       else
-        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name,
-                                     Next ? llvm::formatv("its result is used at line {0} before any other "
-                                                          "reduction could join it",
-                                                          line(Next->getBeginLoc()))
-                                                .str()
-                                          : "nothing could join it before the function returns"));
+        C->NotWorth = Next ? llvm::formatv("its result is used at line {0} before any other reduction could join it",
+                                           line(Next->getBeginLoc()))
+                                 .str()
+                           : "nothing could join it before the function returns";
+      C->NextUse = Next ? off(Next->getBeginLoc()) : off(F->getBody()->getEndLoc());
       if (C->Worth)
         WorthWhy[C] = Why;
     }
+  }
+
+  /// A call that follows a deferred one still pending joins it: defer it too.
+  void joinPending() {
+    for (Candidate &C : Cands) {
+      if (C.Worth || C.Invalid)
+        continue;
+      unsigned At = off(C.R->Call->getBeginLoc());
+      for (const Candidate &D : Cands)
+        if (D.Worth && D.R->Caller == C.R->Caller && off(D.R->Call->getEndLoc()) < At && D.NextUse > At) {
+          C.Worth = true;
+          WorthWhy[&C] = llvm::formatv("it joins the reduction of line {0}, still pending here", D.R->Line).str();
+          break;
+        }
+      if (!C.Worth)
+        Plan.Declined.push_back(note(*C.R, false, "defer " + C.R->Function + " into " + C.V->getName().str(),
+                                     C.NotWorth));
+    }
+  }
+
+  void variable(const VarDecl *V, std::vector<Candidate *> &Cs) {
+    const std::string Name = V->getName().str();
+    bool Global = V->hasGlobalStorage();
+    std::string Why;
+    if (!UsesOf.count(V))
+      return; // declined in worth()
+    const std::vector<const DeclRefExpr *> &Uses = UsesOf[V];
     std::vector<Candidate *> Deferred;
     for (Candidate *C : Cs)
       if (C->Worth)
@@ -520,7 +559,8 @@ private:
         if (After(RS))
           Add(RS, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
       const auto *Body = cast<CompoundStmt>(F->getBody());
-      if (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())) {
+      bool LastWaits = !Body->body_empty() && Placed.count({off(Body->body_back()->getBeginLoc()), Name});
+      if (!LastWaits && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back()))) {
         ForcePoint FP;
         FP.K = ForcePoint::BeforeBrace;
         FP.At = SM.getExpansionLoc(Body->getRBracLoc());
@@ -549,11 +589,13 @@ private:
                     llvm::formatv("deferred {0}({1} -> {2}) to the lazy runtime", C->R->Function,
                                   Ev.text(C->R->Call->getArg(0)), Ev.text(C->R->Call->getArg(1)))
                         .str(),
-                    WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2} force "
-                                                "point{3} wait{4} for it",
-                                                Name, Global ? "variable of this file" : "local variable",
-                                                Forces.size(), Forces.size() == 1 ? "" : "s",
-                                                Forces.size() == 1 ? "s" : "")
+                    WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
+                                                Global ? "variable of this file" : "local variable",
+                                                Forces.empty() ? std::string("nothing uses it afterwards")
+                                                : llvm::formatv("{0} force point{1} wait{2} for it", Forces.size(),
+                                                                Forces.size() == 1 ? "" : "s",
+                                                                Forces.size() == 1 ? "s" : "")
+                                                      .str())
                                       .str());
       D.Note.Saves = "one collective per reduction that joins it before the next force point";
       Plan.Calls.push_back(std::move(D));
@@ -570,6 +612,7 @@ private:
   }
 
   std::map<const Candidate *, std::string> WorthWhy;
+  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> UsesOf;
 };
 
 } // namespace

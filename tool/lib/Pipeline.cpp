@@ -1,5 +1,6 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "Pipeline.h"
+#include <algorithm>
 #include "MPIModel.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -42,7 +43,10 @@ public:
     std::vector<ChangeNote> Notes;
     TransformContext TC{Ctx, Ev, O.Analysis, Reps, Notes};
     for (const TransformInfo &T : transforms())
-      if (llvm::Error E = T.Run(TC)) {
+      if (!Opts.Transforms.empty() &&
+          std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
+        continue;
+      else if (llvm::Error E = T.Run(TC)) {
         llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: "
                      << llvm::toString(std::move(E)) << "\n";
         Failed = true;

@@ -18,6 +18,8 @@ struct PipelineOptions {
   /// Print the target's size of every predefined datatype instead of running
   /// transformations (a check of the model against a real MPI).
   bool ListDatatypes = false;
+  /// The transformations to run (names from the registry); empty: all.
+  std::vector<std::string> Transforms;
 };
 
 struct FileOutcome {
