@@ -61,6 +61,25 @@ case $case_name in
     ok "$nf fusions; same output with $impl on $n ranks"
     ;;
 
+  lazy)
+    # lazy-deferral: the reductions are deferred and fused at run time (one
+    # collective per variance iteration), with the same output; also with
+    # the runtime's queue check on.
+    impl=$1 n=$2
+    cc=$(mpicc_of "$impl")
+    "$cc" -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC/lazy_cases.c"
+    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report -O2 -Wall -Wextra -Werror -o lazy \
+      "$E2E_SRC/lazy_cases.c" 2> report.txt || { cat report.txt; fail "the deferred program did not compile"; }
+    nd=$(grep -c "lazy-deferral: deferred" report.txt || true)
+    [ "$nd" -eq 7 ] || { cat report.txt; fail "expected 7 deferrals, found $nd"; }
+    same_output "$impl" "$n" ./plain ./lazy
+    MPIOPT_LAZY_STATS=1 launch "$impl" "$n" ./lazy > /dev/null 2> stats.txt
+    grep -Eq "at most [2-9][0-9]* fused" stats.txt || { cat stats.txt; fail "the runtime fused nothing"; }
+    MPIOPT_CHECK=1 launch "$impl" "$n" ./lazy > checked.out
+    diff -u plain.out checked.out || fail "output differs with MPIOPT_CHECK=1"
+    ok "$nd deferrals; same output with $impl on $n ranks; $(grep -o '[0-9]* collectives' stats.txt)"
+    ;;
+
   makefile)
     # ompi-cc as CC in an ordinary Makefile: -c with a header in include/,
     # then a link step.

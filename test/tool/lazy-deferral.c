@@ -27,7 +27,7 @@ static void sum(const double *d) {
   double s = 0.0;
   for (int j = jmin; j <= jmax; j++)
     s += d[j];
-  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+2]]:3: lazy-deferral: deferred MPI_Allreduce(&s -> &s1) to the lazy runtime (its result s1 is not used before the end of sum; s1 is a variable of this file whose address only MPI calls use, and 2 force points wait for it); saves one collective per reduction that joins it before the next force point
+  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+2]]:3: lazy-deferral: deferred MPI_Allreduce(&s -> &s1) to the lazy runtime (its result s1 is not used before the end of sum; s1 is a variable of this file whose address only MPI calls use, and 3 force points wait for it); saves one collective per reduction that joins it before the next force point
   // SRC: mpiopt_lazy_allreduce(&s, &s1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&s, &s1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
@@ -36,10 +36,13 @@ static void sumsq(const double *d) {
   double s = 0.0;
   for (int j = jmin; j <= jmax; j++)
     s += d[j] * d[j];
-  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+2]]:3: lazy-deferral: deferred MPI_Allreduce(&s -> &s2) to the lazy runtime (its result s2 is not used before the end of sumsq; s2 is a variable of this file whose address only MPI calls use, and 1 force point waits for it); saves one collective per reduction that joins it before the next force point
+  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+2]]:3: lazy-deferral: deferred MPI_Allreduce(&s -> &s2) to the lazy runtime (its result s2 is not used before the end of sumsq; s2 is a variable of this file whose address only MPI calls use, and 3 force points wait for it); saves one collective per reduction that joins it before the next force point
   // SRC: mpiopt_lazy_allreduce(&s, &s2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&s, &s2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
+
+static void tally(long n, int k);
+static void show(void) { printf("%g\n", s2); }
 
 void variance(double a[N][N], double *var, int rank) {
   for (int i = 0; i < N; i++) {
@@ -53,11 +56,25 @@ void variance(double a[N][N], double *var, int rank) {
     // SRC-NEXT:    var[i] = (s2 - s1 * s1 / N) / (N - 1);
     var[i] = (s2 - s1 * s1 / N) / (N - 1);
   }
-  // An unbraced body gets braces around its wait.
-  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+3]]:20: lazy-deferral: force point: wait for s1 (line [[#@LINE+3]] uses s1)
-  // SRC:    { mpiopt_lazy_wait_range(&s1, sizeof(s1)); printf("%g\n", s1); }
+  // A wait is a collective: one under a condition that queues nothing moves
+  // before the condition, so every rank waits at the same point.
+  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+4]]:20: lazy-deferral: force point: wait for s1 (line [[#@LINE+4]] uses s1)
+  // SRC:  mpiopt_lazy_wait_range(&s1, sizeof(s1));
+  // SRC-NEXT:  if (rank == 0)
   if (rank == 0)
     printf("%g\n", s1);
+  // So does a call, under a condition, of a function that reads a result.
+  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+4]]:5: lazy-deferral: force point: wait for s2 (line [[#@LINE+4]] calls show, which uses s2, under a condition)
+  // SRC:  mpiopt_lazy_wait_range(&s2, sizeof(s2));
+  // SRC-NEXT:  if (rank == 1)
+  if (rank == 1)
+    show();
+  // An unbraced loop body that queues a reduction keeps its wait inside,
+  // in braces.
+  // REPORT-DAG: {{.*}}lazy-deferral.c:[[#@LINE+3]]:17: lazy-deferral: force point: wait for s1 (line [[#@LINE+3]] uses s1)
+  // SRC:    { mpiopt_lazy_wait_range(&s1, sizeof(s1)); tally((long)s1, k); }
+  for (int k = 0; k < 4; k++)
+    tally((long)s1, k);
 }
 
 // MPI_Reduce into an element of a static array; nothing reads it here.

@@ -374,10 +374,29 @@ private:
       } else if (const auto *If = dyn_cast<IfStmt>(P)) {
         IsBody = Body(If->getThen()) || Body(If->getElse());
       } else if (isa<SwitchCase, LabelStmt>(P)) {
-        IsBody = true;
+        // After the label: "case 1: wait; stmt;" runs the wait exactly when stmt runs.
+        const Stmt *Sw = P;
+        while (Sw && !isa<SwitchStmt>(Sw))
+          Sw = isa<SwitchCase>(P) ? parent(Sw) : nullptr;
+        if (Sw && !queues(Sw)) { // a switch that queues nothing: wait before it
+          Child = Sw;
+          P = Sw;
+          continue;
+        }
+        FP.K = ForcePoint::Before;
+        FP.At = SM.getExpansionLoc(Child->getBeginLoc());
+        FP.Indent = " ";
+        return true;
       } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
         IsBody = Body(Sw->getBody());
       }
+      // A wait is a collective: every rank must reach it. Under a condition
+      // (or in a loop) that queues nothing, it moves up before the whole
+      // construct, which every rank that reaches the force point reaches
+      // too; where the construct queues a reduction, the program already
+      // needs every rank to run it alike, so the wait may stay inside.
+      if (IsBody && !queues(Child))
+        continue;
       if (IsBody) {
         FP.K = ForcePoint::Braces;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
@@ -553,6 +572,34 @@ private:
     for (const DeclRefExpr *E : Uses)
       if (After(E))
         Add(E, E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
+    if (Global) {
+      // A function that reads V waits inside; where it is called under a
+      // condition, every rank must still wait at the same point: wait
+      // before the construct (the callee's own wait then finds nothing).
+      std::set<const FunctionDecl *> Reads;
+      for (const DeclRefExpr *E : Uses)
+        Reads.insert(functionOf(E)->getCanonicalDecl());
+      for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (auto &[F, Cs] : Col.Calls)
+          if (!Reads.count(F->getCanonicalDecl()))
+            for (const CallExpr *CE : Cs)
+              if (const FunctionDecl *G = CE->getDirectCallee(); G && Reads.count(G->getCanonicalDecl())) {
+                Reads.insert(F->getCanonicalDecl());
+                Changed = true;
+                break;
+              }
+      }
+      for (auto &[F, Cs] : Col.Calls)
+        for (const CallExpr *CE : Cs)
+          if (const FunctionDecl *G = CE->getDirectCallee();
+              G && G->getCanonicalDecl() != F->getCanonicalDecl() && Reads.count(G->getCanonicalDecl()) &&
+              conditional(CE))
+            Add(CE, nullptr, "reads",
+                llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
+                              G->getName(), Name)
+                    .str());
+    }
     if (V->hasLocalStorage()) {
       const FunctionDecl *F = Deferred.front()->R->Caller;
       for (const ReturnStmt *RS : Col.Returns[F])
@@ -602,6 +649,17 @@ private:
     }
     for (ForcePoint &FP : Forces)
       Plan.Forces.push_back(std::move(FP));
+  }
+
+  /// Whether S runs only under a condition or in a loop of its function.
+  bool conditional(const Stmt *S) const {
+    for (const Stmt *P = parent(S); P; P = parent(P)) {
+      if (isa<IfStmt, SwitchStmt, ForStmt, WhileStmt, DoStmt, ConditionalOperator>(P))
+        return true;
+      if (const auto *B = dyn_cast<BinaryOperator>(P); B && B->isLogicalOp())
+        return true;
+    }
+    return false;
   }
 
   const FunctionDecl *functionOf(const DeclRefExpr *E) const {
