@@ -37,6 +37,7 @@
 
 mpiopt_lazy_config mpiopt_lazy_cfg;
 mpiopt_lazy_stats_t mpiopt_lazy_counters;
+unsigned long long mpiopt_lazy_epoch;
 void mpiopt_lazy_composite_free(void);
 
 static int initialised;
@@ -249,6 +250,7 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
   int nonblocking = mpiopt_lazy_cfg.async && !wait_all;
   if (!nonblocking && c->nflying) rc = complete_flying(c, c->nflying);
   if (!b->nops) return rc;
+  mpiopt_lazy_epoch++;
   b->flush_file = file;
   b->flush_line = line;
   if (b->nbyref) /* read the by-reference inputs now */
@@ -289,6 +291,7 @@ static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     flush_overlapping(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, file, line);
     flush_overlapping(recvbuf, bytes, file, line);
   }
+  mpiopt_lazy_epoch++;
   mpiopt_lazy_counters.immediate++;
   mpiopt_lazy_counters.collectives++;
   return root < 0 ? MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm)

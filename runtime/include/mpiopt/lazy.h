@@ -65,6 +65,11 @@ int mpiopt_lazy_wait_range(const void *p, size_t bytes);
  * been delivered yet (pending or in flight), else 0. Never communicates. */
 int mpiopt_lazy_pending(const void *recvbuf, size_t bytes);
 
+/* Changes whenever queued operations are taken for a collective (a flush,
+ * or an operation executed at once): while it is unchanged, an operation
+ * queued with mpiopt_lazy_allreduce_by_ref_at still reads its input later. */
+extern unsigned long long mpiopt_lazy_epoch;
+
 /* Counters since MPI_Init (or the last reset), identical on every rank. */
 typedef struct {
   unsigned long long queued;      /* operations deferred */

@@ -175,6 +175,7 @@ template <class T> class shared {
     detail::kind k;
     T contrib, result, bound;
     grant<T> *g;
+    unsigned long long epoch; // mpiopt_lazy_epoch when queued: unchanged = still reads contrib
   };
 
 public:
@@ -211,12 +212,12 @@ public:
   }
 
   // --- reductions with a private operand (lazy) ------------------------------
-  shared &operator+=(const T &a) { return update(detail::kind::sum, a); }
-  shared &operator-=(const T &a) { return update(detail::kind::sum, T(-a)); }
-  shared &operator*=(const T &a) { return update(detail::kind::prod, a); }
-  shared &operator/=(const T &a) { return update(detail::kind::div, a); }
-  shared &min(const T &a) { return update(detail::kind::min, a); }
-  shared &max(const T &a) { return update(detail::kind::max, a); }
+  shared &operator+=(T a) { return add(a); }
+  shared &operator-=(T a) { return add(T(-a)); }
+  shared &operator*=(T a) { return update(detail::kind::prod, a); }
+  shared &operator/=(T a) { return update(detail::kind::div, a); }
+  shared &min(T a) { return update(detail::kind::min, a); }
+  shared &max(T a) { return update(detail::kind::max, a); }
 
   // --- shared operands: local --------------------------------------------------
   shared &operator+=(const shared &y) { return local(get() + y.get()); }
@@ -289,9 +290,20 @@ private:
     n_ = 0;
   }
 
+  // The hot path of "x += a" in a loop: the open sum step takes it.
+  shared &add(T a) {
+    if (n_) {
+      step &s = steps_[n_ - 1];
+      if (s.k == detail::kind::sum && s.epoch == mpiopt_lazy_epoch) {
+        s.contrib += a;
+        return *this;
+      }
+    }
+    return update(detail::kind::sum, a);
+  }
+
   shared &update(detail::kind k, T a) {
-    if (n_ && steps_[n_ - 1].k == k && k != detail::kind::bounded &&
-        mpiopt_lazy_pending(&steps_[n_ - 1].result, sizeof(T))) {
+    if (n_ && steps_[n_ - 1].k == k && k != detail::kind::bounded && steps_[n_ - 1].epoch == mpiopt_lazy_epoch) {
       // still queued: the runtime reads the contribution at the flush
       steps_[n_ - 1].contrib = detail::combine(k, steps_[n_ - 1].contrib, a);
       return *this;
@@ -309,6 +321,7 @@ private:
     s.result = T();
     s.bound = bound;
     s.g = g;
+    s.epoch = mpiopt_lazy_epoch;
     mpiopt_lazy_allreduce_by_ref_at(&s.contrib, &s.result, 1, detail::mpi_type<T>(), detail::mpi_op(k), comm_,
                                     name_, 0);
     return s;
@@ -373,17 +386,18 @@ template <class T> class shared_array {
   struct step {
     detail::kind k;
     std::vector<T> contrib, result;
+    unsigned long long epoch;
   };
 
 public:
   class element {
   public:
-    element &operator+=(const T &a) { return upd(detail::kind::sum, a); }
-    element &operator-=(const T &a) { return upd(detail::kind::sum, T(-a)); }
-    element &operator*=(const T &a) { return upd(detail::kind::prod, a); }
-    element &operator/=(const T &a) { return upd(detail::kind::div, a); }
-    element &min(const T &a) { return upd(detail::kind::min, a); }
-    element &max(const T &a) { return upd(detail::kind::max, a); }
+    element &operator+=(T a) { return upd(detail::kind::sum, a); }
+    element &operator-=(T a) { return upd(detail::kind::sum, T(-a)); }
+    element &operator*=(T a) { return upd(detail::kind::prod, a); }
+    element &operator/=(T a) { return upd(detail::kind::div, a); }
+    element &min(T a) { return upd(detail::kind::min, a); }
+    element &max(T a) { return upd(detail::kind::max, a); }
     element &operator=(const T &) = delete;
     element &operator=(replicated<T> v) {
       a_->force();
@@ -437,7 +451,7 @@ private:
   }
 
   step &current(detail::kind k) {
-    if (n_ && steps_[n_ - 1].k == k && queued(steps_[n_ - 1])) return steps_[n_ - 1];
+    if (n_ && steps_[n_ - 1].k == k && steps_[n_ - 1].epoch == mpiopt_lazy_epoch) return steps_[n_ - 1];
     if (n_ && !queued(steps_[n_ - 1])) force();
     if (n_ == 4) force();
     if ((int)steps_.size() <= n_) steps_.resize(n_ + 1);
@@ -445,6 +459,7 @@ private:
     s.k = k;
     s.contrib.assign(values_.size(), detail::identity<T>(k));
     s.result.resize(values_.size());
+    s.epoch = mpiopt_lazy_epoch;
     mpiopt_lazy_allreduce_by_ref_at(s.contrib.data(), s.result.data(), (int)values_.size(), detail::mpi_type<T>(),
                                     detail::mpi_op(k), comm_, name_, 0);
     return s;
