@@ -41,6 +41,7 @@ unsigned long long mpiopt_lazy_epoch;
 void mpiopt_lazy_composite_free(void);
 
 static int initialised;
+static long npending; /* operations queued or in flight, on every communicator */
 static mpiopt_lazy_comm *comms;
 static int ncomms, capcomms;
 static mpiopt_lazy_site *sites;
@@ -205,6 +206,7 @@ static void deliver(mpiopt_lazy_batch *b) {
     const mpiopt_lazy_op *o = &b->ops[i];
     if (o->deliver) memcpy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
   }
+  npending -= b->nops;
   mpiopt_lazy_counters.flushes++;
   if ((unsigned long long)b->nops > mpiopt_lazy_counters.max_fused) mpiopt_lazy_counters.max_fused = (unsigned)b->nops;
   if (mpiopt_lazy_cfg.adapt) {
@@ -276,7 +278,7 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
 
 /* Flush whatever pending result overlaps [p, p+n), on every communicator. */
 static void flush_overlapping(const void *p, size_t n, const char *file, int line) {
-  if (!n) return;
+  if (!n || !npending) return;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
     for (int k = 0; k < c->nflying; k++)
@@ -301,6 +303,21 @@ static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                    MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
   init();
+  /* Fast path: a site the adaptive policy runs at once. */
+  int s = site_index(file, line, ra);
+  if (sites[s].immediate_left > 0 && mpiopt_lazy_cfg.enabled) {
+    sites[s].immediate_left--;
+    if (!npending) { /* nothing to order against */
+      mpiopt_lazy_epoch++;
+      mpiopt_lazy_counters.immediate++;
+      mpiopt_lazy_counters.collectives++;
+      return root < 0 ? MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm)
+                      : MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+    }
+    const mpiopt_type_info *t = mpiopt_type_lookup(dt);
+    size_t n = t && count > 0 ? (size_t)count * (size_t)t->size : 0;
+    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, n, file, line);
+  }
   const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
   const mpiopt_op_info *oi = mpiopt_op_lookup(op);
   mpiopt_lazy_comm *c = comm_lookup(comm);
@@ -313,11 +330,6 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
       (root >= 0 && root >= c->size) || (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
       (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
     return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
-  int s = site_index(file, line, ra);
-  if (sites[s].immediate_left > 0) {
-    sites[s].immediate_left--;
-    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
-  }
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   flush_overlapping(in, bytes, file, line);
 
@@ -357,6 +369,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   uintptr_t lo = (uintptr_t)recvbuf, hi = lo + bytes;
   if (lo < b->lo) b->lo = lo;
   if (hi > b->hi) b->hi = hi;
+  npending++;
   mpiopt_lazy_counters.queued++;
   return MPI_SUCCESS;
 }
@@ -409,7 +422,7 @@ int mpiopt_lazy_flush_all(void) {
 }
 
 int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
-  if (!initialised) return 0;
+  if (!initialised || !npending) return 0;
   if (!bytes) bytes = 1;
   for (int i = 0; i < ncomms; i++) {
     if (batch_overlaps(&comms[i].open, recvbuf, bytes)) return 1;
@@ -420,7 +433,7 @@ int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
 }
 
 int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line) {
-  if (!initialised) return MPI_SUCCESS;
+  if (!initialised || !npending) return MPI_SUCCESS;
   if (!bytes) bytes = 1;
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {
@@ -471,6 +484,7 @@ void mpiopt_lazy_finalize(void) {
   sites = NULL;
   site_hash = NULL;
   ncomms = capcomms = nsites = capsites = hash_cap = 0;
+  npending = 0;
   mpiopt_lazy_composite_free();
   mpiopt_types_free();
   initialised = 0;

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Micro-benchmarks of the lazy reduction runtime (lazy_bench.c), all in one
+session, medians of several runs:
+
+  queue cost      ns to queue one deferred reduction
+  fusion          K single-double reductions: K MPI_Allreduce vs deferred + one flush
+  mixed groups    G reductions of distinct (datatype, op): grouped vs composite
+                  algorithm (MPIOPT_LAZY_FUSE), the measurement behind the
+                  runtime's composite threshold
+  solo            one reduction per flush: plain vs deferred with and without
+                  the adaptive policy (it must not be slower than plain)
+
+  bench.py [--reps 5] [--np 2] [--mpi mpich|openmpi] [--out DIR]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+MPI = {"mpich": ("mpicc.mpich", ["mpiexec.mpich"]), "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"])}
+
+
+def run(cmd, env):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+    if r.returncode != 0:
+        sys.exit("bench: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r.stdout.split()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
+    ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", "lazy"))
+    a = ap.parse_args()
+    if a.mpi == "mpich" and a.np > 2:
+        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
+    mpicc, launcher = MPI[a.mpi]
+    os.makedirs(a.out, exist_ok=True)
+    build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
+    lib = os.path.join(build, "lib", "openmpi") if a.mpi == "openmpi" else os.path.join(build, "lib")
+    exe = os.path.join(a.out, "lazy_bench")
+    base = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    run([mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
+         os.path.join(HERE, "lazy_bench.c"), "-L" + lib, "-lompi-rt"], base)
+
+    def med(args, **env):
+        vals = [run(launcher + ["-n", str(a.np), exe] + args, dict(base, **env)) for _ in range(a.reps)]
+        return [statistics.median(float(v[i]) for v in vals) for i in (2, 3)]
+
+    lines = ["Lazy runtime micro-benchmarks, %s, %d ranks, median of %d runs (microseconds per iteration)"
+             % (a.mpi, a.np, a.reps), ""]
+    q = med(["queue", "1", "2000"])[1]
+    lines += ["Queueing one deferred reduction: %.1f ns" % q, ""]
+    lines += ["| reductions K | K x MPI_Allreduce | deferred + 1 flush | ratio |", "|---:|---:|---:|---:|"]
+    for k in (1, 2, 4, 8, 16, 32):
+        p, l = med(["fuse", str(k), "3000"])
+        lines.append("| %d | %.3f | %.3f | %.2f |" % (k, p, l, l / p))
+    lines += ["", "| groups G | G x MPI_Allreduce | grouped (G collectives) | composite (1 collective) |",
+              "|---:|---:|---:|---:|"]
+    for g in (2, 3, 4, 8):
+        p, gr = med(["mixed", str(g), "3000"], MPIOPT_LAZY_FUSE="grouped")
+        _, co = med(["mixed", str(g), "3000"], MPIOPT_LAZY_FUSE="composite")
+        lines.append("| %d | %.3f | %.3f | %.3f |" % (g, p, gr, co))
+    p, l = med(["solo", "1", "20000"])
+    _, l0 = med(["solo", "1", "20000"], MPIOPT_LAZY_ADAPT="0")
+    lines += ["", "One reduction per flush: MPI_Allreduce %.3f, deferred (adaptive) %.3f (%.2f), "
+              "deferred (MPIOPT_LAZY_ADAPT=0) %.3f (%.2f)" % (p, l, l / p, l0, l0 / p)]
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(a.out, "lazy-%s-np%d.md" % (a.mpi, a.np)), "w") as f:
+        f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
