@@ -64,6 +64,7 @@ struct Candidate {
   bool Worth = false;
   bool Invalid = false;    ///< its variable cannot be deferred (already reported)
   std::string NotWorth;    ///< why deferring it alone would not help
+  bool AtExit = false;     ///< its (global) result is not used before its function returns
   unsigned NextUse = 0;    ///< offset of the first use of its result after it
 };
 
@@ -352,6 +353,9 @@ private:
     for (const Stmt *P = parent(Child); P; Child = P, P = parent(P)) {
       auto Body = [&](const Stmt *B) { return B == Child; };
       if (isa<CompoundStmt>(P)) {
+        // The braced body of a construct that queues nothing: move up (below).
+        if (const Stmt *G = parent(P); G && isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(G) && !queues(P))
+          continue;
         FP.K = ForcePoint::Before;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
         FP.Indent = indentAt(FP.At);
@@ -483,7 +487,7 @@ private:
           Joined = true;
       }
       if (!Next && Global)
-        C->Worth = true, Why = llvm::formatv("its result {0} is not used before the end of {1}", Name,
+        C->Worth = C->AtExit = true, Why = llvm::formatv("its result {0} is not used before the end of {1}", Name,
                                              C->R->EnclosingFunction)
                                    .str();
       else if (Joined)
@@ -632,6 +636,7 @@ private:
       D.Callee = SM.getExpansionLoc(C->R->Call->getCallee()->getBeginLoc());
       D.From = C->R->Function;
       D.To = C->R->Function == "MPI_Reduce" ? "mpiopt_lazy_reduce" : "mpiopt_lazy_allreduce";
+      D.PendingAtExit = C->AtExit;
       D.Note = note(*C->R, true,
                     llvm::formatv("deferred {0}({1} -> {2}) to the lazy runtime", C->R->Function,
                                   Ev.text(C->R->Call->getArg(0)), Ev.text(C->R->Call->getArg(1)))

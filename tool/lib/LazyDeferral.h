@@ -32,6 +32,7 @@ namespace ompi {
 struct DeferredCall {
   clang::SourceLocation Callee; ///< the callee's name token
   std::string From, To;         ///< MPI_Allreduce -> mpiopt_lazy_allreduce
+  bool PendingAtExit = false;   ///< its result is not used before its function returns
   ChangeNote Note;
 };
 

@@ -41,7 +41,7 @@ public:
     O.Analysis = analyzeCalls(Ctx, Ev);
     tooling::Replacements Reps;
     std::vector<ChangeNote> Notes;
-    TransformContext TC{Ctx, Ev, O.Analysis, Reps, Notes};
+    TransformContext TC{Ctx, Ev, O.Analysis, Reps, Notes, Opts.Transforms};
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())

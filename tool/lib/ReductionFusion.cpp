@@ -1,5 +1,6 @@
 //===- ReductionFusion.cpp - Static fusion of independent reductions -------===//
 #include "ReductionFusion.h"
+#include "LazyDeferral.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "ASTUtil.h"
@@ -943,5 +944,36 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
 
 llvm::Error ompi::runReductionFusion(TransformContext &TC) {
   FusionPlan Plan = analyzeReductionFusion(TC.Ctx, TC.Ev, TC.Analysis);
+  if (TC.enabled("lazy-deferral")) {
+    // Results that no code of their function uses go further with the
+    // runtime: it fuses them with the reductions of the functions that run
+    // before the first use (Fig. 1 of the CFL paper, across modules).
+    DeferralPlan D = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Analysis, clang::tooling::Replacements());
+    std::set<std::pair<unsigned, unsigned>> Leave;
+    for (const DeferredCall &C : D.Calls)
+      if (C.PendingAtExit)
+        Leave.insert({C.Note.Line, C.Note.Column});
+    std::vector<FusionGroup> Keep;
+    for (FusionGroup &G : Plan.Groups) {
+      bool All = llvm::all_of(G.Members, [&](const FusionMember &M) { return Leave.count({M.Line, M.Column}); });
+      if (!All) {
+        Keep.push_back(std::move(G));
+        continue;
+      }
+      for (const FusionMember &M : G.Members) {
+        ChangeNote N;
+        N.Transform = "reduction-fusion";
+        N.Applied = false;
+        N.File = TC.Analysis.File;
+        N.Line = M.Line;
+        N.Column = M.Column;
+        N.What = G.Function + " not fused";
+        N.Why = "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them "
+                "with the reductions that run before their first use";
+        Plan.Declined.push_back(std::move(N));
+      }
+    }
+    Plan.Groups = std::move(Keep);
+  }
   return rewriteReductionFusion(Plan, TC.Ctx, TC.Out, TC.Notes);
 }

@@ -13,6 +13,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct TransformContext {
   const FileResult &Analysis;
   clang::tooling::Replacements &Out;
   std::vector<ChangeNote> &Notes; ///< every change made, and every one declined
+  std::vector<std::string> Selected = {}; ///< the transformations that run (empty: all)
+
+  bool enabled(llvm::StringRef Name) const {
+    return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
+  }
 };
 
 struct TransformInfo {
