@@ -54,7 +54,9 @@ void mpiopt_lazy_check(const mpiopt_lazy_batch *b, const mpiopt_lazy_comm *c) {
     size_t l = strlen(line);
     if (len + l + 1 > cap) {
       cap = 2 * (len + l + 1);
-      mine = realloc(mine, cap);
+      char *grown = realloc(mine, cap);
+      if (!grown) mpiopt_lazy_die(c->comm, "MPIOPT_CHECK: the ranks' queues differ (out of memory describing them)");
+      mine = grown;
     }
     memcpy(mine + len, line, l + 1);
     len += l;
