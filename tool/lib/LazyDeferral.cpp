@@ -212,7 +212,10 @@ private:
         Decline(V->getName().str() + " is declared in an inner block: it may die before the result arrives");
         continue;
       }
-      Cands.push_back({&C, V, false});
+      Candidate N;
+      N.R = &C;
+      N.V = V;
+      Cands.push_back(std::move(N));
     }
   }
 
@@ -224,20 +227,36 @@ private:
     return DS && parent(DS) == F->getBody();
   }
 
-  void computeDeferringFunctions() {
-    for (const Candidate &C : Cands)
-      Deferring.insert(C.R->Caller->getCanonicalDecl());
+  /// Add to Set every function that calls one in Set, directly or not.
+  void closeOverCallers(std::set<const FunctionDecl *> &Set) const {
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (auto &[F, Cs] : Col.Calls)
-        if (!Deferring.count(F->getCanonicalDecl()))
+        if (!Set.count(F->getCanonicalDecl()))
           for (const CallExpr *CE : Cs)
-            if (const FunctionDecl *G = CE->getDirectCallee(); G && Deferring.count(G->getCanonicalDecl())) {
-              Deferring.insert(F->getCanonicalDecl());
+            if (const FunctionDecl *G = CE->getDirectCallee(); G && Set.count(G->getCanonicalDecl())) {
+              Set.insert(F->getCanonicalDecl());
               Changed = true;
               break;
             }
     }
+  }
+
+  void computeDeferringFunctions() {
+    for (const Candidate &C : Cands)
+      Deferring.insert(C.R->Caller->getCanonicalDecl());
+    closeOverCallers(Deferring);
+  }
+
+  ChangeNote forceNote(SourceLocation At, const std::string &Name, std::string Why) const {
+    ChangeNote N;
+    N.Transform = "lazy-deferral";
+    N.File = Calls.File;
+    N.Line = line(At);
+    N.Column = SM.getExpansionColumnNumber(At);
+    N.What = "force point: wait for " + Name;
+    N.Why = std::move(Why);
+    return N;
   }
 
   /// Whether S queues a reduction: a candidate call, or a call of a
@@ -564,12 +583,7 @@ private:
       }
       if (!Placed.insert({off(FP.At), Name}).second)
         return;
-      FP.Note.Transform = "lazy-deferral";
-      FP.Note.File = Calls.File;
-      FP.Note.Line = line(Node->getBeginLoc());
-      FP.Note.Column = SM.getExpansionColumnNumber(Node->getBeginLoc());
-      FP.Note.What = "force point: wait for " + Name;
-      FP.Note.Why = std::move(What);
+      FP.Note = forceNote(Node->getBeginLoc(), Name, std::move(What));
       Forces.push_back(std::move(FP));
     };
     Why.clear();
@@ -583,17 +597,7 @@ private:
       std::set<const FunctionDecl *> Reads;
       for (const DeclRefExpr *E : Uses)
         Reads.insert(functionOf(E)->getCanonicalDecl());
-      for (bool Changed = true; Changed;) {
-        Changed = false;
-        for (auto &[F, Cs] : Col.Calls)
-          if (!Reads.count(F->getCanonicalDecl()))
-            for (const CallExpr *CE : Cs)
-              if (const FunctionDecl *G = CE->getDirectCallee(); G && Reads.count(G->getCanonicalDecl())) {
-                Reads.insert(F->getCanonicalDecl());
-                Changed = true;
-                break;
-              }
-      }
+      closeOverCallers(Reads);
       for (auto &[F, Cs] : Col.Calls)
         for (const CallExpr *CE : Cs)
           if (const FunctionDecl *G = CE->getDirectCallee();
@@ -617,12 +621,7 @@ private:
         FP.At = SM.getExpansionLoc(Body->getRBracLoc());
         FP.Indent = indentAt(FP.At);
         FP.Var = Name;
-        FP.Note.Transform = "lazy-deferral";
-        FP.Note.File = Calls.File;
-        FP.Note.Line = line(FP.At);
-        FP.Note.Column = SM.getExpansionColumnNumber(FP.At);
-        FP.Note.What = "force point: wait for " + Name;
-        FP.Note.Why = llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str();
+        FP.Note = forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
         Forces.push_back(std::move(FP));
       }
     }
