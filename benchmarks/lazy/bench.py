@@ -12,45 +12,25 @@ session, medians of several runs:
 
   bench.py [--reps 5] [--np 2] [--mpi mpich|openmpi] [--out DIR]
 """
-import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-MPI = {"mpich": ("mpicc.mpich", ["mpiexec.mpich"]), "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"])}
-
-
-def run(cmd, env):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
-    if r.returncode != 0:
-        sys.exit("bench: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
-    return r.stdout.split()
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
-    ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", "lazy"))
-    a = ap.parse_args()
-    if a.mpi == "mpich" and a.np > 2:
-        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
-    mpicc, launcher = MPI[a.mpi]
-    os.makedirs(a.out, exist_ok=True)
-    build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
-    lib = os.path.join(build, "lib", "openmpi") if a.mpi == "openmpi" else os.path.join(build, "lib")
+    a = parser(__doc__, "lazy").parse_args()
+    mpicc, launcher, base = setup(a)
+    lib = runtime_libdir(a.mpi)
     exe = os.path.join(a.out, "lazy_bench")
-    base = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                OMPI_MCA_btl_vader_single_copy_mechanism="none")
     run([mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
          os.path.join(HERE, "lazy_bench.c"), "-L" + lib, "-lompi-rt"], base)
 
     def med(args, **env):
-        vals = [run(launcher + ["-n", str(a.np), exe] + args, dict(base, **env)) for _ in range(a.reps)]
+        vals = [run(launcher + ["-n", str(a.np), exe] + args, dict(base, **env)).stdout.split() for _ in range(a.reps)]
         return [statistics.median(float(v[i]) for v in vals) for i in (2, 3)]
 
     lines = ["Lazy runtime micro-benchmarks, %s, %d ranks, median of %d runs (microseconds per iteration)"

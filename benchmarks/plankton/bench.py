@@ -9,40 +9,22 @@ MPIOPT_LAZY_STATS=1).
 
   bench.py [--steps 300] [--particles 20000] [--reps 5] [--np 2] [--mpi mpich|openmpi] [--out DIR]
 """
-import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-MPI = {"mpich": ("mpicc.mpich", ["mpiexec.mpich"]), "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"])}
-
-
-def run(cmd, env):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
-    if r.returncode != 0:
-        sys.exit("bench: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
-    return r
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, "plankton")
     ap.add_argument("--steps", type=int, default=300)
     ap.add_argument("--particles", type=int, default=20000)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
-    ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", "plankton"))
     a = ap.parse_args()
-    if a.mpi == "mpich" and a.np > 2:
-        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
-    mpicc, launcher = MPI[a.mpi]
-    os.makedirs(a.out, exist_ok=True)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_CC_MPICC=mpicc)
+    mpicc, launcher, env = setup(a)
     src = os.path.join(HERE, "plankton.c")
     exe = {v: os.path.join(a.out, "plankton-" + v) for v in ("original", "hand", "ompi")}
     run([mpicc, "-O2", "-o", exe["original"], src, "-lm"], env)

@@ -17,44 +17,23 @@ cost of one extra reduction (least-squares slope).
   bench.py [--sizes 500,1000,1500,3000] [--reps 5] [--np 2] [--mpi mpich|openmpi]
            [--fig2-size 1000] [--fig2-extra 0,2,4,8,12,16] [--out DIR]
 """
-import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-MPI = {
-    "mpich": ("mpicc.mpich", ["mpiexec.mpich"]),
-    "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"]),
-}
-
-
-def run(cmd, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, **kw)
-    if r.returncode != 0:
-        sys.exit("bench: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
-    return r
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, "variance")
     ap.add_argument("--sizes", default="500,1000,1500,3000")
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
     ap.add_argument("--fig2-size", type=int, default=1000)
     ap.add_argument("--fig2-extra", default="0,2,4,8,12,16")
-    ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", "variance"))
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
-    if a.mpi == "mpich" and a.np > 2:
-        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
-    mpicc, launcher = MPI[a.mpi]
-    os.makedirs(a.out, exist_ok=True)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_CC_MPICC=mpicc)
+    mpicc, launcher, env = setup(a)
     src = os.path.join(HERE, "variance.c")
     names = ("original", "hand", "ompi", "functions", "deferred", "shared")
     exe = {v: os.path.join(a.out, "variance-" + v) for v in names}
@@ -67,8 +46,7 @@ def main():
     print("ompi-cc: %d fusion(s): %s" % (len(fused), fused[0].split(": ", 2)[-1] if fused else "none"))
     r = run([occ, "--ompi-report", "-O2", "-DFUNCTIONS", "-o", exe["deferred"], src], env=env)
     print("ompi-cc -DFUNCTIONS: %d deferral(s)" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
-    build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
-    lib = os.path.join(build, "lib") + ("/openmpi" if a.mpi == "openmpi" else "")
+    lib = runtime_libdir(a.mpi)
     run([mpicc.replace("mpicc", "mpicxx"), "-std=c++17", "-O2", "-DOMPI_SKIP_MPICXX", "-DMPICH_SKIP_MPICXX",
          "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe["shared"],
          os.path.join(HERE, "variance_shared.cpp"), "-L" + lib, "-lompi-rt"])

@@ -13,18 +13,10 @@
 
 #include <mpi.h>
 #include "mpiopt/lazy.h"
+#include "check.h"
 
-static int checks, failures, rank, size;
+static int rank, size;
 
-#define CHECK(cond, ...)                                                                    \
-  do {                                                                                      \
-    checks++;                                                                               \
-    if (!(cond) && ++failures <= 20) {                                                      \
-      fprintf(stderr, "rank %d: FAIL %s:%d: ", rank, __FILE__, __LINE__);                  \
-      fprintf(stderr, __VA_ARGS__);                                                         \
-      fputc('\n', stderr);                                                                  \
-    }                                                                                       \
-  } while (0)
 
 typedef struct { MPI_Datatype dt; const char *name; int kind; size_t size; } type_t;
 /* kind: i signed, u unsigned, f float, b bool, c complex, p pair (value, int) */
@@ -71,6 +63,7 @@ static int compatible(const type_t *t, MPI_Op op) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  check_rank = rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   type_t types[] = {
       {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", 'i', 1}, {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", 'u', 1},

@@ -13,23 +13,16 @@
 
 #include <mpi.h>
 #include "mpiopt/lazy.h"
+#include "check.h"
 
-static int checks, failures, rank, size;
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond) && ++failures <= 20) {                                     \
-      fprintf(stderr, "rank %d: FAIL %s:%d: ", rank, __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-    }                                                                      \
-  } while (0)
+static int rank, size;
 
 static long tri(long n) { return n * (n + 1) / 2; } /* sum of 1..n */
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  check_rank = rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int lazy_on = !getenv("MPIOPT_LAZY") || atoi(getenv("MPIOPT_LAZY")) != 0;
 

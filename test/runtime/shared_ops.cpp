@@ -9,17 +9,9 @@
 
 #include <mpi.h>
 #include "mpiopt/shared.hpp"
+#include "check.h"
 
-static int checks, failures, rank_, size_;
-#define CHECK(cond, ...)                                                    \
-  do {                                                                      \
-    checks++;                                                               \
-    if (!(cond) && ++failures <= 20) {                                      \
-      std::fprintf(stderr, "rank %d: FAIL %s:%d: ", rank_, __FILE__, __LINE__); \
-      std::fprintf(stderr, __VA_ARGS__);                                    \
-      std::fputc('\n', stderr);                                             \
-    }                                                                       \
-  } while (0)
+static int rank_, size_;
 
 static double tri(int n) { return n * (n + 1) / 2.0; }
 static mpiopt_lazy_stats_t stats() {
@@ -31,6 +23,7 @@ static mpiopt_lazy_stats_t stats() {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  check_rank = rank_;
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   const int p = size_, r = rank_;
   // The adaptive policy would run some of these at once; the counts below

@@ -1,0 +1,47 @@
+"""What every benchmark driver shares: the MPI implementations, running a
+command (stopping with its output when it fails), the common options and
+environment, and where libompi-rt for an MPI is."""
+import argparse
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPI = {
+    "mpich": ("mpicc.mpich", ["mpiexec.mpich"]),
+    "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"]),
+}
+
+
+def run(cmd, env=None):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+    if r.returncode != 0:
+        sys.exit("bench: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r
+
+
+def parser(doc, name, reps=5):
+    """An argument parser with --reps --np --mpi --out (build/bench/NAME)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=reps)
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
+    ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", name))
+    return ap
+
+
+def setup(a):
+    """Check the options; make the output directory; return (mpicc, launcher, env)."""
+    if a.mpi == "mpich" and a.np > 2:
+        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
+    mpicc, launcher = MPI[a.mpi]
+    os.makedirs(a.out, exist_ok=True)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_CC_MPICC=mpicc)
+    return mpicc, launcher, env
+
+
+def runtime_libdir(mpi):
+    """The libompi-rt built for this MPI (lib/ for MPICH, lib/openmpi/ for Open MPI)."""
+    build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
+    return os.path.join(build, "lib", "openmpi") if mpi == "openmpi" else os.path.join(build, "lib")
