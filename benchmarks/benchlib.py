@@ -45,3 +45,11 @@ def runtime_libdir(mpi):
     """The libompi-rt built for this MPI (lib/ for MPICH, lib/openmpi/ for Open MPI)."""
     build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
     return os.path.join(build, "lib", "openmpi") if mpi == "openmpi" else os.path.join(build, "lib")
+
+
+def report(a, name, lines):
+    """Print the table and write it to OUT/NAME-MPI-npN.md."""
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(a.out, "%s-%s-np%d.md" % (name, a.mpi, a.np)), "w") as f:
+        f.write(text + "\n")

@@ -18,7 +18,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
@@ -51,10 +51,7 @@ def main():
     _, l0 = med(["solo", "1", "20000"], MPIOPT_LAZY_ADAPT="0")
     lines += ["", "One reduction per flush: MPI_Allreduce %.3f, deferred (adaptive) %.3f (%.2f), "
               "deferred (MPIOPT_LAZY_ADAPT=0) %.3f (%.2f)" % (p, l, l / p, l0, l0 / p)]
-    text = "\n".join(lines)
-    print(text)
-    with open(os.path.join(a.out, "lazy-%s-np%d.md" % (a.mpi, a.np)), "w") as f:
-        f.write(text + "\n")
+    report(a, "lazy", lines)
     return 0
 
 

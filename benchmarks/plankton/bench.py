@@ -16,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
@@ -55,10 +55,7 @@ def main():
     if len(checks) != 1:
         lines.append("")
         lines.append("checksums differ (floating-point sums in another order): %s" % sorted(checks))
-    text = "\n".join(lines)
-    print(text)
-    with open(os.path.join(a.out, "plankton-%s-np%d.md" % (a.mpi, a.np)), "w") as f:
-        f.write(text + "\n")
+    report(a, "plankton", lines)
     return 0
 
 

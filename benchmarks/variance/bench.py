@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, parser, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
@@ -105,12 +105,9 @@ def main():
     lines.append("")
     lines.append("Cost of one extra reduction per batch (slope / N): original %.2f us, deferred %.2f us, shared %.2f us"
                  % (1e6 * slope("functions") / n, 1e6 * slope("deferred") / n, 1e6 * slope("shared") / n))
-    text = "\n".join(lines)
-    print(text)
+    report(a, "variance", lines)
     if ok and any(fmed[("deferred", e)] > 1.05 * fmed[("functions", e)] for e in extras):
         print("note: the deferred build was slower than the original for some EXTRA (see the table)")
-    with open(os.path.join(a.out, "variance-%s-np%d.md" % (a.mpi, a.np)), "w") as f:
-        f.write(text + "\n")
     return 0 if ok else 1
 
 

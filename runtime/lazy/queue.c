@@ -307,14 +307,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   int s = site_index(file, line, ra);
   if (sites[s].immediate_left > 0 && mpiopt_lazy_cfg.enabled) {
     sites[s].immediate_left--;
-    if (!npending) { /* nothing to order against */
-      mpiopt_lazy_epoch++;
-      mpiopt_lazy_counters.immediate++;
-      mpiopt_lazy_counters.collectives++;
-      return root < 0 ? MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm)
-                      : MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
-    }
-    const mpiopt_type_info *t = mpiopt_type_lookup(dt);
+    const mpiopt_type_info *t = npending ? mpiopt_type_lookup(dt) : NULL; /* bytes only matter to order */
     size_t n = t && count > 0 ? (size_t)count * (size_t)t->size : 0;
     return immediate(sendbuf, recvbuf, count, dt, op, root, comm, n, file, line);
   }

@@ -3,7 +3,7 @@
 #
 # Environment (set by CMake): E2E_OMPI_CC (scripts/ompi-cc), E2E_BUILD_DIR,
 # E2E_SRC (this directory), E2E_WORK (a scratch directory for this case),
-# E2E_MPICH_CC, E2E_MPICH_EXEC, E2E_OPENMPI_CC, E2E_OPENMPI_RUN, E2E_SRC_ROOT.
+# E2E_SRC_ROOT, and MPI_MPICH_CC, MPI_MPICH_EXEC, MPI_OPENMPI_CC, MPI_OPENMPI_RUN (test/mpi.sh).
 #
 # Every case compares an ompi-cc build with a plain mpicc build of the same
 # source, run the same way; outputs must be identical. The programs print
@@ -11,8 +11,6 @@
 # precision, which are exact in any reduction order).
 set -euo pipefail
 
-MPI_MPICH_CC=$E2E_MPICH_CC MPI_MPICH_EXEC=$E2E_MPICH_EXEC
-MPI_OPENMPI_CC=$E2E_OPENMPI_CC MPI_OPENMPI_RUN=$E2E_OPENMPI_RUN
 . "$(dirname "$0")/../mpi.sh"
 
 rm -rf "$E2E_WORK"
@@ -85,7 +83,7 @@ case $case_name in
     # then a link step.
     cp -r "$E2E_SRC/project" plain-build
     cp -r "$E2E_SRC/project" ompi-build
-    make -s -C plain-build CC="$E2E_MPICH_CC" prog
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
     make -s -C ompi-build CC="$E2E_OMPI_CC" prog
     [ -f ompi-build/main.o ] && [ -f ompi-build/stats.o ] || fail "the objects were not built"
     same_output mpich 2 plain-build/prog ompi-build/prog
@@ -100,7 +98,7 @@ case $case_name in
     cmake -G Ninja -S "$E2E_SRC/project" -B build -DCMAKE_C_COMPILER="$E2E_OMPI_CC" -DCMAKE_BUILD_TYPE=Release \
       > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure with ompi-cc"; }
     cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
-    "$E2E_MPICH_CC" -O2 -I"$E2E_SRC/project/include" -o plain "$E2E_SRC/project/main.c" "$E2E_SRC/project/stats.c" -lm
+    "$MPI_MPICH_CC" -O2 -I"$E2E_SRC/project/include" -o plain "$E2E_SRC/project/main.c" "$E2E_SRC/project/stats.c" -lm
     same_output mpich 2 ./plain build/prog
     again=$(cmake --build build)
     case $again in *"no work to do"*) ;; *) fail "ninja rebuilt an up-to-date project: $again" ;; esac
@@ -113,7 +111,7 @@ case $case_name in
     "$E2E_OMPI_CC" -c -I"$E2E_SRC/project/include" main.c stats.c
     [ -f main.o ] && [ -f stats.o ] || fail "-c did not write main.o and stats.o"
     "$E2E_OMPI_CC" -o prog main.o stats.o -lm
-    "$E2E_MPICH_CC" -I"$E2E_SRC/project/include" -o plain main.c stats.c -lm
+    "$MPI_MPICH_CC" -I"$E2E_SRC/project/include" -o plain main.c stats.c -lm
     same_output mpich 1 ./plain ./prog
     ok "multi-source -c then link"
     ;;
@@ -123,7 +121,7 @@ case $case_name in
     MPIOPT_OPT=/bin/false "$E2E_OMPI_CC" -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> err.txt
     grep -q "ompi-cc: warning: ompi-opt failed on .*heat.c.*compiling the original" err.txt ||
       { cat err.txt; fail "no warning about the failed optimiser"; }
-    "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
+    "$MPI_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
     same_output mpich 1 ./plain ./prog
     ok "failing optimiser: warned and built the original"
     ;;
@@ -193,7 +191,7 @@ case $case_name in
     prefix/bin/ompi-cc --ompi-verbose -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> verbose.txt
     grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
     grep -q -- "-L$E2E_WORK/prefix/lib -lompi-rt" verbose.txt || fail "did not link the installed runtime"
-    "$E2E_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
+    "$MPI_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
     same_output mpich 2 ./plain ./prog
     ok "installed ompi-cc builds the example"
     ;;
@@ -201,7 +199,7 @@ case $case_name in
   recursion-guard)
     # Open MPI's OMPI_CC naming ompi-cc would make the real mpicc call
     # ompi-cc again: a clear error, not an endless loop.
-    if OMPI_CC="$E2E_OMPI_CC" OMPI_CC_MPICC="$E2E_OPENMPI_CC" timeout 60 "$E2E_OMPI_CC" \
+    if OMPI_CC="$E2E_OMPI_CC" OMPI_CC_MPICC="$MPI_OPENMPI_CC" timeout 60 "$E2E_OMPI_CC" \
       -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> err.txt; then
       fail "built although the compiler calls itself"
     fi
