@@ -1,0 +1,191 @@
+/* BSPlib on MPI: bulk synchronous message passing (bsp_set_tagsize,
+ * bsp_send, bsp_hpsend, bsp_qsize, bsp_get_tag, bsp_move, bsp_hpmove).
+ *
+ * A message is a record in the destination's stream (tag and payload
+ * padded to 8 bytes). At the sync the received records are indexed in an
+ * array (the queue) that points into the receive buffers, which stay
+ * untouched until the next sync, so bsp_hpmove hands out pointers without
+ * copying and unread messages simply disappear at the next sync. */
+#include <stdint.h>
+#include <string.h>
+
+#include "bsp_internal.h"
+
+#define G mpiopt_bsp_g
+
+void mpiopt_bsp_set_tagsize_at(size_t *tagsize, const char *call) {
+  mpiopt_bsp_require_active(call);
+  if (!tagsize) mpiopt_bsp_fail("%s(NULL)", call);
+  size_t want = *tagsize;
+  *tagsize = G.tagsize_next; /* the value before this call */
+  G.tagsize_next = want;
+}
+
+void bsp_set_tagsize(int *tag_nbytes) {
+  mpiopt_bsp_require_active("bsp_set_tagsize");
+  if (!tag_nbytes) mpiopt_bsp_fail("bsp_set_tagsize(NULL)");
+  if (*tag_nbytes < 0) mpiopt_bsp_fail("bsp_set_tagsize(&tag_nbytes=%d): negative tag size", *tag_nbytes);
+  size_t t = (size_t)*tag_nbytes;
+  mpiopt_bsp_set_tagsize_at(&t, "bsp_set_tagsize");
+  *tag_nbytes = (int)t;
+}
+
+void mpiopt_bsp_send_at(long pid, const void *tag, const void *payload, size_t n, int hp, const char *call) {
+  if (!G.active) mpiopt_bsp_require_active(call);
+  if (!G.unsafe) {
+    if (pid < 0 || pid >= G.p)
+      mpiopt_bsp_fail("%s(pid=%ld, tag=%p, payload=%p, nbytes=%zu): process %ld does not exist (0..%d)", call, pid,
+                      tag, payload, n, pid, G.p - 1);
+    if (n > UINT32_MAX)
+      mpiopt_bsp_fail("%s(pid=%ld, tag=%p, payload=%p, nbytes=%zu): messages are limited to %u bytes", call, pid,
+                      tag, payload, n, UINT32_MAX);
+    if ((!tag && G.tagsize) || (!payload && n))
+      mpiopt_bsp_fail("%s(pid=%ld, tag=%p, payload=%p, nbytes=%zu): NULL %s", call, pid, tag, payload, n,
+                      !payload && n ? "payload" : "tag (the tag size is not 0)");
+  }
+  size_t tpad = MPIOPT_BSP_PAD8(G.tagsize), ppad = MPIOPT_BSP_PAD8(n);
+  mpiopt_bsp_buf *b = &G.out[pid];
+  mpiopt_bsp_reserve(b, MPIOPT_BSP_SENDREC + tpad + ppad);
+  char *r = b->p + b->len;
+  uint32_t w = (uint32_t)MPIOPT_BSP_SEND << 28, len = (uint32_t)n;
+  memcpy(r, &w, 4);
+  memcpy(r + 4, &len, 4);
+  if (G.tagsize) memcpy(r + MPIOPT_BSP_SENDREC, tag, G.tagsize);
+  char *pl = r + MPIOPT_BSP_SENDREC + tpad;
+  if (hp && n) {
+    G.fix = mpiopt_bsp_grow(G.fix, &G.capfix, G.nfix + 1, sizeof *G.fix);
+    G.fix[G.nfix++] = (mpiopt_bsp_fixup){(int)pid, (size_t)(pl - b->p), payload, n};
+  } else if (n) {
+    memcpy(pl, payload, n);
+  }
+  b->len += MPIOPT_BSP_SENDREC + tpad + ppad;
+  G.lastput[pid] = SIZE_MAX;
+}
+
+void bsp_send(int pid, const void *tag, const void *payload, int payload_nbytes) {
+  if (payload_nbytes < 0) {
+    mpiopt_bsp_require_active("bsp_send");
+    mpiopt_bsp_fail("bsp_send(pid=%d, tag=%p, payload=%p, nbytes=%d): negative size", pid, tag, payload,
+                    payload_nbytes);
+  }
+  mpiopt_bsp_send_at(pid, tag, payload, (size_t)payload_nbytes, 0, "bsp_send");
+}
+
+void bsp_hpsend(int pid, const void *tag, const void *payload, int payload_nbytes) {
+  if (payload_nbytes < 0) {
+    mpiopt_bsp_require_active("bsp_hpsend");
+    mpiopt_bsp_fail("bsp_hpsend(pid=%d, tag=%p, payload=%p, nbytes=%d): negative size", pid, tag, payload,
+                    payload_nbytes);
+  }
+  mpiopt_bsp_send_at(pid, tag, payload, (size_t)payload_nbytes, 1, "bsp_hpsend");
+}
+
+/* Called by the sync for each received send record (rec points at it). */
+void mpiopt_bsp_queue_message(const char *rec, size_t n) {
+  G.msgs = mpiopt_bsp_grow(G.msgs, &G.capmsgs, G.nmsgs + 1, sizeof *G.msgs);
+  G.msgs[G.nmsgs++] = (mpiopt_bsp_msg){rec + MPIOPT_BSP_SENDREC,
+                                       rec + MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(G.qtagsize), n};
+  G.qbytes += n;
+}
+
+int mpiopt_bsp_first_message(const mpiopt_bsp_msg **m, const char *call) {
+  mpiopt_bsp_require_active(call);
+  if (G.head == G.nmsgs) return 0;
+  *m = &G.msgs[G.head];
+  return 1;
+}
+
+static void dequeue(void) {
+  G.qbytes -= G.msgs[G.head].n;
+  G.head++;
+}
+
+void bsp_qsize(int *nmessages, int *accum_nbytes) {
+  mpiopt_bsp_require_active("bsp_qsize");
+  if (nmessages) *nmessages = (int)(G.nmsgs - G.head);
+  if (accum_nbytes) *accum_nbytes = G.qbytes > INT32_MAX ? INT32_MAX : (int)G.qbytes;
+}
+
+void bsp_get_tag(int *status, void *tag) {
+  const mpiopt_bsp_msg *m;
+  if (!status) mpiopt_bsp_fail("bsp_get_tag(status=NULL, tag=%p)", tag);
+  if (!mpiopt_bsp_first_message(&m, "bsp_get_tag")) {
+    *status = -1;
+    return;
+  }
+  *status = m->n > INT32_MAX ? INT32_MAX : (int)m->n;
+  if (G.qtagsize) {
+    if (!tag) mpiopt_bsp_fail("bsp_get_tag(status=%p, tag=NULL): the tag size is %zu", (void *)status, G.qtagsize);
+    memcpy(tag, m->msg_tag, G.qtagsize);
+  }
+}
+
+void bsp_move(void *payload, int reception_nbytes) {
+  const mpiopt_bsp_msg *m;
+  if (!mpiopt_bsp_first_message(&m, "bsp_move"))
+    mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%d): the message queue is empty", payload, reception_nbytes);
+  size_t c = reception_nbytes < 0 ? 0 : (size_t)reception_nbytes;
+  if (c > m->n) c = m->n;
+  if (c) memcpy(payload, m->payload, c);
+  dequeue();
+}
+
+int bsp_hpmove(void **tag_ptr, void **payload_ptr) {
+  const mpiopt_bsp_msg *m;
+  if (!mpiopt_bsp_first_message(&m, "bsp_hpmove")) return -1;
+  if (tag_ptr) *tag_ptr = (void *)m->msg_tag;
+  if (payload_ptr) *payload_ptr = (void *)m->payload;
+  int n = m->n > INT32_MAX ? INT32_MAX : (int)m->n;
+  dequeue();
+  return n;
+}
+
+/* MulticoreBSP forms. */
+void mpiopt_mcbsp_set_tagsize(size_t *tag_nbytes) { mpiopt_bsp_set_tagsize_at(tag_nbytes, "bsp_set_tagsize"); }
+
+void mpiopt_mcbsp_send(unsigned int pid, const void *tag, const void *payload, size_t payload_nbytes) {
+  mpiopt_bsp_send_at(pid, tag, payload, payload_nbytes, 0, "bsp_send");
+}
+
+void mpiopt_mcbsp_hpsend(unsigned int pid, const void *tag, const void *payload, size_t payload_nbytes) {
+  mpiopt_bsp_send_at(pid, tag, payload, payload_nbytes, 1, "bsp_hpsend");
+}
+
+void mpiopt_mcbsp_qsize(unsigned int *nmessages, size_t *accum_nbytes) {
+  mpiopt_bsp_require_active("bsp_qsize");
+  if (nmessages) *nmessages = (unsigned int)(G.nmsgs - G.head);
+  if (accum_nbytes) *accum_nbytes = G.qbytes;
+}
+
+void mpiopt_mcbsp_get_tag(size_t *status, void *tag) {
+  const mpiopt_bsp_msg *m;
+  if (!status) mpiopt_bsp_fail("bsp_get_tag(status=NULL, tag=%p)", tag);
+  if (!mpiopt_bsp_first_message(&m, "bsp_get_tag")) {
+    *status = SIZE_MAX;
+    return;
+  }
+  *status = m->n;
+  if (G.qtagsize) {
+    if (!tag) mpiopt_bsp_fail("bsp_get_tag(status=%p, tag=NULL): the tag size is %zu", (void *)status, G.qtagsize);
+    memcpy(tag, m->msg_tag, G.qtagsize);
+  }
+}
+
+void mpiopt_mcbsp_move(void *payload, size_t reception_nbytes) {
+  const mpiopt_bsp_msg *m;
+  if (!mpiopt_bsp_first_message(&m, "bsp_move"))
+    mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%zu): the message queue is empty", payload, reception_nbytes);
+  size_t c = reception_nbytes < m->n ? reception_nbytes : m->n;
+  if (c) memcpy(payload, m->payload, c);
+  dequeue();
+}
+
+size_t mpiopt_mcbsp_hpmove(void **tag_ptr, void **payload_ptr) {
+  const mpiopt_bsp_msg *m;
+  if (!mpiopt_bsp_first_message(&m, "bsp_hpmove")) return SIZE_MAX;
+  if (tag_ptr) *tag_ptr = (void *)m->msg_tag;
+  if (payload_ptr) *payload_ptr = (void *)m->payload;
+  size_t n = m->n;
+  dequeue();
+  return n;
+}

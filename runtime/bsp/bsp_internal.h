@@ -1,0 +1,207 @@
+/* Internal state of the BSPlib layer (runtime/bsp/). Not installed.
+ *
+ * A superstep's communication is recorded in one byte stream per
+ * destination process (arrays grown geometrically and reused, never a list
+ * of allocations): put records carry their payload, get requests name the
+ * remote area, send records carry tag and payload. bsp_sync ships the
+ * streams (exchange_*.c), lets each owner answer the get requests from its
+ * memory as it is before any put lands, applies the puts, queues the
+ * messages and then completes the gets. */
+#ifndef MPIOPT_BSP_INTERNAL_H
+#define MPIOPT_BSP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "bsp.h"
+
+/* A growable byte array. */
+typedef struct {
+  char *p;
+  size_t len, cap;
+} mpiopt_bsp_buf;
+
+/* Stream records. PUT and GETREQ: u32 (kind << 28 | slot), u32 nbytes,
+ * u64 offset, then (PUT) the payload. SEND: u32 (kind << 28), u32 payload
+ * bytes, then the tag and the payload, each padded to 8 bytes so that
+ * bsp_hpmove hands out aligned pointers. */
+enum { MPIOPT_BSP_PUT = 1, MPIOPT_BSP_GETREQ = 2, MPIOPT_BSP_SEND = 3 };
+#define MPIOPT_BSP_REC 16
+#define MPIOPT_BSP_SENDREC 8
+#define MPIOPT_BSP_SLOT_MASK 0x0fffffffu
+#define MPIOPT_BSP_CHUNK ((size_t)1 << 30) /* larger transfers are split */
+#define MPIOPT_BSP_PAD8(n) (((n) + 7) & ~(size_t)7)
+
+/* Where a get's data goes, in request order per owner. */
+typedef struct {
+  char *dst;
+  size_t n;
+} mpiopt_bsp_getdst;
+
+typedef struct {
+  mpiopt_bsp_getdst *v;
+  size_t len, cap;
+  size_t bytes;      /* total requested from this owner */
+} mpiopt_bsp_getlist;
+
+/* bsp_hpput / bsp_hpsend: the source is read at the sync, into the stream. */
+typedef struct {
+  int pid;
+  size_t at;
+  const void *src;
+  size_t n;
+} mpiopt_bsp_fixup;
+
+/* A large put or get done with MPI one-sided communication (exchange_rma.c). */
+typedef struct {
+  int pid, slot;
+  size_t off, n;
+  char *local;       /* put: a copy of the source (in rmabuf); get: the destination */
+  size_t at;         /* put: offset of the copy in rmabuf */
+} mpiopt_bsp_rmaop;
+
+typedef struct {
+  const char *addr;
+  size_t size;
+  int prev;          /* the registration of the same address it hides, or -1 */
+  int state;         /* MPIOPT_BSP_REG_* */
+  uint32_t seq;      /* 1 + number of bsp_push_reg calls before this one (same everywhere) */
+} mpiopt_bsp_reg;
+enum { MPIOPT_BSP_REG_FREE, MPIOPT_BSP_REG_LIVE, MPIOPT_BSP_REG_PUSHED, MPIOPT_BSP_REG_POPPED };
+
+/* The metadata every process sends every other process at every sync, in
+ * the same all-to-all block as the small streams. Besides the stream size it
+ * carries everything the processes must agree on, so that disagreement is
+ * found in the same collective. */
+typedef struct {
+  uint32_t vote;     /* MPIOPT_BSP_VOTE_* */
+  uint32_t flags;    /* MPIOPT_BSP_F_* */
+  uint32_t npush, npop;
+  uint64_t pophash;  /* of the sequence numbers of the popped registrations */
+  uint64_t tagsize_next;
+  uint64_t stream;   /* bytes of the stream to the receiver */
+  uint32_t superstep;
+  uint32_t first_pop; /* sequence number of the first popped registration, or 0 */
+} mpiopt_bsp_hdr;
+enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
+#define MPIOPT_BSP_F_INLINE 1u  /* the stream follows the header in the block */
+#define MPIOPT_BSP_F_GETREQ 2u  /* the stream holds get requests */
+#define MPIOPT_BSP_F_RMAGET 4u  /* the sender has one-sided gets this superstep */
+#define MPIOPT_BSP_F_RMAPUT 8u  /* ... one-sided puts */
+
+/* Exchange algorithms for the part of a superstep that is not inline. */
+enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA };
+
+typedef struct {
+  const char *msg_tag;
+  const char *payload;
+  size_t n;
+} mpiopt_bsp_msg;
+
+typedef struct {
+  int active;        /* between bsp_begin and bsp_end */
+  int begun, ended;
+  int mpi_by_us;     /* we called MPI_Init, so we finalize */
+  int unsafe;
+  MPI_Comm comm;
+  int p, pid;
+  double t0;
+  uint32_t superstep;
+
+  /* outgoing */
+  mpiopt_bsp_buf *out;       /* [p] streams; out[pid] is the process's own */
+  size_t *lastput;           /* [p] offset of the last put record, for coalescing, or SIZE_MAX */
+  mpiopt_bsp_getlist *gets;  /* [p] */
+  uint32_t *flags;           /* [p] MPIOPT_BSP_F_GETREQ per destination */
+  mpiopt_bsp_fixup *fix;
+  size_t nfix, capfix;
+
+  /* the all-to-all block: header + inline stream per process */
+  size_t block, inl;
+  char *a2a_send, *a2a_recv;
+  /* incoming */
+  mpiopt_bsp_buf *in;        /* [p] streams that did not fit inline */
+  mpiopt_bsp_buf self;       /* last superstep's own stream (messages point into it) */
+  mpiopt_bsp_buf *rep;       /* [p] get replies to send */
+  mpiopt_bsp_buf *rrep;      /* [p] get replies received */
+  MPI_Request *reqs;         /* at least [2p] */
+  size_t capreqs;
+  const char **stream_of;    /* [p] where each source's stream is, this sync */
+  size_t *stream_len;        /* [p] */
+
+  /* registrations */
+  mpiopt_bsp_reg *regs;
+  int nregs, capregs;
+  int *freeslots;
+  int nfree;
+  size_t capfree;
+  int *pushed, npushed, cappushed; /* pending, in call order */
+  int *popped, npopped, cappopped;
+  uint64_t pophash;
+  uint32_t nseq;
+  size_t *rsize;             /* [capregs * p]: size of each registration on each process */
+  MPI_Aint *raddr;           /* [capregs * p]: its address (one-sided exchange) */
+  uintptr_t *mapkey;         /* address -> most recent live registration; key = address + 1 */
+  int *mapval;
+  size_t mapcap, mapused;
+  const void *cache_addr;    /* last looked-up address */
+  int cache_slot;
+
+  /* BSMP */
+  size_t tagsize, tagsize_next;
+  size_t qtagsize;           /* the tag size of the queued messages (when they were sent) */
+  mpiopt_bsp_msg *msgs;
+  size_t nmsgs, head, capmsgs, qbytes;
+
+  /* exchange */
+  int exchange;              /* MPIOPT_BSP_EX_* (MPIOPT_BSP_EXCHANGE) */
+  size_t rma_min;            /* auto: transfers of at least this many bytes go one-sided */
+  MPI_Win win;               /* dynamic window over every registration (one-sided only) */
+  int have_win;
+  mpiopt_bsp_rmaop *rma;
+  size_t nrma, caprma;
+  mpiopt_bsp_buf rmabuf;
+  uint32_t rma_flags;        /* this process's MPIOPT_BSP_F_RMAGET/RMAPUT this superstep */
+  uint32_t rma_any;          /* the same, of every process */
+} mpiopt_bsp_state;
+
+extern mpiopt_bsp_state mpiopt_bsp_g;
+
+/* core.c */
+void mpiopt_bsp_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void mpiopt_bsp_fail_collective(int reporter, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void mpiopt_bsp_require_active(const char *call);
+void *mpiopt_bsp_grow(void *p, size_t *cap, size_t need, size_t elem);
+void mpiopt_bsp_reserve(mpiopt_bsp_buf *b, size_t extra);
+void mpiopt_bsp_begin_sized(long maxprocs, const char *call);
+void mpiopt_bsp_start_mpi(void);
+
+/* reg.c */
+int mpiopt_bsp_lookup(const void *addr); /* live registration of addr, or -1 */
+void mpiopt_bsp_push(const void *addr, size_t size, const char *call);
+void mpiopt_bsp_apply_registrations(void);
+
+/* drma.c / bsmp.c */
+void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, size_t n, int hp, const char *call);
+void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t n, const char *call);
+void mpiopt_bsp_send_at(long pid, const void *tag, const void *payload, size_t n, int hp, const char *call);
+void mpiopt_bsp_set_tagsize_at(size_t *tagsize, const char *call);
+void mpiopt_bsp_queue_message(const char *rec, size_t n);
+int mpiopt_bsp_first_message(const mpiopt_bsp_msg **m, const char *call);
+
+/* sync.c */
+void mpiopt_bsp_exchange(uint32_t vote);
+
+/* exchange_msg.c / exchange_rma.c / select.c */
+void mpiopt_bsp_msg_streams(void);
+void mpiopt_bsp_rma_start(void);
+void mpiopt_bsp_rma_stop(void);
+void mpiopt_bsp_rma_attach(int slot);
+void mpiopt_bsp_rma_detach(int slot);
+void mpiopt_bsp_rma_run(int puts); /* 0: the get epoch, 1: the put epoch */
+int mpiopt_bsp_use_rma(size_t n);
+void mpiopt_bsp_select_init(void);
+
+#endif

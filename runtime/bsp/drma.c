@@ -1,0 +1,206 @@
+/* BSPlib on MPI: direct remote memory access (bsp_put, bsp_hpput, bsp_get,
+ * bsp_hpget, MulticoreBSP's bsp_direct_get).
+ *
+ * bsp_put copies its source into the destination's stream at the call; a
+ * put that continues the previous put to the same process and area (next
+ * offset) is appended to that record, so a loop of word puts costs one
+ * header. bsp_hpput records the source and copies it at the sync. bsp_get
+ * appends a request to the owner's stream and remembers the destination;
+ * consecutive gets of consecutive words are merged the same way. With the
+ * one-sided exchange, transfers of at least MPIOPT_BSP_RMA_MIN bytes are
+ * set aside for MPI_Put/MPI_Get instead (exchange_rma.c). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bsp_internal.h"
+
+#define G mpiopt_bsp_g
+
+static inline uint32_t rec_word(int kind, int slot) { return (uint32_t)kind << 28 | (uint32_t)slot; }
+
+/* A bad put or get: the message names the call with its arguments. */
+static void bad_access(const char *call, int is_get, long pid, const void *src, const void *dst, size_t off,
+                       size_t n, const char *why) __attribute__((noreturn, cold));
+static void bad_access(const char *call, int is_get, long pid, const void *src, const void *dst, size_t off,
+                       size_t n, const char *why) {
+  if (is_get)
+    mpiopt_bsp_fail("%s(pid=%ld, src=%p, offset=%zu, dst=%p, nbytes=%zu): %s", call, pid, src, off, dst, n, why);
+  mpiopt_bsp_fail("%s(pid=%ld, src=%p, dst=%p, offset=%zu, nbytes=%zu): %s", call, pid, src, dst, off, n, why);
+}
+
+/* The registration of the local address that names the remote area of a
+ * put (its dst) or get (its src), checked against the remote bounds. */
+static inline int checked_slot(long pid, const void *reg_addr, size_t off, size_t n, const char *call,
+                               const void *src, const void *dst, int is_get) {
+  if (!G.active) mpiopt_bsp_require_active(call);
+  int s = mpiopt_bsp_lookup(reg_addr);
+  if (G.unsafe && s >= 0) return s;
+  char why[400];
+  if (pid < 0 || pid >= G.p) {
+    snprintf(why, sizeof why, "process %ld does not exist (0..%d)", pid, G.p - 1);
+    bad_access(call, is_get, pid, src, dst, off, n, why);
+  }
+  if (s < 0) {
+    snprintf(why, sizeof why, "%p is not a registered address (bsp_push_reg)", reg_addr);
+    for (int i = 0; i < G.npushed; i++)
+      if (G.regs[G.pushed[i]].addr == reg_addr)
+        snprintf(why, sizeof why,
+                 "%p is registered in this superstep; the registration takes effect at the next bsp_sync",
+                 reg_addr);
+    bad_access(call, is_get, pid, src, dst, off, n, why);
+  }
+  size_t size = G.rsize[(size_t)s * G.p + pid];
+  if (off > size || n > size - off) {
+    snprintf(why, sizeof why,
+             "bytes %zu..%zu are outside the %zu bytes that process %ld registered for %p (registration #%u)", off,
+             off + n, size, pid, reg_addr, G.regs[s].seq);
+    bad_access(call, is_get, pid, src, dst, off, n, why);
+  }
+  return s;
+}
+
+/* Room for a put record of n payload bytes in pid's stream, merged with the
+ * previous record when it continues it. Returns where the payload goes. */
+static inline char *put_space(int pid, int slot, size_t off, size_t n) {
+  mpiopt_bsp_buf *b = &G.out[pid];
+  size_t at = G.lastput[pid];
+  if (at != SIZE_MAX) {
+    uint32_t w, len;
+    uint64_t o;
+    memcpy(&w, b->p + at, 4);
+    memcpy(&len, b->p + at + 4, 4);
+    memcpy(&o, b->p + at + 8, 8);
+    if (w == rec_word(MPIOPT_BSP_PUT, slot) && o + len == off && at + MPIOPT_BSP_REC + len == b->len &&
+        len + n <= MPIOPT_BSP_CHUNK) {
+      mpiopt_bsp_reserve(b, n);
+      len += (uint32_t)n;
+      memcpy(b->p + at + 4, &len, 4);
+      char *dst = b->p + b->len;
+      b->len += n;
+      return dst;
+    }
+  }
+  mpiopt_bsp_reserve(b, MPIOPT_BSP_REC + n);
+  uint32_t w = rec_word(MPIOPT_BSP_PUT, slot), len = (uint32_t)n;
+  uint64_t o = off;
+  char *r = b->p + b->len;
+  memcpy(r, &w, 4);
+  memcpy(r + 4, &len, 4);
+  memcpy(r + 8, &o, 8);
+  G.lastput[pid] = b->len;
+  b->len += MPIOPT_BSP_REC + n;
+  return r + MPIOPT_BSP_REC;
+}
+
+void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, size_t n, int hp, const char *call) {
+  int s = checked_slot(pid, dst, off, n, call, src, dst, 0);
+  if (n == 0) return;
+  if (pid != G.pid && mpiopt_bsp_use_rma(n)) {
+    G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
+    G.rma_flags |= MPIOPT_BSP_F_RMAPUT;
+    mpiopt_bsp_reserve(&G.rmabuf, n);
+    memcpy(G.rmabuf.p + G.rmabuf.len, src, n); /* hp or not: read now, the window epoch is at the sync */
+    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, G.rmabuf.len};
+    G.rmabuf.len += n;
+    return;
+  }
+  while (n) {
+    size_t c = n < MPIOPT_BSP_CHUNK ? n : MPIOPT_BSP_CHUNK;
+    char *to = put_space((int)pid, s, off, c);
+    if (hp) {
+      G.fix = mpiopt_bsp_grow(G.fix, &G.capfix, G.nfix + 1, sizeof *G.fix);
+      G.fix[G.nfix++] = (mpiopt_bsp_fixup){(int)pid, (size_t)(to - G.out[pid].p), src, c};
+    } else {
+      memcpy(to, src, c);
+    }
+    src = (const char *)src + c;
+    off += c;
+    n -= c;
+  }
+}
+
+void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t n, const char *call) {
+  int s = checked_slot(pid, src, off, n, call, src, dst, 1);
+  if (n == 0) return;
+  if (pid != G.pid && mpiopt_bsp_use_rma(n)) {
+    G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
+    G.rma_flags |= MPIOPT_BSP_F_RMAGET;
+    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, dst, SIZE_MAX};
+    return;
+  }
+  mpiopt_bsp_getlist *gl = &G.gets[pid];
+  mpiopt_bsp_buf *b = &G.out[pid];
+  G.flags[pid] |= MPIOPT_BSP_F_GETREQ;
+  while (n) {
+    size_t c = n < MPIOPT_BSP_CHUNK ? n : MPIOPT_BSP_CHUNK;
+    /* Merge with the previous request when both sides continue it. */
+    if (gl->len && b->len >= MPIOPT_BSP_REC) {
+      mpiopt_bsp_getdst *last = &gl->v[gl->len - 1];
+      char *r = b->p + b->len - MPIOPT_BSP_REC;
+      uint32_t w, len;
+      uint64_t o;
+      memcpy(&w, r, 4);
+      memcpy(&len, r + 4, 4);
+      memcpy(&o, r + 8, 8);
+      if (w == rec_word(MPIOPT_BSP_GETREQ, s) && o + len == off && last->dst + last->n == (char *)dst &&
+          len + c <= MPIOPT_BSP_CHUNK) {
+        len += (uint32_t)c;
+        memcpy(r + 4, &len, 4);
+        last->n += c;
+        gl->bytes += c;
+        dst = (char *)dst + c;
+        off += c;
+        n -= c;
+        continue;
+      }
+    }
+    mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
+    uint32_t w = rec_word(MPIOPT_BSP_GETREQ, s), len = (uint32_t)c;
+    uint64_t o = off;
+    char *r = b->p + b->len;
+    memcpy(r, &w, 4);
+    memcpy(r + 4, &len, 4);
+    memcpy(r + 8, &o, 8);
+    b->len += MPIOPT_BSP_REC;
+    G.lastput[pid] = SIZE_MAX;
+    gl->v = mpiopt_bsp_grow(gl->v, &gl->cap, gl->len + 1, sizeof *gl->v);
+    gl->v[gl->len++] = (mpiopt_bsp_getdst){(char *)dst, c};
+    gl->bytes += c;
+    dst = (char *)dst + c;
+    off += c;
+    n -= c;
+  }
+}
+
+#define NONNEG(call, what, v)                                                                             \
+  do {                                                                                                    \
+    if ((v) < 0) {                                                                                        \
+      mpiopt_bsp_require_active(call);                                                                    \
+      mpiopt_bsp_fail("%s(pid=%d, ..., %s=%d): negative %s", call, pid, what, (int)(v), what);            \
+    }                                                                                                     \
+  } while (0)
+
+void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes) {
+  NONNEG("bsp_put", "offset", offset);
+  NONNEG("bsp_put", "nbytes", nbytes);
+  mpiopt_bsp_put_at(pid, src, dst, (size_t)offset, (size_t)nbytes, 0, "bsp_put");
+}
+
+void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes) {
+  NONNEG("bsp_hpput", "offset", offset);
+  NONNEG("bsp_hpput", "nbytes", nbytes);
+  mpiopt_bsp_put_at(pid, src, dst, (size_t)offset, (size_t)nbytes, 1, "bsp_hpput");
+}
+
+void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes) {
+  NONNEG("bsp_get", "offset", offset);
+  NONNEG("bsp_get", "nbytes", nbytes);
+  mpiopt_bsp_get_at(pid, src, (size_t)offset, dst, (size_t)nbytes, "bsp_get");
+}
+
+void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes) {
+  NONNEG("bsp_hpget", "offset", offset);
+  NONNEG("bsp_hpget", "nbytes", nbytes);
+  mpiopt_bsp_get_at(pid, src, (size_t)offset, dst, (size_t)nbytes, "bsp_hpget");
+}

@@ -1,0 +1,120 @@
+/* BSPlib on MPI, exchange algorithm "rma": large puts and gets go straight
+ * between the registered areas with MPI one-sided communication, on a
+ * dynamic window to which every registration is attached (its address is
+ * exchanged with its size when the registration takes effect).
+ *
+ * The BSPlib order is kept with fences: gets read their sources in an epoch
+ * that closes before any process lands a put (message or one-sided); the
+ * one-sided puts are issued after, in an epoch closed by the last fence.
+ * Each epoch is opened only if some process uses it (a flag in the sync
+ * header), so supersteps without one-sided transfers pay nothing.
+ *
+ * Cost model, for a transfer of n bytes (f: one fence, about a barrier,
+ * alpha * log p):
+ *     T_rma = (2 or 3) * f + n * beta + n * gamma   (put: the source is copied
+ *                                                     at the call; get: none)
+ *     T_msg = alpha + n * beta + 2 * n * gamma      (exchange_msg.c)
+ * so one-sided pays off once n * gamma exceeds the fences: select.c holds
+ * the measured threshold (MPIOPT_BSP_RMA_MIN).
+ *
+ * MulticoreBSP's bsp_direct_get (a get that completes at once) uses a second
+ * window over the same areas in a passive-target epoch opened at bsp_begin,
+ * so that it never meets the fences of the first. */
+#include <string.h>
+
+#include "bsp_internal.h"
+
+#define G mpiopt_bsp_g
+#define PIECE ((size_t)1 << 30)
+
+static MPI_Win dwin;
+
+void mpiopt_bsp_rma_start(void) {
+  MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &G.win);
+  MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &dwin);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, dwin);
+  G.have_win = 1;
+}
+
+void mpiopt_bsp_rma_stop(void) {
+  if (!G.have_win) return;
+  MPI_Win_unlock_all(dwin);
+  MPI_Win_free(&dwin);
+  MPI_Win_free(&G.win);
+  G.have_win = 0;
+}
+
+void mpiopt_bsp_rma_attach(int slot) {
+  mpiopt_bsp_reg *r = &G.regs[slot];
+  if (!r->addr || !r->size) return;
+  MPI_Win_attach(G.win, (void *)r->addr, (MPI_Aint)r->size);
+  MPI_Win_attach(dwin, (void *)r->addr, (MPI_Aint)r->size);
+}
+
+void mpiopt_bsp_rma_detach(int slot) {
+  mpiopt_bsp_reg *r = &G.regs[slot];
+  if (!r->addr || !r->size) return;
+  MPI_Win_detach(G.win, r->addr);
+  MPI_Win_detach(dwin, r->addr);
+}
+
+static void transfer(const mpiopt_bsp_rmaop *o, int put) {
+  MPI_Aint base = G.raddr[(size_t)o->slot * G.p + o->pid] + (MPI_Aint)o->off;
+  char *local = put ? G.rmabuf.p + o->at : o->local;
+  for (size_t at = 0; at < o->n; at += PIECE) {
+    int c = (int)(o->n - at < PIECE ? o->n - at : PIECE);
+    if (put)
+      MPI_Put(local + at, c, MPI_BYTE, o->pid, base + (MPI_Aint)at, c, MPI_BYTE, G.win);
+    else
+      MPI_Get(local + at, c, MPI_BYTE, o->pid, base + (MPI_Aint)at, c, MPI_BYTE, G.win);
+  }
+}
+
+void mpiopt_bsp_rma_run(int puts) {
+  if (!puts) {
+    if (!(G.rma_any & MPIOPT_BSP_F_RMAGET)) return;
+    MPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT, G.win);
+    for (size_t k = 0; k < G.nrma; k++)
+      if (G.rma[k].at == SIZE_MAX) transfer(&G.rma[k], 0);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, G.win);
+    return;
+  }
+  if (!(G.rma_any & MPIOPT_BSP_F_RMAPUT)) return;
+  /* Every process has answered its message get requests (before the sync's
+   * all-to-all returned nothing was put; the get epoch, if any, is closed). */
+  MPI_Win_fence(MPI_MODE_NOPRECEDE, G.win);
+  for (size_t k = 0; k < G.nrma; k++)
+    if (G.rma[k].at != SIZE_MAX) transfer(&G.rma[k], 1);
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, G.win);
+}
+
+void mpiopt_mcbsp_direct_get(unsigned int pid, const void *src, size_t offset, void *dst, size_t nbytes) {
+  mpiopt_bsp_require_active("bsp_direct_get");
+  if (!G.unsafe && pid >= (unsigned)G.p)
+    mpiopt_bsp_fail("bsp_direct_get(pid=%u, src=%p, offset=%zu, dst=%p, nbytes=%zu): process %u does not exist "
+                    "(0..%d)",
+                    pid, src, offset, dst, nbytes, pid, G.p - 1);
+  int s = mpiopt_bsp_lookup(src);
+  if (s < 0)
+    mpiopt_bsp_fail("bsp_direct_get(pid=%u, src=%p, offset=%zu, dst=%p, nbytes=%zu): %p is not a registered "
+                    "address",
+                    pid, src, offset, dst, nbytes, src);
+  size_t size = G.rsize[(size_t)s * G.p + pid];
+  if (offset > size || nbytes > size - offset)
+    mpiopt_bsp_fail("bsp_direct_get(pid=%u, src=%p, offset=%zu, dst=%p, nbytes=%zu): bytes %zu..%zu are outside "
+                    "the %zu bytes that process %u registered",
+                    pid, src, offset, dst, nbytes, offset, offset + nbytes, size, pid);
+  if (!nbytes) return;
+  if ((int)pid == G.pid) {
+    memmove(dst, G.regs[s].addr + offset, nbytes);
+    return;
+  }
+  if (!G.have_win)
+    mpiopt_bsp_fail("bsp_direct_get needs one-sided communication, which MPIOPT_BSP_EXCHANGE=msg turned off");
+  MPI_Aint base = G.raddr[(size_t)s * G.p + pid] + (MPI_Aint)offset;
+  for (size_t at = 0; at < nbytes; at += PIECE) {
+    int c = (int)(nbytes - at < PIECE ? nbytes - at : PIECE);
+    MPI_Get((char *)dst + at, c, MPI_BYTE, (int)pid, base + (MPI_Aint)at, c, MPI_BYTE, dwin);
+  }
+  MPI_Win_flush((int)pid, dwin);
+}

@@ -1,0 +1,249 @@
+/* BSPlib on MPI: bsp_sync (and the last superstep of bsp_end).
+ *
+ * One MPI_Alltoall per superstep carries, for every pair of processes, a
+ * fixed block: a header (the size of the pair's stream, and everything the
+ * processes must agree on: sync or end, registrations and pops of the
+ * superstep, the next tag size) followed by the stream itself when it fits
+ * (MPIOPT_BSP_INLINE bytes, 208 by default). So an empty superstep, or one
+ * with a few small puts, gets or sends, is exactly one all-to-all; nothing
+ * else is sent. Streams that do not fit travel by the selected exchange
+ * (exchange_msg.c, exchange_rma.c) between the pairs that have them only.
+ * Then:
+ *   1. each owner answers the get requests it received from its memory as
+ *      it is now, before any put lands (the replies go out at once);
+ *   2. puts land and messages are queued, sources in process order;
+ *   3. one-sided transfers, if any process has some: gets in an epoch that
+ *      ends before any put lands (before 2), puts in one after;
+ *   4. the get replies are copied to their destinations;
+ *   5. pops, then pushes, take effect; the new tag size too.
+ * Phases nobody uses cost nothing: no get phase without gets, no message
+ * phase without sends. */
+#include <string.h>
+
+#include "bsp_internal.h"
+
+#define G mpiopt_bsp_g
+
+static const char *vote_call(uint32_t v) { return v == MPIOPT_BSP_VOTE_END ? "bsp_end" : "bsp_sync"; }
+
+/* Every process compares every header with its own: all find the same
+ * disagreement, and the lowest process that sees it reports. */
+static void check_headers(const mpiopt_bsp_hdr *mine) {
+  for (int q = 0; q < G.p; q++) {
+    const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
+    if (h->vote == mine->vote && h->npush == mine->npush && h->npop == mine->npop && h->pophash == mine->pophash &&
+        h->tagsize_next == mine->tagsize_next)
+      continue;
+    int lo = q < G.pid ? q : G.pid, hi = q < G.pid ? G.pid : q;
+    const mpiopt_bsp_hdr *hl = q < G.pid ? h : mine, *hh = q < G.pid ? mine : h;
+    if (h->vote != mine->vote)
+      mpiopt_bsp_fail_collective(lo, "superstep %u: process %d called %s while process %d called %s (every process "
+                                 "must end the superstep the same way)",
+                                 mine->superstep, lo, vote_call(hl->vote), hi, vote_call(hh->vote));
+    if (h->npush != mine->npush)
+      mpiopt_bsp_fail_collective(lo, "superstep %u: process %d called bsp_push_reg %u times, process %d %u times "
+                                 "(registration is collective: every process registers in the same order)",
+                                 mine->superstep, lo, hl->npush, hi, hh->npush);
+    if (h->npop != mine->npop || h->pophash != mine->pophash)
+      mpiopt_bsp_fail_collective(lo, "superstep %u: bsp_pop_reg differs: process %d popped %u registrations (the "
+                                 "first: registration #%u), process %d popped %u (the first: #%u); registrations "
+                                 "are numbered in bsp_push_reg order and every process must pop the same ones in "
+                                 "the same order",
+                                 mine->superstep, lo, hl->npop, hl->first_pop, hi, hh->npop, hh->first_pop);
+    mpiopt_bsp_fail_collective(lo, "superstep %u: bsp_set_tagsize differs: process %d sets the tag size to %llu, "
+                               "process %d to %llu (it is collective)",
+                               mine->superstep, lo, (unsigned long long)hl->tagsize_next, hi,
+                               (unsigned long long)hh->tagsize_next);
+  }
+}
+
+static void bad_record(int src, const char *what, uint32_t w, size_t off, size_t n) {
+  mpiopt_bsp_fail("superstep %u: a %s from process %d to registration slot %u, bytes %zu..%zu, is outside this "
+                  "process's registration (MPIOPT_BSP_UNSAFE=1 skipped the check at the call)",
+                  G.superstep, what, src, w & MPIOPT_BSP_SLOT_MASK, off, off + n);
+}
+
+/* The live registration a record names, or an error. */
+static inline mpiopt_bsp_reg *target(int src, const char *what, uint32_t w, size_t off, size_t n) {
+  uint32_t s = w & MPIOPT_BSP_SLOT_MASK;
+  if (s >= (uint32_t)G.nregs) bad_record(src, what, w, off, n);
+  mpiopt_bsp_reg *r = &G.regs[s];
+  if ((r->state != MPIOPT_BSP_REG_LIVE && r->state != MPIOPT_BSP_REG_POPPED) || off > r->size ||
+      n > r->size - off)
+    bad_record(src, what, w, off, n);
+  return r;
+}
+
+/* Answer the get requests in src's stream into rep[src]. */
+static void serve_gets(int src, const char *s, size_t len) {
+  mpiopt_bsp_buf *rep = &G.rep[src];
+  rep->len = 0;
+  size_t i = 0;
+  while (i < len) {
+    uint32_t w, n;
+    memcpy(&w, s + i, 4);
+    memcpy(&n, s + i + 4, 4);
+    uint32_t kind = w >> 28;
+    if (kind == MPIOPT_BSP_SEND) {
+      i += MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(G.tagsize) + MPIOPT_BSP_PAD8(n);
+      continue;
+    }
+    if (kind == MPIOPT_BSP_GETREQ) {
+      uint64_t off;
+      memcpy(&off, s + i + 8, 8);
+      mpiopt_bsp_reg *r = target(src, "get", w, off, n);
+      mpiopt_bsp_reserve(rep, n);
+      memcpy(rep->p + rep->len, r->addr + off, n);
+      rep->len += n;
+      i += MPIOPT_BSP_REC;
+      continue;
+    }
+    i += MPIOPT_BSP_REC + n; /* put */
+  }
+}
+
+/* Land the puts and queue the messages of src's stream. */
+static void apply_stream(int src, const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    uint32_t w, n;
+    memcpy(&w, s + i, 4);
+    memcpy(&n, s + i + 4, 4);
+    uint32_t kind = w >> 28;
+    if (kind == MPIOPT_BSP_PUT) {
+      uint64_t off;
+      memcpy(&off, s + i + 8, 8);
+      mpiopt_bsp_reg *r = target(src, "put", w, off, n);
+      memcpy((char *)r->addr + off, s + i + MPIOPT_BSP_REC, n);
+      i += MPIOPT_BSP_REC + n;
+    } else if (kind == MPIOPT_BSP_SEND) {
+      mpiopt_bsp_queue_message(s + i, n);
+      i += MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(G.tagsize) + MPIOPT_BSP_PAD8(n);
+    } else {
+      i += MPIOPT_BSP_REC;
+    }
+  }
+}
+
+static void deliver_gets(int owner, const char *data) {
+  mpiopt_bsp_getlist *gl = &G.gets[owner];
+  for (size_t k = 0; k < gl->len; k++) {
+    memcpy(gl->v[k].dst, data, gl->v[k].n);
+    data += gl->v[k].n;
+  }
+  gl->len = 0;
+  gl->bytes = 0;
+}
+
+void mpiopt_bsp_exchange(uint32_t vote) {
+  const int p = G.p, me = G.pid;
+  /* hp transfers: read their sources now. */
+  for (size_t k = 0; k < G.nfix; k++) memcpy(G.out[G.fix[k].pid].p + G.fix[k].at, G.fix[k].src, G.fix[k].n);
+  G.nfix = 0;
+
+  /* The block to each process: header, then the stream if it fits. */
+  mpiopt_bsp_hdr mine = {vote, G.rma_flags, (uint32_t)G.npushed, (uint32_t)G.npopped,
+                         G.pophash, G.tagsize_next, 0, G.superstep,
+                         G.npopped ? G.regs[G.popped[0]].seq : 0u};
+  for (int q = 0; q < p; q++) {
+    char *blk = G.a2a_send + (size_t)q * G.block;
+    mpiopt_bsp_hdr h = mine;
+    h.stream = q == me ? 0 : G.out[q].len;
+    h.flags |= G.flags[q];
+    if (q != me && G.out[q].len <= G.inl) {
+      h.flags |= MPIOPT_BSP_F_INLINE;
+      memcpy(blk + sizeof h, G.out[q].p, G.out[q].len);
+    }
+    memcpy(blk, &h, sizeof h);
+  }
+  if (p > 1)
+    MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
+  else
+    memcpy(G.a2a_recv, G.a2a_send, G.block);
+  check_headers(&mine);
+
+  /* This process's own stream is read in place; it becomes `self` (queued
+   * messages point into it until the next sync). */
+  mpiopt_bsp_buf t = G.self;
+  G.self = G.out[me];
+  G.out[me] = t;
+  G.out[me].len = 0;
+
+  int any_stream = G.self.len > 0, any_get = 0;
+  G.rma_any = 0;
+  for (int q = 0; q < p; q++) {
+    const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
+    G.rma_any |= h->flags & (MPIOPT_BSP_F_RMAGET | MPIOPT_BSP_F_RMAPUT);
+    if (q == me) {
+      G.stream_of[q] = G.self.p;
+      G.stream_len[q] = G.self.len;
+      continue;
+    }
+    G.stream_len[q] = h->stream;
+    G.stream_of[q] = (h->flags & MPIOPT_BSP_F_INLINE) ? (const char *)h + sizeof *h : NULL;
+    if (h->stream) any_stream = 1;
+    if (h->flags & MPIOPT_BSP_F_GETREQ) any_get = 1;
+  }
+  if (G.flags[me] & MPIOPT_BSP_F_GETREQ) any_get = 1;
+  for (int q = 0; q < p; q++)
+    if (G.gets[q].len) any_get = 1;
+
+  if (any_stream || any_get) {
+    mpiopt_bsp_msg_streams(); /* the streams that were not inline; fills stream_of */
+    G.nmsgs = G.head = 0;
+    G.qbytes = 0;
+    int nreq = 0;
+    if (any_get) {
+      /* Replies: answer every requester now, from memory untouched by puts. */
+      for (int q = 0; q < p; q++) {
+        const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
+        int has = q == me ? (G.flags[me] & MPIOPT_BSP_F_GETREQ) != 0 : (h->flags & MPIOPT_BSP_F_GETREQ) != 0;
+        if (!has) continue;
+        serve_gets(q, G.stream_of[q], G.stream_len[q]);
+        if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      }
+      for (int q = 0; q < p; q++) {
+        if (q == me || !G.gets[q].len) continue;
+        mpiopt_bsp_buf *rr = &G.rrep[q];
+        rr->len = 0;
+        mpiopt_bsp_reserve(rr, G.gets[q].bytes);
+        MPI_Irecv(rr->p, (int)G.gets[q].bytes, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      }
+    }
+    if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets, before any put lands */
+    G.qtagsize = G.tagsize;
+    for (int q = 0; q < p; q++)
+      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q]);
+    if (G.rma_any) mpiopt_bsp_rma_run(1);
+    if (any_get) {
+      if (G.gets[me].len) deliver_gets(me, G.rep[me].p);
+      MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
+      for (int q = 0; q < p; q++)
+        if (q != me && G.gets[q].len) deliver_gets(q, G.rrep[q].p);
+    }
+  } else {
+    G.nmsgs = G.head = 0;
+    G.qbytes = 0;
+    if (G.rma_any) {
+      mpiopt_bsp_rma_run(0);
+      mpiopt_bsp_rma_run(1);
+    }
+  }
+
+  for (int q = 0; q < p; q++) {
+    G.out[q].len = 0;
+    G.lastput[q] = SIZE_MAX;
+    G.flags[q] = 0;
+  }
+  G.nrma = 0;
+  G.rmabuf.len = 0;
+  G.rma_flags = 0;
+  if (mine.npush || mine.npop) mpiopt_bsp_apply_registrations();
+  G.tagsize = G.tagsize_next;
+  G.superstep++;
+}
+
+void bsp_sync(void) {
+  mpiopt_bsp_require_active("bsp_sync");
+  mpiopt_bsp_exchange(MPIOPT_BSP_VOTE_SYNC);
+}
