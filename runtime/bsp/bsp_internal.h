@@ -48,7 +48,7 @@ typedef struct {
 
 /* bsp_hpput / bsp_hpsend: the source is read at the sync, into the stream. */
 typedef struct {
-  int pid;
+  int pid;           /* -1: a one-sided put's copy in rmabuf */
   size_t at;
   const void *src;
   size_t n;
@@ -67,6 +67,7 @@ typedef struct {
   size_t size;
   int prev;          /* the registration of the same address it hides, or -1 */
   int state;         /* MPIOPT_BSP_REG_* */
+  int attached;      /* to the one-sided windows */
   uint32_t seq;      /* 1 + number of bsp_push_reg calls before this one (same everywhere) */
 } mpiopt_bsp_reg;
 enum { MPIOPT_BSP_REG_FREE, MPIOPT_BSP_REG_LIVE, MPIOPT_BSP_REG_PUSHED, MPIOPT_BSP_REG_POPPED };
@@ -113,6 +114,7 @@ typedef struct {
   /* outgoing */
   mpiopt_bsp_buf *out;       /* [p] streams; out[pid] is the process's own */
   size_t *lastput;           /* [p] offset of the last put record, for coalescing, or SIZE_MAX */
+  size_t *lastget;           /* [p] offset of the last get request, for merging, or SIZE_MAX */
   mpiopt_bsp_getlist *gets;  /* [p] */
   uint32_t *flags;           /* [p] MPIOPT_BSP_F_GETREQ per destination */
   mpiopt_bsp_fixup *fix;
@@ -142,7 +144,8 @@ typedef struct {
   uint64_t pophash;
   uint32_t nseq;
   size_t *rsize;             /* [capregs * p]: size of each registration on each process */
-  MPI_Aint *raddr;           /* [capregs * p]: its address (one-sided exchange) */
+  MPI_Aint *raddr;           /* [capregs * p]: its address in the window, 0 if not attached
+                                (then transfers to it go as messages) */
   uintptr_t *mapkey;         /* address -> most recent live registration; key = address + 1 */
   int *mapval;
   size_t mapcap, mapused;
@@ -196,9 +199,9 @@ void mpiopt_bsp_exchange(uint32_t vote);
 
 /* exchange_msg.c / exchange_rma.c / select.c */
 void mpiopt_bsp_msg_streams(void);
-void mpiopt_bsp_rma_start(void);
+int mpiopt_bsp_rma_start(void); /* 0: no one-sided communication here */
 void mpiopt_bsp_rma_stop(void);
-void mpiopt_bsp_rma_attach(int slot);
+int mpiopt_bsp_rma_attach(int slot); /* 0: this MPI could not attach the area */
 void mpiopt_bsp_rma_detach(int slot);
 void mpiopt_bsp_rma_run(int puts); /* 0: the get epoch, 1: the put epoch */
 int mpiopt_bsp_use_rma(size_t n);

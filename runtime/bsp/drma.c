@@ -96,11 +96,16 @@ static inline char *put_space(int pid, int slot, size_t off, size_t n) {
 void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, size_t n, int hp, const char *call) {
   int s = checked_slot(pid, dst, off, n, call, src, dst, 0);
   if (n == 0) return;
-  if (pid != G.pid && mpiopt_bsp_use_rma(n)) {
+  if (pid != G.pid && mpiopt_bsp_use_rma(n) && G.raddr[(size_t)s * G.p + pid]) {
     G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
     G.rma_flags |= MPIOPT_BSP_F_RMAPUT;
     mpiopt_bsp_reserve(&G.rmabuf, n);
-    memcpy(G.rmabuf.p + G.rmabuf.len, src, n); /* hp or not: read now, the window epoch is at the sync */
+    if (hp) { /* read at the sync */
+      G.fix = mpiopt_bsp_grow(G.fix, &G.capfix, G.nfix + 1, sizeof *G.fix);
+      G.fix[G.nfix++] = (mpiopt_bsp_fixup){-1, G.rmabuf.len, src, n};
+    } else {
+      memcpy(G.rmabuf.p + G.rmabuf.len, src, n);
+    }
     G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, G.rmabuf.len};
     G.rmabuf.len += n;
     return;
@@ -123,7 +128,7 @@ void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, s
 void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t n, const char *call) {
   int s = checked_slot(pid, src, off, n, call, src, dst, 1);
   if (n == 0) return;
-  if (pid != G.pid && mpiopt_bsp_use_rma(n)) {
+  if (pid != G.pid && mpiopt_bsp_use_rma(n) && G.raddr[(size_t)s * G.p + pid]) {
     G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
     G.rma_flags |= MPIOPT_BSP_F_RMAGET;
     G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, dst, SIZE_MAX};
@@ -135,9 +140,9 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
   while (n) {
     size_t c = n < MPIOPT_BSP_CHUNK ? n : MPIOPT_BSP_CHUNK;
     /* Merge with the previous request when both sides continue it. */
-    if (gl->len && b->len >= MPIOPT_BSP_REC) {
+    if (gl->len && G.lastget[pid] != SIZE_MAX && G.lastget[pid] + MPIOPT_BSP_REC == b->len) {
       mpiopt_bsp_getdst *last = &gl->v[gl->len - 1];
-      char *r = b->p + b->len - MPIOPT_BSP_REC;
+      char *r = b->p + G.lastget[pid];
       uint32_t w, len;
       uint64_t o;
       memcpy(&w, r, 4);
@@ -162,6 +167,7 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
     memcpy(r, &w, 4);
     memcpy(r + 4, &len, 4);
     memcpy(r + 8, &o, 8);
+    G.lastget[pid] = b->len;
     b->len += MPIOPT_BSP_REC;
     G.lastput[pid] = SIZE_MAX;
     gl->v = mpiopt_bsp_grow(gl->v, &gl->cap, gl->len + 1, sizeof *gl->v);

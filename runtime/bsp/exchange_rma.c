@@ -29,11 +29,29 @@
 
 static MPI_Win dwin;
 
-void mpiopt_bsp_rma_start(void) {
-  MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &G.win);
-  MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &dwin);
+/* Some MPI builds have no dynamic windows (Open MPI's shared-memory
+ * one-sided component, for one): then every transfer goes as messages and
+ * bsp_direct_get reports that it is unavailable. */
+int mpiopt_bsp_rma_start(void) {
+  MPI_Comm_set_errhandler(G.comm, MPI_ERRORS_RETURN);
+  int ok = MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &G.win) == MPI_SUCCESS;
+  if (ok && MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &dwin) != MPI_SUCCESS) {
+    MPI_Win_free(&G.win);
+    ok = 0;
+  }
+  MPI_Comm_set_errhandler(G.comm, MPI_ERRORS_ARE_FATAL);
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, G.comm);
+  if (!all) {
+    if (ok) { /* only here: nothing collective can undo it; leave the windows unused */
+      MPI_Win_free(&G.win);
+      MPI_Win_free(&dwin);
+    }
+    return 0;
+  }
   MPI_Win_lock_all(MPI_MODE_NOCHECK, dwin);
   G.have_win = 1;
+  return 1;
 }
 
 void mpiopt_bsp_rma_stop(void) {
@@ -44,18 +62,30 @@ void mpiopt_bsp_rma_stop(void) {
   G.have_win = 0;
 }
 
-void mpiopt_bsp_rma_attach(int slot) {
+/* Attaching can fail (Open MPI's rdma component over shared memory, for
+ * one): the area is then reached by messages only, and its address is
+ * published as 0 so that nobody uses the window for it. */
+int mpiopt_bsp_rma_attach(int slot) {
   mpiopt_bsp_reg *r = &G.regs[slot];
-  if (!r->addr || !r->size) return;
-  MPI_Win_attach(G.win, (void *)r->addr, (MPI_Aint)r->size);
-  MPI_Win_attach(dwin, (void *)r->addr, (MPI_Aint)r->size);
+  r->attached = 0;
+  if (!r->addr || !r->size) return 0;
+  MPI_Win_set_errhandler(G.win, MPI_ERRORS_RETURN);
+  MPI_Win_set_errhandler(dwin, MPI_ERRORS_RETURN);
+  if (MPI_Win_attach(G.win, (void *)r->addr, (MPI_Aint)r->size) != MPI_SUCCESS) return 0;
+  if (MPI_Win_attach(dwin, (void *)r->addr, (MPI_Aint)r->size) != MPI_SUCCESS) {
+    MPI_Win_detach(G.win, r->addr);
+    return 0;
+  }
+  r->attached = 1;
+  return 1;
 }
 
 void mpiopt_bsp_rma_detach(int slot) {
   mpiopt_bsp_reg *r = &G.regs[slot];
-  if (!r->addr || !r->size) return;
+  if (!r->attached) return;
   MPI_Win_detach(G.win, r->addr);
   MPI_Win_detach(dwin, r->addr);
+  r->attached = 0;
 }
 
 static void transfer(const mpiopt_bsp_rmaop *o, int put) {
@@ -109,8 +139,12 @@ void mpiopt_mcbsp_direct_get(unsigned int pid, const void *src, size_t offset, v
     memmove(dst, G.regs[s].addr + offset, nbytes);
     return;
   }
-  if (!G.have_win)
-    mpiopt_bsp_fail("bsp_direct_get needs one-sided communication, which MPIOPT_BSP_EXCHANGE=msg turned off");
+  if (!G.have_win || !G.raddr[(size_t)s * G.p + pid])
+    mpiopt_bsp_fail("bsp_direct_get(pid=%u, src=%p, offset=%zu, dst=%p, nbytes=%zu) needs MPI one-sided "
+                    "communication (a dynamic window over the area), which %s",
+                    pid, src, offset, dst, nbytes,
+                    G.exchange == MPIOPT_BSP_EX_MSG ? "MPIOPT_BSP_EXCHANGE=msg turned off"
+                                                    : "this MPI does not provide");
   MPI_Aint base = G.raddr[(size_t)s * G.p + pid] + (MPI_Aint)offset;
   for (size_t at = 0; at < nbytes; at += PIECE) {
     int c = (int)(nbytes - at < PIECE ? nbytes - at : PIECE);

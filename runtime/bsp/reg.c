@@ -164,10 +164,10 @@ void mpiopt_bsp_apply_registrations(void) {
     *e = s;
     r->state = MPIOPT_BSP_REG_LIVE;
     MPI_Aint a = 0;
-    if (r->addr) MPI_Get_address(r->addr, &a);
+    r->attached = 0;
+    if (G.have_win && mpiopt_bsp_rma_attach(s)) MPI_Get_address(r->addr, &a);
     mine[2 * i] = r->size;
     mine[2 * i + 1] = (uint64_t)a;
-    if (G.have_win) mpiopt_bsp_rma_attach(s);
   }
   if (p > 1)
     MPI_Allgather(mine, 2 * n, MPI_UINT64_T, all, 2 * n, MPI_UINT64_T, G.comm);

@@ -10,6 +10,7 @@
  * The crossover comes from benchmarks/bsp (puts of n bytes per superstep,
  * p = 2 MPICH and p = 4 Open MPI on the development machine): below it the
  * fences of the one-sided epochs cost more than the receiver's copy saves. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,9 @@ void mpiopt_bsp_select_init(void) {
   MPI_Bcast(mode, 2, MPI_LONG, 0, G.comm);
   G.exchange = (int)mode[0];
   G.rma_min = mode[1] > 0 ? (size_t)mode[1] : G.exchange == MPIOPT_BSP_EX_RMA ? 1 : AUTO_RMA_MIN;
-  if (G.exchange != MPIOPT_BSP_EX_MSG && G.p > 1) mpiopt_bsp_rma_start();
+  if (G.exchange != MPIOPT_BSP_EX_MSG && G.p > 1 && !mpiopt_bsp_rma_start() && G.exchange == MPIOPT_BSP_EX_RMA &&
+      G.pid == 0)
+    fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: this MPI has no dynamic windows; using messages\n");
 }
 
 int mpiopt_bsp_use_rma(size_t n) { return G.have_win && n >= G.rma_min; }

@@ -138,10 +138,12 @@ static void deliver_gets(int owner, const char *data) {
 void mpiopt_bsp_exchange(uint32_t vote) {
   const int p = G.p, me = G.pid;
   /* hp transfers: read their sources now. */
-  for (size_t k = 0; k < G.nfix; k++) memcpy(G.out[G.fix[k].pid].p + G.fix[k].at, G.fix[k].src, G.fix[k].n);
+  for (size_t k = 0; k < G.nfix; k++)
+    memcpy((G.fix[k].pid < 0 ? G.rmabuf.p : G.out[G.fix[k].pid].p) + G.fix[k].at, G.fix[k].src, G.fix[k].n);
   G.nfix = 0;
 
   /* The block to each process: header, then the stream if it fits. */
+  int sending = 0; /* streams to send that do not fit inline */
   mpiopt_bsp_hdr mine = {vote, G.rma_flags, (uint32_t)G.npushed, (uint32_t)G.npopped,
                          G.pophash, G.tagsize_next, 0, G.superstep,
                          G.npopped ? G.regs[G.popped[0]].seq : 0u};
@@ -153,6 +155,8 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     if (q != me && G.out[q].len <= G.inl) {
       h.flags |= MPIOPT_BSP_F_INLINE;
       memcpy(blk + sizeof h, G.out[q].p, G.out[q].len);
+    } else if (q != me) {
+      sending = 1;
     }
     memcpy(blk, &h, sizeof h);
   }
@@ -169,7 +173,7 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   G.out[me] = t;
   G.out[me].len = 0;
 
-  int any_stream = G.self.len > 0, any_get = 0;
+  int any_stream = G.self.len > 0 || sending, any_get = 0;
   G.rma_any = 0;
   for (int q = 0; q < p; q++) {
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
@@ -232,7 +236,7 @@ void mpiopt_bsp_exchange(uint32_t vote) {
 
   for (int q = 0; q < p; q++) {
     G.out[q].len = 0;
-    G.lastput[q] = SIZE_MAX;
+    G.lastput[q] = G.lastget[q] = SIZE_MAX;
     G.flags[q] = 0;
   }
   G.nrma = 0;
