@@ -39,3 +39,4 @@ fi
 cat out.txt
 [ $rc -eq 0 ] || fail "$name exited with $rc"
 grep -Eq "^ok: [1-9][0-9]* checks, 0 failures" out.txt || fail "$name did not report its checks"
+! grep -q "^FAIL" out.txt || fail "$name printed a failure"
