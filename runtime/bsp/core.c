@@ -100,10 +100,23 @@ void mpiopt_bsp_reserve(mpiopt_bsp_buf *b, size_t extra) {
   if (b->len + extra > b->cap) b->p = mpiopt_bsp_grow(b->p, &b->cap, b->len + extra, 1);
 }
 
+static int waiting_in_init; /* bsp_init ran: the other processes wait for process 0's bsp_begin */
+
+/* A process that leaves the program while the others still wait for it
+ * (process 0 exiting before bsp_begin after bsp_init, say because of bad
+ * input, or any process exiting between bsp_begin and bsp_end) stops them
+ * all rather than leaving them blocked. */
 static void finalize_at_exit(void) {
   int fin = 0;
   MPI_Finalized(&fin);
-  if (!fin) MPI_Finalize();
+  if (fin) return;
+  if (G.active || (waiting_in_init && !G.begun)) {
+    fflush(NULL);
+    fprintf(stderr, "bsp: process %d left the program %s; stopping every process\n", G.active ? G.pid : 0,
+            G.active ? "between bsp_begin and bsp_end" : "before calling bsp_begin (after bsp_init)");
+    die();
+  }
+  MPI_Finalize();
 }
 
 void mpiopt_bsp_start_mpi(void) {
@@ -128,6 +141,7 @@ void bsp_init(void (*spmd)(void), int argc, char **argv) {
   mpiopt_bsp_start_mpi();
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  waiting_in_init = 1;
   if (rank != 0) {
     spmd();
     if (!G.ended) mpiopt_bsp_fail("the SPMD function given to bsp_init returned without calling bsp_end");

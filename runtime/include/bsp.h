@@ -21,6 +21,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h> /* as MulticoreBSP's header: programs rely on it */
 
 #ifdef __cplusplus
 extern "C" {
