@@ -160,7 +160,7 @@ typedef struct {
 
   /* exchange */
   int exchange;              /* MPIOPT_BSP_EX_* (MPIOPT_BSP_EXCHANGE) */
-  size_t rma_min;            /* auto: transfers of at least this many bytes go one-sided */
+  size_t rma_min, rma_max;   /* transfers of rma_min..rma_max bytes go one-sided */
   MPI_Win win;               /* dynamic window over every registration (one-sided only) */
   int have_win;
   mpiopt_bsp_rmaop *rma;

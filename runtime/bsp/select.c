@@ -3,13 +3,18 @@
  *
  *   name   file            used for
  *   msg    exchange_msg.c  every stream (one message per pair and superstep)
- *   rma    exchange_rma.c  every put and get of at least MPIOPT_BSP_RMA_MIN
- *                          bytes (default 1 when forced), the rest as msg
- *   auto   (default)       rma from the measured crossover below, else msg
+ *   rma    exchange_rma.c  every put and get of MPIOPT_BSP_RMA_MIN bytes or
+ *                          more (1 when forced) and at most MPIOPT_BSP_RMA_MAX;
+ *                          the rest as msg
+ *   auto   (default)       rma in the measured window below, else msg
  *
- * The crossover comes from benchmarks/bsp (puts of n bytes per superstep,
- * p = 2 MPICH and p = 4 Open MPI on the development machine): below it the
- * fences of the one-sided epochs cost more than the receiver's copy saves. */
+ * The window comes from `scripts/bench bsp` (bsp_bench bulk/bulkget: one
+ * transfer of n bytes per superstep, MPICH, p = 2, this machine): one-sided
+ * wins from 16 KiB (no receiver copy: 64 KiB puts 6-9 us against 13-15 us
+ * as messages) but loses from 256 KiB on (MPICH moves dynamic-window data
+ * in pipelined active messages: 1 MiB 1.0-1.3 ms against 0.15 ms). Below
+ * 16 KiB the fences cost more than the copy saves. Open MPI's shared-memory
+ * one-sided component has no dynamic windows: there everything is msg. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +28,11 @@ static const struct {
   int id;
 } exchanges[] = {{"auto", MPIOPT_BSP_EX_AUTO}, {"msg", MPIOPT_BSP_EX_MSG}, {"rma", MPIOPT_BSP_EX_RMA}};
 
-#define AUTO_RMA_MIN ((size_t)1 << 20) /* measured: see the comment above */
+#define AUTO_RMA_MIN ((size_t)16 << 10) /* measured: see the comment above */
+#define AUTO_RMA_MAX ((size_t)128 << 10)
 
 void mpiopt_bsp_select_init(void) {
-  long mode[2] = {MPIOPT_BSP_EX_AUTO, -1};
+  long mode[3] = {MPIOPT_BSP_EX_AUTO, -1, -1};
   const char *v = getenv("MPIOPT_BSP_EXCHANGE");
   if (v && *v) {
     size_t i = 0;
@@ -42,13 +48,22 @@ void mpiopt_bsp_select_init(void) {
     if (*end || x < 1) mpiopt_bsp_fail("MPIOPT_BSP_RMA_MIN=%s: expected a positive number of bytes", v);
     mode[1] = (long)x;
   }
+  v = getenv("MPIOPT_BSP_RMA_MAX");
+  if (v && *v) {
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (*end || x < 1) mpiopt_bsp_fail("MPIOPT_BSP_RMA_MAX=%s: expected a positive number of bytes", v);
+    mode[2] = (long)x;
+  }
   /* Window creation is collective: process 0's choice counts. */
-  MPI_Bcast(mode, 2, MPI_LONG, 0, G.comm);
+  MPI_Bcast(mode, 3, MPI_LONG, 0, G.comm);
   G.exchange = (int)mode[0];
-  G.rma_min = mode[1] > 0 ? (size_t)mode[1] : G.exchange == MPIOPT_BSP_EX_RMA ? 1 : AUTO_RMA_MIN;
+  int forced = G.exchange == MPIOPT_BSP_EX_RMA;
+  G.rma_min = mode[1] > 0 ? (size_t)mode[1] : forced ? 1 : AUTO_RMA_MIN;
+  G.rma_max = mode[2] > 0 ? (size_t)mode[2] : forced ? SIZE_MAX : AUTO_RMA_MAX;
   if (G.exchange != MPIOPT_BSP_EX_MSG && G.p > 1 && !mpiopt_bsp_rma_start() && G.exchange == MPIOPT_BSP_EX_RMA &&
       G.pid == 0)
     fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: this MPI has no dynamic windows; using messages\n");
 }
 
-int mpiopt_bsp_use_rma(size_t n) { return G.have_win && n >= G.rma_min; }
+int mpiopt_bsp_use_rma(size_t n) { return G.have_win && n >= G.rma_min && n <= G.rma_max; }

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""bspbench-style measurement of the BSPlib layer (bsp_bench.c), medians of
+several runs, all in one session:
+
+  g and l    for put, hpput, get and send: the time of a superstep in which
+             every process moves h words of 8 bytes (h = 0..HMAX, spread over
+             the processes), fitted T(h) = l + g h over h >= p (as bspbench);
+             beside it the MPI floor measured in the same runs: MPI_Barrier,
+             MPI_Alltoall of one word per pair, and MPI_Alltoallv moving the
+             same h-relation
+  bulk       one put (get) of n bytes per superstep, exchanged as messages
+             or one-sided (MPIOPT_BSP_EXCHANGE=msg|rma): the measurement
+             behind the layer's one-sided window (runtime/bsp/select.c)
+
+Targets (issue 6): empty superstep within 3x one MPI_Alltoall; g for put at
+most 70 ns per word at p = 2.
+
+  bench.py [--reps 5] [--np 2] [--mpi mpich|openmpi] [--hmax 2048] [--out DIR]
+"""
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import REPO, parser, report, run, runtime_libdir, setup  # noqa: E402
+
+
+def fit(points, p):
+    """Least-squares l + g h over h >= p: (g in us per word, l in us)."""
+    pts = [(h, t) for h, t in points if h >= p]
+    n = len(pts)
+    sx = sum(h for h, _ in pts)
+    sy = sum(t for _, t in pts)
+    sxx = sum(h * h for h, _ in pts)
+    sxy = sum(h * t for h, t in pts)
+    g = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+    return g, (sy - g * sx) / n
+
+
+def main():
+    ap = parser(__doc__, "bsp")
+    ap.add_argument("--hmax", type=int, default=2048)
+    ap.add_argument("--iters", type=int, default=200)
+    a = ap.parse_args()
+    mpicc, launcher, base = setup(a)
+    lib = runtime_libdir(a.mpi)
+    exe = os.path.join(a.out, "bsp_bench")
+    run([mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
+         os.path.join(HERE, "bsp_bench.c"), "-L" + lib, "-lompi-rt"], base)
+
+    def med(args, **env):
+        """Median over the runs of every value the program prints, by key."""
+        runs = []
+        for _ in range(a.reps):
+            out = run(launcher + ["-n", str(a.np), exe] + args, dict(base, **env)).stdout.split("\n")
+            runs.append(dict((ln.split()[0], float(ln.split()[1])) for ln in out if ln.strip()))
+        return dict((k, statistics.median(r[k] for r in runs)) for k in runs[0])
+
+    lines = ["BSPlib layer, %s, p = %d, median of %d runs" % (a.mpi, a.np, a.reps), "",
+             "| operation | g (ns/word) | l (us) | empty superstep (us) | T(h=%d) (us) |" % a.hmax,
+             "|---|---:|---:|---:|---:|"]
+    floors = {}
+    res = {}
+    for op in ("put", "hpput", "get", "send", "alltoallv"):
+        m = med([op, str(a.hmax), str(a.iters)])
+        floors.setdefault("barrier", []).append(m.pop("barrier"))
+        floors.setdefault("alltoall", []).append(m.pop("alltoall"))
+        pts = sorted((int(h), t) for h, t in m.items())
+        g, l = fit(pts, a.np)
+        res[op] = (g, l, m["0"], m[str(pts[-1][0])])
+        name = "MPI_Alltoallv (floor)" if op == "alltoallv" else "bsp_" + op
+        lines.append("| %s | %.1f | %.2f | %.2f | %.1f |" % (name, g * 1000, l, m["0"], m[str(pts[-1][0])]))
+    barrier = statistics.median(floors["barrier"])
+    alltoall = statistics.median(floors["alltoall"])
+    empty = statistics.median(res[op][2] for op in ("put", "hpput", "get", "send"))
+    lines += ["", "MPI floor: MPI_Barrier %.2f us, MPI_Alltoall (one word per pair) %.2f us" % (barrier, alltoall),
+              "Empty superstep (bsp_sync): %.2f us = %.2fx MPI_Alltoall (target: at most 3x)" % (empty,
+                                                                                                 empty / alltoall),
+              "g for put: %.1f ns per 8-byte word (target: at most 70 ns at p = 2); MPI_Alltoallv moves a word "
+              "in %.1f ns" % (res["put"][0] * 1000, res["alltoallv"][0] * 1000), ""]
+    lines += ["| bytes per superstep | put, messages (us) | put, one-sided (us) | get, messages (us) | "
+              "get, one-sided (us) |", "|---:|---:|---:|---:|---:|"]
+    bulk = {}
+    for op in ("bulk", "bulkget"):
+        for ex in ("msg", "rma"):
+            bulk[op, ex] = med([op, str(16 << 20), "30"], MPIOPT_BSP_EXCHANGE=ex, MPIOPT_BSP_RMA_MIN="1")
+    for n in sorted(bulk["bulk", "msg"], key=int):
+        lines.append("| %s | %.1f | %.1f | %.1f | %.1f |" % (n, bulk["bulk", "msg"][n], bulk["bulk", "rma"][n],
+                                                            bulk["bulkget", "msg"][n], bulk["bulkget", "rma"][n]))
+    lines.append("(one-sided falls back to messages where the MPI has no dynamic windows, as Open MPI's "
+                 "shared-memory component)")
+    report(a, "bsp", lines)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
