@@ -18,6 +18,7 @@
  *   5. pops, then pushes, take effect; the new tag size too.
  * Phases nobody uses cost nothing: no get phase without gets, no message
  * phase without sends. */
+#include <limits.h>
 #include <string.h>
 
 #include "bsp_internal.h"
@@ -204,6 +205,10 @@ void mpiopt_bsp_exchange(uint32_t vote) {
         int has = q == me ? (G.flags[me] & MPIOPT_BSP_F_GETREQ) != 0 : (h->flags & MPIOPT_BSP_F_GETREQ) != 0;
         if (!has) continue;
         serve_gets(q, G.stream_of[q], G.stream_len[q]);
+        if (G.rep[q].len > INT_MAX)
+          mpiopt_bsp_fail("superstep %u: process %d gets %zu bytes from this process in one superstep; at most %d "
+                          "per pair are supported",
+                          G.superstep, q, G.rep[q].len, INT_MAX);
         if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
       }
       for (int q = 0; q < p; q++) {
