@@ -47,9 +47,7 @@ void mpiopt_bsp_send_at(long pid, const void *tag, const void *payload, size_t n
   mpiopt_bsp_buf *b = &G.out[pid];
   mpiopt_bsp_reserve(b, MPIOPT_BSP_SENDREC + tpad + ppad);
   char *r = b->p + b->len;
-  uint32_t w = (uint32_t)MPIOPT_BSP_SEND << 28, len = (uint32_t)n;
-  memcpy(r, &w, 4);
-  memcpy(r + 4, &len, 4);
+  mpiopt_bsp_rec_write(r, (uint32_t)MPIOPT_BSP_SEND << 28, (uint32_t)n, 0);
   if (G.tagsize) memcpy(r + MPIOPT_BSP_SENDREC, tag, G.tagsize);
   char *pl = r + MPIOPT_BSP_SENDREC + tpad;
   if (hp && n) {
@@ -88,11 +86,10 @@ void mpiopt_bsp_queue_message(const char *rec, size_t n) {
   G.qbytes += n;
 }
 
-int mpiopt_bsp_first_message(const mpiopt_bsp_msg **m, const char *call) {
+/* The first queued message, or NULL. */
+static const mpiopt_bsp_msg *first(const char *call) {
   mpiopt_bsp_require_active(call);
-  if (G.head == G.nmsgs) return 0;
-  *m = &G.msgs[G.head];
-  return 1;
+  return G.head == G.nmsgs ? NULL : &G.msgs[G.head];
 }
 
 static void dequeue(void) {
@@ -100,44 +97,60 @@ static void dequeue(void) {
   G.head++;
 }
 
-void bsp_qsize(int *nmessages, int *accum_nbytes) {
-  mpiopt_bsp_require_active("bsp_qsize");
-  if (nmessages) *nmessages = (int)(G.nmsgs - G.head);
-  if (accum_nbytes) *accum_nbytes = G.qbytes > INT32_MAX ? INT32_MAX : (int)G.qbytes;
-}
-
-void bsp_get_tag(int *status, void *tag) {
-  const mpiopt_bsp_msg *m;
+/* bsp_get_tag of both APIs: the first message's payload size (SIZE_MAX on
+ * an empty queue) and its tag copied to `tag`. */
+static size_t get_tag(const void *status, void *tag) {
   if (!status) mpiopt_bsp_fail("bsp_get_tag(status=NULL, tag=%p)", tag);
-  if (!mpiopt_bsp_first_message(&m, "bsp_get_tag")) {
-    *status = -1;
-    return;
-  }
-  *status = m->n > INT32_MAX ? INT32_MAX : (int)m->n;
+  const mpiopt_bsp_msg *m = first("bsp_get_tag");
+  if (!m) return SIZE_MAX;
   if (G.qtagsize) {
-    if (!tag) mpiopt_bsp_fail("bsp_get_tag(status=%p, tag=NULL): the tag size is %zu", (void *)status, G.qtagsize);
+    if (!tag) mpiopt_bsp_fail("bsp_get_tag(status=%p, tag=NULL): the tag size is %zu", status, G.qtagsize);
     memcpy(tag, m->msg_tag, G.qtagsize);
   }
+  return m->n;
 }
 
-void bsp_move(void *payload, int reception_nbytes) {
-  const mpiopt_bsp_msg *m;
-  if (!mpiopt_bsp_first_message(&m, "bsp_move"))
-    mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%d): the message queue is empty", payload, reception_nbytes);
-  size_t c = reception_nbytes < 0 ? 0 : (size_t)reception_nbytes;
-  if (c > m->n) c = m->n;
+/* bsp_move of both APIs: copy at most max bytes of the first message's
+ * payload and dequeue it (`shown` is the argument as the caller gave it). */
+static void move(void *payload, size_t max, long long shown) {
+  const mpiopt_bsp_msg *m = first("bsp_move");
+  if (!m) mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%lld): the message queue is empty", payload, shown);
+  size_t c = max < m->n ? max : m->n;
   if (c) memcpy(payload, m->payload, c);
   dequeue();
 }
 
-int bsp_hpmove(void **tag_ptr, void **payload_ptr) {
-  const mpiopt_bsp_msg *m;
-  if (!mpiopt_bsp_first_message(&m, "bsp_hpmove")) return -1;
+/* bsp_hpmove of both APIs: the payload size, SIZE_MAX on an empty queue. */
+static size_t hpmove(void **tag_ptr, void **payload_ptr) {
+  const mpiopt_bsp_msg *m = first("bsp_hpmove");
+  if (!m) return SIZE_MAX;
   if (tag_ptr) *tag_ptr = (void *)m->msg_tag;
   if (payload_ptr) *payload_ptr = (void *)m->payload;
-  int n = m->n > INT32_MAX ? INT32_MAX : (int)m->n;
+  size_t n = m->n;
   dequeue();
   return n;
+}
+
+static int clamp_int(size_t n) { return n > INT32_MAX ? INT32_MAX : (int)n; }
+
+void bsp_qsize(int *nmessages, int *accum_nbytes) {
+  mpiopt_bsp_require_active("bsp_qsize");
+  if (nmessages) *nmessages = clamp_int(G.nmsgs - G.head);
+  if (accum_nbytes) *accum_nbytes = clamp_int(G.qbytes);
+}
+
+void bsp_get_tag(int *status, void *tag) {
+  size_t n = get_tag(status, tag);
+  *status = n == SIZE_MAX ? -1 : clamp_int(n);
+}
+
+void bsp_move(void *payload, int reception_nbytes) {
+  move(payload, reception_nbytes < 0 ? 0 : (size_t)reception_nbytes, reception_nbytes);
+}
+
+int bsp_hpmove(void **tag_ptr, void **payload_ptr) {
+  size_t n = hpmove(tag_ptr, payload_ptr);
+  return n == SIZE_MAX ? -1 : clamp_int(n);
 }
 
 /* MulticoreBSP forms. */
@@ -158,34 +171,12 @@ void mpiopt_mcbsp_qsize(unsigned int *nmessages, size_t *accum_nbytes) {
 }
 
 void mpiopt_mcbsp_get_tag(size_t *status, void *tag) {
-  const mpiopt_bsp_msg *m;
-  if (!status) mpiopt_bsp_fail("bsp_get_tag(status=NULL, tag=%p)", tag);
-  if (!mpiopt_bsp_first_message(&m, "bsp_get_tag")) {
-    *status = SIZE_MAX;
-    return;
-  }
-  *status = m->n;
-  if (G.qtagsize) {
-    if (!tag) mpiopt_bsp_fail("bsp_get_tag(status=%p, tag=NULL): the tag size is %zu", (void *)status, G.qtagsize);
-    memcpy(tag, m->msg_tag, G.qtagsize);
-  }
+  size_t n = get_tag(status, tag);
+  *status = n;
 }
 
 void mpiopt_mcbsp_move(void *payload, size_t reception_nbytes) {
-  const mpiopt_bsp_msg *m;
-  if (!mpiopt_bsp_first_message(&m, "bsp_move"))
-    mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%zu): the message queue is empty", payload, reception_nbytes);
-  size_t c = reception_nbytes < m->n ? reception_nbytes : m->n;
-  if (c) memcpy(payload, m->payload, c);
-  dequeue();
+  move(payload, reception_nbytes, (long long)reception_nbytes);
 }
 
-size_t mpiopt_mcbsp_hpmove(void **tag_ptr, void **payload_ptr) {
-  const mpiopt_bsp_msg *m;
-  if (!mpiopt_bsp_first_message(&m, "bsp_hpmove")) return SIZE_MAX;
-  if (tag_ptr) *tag_ptr = (void *)m->msg_tag;
-  if (payload_ptr) *payload_ptr = (void *)m->payload;
-  size_t n = m->n;
-  dequeue();
-  return n;
-}
+size_t mpiopt_mcbsp_hpmove(void **tag_ptr, void **payload_ptr) { return hpmove(tag_ptr, payload_ptr); }

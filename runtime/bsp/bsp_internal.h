@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -33,6 +34,36 @@ enum { MPIOPT_BSP_PUT = 1, MPIOPT_BSP_GETREQ = 2, MPIOPT_BSP_SEND = 3 };
 #define MPIOPT_BSP_SLOT_MASK 0x0fffffffu
 #define MPIOPT_BSP_CHUNK ((size_t)1 << 30) /* larger transfers are split */
 #define MPIOPT_BSP_PAD8(n) (((n) + 7) & ~(size_t)7)
+
+/* A record's header, read from or written to a stream (unaligned). */
+typedef struct {
+  uint32_t word; /* kind << 28 | slot */
+  uint32_t n;    /* payload bytes (PUT, SEND) or bytes asked for (GETREQ) */
+  uint64_t off;  /* PUT, GETREQ */
+} mpiopt_bsp_rec;
+
+static inline mpiopt_bsp_rec mpiopt_bsp_rec_read(const char *r) {
+  mpiopt_bsp_rec h = {0, 0, 0};
+  memcpy(&h.word, r, 4);
+  memcpy(&h.n, r + 4, 4);
+  if (h.word >> 28 != MPIOPT_BSP_SEND) memcpy(&h.off, r + 8, 8);
+  return h;
+}
+
+static inline void mpiopt_bsp_rec_write(char *r, uint32_t word, uint32_t n, uint64_t off) {
+  memcpy(r, &word, 4);
+  memcpy(r + 4, &n, 4);
+  if (word >> 28 != MPIOPT_BSP_SEND) memcpy(r + 8, &off, 8);
+}
+
+/* The bytes the record takes in the stream, with messages of tagsize-byte tags. */
+static inline size_t mpiopt_bsp_rec_size(mpiopt_bsp_rec h, size_t tagsize) {
+  switch (h.word >> 28) {
+  case MPIOPT_BSP_PUT: return MPIOPT_BSP_REC + h.n;
+  case MPIOPT_BSP_GETREQ: return MPIOPT_BSP_REC;
+  default: return MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(tagsize) + MPIOPT_BSP_PAD8(h.n);
+  }
+}
 
 /* Where a get's data goes, in request order per owner. */
 typedef struct {
@@ -192,7 +223,6 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
 void mpiopt_bsp_send_at(long pid, const void *tag, const void *payload, size_t n, int hp, const char *call);
 void mpiopt_bsp_set_tagsize_at(size_t *tagsize, const char *call);
 void mpiopt_bsp_queue_message(const char *rec, size_t n);
-int mpiopt_bsp_first_message(const mpiopt_bsp_msg **m, const char *call);
 
 /* sync.c */
 void mpiopt_bsp_exchange(uint32_t vote);

@@ -60,34 +60,33 @@ static inline int checked_slot(long pid, const void *reg_addr, size_t off, size_
   return s;
 }
 
+/* Extend the record at r (a put or get request of `word`) by c bytes if it
+ * ends at offset off. */
+static inline int extend(char *r, uint32_t word, uint64_t off, size_t c) {
+  mpiopt_bsp_rec h = mpiopt_bsp_rec_read(r);
+  if (h.word != word || h.off + h.n != off || h.n + c > MPIOPT_BSP_CHUNK) return 0;
+  uint32_t len = h.n + (uint32_t)c;
+  memcpy(r + 4, &len, 4);
+  return 1;
+}
+
 /* Room for a put record of n payload bytes in pid's stream, merged with the
- * previous record when it continues it. Returns where the payload goes. */
+ * previous record when it continues it (and is the stream's last). Returns
+ * where the payload goes. */
 static inline char *put_space(int pid, int slot, size_t off, size_t n) {
   mpiopt_bsp_buf *b = &G.out[pid];
   size_t at = G.lastput[pid];
-  if (at != SIZE_MAX) {
-    uint32_t w, len;
-    uint64_t o;
-    memcpy(&w, b->p + at, 4);
-    memcpy(&len, b->p + at + 4, 4);
-    memcpy(&o, b->p + at + 8, 8);
-    if (w == rec_word(MPIOPT_BSP_PUT, slot) && o + len == off && at + MPIOPT_BSP_REC + len == b->len &&
-        len + n <= MPIOPT_BSP_CHUNK) {
-      mpiopt_bsp_reserve(b, n);
-      len += (uint32_t)n;
-      memcpy(b->p + at + 4, &len, 4);
-      char *dst = b->p + b->len;
-      b->len += n;
-      return dst;
-    }
+  uint32_t word = rec_word(MPIOPT_BSP_PUT, slot);
+  if (at != SIZE_MAX && b->len - at == MPIOPT_BSP_REC + mpiopt_bsp_rec_read(b->p + at).n &&
+      extend(b->p + at, word, off, n)) {
+    mpiopt_bsp_reserve(b, n);
+    char *dst = b->p + b->len;
+    b->len += n;
+    return dst;
   }
   mpiopt_bsp_reserve(b, MPIOPT_BSP_REC + n);
-  uint32_t w = rec_word(MPIOPT_BSP_PUT, slot), len = (uint32_t)n;
-  uint64_t o = off;
   char *r = b->p + b->len;
-  memcpy(r, &w, 4);
-  memcpy(r + 4, &len, 4);
-  memcpy(r + 8, &o, 8);
+  mpiopt_bsp_rec_write(r, word, (uint32_t)n, off);
   G.lastput[pid] = b->len;
   b->len += MPIOPT_BSP_REC + n;
   return r + MPIOPT_BSP_REC;
@@ -140,38 +139,19 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
   while (n) {
     size_t c = n < MPIOPT_BSP_CHUNK ? n : MPIOPT_BSP_CHUNK;
     /* Merge with the previous request when both sides continue it. */
-    if (gl->len && G.lastget[pid] != SIZE_MAX && G.lastget[pid] + MPIOPT_BSP_REC == b->len) {
-      mpiopt_bsp_getdst *last = &gl->v[gl->len - 1];
-      char *r = b->p + G.lastget[pid];
-      uint32_t w, len;
-      uint64_t o;
-      memcpy(&w, r, 4);
-      memcpy(&len, r + 4, 4);
-      memcpy(&o, r + 8, 8);
-      if (w == rec_word(MPIOPT_BSP_GETREQ, s) && o + len == off && last->dst + last->n == (char *)dst &&
-          len + c <= MPIOPT_BSP_CHUNK) {
-        len += (uint32_t)c;
-        memcpy(r + 4, &len, 4);
-        last->n += c;
-        gl->bytes += c;
-        dst = (char *)dst + c;
-        off += c;
-        n -= c;
-        continue;
-      }
+    uint32_t word = rec_word(MPIOPT_BSP_GETREQ, s);
+    if (gl->len && G.lastget[pid] != SIZE_MAX && G.lastget[pid] + MPIOPT_BSP_REC == b->len &&
+        gl->v[gl->len - 1].dst + gl->v[gl->len - 1].n == (char *)dst && extend(b->p + G.lastget[pid], word, off, c)) {
+      gl->v[gl->len - 1].n += c;
+    } else {
+      mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
+      mpiopt_bsp_rec_write(b->p + b->len, word, (uint32_t)c, off);
+      G.lastget[pid] = b->len;
+      b->len += MPIOPT_BSP_REC;
+      G.lastput[pid] = SIZE_MAX;
+      gl->v = mpiopt_bsp_grow(gl->v, &gl->cap, gl->len + 1, sizeof *gl->v);
+      gl->v[gl->len++] = (mpiopt_bsp_getdst){(char *)dst, c};
     }
-    mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
-    uint32_t w = rec_word(MPIOPT_BSP_GETREQ, s), len = (uint32_t)c;
-    uint64_t o = off;
-    char *r = b->p + b->len;
-    memcpy(r, &w, 4);
-    memcpy(r + 4, &len, 4);
-    memcpy(r + 8, &o, 8);
-    G.lastget[pid] = b->len;
-    b->len += MPIOPT_BSP_REC;
-    G.lastput[pid] = SIZE_MAX;
-    gl->v = mpiopt_bsp_grow(gl->v, &gl->cap, gl->len + 1, sizeof *gl->v);
-    gl->v[gl->len++] = (mpiopt_bsp_getdst){(char *)dst, c};
     gl->bytes += c;
     dst = (char *)dst + c;
     off += c;

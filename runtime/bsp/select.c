@@ -31,6 +31,16 @@ static const struct {
 #define AUTO_RMA_MIN ((size_t)16 << 10) /* measured: see the comment above */
 #define AUTO_RMA_MAX ((size_t)128 << 10)
 
+/* A positive byte count from the environment, or -1 when unset. */
+static long env_bytes(const char *name) {
+  const char *v = getenv(name);
+  if (!v || !*v) return -1;
+  char *end;
+  long long x = strtoll(v, &end, 10);
+  if (*end || x < 1) mpiopt_bsp_fail("%s=%s: expected a positive number of bytes", name, v);
+  return (long)x;
+}
+
 void mpiopt_bsp_select_init(void) {
   long mode[3] = {MPIOPT_BSP_EX_AUTO, -1, -1};
   const char *v = getenv("MPIOPT_BSP_EXCHANGE");
@@ -41,20 +51,8 @@ void mpiopt_bsp_select_init(void) {
       mpiopt_bsp_fail("MPIOPT_BSP_EXCHANGE=%s: expected auto, msg or rma", v);
     mode[0] = exchanges[i].id;
   }
-  v = getenv("MPIOPT_BSP_RMA_MIN");
-  if (v && *v) {
-    char *end;
-    long long x = strtoll(v, &end, 10);
-    if (*end || x < 1) mpiopt_bsp_fail("MPIOPT_BSP_RMA_MIN=%s: expected a positive number of bytes", v);
-    mode[1] = (long)x;
-  }
-  v = getenv("MPIOPT_BSP_RMA_MAX");
-  if (v && *v) {
-    char *end;
-    long long x = strtoll(v, &end, 10);
-    if (*end || x < 1) mpiopt_bsp_fail("MPIOPT_BSP_RMA_MAX=%s: expected a positive number of bytes", v);
-    mode[2] = (long)x;
-  }
+  mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
+  mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
   /* Window creation is collective: process 0's choice counts. */
   MPI_Bcast(mode, 3, MPI_LONG, 0, G.comm);
   G.exchange = (int)mode[0];

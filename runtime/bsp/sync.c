@@ -79,50 +79,29 @@ static inline mpiopt_bsp_reg *target(int src, const char *what, uint32_t w, size
 static void serve_gets(int src, const char *s, size_t len) {
   mpiopt_bsp_buf *rep = &G.rep[src];
   rep->len = 0;
-  size_t i = 0;
-  while (i < len) {
-    uint32_t w, n;
-    memcpy(&w, s + i, 4);
-    memcpy(&n, s + i + 4, 4);
-    uint32_t kind = w >> 28;
-    if (kind == MPIOPT_BSP_SEND) {
-      i += MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(G.tagsize) + MPIOPT_BSP_PAD8(n);
-      continue;
+  for (size_t i = 0; i < len;) {
+    mpiopt_bsp_rec h = mpiopt_bsp_rec_read(s + i);
+    if (h.word >> 28 == MPIOPT_BSP_GETREQ) {
+      mpiopt_bsp_reg *r = target(src, "get", h.word, h.off, h.n);
+      mpiopt_bsp_reserve(rep, h.n);
+      memcpy(rep->p + rep->len, r->addr + h.off, h.n);
+      rep->len += h.n;
     }
-    if (kind == MPIOPT_BSP_GETREQ) {
-      uint64_t off;
-      memcpy(&off, s + i + 8, 8);
-      mpiopt_bsp_reg *r = target(src, "get", w, off, n);
-      mpiopt_bsp_reserve(rep, n);
-      memcpy(rep->p + rep->len, r->addr + off, n);
-      rep->len += n;
-      i += MPIOPT_BSP_REC;
-      continue;
-    }
-    i += MPIOPT_BSP_REC + n; /* put */
+    i += mpiopt_bsp_rec_size(h, G.tagsize);
   }
 }
 
 /* Land the puts and queue the messages of src's stream. */
 static void apply_stream(int src, const char *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    uint32_t w, n;
-    memcpy(&w, s + i, 4);
-    memcpy(&n, s + i + 4, 4);
-    uint32_t kind = w >> 28;
-    if (kind == MPIOPT_BSP_PUT) {
-      uint64_t off;
-      memcpy(&off, s + i + 8, 8);
-      mpiopt_bsp_reg *r = target(src, "put", w, off, n);
-      memcpy((char *)r->addr + off, s + i + MPIOPT_BSP_REC, n);
-      i += MPIOPT_BSP_REC + n;
-    } else if (kind == MPIOPT_BSP_SEND) {
-      mpiopt_bsp_queue_message(s + i, n);
-      i += MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(G.tagsize) + MPIOPT_BSP_PAD8(n);
-    } else {
-      i += MPIOPT_BSP_REC;
+  for (size_t i = 0; i < len;) {
+    mpiopt_bsp_rec h = mpiopt_bsp_rec_read(s + i);
+    if (h.word >> 28 == MPIOPT_BSP_PUT) {
+      mpiopt_bsp_reg *r = target(src, "put", h.word, h.off, h.n);
+      memcpy((char *)r->addr + h.off, s + i + MPIOPT_BSP_REC, h.n);
+    } else if (h.word >> 28 == MPIOPT_BSP_SEND) {
+      mpiopt_bsp_queue_message(s + i, h.n);
     }
+    i += mpiopt_bsp_rec_size(h, G.tagsize);
   }
 }
 
