@@ -1,10 +1,12 @@
 //===- main.cpp - ompi-opt driver ------------------------------------------===//
 //
 // Parses the command line, runs the pipeline (parse, analyse, transform) and
-// writes what was asked for: the transformed source, the report, or both.
-// The input file is never modified; on any error nothing is written.
+// writes what was asked for: the transformed source, the report, a diff, or
+// (--in-place) the transformed sources over the inputs with backups. Without
+// --in-place the inputs are never modified; on any error nothing is written.
 //
 //===----------------------------------------------------------------------===//
+#include "lib/Diff.h"
 #include "lib/MPIModel.h"
 #include "lib/Pipeline.h"
 #include "lib/Report.h"
@@ -72,6 +74,32 @@ static int usage(const Twine &Msg) {
 }
 
 /// Write Text to Path atomically: a temporary file beside it, then rename.
+static cl::opt<std::string> DiffFormat("diff", cl::ValueOptional,
+                                       cl::desc("Print what the transformations change as a unified diff with the "
+                                                "reason for each change (format: unified)"),
+                                       cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<bool> InPlace("in-place",
+                             cl::desc("Write the transformed sources over the inputs (only those that change), "
+                                      "keeping the originals as FILE<backup suffix>"),
+                             cl::cat(OptCategory));
+static cl::opt<std::string> BackupSuffix("backup-suffix",
+                                         cl::desc("Suffix of --in-place backups ('' for none; default .orig)"),
+                                         cl::init(".orig"), cl::value_desc("suffix"), cl::cat(OptCategory));
+static cl::opt<bool> DryRun("dry-run",
+                            cl::desc("Print the unified diff of every pending change and write nothing; exit 1 "
+                                     "when a change is pending, 0 when none, 3 when a file cannot be processed"),
+                            cl::cat(OptCategory));
+
+/// A path relative to the current directory when it is below it (as
+/// patch -p1 and git apply expect), else as it is.
+static std::string displayPath(StringRef Path) {
+  SmallString<256> Cwd;
+  StringRef Rel = Path;
+  if (!sys::fs::current_path(Cwd) && Rel.consume_front(Cwd) && Rel.consume_front("/"))
+    return Rel.str();
+  return Path.str();
+}
+
 static bool writeFile(StringRef Path, StringRef Text) {
   if (Path == "-") {
     outs() << Text;
@@ -124,7 +152,10 @@ int main(int argc, const char **argv) {
       Argc, argv,
       "ompi-opt: partial evaluation and optimisation of MPI C programs\n\n"
       "  ompi-opt --report FILE.c -- <compile flags>       per-call report\n"
-      "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n");
+      "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n"
+      "  ompi-opt --diff FILE.c -- <compile flags>         unified diff with the reasons\n"
+      "  ompi-opt --in-place FILES -- <compile flags>      transform the sources (backups FILE.orig)\n"
+      "  ompi-opt --dry-run FILES -- <compile flags>       diff; exit 1 when a change is pending\n");
 
   if (ListModel) {
     printModel(outs());
@@ -139,7 +170,14 @@ int main(int argc, const char **argv) {
     return usage("no input files (see --help)");
   if (Report.getNumOccurrences() && Report != "" && Report != "text" && Report != "json")
     return usage("--report takes 'text' or 'json', not '" + Report + "'");
-  if (!Output.empty() && Sources.size() > 1)
+  bool WantDiff = DiffFormat.getNumOccurrences() > 0 || DryRun;
+  if (DiffFormat.getNumOccurrences() && DiffFormat != "" && DiffFormat != "unified")
+    return usage("--diff takes 'unified', not '" + DiffFormat + "'");
+  if (InPlace && !Output.empty())
+    return usage("--in-place writes over the inputs; it does not take -o");
+  if (InPlace && BackupSuffix.getNumOccurrences() && BackupSuffix.find('/') != std::string::npos)
+    return usage("--backup-suffix must not contain '/'");
+  if (!Output.empty() && Sources.size() > 1 && !WantDiff)
     return usage("-o takes one input file; " + Twine(Sources.size()) + " were given");
   for (const std::string &S : Sources) {
     if (!sys::fs::exists(S))
@@ -208,7 +246,7 @@ int main(int argc, const char **argv) {
   if (!runPipeline(*DB, Sources, Opts, Outcomes)) {
     errs() << "ompi-opt: error: could not process "
            << (Sources.size() == 1 ? Sources.front() : std::string("the input files")) << "; nothing was written\n";
-    return 1;
+    return DryRun ? 3 : 1;
   }
 
   if (ListDatatypes) {
@@ -232,6 +270,42 @@ int main(int argc, const char **argv) {
     OS.flush();
     if (!writeFile(ReportFile.empty() ? "-" : ReportFile.getValue(), Text))
       return 1;
+  }
+  if (WantDiff) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    for (const FileOutcome &O : Outcomes)
+      writeUnifiedDiff(OS, displayPath(O.Path), O.Original, O.Transformed, O.Analysis.Notes);
+    OS.flush();
+    if (!writeFile(Output.empty() || DryRun ? "-" : Output.getValue(), Text))
+      return 1;
+    if (DryRun) // nothing is written: a pipeline gates on the exit status
+      return llvm::any_of(Outcomes, [](const FileOutcome &O) { return O.Original != O.Transformed; }) ? 1 : 0;
+    if (!InPlace)
+      return 0;
+  }
+  if (InPlace) {
+    // Every file was processed; an old backup is never overwritten (it may
+    // be the only copy of the original); then back up and replace.
+    if (!BackupSuffix.empty())
+      for (const FileOutcome &O : Outcomes)
+        if (O.Original != O.Transformed && sys::fs::exists(O.Path + BackupSuffix)) {
+          errs() << "ompi-opt: error: " << displayPath(O.Path) << BackupSuffix
+                 << " exists: remove it or choose another --backup-suffix; nothing was written\n";
+          return 1;
+        }
+    for (const FileOutcome &O : Outcomes) {
+      if (O.Original == O.Transformed)
+        continue;
+      if (!BackupSuffix.empty() && !writeFile(O.Path + BackupSuffix, O.Original))
+        return 1;
+      if (!writeFile(O.Path, O.Transformed))
+        return 1;
+      std::string P = displayPath(O.Path);
+      errs() << "ompi-opt: rewrote " << P
+             << (BackupSuffix.empty() ? std::string() : " (original in " + P + BackupSuffix + ")") << "\n";
+    }
+    return 0;
   }
   if (!Output.empty())
     return writeFile(Output, Outcomes.front().Transformed) ? 0 : 1;
