@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Diff.h"
+#include "lib/HtmlDiff.h"
 #include "lib/MPIModel.h"
 #include "lib/Pipeline.h"
 #include "lib/Report.h"
@@ -15,6 +16,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,9 +77,14 @@ static int usage(const Twine &Msg) {
 
 /// Write Text to Path atomically: a temporary file beside it, then rename.
 static cl::opt<std::string> DiffFormat("diff", cl::ValueOptional,
-                                       cl::desc("Print what the transformations change as a unified diff with the "
-                                                "reason for each change (format: unified)"),
+                                       cl::desc("Show what the transformations change with the reason for each "
+                                                "change: 'unified' (default) diff, or 'html' side-by-side page "
+                                                "(-o FILE.html, or -o DIR/ for a page per file and an index)"),
                                        cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<std::string> HtmlDir("html-dir",
+                                    cl::desc("Also write each file's side-by-side HTML page to <dir> and update "
+                                             "<dir>/index.html (what ompi-cc --ompi-diff=DIR uses)"),
+                                    cl::value_desc("dir"), cl::cat(OptCategory));
 static cl::opt<bool> InPlace("in-place",
                              cl::desc("Write the transformed sources over the inputs (only those that change), "
                                       "keeping the originals as FILE<backup suffix>"),
@@ -170,14 +177,18 @@ int main(int argc, const char **argv) {
     return usage("no input files (see --help)");
   if (Report.getNumOccurrences() && Report != "" && Report != "text" && Report != "json")
     return usage("--report takes 'text' or 'json', not '" + Report + "'");
-  bool WantDiff = DiffFormat.getNumOccurrences() > 0 || DryRun;
-  if (DiffFormat.getNumOccurrences() && DiffFormat != "" && DiffFormat != "unified")
-    return usage("--diff takes 'unified', not '" + DiffFormat + "'");
+  bool WantHtml = DiffFormat == "html";
+  bool WantDiff = (DiffFormat.getNumOccurrences() > 0 && !WantHtml) || DryRun;
+  if (DiffFormat.getNumOccurrences() && DiffFormat != "" && DiffFormat != "unified" && !WantHtml)
+    return usage("--diff takes 'unified' or 'html', not '" + DiffFormat + "'");
+  bool HtmlToDir = WantHtml && !Output.empty() && (StringRef(Output).ends_with("/") || sys::fs::is_directory(Output));
+  if (WantHtml && Sources.size() > 1 && !HtmlToDir)
+    return usage("--diff=html with several files writes a page per file: give -o DIR/");
   if (InPlace && !Output.empty())
     return usage("--in-place writes over the inputs; it does not take -o");
   if (InPlace && BackupSuffix.getNumOccurrences() && BackupSuffix.find('/') != std::string::npos)
     return usage("--backup-suffix must not contain '/'");
-  if (!Output.empty() && Sources.size() > 1 && !WantDiff)
+  if (!Output.empty() && Sources.size() > 1 && !WantDiff && !WantHtml)
     return usage("-o takes one input file; " + Twine(Sources.size()) + " were given");
   for (const std::string &S : Sources) {
     if (!sys::fs::exists(S))
@@ -270,6 +281,42 @@ int main(int argc, const char **argv) {
     OS.flush();
     if (!writeFile(ReportFile.empty() ? "-" : ReportFile.getValue(), Text))
       return 1;
+  }
+  // HTML pages: to -o (a file or DIR/) with --diff=html, and to --html-dir.
+  auto writePages = [&](StringRef Dir) {
+    if (std::error_code EC = sys::fs::create_directories(Dir)) {
+      errs() << "ompi-opt: error: cannot create " << Dir << ": " << EC.message() << "\n";
+      return false;
+    }
+    for (const FileOutcome &O : Outcomes) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      std::string P = displayPath(O.Path);
+      writeHtmlDiff(OS, P, O.Original, O.Transformed, O.Analysis);
+      OS.flush();
+      SmallString<256> Page(Dir);
+      sys::path::append(Page, htmlPageName(P));
+      if (!writeFile(Page, Text))
+        return false;
+    }
+    std::string Err;
+    if (!writeHtmlIndex(Dir, Err)) {
+      errs() << "ompi-opt: error: cannot write " << Dir << "/index.html: " << Err << "\n";
+      return false;
+    }
+    return true;
+  };
+  if (!HtmlDir.empty() && !writePages(HtmlDir))
+    return 1;
+  if (WantHtml) {
+    if (HtmlToDir)
+      return writePages(Output) ? 0 : 1;
+    std::string Text;
+    raw_string_ostream OS(Text);
+    const FileOutcome &O = Outcomes.front();
+    writeHtmlDiff(OS, displayPath(O.Path), O.Original, O.Transformed, O.Analysis);
+    OS.flush();
+    return writeFile(Output.empty() ? "-" : Output.getValue(), Text) ? 0 : 1;
   }
   if (WantDiff) {
     std::string Text;

@@ -1,5 +1,6 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "CallAnalysis.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ASTContext.h"
 #include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -73,6 +74,7 @@ public:
     C.EnclosingFunction = Cur->getNameAsString();
     C.Call = CE;
     C.Caller = Cur;
+    C.LoopLine = innermostLoopLine(CE);
     if (C.Model)
       classify(C);
     Out.Calls.push_back(std::move(C));
@@ -80,6 +82,24 @@ public:
   }
 
 private:
+  /// The line of the innermost for/while/do statement around S within its function, or 0.
+  unsigned innermostLoopLine(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      const DynTypedNode &P = Parents[0];
+      if (P.get<FunctionDecl>())
+        return 0;
+      if (const Stmt *PS = P.get<Stmt>()) {
+        if (isa<ForStmt, WhileStmt, DoStmt>(PS))
+          return SM.getExpansionLineNumber(PS->getBeginLoc());
+        Parents = Ctx.getParents(*PS);
+        continue;
+      }
+      Parents = Ctx.getParents(P);
+    }
+    return 0;
+  }
+
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;

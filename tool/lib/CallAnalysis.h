@@ -53,6 +53,7 @@ struct CallResult {
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string EnclosingFunction;
+  unsigned LoopLine = 0; ///< line of the innermost loop around the call, 0 if none
   std::vector<ArgResult> Args;
   SetResult CommNode, CommSize, Buffer, Tag;
   const clang::CallExpr *Call = nullptr;
@@ -76,6 +77,7 @@ struct ChangeNote {
   std::string What;  ///< what was done (or what was considered)
   std::string Why;   ///< why it is safe (or why it was not done)
   std::string Saves; ///< what it saves per execution, when applied
+  unsigned CollectivesSaved = 0; ///< collectives removed per execution (static fusion)
 };
 
 struct FileResult {

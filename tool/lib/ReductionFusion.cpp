@@ -935,6 +935,7 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
     N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1,
                             G.Members.size() == 2 ? "" : "s")
                   .str();
+    N.CollectivesSaved = unsigned(G.Members.size() - 1);
     Notes.push_back(std::move(N));
   }
   for (const ChangeNote &N : Plan.Declined)
