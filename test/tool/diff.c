@@ -54,7 +54,7 @@
 // INPLACE:ompi-opt: rewrote diff.c (original in diff.c.orig)
 // INPLACE-NOT:unchanged.c
 // BACKUP:ompi-opt: error: diff.c.orig exists: remove it or choose another --backup-suffix; nothing was written
-// BADFMT:ompi-opt: error: --diff takes 'unified', not 'xml'
+// BADFMT:ompi-opt: error: --diff takes 'unified' or 'html', not 'xml'
 // INPLACE-O:ompi-opt: error: --in-place writes over the inputs; it does not take -o
 
 #include <mpi.h>

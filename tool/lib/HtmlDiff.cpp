@@ -439,15 +439,30 @@ bool writeHtmlIndex(StringRef Dir, std::string &Error) {
        << P.After << "</td></tr>\n";
   OS << "</table>\n</body></html>\n";
   OS.flush();
-  SmallString<256> Index(Dir);
+  // Written to a temporary file and renamed: parallel builds (ompi-cc under
+  // make -j) rewrite the index concurrently, each from every page present.
+  SmallString<256> Index(Dir), Tmp;
   sys::path::append(Index, "index.html");
-  std::error_code WEC;
-  raw_fd_ostream Out(Index, WEC);
-  if (WEC) {
-    Error = WEC.message();
+  int FD;
+  if (std::error_code EC = sys::fs::createUniqueFile(Index + ".tmp-%%%%%%", FD, Tmp)) {
+    Error = EC.message();
     return false;
   }
-  Out << Text;
+  {
+    raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+    Out.close();
+    if (Out.has_error()) {
+      Error = Out.error().message();
+      sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Index)) {
+    Error = EC.message();
+    sys::fs::remove(Tmp);
+    return false;
+  }
   return true;
 }
 

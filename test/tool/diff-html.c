@@ -1,0 +1,77 @@
+// --diff=html: one self-contained page per file, the two panes in one table
+// (changed blocks aligned row by row), C highlighting, the notes under each
+// block, and the summary (calls by function, collectives per loop
+// iteration, templates). -o DIR/ writes a page per file and an index;
+// --html-dir adds pages to a directory whatever else is written.
+// RUN: rm -rf %t.d && mkdir -p %t.d && cp %s %t.d/diff-html.c && cp %inputs/unchanged.c %t.d/unchanged.c
+// RUN: cd %t.d && %ompi-opt --diff=html diff-html.c -- %mpich_cflags > %t.html
+// RUN: FileCheck --match-full-lines --check-prefix=PAGE %s < %t.html
+// No network: nothing is loaded from elsewhere.
+// RUN: not grep -E "(src|href)=.(https?:)?//" %t.html
+// An unchanged file: the page says so and has no note.
+// RUN: cd %t.d && %ompi-opt --diff=html unchanged.c -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=SAME %s
+// A directory: a page per file and the index.
+// RUN: cd %t.d && %ompi-opt --diff=html -o report/ diff-html.c unchanged.c -- %mpich_cflags
+// RUN: FileCheck --match-full-lines --check-prefix=INDEX %s < %t.d/report/index.html
+// RUN: diff %t.html %t.d/report/diff-html.c.html
+// --html-dir beside another output (what ompi-cc --ompi-diff=DIR uses); the
+// index lists the pages of earlier runs too:
+// RUN: cd %t.d && %ompi-opt --html-dir=more diff-html.c -o out.c -- %mpich_cflags
+// RUN: cd %t.d && %ompi-opt --html-dir=more unchanged.c -o out2.c -- %mpich_cflags
+// RUN: FileCheck --match-full-lines --check-prefix=INDEX %s < %t.d/more/index.html
+// RUN: not %ompi-opt --diff=html %s %inputs/unchanged.c -- %mpich_cflags 2>&1 | FileCheck --check-prefix=TWO %s
+
+// PAGE:<!doctype html>
+// PAGE:<title>ompi-opt: diff-html.c</title>
+// PAGE-NEXT:<meta name="ompi-opt-page" content="diff-html.c{{[[:space:]]}}1{{[[:space:]]}}1{{[[:space:]]}}2{{[[:space:]]}}1">
+// PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change with its reason; MPI calls 2 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// PAGE-NEXT:<div id=summary>
+// PAGE-NEXT:<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th><th>after</th></tr>
+// PAGE-NEXT:<tr><td>MPI_Allreduce</td><td>2</td><td class=better>1</td></tr>
+// PAGE-NEXT:</table></section>
+// PAGE-NEXT:<section><h2>Collectives per loop iteration</h2><table><tr><th>loop</th><th>before</th><th>after</th></tr>
+// PAGE-NEXT:<tr><td>f, line [[#LOOP:]]</td><td>2</td><td class=better>1</td></tr>
+// PAGE-NEXT:</table></section>
+// PAGE-NEXT:<section><h2>Templates chosen</h2><p>none</p></section>
+// PAGE-NEXT:</div>
+// PAGE-NEXT:<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>
+// PAGE-NEXT:<thead><tr><th class=pane colspan=2>original: diff-html.c</th><th class=pane colspan=2>transformed</th></tr></thead>
+// The unchanged lines before the loop are folded:
+// PAGE:<tbody><tr class=fold data-body=f0 data-label="{{[0-9]+}} unchanged lines"><td colspan=4>&#9656; {{[0-9]+}} unchanged lines</td></tr></tbody>
+// PAGE:<tr class=line><td class="ln l">[[#LOOP]]</td><td class="code l">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td><td class="ln r">[[#LOOP]]</td><td class="code r">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td></tr>
+// PAGE-NEXT:</tbody>
+// PAGE-NEXT:<tbody id=c1><tr class="line chg first"><td class="ln l">[[#LOOP+1]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;a, &amp;b, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+1]]</td><td class="code r">    <span class=t>double</span> <span class=o>mpiopt_fuse1_buf</span>[<span class=n>2</span>];</td></tr>
+// PAGE-NEXT:<tr class="line chg"><td class="ln l">[[#LOOP+2]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;c, &amp;d, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+2]]</td><td class="code r">    __builtin_memcpy(&amp;<span class=o>mpiopt_fuse1_buf</span>[<span class=n>0</span>], &amp;a, <span class=n>1</span> * <span class=k>sizeof</span>(<span class=t>double</span>));</td></tr>
+// The original pane has no line where the transformed one has more:
+// PAGE-NEXT:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+3]]</td><td class="code r">    { <span class=c>/* ompi-opt: 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) fused into one */</span></td></tr>
+// PAGE:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+8]]</td><td class="code r">    }</td></tr>
+// PAGE-NEXT:<tr class=note><td colspan=4><div class=note><b>reduction-fusion</b> (line [[#LOOP+2]]): fused 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD<span class=why>why it is safe: same communicator, op and datatype; distinct buffers (&amp;a -&gt; &amp;b, &amp;c -&gt; &amp;d); the 0 statements in between touch no result and hold no other MPI call or jump</span><span class=saves>saves: 1 collective per execution</span></div></td></tr>
+// PAGE-NEXT:</tbody>
+// PAGE-NEXT:<tbody><tr class=line><td class="ln l">[[#LOOP+3]]</td><td class="code l">  }</td><td class="ln r">[[#LOOP+9]]</td><td class="code r">  }</td></tr>
+// PAGE:</table>
+// PAGE-NEXT:<script>
+// PAGE:</body></html>
+
+// SAME:<header><h1>ompi-opt: unchanged.c</h1><p>0 changed blocks, 0 changes with its reason; MPI calls 1 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// SAME:<tr><td>MPI_Allreduce</td><td>1</td><td>1</td></tr>
+// SAME-NOT:<tr class=note>
+// SAME-NOT:<tr class="line chg
+// SAME:<script>
+
+// INDEX:<header><h1>ompi-opt: project report</h1><p>2 files, 1 changes; MPI calls 3 &rarr; 2</p></header>
+// INDEX-NEXT:<table class=idx><tr><th>file</th><th>changed blocks</th><th>changes</th><th>MPI calls before</th><th>after</th></tr>
+// INDEX-NEXT:<tr><td><a href="diff-html.c.html">diff-html.c</a></td><td>1</td><td>1</td><td>2</td><td class=better>1</td></tr>
+// INDEX-NEXT:<tr><td><a href="unchanged.c.html">unchanged.c</a></td><td>0</td><td>0</td><td>1</td><td>1</td></tr>
+// INDEX-NEXT:</table>
+// TWO:ompi-opt: error: --diff=html with several files writes a page per file: give -o DIR/
+
+#include <mpi.h>
+
+double a, b, c, d;
+
+void f(int n) {
+  for (int i = 0; i < n; i++) {
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&c, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
