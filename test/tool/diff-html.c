@@ -24,7 +24,7 @@
 // PAGE:<!doctype html>
 // PAGE:<title>ompi-opt: diff-html.c</title>
 // PAGE-NEXT:<meta name="ompi-opt-page" content="diff-html.c{{[[:space:]]}}1{{[[:space:]]}}1{{[[:space:]]}}2{{[[:space:]]}}1">
-// PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change with its reason; MPI calls 2 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change explained below; MPI calls 2 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
 // PAGE-NEXT:<div id=summary>
 // PAGE-NEXT:<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th><th>after</th></tr>
 // PAGE-NEXT:<tr><td>MPI_Allreduce</td><td>2</td><td class=better>1</td></tr>
@@ -52,7 +52,7 @@
 // PAGE-NEXT:<script>
 // PAGE:</body></html>
 
-// SAME:<header><h1>ompi-opt: unchanged.c</h1><p>0 changed blocks, 0 changes with its reason; MPI calls 1 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// SAME:<header><h1>ompi-opt: unchanged.c</h1><p>0 changed blocks, 0 changes explained below; MPI calls 1 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
 // SAME:<tr><td>MPI_Allreduce</td><td>1</td><td>1</td></tr>
 // SAME-NOT:<tr class=note>
 // SAME-NOT:<tr class="line chg

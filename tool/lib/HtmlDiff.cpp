@@ -261,7 +261,7 @@ void writeHtmlDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New
      << "\t" << NBefore << "\t" << NAfter << "\">\n<style>" << Style << "</style></head>\n<body>\n";
   OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << Blocks.size()
      << (Blocks.size() == 1 ? " changed block, " : " changed blocks, ") << Applied
-     << (Applied == 1 ? " change" : " changes") << " with its reason; MPI calls " << NBefore << " &rarr; " << NAfter
+     << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; " << NAfter
      << ". Keys: n / p jump to the next / previous change.</p></header>\n";
 
   // Summary panel.
