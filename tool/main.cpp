@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Diff.h"
 #include "lib/HtmlDiff.h"
+#include "lib/Lint.h"
 #include "lib/MPIModel.h"
 #include "lib/Pipeline.h"
 #include "lib/Report.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <tuple>
 
 using namespace llvm;
 using namespace ompi;
@@ -81,6 +83,22 @@ static cl::opt<std::string> DiffFormat("diff", cl::ValueOptional,
                                                 "change: 'unified' (default) diff, or 'html' side-by-side page "
                                                 "(-o FILE.html, or -o DIR/ for a page per file and an index)"),
                                        cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<bool> Check("check",
+                           cl::desc("Lint: report correctness problems and missed optimisations as clang-style "
+                                    "diagnostics (or SARIF with --format=sarif); the sources are not changed"),
+                           cl::cat(OptCategory));
+static cl::opt<std::string> CheckList("checks",
+                                      cl::desc("Checks to run with --check: names separated by commas, 'all' "
+                                               "(default); '-name' leaves one out (see --list-checks)"),
+                                      cl::init("all"), cl::cat(OptCategory));
+static cl::opt<bool> Werror("Werror", cl::desc("With --check: findings are errors (exit status 1)"),
+                            cl::cat(OptCategory));
+static cl::opt<std::string> Format("format", cl::desc("With --check: 'text' (default) or 'sarif' (SARIF 2.1.0)"),
+                                   cl::init("text"), cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<bool> Fix("fix",
+                         cl::desc("With --check: apply the fix-its to the sources (backups as with --in-place)"),
+                         cl::cat(OptCategory));
+static cl::opt<bool> ListChecks("list-checks", cl::desc("Print the checks of --check"), cl::cat(OptCategory));
 static cl::opt<std::string> HtmlDir("html-dir",
                                     cl::desc("Also write each file's side-by-side HTML page to <dir> and update "
                                              "<dir>/index.html (what ompi-cc --ompi-diff=DIR uses)"),
@@ -105,6 +123,52 @@ static std::string displayPath(StringRef Path) {
   if (!sys::fs::current_path(Cwd) && Rel.consume_front(Cwd) && Rel.consume_front("/"))
     return Rel.str();
   return Path.str();
+}
+
+static bool writeFile(StringRef Path, StringRef Text);
+
+/// --check --fix: every fix-it applied to its file (the original kept as
+/// FILE<backup suffix>, never overwriting an existing backup).
+static bool applyFixIts(const std::vector<FileOutcome> &Outcomes) {
+  for (const FileOutcome &O : Outcomes) {
+    // Offsets of line starts, to turn line:column into offsets.
+    std::vector<size_t> Starts{0};
+    for (size_t I = 0; I < O.Original.size(); ++I)
+      if (O.Original[I] == '\n')
+        Starts.push_back(I + 1);
+    auto at = [&](unsigned L, unsigned C) { return L >= 1 && L <= Starts.size() ? Starts[L - 1] + C - 1 : 0; };
+    std::vector<std::tuple<size_t, size_t, std::string>> Edits;
+    for (const Finding &F : O.Findings)
+      for (const FixIt &X : F.Fixes)
+        Edits.push_back({at(X.Line, X.Column), at(X.EndLine, X.EndColumn), X.Text});
+    if (Edits.empty())
+      continue;
+    llvm::sort(Edits);
+    std::string Text;
+    size_t Pos = 0;
+    for (auto &[B, E, T] : Edits) {
+      if (B < Pos || E < B || E > O.Original.size())
+        continue; // overlapping: the first wins
+      Text += O.Original.substr(Pos, B - Pos) + T;
+      Pos = E;
+    }
+    Text += O.Original.substr(Pos);
+    std::string P = displayPath(O.Path);
+    if (!BackupSuffix.empty()) {
+      if (sys::fs::exists(O.Path + BackupSuffix)) {
+        errs() << "ompi-opt: error: " << P << BackupSuffix
+               << " exists: remove it or choose another --backup-suffix; the fix-its were not applied\n";
+        return false;
+      }
+      if (!writeFile(O.Path + BackupSuffix, O.Original))
+        return false;
+    }
+    if (!writeFile(O.Path, Text))
+      return false;
+    errs() << "ompi-opt: applied " << Edits.size() << (Edits.size() == 1 ? " fix-it to " : " fix-its to ") << P
+           << "\n";
+  }
+  return true;
 }
 
 static bool writeFile(StringRef Path, StringRef Text) {
@@ -162,7 +226,8 @@ int main(int argc, const char **argv) {
       "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n"
       "  ompi-opt --diff FILE.c -- <compile flags>         unified diff with the reasons\n"
       "  ompi-opt --in-place FILES -- <compile flags>      transform the sources (backups FILE.orig)\n"
-      "  ompi-opt --dry-run FILES -- <compile flags>       diff; exit 1 when a change is pending\n");
+      "  ompi-opt --dry-run FILES -- <compile flags>       diff; exit 1 when a change is pending\n"
+      "  ompi-opt --check FILES -- <compile flags>         lint: clang-style diagnostics (--format=sarif)\n");
 
   if (ListModel) {
     printModel(outs());
@@ -173,8 +238,28 @@ int main(int argc, const char **argv) {
       outs() << T.Name << ": " << T.Summary << "\n";
     return 0;
   }
+  if (ListChecks) {
+    for (const CheckInfo &K : checks())
+      outs() << K.Name << " (" << K.Kind << "): " << K.Summary << "\n";
+    return 0;
+  }
+  if (Sources.empty() && !BuildPath.empty()) {
+    // A whole project: every file of the compilation database.
+    std::string Err;
+    if (auto PDB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Err))
+      for (const std::string &F : PDB->getAllFiles())
+        if (StringRef(F).ends_with(".c"))
+          Sources.push_back(F);
+  }
   if (Sources.empty())
     return usage("no input files (see --help)");
+  if (Format != "text" && Format != "sarif")
+    return usage("--format takes 'text' or 'sarif', not '" + Format + "'");
+  if ((Format.getNumOccurrences() || Werror || Fix) && !Check)
+    return usage(Twine(Werror ? "--Werror" : Fix ? "--fix" : "--format") + " goes with --check");
+  if (Check && (InPlace || DryRun || DiffFormat.getNumOccurrences()))
+    return usage("--check does not change or diff the sources; run it separately from --in-place, --dry-run "
+                 "and --diff");
   if (Report.getNumOccurrences() && Report != "" && Report != "text" && Report != "json")
     return usage("--report takes 'text' or 'json', not '" + Report + "'");
   bool WantHtml = DiffFormat == "html";
@@ -188,7 +273,7 @@ int main(int argc, const char **argv) {
     return usage("--in-place writes over the inputs; it does not take -o");
   if (InPlace && BackupSuffix.getNumOccurrences() && BackupSuffix.find('/') != std::string::npos)
     return usage("--backup-suffix must not contain '/'");
-  if (!Output.empty() && Sources.size() > 1 && !WantDiff && !WantHtml)
+  if (!Output.empty() && Sources.size() > 1 && !WantDiff && !WantHtml && !Check)
     return usage("-o takes one input file; " + Twine(Sources.size()) + " were given");
   for (const std::string &S : Sources) {
     if (!sys::fs::exists(S))
@@ -232,6 +317,31 @@ int main(int argc, const char **argv) {
     // Keep the registry's order; "none" is a list that matches nothing.
     Opts.Transforms = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
   }
+  if (Check) {
+    Opts.RunChecks = true;
+    std::vector<std::string> Selected;
+    SmallVector<StringRef, 8> Items;
+    StringRef(CheckList).split(Items, ',', -1, false);
+    if (!Items.empty() && Items.front().trim().starts_with("-"))
+      Items.insert(Items.begin(), "all");
+    for (StringRef Item : Items) {
+      Item = Item.trim();
+      bool Remove = Item.consume_front("-");
+      if (Item == "all" || Item == "none") {
+        Selected.clear();
+        if (Item == "all")
+          for (const CheckInfo &K : checks())
+            Selected.push_back(K.Name);
+        continue;
+      }
+      if (llvm::none_of(checks(), [&](const CheckInfo &K) { return Item == K.Name; }))
+        return usage("--checks: unknown check '" + Item + "' (see --list-checks)");
+      llvm::erase(Selected, Item.str());
+      if (!Remove)
+        Selected.push_back(Item.str());
+    }
+    Opts.Checks = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+  }
   Opts.Eval.ClosedWorld = ClosedWorld;
   Opts.ListDatatypes = ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
@@ -265,6 +375,24 @@ int main(int argc, const char **argv) {
       for (auto &[Name, Size] : O.Datatypes)
         outs() << Name << " " << Size << "\n";
     return 0;
+  }
+
+  if (Check) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    unsigned N = 0;
+    for (const FileOutcome &O : Outcomes)
+      N += O.Findings.size();
+    if (Format == "sarif")
+      writeSarif(OS, Outcomes, OMPI_VERSION, Werror);
+    else
+      writeDiagnostics(OS, Outcomes, Werror);
+    OS.flush();
+    if (!writeFile(Output.empty() ? "-" : Output.getValue(), Text))
+      return 1;
+    if (Fix && !applyFixIts(Outcomes))
+      return 1;
+    return Werror && N ? 1 : 0;
   }
 
   bool WantReport = Report.getNumOccurrences() > 0;

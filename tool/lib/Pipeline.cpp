@@ -1,5 +1,6 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "Pipeline.h"
+#include <tuple>
 #include <algorithm>
 #include "MPIModel.h"
 #include "clang/AST/ASTConsumer.h"
@@ -61,6 +62,19 @@ public:
     }
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
+    if (Opts.RunChecks) {
+      CheckContext CC{Ctx, Ev, O.Analysis, O.Findings, Opts.Checks};
+      for (const CheckInfo &K : checks()) {
+        // checkRequests reports three checks: it runs when any of them is selected.
+        bool Run = K.Run && (CC.enabled(K.Name) || (K.Run == checkRequests && (CC.enabled("request-overwritten") ||
+                                                                              CC.enabled("wait-without-start"))));
+        if (Run)
+          K.Run(CC);
+      }
+      llvm::sort(O.Findings, [](const Finding &A, const Finding &B) {
+        return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
+      });
+    }
     Outcomes.push_back(std::move(O));
   }
 

@@ -3,6 +3,7 @@
 #define OMPI_TOOL_PIPELINE_H
 
 #include "CallAnalysis.h"
+#include "Checks.h"
 #include "Transforms.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <string>
@@ -20,6 +21,9 @@ struct PipelineOptions {
   bool ListDatatypes = false;
   /// The transformations to run (names from the registry); empty: all.
   std::vector<std::string> Transforms;
+  /// Run the lint checks (--check), these ones (empty: all).
+  bool RunChecks = false;
+  std::vector<std::string> Checks;
 };
 
 struct FileOutcome {
@@ -28,6 +32,7 @@ struct FileOutcome {
   std::string Original;        ///< the source text as parsed
   std::string Transformed;     ///< the source text after every transformation
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
+  std::vector<Finding> Findings; ///< --check
 };
 
 /// Run the pipeline over Sources. Returns false if any source could not be

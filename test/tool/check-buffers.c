@@ -1,0 +1,72 @@
+// --check, the buffer checks: type-mismatch, count-overflow,
+// pointer-to-pointer (with its fix-it, applied by --fix). Each runs alone;
+// --implicit-check-not makes every other warning a failure, so the negative
+// cases below (the idioms other tools flag wrongly) must stay silent.
+// RUN: %ompi-opt --check --checks=type-mismatch %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TYPE %s
+// RUN: %ompi-opt --check --checks=type-mismatch %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TYPE %s
+// RUN: %ompi-opt --check --checks=count-overflow %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=COUNT %s
+// RUN: %ompi-opt --check --checks=pointer-to-pointer %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PTR %s
+// The fix-it, applied:
+// RUN: rm -rf %t.d && mkdir %t.d && cp %s %t.d/b.c
+// RUN: cd %t.d && %ompi-opt --check --fix --checks=pointer-to-pointer b.c -- %mpich_cflags > /dev/null 2> %t.err
+// RUN: FileCheck --check-prefix=APPLIED %s < %t.err
+// RUN: grep -cx "  MPI_Send(p, 4, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);" %t.d/b.c | FileCheck --check-prefix=ONE %s
+// RUN: diff %s %t.d/b.c.orig
+// APPLIED: ompi-opt: applied 1 fix-it to b.c
+// ONE: 1
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef double real;
+struct pair { int value; int rank; };
+struct di { double value; int index; };
+
+int ibuf[4];
+double dbuf[8];
+real rbuf[8];
+
+void positives(void) {
+  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'ibuf' has elements of type int, but its datatype MPI_DOUBLE describes double [ompi-type-mismatch]
+  MPI_Send(ibuf, 2, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:31: warning: MPI_Allreduce recvbuf 'ibuf' has elements of type int, but its datatype MPI_LONG describes long [ompi-type-mismatch]
+  MPI_Allreduce(MPI_IN_PLACE, ibuf, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  // A typedef is seen through:
+  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Recv buf 'rbuf' has elements of type real (double), but its datatype MPI_FLOAT describes float [ompi-type-mismatch]
+  MPI_Recv(rbuf, 8, MPI_FLOAT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  struct di d[2], e[2];
+  // TYPE: {{.*}}check-buffers.c:[[#@LINE+2]]:17: warning: MPI_Allreduce sendbuf 'd' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
+  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:20: warning: MPI_Allreduce recvbuf 'e' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
+  MPI_Allreduce(d, e, 2, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  // COUNT: {{.*}}check-buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 16 x MPI_DOUBLE = 128 bytes from 'dbuf', but 'dbuf' has 64 bytes [ompi-count-overflow]
+  MPI_Send(dbuf, 16, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  // COUNT: {{.*}}check-buffers.c:[[#@LINE+1]]:22: warning: MPI_Recv writes 4 x MPI_DOUBLE = 32 bytes from '&dbuf[6]', but 'dbuf' has 64 bytes (16 from byte 48 on) [ompi-count-overflow]
+  MPI_Recv(&dbuf[6], 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  double *p = dbuf;
+  // PTR: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
+  MPI_Send(&p, 4, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+}
+
+// Negative: each of these is correct and must not be reported.
+void negatives(void *anything, int n) {
+  struct pair pr[2], pr2[2];
+  struct di dl, dl2;
+  size_t sz[2];
+  int64_t big;
+  MPI_Aint disp;
+  double *p = dbuf;
+  MPI_Allreduce(pr, pr2, 2, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);       // the pair struct of MPI_2INT
+  MPI_Allreduce(ibuf, ibuf + 2, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD); // an int array holding pairs
+  MPI_Reduce(&dl, &dl2, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD); // the double+int pair
+  MPI_Bcast(sz, 2, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);                 // size_t is unsigned long here
+  MPI_Bcast(&big, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);                     // a typedef of the datatype's own
+  MPI_Bcast(&disp, 1, MPI_AINT, 0, MPI_COMM_WORLD);                       // MPI_Aint with MPI_AINT
+  MPI_Allreduce(MPI_IN_PLACE, dbuf, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); // MPI_IN_PLACE is no buffer
+  MPI_Send(anything, n, MPI_INT, 1, 0, MPI_COMM_WORLD);                    // void *: the type is unknown
+  MPI_Send(dbuf, 64, MPI_BYTE, 1, 0, MPI_COMM_WORLD);                      // bytes of anything, and 64 fit
+  MPI_Send((void *)ibuf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);                // a cast to void * is seen through
+  MPI_Send(dbuf, n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);                     // count not static
+  MPI_Send(&dbuf[4], 4, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);                 // exactly the rest of dbuf
+  MPI_Send(p, 8, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);                        // through a pointer: size unknown
+  MPI_Send(&disp, 1, MPI_AINT, 1, 0, MPI_COMM_WORLD);                      // an address, on purpose
+}

@@ -1,0 +1,84 @@
+//===- Checks.cpp - The registry of lint checks ---------------------------===//
+#include "Checks.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include <algorithm>
+
+using namespace clang;
+
+namespace ompi {
+
+// One line per check: name, kind, summary, the function that runs it. The
+// three request checks share one pass (checkRequests reports each that is
+// enabled), so two of their lines name no function.
+static const CheckInfo Registry[] = {
+    {"fusable-reductions", "optimisation", "independent reductions that static fusion merges into one collective",
+     checkFusableReductions},
+    {"deferrable-reductions", "optimisation", "reductions whose results wait: the lazy runtime can fuse them",
+     checkDeferrableReductions},
+    {"persistent-candidate", "optimisation",
+     "point-to-point calls in loops with loop-invariant arguments: persistent requests", checkPersistentCandidates},
+    {"alltoallv-plan", "optimisation", "MPI_Alltoallv in a loop whose counts and displacements do not change",
+     checkAlltoallvPlans},
+    {"type-mismatch", "correctness", "buffer element type differs from the MPI datatype", checkTypeMismatch},
+    {"count-overflow", "correctness", "count x datatype size exceeds a statically sized buffer", checkCountOverflow},
+    {"pointer-to-pointer", "correctness", "a pointer to a pointer passed as the buffer", checkPointerToPointer},
+    {"request-never-completed", "correctness", "a nonblocking call's request is never waited, tested or freed",
+     checkRequests},
+    {"request-overwritten", "correctness", "a request is reused before the operation it holds completes", nullptr},
+    {"wait-without-start", "correctness", "a wait or test on a request no nonblocking call started", nullptr},
+    {"recv-buffer-in-use", "correctness", "a nonblocking receive's buffer is used before the receive completes",
+     checkRecvBufferInUse},
+    {"rank-dependent-collective", "correctness", "a collective reached only by the ranks a condition selects",
+     checkRankDependentCollectives},
+    {"unmatched-p2p", "correctness", "a send whose static tag no receive of the program accepts",
+     checkUnmatchedP2P},
+};
+
+llvm::ArrayRef<CheckInfo> checks() { return Registry; }
+
+bool CheckContext::enabled(llvm::StringRef Name) const {
+  return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
+}
+
+Finding *CheckContext::report(llvm::StringRef Name, SourceLocation Loc, std::string Message) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation E = SM.getExpansionLoc(Loc);
+  return report(Name, SM.getFilename(E), SM.getExpansionLineNumber(E), SM.getExpansionColumnNumber(E),
+                std::move(Message));
+}
+
+Finding *CheckContext::report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column,
+                              std::string Message) {
+  if (!enabled(Name))
+    return nullptr;
+  Finding F;
+  F.Check = Name.str();
+  F.File = File.str();
+  F.Line = Line;
+  F.Column = Column;
+  F.Message = std::move(Message);
+  // One finding per check and place.
+  for (Finding &G : Out)
+    if (G.Check == F.Check && G.File == F.File && G.Line == F.Line && G.Column == F.Column)
+      return nullptr;
+  Out.push_back(std::move(F));
+  return &Out.back();
+}
+
+void CheckContext::fix(Finding &F, SourceRange R, std::string Text) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return; // not mechanical inside a macro
+  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+  FixIt X;
+  X.Line = SM.getSpellingLineNumber(R.getBegin());
+  X.Column = SM.getSpellingColumnNumber(R.getBegin());
+  X.EndLine = SM.getSpellingLineNumber(End);
+  X.EndColumn = SM.getSpellingColumnNumber(End);
+  X.Text = std::move(Text);
+  F.Fixes.push_back(std::move(X));
+}
+
+} // namespace ompi

@@ -1,0 +1,81 @@
+//===- Checks.h - The registry of lint checks (ompi-opt --check) ----------===//
+//
+// A check reads the analysis results (and the AST, for what the analysis
+// does not record) and reports findings: a location, a message, and fix-its
+// where the fix is mechanical. Checks never change the source. Each check
+// family is one file under checks/, each check one line in the registry
+// (Checks.cpp), its own lit test and a paragraph in README.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_CHECKS_H
+#define OMPI_TOOL_CHECKS_H
+
+#include "CallAnalysis.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class SourceLocation;
+class SourceRange;
+} // namespace clang
+
+namespace ompi {
+
+struct FixIt {
+  unsigned Line = 0, Column = 0, EndLine = 0, EndColumn = 0; ///< the replaced range, [begin, end)
+  std::string Text;                                          ///< what replaces it
+};
+
+struct Finding {
+  std::string Check; ///< the check's name ("type-mismatch"); reported as [ompi-<name>]
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Message;
+  std::vector<FixIt> Fixes;
+};
+
+struct CheckContext {
+  clang::ASTContext &Ctx;
+  Evaluator &Ev;
+  const FileResult &Analysis;            ///< with the transformations' notes
+  std::vector<Finding> &Out;
+  std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)
+
+  bool enabled(llvm::StringRef Name) const;
+  /// A finding of check Name at Loc (its expansion location), if Name runs
+  /// (null otherwise, or when the same check already reported there).
+  Finding *report(llvm::StringRef Name, clang::SourceLocation Loc, std::string Message);
+  Finding *report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column, std::string Message);
+  /// A fix-it replacing the characters of R (a token range) by Text.
+  void fix(Finding &F, clang::SourceRange R, std::string Text);
+};
+
+struct CheckInfo {
+  const char *Name;
+  const char *Kind; ///< "optimisation" or "correctness"
+  const char *Summary;
+  void (*Run)(CheckContext &);
+};
+
+/// Every check, in the order they run.
+llvm::ArrayRef<CheckInfo> checks();
+
+// The checks, by family (checks/*.cpp).
+void checkFusableReductions(CheckContext &C);    // MissedOptimisation.cpp
+void checkDeferrableReductions(CheckContext &C);
+void checkPersistentCandidates(CheckContext &C);
+void checkAlltoallvPlans(CheckContext &C);
+void checkTypeMismatch(CheckContext &C);         // Buffers.cpp
+void checkCountOverflow(CheckContext &C);
+void checkPointerToPointer(CheckContext &C);
+void checkRequests(CheckContext &C);             // Requests.cpp: request-never-completed,
+                                                 // request-overwritten, wait-without-start
+void checkRecvBufferInUse(CheckContext &C);
+void checkRankDependentCollectives(CheckContext &C); // Collectives.cpp
+void checkUnmatchedP2P(CheckContext &C);
+
+} // namespace ompi
+
+#endif

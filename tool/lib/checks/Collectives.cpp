@@ -1,0 +1,142 @@
+//===- Collectives.cpp - Checks: who reaches a collective, who receives ---===//
+//
+// rank-dependent-collective: a collective inside an if, for or while whose
+//   condition depends on the rank in the collective's own communicator (the
+//   evaluator's rank-relative values), unless the other branch of the if
+//   calls the same collective (the root / non-root idiom). Conditions on
+//   the size, or on the rank of another communicator (a split's colour), are
+//   uniform for the collective's members and not reported.
+// unmatched-p2p: in a file that defines main, a send whose tag is static
+//   and which no receive or probe of the file on the same communicator can
+//   accept (same tag, MPI_ANY_TAG, or a tag not known statically).
+//
+//===----------------------------------------------------------------------===//
+#include "../ASTUtil.h"
+#include "../Checks.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace ompi {
+
+static bool callsFunction(const Stmt *S, llvm::StringRef Name) {
+  return anyNode(S, [&](const Stmt *N) {
+    const auto *CE = dyn_cast<CallExpr>(N);
+    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+    return F && F->getIdentifier() && F->getName() == Name;
+  });
+}
+
+void checkRankDependentCollectives(CheckContext &C) {
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Model || !CR.Model->isCollective() || !CR.Call || !CR.Caller)
+      continue;
+    const ArgResult *CommArg = CR.arg(Role::Comm);
+    if (!CommArg)
+      continue;
+    std::string Comm = C.Ev.commKey(CR.Call->getArg(CommArg->Index), CR.Caller, CR.Call);
+    const Stmt *Child = CR.Call;
+    DynTypedNodeList Ps = C.Ctx.getParents(*CR.Call);
+    while (!Ps.empty()) {
+      if (Ps[0].get<FunctionDecl>())
+        break;
+      const Stmt *P = Ps[0].get<Stmt>();
+      if (!P) {
+        Ps = C.Ctx.getParents(Ps[0]);
+        continue;
+      }
+      const Expr *Cond = nullptr;
+      const Stmt *Other = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond()) {
+        Cond = If->getCond();
+        Other = Child == If->getThen() ? If->getElse() : If->getThen();
+      } else if (const auto *F = dyn_cast<ForStmt>(P); F && Child == F->getBody()) {
+        Cond = F->getCond();
+      } else if (const auto *W = dyn_cast<WhileStmt>(P); W && Child == W->getBody()) {
+        Cond = W->getCond();
+      }
+      if (Cond && !(Other && callsFunction(Other, CR.Function))) {
+        const DeclRefExpr *RankRef = nullptr;
+        anyNode(Cond, [&](const Stmt *N) {
+          const auto *D = dyn_cast<DeclRefExpr>(N);
+          if (!D || RankRef || !isa<VarDecl>(D->getDecl()))
+            return false;
+          SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
+          if (V.K == SymValue::Dynamic)
+            V = C.Ev.evaluate(D, CR.Caller, CR.Call);
+          if (V.K == SymValue::Affine && V.A.Rank != 0 && (Comm.empty() || V.CommKey == Comm))
+            RankRef = D;
+          return RankRef != nullptr;
+        });
+        if (RankRef) {
+          std::string Text =
+              Lexer::getSourceText(CharSourceRange::getTokenRange(Cond->getSourceRange()), SM, C.Ctx.getLangOpts())
+                  .str();
+          C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
+                   llvm::formatv("{0} is reached only by the ranks for which '{1}' (line {2}) holds, as '{3}' is "
+                                 "the rank: every rank of {4} must call the collective",
+                                 CR.Function, Text, SM.getExpansionLineNumber(Cond->getBeginLoc()),
+                                 RankRef->getDecl()->getName(), CommArg->Text)
+                       .str());
+          break;
+        }
+      }
+      Child = P;
+      Ps = C.Ctx.getParents(*P);
+    }
+  }
+}
+
+void checkUnmatchedP2P(CheckContext &C) {
+  if (!C.Ev.index().DefinesMain)
+    return; // the receives may be in another file
+  struct End {
+    const CallResult *CR;
+    std::optional<int64_t> Tag; ///< null: any tag, or not static
+    std::string Comm;
+  };
+  std::vector<End> Sends, Recvs;
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Model || !CR.Call || (CR.Model->Cat != Category::PointToPoint && CR.Model->Cat != Category::Probe))
+      continue;
+    const ArgResult *Comm = CR.arg(Role::Comm);
+    std::string CommText = Comm ? Comm->Text : "";
+    auto tagOf = [&](Role R) -> std::optional<std::optional<int64_t>> {
+      const ArgResult *T = CR.arg(R);
+      if (!T)
+        return std::nullopt;
+      if (T->Class == ArgClass::Static && T->Int)
+        return std::optional<int64_t>(*T->Int);
+      return std::optional<int64_t>(); // MPI_ANY_TAG or not static: matches anything
+    };
+    bool SendSide = CR.arg(Role::SendBuf) || CR.arg(Role::SendTag);
+    bool RecvSide = CR.arg(Role::RecvBuf) || CR.arg(Role::RecvTag) || CR.Model->Cat == Category::Probe;
+    if (auto T = tagOf(Role::SendTag))
+      Sends.push_back({&CR, *T, CommText});
+    else if (auto T = tagOf(Role::Tag); T && SendSide && !RecvSide)
+      Sends.push_back({&CR, *T, CommText});
+    if (auto T = tagOf(Role::RecvTag))
+      Recvs.push_back({&CR, *T, CommText});
+    else if (auto T = tagOf(Role::Tag); T && RecvSide)
+      Recvs.push_back({&CR, *T, CommText});
+  }
+  for (const End &S : Sends) {
+    if (!S.Tag)
+      continue;
+    bool Matched = llvm::any_of(Recvs, [&](const End &R) { return R.Comm == S.Comm && (!R.Tag || *R.Tag == *S.Tag); });
+    if (Matched)
+      continue;
+    C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
+             llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: the message "
+                           "can never be received",
+                           S.Comm, *S.Tag, S.CR->Function)
+                 .str());
+  }
+}
+
+} // namespace ompi

@@ -1,0 +1,150 @@
+//===- MissedOptimisation.cpp - Checks: what the optimiser would change ---===//
+//
+// fusable-reductions and deferrable-reductions report what reduction-fusion
+// and lazy-deferral proved (their notes), so CI can ask for it without
+// rewriting; persistent-candidate and alltoallv-plan report point-to-point
+// calls and MPI_Alltoallv in loops whose arguments do not change.
+//
+//===----------------------------------------------------------------------===//
+#include "../ASTUtil.h"
+#include "../Checks.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace ompi {
+
+/// "fused 2 ..." -> "fuse 2 ...": a note's past tense as advice.
+static std::string advice(llvm::StringRef What, llvm::StringRef Past, llvm::StringRef Present) {
+  if (What.consume_front(Past))
+    return (Present + What).str();
+  return What.str();
+}
+
+void checkFusableReductions(CheckContext &C) {
+  for (const ChangeNote &N : C.Analysis.Notes)
+    if (N.Applied && N.Transform == "reduction-fusion")
+      C.report("fusable-reductions", N.File, N.Line, N.Column,
+               advice(N.What, "fused", "fuse") + " (saves " + N.Saves +
+                   "; ompi-opt --in-place or ompi-cc does it)");
+}
+
+void checkDeferrableReductions(CheckContext &C) {
+  for (const ChangeNote &N : C.Analysis.Notes)
+    if (N.Applied && N.Transform == "lazy-deferral" && !N.Saves.empty())
+      C.report("deferrable-reductions", N.File, N.Line, N.Column,
+               advice(N.What, "deferred", "defer") + ": " + N.Why + " (saves " + N.Saves +
+                   "; ompi-opt --in-place or ompi-cc does it)");
+}
+
+static bool invariant(const CallResult &CR, Role R) {
+  const ArgResult *A = CR.arg(R);
+  return !A || A->Class != ArgClass::Dynamic;
+}
+
+void checkPersistentCandidates(CheckContext &C) {
+  static const char *const Persistent[][2] = {
+      {"MPI_Send", "MPI_Send_init"},   {"MPI_Isend", "MPI_Send_init"},  {"MPI_Ssend", "MPI_Ssend_init"},
+      {"MPI_Issend", "MPI_Ssend_init"}, {"MPI_Bsend", "MPI_Bsend_init"}, {"MPI_Rsend", "MPI_Rsend_init"},
+      {"MPI_Recv", "MPI_Recv_init"},   {"MPI_Irecv", "MPI_Recv_init"}};
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Model || !CR.LoopLine)
+      continue;
+    const char *Init = nullptr;
+    for (auto &P : Persistent)
+      if (CR.Function == P[0])
+        Init = P[1];
+    if (!Init)
+      continue;
+    bool Same = true;
+    for (Role R : {Role::SendBuf, Role::RecvBuf, Role::Count, Role::Type, Role::Dest, Role::Source, Role::Tag,
+                   Role::Comm})
+      Same = Same && invariant(CR, R);
+    if (!Same)
+      continue;
+    C.report("persistent-candidate", CR.File, CR.Line, CR.Column,
+             llvm::formatv("{0} in the loop at line {1} has the same buffer, count, datatype, peer, tag and "
+                           "communicator on every iteration: a persistent request ({2} before the loop, "
+                           "MPI_Start and MPI_Wait in it) sets the message up once",
+                           CR.Function, CR.LoopLine, Init)
+                 .str());
+  }
+}
+
+/// The innermost loop around S.
+static const Stmt *loopOf(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Ps = Ctx.getParents(*S);
+  while (!Ps.empty()) {
+    if (Ps[0].get<FunctionDecl>())
+      return nullptr;
+    if (const Stmt *P = Ps[0].get<Stmt>()) {
+      if (isa<ForStmt, WhileStmt, DoStmt>(P))
+        return P;
+      Ps = Ctx.getParents(*P);
+      continue;
+    }
+    Ps = Ctx.getParents(Ps[0]);
+  }
+  return nullptr;
+}
+
+/// The variable an array argument names (a, &a[0], p).
+static const VarDecl *arrayVar(const Expr *E) {
+  E = strip(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = strip(U->getSubExpr());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    E = strip(AS->getBase());
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(D->getDecl());
+  return nullptr;
+}
+
+/// Whether S may change V's elements: an assignment or increment through it,
+/// or V passed to a function other than an MPI one.
+static bool writes(const Stmt *S, const VarDecl *V) {
+  auto refersTo = [&](const Expr *E) { return arrayVar(E) == V; };
+  return anyNode(S, [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N))
+      return B->isAssignmentOp() && refersTo(B->getLHS());
+    if (const auto *U = dyn_cast<UnaryOperator>(N))
+      return U->isIncrementDecrementOp() && refersTo(U->getSubExpr());
+    if (const auto *CE = dyn_cast<CallExpr>(N)) {
+      const FunctionDecl *F = CE->getDirectCallee();
+      if (F && F->getIdentifier() && F->getName().starts_with("MPI_"))
+        return false;
+      for (const Expr *A : CE->arguments())
+        if (refersTo(A))
+          return true;
+    }
+    return false;
+  });
+}
+
+void checkAlltoallvPlans(CheckContext &C) {
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (CR.Function != "MPI_Alltoallv" || !CR.LoopLine || !CR.Call)
+      continue;
+    const Stmt *Loop = loopOf(C.Ctx, CR.Call);
+    if (!Loop)
+      continue;
+    bool Changes = false;
+    for (Role R : {Role::SendCounts, Role::SendDispls, Role::RecvCounts, Role::RecvDispls}) {
+      const ArgResult *A = CR.arg(R);
+      const VarDecl *V = A ? arrayVar(CR.Call->getArg(A->Index)) : nullptr;
+      Changes = Changes || !V || writes(Loop, V);
+    }
+    if (Changes)
+      continue;
+    C.report("alltoallv-plan", CR.File, CR.Line, CR.Column,
+             llvm::formatv("the counts and displacements of this MPI_Alltoallv do not change in the loop at line "
+                           "{0}: its communication plan can be computed once before the loop (a planned "
+                           "Alltoallv)",
+                           CR.LoopLine)
+                 .str());
+  }
+}
+
+} // namespace ompi
