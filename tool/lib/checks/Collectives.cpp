@@ -69,7 +69,7 @@ void checkRankDependentCollectives(CheckContext &C) {
           SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
           if (V.K == SymValue::Dynamic)
             V = C.Ev.evaluate(D, CR.Caller, CR.Call);
-          if (V.K == SymValue::Affine && V.A.Rank != 0 && (Comm.empty() || V.CommKey == Comm))
+          if (V.K == SymValue::Affine && V.A.Rank != 0 && !Comm.empty() && V.CommKey == Comm)
             RankRef = D;
           return RankRef != nullptr;
         });

@@ -1,0 +1,62 @@
+// --check, rank-dependent-collective and unmatched-p2p. Negative cases:
+// the root / non-root idiom (the same collective in both branches), a
+// condition on the size (the same on every rank), a collective on a split
+// communicator under a condition on the world rank (the colour selects the
+// communicator, whose members all call it), receives with MPI_ANY_TAG or a
+// tag not known statically, and sends whose tag some receive accepts.
+// RUN: %ompi-opt --check --checks=rank-dependent-collective %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=RANK %s
+// RUN: %ompi-opt --check --checks=rank-dependent-collective %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=RANK %s
+// RUN: %ompi-opt --check --checks=unmatched-p2p %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=P2P %s
+// Without main in the file the receives may be elsewhere: no unmatched-p2p.
+// RUN: %ompi-opt --check --checks=unmatched-p2p %s -- %mpich_cflags -DNO_MAIN | count 0
+#include <mpi.h>
+#include <stddef.h>
+
+double a, b;
+
+void positives(int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    // RANK: {{.*}}check-collectives.c:[[#@LINE+1]]:5: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+    MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < rank; i++)
+    // RANK: {{.*}}check-collectives.c:[[#@LINE+1]]:5: warning: MPI_Allreduce is reached only by the ranks for which 'i < rank' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on MPI_COMM_WORLD accepts tag 42 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
+  MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % 2, 42, MPI_COMM_WORLD);
+  (void)n;
+}
+
+// Negative: all correct.
+void negatives(int tag) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank == 0)
+    MPI_Reduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); // the root's form
+  else
+    MPI_Reduce(&a, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);         // everyone else's
+  if (size > 1)
+    MPI_Barrier(MPI_COMM_WORLD);                                             // the size is the same everywhere
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  if (rank % 2 == 0)
+    MPI_Barrier(half);                                                       // every member of this half calls it
+  MPI_Send(&a, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD);                         // received below with tag 7
+  MPI_Recv(&b, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(&a, 1, MPI_DOUBLE, 0, 8, half);                                   // MPI_ANY_TAG accepts it
+  MPI_Recv(&b, 1, MPI_DOUBLE, 0, MPI_ANY_TAG, half, MPI_STATUS_IGNORE);
+  MPI_Send(&a, 1, MPI_DOUBLE, 0, 9, MPI_COMM_SELF);                          // the receive's tag is not static
+  MPI_Recv(&b, 1, MPI_DOUBLE, 0, tag, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+}
+
+#ifndef NO_MAIN
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  positives(1);
+  negatives(9);
+  MPI_Finalize();
+  return 0;
+}
+#endif

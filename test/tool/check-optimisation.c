@@ -1,0 +1,58 @@
+// --check, the missed-optimisation checks: fusable-reductions and
+// deferrable-reductions (what reduction-fusion and lazy-deferral would do),
+// persistent-candidate and alltoallv-plan. Negative cases: dependent
+// reductions, point-to-point calls whose arguments change per iteration,
+// MPI_Alltoallv whose counts are rewritten in the loop.
+// RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
+// RUN: %ompi-opt --check --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
+// RUN: %ompi-opt --check --checks=persistent-candidate %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PERSIST %s
+// RUN: %ompi-opt --check --checks=alltoallv-plan %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PLAN %s
+// The checks only report: the source is not changed.
+// RUN: cp %s %t.c && %ompi-opt --check %t.c -- %mpich_cflags > /dev/null && diff %s %t.c
+#include <mpi.h>
+
+static double a, b, c, d, x;
+static double total;
+
+void fusable(void) {
+  MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // FUSE: {{.*}}check-optimisation.c:[[#@LINE+1]]:3: warning: fuse 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (saves 1 collective per execution; ompi-opt --in-place or ompi-cc does it) [ompi-fusable-reductions]
+  MPI_Allreduce(&c, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  x = b + d;
+}
+
+// Neither fusable nor deferrable: each result is read at once, the second
+// reduction's input is the first one's result.
+void dependent(void) {
+  MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  x = b;
+  MPI_Allreduce(&x, &c, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  x = c;
+}
+
+// The result is read only later (in another function): the runtime can defer it.
+void accumulate(double v) {
+  // DEFER: {{.*}}check-optimisation.c:[[#@LINE+1]]:3: warning: defer MPI_Allreduce(&v -> &total) to the lazy runtime: {{.*}} (saves one collective per reduction that joins it before the next force point; ompi-opt --in-place or ompi-cc does it) [ompi-deferrable-reductions]
+  MPI_Allreduce(&v, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+double report(void) { return total; }
+
+double halo[64], out[64];
+int scounts[4], sdispls[4], rcounts[4], rdispls[4];
+
+void loops(int steps) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int s = 0; s < steps; s++) {
+    // PERSIST: {{.*}}check-optimisation.c:[[#@LINE+1]]:5: warning: MPI_Send in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Send_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
+    MPI_Send(halo, 64, MPI_DOUBLE, (rank + 1) % 4, 0, MPI_COMM_WORLD);
+    MPI_Send(&halo[s], 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);       // the buffer moves: not persistent
+    MPI_Send(halo, 1, MPI_DOUBLE, 1, s, MPI_COMM_WORLD);           // the tag changes: not persistent
+    // PLAN: {{.*}}check-optimisation.c:[[#@LINE+1]]:5: warning: the counts and displacements of this MPI_Alltoallv do not change in the loop at line [[#@LINE-5]]: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
+    MPI_Alltoallv(halo, scounts, sdispls, MPI_DOUBLE, out, rcounts, rdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+  for (int s = 0; s < steps; s++) {
+    scounts[s % 4] = s;                                            // the plan changes: not reported
+    MPI_Alltoallv(halo, scounts, sdispls, MPI_DOUBLE, out, rcounts, rdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+}
