@@ -127,6 +127,37 @@ static std::string displayPath(StringRef Path) {
 
 static bool writeFile(StringRef Path, StringRef Text);
 
+/// A --transforms / --checks list: names separated by commas, 'all' or
+/// 'none', '-name' removing one (a leading '-x' means all but x); the
+/// registries run in their own order whatever the list's. "none" stands for
+/// the empty selection. Returns the first unknown name, if any.
+static std::optional<std::string> parseSelection(StringRef List, ArrayRef<StringRef> Names,
+                                                 std::vector<std::string> &Out) {
+  std::vector<std::string> Selected;
+  SmallVector<StringRef, 8> Items;
+  List.split(Items, ',', -1, false);
+  if (!Items.empty() && Items.front().trim().starts_with("-"))
+    Items.insert(Items.begin(), "all");
+  for (StringRef Item : Items) {
+    Item = Item.trim();
+    bool Remove = Item.consume_front("-");
+    if (Item == "all" || Item == "none") {
+      Selected.clear();
+      if (Item == "all")
+        for (StringRef N : Names)
+          Selected.push_back(N.str());
+      continue;
+    }
+    if (!llvm::is_contained(Names, Item))
+      return Item.str();
+    llvm::erase(Selected, Item.str());
+    if (!Remove)
+      Selected.push_back(Item.str());
+  }
+  Out = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+  return std::nullopt;
+}
+
 /// --check --fix: every fix-it applied to its file (the original kept as
 /// FILE<backup suffix>, never overwriting an existing backup).
 static bool applyFixIts(const std::vector<FileOutcome> &Outcomes) {
@@ -293,54 +324,19 @@ int main(int argc, const char **argv) {
 
   PipelineOptions Opts;
   {
-    std::vector<std::string> Selected;
-    SmallVector<StringRef, 8> Items;
-    StringRef(TransformList).split(Items, ',', -1, false);
-    if (!Items.empty() && Items.front().trim().starts_with("-")) // "-x": everything but x
-      Items.insert(Items.begin(), "all");
-    for (StringRef Item : Items) {
-      Item = Item.trim();
-      bool Remove = Item.consume_front("-");
-      if (Item == "all" || Item == "none") {
-        Selected.clear();
-        if (Item == "all")
-          for (const TransformInfo &T : transforms())
-            Selected.push_back(T.Name);
-        continue;
-      }
-      if (llvm::none_of(transforms(), [&](const TransformInfo &T) { return Item == T.Name; }))
-        return usage("--transforms: unknown transformation '" + Item + "' (see --list-transforms)");
-      llvm::erase(Selected, Item.str());
-      if (!Remove)
-        Selected.push_back(Item.str());
-    }
-    // Keep the registry's order; "none" is a list that matches nothing.
-    Opts.Transforms = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+    std::vector<StringRef> Names;
+    for (const TransformInfo &T : transforms())
+      Names.push_back(T.Name);
+    if (auto Err = parseSelection(TransformList, Names, Opts.Transforms))
+      return usage("--transforms: unknown transformation '" + *Err + "' (see --list-transforms)");
   }
   if (Check) {
     Opts.RunChecks = true;
-    std::vector<std::string> Selected;
-    SmallVector<StringRef, 8> Items;
-    StringRef(CheckList).split(Items, ',', -1, false);
-    if (!Items.empty() && Items.front().trim().starts_with("-"))
-      Items.insert(Items.begin(), "all");
-    for (StringRef Item : Items) {
-      Item = Item.trim();
-      bool Remove = Item.consume_front("-");
-      if (Item == "all" || Item == "none") {
-        Selected.clear();
-        if (Item == "all")
-          for (const CheckInfo &K : checks())
-            Selected.push_back(K.Name);
-        continue;
-      }
-      if (llvm::none_of(checks(), [&](const CheckInfo &K) { return Item == K.Name; }))
-        return usage("--checks: unknown check '" + Item + "' (see --list-checks)");
-      llvm::erase(Selected, Item.str());
-      if (!Remove)
-        Selected.push_back(Item.str());
-    }
-    Opts.Checks = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+    std::vector<StringRef> Names;
+    for (const CheckInfo &K : checks())
+      Names.push_back(K.Name);
+    if (auto Err = parseSelection(CheckList, Names, Opts.Checks))
+      return usage("--checks: unknown check '" + *Err + "' (see --list-checks)");
   }
   Opts.Eval.ClosedWorld = ClosedWorld;
   Opts.ListDatatypes = ListDatatypes;

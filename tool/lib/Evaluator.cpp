@@ -474,14 +474,13 @@ std::string Evaluator::text(const Expr *E) const {
   return Out;
 }
 
-std::optional<int64_t> Evaluator::typeSize(llvm::StringRef CType) const {
-  auto Bytes = [&](QualType T) { return static_cast<int64_t>(Ctx.getTypeSizeInChars(T).getQuantity()); };
-  static const std::pair<const char *, int64_t> Fixed[] = {
-      {"int8_t", 1}, {"int16_t", 2}, {"int32_t", 4}, {"int64_t", 8},
-      {"uint8_t", 1}, {"uint16_t", 2}, {"uint32_t", 4}, {"uint64_t", 8}};
-  for (auto &[Name, Size] : Fixed)
+QualType Evaluator::typeOfSpelling(llvm::StringRef CType) const {
+  static const std::pair<const char *, unsigned> Fixed[] = {{"int8_t", 8},   {"int16_t", 16},  {"int32_t", 32},
+                                                            {"int64_t", 64}, {"uint8_t", 8},   {"uint16_t", 16},
+                                                            {"uint32_t", 32}, {"uint64_t", 64}};
+  for (auto &[Name, Bits] : Fixed)
     if (CType == Name)
-      return Size;
+      return Ctx.getIntTypeForBitwidth(Bits, /*Signed=*/Name[0] == 'i').getCanonicalType();
   QualType T = llvm::StringSwitch<QualType>(CType)
                    .Case("char", Ctx.CharTy)
                    .Case("signed char", Ctx.SignedCharTy)
@@ -501,12 +500,19 @@ std::optional<int64_t> Evaluator::typeSize(llvm::StringRef CType) const {
                    .Case("wchar_t", Ctx.getWideCharType())
                    .Default(QualType());
   if (!T.isNull())
-    return Bytes(T);
+    return T.getCanonicalType();
   // MPI_Aint, MPI_Offset, MPI_Count: typedefs of the MPI header in use.
   for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(CType)))
     if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      return Bytes(TD->getUnderlyingType());
-  return std::nullopt;
+      return TD->getUnderlyingType().getCanonicalType();
+  return QualType();
+}
+
+std::optional<int64_t> Evaluator::typeSize(llvm::StringRef CType) const {
+  QualType T = typeOfSpelling(CType);
+  if (T.isNull())
+    return std::nullopt;
+  return static_cast<int64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
 }
 
 std::optional<int64_t> Evaluator::datatypeSize(llvm::StringRef Name) const {

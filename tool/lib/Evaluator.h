@@ -167,6 +167,10 @@ public:
   std::string commKey(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
   /// MPI_Type_size of a predefined datatype on this target, if known.
   std::optional<int64_t> datatypeSize(llvm::StringRef Name) const;
+  /// The canonical type a C type spelling of the MPI model names ("unsigned
+  /// long", "int64_t", "MPI_Aint"), or a null type when this translation
+  /// unit does not know it.
+  clang::QualType typeOfSpelling(llvm::StringRef CType) const;
   FunctionAnalysis &analysis(const clang::FunctionDecl *FD);
   const TUIndex &index() const { return Index; }
   const EvalOptions &options() const { return Opts; }

@@ -14,7 +14,6 @@
 #include "../ASTUtil.h"
 #include "../Checks.h"
 #include "clang/AST/ASTContext.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -61,35 +60,6 @@ QualType elementType(const Expr *E) {
   return QualType();
 }
 
-/// The canonical type a C type spelling of the model names, if known here.
-QualType typeOfSpelling(ASTContext &Ctx, llvm::StringRef S) {
-  QualType T = llvm::StringSwitch<QualType>(S)
-                   .Case("char", Ctx.CharTy)
-                   .Case("signed char", Ctx.SignedCharTy)
-                   .Case("unsigned char", Ctx.UnsignedCharTy)
-                   .Case("short", Ctx.ShortTy)
-                   .Case("unsigned short", Ctx.UnsignedShortTy)
-                   .Case("int", Ctx.IntTy)
-                   .Case("unsigned int", Ctx.UnsignedIntTy)
-                   .Case("long", Ctx.LongTy)
-                   .Case("unsigned long", Ctx.UnsignedLongTy)
-                   .Case("long long", Ctx.LongLongTy)
-                   .Case("unsigned long long", Ctx.UnsignedLongLongTy)
-                   .Case("float", Ctx.FloatTy)
-                   .Case("double", Ctx.DoubleTy)
-                   .Case("long double", Ctx.LongDoubleTy)
-                   .Case("_Bool", Ctx.BoolTy)
-                   .Case("wchar_t", Ctx.getWCharType())
-                   .Default(QualType());
-  if (!T.isNull())
-    return T.getCanonicalType();
-  // A typedef of the program's headers (MPI_Aint, int64_t, ...).
-  for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(S)))
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      return TD->getUnderlyingType().getCanonicalType();
-  return QualType();
-}
-
 bool sameType(QualType A, QualType B) {
   return A.getCanonicalType().getUnqualifiedType() == B.getCanonicalType().getUnqualifiedType();
 }
@@ -119,7 +89,7 @@ void checkTypeMismatch(CheckContext &C) {
       llvm::StringRef(H->CTypes).split(Parts, '+');
       std::vector<QualType> Want;
       for (llvm::StringRef P : Parts) {
-        QualType T = typeOfSpelling(C.Ctx, P.trim());
+        QualType T = C.Ev.typeOfSpelling(P.trim());
         if (T.isNull())
           break;
         Want.push_back(T);
