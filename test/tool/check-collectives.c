@@ -25,6 +25,15 @@ void positives(int n) {
     MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on MPI_COMM_WORLD accepts tag 42 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % 2, 42, MPI_COMM_WORLD);
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // A ring shift whose receive names the wrong neighbour:
+  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: this MPI_Send sends to '(rank + 1) % size' (rank + 1), but every receive of this program on MPI_COMM_WORLD that accepts its tag expects a message from another rank (rank - 1 would be needed; they match only when 2 x 1 is a multiple of the number of ranks) [ompi-unmatched-p2p]
+  MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 3, MPI_COMM_WORLD);
+  MPI_Recv(&b, 1, MPI_DOUBLE, (rank + 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // The right one: no finding.
+  MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 4, MPI_COMM_WORLD);
+  MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   (void)n;
 }
 

@@ -8,7 +8,10 @@
 //   uniform for the collective's members and not reported.
 // unmatched-p2p: in a file that defines main, a send whose tag is static
 //   and which no receive or probe of the file on the same communicator can
-//   accept (same tag, MPI_ANY_TAG, or a tag not known statically).
+//   accept (same tag, MPI_ANY_TAG, or a tag not known statically); and a
+//   send to rank + k (modulo the size) when every receive that accepts its
+//   tag names its source as rank + j with j != -k (MPI_ANY_SOURCE, other
+//   forms and sources not known statically may match).
 //
 //===----------------------------------------------------------------------===//
 #include "../ASTUtil.h"
@@ -18,6 +21,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cstdlib>
 
 using namespace clang;
 
@@ -99,6 +103,19 @@ void checkUnmatchedP2P(CheckContext &C) {
     const CallResult *CR;
     std::optional<int64_t> Tag; ///< null: any tag, or not static
     std::string Comm;
+    std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
+  };
+  // rank + k, (rank + k) % size, (rank + k + size) % size: k (the size term
+  // vanishes modulo the size).
+  auto shiftOf = [&](const CallResult &CR, Role R) -> std::optional<int64_t> {
+    const ArgResult *A = CR.arg(R);
+    if (!A || !CR.Caller || A->Index >= CR.Call->getNumArgs())
+      return std::nullopt;
+    SymValue V = C.Ev.evaluate(CR.Call->getArg(A->Index), CR.Caller, CR.Call);
+    if (V.K != SymValue::Affine || V.A.Rank != 1 || (V.A.Size != 0 && V.A.Mod != AffineForm::ModSize) ||
+        V.A.Mod == AffineForm::ModConst)
+      return std::nullopt;
+    return V.A.Const;
   };
   std::vector<End> Sends, Recvs;
   for (const CallResult &CR : C.Analysis.Calls) {
@@ -117,24 +134,41 @@ void checkUnmatchedP2P(CheckContext &C) {
     bool SendSide = CR.arg(Role::SendBuf) || CR.arg(Role::SendTag);
     bool RecvSide = CR.arg(Role::RecvBuf) || CR.arg(Role::RecvTag) || CR.Model->Cat == Category::Probe;
     if (auto T = tagOf(Role::SendTag))
-      Sends.push_back({&CR, *T, CommText});
+      Sends.push_back({&CR, *T, CommText, shiftOf(CR, Role::Dest)});
     else if (auto T = tagOf(Role::Tag); T && SendSide && !RecvSide)
-      Sends.push_back({&CR, *T, CommText});
+      Sends.push_back({&CR, *T, CommText, shiftOf(CR, Role::Dest)});
     if (auto T = tagOf(Role::RecvTag))
-      Recvs.push_back({&CR, *T, CommText});
+      Recvs.push_back({&CR, *T, CommText, shiftOf(CR, Role::Source)});
     else if (auto T = tagOf(Role::Tag); T && RecvSide)
-      Recvs.push_back({&CR, *T, CommText});
+      Recvs.push_back({&CR, *T, CommText, shiftOf(CR, Role::Source)});
   }
   for (const End &S : Sends) {
-    if (!S.Tag)
+    // A tag match on the same communicator...
+    std::vector<const End *> Tagged;
+    for (const End &R : Recvs)
+      if (R.Comm == S.Comm && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
+        Tagged.push_back(&R);
+    if (S.Tag && Tagged.empty()) {
+      C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
+               llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: the message "
+                             "can never be received",
+                             S.Comm, *S.Tag, S.CR->Function)
+                   .str());
       continue;
-    bool Matched = llvm::any_of(Recvs, [&](const End &R) { return R.Comm == S.Comm && (!R.Tag || *R.Tag == *S.Tag); });
-    if (Matched)
+    }
+    // ... from this sender: rank + k sends reach a receive from rank - k.
+    if (!S.Shift || Tagged.empty())
       continue;
+    bool FromUs = llvm::any_of(Tagged, [&](const End *R) { return !R->Shift || *R->Shift == -*S.Shift; });
+    if (FromUs)
+      continue;
+    const ArgResult *Dest = S.CR->arg(Role::Dest);
     C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
-             llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: the message "
-                           "can never be received",
-                           S.Comm, *S.Tag, S.CR->Function)
+             llvm::formatv("this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
+                           "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
+                           "2 x {6} is a multiple of the number of ranks)",
+                           S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+",
+                           std::abs(*S.Shift), S.Comm, *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
                  .str());
   }
 }
