@@ -115,16 +115,6 @@ static cl::opt<bool> DryRun("dry-run",
                                      "when a change is pending, 0 when none, 3 when a file cannot be processed"),
                             cl::cat(OptCategory));
 
-/// A path relative to the current directory when it is below it (as
-/// patch -p1 and git apply expect), else as it is.
-static std::string displayPath(StringRef Path) {
-  SmallString<256> Cwd;
-  StringRef Rel = Path;
-  if (!sys::fs::current_path(Cwd) && Rel.consume_front(Cwd) && Rel.consume_front("/"))
-    return Rel.str();
-  return Path.str();
-}
-
 static bool writeFile(StringRef Path, StringRef Text);
 
 /// A --transforms / --checks list: names separated by commas, 'all' or

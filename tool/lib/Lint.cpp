@@ -19,7 +19,7 @@ unsigned writeDiagnostics(raw_ostream &OS, const std::vector<FileOutcome> &Files
   for (const FileOutcome &F : Files)
     for (const Finding &D : F.Findings) {
       ++N;
-      OS << D.File << ":" << D.Line << ":" << D.Column << ": " << (AsErrors ? "error" : "warning") << ": "
+      OS << displayPath(D.File) << ":" << D.Line << ":" << D.Column << ": " << (AsErrors ? "error" : "warning") << ": "
          << D.Message << " [ompi-" << D.Check << "]\n";
       StringRef Src = lineOf(F.Original, D.Line);
       OS << Src << "\n";

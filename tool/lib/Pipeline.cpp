@@ -1,5 +1,6 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "Pipeline.h"
+#include "llvm/Support/FileSystem.h"
 #include <tuple>
 #include <algorithm>
 #include "MPIModel.h"
@@ -122,4 +123,12 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
   Factory F(Opts, Outcomes, Failed);
   int RC = Tool.run(&F);
   return RC == 0 && !Failed;
+}
+
+std::string ompi::displayPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Cwd;
+  llvm::StringRef Rel = Path;
+  if (!llvm::sys::fs::current_path(Cwd) && Rel.consume_front(Cwd) && Rel.consume_front("/"))
+    return Rel.str();
+  return Path.str();
 }

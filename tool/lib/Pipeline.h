@@ -35,6 +35,11 @@ struct FileOutcome {
   std::vector<Finding> Findings; ///< --check
 };
 
+/// A path as shown to users: relative to the current directory when it is
+/// below it (as clang prints the names it was given, and as patch -p1 and
+/// git apply expect), else as it is.
+std::string displayPath(llvm::StringRef Path);
+
 /// Run the pipeline over Sources. Returns false if any source could not be
 /// parsed or transformed (clang's diagnostics are printed to stderr);
 /// Outcomes then holds only the files that succeeded.
