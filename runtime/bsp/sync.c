@@ -158,6 +158,8 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   for (int q = 0; q < p; q++) {
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
     G.rma_any |= h->flags & (MPIOPT_BSP_F_RMAGET | MPIOPT_BSP_F_RMAPUT);
+    /* gets to answer (q asked this process, itself included) or to receive */
+    if ((h->flags | G.flags[q]) & MPIOPT_BSP_F_GETREQ) any_get = 1;
     if (q == me) {
       G.stream_of[q] = G.self.p;
       G.stream_len[q] = G.self.len;
@@ -166,56 +168,44 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     G.stream_len[q] = h->stream;
     G.stream_of[q] = (h->flags & MPIOPT_BSP_F_INLINE) ? (const char *)h + sizeof *h : NULL;
     if (h->stream) any_stream = 1;
-    if (h->flags & MPIOPT_BSP_F_GETREQ) any_get = 1;
   }
-  if (G.flags[me] & MPIOPT_BSP_F_GETREQ) any_get = 1;
-  for (int q = 0; q < p; q++)
-    if (G.gets[q].len) any_get = 1;
 
-  if (any_stream || any_get) {
+  /* The new superstep's queue holds what arrives now (with this tag size). */
+  G.nmsgs = G.head = 0;
+  G.qbytes = 0;
+  G.qtagsize = G.tagsize;
+  int nreq = 0;
+  if (any_stream || any_get)
     mpiopt_bsp_msg_streams(); /* the streams that were not inline; fills stream_of */
-    G.nmsgs = G.head = 0;
-    G.qbytes = 0;
-    int nreq = 0;
-    if (any_get) {
-      /* Replies: answer every requester now, from memory untouched by puts. */
-      for (int q = 0; q < p; q++) {
-        const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
-        int has = q == me ? (G.flags[me] & MPIOPT_BSP_F_GETREQ) != 0 : (h->flags & MPIOPT_BSP_F_GETREQ) != 0;
-        if (!has) continue;
-        serve_gets(q, G.stream_of[q], G.stream_len[q]);
-        if (G.rep[q].len > INT_MAX)
-          mpiopt_bsp_fail("superstep %u: process %d gets %zu bytes from this process in one superstep; at most %d "
-                          "per pair are supported",
-                          G.superstep, q, G.rep[q].len, INT_MAX);
-        if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
-      }
-      for (int q = 0; q < p; q++) {
-        if (q == me || !G.gets[q].len) continue;
-        mpiopt_bsp_buf *rr = &G.rrep[q];
-        rr->len = 0;
-        mpiopt_bsp_reserve(rr, G.gets[q].bytes);
-        MPI_Irecv(rr->p, (int)G.gets[q].bytes, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
-      }
+  if (any_get) {
+    /* Replies: answer every requester now, from memory untouched by puts. */
+    for (int q = 0; q < p; q++) {
+      const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
+      if (!(h->flags & MPIOPT_BSP_F_GETREQ)) continue;
+      serve_gets(q, G.stream_of[q], G.stream_len[q]);
+      if (G.rep[q].len > INT_MAX)
+        mpiopt_bsp_fail("superstep %u: process %d gets %zu bytes from this process in one superstep; at most %d "
+                        "per pair are supported",
+                        G.superstep, q, G.rep[q].len, INT_MAX);
+      if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
     }
-    if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets, before any put lands */
-    G.qtagsize = G.tagsize;
+    for (int q = 0; q < p; q++) {
+      if (q == me || !G.gets[q].len) continue;
+      mpiopt_bsp_buf *rr = &G.rrep[q];
+      rr->len = 0;
+      mpiopt_bsp_reserve(rr, G.gets[q].bytes);
+      MPI_Irecv(rr->p, (int)G.gets[q].bytes, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+    }
+  }
+  if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets, before any put lands */
+  for (int q = 0; q < p; q++)
+    if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q]);
+  if (G.rma_any) mpiopt_bsp_rma_run(1);
+  if (any_get) {
+    if (G.gets[me].len) deliver_gets(me, G.rep[me].p);
+    MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
     for (int q = 0; q < p; q++)
-      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q]);
-    if (G.rma_any) mpiopt_bsp_rma_run(1);
-    if (any_get) {
-      if (G.gets[me].len) deliver_gets(me, G.rep[me].p);
-      MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
-      for (int q = 0; q < p; q++)
-        if (q != me && G.gets[q].len) deliver_gets(q, G.rrep[q].p);
-    }
-  } else {
-    G.nmsgs = G.head = 0;
-    G.qbytes = 0;
-    if (G.rma_any) {
-      mpiopt_bsp_rma_run(0);
-      mpiopt_bsp_rma_run(1);
-    }
+      if (q != me && G.gets[q].len) deliver_gets(q, G.rrep[q].p);
   }
 
   for (int q = 0; q < p; q++) {
