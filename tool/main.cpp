@@ -397,20 +397,22 @@ int main(int argc, const char **argv) {
       return 1;
   }
   // HTML pages: to -o (a file or DIR/) with --diff=html, and to --html-dir.
+  auto page = [](const FileOutcome &O) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    writeHtmlDiff(OS, displayPath(O.Path), O.Original, O.Transformed, O.Analysis);
+    OS.flush();
+    return Text;
+  };
   auto writePages = [&](StringRef Dir) {
     if (std::error_code EC = sys::fs::create_directories(Dir)) {
       errs() << "ompi-opt: error: cannot create " << Dir << ": " << EC.message() << "\n";
       return false;
     }
     for (const FileOutcome &O : Outcomes) {
-      std::string Text;
-      raw_string_ostream OS(Text);
-      std::string P = displayPath(O.Path);
-      writeHtmlDiff(OS, P, O.Original, O.Transformed, O.Analysis);
-      OS.flush();
       SmallString<256> Page(Dir);
-      sys::path::append(Page, htmlPageName(P));
-      if (!writeFile(Page, Text))
+      sys::path::append(Page, htmlPageName(displayPath(O.Path)));
+      if (!writeFile(Page, page(O)))
         return false;
     }
     std::string Err;
@@ -425,12 +427,7 @@ int main(int argc, const char **argv) {
   if (WantHtml) {
     if (HtmlToDir)
       return writePages(Output) ? 0 : 1;
-    std::string Text;
-    raw_string_ostream OS(Text);
-    const FileOutcome &O = Outcomes.front();
-    writeHtmlDiff(OS, displayPath(O.Path), O.Original, O.Transformed, O.Analysis);
-    OS.flush();
-    return writeFile(Output.empty() ? "-" : Output.getValue(), Text) ? 0 : 1;
+    return writeFile(Output.empty() ? "-" : Output.getValue(), page(Outcomes.front())) ? 0 : 1;
   }
   if (WantDiff) {
     std::string Text;

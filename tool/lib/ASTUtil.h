@@ -4,7 +4,10 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
+#include <vector>
 
 namespace ompi {
 
@@ -39,6 +42,27 @@ inline const clang::VarDecl *rootVar(const clang::Expr *E) {
     }
   }
   return nullptr;
+}
+
+/// The for, while and do statements around S within its function,
+/// innermost first.
+inline std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx, const clang::Stmt *S) {
+  std::vector<const clang::Stmt *> R;
+  if (!S)
+    return R;
+  clang::DynTypedNodeList Ps = Ctx.getParents(*S);
+  while (!Ps.empty()) {
+    if (Ps[0].get<clang::FunctionDecl>())
+      break;
+    if (const clang::Stmt *P = Ps[0].get<clang::Stmt>()) {
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(P))
+        R.push_back(P);
+      Ps = Ctx.getParents(*P);
+      continue;
+    }
+    Ps = Ctx.getParents(Ps[0]);
+  }
+  return R;
 }
 
 } // namespace ompi

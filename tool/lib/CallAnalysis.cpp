@@ -1,6 +1,6 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "CallAnalysis.h"
-#include "clang/AST/ParentMapContext.h"
+#include "ASTUtil.h"
 #include "clang/AST/ASTContext.h"
 #include "FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -82,22 +82,10 @@ public:
   }
 
 private:
-  /// The line of the innermost for/while/do statement around S within its function, or 0.
+  /// The line of the innermost loop around S within its function, or 0.
   unsigned innermostLoopLine(const Stmt *S) {
-    DynTypedNodeList Parents = Ctx.getParents(*S);
-    while (!Parents.empty()) {
-      const DynTypedNode &P = Parents[0];
-      if (P.get<FunctionDecl>())
-        return 0;
-      if (const Stmt *PS = P.get<Stmt>()) {
-        if (isa<ForStmt, WhileStmt, DoStmt>(PS))
-          return SM.getExpansionLineNumber(PS->getBeginLoc());
-        Parents = Ctx.getParents(*PS);
-        continue;
-      }
-      Parents = Ctx.getParents(P);
-    }
-    return 0;
+    std::vector<const Stmt *> L = enclosingLoops(Ctx, S);
+    return L.empty() ? 0 : SM.getExpansionLineNumber(L.front()->getBeginLoc());
   }
 
   ASTContext &Ctx;

@@ -10,8 +10,8 @@ using namespace clang;
 namespace ompi {
 
 // One line per check: name, kind, summary, the function that runs it. The
-// three request checks share one pass (checkRequests reports each that is
-// enabled), so two of their lines name no function.
+// three request checks share one pass (checkRequests reports each of them
+// that is enabled); a function runs once however many of its checks are on.
 static const CheckInfo Registry[] = {
     {"fusable-reductions", "optimisation", "independent reductions that static fusion merges into one collective",
      checkFusableReductions},
@@ -26,8 +26,9 @@ static const CheckInfo Registry[] = {
     {"pointer-to-pointer", "correctness", "a pointer to a pointer passed as the buffer", checkPointerToPointer},
     {"request-never-completed", "correctness", "a nonblocking call's request is never waited, tested or freed",
      checkRequests},
-    {"request-overwritten", "correctness", "a request is reused before the operation it holds completes", nullptr},
-    {"wait-without-start", "correctness", "a wait or test on a request no nonblocking call started", nullptr},
+    {"request-overwritten", "correctness", "a request is reused before the operation it holds completes",
+     checkRequests},
+    {"wait-without-start", "correctness", "a wait or test on a request no nonblocking call started", checkRequests},
     {"recv-buffer-in-use", "correctness", "a nonblocking receive's buffer is used before the receive completes",
      checkRecvBufferInUse},
     {"rank-dependent-collective", "correctness", "a collective reached only by the ranks a condition selects",

@@ -71,7 +71,7 @@ void checkTypeMismatch(CheckContext &C);         // Buffers.cpp
 void checkCountOverflow(CheckContext &C);
 void checkPointerToPointer(CheckContext &C);
 void checkRequests(CheckContext &C);             // Requests.cpp: request-never-completed,
-                                                 // request-overwritten, wait-without-start
+                                                 // request-overwritten and wait-without-start
 void checkRecvBufferInUse(CheckContext &C);
 void checkRankDependentCollectives(CheckContext &C); // Collectives.cpp
 void checkUnmatchedP2P(CheckContext &C);

@@ -7,7 +7,7 @@ using namespace llvm;
 
 namespace ompi {
 
-static std::vector<StringRef> splitLines(StringRef Text) {
+std::vector<StringRef> splitLines(StringRef Text) {
   std::vector<StringRef> Lines;
   while (!Text.empty()) {
     size_t End = Text.find('\n');

@@ -31,6 +31,9 @@ struct DiffHunk {
   std::vector<const ChangeNote *> Notes; ///< applied notes whose line is in the hunk
 };
 
+/// The lines of Text without their line endings ("\n" or "\r\n").
+std::vector<llvm::StringRef> splitLines(llvm::StringRef Text);
+
 /// The hunks turning Old into New, with Context lines around each change
 /// (hunks closer than 2 * Context lines merge). Notes: the file's change
 /// notes; each applied one goes to the hunk containing (or nearest to) its

@@ -106,16 +106,6 @@ private:
   bool InComment = false;
 };
 
-std::vector<StringRef> lines(StringRef T) {
-  std::vector<StringRef> R;
-  while (!T.empty()) {
-    auto [L, Rest] = T.split('\n');
-    R.push_back(L.rtrim('\r'));
-    T = Rest;
-  }
-  return R;
-}
-
 std::string highlight(const std::vector<Token> &Toks) {
   std::string R;
   for (const Token &T : Toks) {
@@ -214,7 +204,7 @@ document.addEventListener('keydown',function(e){
 )JS";
 
 void writeHtmlDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New, const FileResult &Analysis) {
-  std::vector<StringRef> A = lines(Old), B = lines(New);
+  std::vector<StringRef> A = splitLines(Old), B = splitLines(New);
   std::vector<DiffHunk> Blocks = computeDiff(Old, New, Analysis.Notes, 0);
   std::map<std::string, unsigned> Before = countCalls(A), After = countCalls(B);
   unsigned NBefore = 0, NAfter = 0;

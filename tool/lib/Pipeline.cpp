@@ -65,13 +65,12 @@ public:
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
       CheckContext CC{Ctx, Ev, O.Analysis, O.Findings, Opts.Checks};
-      for (const CheckInfo &K : checks()) {
-        // checkRequests reports three checks: it runs when any of them is selected.
-        bool Run = K.Run && (CC.enabled(K.Name) || (K.Run == checkRequests && (CC.enabled("request-overwritten") ||
-                                                                              CC.enabled("wait-without-start"))));
-        if (Run)
+      std::vector<void (*)(CheckContext &)> Ran; // a function serving several checks runs once
+      for (const CheckInfo &K : checks())
+        if (CC.enabled(K.Name) && !llvm::is_contained(Ran, K.Run)) {
           K.Run(CC);
-      }
+          Ran.push_back(K.Run);
+        }
       llvm::sort(O.Findings, [](const Finding &A, const Finding &B) {
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });

@@ -9,7 +9,6 @@
 #include "../ASTUtil.h"
 #include "../Checks.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -73,23 +72,6 @@ void checkPersistentCandidates(CheckContext &C) {
   }
 }
 
-/// The innermost loop around S.
-static const Stmt *loopOf(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Ps = Ctx.getParents(*S);
-  while (!Ps.empty()) {
-    if (Ps[0].get<FunctionDecl>())
-      return nullptr;
-    if (const Stmt *P = Ps[0].get<Stmt>()) {
-      if (isa<ForStmt, WhileStmt, DoStmt>(P))
-        return P;
-      Ps = Ctx.getParents(*P);
-      continue;
-    }
-    Ps = Ctx.getParents(Ps[0]);
-  }
-  return nullptr;
-}
-
 /// The variable an array argument names (a, &a[0], p).
 static const VarDecl *arrayVar(const Expr *E) {
   E = strip(E);
@@ -127,9 +109,10 @@ void checkAlltoallvPlans(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (CR.Function != "MPI_Alltoallv" || !CR.LoopLine || !CR.Call)
       continue;
-    const Stmt *Loop = loopOf(C.Ctx, CR.Call);
-    if (!Loop)
+    std::vector<const Stmt *> Loops = enclosingLoops(C.Ctx, CR.Call);
+    if (Loops.empty())
       continue;
+    const Stmt *Loop = Loops.front();
     bool Changes = false;
     for (Role R : {Role::SendCounts, Role::SendDispls, Role::RecvCounts, Role::RecvDispls}) {
       const ArgResult *A = CR.arg(R);

@@ -18,7 +18,6 @@
 #include "../ASTUtil.h"
 #include "../Checks.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -130,26 +129,6 @@ private:
   std::vector<const DeclRefExpr *> Pending;
 };
 
-/// The loops around S, innermost first.
-std::vector<const Stmt *> loops(ASTContext &Ctx, const Stmt *S) {
-  std::vector<const Stmt *> R;
-  if (!S)
-    return R;
-  DynTypedNodeList Ps = Ctx.getParents(*S);
-  while (!Ps.empty()) {
-    if (Ps[0].get<FunctionDecl>())
-      break;
-    if (const Stmt *P = Ps[0].get<Stmt>()) {
-      if (isa<ForStmt, WhileStmt, DoStmt>(P))
-        R.push_back(P);
-      Ps = Ctx.getParents(*P);
-      continue;
-    }
-    Ps = Ctx.getParents(Ps[0]);
-  }
-  return R;
-}
-
 std::set<const FunctionDecl *> functionsWithCalls(const FileResult &A) {
   std::set<const FunctionDecl *> Fs;
   for (const CallResult &C : A.Calls)
@@ -186,11 +165,11 @@ void checkRequests(CheckContext &C) {
         } else { // Complete
           if (State == Unset) {
             // A wait at the top of a loop that starts the request further down is fine.
-            std::vector<const Stmt *> L = loops(C.Ctx, E.S);
+            std::vector<const Stmt *> L = enclosingLoops(C.Ctx, E.S);
             bool StartedInLoop = llvm::any_of(Es, [&](const Event &S) {
               if (S.K != Ev::Start)
                 return false;
-              std::vector<const Stmt *> SL = loops(C.Ctx, S.S);
+              std::vector<const Stmt *> SL = enclosingLoops(C.Ctx, S.S);
               return llvm::any_of(SL, [&](const Stmt *X) { return llvm::is_contained(L, X); });
             });
             if (!StartedInLoop)
