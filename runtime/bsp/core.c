@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bsp_internal.h"
+#include "../core/abort.h"
 
 mpiopt_bsp_state mpiopt_bsp_g;
 #define G mpiopt_bsp_g
@@ -34,14 +34,7 @@ static void die(void) {
   int init = 0, fin = 0;
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
-  if (init && !fin) {
-    /* The launcher stops forwarding output once it handles the abort: give
-     * it a moment to pass the message on (measured: MPICH's hydra loses it
-     * about one time in ten without this). */
-    struct timespec t = {0, 200 * 1000 * 1000};
-    nanosleep(&t, NULL);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  if (init && !fin) mpiopt_abort_job(MPI_COMM_WORLD, 1);
   exit(1);
 }
 

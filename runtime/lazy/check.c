@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lazy_internal.h"
+#include "../core/abort.h"
 
 static void describe_site(char *out, size_t n, int site) {
   const mpiopt_lazy_site *s = mpiopt_lazy_site_at(site);
@@ -81,8 +82,7 @@ void mpiopt_lazy_check(const mpiopt_lazy_batch *b, const mpiopt_lazy_comm *c) {
             "queue the same reductions (count, datatype, op, root) in the same order:\n",
             where);
     for (int r = 0; r < c->size; r++) fputs(all + displs[r], stderr);
-    fflush(stderr);
-    MPI_Abort(c->comm, 3);
+    mpiopt_abort_job(c->comm, 3);
   }
   MPI_Barrier(c->comm); /* rank 0 aborts the job */
   MPI_Abort(c->comm, 3);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "lazy_internal.h"
+#include "../core/abort.h"
 
 #undef mpiopt_lazy_allreduce
 #undef mpiopt_lazy_reduce
@@ -64,7 +65,7 @@ void mpiopt_lazy_die(MPI_Comm comm, const char *fmt, ...) {
   else
     fprintf(stderr, "mpiopt: error: %s\n", msg);
   fflush(stderr);
-  if (inited && !finalized) MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+  if (inited && !finalized) mpiopt_abort_job(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
   exit(1);
 }
 
