@@ -154,14 +154,48 @@ const mpiopt_lazy_site *mpiopt_lazy_site_at(int index) { return &sites[index]; }
 
 /* --- communicators ----------------------------------------------------------- */
 
+/* Each communicator's state is cached in an attribute: when the program
+   frees the communicator (MPI_Comm_free, MPI_Comm_disconnect, or
+   MPI_Finalize for the predefined ones), MPI calls comm_deleted, which
+   delivers what is still pending on it and forgets it (MPI may give the same
+   handle to a new communicator later). */
+static int comm_keyval = MPI_KEYVAL_INVALID;
+static int last = -1;
+static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_all);
+static void batch_free(mpiopt_lazy_batch *b);
+
+static void comm_forget(int i) {
+  batch_free(&comms[i].open);
+  for (int k = 0; k < comms[i].capflying; k++) batch_free(&comms[i].flying[k]);
+  free(comms[i].flying);
+  comms[i] = comms[--ncomms];
+  last = -1;
+}
+
+static int comm_deleted(MPI_Comm comm, int keyval, void *attr, void *extra) {
+  (void)keyval;
+  (void)attr;
+  (void)extra;
+  for (int i = 0; i < ncomms; i++)
+    if (comms[i].comm == comm) {
+      int rc = flush_comm(&comms[i], "the communicator's release (MPI_Comm_free)", 0, 1);
+      comm_forget(i);
+      return rc;
+    }
+  return MPI_SUCCESS;
+}
+
 static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
-  static int last = -1;
   if (last >= 0 && last < ncomms && comms[last].comm == comm) return &comms[last];
   for (int i = 0; i < ncomms; i++)
     if (comms[i].comm == comm) return &comms[last = i];
   if (comm == MPI_COMM_NULL) return NULL;
   int inter = 0;
   if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
+  if (comm_keyval == MPI_KEYVAL_INVALID &&
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_deleted, &comm_keyval, NULL) != MPI_SUCCESS)
+    comm_keyval = MPI_KEYVAL_INVALID;
+  if (comm_keyval != MPI_KEYVAL_INVALID) MPI_Comm_set_attr(comm, comm_keyval, NULL);
   comms = mpiopt_grow(comms, &capcomms, ncomms + 1, sizeof *comms);
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
@@ -466,11 +500,8 @@ void mpiopt_lazy_finalize(void) {
               s->queued, s->immediate, s->flushes, s->collectives, s->max_fused);
     }
   }
-  for (int i = 0; i < ncomms; i++) {
-    batch_free(&comms[i].open);
-    for (int k = 0; k < comms[i].capflying; k++) batch_free(&comms[i].flying[k]);
-    free(comms[i].flying);
-  }
+  while (ncomms > 0) comm_forget(ncomms - 1);
+  if (comm_keyval != MPI_KEYVAL_INVALID) MPI_Comm_free_keyval(&comm_keyval);
   free(comms);
   free(sites);
   free(site_hash);

@@ -31,8 +31,8 @@ same_output() {
 compare() {
   local impl=$1 n=$2 src=$3 cc
   cc=$(mpicc_of "$impl")
-  "$cc" -O2 -o plain "$src" -lm
-  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" -O2 -o optimised "$src" -lm
+  "$cc" -O2 -Wall -Wextra -Werror -o plain "$src" -lm
+  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" -O2 -Wall -Wextra -Werror -o optimised "$src" -lm
   same_output "$impl" "$n" ./plain ./optimised
   ok "$src: same output with $impl on $n ranks ($(wc -l < plain.out) lines)"
 }

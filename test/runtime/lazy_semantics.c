@@ -2,6 +2,7 @@
  *  - 10,000 pending operations on one communicator, one flush;
  *  - an input that is an earlier pending result (the runtime flushes first);
  *  - two communicators flushed independently;
+ *  - a communicator freed with work pending (delivered by MPI_Comm_free);
  *  - reduce with a NULL receive buffer off the root, waited for with NULL;
  *  - the adaptive policy: a site that always flushes alone goes immediate,
  *    with unchanged results;
@@ -81,6 +82,23 @@ int main(int argc, char **argv) {
   mpiopt_lazy_wait(recv);
   if (rank == 0) CHECK(total == tri(size), "reduce total = %d", total);
   MPI_Comm_free(&dup);
+
+  /* A communicator freed with work pending on it: MPI_Comm_free delivers it
+   * first (the attribute's delete callback), and a communicator that MPI
+   * gives the same handle later starts afresh (its own rank and size). Twice,
+   * so a reused handle is exercised. */
+  for (int round = 0; round < 2; round++) {
+    MPI_Comm part;
+    MPI_Comm_split(MPI_COMM_WORLD, round == 0 ? 0 : rank % 2, rank, &part);
+    int prank, psize;
+    MPI_Comm_rank(part, &prank);
+    MPI_Comm_size(part, &psize);
+    long mine = prank + 1, sum = -1;
+    mpiopt_lazy_allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, part);
+    MPI_Comm_free(&part);
+    CHECK(!mpiopt_lazy_pending(&sum, sizeof sum), "round %d: still pending after MPI_Comm_free", round);
+    CHECK(sum == tri(psize), "round %d: sum over the freed communicator = %ld, want %ld", round, sum, tri(psize));
+  }
 
   /* Adaptive: a site that always flushes alone is executed at once after a
    * few flushes; results are the same either way. */

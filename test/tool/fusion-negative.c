@@ -13,6 +13,11 @@ void unknown(double *p);
 void logmsg(const char *m);
 static double seen;
 static void peek(void) { seen = s1; }
+// A value every rank shares (a static nothing writes): a branch on it goes the
+// same way on every rank, so the cases below test their own reason. (A branch
+// on a parameter other files may pass anything is one only some ranks may
+// take: fusion-uniform.c.)
+static int same;
 
 // The later call needs the earlier result: reading it in between.
 void read_between(double x) {
@@ -103,7 +108,8 @@ void rank_return(double x, double y) {
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (next > 4)
     return;
-  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] depends on the rank, and the return at line [[#@LINE-1]] leaves the block)
+  // Ranks with next > 4 leave: the second call is not run by every rank.
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (only some ranks may run it, so fusing it would change their sequence of collectives and not the others' (the branch at line [[#@LINE-3]] may go different ways on different ranks: rank holds the rank (MPI_Comm_rank at line [[#@LINE-6]])))
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   printf("%g %g\n", r1, r2);
 }
@@ -122,7 +128,7 @@ void volatile_buffer(double x, double y) {
 void jumps(double x, double y) {
   double r1, r2;
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  if (y < 0)
+  if (same)
     goto out;
   // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the goto at line [[#@LINE-1]] leaves the block)
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -135,7 +141,7 @@ out:
 double returns(double x, double y) {
   double r1, r2;
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  if (y < 0)
+  if (same)
     return r1;
   // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the return at line [[#@LINE-1]] leaves the block)
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -191,7 +197,7 @@ void dynamic_parts(double *x, int n, int *lens, MPI_Op myop) {
 // Labels can be jumped to from elsewhere: on the call, or in between.
 void labelled(double x, double y, int k) {
   double r1, r2;
-  if (k)
+  if (same)
     goto in;
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // CHECK-DAG: {{.*}}:[[#@LINE+2]]:3: reduction-fusion: not done: MPI_Allreduce not fused (the call is labelled: a jump to line [[#@LINE+1]] would skip the others)
@@ -201,7 +207,7 @@ in:
 }
 void label_between(double x, double y, int k) {
   double r1, r2;
-  if (k)
+  if (same)
     goto in;
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   {
@@ -231,7 +237,7 @@ void callee_communicates(double x, double y) {
 // A case label in between: the switch can jump past the first call.
 void case_between(double x, double y, int k) {
   double r1, r2;
-  switch (k) {
+  switch (same) {
   case 0:
     x = x * 2;
     MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

@@ -11,6 +11,7 @@
 #define OMPI_TOOL_CHECKS_H
 
 #include "CallAnalysis.h"
+#include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct Finding {
 struct CheckContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
+  Uniformity &Uni;
   const FileResult &Analysis;            ///< with the transformations' notes
   std::vector<Finding> &Out;
   std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)

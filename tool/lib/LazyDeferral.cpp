@@ -70,8 +70,9 @@ struct Candidate {
 
 class Analysis {
 public:
-  Analysis(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls, const tooling::Replacements &Existing)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Calls(Calls), Existing(Existing), Col(SM) {
+  Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+           const tooling::Replacements &Existing)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Calls(Calls), Existing(Existing), Col(SM) {
     Col.TraverseDecl(Ctx.getTranslationUnitDecl());
     for (const CallResult &C : Calls.Calls)
       MPI[C.Call] = &C;
@@ -80,6 +81,7 @@ public:
   DeferralPlan Plan;
 
   void run() {
+    collectFrees();
     collectCandidates();
     computeDeferringFunctions();
     std::map<const VarDecl *, std::vector<Candidate *>> ByVar;
@@ -96,6 +98,7 @@ private:
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
+  Uniformity &Uni;
   const FileResult &Calls;
   const tooling::Replacements &Existing;
   Collector Col;
@@ -103,6 +106,24 @@ private:
   std::vector<Candidate> Cands;
   std::set<const FunctionDecl *> Deferring; ///< may leave a reduction pending when it returns
   std::set<std::pair<unsigned, std::string>> Placed; ///< (offset, variable) of force points
+  /// Calls that free a communicator, directly or in a function they call.
+  std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Frees;
+
+  void collectFrees() {
+    std::set<const FunctionDecl *> Freeing;
+    auto Ends = [](const CallExpr *CE) {
+      const FunctionDecl *G = CE->getDirectCallee();
+      return G && G->getIdentifier() && endsCommunicator(G->getName());
+    };
+    for (auto &[F, Cs] : Col.Calls)
+      if (llvm::any_of(Cs, Ends))
+        Freeing.insert(F->getCanonicalDecl());
+    closeOverCallers(Freeing);
+    for (auto &[F, Cs] : Col.Calls)
+      for (const CallExpr *CE : Cs)
+        if (const FunctionDecl *G = CE->getDirectCallee(); G && (Ends(CE) || Freeing.count(G->getCanonicalDecl())))
+          Frees.push_back({F, CE});
+  }
 
   unsigned off(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
@@ -183,6 +204,11 @@ private:
       };
       if (C.Call->getBeginLoc().isMacroID() || C.Call->getCallee()->getBeginLoc().isMacroID()) {
         Decline("the call is written through a macro");
+        continue;
+      }
+      if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller)) {
+        Decline("only some ranks may run it, and the runtime's queues must hold the same reductions on every rank (" +
+                D->Why + ")");
         continue;
       }
       if (Col.HasGoto.count(C.Caller)) {
@@ -366,14 +392,20 @@ private:
   }
 
   /// Where a wait for V must go so that it runs before Node every time.
-  bool place(const Stmt *Node, const VarDecl *V, const char *Reason, const Stmt *Ref, ForcePoint &FP,
-             std::string &Why) const {
+  bool place(const Stmt *Node, const FunctionDecl *F, const VarDecl *V, const char *Reason, const Stmt *Ref,
+             ForcePoint &FP, std::string &Why) const {
     const Stmt *Child = Node;
+    // A wait is a collective: it goes only where every rank runs it alike.
+    // Code some ranks skip queues nothing (such calls are not deferred), so
+    // the wait moves before it.
+    auto Uniform = [&](const Stmt *At) { return !Uni.within(At, F); };
     for (const Stmt *P = parent(Child); P; Child = P, P = parent(P)) {
       auto Body = [&](const Stmt *B) { return B == Child; };
       if (isa<CompoundStmt>(P)) {
         // The braced body of a construct that queues nothing: move up (below).
         if (const Stmt *G = parent(P); G && isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(G) && !queues(P))
+          continue;
+        if (!Uniform(Child))
           continue;
         FP.K = ForcePoint::Before;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
@@ -401,7 +433,7 @@ private:
         const Stmt *Sw = P;
         while (Sw && !isa<SwitchStmt>(Sw))
           Sw = isa<SwitchCase>(P) ? parent(Sw) : nullptr;
-        if (Sw && !queues(Sw)) { // a switch that queues nothing: wait before it
+        if (Sw && (!queues(Sw) || !Uniform(Child))) { // a switch that queues nothing: wait before it
           Child = Sw;
           P = Sw;
           continue;
@@ -418,7 +450,7 @@ private:
       // construct, which every rank that reaches the force point reaches
       // too; where the construct queues a reduction, the program already
       // needs every rank to run it alike, so the wait may stay inside.
-      if (IsBody && !queues(Child))
+      if (IsBody && (!queues(Child) || !Uniform(Child)))
         continue;
       if (IsBody) {
         FP.K = ForcePoint::Braces;
@@ -433,6 +465,13 @@ private:
       if (InCond && Loop && queues(Loop)) {
         // Evaluated after every iteration that may queue V: wait inside the condition.
         const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref);
+        if (DRE && !Uniform(DRE)) {
+          Why = llvm::formatv("the loop condition at line {0} {1} {2}, and ranks may leave the loop at different "
+                              "iterations: {3}",
+                              line(P->getBeginLoc()), Reason, V->getName(), Uni.within(DRE, F)->Why)
+                    .str();
+          return false;
+        }
         const Stmt *RP = DRE ? parent(DRE) : nullptr;
         const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(RP);
         if (!DRE || !IC ||
@@ -448,7 +487,10 @@ private:
         return true;
       }
     }
-    Why = "no statement to place a wait before";
+    Why = Uniform(Child) ? "no statement to place a wait before"
+                         : llvm::formatv("no point before line {0} that every rank reaches alike: {1}",
+                                         line(Node->getBeginLoc()), Uni.within(Child, F)->Why)
+                               .str();
     return false;
   }
 
@@ -573,11 +615,11 @@ private:
       }
       return false;
     };
-    auto Add = [&](const Stmt *Node, const Stmt *Ref, const char *Reason, std::string What) {
+    auto Add = [&](const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
       ForcePoint FP;
       FP.Var = Name;
       std::string W;
-      if (!place(Node, V, Reason, Ref, FP, W)) {
+      if (!place(Node, F, V, Reason, Ref, FP, W)) {
         Why = W;
         return;
       }
@@ -586,10 +628,43 @@ private:
       FP.Note = forceNote(Node->getBeginLoc(), Name, std::move(What));
       Forces.push_back(std::move(FP));
     };
+    // A force point in a function that only some ranks run would be a
+    // collective only they reach: its callers wait before calling it instead
+    // (the function then finds nothing pending).
+    std::set<const FunctionDecl *> CallersDone;
+    std::function<void(const Stmt *, const FunctionDecl *, const Stmt *, const char *, std::string)> Site =
+        [&](const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
+          if (!Uni.entry(F)) {
+            Add(Node, F, Ref, Reason, std::move(What));
+            return;
+          }
+          if (!CallersDone.insert(F->getCanonicalDecl()).second)
+            return;
+          auto It = Ev.index().CallSites.find(F->getCanonicalDecl());
+          if (It == Ev.index().CallSites.end() || It->second.empty()) {
+            Why = llvm::formatv("{0} is used in {1}, which only some ranks may run ({2}), and no call of it is in "
+                                "this file to wait before",
+                                Name, F->getName(), Uni.entry(F)->Why)
+                      .str();
+            return;
+          }
+          for (auto [Caller, CE] : It->second)
+            Site(CE, Caller, nullptr, "reads",
+                 llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
+                               F->getName(), Name)
+                     .str());
+        };
     Why.clear();
     for (const DeclRefExpr *E : Uses)
       if (After(E))
-        Add(E, E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
+        Site(E, functionOf(E), E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
+    // A communicator that is freed cannot deliver what is pending on it.
+    for (auto [F, CE] : Frees)
+      if (Global || (F == Deferred.front()->R->Caller && After(CE)))
+        Site(CE, F, nullptr, "",
+             llvm::formatv("line {0} frees a communicator: what is pending must be delivered first",
+                           line(CE->getBeginLoc()))
+                 .str());
     if (Global) {
       // A function that reads V waits inside; where it is called under a
       // condition, every rank must still wait at the same point: wait
@@ -603,19 +678,22 @@ private:
           if (const FunctionDecl *G = CE->getDirectCallee();
               G && G->getCanonicalDecl() != F->getCanonicalDecl() && Reads.count(G->getCanonicalDecl()) &&
               conditional(CE))
-            Add(CE, nullptr, "reads",
-                llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
-                              G->getName(), Name)
-                    .str());
+            Site(CE, F, nullptr, "reads",
+                 llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
+                               G->getName(), Name)
+                     .str());
     }
     if (V->hasLocalStorage()) {
       const FunctionDecl *F = Deferred.front()->R->Caller;
       for (const ReturnStmt *RS : Col.Returns[F])
         if (After(RS))
-          Add(RS, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
+          Add(RS, F, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
       const auto *Body = cast<CompoundStmt>(F->getBody());
       bool LastWaits = !Body->body_empty() && Placed.count({off(Body->body_back()->getBeginLoc()), Name});
-      if (!LastWaits && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back()))) {
+      // Where only some ranks reach the end (the others returned earlier and
+      // waited before leaving), nothing can be pending there.
+      bool EndUniform = Body->body_empty() || !Uni.within(Body->body_back(), F);
+      if (!LastWaits && EndUniform && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back()))) {
         ForcePoint FP;
         FP.K = ForcePoint::BeforeBrace;
         FP.At = SM.getExpansionLoc(Body->getRBracLoc());
@@ -679,9 +757,9 @@ private:
 
 } // namespace
 
-DeferralPlan ompi::analyzeLazyDeferral(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+DeferralPlan ompi::analyzeLazyDeferral(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                        const tooling::Replacements &Existing) {
-  Analysis A(Ctx, Ev, Calls, Existing);
+  Analysis A(Ctx, Ev, Uni, Calls, Existing);
   A.run();
   return std::move(A.Plan);
 }
@@ -752,6 +830,6 @@ llvm::Error ompi::rewriteLazyDeferral(const DeferralPlan &Plan, ASTContext &Ctx,
 }
 
 llvm::Error ompi::runLazyDeferral(TransformContext &TC) {
-  DeferralPlan Plan = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Analysis, TC.Out);
+  DeferralPlan Plan = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Out);
   return rewriteLazyDeferral(Plan, TC.Ctx, TC.Out, TC.Notes);
 }

@@ -53,7 +53,7 @@ struct DeferralPlan {
 
 /// Analysis: which reductions to defer and where their force points are.
 /// Calls inside Existing (changed by an earlier transformation) are skipped.
-DeferralPlan analyzeLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+DeferralPlan analyzeLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                  const clang::tooling::Replacements &Existing);
 
 /// Rewrite: the renamed calls, the waits and the runtime header.

@@ -448,3 +448,20 @@ bool ompi::isDatatypeRole(Role R) {
 }
 bool ompi::isPeerRole(Role R) { return R == Role::Dest || R == Role::Source || R == Role::Root; }
 bool ompi::isTagRole(Role R) { return R == Role::Tag || R == Role::SendTag || R == Role::RecvTag; }
+
+bool ompi::sameOnEveryRank(const FunctionModel &M, Role R) {
+  if (R == Role::SizeOut)
+    return true;
+  if (M.M != Mode::Blocking)
+    return false;
+  return llvm::StringSwitch<bool>(M.Name)
+      .Cases("MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv", R == Role::RecvBuf)
+      .Case("MPI_Bcast", R == Role::Buf)
+      .Default(false);
+}
+
+bool ompi::endsCommunicator(llvm::StringRef Name) {
+  return Name == "MPI_Comm_free" || Name == "MPI_Comm_disconnect";
+}
+
+bool ompi::abortsJob(llvm::StringRef Name) { return Name == "MPI_Abort"; }

@@ -95,6 +95,19 @@ const FunctionModel *lookupFunction(llvm::StringRef Name);
 /// Every modelled function, in table order.
 llvm::ArrayRef<FunctionModel> allFunctions();
 
+/// Whether the output of role R of a completed blocking call of M holds the
+/// same value on every rank of its communicator: the size of
+/// MPI_Comm_size, the result of MPI_Allreduce / MPI_Allgather(v), the buffer
+/// of MPI_Bcast. (MPI_Comm_rank's output, MPI_Reduce's and every
+/// point-to-point receive differ between ranks.)
+bool sameOnEveryRank(const FunctionModel &M, Role R);
+/// Whether the call ends a communicator's life (MPI_Comm_free,
+/// MPI_Comm_disconnect): work still pending on it must complete before.
+bool endsCommunicator(llvm::StringRef Name);
+/// Whether the call stops every process of the job (MPI_Abort): a path that
+/// reaches it never continues, on any rank.
+bool abortsJob(llvm::StringRef Name);
+
 llvm::StringRef roleName(Role R);
 llvm::StringRef categoryName(Category C);
 llvm::StringRef modeName(Mode M);

@@ -43,7 +43,8 @@ public:
     O.Analysis = analyzeCalls(Ctx, Ev);
     tooling::Replacements Reps;
     std::vector<ChangeNote> Notes;
-    TransformContext TC{Ctx, Ev, O.Analysis, Reps, Notes, Opts.Transforms};
+    Uniformity Uni(Ctx, Ev);
+    TransformContext TC{Ctx, Ev, Uni, O.Analysis, Reps, Notes, Opts.Transforms};
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
@@ -64,7 +65,7 @@ public:
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
-      CheckContext CC{Ctx, Ev, O.Analysis, O.Findings, Opts.Checks};
+      CheckContext CC{Ctx, Ev, Uni, O.Analysis, O.Findings, Opts.Checks};
       std::vector<void (*)(CheckContext &)> Ran; // a function serving several checks runs once
       for (const CheckInfo &K : checks())
         if (CC.enabled(K.Name) && !llvm::is_contained(Ran, K.Run)) {

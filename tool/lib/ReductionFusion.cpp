@@ -56,8 +56,8 @@ struct Candidate {
 
 class Analysis {
 public:
-  Analysis(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev) {
+  Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni) {
     for (const CallResult &C : Calls.Calls)
       ByCall[C.Call] = &C;
     collectRankGlobals();
@@ -163,6 +163,7 @@ private:
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
+  Uniformity &Uni;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
   std::set<const VarDecl *> RankGlobals;
   std::map<const FunctionDecl *, bool> Busy;
@@ -267,6 +268,13 @@ private:
     };
     if (CE->getBeginLoc().isMacroID() || CE->getEndLoc().isMacroID() || C.S->getBeginLoc().isMacroID()) {
       Fail("the call is written inside a macro");
+      return;
+    }
+    if (std::optional<Divergence> D = Uni.at(C.S, F)) {
+      // Fusing here would change the collective sequence of the ranks that
+      // run this code and not of the others (which may run other calls).
+      Fail("only some ranks may run it, so fusing it would change their sequence of collectives and not the "
+           "others' (" + D->Why + ")");
       return;
     }
     if (!Ctx.getLangOpts().C99) {
@@ -810,8 +818,8 @@ private:
 
 } // namespace
 
-FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls) {
-  Analysis A(Ctx, Ev, Calls);
+FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls) {
+  Analysis A(Ctx, Ev, Uni, Calls);
   BlockVisitor V(A, Ctx.getSourceManager());
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   // Number groups in source order of their first call.
@@ -944,12 +952,12 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
 }
 
 llvm::Error ompi::runReductionFusion(TransformContext &TC) {
-  FusionPlan Plan = analyzeReductionFusion(TC.Ctx, TC.Ev, TC.Analysis);
+  FusionPlan Plan = analyzeReductionFusion(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis);
   if (TC.enabled("lazy-deferral")) {
     // Results that no code of their function uses go further with the
     // runtime: it fuses them with the reductions of the functions that run
     // before the first use (Fig. 1 of the CFL paper, across modules).
-    DeferralPlan D = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Analysis, clang::tooling::Replacements());
+    DeferralPlan D = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, clang::tooling::Replacements());
     std::set<std::pair<unsigned, unsigned>> Leave;
     for (const DeferredCall &C : D.Calls)
       if (C.PendingAtExit)

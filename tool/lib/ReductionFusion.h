@@ -52,7 +52,7 @@ struct FusionPlan {
 };
 
 /// Analysis: which reductions fuse, and why the others do not.
-FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls);
+FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls);
 
 /// Rewrite: the plan as replacements, with a note per fused group.
 llvm::Error rewriteReductionFusion(const FusionPlan &Plan, clang::ASTContext &Ctx,

@@ -10,6 +10,7 @@
 #define OMPI_TOOL_TRANSFORMS_H
 
 #include "CallAnalysis.h"
+#include "analysis/Uniformity.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -22,6 +23,7 @@ namespace ompi {
 struct TransformContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
+  Uniformity &Uni;
   const FileResult &Analysis;
   clang::tooling::Replacements &Out;
   std::vector<ChangeNote> &Notes; ///< every change made, and every one declined
