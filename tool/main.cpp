@@ -54,6 +54,11 @@ static cl::opt<bool> ClosedWorld(
     cl::desc("The program is this one file: when it defines main(), no other file calls its functions or writes "
              "its globals (ompi-cc sets this for single-source programs)"),
     cl::cat(OptCategory));
+static cl::opt<bool> LineDirectives(
+    "line-directives",
+    cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "
+             "compiled in place of the original (ompi-cc sets this)"),
+    cl::cat(OptCategory));
 static cl::opt<std::string> MPIInclude("mpi-include",
                                        cl::desc("MPI include directory searched after all others ('' for none)"),
                                        cl::init(OMPI_DEFAULT_MPI_INCLUDE), cl::value_desc("dir"), cl::cat(OptCategory));
@@ -329,6 +334,7 @@ int main(int argc, const char **argv) {
       return usage("--checks: unknown check '" + *Err + "' (see --list-checks)");
   }
   Opts.Eval.ClosedWorld = ClosedWorld;
+  Opts.LineDirectives = LineDirectives;
   Opts.ListDatatypes = ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
   if (auto Env = sys::Process::GetEnv("MPIOPT_RESOURCE_DIR"))

@@ -59,6 +59,29 @@ case $case_name in
     ok "$nf fusions; same output with $impl on $n ranks"
     ;;
 
+  lines)
+    # Every line keeps its number in the optimised build: compiler warnings,
+    # __LINE__, __FILE__ (the name as given: sub/line_numbers.c) and the
+    # DWARF line table are those of the plain build; the code still changed.
+    mkdir -p sub && cp "$E2E_SRC/line_numbers.c" sub/
+    cc=$(mpicc_of mpich)
+    "$cc" -Wall -g -O0 -o plain sub/line_numbers.c 2> plain.warn
+    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report -Wall -g -O0 -o optimised sub/line_numbers.c 2> report.txt
+    grep -q "reduction-fusion: fused" report.txt && grep -q "lazy-deferral: deferred" report.txt ||
+      { cat report.txt; fail "expected a fusion and a deferral"; }
+    grep -Ev "line_numbers.c:[0-9]+:[0-9]+: (MPI_[A-Za-z_]+\(|reduction-fusion:|lazy-deferral:)" report.txt > optimised.warn || true
+    grep -q "sub/line_numbers.c:27:7: warning: unused variable" plain.warn || { cat plain.warn; fail "no warning in the plain build"; }
+    diff -u plain.warn optimised.warn || fail "the optimised build's warnings differ"
+    for b in plain optimised; do
+      objdump --dwarf=decodedline $b | awk '$1 == "line_numbers.c" && $2 ~ /^[0-9]+$/ { print $2 }' | sort -un > $b.lines
+      [ -s $b.lines ] || fail "no line table for line_numbers.c in $b"
+    done
+    diff -u plain.lines optimised.lines || fail "the DWARF line tables name different lines"
+    same_output mpich 2 ./plain ./optimised
+    grep -q "line 22 of sub/line_numbers.c" plain.out || fail "unexpected output: $(cat plain.out)"
+    ok "warnings, __LINE__, __FILE__ and $(wc -l < plain.lines) DWARF lines as in the plain build"
+    ;;
+
   lazy)
     # lazy-deferral: the reductions are deferred and fused at run time (one
     # collective per variance iteration), with the same output; also with

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <algorithm>
 #include "MPIModel.h"
+#include "support/LineMap.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -55,7 +56,8 @@ public:
         Failed = true;
         return;
       }
-    auto Text = tooling::applyAllReplacements(O.Original, Reps);
+    auto Text = tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps)
+                                                                                : Reps);
     if (!Text) {
       llvm::errs() << O.Path << ": error: could not apply the changes: " << llvm::toString(Text.takeError())
                    << "\n";

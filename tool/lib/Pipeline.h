@@ -23,6 +23,9 @@ struct PipelineOptions {
   std::vector<std::string> Transforms;
   /// Run the lint checks (--check), these ones (empty: all).
   bool RunChecks = false;
+  /// Keep every original line's number in the transformed text (#line after
+  /// inserted lines): for code compiled in place of the original (ompi-cc).
+  bool LineDirectives = false;
   std::vector<std::string> Checks;
 };
 

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Differential testing of ompi-cc against plain mpicc (scripts/difftest).
+
+difftest.py N [SEED] generates N programs (gen.py, seeds SEED..SEED+N-1),
+builds each with the plain MPI compiler and with ompi-cc, runs both builds
+at 1 and 2 ranks under MPICH and at 3 and 4 under Open MPI (every
+--openmpi-every-th program), and reports every difference of output or exit
+status, crash, hang, compile failure and fallback (ompi-cc compiling the
+original because the optimised code failed), with the smallest program that
+still shows it (lines deleted while the difference persists and the plain
+build stays correct). It counts the transformations ompi-opt applied, so a
+generator that only produces code the tool leaves alone shows up.
+
+Exit status: 0 when every program behaved the same, 1 otherwise.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+MPI = {
+    "mpich": {"cc": "mpicc.mpich", "run": ["mpiexec.mpich", "-n"]},
+    "openmpi": {"cc": "mpicc.openmpi", "run": ["mpirun.openmpi", "--oversubscribe", "-n"]},
+}
+RUN_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_rmaps_base_oversubscribe="1")
+CFLAGS = ["-O1", "-w"]
+
+
+def sh(cmd, timeout, env=None, cwd=None):
+    """(returncode, stdout, stderr); returncode None on a timeout."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env or RUN_ENV, cwd=cwd)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return None, out, "timed out after %ss" % timeout
+
+
+class Tester:
+    def __init__(self, args):
+        self.a = args
+        self.ompi_cc = args.ompi_cc
+        self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "runs": 0, "invalid": 0}
+        self.failures = []
+
+    def build(self, src, impl, exe, optimised):
+        cc = MPI[impl]["cc"]
+        if not optimised:
+            rc, out, err = sh([cc] + CFLAGS + ["-o", exe, src], self.a.timeout)
+            return rc == 0, err
+        env = dict(RUN_ENV, OMPI_CC_MPICC=cc)
+        rc, out, err = sh([self.ompi_cc, "--ompi-report"] + CFLAGS + ["-o", exe, src], self.a.timeout * 6, env=env)
+        return rc == 0, err
+
+    def run(self, impl, n, exe):
+        rc, out, err = sh(MPI[impl]["run"] + [str(n), exe], self.a.timeout)
+        return rc, out, err
+
+    def configs(self, index):
+        cfg = [("mpich", 1), ("mpich", 2)]
+        if self.a.openmpi_every and index % self.a.openmpi_every == 0:
+            cfg += [("openmpi", 3), ("openmpi", 4)]
+        return cfg
+
+    def check(self, src, work, configs, count=False):
+        """The first difference between the builds of src, or None. A program
+        whose plain build fails is 'invalid' (the generator's fault)."""
+        built = {}
+        for impl in sorted({c[0] for c in configs}):
+            plain, opt = os.path.join(work, "plain." + impl), os.path.join(work, "ompi." + impl)
+            ok, err = self.build(src, impl, plain, False)
+            if not ok:
+                return ("invalid", "plain %s build failed: %s" % (impl, err.strip()[:400]))
+            ok, err = self.build(src, impl, opt, True)
+            if not ok:
+                return ("compile", "ompi-cc (%s) failed: %s" % (impl, err.strip()[-800:]))
+            if "compiling the original" in err or "rebuilding from the originals" in err or "ompi-cc: warning" in err:
+                return ("fallback", "ompi-cc (%s) fell back: %s" % (impl, err.strip()[-800:]))
+            if count and impl == "mpich":
+                fused = len(re.findall(r"reduction-fusion: fused", err))
+                deferred = len(re.findall(r"lazy-deferral: deferred", err))
+                self.counts["fused"] += fused
+                self.counts["deferred"] += deferred
+                self.counts["transformed"] += 1 if fused + deferred else 0
+            built[impl] = (plain, opt)
+        for impl, n in configs:
+            plain, opt = built[impl]
+            prc, pout, perr = self.run(impl, n, plain)
+            if prc != 0 or not pout:
+                return ("invalid", "plain build fails at %s/%d: %s" % (impl, n, (perr or "")[-400:]))
+            orc, oout, oerr = self.run(impl, n, opt)
+            if count:
+                self.counts["runs"] += 2
+            if orc is None:
+                return ("hang", "%s/%d: the ompi-cc build hangs (%s)" % (impl, n, oerr))
+            if orc != 0:
+                return ("crash", "%s/%d: the ompi-cc build exits %d: %s" % (impl, n, orc, oerr[-600:]))
+            if oout != pout:
+                return ("divergence", "%s/%d: output differs:\n--- plain\n%s--- ompi-cc\n%s" % (impl, n, pout, oout))
+        return None
+
+    def reduce(self, text, kind, work, configs):
+        """Delete lines (and braced blocks) while the same kind of difference
+        persists and the plain build stays valid."""
+        deadline = time.time() + self.a.reduce_seconds
+        lines = text.split("\n")
+        path = os.path.join(work, "reduce.c")
+
+        def interesting(ls):
+            with open(path, "w") as f:
+                f.write("\n".join(ls))
+            r = self.check(path, work, configs)
+            return r is not None and r[0] == kind
+
+        def blocks(ls):
+            """Ranges [i, j] of a line opening a brace and the line closing it."""
+            out, stack = [], []
+            for i, l in enumerate(ls):
+                s = l.strip()
+                if s.startswith("}") and stack:
+                    b = stack.pop()
+                    if not s.endswith("{"):
+                        out.append((b, i))
+                    else:
+                        stack.append(b)  # "} else {": one unit with its if
+                elif s.endswith("{"):
+                    stack.append(i)
+            return out
+
+        def unused_declarations(ls):
+            """Drop declarations of locals and globals that nothing names
+            (no run needed: they change nothing)."""
+            decl = re.compile(r"^\s*(?:static\s+)?(?:unsigned|int|long|double|MPI_Comm|MPI_Request|struct \{[^}]*\})"
+                              r"\s*\**\s*([A-Za-z_]\w*)\b[^(]*;\s*$")
+            text = "\n".join(ls)
+            keep = []
+            for l in ls:
+                m = decl.match(l)
+                if m and "," not in l and len(re.findall(r"\b%s\b" % m.group(1), text)) == 1:
+                    continue
+                keep.append(l)
+            return keep
+
+        changed = True
+        while changed and time.time() < deadline:
+            lines = unused_declarations(lines)
+            changed = False
+            for b, e in sorted(blocks(lines), key=lambda r: r[0] - r[1]):
+                if time.time() > deadline:
+                    break
+                if b == 0 or lines[b].startswith("int main"):
+                    continue
+                cand = lines[:b] + lines[e + 1:]
+                if interesting(cand):
+                    lines, changed = cand, True
+                    break
+            if changed:
+                continue
+            chunk = max(1, len(lines) // 8)
+            while chunk >= 1 and time.time() < deadline:
+                i = 0
+                while i < len(lines) and time.time() < deadline:
+                    seg = lines[i:i + chunk]
+                    if any(s.strip().endswith("{") or s.strip().startswith("}") or s.startswith("#") for s in seg):
+                        i += chunk
+                        continue
+                    cand = lines[:i] + lines[i + chunk:]
+                    if interesting(cand):
+                        lines, changed = cand, True
+                    else:
+                        i += chunk
+                chunk //= 2
+        return "\n".join(unused_declarations(lines))
+
+    def one(self, index, seed):
+        work = tempfile.mkdtemp(prefix="difftest-", dir=self.a.work)
+        try:
+            text = gen.Gen(seed).program()
+            src = os.path.join(work, "p%d.c" % seed)
+            with open(src, "w") as f:
+                f.write(text)
+            configs = self.configs(index)
+            r = self.check(src, work, configs, count=True)
+            self.counts["programs"] += 1
+            if r is None:
+                return
+            kind, what = r
+            if kind == "invalid":
+                self.counts["invalid"] += 1
+                print("difftest: seed %d: generator produced an invalid program: %s" % (seed, what), file=sys.stderr)
+                return
+            small = text
+            if self.a.reduce_seconds > 0:
+                small = self.reduce(text, kind, work, configs)
+            os.makedirs(self.a.out, exist_ok=True)
+            keep = os.path.join(self.a.out, "seed%d-%s.c" % (seed, kind))
+            with open(keep, "w") as f:
+                f.write(small)
+            self.failures.append((seed, kind, what, keep))
+            print("difftest: seed %d: %s: %s\n  smallest program (%d lines): %s" %
+                  (seed, kind, what, small.count("\n") + 1, keep), file=sys.stderr)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def main(self):
+        t0 = time.time()
+        for i in range(self.a.count):
+            self.one(i, self.a.seed + i)
+            if self.a.progress and (i + 1) % self.a.progress == 0:
+                c = self.counts
+                print("difftest: %d programs, %d transformed, %d failures, %.0f s" %
+                      (c["programs"], c["transformed"], len(self.failures), time.time() - t0), file=sys.stderr)
+        c = self.counts
+        kinds = {}
+        for _, k, _, _ in self.failures:
+            kinds[k] = kinds.get(k, 0) + 1
+        print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals), %d runs, %.0f s" %
+              (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
+               c["deferred"], c["runs"], time.time() - t0))
+        print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
+              "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
+                                       kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))
+        if c["programs"] and not c["transformed"]:
+            print("difftest: error: no program was transformed: the generator does not reach the optimiser")
+            return 1
+        return 1 if self.failures or c["invalid"] else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description="differential testing of ompi-cc against plain mpicc")
+    ap.add_argument("count", type=int, help="how many programs")
+    ap.add_argument("seed", type=int, nargs="?", default=1, help="the first seed (default 1)")
+    ap.add_argument("--openmpi-every", type=int, default=4, metavar="K",
+                    help="also run every K-th program at 3 and 4 ranks under Open MPI (0: never; default 4)")
+    ap.add_argument("--timeout", type=float, default=20, help="seconds for one run (default 20)")
+    ap.add_argument("--reduce-seconds", type=float, default=600,
+                    help="time to spend shrinking each failing program (default 600; 0: keep it whole)")
+    ap.add_argument("--out", default=os.path.join(os.getcwd(), "difftest-failures"),
+                    help="where failing programs are kept (default ./difftest-failures)")
+    ap.add_argument("--work", default=None, help="scratch directory (default: the system's)")
+    ap.add_argument("--ompi-cc", default=os.path.join(ROOT, "scripts", "ompi-cc"),
+                    help="the ompi-cc to test (default: this checkout's)")
+    ap.add_argument("--progress", type=int, default=0, metavar="K", help="print a progress line every K programs")
+    a = ap.parse_args()
+    if a.count < 0:
+        ap.error("N must be at least 0")
+    return Tester(a).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

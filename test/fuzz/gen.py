@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""Random, correct, deterministic SPMD MPI C programs for differential testing.
+
+gen.py SEED [-o FILE]  writes one program (to standard output by default).
+
+Every program is valid MPI at any number of ranks and prints, from rank 0,
+a checksum of what each rank computed (every result it used, and its final
+state), so a build whose results differ in any bit prints something else.
+What it exercises is what ompi-opt reasons about: reductions (MPI_Allreduce,
+MPI_Reduce, MPI_Iallreduce) of every builtin op and of int, long, unsigned
+and double (integer values, so any reduction order gives the same bits) into
+locals, globals (static and external), struct fields, array elements and
+through pointers; MPI_IN_PLACE; results used at once, later, after loops, in
+other functions, through return values and out-parameters; helpers that
+communicate, called from rank-dependent branches and loops; communicators
+duplicated, split and freed; nonblocking, point-to-point and persistent
+requests; early returns, break, continue and goto; macros around calls.
+
+Correctness by construction: in code every rank runs, any statement may be
+generated; a rank-dependent branch gets, in each arm, its own realisation of
+one list of collective signatures (so the arms make the same collectives in
+the same order, on different buffers and through different code); a loop
+whose trip count depends on the rank makes its collectives in one iteration
+only. Reduction inputs are kept small (results modulo 97, products of
+values in -1..2), so no integer overflows and every double is exact.
+"""
+import argparse
+import random
+
+TYPES = {  # C type: (MPI datatype, ops, mix expression)
+    "int": ("MPI_INT", ["MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_PROD", "MPI_BAND", "MPI_BOR", "MPI_BXOR",
+                        "MPI_LAND", "MPI_LOR"]),
+    "long": ("MPI_LONG", ["MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_PROD", "MPI_BAND", "MPI_BOR", "MPI_BXOR"]),
+    "unsigned": ("MPI_UNSIGNED", ["MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_BAND", "MPI_BOR", "MPI_BXOR"]),
+    "double": ("MPI_DOUBLE", ["MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_PROD"]),
+}
+
+
+class Var:
+    """A place a value of type T lives: 'x', 'a[2]', 's.d', '*p'."""
+
+    def __init__(self, expr, ctype, addr=None, readonly=False):
+        self.expr, self.ctype = expr, ctype
+        self.addr = addr or "&" + expr
+        self.readonly = readonly  # loop counters and parameters: read, never written
+
+
+class Func:
+    def __init__(self, name, ret="void", params="void", static=True):
+        self.name, self.ret, self.params, self.static = name, ret, params, static
+        self.locals = []   # declarations
+        self.body = []     # lines
+        self.vars = []     # Var: scalars usable in this function
+        self.n = 0
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.globals = []        # declarations
+        self.gvars = []          # Var
+        self.funcs = []          # Func, in definition order
+        self.ntemp = 0
+        self.nlabel = 0
+        self.depth = 0
+        self.comms = ["MPI_COMM_WORLD"]
+
+    # --- names and values -------------------------------------------------
+    def fresh(self, prefix):
+        self.ntemp += 1
+        return "%s%d" % (prefix, self.ntemp)
+
+    def pick(self, seq):
+        return self.r.choice(seq)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def value(self, f, ctype):
+        """An expression of small values that may differ between ranks."""
+        terms = ["rank", str(self.r.randint(-5, 9))]
+        cands = [v for v in f.vars + self.gvars if v.ctype in ("int", "long", "unsigned", "double")]
+        for _ in range(self.r.randint(0, 2)):
+            if cands:
+                terms.append("(long)" + self.pick(cands).expr)
+        e = " + ".join(terms)
+        return e
+
+    def bounded(self, f, ctype, op):
+        """A value of ctype for a reduction with op: small enough that no
+        reduction overflows or rounds."""
+        e = self.value(f, ctype)
+        if op in ("MPI_PROD",):
+            core = "((%s) %% 2)" % e  # -1..1
+        elif op in ("MPI_LAND", "MPI_LOR"):
+            core = "((%s) %% 2)" % e
+        else:
+            core = "((%s) %% 97)" % e
+        if ctype == "unsigned":
+            return "(unsigned)((%s + 97) %% 97)" % core
+        return "(%s)(%s)" % (ctype, core)
+
+    # --- places -------------------------------------------------------------
+    def target(self, f, ctype):
+        """A variable of ctype to receive a result (new or existing)."""
+        cands = [v for v in f.vars + self.gvars if v.ctype == ctype and not v.readonly]
+        if cands and self.chance(0.5):
+            return self.pick(cands)
+        kind = self.r.randint(0, 9)
+        if kind <= 3 or f is None:
+            return self.local(f, ctype)
+        if kind <= 5:
+            return self.global_var(ctype, static=self.chance(0.7))
+        if kind == 6:
+            name = self.fresh("arr")
+            f.locals.append("%s %s[4] = {0};" % (ctype, name))
+            v = Var("%s[%d]" % (name, self.r.randint(0, 3)), ctype)
+            f.vars.append(v)
+            return v
+        if kind == 7:
+            name = self.fresh("st")
+            f.locals.append("struct { long l; %s x; double d; } %s = {1, 2, 3};" % (ctype, name))
+            v = Var("%s.x" % name, ctype)
+            f.vars.append(v)
+            return v
+        # through a pointer to a global
+        g = self.global_var(ctype, static=True)
+        p = self.fresh("p")
+        f.locals.append("%s *%s = &%s;" % (ctype, p, g.expr))
+        v = Var("(*%s)" % p, ctype, addr=p)
+        f.vars.append(v)
+        return v
+
+    def local(self, f, ctype):
+        name = self.fresh("v")
+        f.locals.append("%s %s = (%s)(rank + %d);" % (ctype, name, ctype, self.r.randint(0, 5)))
+        v = Var(name, ctype)
+        f.vars.append(v)
+        return v
+
+    def global_var(self, ctype, static):
+        name = self.fresh("g")
+        self.globals.append("%s%s %s;" % ("static " if static else "", ctype, name))
+        v = Var(name, ctype)
+        self.gvars.append(v)
+        return v
+
+    # --- statements ---------------------------------------------------------
+    def mix(self, v):
+        return "mix((long)(%s));" % v.expr
+
+    def signature(self):
+        ctype = self.pick(list(TYPES))
+        mpitype, ops = TYPES[ctype]
+        op = self.pick(ops)
+        kind = self.pick(["allreduce"] * 6 + ["reduce"] * 2 + ["iallreduce"])
+        comm = self.pick(self.comms + ["MPI_COMM_WORLD"])
+        root = self.pick(["0", "size - 1"]) if comm == "MPI_COMM_WORLD" else "0"
+        return (kind, ctype, mpitype, op, comm, root)
+
+    def call_text(self, call):
+        """The call as a statement, sometimes through a macro or with its code."""
+        w = self.r.randint(0, 5)
+        if w == 0:
+            return "CHECK(%s);" % call
+        if w == 1:
+            return "rc = %s; mix(rc == MPI_SUCCESS);" % call
+        return call + ";"
+
+    def collective(self, f, sig, out, parts=None, avoid=()):
+        """Realise one collective signature in f: its input, the call, and
+        maybe a use of the result. With parts=(prep, uses), the input goes to
+        prep and the use to uses, and the call alone to out."""
+        kind, ctype, mpitype, op, comm, root = sig
+        res = self.target(f, ctype)
+        while res.expr in avoid:
+            res = self.local(f, ctype)
+        prep = parts[0] if parts else out
+        in_place = kind == "allreduce" and self.chance(0.2)
+        if in_place:
+            prep.append("%s = %s;" % (res.expr, self.bounded(f, ctype, op)))
+            send = "MPI_IN_PLACE"
+        else:
+            t = self.fresh("t")
+            f.locals.append("%s %s = 0;" % (ctype, t))
+            prep.append("%s = %s;" % (t, self.bounded(f, ctype, op)))
+            send = "&" + t
+        if kind == "allreduce":
+            if self.chance(0.15):
+                out.append("ALLRED(%s, %s, 1, %s, %s, %s);" % (send, res.addr, mpitype, op, comm))
+            else:
+                out.append(self.call_text("MPI_Allreduce(%s, %s, 1, %s, %s, %s)" % (send, res.addr, mpitype, op, comm)))
+        elif kind == "reduce":
+            out.append(self.call_text("MPI_Reduce(%s, %s, 1, %s, %s, %s, %s)" % (send, res.addr, mpitype, op, root, comm)))
+        else:
+            req = self.fresh("req")
+            f.locals.append("MPI_Request %s;" % req)
+            out.append("MPI_Iallreduce(%s, %s, 1, %s, %s, %s, &%s);" % (send, res.addr, mpitype, op, comm, req))
+            if self.chance(0.5):
+                out.append("mix(%d);" % self.r.randint(0, 9))
+            out.append("MPI_Wait(&%s, MPI_STATUS_IGNORE);" % req)
+        if parts:
+            parts[1].append(self.mix(res))
+        elif self.chance(0.6):
+            out.append(self.mix(res))
+        return res
+
+    def filler(self, f, out):
+        """A statement with no MPI call."""
+        cands = [v for v in f.vars + self.gvars]
+        w = self.r.randint(0, 3)
+        if w == 0 and cands:
+            out.append(self.mix(self.pick(cands)))
+        elif w == 1 and [v for v in cands if not v.readonly]:
+            v = self.pick([v for v in cands if not v.readonly])
+            out.append("%s = %s;" % (v.expr, self.bounded(f, v.ctype, "MPI_SUM")))
+        elif w == 2:
+            out.append("mix(%d);" % self.r.randint(0, 99))
+        else:
+            v = self.local(f, self.pick(list(TYPES)))
+            out.append(self.mix(v))
+
+    def block(self, f, out, n, uniform=True):
+        for _ in range(n):
+            self.statement(f, out, uniform)
+
+    def statement(self, f, out, uniform):
+        self.depth += 1
+        w = self.r.randint(0, 99)
+        deep = self.depth > 3
+        if w < 35:
+            self.collective(f, self.signature(), out)
+        elif w < 45:
+            self.filler(f, out)
+        elif w < 52 and not deep:
+            self.rank_branch(f, out)
+        elif w < 60 and not deep:
+            self.uniform_loop(f, out)
+        elif w < 64 and not deep:
+            self.rank_loop(f, out)
+        elif w < 72 and not deep and len(self.funcs) < 8:
+            self.helper_call(f, out)
+        elif w < 76 and not deep:
+            self.uniform_if(f, out)
+        elif w < 80:
+            self.ring(f, out)
+        elif w < 83 and not deep:
+            self.goto_skip(f, out)
+        elif w < 86:
+            self.reduce_in_place_root(f, out)
+        else:
+            # consecutive reductions of one kind: what fusion looks for
+            kind, ctype, mpitype, op, comm, root = self.signature()
+            if kind == "iallreduce":
+                kind = "allreduce"
+            prep, calls, uses, seen = [], [], [], set()
+            for _ in range(self.r.randint(2, 4)):
+                seen.add(self.collective(f, (kind, ctype, mpitype, op, comm, root), calls, (prep, uses),
+                                         avoid=seen).expr)
+                if self.chance(0.2):
+                    self.filler(f, calls)
+            out.extend(prep + calls + uses)
+        self.depth -= 1
+
+    def rank_branch(self, f, out):
+        sigs = [self.signature() for _ in range(self.r.randint(1, 3))]
+        cond = self.pick(["rank % 2 == 0", "rank == 0", "rank < size / 2", "rank != size - 1"])
+        out.append("if (%s) {" % cond)
+        out.extend("  " + l for l in self.realise(f, sigs))
+        out.append("} else {")
+        out.extend("  " + l for l in self.realise(f, sigs))
+        out.append("}")
+
+    def realise(self, f, sigs):
+        """One way of making the collectives sigs, in order: inline, or
+        through a helper that returns a result or fills a global."""
+        lines = []
+        i = 0
+        while i < len(sigs):
+            # (helpers see only MPI_COMM_WORLD: the other communicators are main's)
+            if self.chance(0.3) and len(self.funcs) < 10 and sigs[i][4] == "MPI_COMM_WORLD":
+                h = self.helper_for(sigs[i])
+                v = self.local(f, sigs[i][1])
+                lines.append("%s = %s(%s);" % (v.expr, h.name, self.pick(["rank", "3", "size"])))
+                lines.append(self.mix(v))
+            else:
+                self.collective(f, sigs[i], lines)
+            if self.chance(0.3):
+                self.filler(f, lines)
+            i += 1
+        return lines
+
+    def helper_for(self, sig):
+        """A helper that makes one collective and returns its result."""
+        kind, ctype, mpitype, op, comm, root = sig
+        h = Func(self.fresh("coll"), ret=ctype, params="int k")
+        h.vars.append(Var("k", "int", readonly=True))
+        body = []
+        res = self.collective(h, sig, body)
+        h.body = body + ["return %s;" % res.expr]
+        self.funcs.append(h)
+        return h
+
+    def uniform_loop(self, f, out):
+        i = self.fresh("i")
+        f.locals.append("int %s;" % i)
+        bound = self.pick(["3", "size", "argc_copy + 1", "2"])
+        out.append("for (%s = 0; %s < %s; %s++) {" % (i, i, bound, i))
+        f.vars.append(Var(i, "int", readonly=True))
+        body = []
+        if self.chance(0.3):
+            body.append("if (%s == 1) %s;" % (i, self.pick(["continue", "break"])))
+        self.block(f, body, self.r.randint(1, 3))
+        out.extend("  " + l for l in body)
+        out.append("}")
+        if self.chance(0.5):
+            # a result used after the loop
+            cands = [v for v in f.vars + self.gvars]
+            out.append(self.mix(self.pick(cands)))
+
+    def rank_loop(self, f, out):
+        """A loop whose trip count depends on the rank: its collectives run in
+        one iteration only, so every rank makes them once."""
+        i = self.fresh("i")
+        f.locals.append("int %s;" % i)
+        sigs = [self.signature() for _ in range(self.r.randint(1, 2))]
+        out.append("for (%s = 0; %s <= rank %% 3; %s++) {" % (i, i, i))
+        body = []
+        self.filler(f, body)
+        body.append("if (%s == rank %% 3) {" % i)
+        body.extend("  " + l for l in self.realise(f, sigs))
+        body.append("}")
+        out.extend("  " + l for l in body)
+        out.append("}")
+
+    def uniform_if(self, f, out):
+        res = self.collective(f, ("allreduce", "long", "MPI_LONG", "MPI_SUM", "MPI_COMM_WORLD", "0"), out)
+        out.append("if (%s > %d) {" % (res.expr, self.r.randint(-3, 10)))
+        body = []
+        self.block(f, body, self.r.randint(1, 2))
+        out.extend("  " + l for l in body)
+        out.append("}")
+
+    def helper_call(self, f, out):
+        """A helper with its own collectives: into globals, an out-parameter,
+        or a return value; static or external; maybe an early return."""
+        static = self.chance(0.7)
+        style = self.pick(["void", "ret", "out"])
+        ctype = self.pick(list(TYPES))
+        params = "int k" if style != "out" else "int k, %s *out" % ctype
+        h = Func(self.fresh("step"), ret=ctype if style == "ret" else "void", params=params, static=static)
+        h.vars.append(Var("k", "int", readonly=True))
+        body = []
+        if self.chance(0.2):
+            body.append("if (k > 100) return%s;" % (" 0" if style == "ret" else ""))
+        saved, comms = self.depth, self.comms
+        self.depth, self.comms = 2, ["MPI_COMM_WORLD"]
+        self.block(h, body, self.r.randint(1, 3))
+        self.depth, self.comms = saved, comms
+        mpitype, ops = TYPES[ctype]
+        op = self.pick(ops)
+        if style == "out":
+            t = self.fresh("t")
+            h.locals.append("%s %s = 0;" % (ctype, t))
+            body.append("%s = %s;" % (t, self.bounded(h, ctype, op)))
+            body.append("MPI_Allreduce(&%s, out, 1, %s, %s, MPI_COMM_WORLD);" % (t, mpitype, op))
+        elif style == "ret":
+            res = self.collective(h, ("allreduce", ctype, mpitype, op, "MPI_COMM_WORLD", "0"), body)
+            body.append("return %s;" % res.expr)
+        h.body = body
+        self.funcs.append(h)
+        arg = self.pick(["rank", "size", "3"])
+        if style == "out":
+            v = self.target(f, ctype)
+            out.append("%s(%s, %s);" % (h.name, arg, v.addr))
+            if self.chance(0.7):
+                out.append(self.mix(v))
+        elif style == "ret":
+            v = self.local(f, ctype)
+            out.append("%s = %s(%s);" % (v.expr, h.name, arg))
+            out.append(self.mix(v))
+        else:
+            out.append("%s(%s);" % (h.name, arg))
+
+    def ring(self, f, out):
+        t = self.fresh("t")
+        u = self.fresh("u")
+        f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
+        if self.chance(0.5):
+            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, (rank + 1) %% size, 5, &%s, 1, MPI_LONG, "
+                       "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, u))
+        else:
+            rq = self.fresh("rq")
+            f.locals.append("MPI_Request %s[2];" % rq)
+            out.append("MPI_Send_init(&%s, 1, MPI_LONG, (rank + 1) %% size, 6, MPI_COMM_WORLD, &%s[0]);" % (t, rq))
+            out.append("MPI_Recv_init(&%s, 1, MPI_LONG, (rank + size - 1) %% size, 6, MPI_COMM_WORLD, &%s[1]);"
+                       % (u, rq))
+            out.append("MPI_Startall(2, %s);" % rq)
+            out.append("MPI_Waitall(2, %s, MPI_STATUSES_IGNORE);" % rq)
+            out.append("MPI_Request_free(&%s[0]);" % rq)
+            out.append("MPI_Request_free(&%s[1]);" % rq)
+        out.append("mix(%s);" % u)
+
+    def goto_skip(self, f, out):
+        self.nlabel += 1
+        lab = "skip%d" % self.nlabel
+        out.append("if (size %s 0) goto %s;" % (self.pick([">", "<"]), lab))
+        body = []
+        self.block(f, body, self.r.randint(1, 2))
+        out.extend(body)
+        out.append("%s:;" % lab)
+
+    def reduce_in_place_root(self, f, out):
+        """MPI_IN_PLACE at the root, the send buffer elsewhere (the OSU shape)."""
+        ctype = self.pick(list(TYPES))
+        mpitype, ops = TYPES[ctype]
+        op = self.pick(ops)
+        vs = [self.local(f, ctype) for _ in range(self.r.randint(1, 3))]
+        for v in vs:
+            out.append("%s = %s;" % (v.expr, self.bounded(f, ctype, op)))
+        out.append("if (rank == 0) {")
+        for v in vs:
+            out.append("  MPI_Reduce(MPI_IN_PLACE, &%s, 1, %s, %s, 0, MPI_COMM_WORLD);" % (v.expr, mpitype, op))
+        out.append("} else {")
+        for v in vs:
+            out.append("  MPI_Reduce(&%s, &%s, 1, %s, %s, 0, MPI_COMM_WORLD);" % (v.expr, v.expr, mpitype, op))
+        out.append("}")
+        for v in vs:
+            out.append(self.mix(v))
+
+    # --- the program --------------------------------------------------------
+    def program(self):
+        main = Func("main", ret="int", params="int argc, char **argv")
+        body = []
+        split = self.chance(0.4)
+        dup = self.chance(0.4)
+        if dup:
+            main.locals.append("MPI_Comm cdup;")
+            body.append("MPI_Comm_dup(MPI_COMM_WORLD, &cdup);")
+            self.comms.append("cdup")
+        if split:
+            main.locals.append("MPI_Comm chalf;")
+            body.append("MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &chalf);")
+            self.comms.append("chalf")
+        n = self.r.randint(3, 9)
+        # Helpers may use the communicators only through main: keep them out.
+        comms = self.comms
+        self.block(main, body, n)
+        for c in comms[1:]:
+            body.append("MPI_Comm_free(&%s);" % c)
+            if self.chance(0.5):
+                # after the free: more work on the world
+                self.comms = ["MPI_COMM_WORLD"]
+                self.block(main, body, self.r.randint(1, 2))
+        self.main_body = body
+        self.main = main
+        return self.render()
+
+    def render(self):
+        L = []
+        L.append("/* generated by test/fuzz/gen.py, seed %d */" % self.seed)
+        L.append("#include <mpi.h>")
+        L.append("#include <stdio.h>")
+        L.append("#define CHECK(call) do { if ((call) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 2); } while (0)")
+        L.append("#define ALLRED(s, r, n, t, o, c) MPI_Allreduce(s, r, n, t, o, c)")
+        L.append("static int rank, size, rc, argc_copy;")
+        L.append("static unsigned long trace;")
+        L.append("static void mix(long v) { trace = trace * 1000003UL + (unsigned long)v; }")
+        L.extend(self.globals)
+        for h in self.funcs:
+            L.append("%s%s %s(%s);" % ("static " if h.static else "", h.ret, h.name, h.params))
+        for h in self.funcs:
+            L.append("%s%s %s(%s) {" % ("static " if h.static else "", h.ret, h.name, h.params))
+            L.extend("  " + d for d in h.locals)
+            L.append("  (void)k;")
+            L.extend("  " + l for l in h.body)
+            L.append("}")
+        m = self.main
+        L.append("int main(int argc, char **argv) {")
+        L.extend("  " + d for d in m.locals)
+        L.append("  MPI_Init(&argc, &argv);")
+        L.append("  MPI_Comm_rank(MPI_COMM_WORLD, &rank);")
+        L.append("  MPI_Comm_size(MPI_COMM_WORLD, &size);")
+        L.append("  argc_copy = argc;")
+        L.append("  (void)argv;")
+        L.extend("  " + l for l in self.main_body)
+        for v in m.vars + self.gvars:
+            L.append("  " + self.mix(v))
+        L.append("  {")
+        L.append("    unsigned long all[64];")
+        L.append("    MPI_Gather(&trace, 1, MPI_UNSIGNED_LONG, all, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);")
+        L.append("    for (int r = 0; rank == 0 && r < size && r < 64; r++)")
+        L.append('      printf("rank %d: %lu\\n", r, all[r]);')
+        L.append("  }")
+        L.append("  MPI_Finalize();")
+        L.append("  return 0;")
+        L.append("}")
+        return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("-o", "--output")
+    a = ap.parse_args()
+    text = Gen(a.seed).program()
+    if a.output:
+        with open(a.output, "w") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
