@@ -66,6 +66,8 @@ typedef struct {
 
 typedef struct {
   MPI_Comm comm;
+  MPI_Comm check_comm;         /* MPIOPT_CHECK: a private duplicate (MPI_COMM_NULL until made) */
+  MPI_Request check_dup;       /* its MPI_Comm_idup, until complete */
   int rank, size;
   mpiopt_lazy_batch open;      /* operations being queued */
   mpiopt_lazy_batch *flying;   /* asynchronous mode: [0, nflying) in flight, oldest first; the rest spare */
@@ -93,6 +95,7 @@ typedef struct {
   long backoff_min, backoff_max;
   int async;            /* MPIOPT_LAZY_ASYNC */
   int check;            /* MPIOPT_CHECK */
+  long check_timeout;   /* MPIOPT_CHECK_TIMEOUT: seconds a rank waits for the others at a checked flush */
   int stats;            /* MPIOPT_LAZY_STATS */
 } mpiopt_lazy_config;
 
@@ -121,7 +124,7 @@ const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op);
 void mpiopt_types_free(void);
 
 /* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */
-void mpiopt_lazy_check(const mpiopt_lazy_batch *b, const mpiopt_lazy_comm *c);
+void mpiopt_lazy_check(const mpiopt_lazy_batch *b, mpiopt_lazy_comm *c);
 const mpiopt_lazy_site *mpiopt_lazy_site_at(int index);
 
 /* Growth of a runtime array to at least want elements (doubling); new

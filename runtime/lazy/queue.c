@@ -103,6 +103,7 @@ static void init(void) {
   if (c->backoff_max < c->backoff_min) c->backoff_max = c->backoff_min;
   c->async = (int)env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
   c->check = (int)env_long("MPIOPT_CHECK", 0, 0, 1);
+  c->check_timeout = env_long("MPIOPT_CHECK_TIMEOUT", 60, 1, 1L << 30);
   c->stats = (int)env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
   hash_cap = 256;
   site_hash = malloc(sizeof *site_hash * (size_t)hash_cap);
@@ -165,6 +166,8 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
 static void batch_free(mpiopt_lazy_batch *b);
 
 static void comm_forget(int i) {
+  if (comms[i].check_dup != MPI_REQUEST_NULL) MPI_Wait(&comms[i].check_dup, MPI_STATUS_IGNORE);
+  if (comms[i].check_comm != MPI_COMM_NULL) MPI_Comm_free(&comms[i].check_comm);
   batch_free(&comms[i].open);
   for (int k = 0; k < comms[i].capflying; k++) batch_free(&comms[i].flying[k]);
   free(comms[i].flying);
@@ -200,6 +203,12 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
   c->comm = comm;
+  c->check_comm = MPI_COMM_NULL;
+  c->check_dup = MPI_REQUEST_NULL;
+  /* The check's own communicator, so its exchange never matches one of the
+     program's collectives; made without blocking (a rank that never comes is
+     reported at the first checked flush, not waited for here). */
+  if (mpiopt_lazy_cfg.check) MPI_Comm_idup(comm, &c->check_comm, &c->check_dup);
   MPI_Comm_rank(comm, &c->rank);
   MPI_Comm_size(comm, &c->size);
   return &comms[last = ncomms++];
