@@ -134,7 +134,7 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     h.flags |= G.flags[q];
     if (q != me && G.out[q].len <= G.inl) {
       h.flags |= MPIOPT_BSP_F_INLINE;
-      memcpy(blk + sizeof h, G.out[q].p, G.out[q].len);
+      if (G.out[q].len) memcpy(blk + sizeof h, G.out[q].p, G.out[q].len); /* p is NULL while nothing was queued */
     } else if (q != me) {
       sending = 1;
     }

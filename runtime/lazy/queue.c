@@ -344,9 +344,46 @@ static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                   : MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
 }
 
+/* Arguments no MPI accepts stop the program with a message naming the call
+   site (MPI's own message would name MPI_Allreduce, or a later flush). */
+static void check_args(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                       MPI_Comm comm, const char *file, int line, const void *ra) {
+  const char *bad = NULL;
+  if (comm == MPI_COMM_NULL)
+    bad = "the communicator is MPI_COMM_NULL";
+  else if (count < 0)
+    bad = "the count is negative";
+  else if (dt == MPI_DATATYPE_NULL)
+    bad = "the datatype is MPI_DATATYPE_NULL";
+  else if (op == MPI_OP_NULL)
+    bad = "the op is MPI_OP_NULL";
+  else if (count > 0 && !sendbuf)
+    bad = "the send buffer is NULL";
+  else if (count > 0 && !recvbuf && root < 0)
+    bad = "the receive buffer is NULL";
+  else if (root >= 0) {
+    int size = 0, rank = 0;
+    if (MPI_Comm_size(comm, &size) == MPI_SUCCESS && MPI_Comm_rank(comm, &rank) == MPI_SUCCESS) {
+      if (root >= size)
+        bad = "the root is not a rank of the communicator";
+      else if (count > 0 && root == rank && !recvbuf)
+        bad = "the receive buffer is NULL on the root";
+    }
+  }
+  if (!bad) return;
+  char where[300];
+  if (file)
+    snprintf(where, sizeof where, "%s:%d", file, line);
+  else
+    snprintf(where, sizeof where, "the call from %p", ra);
+  mpiopt_lazy_die(comm, "mpiopt_lazy_%s at %s: %s (count %d, root %d)", root < 0 ? "allreduce" : "reduce", where,
+                  bad, count, root);
+}
+
 static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                    MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
   init();
+  check_args(sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra);
   /* Fast path: a site the adaptive policy runs at once. */
   int s = site_index(file, line, ra);
   if (sites[s].immediate_left > 0 && mpiopt_lazy_cfg.enabled) {
@@ -420,7 +457,10 @@ int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_
 
 int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                           int root, MPI_Comm comm, const char *file, int line) {
-  if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); /* MPI names the error */
+  if (root < 0) {
+    init();
+    mpiopt_lazy_die(comm, "mpiopt_lazy_reduce at %s:%d: the root %d is negative", file ? file : "?", line, root);
+  }
   return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, file, line, NULL, 0);
 }
 
@@ -431,7 +471,11 @@ int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 
 int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm) {
-  if (root < 0) return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (root < 0) {
+    init();
+    mpiopt_lazy_die(comm, "mpiopt_lazy_reduce at the call from %p: the root %d is negative",
+                    __builtin_return_address(0), root);
+  }
   return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0), 0);
 }
 

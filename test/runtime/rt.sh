@@ -23,7 +23,8 @@ case $src in
   *.cpp) cc=$(mpicxx_of "$impl"); std="-std=c++17 -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX" ;; # no deprecated C++ bindings
   *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
 esac
-"$cc" $std -O2 -Wall -Wextra -Werror -I"$RT_SRC_ROOT/runtime/include" -o "$name" "$src" -L"$lib" -lompi-rt -lm \
+# shellcheck disable=SC2086 # RT_CFLAGS: sanitizer flags (OMPI_SANITIZE builds)
+"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -o "$name" "$src" -L"$lib" -lompi-rt -lm \
   || fail "$src did not compile"
 
 set +e
