@@ -5,6 +5,10 @@
 // MPI_Alltoallv whose counts are rewritten in the loop.
 // RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
 // RUN: %ompi-opt --check --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
+// The findings are the analyses', whatever --transforms selects (it used to
+// drop them with --transforms=none):
+// RUN: %ompi-opt --check --transforms=none --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
+// RUN: %ompi-opt --check --transforms=none --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
 // RUN: %ompi-opt --check --checks=persistent-candidate %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PERSIST %s
 // RUN: %ompi-opt --check --checks=alltoallv-plan %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PLAN %s
 // The checks only report: the source is not changed.

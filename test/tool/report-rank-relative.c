@@ -43,3 +43,15 @@ void on_comm(MPI_Comm comm, double *x) {
   // CHECK: {{.*}}:[[@LINE+1]]:3: MPI_Send(buf=dynamic(x: x is a parameter of on_comm, which other files may call), count=static(1), datatype=static(MPI_DOUBLE), dest=dynamic(me + 1: rank or size of a different communicator than the call's), tag=static(0), comm=static(MPI_COMM_WORLD)) CommNode=dynamic(dest=me + 1 @ MPI_COMM_WORLD) CommSize=static(8 bytes) Buffer=dynamic(buf=x) Tag=static(tag=0)
   MPI_Send(x, 1, MPI_DOUBLE, me + 1, 0, other);
 }
+
+// Affine forms never wrap: a product whose coefficient overflows 64 bits is
+// dynamic (it used to wrap silently: static(0), rank-relative(-0*rank+1)).
+void overflowing(double *x) {
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  // CHECK: {{.*}}:[[@LINE+1]]:3: MPI_Send(buf=dynamic(x: x is a parameter of overflowing, which other files may call), count=static(1), datatype=static(MPI_DOUBLE), dest=dynamic((me + 1) * 4611686018427387904L * 4: integer overflow in (me + 1) * 4611686018427387904L * 4), tag=static(0), comm=static(MPI_COMM_WORLD)) CommNode=dynamic(dest=(me + 1) * 4611686018427387904L * 4 @ MPI_COMM_WORLD) CommSize=static(8 bytes) Buffer=dynamic(buf=x) Tag=static(tag=0)
+  MPI_Send(x, 1, MPI_DOUBLE, (me + 1) * 4611686018427387904L * 4, 0, MPI_COMM_WORLD);
+  // And a difference whose negated coefficient overflows.
+  // CHECK: {{.*}}:[[@LINE+1]]:3: MPI_Send(buf=dynamic(x: x is a parameter of overflowing, which other files may call), count=static(1), datatype=static(MPI_DOUBLE), dest=dynamic(1 - me * (-9223372036854775807L - 1): integer overflow in 1 - me * (-9223372036854775807L - 1)), tag=static(0), comm=static(MPI_COMM_WORLD)) CommNode=dynamic(dest=1 - me * (-9223372036854775807L - 1) @ MPI_COMM_WORLD) CommSize=static(8 bytes) Buffer=dynamic(buf=x) Tag=static(tag=0)
+  MPI_Send(x, 1, MPI_DOUBLE, 1 - me * (-9223372036854775807L - 1), 0, MPI_COMM_WORLD);
+}

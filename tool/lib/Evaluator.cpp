@@ -1028,11 +1028,19 @@ SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const S
   Out.K = SymValue::Affine;
   Out.CommKey = LInt ? B.CommKey : A.CommKey;
   bool NoMod = A.A.Mod == AffineForm::NoMod && B.A.Mod == AffineForm::NoMod;
+  // a*rank + s*size + c forms: every coefficient is checked for overflow.
+  auto Overflow = [&] { return SymValue::dyn("integer overflow in " + text(E)); };
+  auto Scaled = [](const AffineForm &F, int64_t K, AffineForm &To) {
+    To = F;
+    return __builtin_mul_overflow(F.Rank, K, &To.Rank) || __builtin_mul_overflow(F.Size, K, &To.Size) ||
+           __builtin_mul_overflow(F.Const, K, &To.Const);
+  };
   auto Combine = [&](int64_t Sign) -> SymValue {
-    if (__builtin_add_overflow(A.A.Rank, Sign * B.A.Rank, &Out.A.Rank) ||
-        __builtin_add_overflow(A.A.Size, Sign * B.A.Size, &Out.A.Size) ||
-        __builtin_add_overflow(A.A.Const, Sign * B.A.Const, &Out.A.Const))
-      return SymValue::dyn("integer overflow in " + text(E));
+    AffineForm NB;
+    if (Scaled(B.A, Sign, NB) || __builtin_add_overflow(A.A.Rank, NB.Rank, &Out.A.Rank) ||
+        __builtin_add_overflow(A.A.Size, NB.Size, &Out.A.Size) ||
+        __builtin_add_overflow(A.A.Const, NB.Const, &Out.A.Const))
+      return Overflow();
     return simplify(Out);
   };
   switch (Op) {
@@ -1046,12 +1054,8 @@ SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const S
     break;
   case BO_Mul:
     if (NoMod && (LInt || RInt)) {
-      int64_t K = LInt ? L.I : R.I;
-      const AffineForm &F = LInt ? B.A : A.A;
-      Out.A = F;
-      Out.A.Rank *= K;
-      Out.A.Size *= K;
-      Out.A.Const *= K;
+      if (Scaled(LInt ? B.A : A.A, LInt ? L.I : R.I, Out.A))
+        return Overflow();
       return simplify(Out);
     }
     break;

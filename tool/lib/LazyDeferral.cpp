@@ -1,5 +1,6 @@
 //===- LazyDeferral.cpp - Hand reductions to the lazy runtime --------------===//
 #include "LazyDeferral.h"
+#include "ReductionFusion.h"
 #include "ASTUtil.h"
 #include "FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -714,10 +715,10 @@ private:
       D.From = C->R->Function;
       D.To = C->R->Function == "MPI_Reduce" ? "mpiopt_lazy_reduce" : "mpiopt_lazy_allreduce";
       D.PendingAtExit = C->AtExit;
-      D.Note = note(*C->R, true,
-                    llvm::formatv("deferred {0}({1} -> {2}) to the lazy runtime", C->R->Function,
-                                  Ev.text(C->R->Call->getArg(0)), Ev.text(C->R->Call->getArg(1)))
-                        .str(),
+      D.Summary = llvm::formatv("{0}({1} -> {2})", C->R->Function, Ev.text(C->R->Call->getArg(0)),
+                                Ev.text(C->R->Call->getArg(1)))
+                      .str();
+      D.Note = note(*C->R, true, "deferred " + D.Summary + " to the lazy runtime",
                     WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
                                                 Global ? "variable of this file" : "local variable",
                                                 Forces.empty() ? std::string("nothing uses it afterwards")
@@ -827,6 +828,17 @@ llvm::Error ompi::rewriteLazyDeferral(const DeferralPlan &Plan, ASTContext &Ctx,
       Notes.push_back(P->Note);
   }
   return llvm::Error::success();
+}
+
+DeferralPlan ompi::planLazyDeferral(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                    bool FusionRuns) {
+  tooling::Replacements Fused;
+  if (FusionRuns) {
+    std::vector<ChangeNote> Scratch;
+    llvm::consumeError(
+        rewriteReductionFusion(planReductionFusion(Ctx, Ev, Uni, Calls, true), Ctx, Fused, Scratch));
+  }
+  return analyzeLazyDeferral(Ctx, Ev, Uni, Calls, Fused);
 }
 
 llvm::Error ompi::runLazyDeferral(TransformContext &TC) {

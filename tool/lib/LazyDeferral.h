@@ -33,6 +33,7 @@ struct DeferredCall {
   clang::SourceLocation Callee; ///< the callee's name token
   std::string From, To;         ///< MPI_Allreduce -> mpiopt_lazy_allreduce
   bool PendingAtExit = false;   ///< its result is not used before its function returns
+  std::string Summary;          ///< "MPI_Allreduce(&s -> &s1)"
   ChangeNote Note;
 };
 
@@ -55,6 +56,11 @@ struct DeferralPlan {
 /// Calls inside Existing (changed by an earlier transformation) are skipped.
 DeferralPlan analyzeLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                  const clang::tooling::Replacements &Existing);
+
+/// The deferral ompi-opt makes: after reduction-fusion's changes when it runs
+/// too (the calls it fuses are not deferred).
+DeferralPlan planLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                              bool FusionRuns);
 
 /// Rewrite: the renamed calls, the waits and the runtime header.
 llvm::Error rewriteLazyDeferral(const DeferralPlan &Plan, clang::ASTContext &Ctx,

@@ -830,6 +830,72 @@ FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformi
   return std::move(A.Plan);
 }
 
+namespace {
+/// Where each member goes in the packed buffer: counts and offsets, numbers
+/// or sums with run-time counts in them.
+struct Layout {
+  std::vector<std::string> Offsets, Counts;
+  std::string Total;
+  int64_t Fixed = 0;
+  bool Dynamic = false;
+};
+
+Layout layoutOf(const FusionGroup &G) {
+  Layout L;
+  std::string Runtime;
+  auto Sum = [&] {
+    if (Runtime.empty())
+      return std::to_string(L.Fixed);
+    return (L.Fixed ? std::to_string(L.Fixed) + " + " : std::string()) + Runtime;
+  };
+  for (const FusionMember &M : G.Members) {
+    L.Offsets.push_back(Sum());
+    if (M.CountText.empty()) {
+      L.Counts.push_back(std::to_string(M.Count));
+      L.Fixed += M.Count;
+    } else {
+      L.Counts.push_back("(" + M.CountText + ")");
+      Runtime += (Runtime.empty() ? "" : " + ") + L.Counts.back();
+    }
+  }
+  L.Total = Sum();
+  L.Dynamic = !Runtime.empty();
+  return L;
+}
+
+std::string lineList(const FusionGroup &G) {
+  return llvm::join(llvm::map_range(G.Members, [](const FusionMember &M) { return std::to_string(M.Line); }), ", ");
+}
+} // namespace
+
+std::string ompi::fusionSummary(const FusionGroup &G) {
+  return llvm::formatv("{0} {1} calls (lines {2}) into one of {3} x {4} with {5} on {6}", G.Members.size(), G.Function,
+                       lineList(G), layoutOf(G).Total, G.TypeText, G.OpText, G.CommText)
+      .str();
+}
+
+ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
+  const FusionMember &Last = G.Members.back();
+  ChangeNote N;
+  N.Transform = "reduction-fusion";
+  N.File = File;
+  N.Line = Last.Line;
+  N.Column = Last.Column;
+  std::vector<std::string> Bufs;
+  for (const FusionMember &M : G.Members)
+    Bufs.push_back(M.Buffers);
+  N.What = "fused " + fusionSummary(G);
+  N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
+                        "between touch no result and hold no other MPI call or jump",
+                        G.Function == "MPI_Reduce" ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
+                        G.Between == 1 ? "" : "s")
+              .str();
+  N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s")
+                .str();
+  N.CollectivesSaved = unsigned(G.Members.size() - 1);
+  return N;
+}
+
 llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
                                          std::vector<ChangeNote> &Notes) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -839,27 +905,11 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
     ++Id;
     std::string Buf = llvm::formatv("mpiopt_fuse{0}_buf", Id).str();
     std::string Small = llvm::formatv("mpiopt_fuse{0}_small", Id).str();
-    // Counts and offsets: numbers, or sums with run-time counts in them.
-    int64_t Fixed = 0;
-    std::string Runtime;
-    auto Sum = [&] {
-      if (Runtime.empty())
-        return std::to_string(Fixed);
-      return (Fixed ? std::to_string(Fixed) + " + " : std::string()) + Runtime;
-    };
-    std::vector<std::string> Offsets, Counts;
-    for (const FusionMember &M : G.Members) {
-      Offsets.push_back(Sum());
-      if (M.CountText.empty()) {
-        Counts.push_back(std::to_string(M.Count));
-        Fixed += M.Count;
-      } else {
-        Counts.push_back("(" + M.CountText + ")");
-        Runtime += (Runtime.empty() ? "" : " + ") + Counts.back();
-      }
-    }
-    std::string Total = Sum();
-    bool Dynamic = !Runtime.empty();
+    Layout Lay = layoutOf(G);
+    const std::vector<std::string> &Offsets = Lay.Offsets, &Counts = Lay.Counts;
+    const std::string &Total = Lay.Total;
+    int64_t Fixed = Lay.Fixed;
+    bool Dynamic = Lay.Dynamic;
     auto Pack = [&](size_t I) {
       const FusionMember &M = G.Members[I];
       return llvm::formatv("__builtin_memcpy(&{0}[{1}], {2}, {3} * sizeof({4}))", Buf, Offsets[I], M.InputText,
@@ -875,13 +925,8 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
                                 G.CType, Small, First.Indent, Buf, Total, G.CommText)
                       .str()
                 : llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Fixed ? Fixed : 1, First.Indent).str();
-    std::vector<unsigned> Lines;
-    bool AnyCode = false;
-    for (size_t I = 0; I < G.Members.size(); ++I) {
-      Lines.push_back(G.Members[I].Line);
-      AnyCode |= !G.Members[I].ResultCode.empty();
-    }
-    std::string LineList = llvm::join(llvm::map_range(Lines, [](unsigned L) { return std::to_string(L); }), ", ");
+    bool AnyCode = llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
+    std::string LineList = lineList(G);
     // Earlier calls become the packing of their input.
     for (size_t I = 0; I + 1 < G.Members.size(); ++I)
       if (auto E = Out.add(tooling::Replacement(SM, G.Members[I].Expr, (I == 0 ? Decl : "") + Pack(I), LO)))
@@ -924,65 +969,51 @@ llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx
     if (auto E = Out.add(tooling::Replacement(SM, Last.Stmt, Code, LO)))
       return E;
 
-    ChangeNote N;
-    N.Transform = "reduction-fusion";
-    N.File = SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str();
-    N.Line = Last.Line;
-    N.Column = Last.Column;
-    std::vector<std::string> Bufs;
-    for (const FusionMember &M : G.Members)
-      Bufs.push_back(M.Buffers);
-    N.What = llvm::formatv("fused {0} {1} calls (lines {2}) into one of {3} x {4} with {5} on {6}", G.Members.size(),
-                           G.Function, LineList, Total, G.TypeText, G.OpText, G.CommText)
-                 .str();
-    N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
-                          "between touch no result and hold no other MPI call or jump",
-                          G.Function == "MPI_Reduce" ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
-                          G.Between == 1 ? "" : "s")
-                .str();
-    N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1,
-                            G.Members.size() == 2 ? "" : "s")
-                  .str();
-    N.CollectivesSaved = unsigned(G.Members.size() - 1);
-    Notes.push_back(std::move(N));
+    Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
   }
   for (const ChangeNote &N : Plan.Declined)
     Notes.push_back(N);
   return llvm::Error::success();
 }
 
-llvm::Error ompi::runReductionFusion(TransformContext &TC) {
-  FusionPlan Plan = analyzeReductionFusion(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis);
-  if (TC.enabled("lazy-deferral")) {
-    // Results that no code of their function uses go further with the
-    // runtime: it fuses them with the reductions of the functions that run
-    // before the first use (Fig. 1 of the CFL paper, across modules).
-    DeferralPlan D = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, clang::tooling::Replacements());
-    std::set<std::pair<unsigned, unsigned>> Leave;
-    for (const DeferredCall &C : D.Calls)
-      if (C.PendingAtExit)
-        Leave.insert({C.Note.Line, C.Note.Column});
-    std::vector<FusionGroup> Keep;
-    for (FusionGroup &G : Plan.Groups) {
-      bool All = llvm::all_of(G.Members, [&](const FusionMember &M) { return Leave.count({M.Line, M.Column}); });
-      if (!All) {
-        Keep.push_back(std::move(G));
-        continue;
-      }
-      for (const FusionMember &M : G.Members) {
-        ChangeNote N;
-        N.Transform = "reduction-fusion";
-        N.Applied = false;
-        N.File = TC.Analysis.File;
-        N.Line = M.Line;
-        N.Column = M.Column;
-        N.What = G.Function + " not fused";
-        N.Why = "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them "
-                "with the reductions that run before their first use";
-        Plan.Declined.push_back(std::move(N));
-      }
+FusionPlan ompi::planReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                     bool DeferralRuns) {
+  FusionPlan Plan = analyzeReductionFusion(Ctx, Ev, Uni, Calls);
+  if (!DeferralRuns)
+    return Plan;
+  // Results that no code of their function uses go further with the
+  // runtime: it fuses them with the reductions of the functions that run
+  // before the first use (Fig. 1 of the CFL paper, across modules).
+  DeferralPlan D = analyzeLazyDeferral(Ctx, Ev, Uni, Calls, clang::tooling::Replacements());
+  std::set<std::pair<unsigned, unsigned>> Leave;
+  for (const DeferredCall &C : D.Calls)
+    if (C.PendingAtExit)
+      Leave.insert({C.Note.Line, C.Note.Column});
+  std::vector<FusionGroup> Keep;
+  for (FusionGroup &G : Plan.Groups) {
+    bool All = llvm::all_of(G.Members, [&](const FusionMember &M) { return Leave.count({M.Line, M.Column}); });
+    if (!All) {
+      Keep.push_back(std::move(G));
+      continue;
     }
-    Plan.Groups = std::move(Keep);
+    for (const FusionMember &M : G.Members) {
+      ChangeNote N;
+      N.Transform = "reduction-fusion";
+      N.Applied = false;
+      N.File = Calls.File;
+      N.Line = M.Line;
+      N.Column = M.Column;
+      N.What = G.Function + " not fused";
+      N.Why = "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them "
+              "with the reductions that run before their first use";
+      Plan.Declined.push_back(std::move(N));
+    }
   }
+  Plan.Groups = std::move(Keep);
+  return Plan;
+}
+
+llvm::Error ompi::runReductionFusion(TransformContext &TC) {
+  FusionPlan Plan = planReductionFusion(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.enabled("lazy-deferral"));
   return rewriteReductionFusion(Plan, TC.Ctx, TC.Out, TC.Notes);
 }

@@ -54,6 +54,17 @@ struct FusionPlan {
 /// Analysis: which reductions fuse, and why the others do not.
 FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls);
 
+/// The fusion ompi-opt makes: the analysis, less the groups handed to
+/// lazy-deferral when it runs too (results no code of their function uses).
+FusionPlan planReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                               bool DeferralRuns);
+
+/// "2 MPI_Allreduce calls (lines 4, 5) into one of 2 x MPI_DOUBLE with ...".
+std::string fusionSummary(const FusionGroup &G);
+
+/// What fusing G does, why it is safe and what it saves (the applied note).
+ChangeNote fusionNote(const FusionGroup &G, const std::string &File);
+
 /// Rewrite: the plan as replacements, with a note per fused group.
 llvm::Error rewriteReductionFusion(const FusionPlan &Plan, clang::ASTContext &Ctx,
                                    clang::tooling::Replacements &Out, std::vector<ChangeNote> &Notes);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "../ASTUtil.h"
 #include "../Checks.h"
+#include "../LazyDeferral.h"
+#include "../ReductionFusion.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -15,27 +17,22 @@ using namespace clang;
 
 namespace ompi {
 
-/// "fused 2 ..." -> "fuse 2 ...": a note's past tense as advice.
-static std::string advice(llvm::StringRef What, llvm::StringRef Past, llvm::StringRef Present) {
-  if (What.consume_front(Past))
-    return (Present + What).str();
-  return What.str();
-}
+// The checks ask the transformations' analyses what ompi-cc would do (both
+// transformations on), whatever --transforms selects for this run.
 
 void checkFusableReductions(CheckContext &C) {
-  for (const ChangeNote &N : C.Analysis.Notes)
-    if (N.Applied && N.Transform == "reduction-fusion")
-      C.report("fusable-reductions", N.File, N.Line, N.Column,
-               advice(N.What, "fused", "fuse") + " (saves " + N.Saves +
-                   "; ompi-opt --in-place or ompi-cc does it)");
+  for (const FusionGroup &G : planReductionFusion(C.Ctx, C.Ev, C.Uni, C.Analysis, true).Groups) {
+    ChangeNote N = fusionNote(G, C.Analysis.File);
+    C.report("fusable-reductions", N.File, N.Line, N.Column,
+             "fuse " + fusionSummary(G) + " (saves " + N.Saves + "; ompi-opt --in-place or ompi-cc does it)");
+  }
 }
 
 void checkDeferrableReductions(CheckContext &C) {
-  for (const ChangeNote &N : C.Analysis.Notes)
-    if (N.Applied && N.Transform == "lazy-deferral" && !N.Saves.empty())
-      C.report("deferrable-reductions", N.File, N.Line, N.Column,
-               advice(N.What, "deferred", "defer") + ": " + N.Why + " (saves " + N.Saves +
-                   "; ompi-opt --in-place or ompi-cc does it)");
+  for (const DeferredCall &D : planLazyDeferral(C.Ctx, C.Ev, C.Uni, C.Analysis, true).Calls)
+    C.report("deferrable-reductions", D.Note.File, D.Note.Line, D.Note.Column,
+             "defer " + D.Summary + " to the lazy runtime: " + D.Note.Why + " (saves " + D.Note.Saves +
+                 "; ompi-opt --in-place or ompi-cc does it)");
 }
 
 static bool invariant(const CallResult &CR, Role R) {
