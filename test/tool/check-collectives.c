@@ -34,6 +34,17 @@ void positives(int n) {
   // The right one: no finding.
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 4, MPI_COMM_WORLD);
   MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // A variable holding MPI_COMM_WORLD is MPI_COMM_WORLD: communicators are
+  // compared by identity, not spelling (no finding; it used to report one).
+  MPI_Comm world = MPI_COMM_WORLD;
+  MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 7, world);
+  MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // And a duplicate is another communicator: its message is not received.
+  MPI_Comm other;
+  MPI_Comm_dup(MPI_COMM_WORLD, &other);
+  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on other accepts tag 8 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
+  MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 8, other);
+  MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   (void)n;
 }
 

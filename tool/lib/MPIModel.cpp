@@ -464,4 +464,13 @@ bool ompi::endsCommunicator(llvm::StringRef Name) {
   return Name == "MPI_Comm_free" || Name == "MPI_Comm_disconnect";
 }
 
+bool ompi::createsCommunicator(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Comm_dup", "MPI_Comm_idup", "MPI_Comm_dup_with_info", "MPI_Comm_split", "MPI_Comm_split_type", true)
+      .Cases("MPI_Comm_create", "MPI_Comm_create_group", "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create", true)
+      .Cases("MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent", "MPI_Intercomm_create", true)
+      .Cases("MPI_Intercomm_merge", "MPI_Comm_accept", "MPI_Comm_connect", "MPI_Comm_spawn", true)
+      .Default(false);
+}
+
 bool ompi::abortsJob(llvm::StringRef Name) { return Name == "MPI_Abort"; }

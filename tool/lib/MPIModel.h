@@ -104,6 +104,10 @@ bool sameOnEveryRank(const FunctionModel &M, Role R);
 /// Whether the call ends a communicator's life (MPI_Comm_free,
 /// MPI_Comm_disconnect): work still pending on it must complete before.
 bool endsCommunicator(llvm::StringRef Name);
+/// Whether the call creates a communicator into its last argument
+/// (MPI_Comm_dup, MPI_Comm_split, MPI_Cart_create, ...): a new communicator,
+/// never a predefined one.
+bool createsCommunicator(llvm::StringRef Name);
 /// Whether the call stops every process of the job (MPI_Abort): a path that
 /// reaches it never continues, on any rank.
 bool abortsJob(llvm::StringRef Name);

@@ -96,13 +96,41 @@ void checkRankDependentCollectives(CheckContext &C) {
   }
 }
 
+/// A local communicator variable that only communicator constructors define
+/// (its address goes only to MPI_Comm_dup, MPI_Comm_split, ... or
+/// MPI_Comm_free; it is otherwise only read): a communicator of its own.
+static bool createdOnly(const VarDecl *V, const FunctionDecl *F, ASTContext &Ctx) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->hasInit())
+    return false;
+  bool Ok = true;
+  anyNode(F->getBody(), [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    if (!DRE || DRE->getDecl() != V)
+      return false;
+    auto Ps = Ctx.getParents(*DRE);
+    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P); IC && IC->getCastKind() == CK_LValueToRValue)
+      return false; // read
+    const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+    auto UPs = U && U->getOpcode() == UO_AddrOf ? Ctx.getParents(*U) : DynTypedNodeList(DynTypedNode());
+    const auto *CE = UPs.empty() ? nullptr : UPs[0].get<CallExpr>();
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    llvm::StringRef N = G && G->getIdentifier() ? G->getName() : "";
+    if (!(createsCommunicator(N) || endsCommunicator(N)))
+      Ok = false;
+    return !Ok;
+  });
+  return Ok;
+}
+
 void checkUnmatchedP2P(CheckContext &C) {
   if (!C.Ev.index().DefinesMain)
     return; // the receives may be in another file
   struct End {
     const CallResult *CR;
     std::optional<int64_t> Tag; ///< null: any tag, or not static
-    std::string Comm;
+    std::string Comm;           ///< the communicator's identity (Evaluator::commKey); empty: unknown
+    std::string CommText;       ///< as written, for messages
     std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
   };
   // rank + k, (rank + k) % size, (rank + k + size) % size: k (the size term
@@ -123,6 +151,11 @@ void checkUnmatchedP2P(CheckContext &C) {
       continue;
     const ArgResult *Comm = CR.arg(Role::Comm);
     std::string CommText = Comm ? Comm->Text : "";
+    std::string Key = Comm && CR.Caller ? C.Ev.commKey(CR.Call->getArg(Comm->Index), CR.Caller, CR.Call) : "";
+    if (Comm && CR.Caller)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(CR.Call->getArg(Comm->Index)->IgnoreParenImpCasts());
+          DRE && createdOnly(dyn_cast<VarDecl>(DRE->getDecl()), CR.Caller, C.Ctx))
+        Key = "created:" + std::to_string(reinterpret_cast<uintptr_t>(DRE->getDecl()));
     auto tagOf = [&](Role R) -> std::optional<std::optional<int64_t>> {
       const ArgResult *T = CR.arg(R);
       if (!T)
@@ -134,25 +167,31 @@ void checkUnmatchedP2P(CheckContext &C) {
     bool SendSide = CR.arg(Role::SendBuf) || CR.arg(Role::SendTag);
     bool RecvSide = CR.arg(Role::RecvBuf) || CR.arg(Role::RecvTag) || CR.Model->Cat == Category::Probe;
     if (auto T = tagOf(Role::SendTag))
-      Sends.push_back({&CR, *T, CommText, shiftOf(CR, Role::Dest)});
+      Sends.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Dest)});
     else if (auto T = tagOf(Role::Tag); T && SendSide && !RecvSide)
-      Sends.push_back({&CR, *T, CommText, shiftOf(CR, Role::Dest)});
+      Sends.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Dest)});
     if (auto T = tagOf(Role::RecvTag))
-      Recvs.push_back({&CR, *T, CommText, shiftOf(CR, Role::Source)});
+      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Source)});
     else if (auto T = tagOf(Role::Tag); T && RecvSide)
-      Recvs.push_back({&CR, *T, CommText, shiftOf(CR, Role::Source)});
+      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Source)});
   }
   for (const End &S : Sends) {
-    // A tag match on the same communicator...
+    // A tag match on the same communicator: two predefined or created
+    // communicators are the same only when they are the same one; any other
+    // (a variable that may hold either, one the tool cannot identify) may be.
+    auto Definite = [](llvm::StringRef K) { return K.starts_with("MPI_") || K.starts_with("created:"); };
+    auto MaySame = [&](const std::string &A, const std::string &B) {
+      return A == B || !Definite(A) || !Definite(B);
+    };
     std::vector<const End *> Tagged;
     for (const End &R : Recvs)
-      if (R.Comm == S.Comm && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
+      if (MaySame(R.Comm, S.Comm) && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
         Tagged.push_back(&R);
     if (S.Tag && Tagged.empty()) {
       C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
                llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: the message "
                              "can never be received",
-                             S.Comm, *S.Tag, S.CR->Function)
+                             S.CommText, *S.Tag, S.CR->Function)
                    .str());
       continue;
     }
@@ -168,7 +207,7 @@ void checkUnmatchedP2P(CheckContext &C) {
                            "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
                            "2 x {6} is a multiple of the number of ranks)",
                            S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+",
-                           std::abs(*S.Shift), S.Comm, *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
+                           std::abs(*S.Shift), S.CommText, *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
                  .str());
   }
 }
