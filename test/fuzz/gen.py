@@ -304,7 +304,7 @@ class Gen:
 
     def uniform_loop(self, f, out):
         i = self.fresh("i")
-        f.locals.append("int %s;" % i)
+        f.locals.append("int %s = 0;" % i)  # read at the end even where the loop never ran
         bound = self.pick(["3", "size", "argc_copy + 1", "2"])
         out.append("for (%s = 0; %s < %s; %s++) {" % (i, i, bound, i))
         f.vars.append(Var(i, "int", readonly=True))
@@ -323,7 +323,7 @@ class Gen:
         """A loop whose trip count depends on the rank: its collectives run in
         one iteration only, so every rank makes them once."""
         i = self.fresh("i")
-        f.locals.append("int %s;" % i)
+        f.locals.append("int %s = 0;" % i)  # read at the end even where the loop never ran
         sigs = [self.signature() for _ in range(self.r.randint(1, 2))]
         out.append("for (%s = 0; %s <= rank %% 3; %s++) {" % (i, i, i))
         body = []
