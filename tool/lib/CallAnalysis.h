@@ -78,6 +78,19 @@ struct ChangeNote {
   std::string Why;   ///< why it is safe (or why it was not done)
   std::string Saves; ///< what it saves per execution, when applied
   unsigned CollectivesSaved = 0; ///< collectives removed per execution (static fusion)
+
+  static ChangeNote at(std::string Transform, bool Applied, std::string File, unsigned Line, unsigned Column,
+                       std::string What, std::string Why) {
+    ChangeNote N;
+    N.Transform = std::move(Transform);
+    N.Applied = Applied;
+    N.File = std::move(File);
+    N.Line = Line;
+    N.Column = Column;
+    N.What = std::move(What);
+    N.Why = std::move(Why);
+    return N;
+  }
 };
 
 struct FileResult {

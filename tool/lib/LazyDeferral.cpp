@@ -130,15 +130,7 @@ private:
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
   ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) const {
-    ChangeNote N;
-    N.Transform = "lazy-deferral";
-    N.Applied = Applied;
-    N.File = C.File;
-    N.Line = C.Line;
-    N.Column = C.Column;
-    N.What = std::move(What);
-    N.Why = std::move(Why);
-    return N;
+    return ChangeNote::at("lazy-deferral", Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
   }
 
   bool changedByEarlier(SourceRange R) const {
@@ -276,14 +268,8 @@ private:
   }
 
   ChangeNote forceNote(SourceLocation At, const std::string &Name, std::string Why) const {
-    ChangeNote N;
-    N.Transform = "lazy-deferral";
-    N.File = Calls.File;
-    N.Line = line(At);
-    N.Column = SM.getExpansionColumnNumber(At);
-    N.What = "force point: wait for " + Name;
-    N.Why = std::move(Why);
-    return N;
+    return ChangeNote::at("lazy-deferral", true, Calls.File, line(At), SM.getExpansionColumnNumber(At),
+                          "force point: wait for " + Name, std::move(Why));
   }
 
   /// Whether S queues a reduction: a candidate call, or a call of a

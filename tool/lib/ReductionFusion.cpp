@@ -201,15 +201,8 @@ private:
   }
 
   void decline(const Candidate &C, std::string Why) {
-    ChangeNote N;
-    N.Transform = "reduction-fusion";
-    N.Applied = false;
-    N.File = C.Result ? C.Result->File : "";
-    N.Line = C.M.Line;
-    N.Column = C.M.Column;
-    N.What = C.Function + " not fused";
-    N.Why = std::move(Why);
-    Plan.Declined.push_back(std::move(N));
+    Plan.Declined.push_back(ChangeNote::at("reduction-fusion", false, C.Result ? C.Result->File : "", C.M.Line,
+                                           C.M.Column, C.Function + " not fused", std::move(Why)));
   }
 
   /// The MPI_Allreduce / MPI_Reduce call S consists of, if it is one:
@@ -996,18 +989,11 @@ FusionPlan ompi::planReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity 
       Keep.push_back(std::move(G));
       continue;
     }
-    for (const FusionMember &M : G.Members) {
-      ChangeNote N;
-      N.Transform = "reduction-fusion";
-      N.Applied = false;
-      N.File = Calls.File;
-      N.Line = M.Line;
-      N.Column = M.Column;
-      N.What = G.Function + " not fused";
-      N.Why = "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them "
-              "with the reductions that run before their first use";
-      Plan.Declined.push_back(std::move(N));
-    }
+    for (const FusionMember &M : G.Members)
+      Plan.Declined.push_back(ChangeNote::at(
+          "reduction-fusion", false, Calls.File, M.Line, M.Column, G.Function + " not fused",
+          "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them with the "
+          "reductions that run before their first use"));
   }
   Plan.Groups = std::move(Keep);
   return Plan;
