@@ -76,3 +76,28 @@ void negatives(int n) {
     MPI_Test(&t, &done, MPI_STATUS_IGNORE);                              // completed by a test
   a = y + b;
 }
+
+// The request flows along the CFG (it used to be read in source order): one
+// request started in either arm of a branch and waited after it is fine.
+void started_in_either_arm(int rank) {
+  MPI_Request r;
+  double v = 0;
+  if (rank == 0)
+    MPI_Isend(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
+  else
+    MPI_Irecv(&v, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+// A start on every path after an earlier start, whichever arm ran: reported.
+void overwritten_after_either_arm(int rank) {
+  MPI_Request r;
+  double v = 0;
+  if (rank == 0)
+    MPI_Isend(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
+  else
+    MPI_Irecv(&v, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r);
+  // REQ: {{.*}}check-requests.c:[[#@LINE+1]]:3: warning: MPI_Isend overwrites request 'r' while the {{MPI_Isend at line [0-9]+|MPI_Irecv at line [0-9]+}} that it holds has not completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between) [ompi-request-overwritten]
+  MPI_Isend(&v, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+}

@@ -3,13 +3,15 @@
 // For every local MPI_Request variable (a scalar of the function: requests
 // in arrays, structs or behind pointers belong to code this pass cannot
 // follow, such as RAII wrappers and MPI_Waitall over arrays, and are left
-// alone), the events on it in source order: started by a nonblocking call,
-// completed by a wait, test or free, or anything else (assigned, passed to
-// another function, its address taken), which stops the tracking.
-//   request-never-completed  a start with nothing after it
-//   request-overwritten      a start after a start, nothing in between
-//   wait-without-start       a completion of a request never started nor
-//                            assigned (MPI_REQUEST_NULL is fine)
+// alone), the events on it: started by a nonblocking call, completed by a
+// wait, test or free, or anything else (assigned, passed to another
+// function, its address taken), which stops the tracking. The states the
+// request may be in flow along the function's CFG, one per path, and a
+// finding needs every path to agree:
+//   request-never-completed  pending at the function's exit on every path
+//   request-overwritten      a start where every path holds a pending start
+//   wait-without-start       a completion where no path started or assigned
+//                            the request (MPI_REQUEST_NULL is fine)
 // recv-buffer-in-use: after a nonblocking receive (or a nonblocking
 // collective's receive buffer), a use of the buffer's variable before the
 // first completion call that names the request.
@@ -22,6 +24,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <functional>
 #include <map>
 #include <set>
 
@@ -65,22 +68,16 @@ class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
   std::map<const VarDecl *, std::vector<Event>> Events;
-  std::set<const VarDecl *> Persistent, NullInit;
+  std::set<const VarDecl *> Persistent;
   std::set<const DeclRefExpr *> Seen;
 
   unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
 
+  /// An initialised request (MPI_REQUEST_NULL or another value) is known
+  /// from its declaration on.
   bool VisitVarDecl(VarDecl *V) {
-    if (!isRequestVar(V) || !V->hasInit())
-      return true;
-    const Expr *I = V->getInit()->IgnoreParenImpCasts();
-    bool Null = I->getSourceRange().isValid() &&
-                Lexer::getSourceText(CharSourceRange::getTokenRange(I->getSourceRange()), SM, LangOptions())
-                        .trim() == "MPI_REQUEST_NULL";
-    if (Null)
-      NullInit.insert(V);
-    else
-      Events[V].push_back({Ev::Other, offset(V->getLocation()), V->getLocation(), "", nullptr});
+    if (isRequestVar(V) && V->hasInit())
+      Events[V].push_back({Ev::Other, offset(V->getLocation()), V->getLocation(), "", V->getInit()});
     return true;
   }
 
@@ -138,57 +135,115 @@ std::set<const FunctionDecl *> functionsWithCalls(const FileResult &A) {
 }
 } // namespace
 
+namespace {
+/// The states one request variable may be in at a point, one per path:
+/// Unset (never assigned), Unknown (assigned, passed away), Done, or
+/// pending from start event K (K >= 0).
+using States = std::set<int>;
+constexpr int Unset = -1, Unknown = -2, Done = -3;
+
+/// Every path's state of V, on F's CFG: the state where each event happens.
+struct RequestFlow {
+  std::vector<States> At; ///< At[k]: the states just before event k
+  States Exit;            ///< the states at the function's exit
+};
+
+RequestFlow flow(const std::vector<Event> &Es, FunctionAnalysis &FA) {
+  RequestFlow R;
+  R.At.resize(Es.size());
+  const CFG &G = FA.cfg();
+  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPoint;
+  // The CFG point of an event: its statement's, or the first inside it.
+  std::function<std::optional<Point>(const Stmt *)> PointIn = [&](const Stmt *S) -> std::optional<Point> {
+    if (!S)
+      return std::nullopt;
+    if (std::optional<Point> P = FA.pointOf(S))
+      return P;
+    for (const Stmt *Child : S->children())
+      if (std::optional<Point> P = PointIn(Child))
+        return P;
+    return std::nullopt;
+  };
+  for (unsigned K = 0; K < Es.size(); ++K)
+    if (std::optional<Point> P = PointIn(Es[K].S))
+      ByPoint[{P->Block, P->Index}].push_back(K);
+  std::vector<std::optional<States>> In(G.getNumBlockIDs());
+  In[G.getEntry().getBlockID()] = States{Unset};
+  std::vector<const CFGBlock *> Work{&G.getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    States S = *In[B->getBlockID()];
+    for (unsigned I = 0; I < B->size(); ++I) {
+      auto It = ByPoint.find({B->getBlockID(), I});
+      if (It == ByPoint.end())
+        continue;
+      for (unsigned K : It->second) {
+        R.At[K].insert(S.begin(), S.end());
+        S = Es[K].K == Ev::Start ? States{int(K)} : Es[K].K == Ev::Complete ? States{Done} : States{Unknown};
+      }
+    }
+    if (B == &G.getExit())
+      R.Exit = S;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ)
+        continue;
+      std::optional<States> &Next = In[Succ->getBlockID()];
+      size_t Before = Next ? Next->size() : 0;
+      if (!Next)
+        Next = States();
+      Next->insert(S.begin(), S.end());
+      if (Next->size() != Before || Before == 0)
+        Work.push_back(Succ);
+    }
+  }
+  return R;
+}
+
+/// Whether every path's state is pending (from some start).
+bool allPending(const States &S) { return !S.empty() && *S.begin() >= 0; }
+} // namespace
+
 void checkRequests(CheckContext &C) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   for (const FunctionDecl *F : functionsWithCalls(C.Analysis)) {
+    FunctionAnalysis &FA = C.Ev.analysis(F);
+    if (!FA.valid())
+      continue;
     Collector Col(C.Ctx);
     Col.TraverseStmt(F->getBody());
     Col.finish();
     for (auto &[V, Es] : Col.Events) {
       if (Col.Persistent.count(V))
         continue;
-      enum { Unset, Unknown, Pending, Done } State = Col.NullInit.count(V) ? Unknown : Unset;
-      const Event *Open = nullptr;
-      for (const Event &E : Es) {
-        if (E.K == Ev::Other) {
-          State = Unknown;
-          Open = nullptr;
-        } else if (E.K == Ev::Start) {
-          if (State == Pending && Open)
-            C.report("request-overwritten", E.Loc,
-                     llvm::formatv("{0} overwrites request '{1}' while the {2} at line {3} that it holds has not "
-                                   "completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between)",
-                                   E.Function, V->getName(), Open->Function, SM.getExpansionLineNumber(Open->Loc))
-                         .str());
-          State = Pending;
-          Open = &E;
-        } else { // Complete
-          if (State == Unset) {
-            // A wait at the top of a loop that starts the request further down is fine.
-            std::vector<const Stmt *> L = enclosingLoops(C.Ctx, E.S);
-            bool StartedInLoop = llvm::any_of(Es, [&](const Event &S) {
-              if (S.K != Ev::Start)
-                return false;
-              std::vector<const Stmt *> SL = enclosingLoops(C.Ctx, S.S);
-              return llvm::any_of(SL, [&](const Stmt *X) { return llvm::is_contained(L, X); });
-            });
-            if (!StartedInLoop)
-              C.report("wait-without-start", E.Loc,
-                       llvm::formatv("{0} on request '{1}', which no nonblocking call started (initialise it to "
-                                     "MPI_REQUEST_NULL if that is intended)",
-                                     E.Function, V->getName())
-                           .str());
-          }
-          State = Done;
-          Open = nullptr;
+      // The states every path may reach each event in.
+      const std::vector<Event> &All = Es;
+      RequestFlow R = flow(All, FA);
+      for (unsigned K = 0; K < All.size(); ++K) {
+        const Event &E = All[K];
+        const States &S = R.At[K];
+        if (E.K == Ev::Start && allPending(S)) {
+          const Event &Open = All[*S.begin()];
+          C.report("request-overwritten", E.Loc,
+                   llvm::formatv("{0} overwrites request '{1}' while the {2} at line {3} that it holds has not "
+                                 "completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between)",
+                                 E.Function, V->getName(), Open.Function, SM.getExpansionLineNumber(Open.Loc))
+                       .str());
+        } else if (E.K == Ev::Complete && S == States{Unset}) {
+          C.report("wait-without-start", E.Loc,
+                   llvm::formatv("{0} on request '{1}', which no nonblocking call started (initialise it to "
+                                 "MPI_REQUEST_NULL if that is intended)",
+                                 E.Function, V->getName())
+                       .str());
         }
       }
-      if (State == Pending && Open)
-        C.report("request-never-completed", Open->Loc,
-                 llvm::formatv("the request '{0}' of this {1} is never completed: no MPI_Wait, MPI_Test or "
-                               "MPI_Request_free on it follows in {2}",
-                               V->getName(), Open->Function, F->getName())
-                     .str());
+      if (allPending(R.Exit))
+        for (int K : R.Exit)
+          C.report("request-never-completed", All[K].Loc,
+                   llvm::formatv("the request '{0}' of this {1} is never completed: no MPI_Wait, MPI_Test or "
+                                 "MPI_Request_free on it follows in {2}",
+                                 V->getName(), All[K].Function, F->getName())
+                       .str());
     }
   }
 }
