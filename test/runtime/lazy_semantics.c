@@ -83,6 +83,19 @@ int main(int argc, char **argv) {
   if (rank == 0) CHECK(total == tri(size), "reduce total = %d", total);
   MPI_Comm_free(&dup);
 
+  /* One result written on two communicators: the later write wins (the
+   * runtime delivers the earlier communicator's result first). */
+  {
+    MPI_Comm other;
+    MPI_Comm_dup(MPI_COMM_WORLD, &other);
+    long one = 1, two = 2, res = 0;
+    mpiopt_lazy_allreduce(&one, &res, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    mpiopt_lazy_allreduce(&two, &res, 1, MPI_LONG, MPI_SUM, other);
+    mpiopt_lazy_wait(&res);
+    CHECK(res == 2L * size, "result written on two communicators: %ld, want %ld", res, 2L * size);
+    MPI_Comm_free(&other);
+  }
+
   /* A communicator freed with work pending on it: MPI_Comm_free delivers it
    * first (the attribute's delete callback), and a communicator that MPI
    * gives the same handle later starts afresh (its own rank and size). Twice,

@@ -585,6 +585,23 @@ private:
         Deferred.push_back(C);
     if (Deferred.empty())
       return;
+    // The runtime delivers each communicator's results in order, not across
+    // communicators: one variable is deferred on one communicator only.
+    for (Candidate *C : Deferred)
+      if (C != Deferred.front() &&
+          Ev.commKey(C->R->Call->getArg(*C->R->Model->find(Role::Comm)), C->R->Caller, C->R->Call) !=
+              Ev.commKey(Deferred.front()->R->Call->getArg(*Deferred.front()->R->Model->find(Role::Comm)),
+                         Deferred.front()->R->Caller, Deferred.front()->R->Call)) {
+        for (Candidate *D : Deferred)
+          Plan.Declined.push_back(note(*D->R, false, "defer " + D->R->Function + " into " + Name,
+                                       llvm::formatv("{0} also receives results on another communicator (line "
+                                                     "{1}): their order across communicators would be lost",
+                                                     Name, C->R->Line)
+                                           .str()));
+        for (Candidate *D : Deferred)
+          D->Worth = false;
+        return;
+      }
 
     // 3. Force points: before each access that may follow a deferred call
     // (anywhere, for a global), and before a local's function returns.
@@ -645,6 +662,12 @@ private:
     for (const DeclRefExpr *E : Uses)
       if (After(E))
         Site(E, functionOf(E), E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
+    // A reduction into V that stays immediate writes V at once: what is
+    // pending for V must land before it, or it would land after and undo it.
+    for (Candidate *C : Cs)
+      if (!C->Worth && (Global || After(C->R->Call)))
+        Site(C->R->Call, C->R->Caller, nullptr, "writes",
+             llvm::formatv("line {0} writes {1} with a reduction that is not deferred", C->R->Line, Name).str());
     // A communicator that is freed cannot deliver what is pending on it.
     for (auto [F, CE] : Frees)
       if (Global || (F == Deferred.front()->R->Caller && After(CE)))
