@@ -321,25 +321,13 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
 }
 
 /* Flush whatever pending result overlaps [p, p+n), on every communicator. */
-static void flush_overlapping(const void *p, size_t n, const char *file, int line) {
+/* Deliver every pending result overlapping [p, p + n), on every
+   communicator but skip (NULL: none). */
+static void flush_overlapping(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line) {
   if (!n || !npending) return;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
-    for (int k = 0; k < c->nflying; k++)
-      if (batch_overlaps(&c->flying[k], p, n)) complete_flying(c, k + 1), k = -1;
-    if (batch_overlaps(&c->open, p, n)) flush_comm(c, file, line, 1);
-  }
-}
-
-/* A result pending on another communicator that a new operation's result
-   overlaps must land first (results of one communicator land in queue
-   order): otherwise the older result would land last. */
-static void flush_other_overlapping(const mpiopt_lazy_comm *mine, const void *p, size_t n, const char *file,
-                                    int line) {
-  if (!n || !npending) return;
-  for (int i = 0; i < ncomms; i++) {
-    mpiopt_lazy_comm *c = &comms[i];
-    if (c == mine) continue;
+    if (c == skip) continue;
     for (int k = 0; k < c->nflying; k++)
       if (batch_overlaps(&c->flying[k], p, n)) complete_flying(c, k + 1), k = -1;
     if (batch_overlaps(&c->open, p, n)) flush_comm(c, file, line, 1);
@@ -349,8 +337,8 @@ static void flush_other_overlapping(const mpiopt_lazy_comm *mine, const void *p,
 static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                      MPI_Comm comm, size_t bytes, const char *file, int line) {
   if (initialised && bytes) {
-    flush_overlapping(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, file, line);
-    flush_overlapping(recvbuf, bytes, file, line);
+    flush_overlapping(NULL, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, file, line);
+    flush_overlapping(NULL, recvbuf, bytes, file, line);
   }
   mpiopt_lazy_epoch++;
   mpiopt_lazy_counters.immediate++;
@@ -420,11 +408,13 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
       (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
     return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  flush_overlapping(in, bytes, file, line);
-  /* (Allreduce only: its receive buffer is the same object on every rank, so
-     every rank decides alike; ompi-opt never defers into one variable on
-     two communicators.) */
-  if (root < 0) flush_other_overlapping(c, recvbuf, bytes, file, line);
+  flush_overlapping(NULL, in, bytes, file, line);
+  /* A result pending on another communicator that this one overlaps lands
+     first (one communicator's results land in queue order). Allreduce only:
+     its receive buffer is the same object on every rank, so every rank
+     decides alike; ompi-opt never defers into one variable on two
+     communicators. */
+  if (root < 0) flush_overlapping(c, recvbuf, bytes, file, line);
 
   mpiopt_lazy_batch *b = &c->open;
   int g = b->ngroups - 1;

@@ -587,11 +587,12 @@ private:
       return;
     // The runtime delivers each communicator's results in order, not across
     // communicators: one variable is deferred on one communicator only.
+    auto CommOf = [&](const Candidate *C) {
+      return Ev.commKey(C->R->Call->getArg(*C->R->Model->find(Role::Comm)), C->R->Caller, C->R->Call);
+    };
+    const std::string FirstComm = CommOf(Deferred.front());
     for (Candidate *C : Deferred)
-      if (C != Deferred.front() &&
-          Ev.commKey(C->R->Call->getArg(*C->R->Model->find(Role::Comm)), C->R->Caller, C->R->Call) !=
-              Ev.commKey(Deferred.front()->R->Call->getArg(*Deferred.front()->R->Model->find(Role::Comm)),
-                         Deferred.front()->R->Caller, Deferred.front()->R->Call)) {
+      if (C != Deferred.front() && CommOf(C) != FirstComm) {
         for (Candidate *D : Deferred)
           Plan.Declined.push_back(note(*D->R, false, "defer " + D->R->Function + " into " + Name,
                                        llvm::formatv("{0} also receives results on another communicator (line "

@@ -184,6 +184,7 @@ struct Uniformity::Func {
   unsigned N = 0;
   std::vector<char> Live;                   ///< can reach the exit without stopping the job
   std::vector<std::vector<unsigned>> CD;    ///< the branch blocks each block is control dependent on
+  std::vector<const CFGBlock *> ByID;       ///< the CFG's blocks by ID
   std::map<const VarDecl *, std::string> Varying; ///< locals and parameters that vary, and why
   std::map<unsigned, std::optional<Divergence>> BlockMemo;
   bool Solving = false, Solved = false;
@@ -274,6 +275,9 @@ Uniformity::Func &Uniformity::func(const FunctionDecl *F) {
     Slot->FA = &Ev.analysis(Def);
     if (Slot->FA->valid()) {
       Slot->N = Slot->FA->cfg().getNumBlockIDs();
+      Slot->ByID.resize(Slot->N);
+      for (const CFGBlock *B : Slot->FA->cfg())
+        Slot->ByID[B->getBlockID()] = B;
       controlDependence(Slot->FA->cfg(), Ctx, Slot->Live, Slot->CD);
     }
   }
@@ -631,14 +635,11 @@ std::optional<Divergence> Uniformity::divergentBlock(Func &Fn, unsigned Block, c
     if (auto Memo = Fn.BlockMemo.find(Block); Memo != Fn.BlockMemo.end())
       return Memo->second;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::vector<const CFGBlock *> ByID(Fn.N);
-  for (const CFGBlock *B : Fn.FA->cfg())
-    ByID[B->getBlockID()] = B;
   std::vector<unsigned> Work = Fn.CD[Block];
   std::set<unsigned> Seen(Work.begin(), Work.end());
   std::optional<Divergence> Result;
   while (!Work.empty() && !Result) {
-    const CFGBlock *X = ByID[Work.back()];
+    const CFGBlock *X = Fn.ByID[Work.back()];
     Work.pop_back();
     const Stmt *T = X->getTerminatorStmt();
     bool In = Inside && T &&
