@@ -14,6 +14,9 @@
 // RUN: cd %t.d && %ompi-opt --diff=html -o report/ diff-html.c unchanged.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=INDEX %s < %t.d/report/index.html
 // RUN: diff %t.html %t.d/report/diff-html.c.html
+// Beside each page, the summary the index is built from (never the page):
+// RUN: FileCheck --match-full-lines --check-prefix=SIDE %s < %t.d/report/diff-html.c.html.json
+// SIDE:{"blocks":1,"changes":1,"mpi_calls_after":1,"mpi_calls_before":2,"path":"diff-html.c"}
 // --html-dir beside another output (what ompi-cc --ompi-diff=DIR uses); the
 // index lists the pages of earlier runs too:
 // RUN: cd %t.d && %ompi-opt --html-dir=more diff-html.c -o out.c -- %mpich_cflags
@@ -23,7 +26,6 @@
 
 // PAGE:<!doctype html>
 // PAGE:<title>ompi-opt: diff-html.c</title>
-// PAGE-NEXT:<meta name="ompi-opt-page" content="diff-html.c{{[[:space:]]}}1{{[[:space:]]}}1{{[[:space:]]}}2{{[[:space:]]}}1">
 // PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change explained below; MPI calls 2 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
 // PAGE-NEXT:<div id=summary>
 // PAGE-NEXT:<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th><th>after</th></tr>

@@ -1,8 +1,8 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
-#include "Uniformity.h"
-#include "../ASTUtil.h"
-#include "../FunctionVisitor.h"
-#include "../MPIModel.h"
+#include "analysis/Uniformity.h"
+#include "support/AST.h"
+#include "support/FunctionVisitor.h"
+#include "mpi/MPIModel.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -555,9 +555,9 @@ std::optional<std::string> Uniformity::variesCall(const CallExpr *CE, Func &Fn) 
   if (!Callee || !Callee->getIdentifier())
     return llvm::formatv("the call through a pointer at line {0}", L).str();
   llvm::StringRef N = Callee->getName();
-  if (N == "MPI_Wtime" || N == "MPI_Wtick" || N == "PMPI_Wtime")
+  if (returnsLocalValue(N))
     return llvm::formatv("{0} at line {1} reads each process's clock", N, L).str();
-  if (N.starts_with("MPI_") || N.starts_with("PMPI_"))
+  if (isMPIFunctionName(N))
     return std::nullopt; // an error code: errors abort the job by default
   if (isPureFunction(N) || Callee->getBuiltinID()) {
     for (const Expr *A : CE->arguments())

@@ -42,7 +42,7 @@
 #ifndef OMPI_TOOL_ANALYSIS_UNIFORMITY_H
 #define OMPI_TOOL_ANALYSIS_UNIFORMITY_H
 
-#include "../Evaluator.h"
+#include "analysis/Evaluator.h"
 #include <map>
 #include <memory>
 #include <optional>

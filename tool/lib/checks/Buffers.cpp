@@ -11,8 +11,8 @@
 //   p: fix-it p).
 //
 //===----------------------------------------------------------------------===//
-#include "../ASTUtil.h"
-#include "../Checks.h"
+#include "support/AST.h"
+#include "checks/Checks.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -74,12 +74,12 @@ void checkTypeMismatch(CheckContext &C) {
     for (const BufferUse &U : buffers(CR)) {
       if (!U.Type || U.Buf->Index >= CR.Call->getNumArgs() || U.Type->Index >= CR.Call->getNumArgs())
         continue;
-      const Expr *BE = CR.Call->getArg(U.Buf->Index);
+      const Expr *BE = CR.expr(*U.Buf);
       if (C.Ev.spelledHandle(BE)) // MPI_IN_PLACE, MPI_BOTTOM, NULL
         continue;
-      auto DT = C.Ev.spelledHandle(CR.Call->getArg(U.Type->Index));
+      auto DT = C.Ev.spelledHandle(CR.expr(*U.Type));
       const HandleModel *H = DT ? lookupHandle(*DT) : nullptr;
-      if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || *DT == "MPI_BYTE" || *DT == "MPI_PACKED")
+      if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(*DT))
         continue;
       const Expr *E = bufferExpr(BE);
       QualType Elem = elementType(E);
@@ -130,11 +130,11 @@ void checkCountOverflow(CheckContext &C) {
       // The per-process counts of gathers and scatters are not the buffer's size.
       if (!U.Count || !U.Type || !U.Count->Int || (U.Count->R != Role::Count && !P2P))
         continue;
-      auto DT = C.Ev.spelledHandle(CR.Call->getArg(U.Type->Index));
+      auto DT = C.Ev.spelledHandle(CR.expr(*U.Type));
       std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
       if (!TS)
         continue;
-      SymValue V = C.Ev.evaluate(CR.Call->getArg(U.Buf->Index), CR.Caller, CR.Call);
+      SymValue V = C.Ev.evaluate(CR.expr(*U.Buf), CR.Caller, CR.Call);
       if (V.K != SymValue::Address || !V.Obj || V.Obj->getType()->isIncompleteType() ||
           V.Obj->getType()->isVariablyModifiedType() || V.Obj->getType()->isPointerType())
         continue;
@@ -142,7 +142,7 @@ void checkCountOverflow(CheckContext &C) {
       int64_t Need = *U.Count->Int * *TS, Left = Size - V.Offset;
       if (Need <= Left)
         continue;
-      C.report("count-overflow", CR.Call->getArg(U.Count->Index)->getBeginLoc(),
+      C.report("count-overflow", CR.expr(*U.Count)->getBeginLoc(),
                llvm::formatv("{0} {1} {2} x {3} = {4} bytes from '{5}', but '{6}' has {7} bytes{8}", CR.Function,
                              U.Buf->R == Role::SendBuf ? "reads" : U.Buf->R == Role::RecvBuf ? "writes" : "uses",
                              *U.Count->Int, *DT, Need, U.Buf->Text, V.Obj->getName(), Size,
@@ -157,15 +157,15 @@ void checkPointerToPointer(CheckContext &C) {
     if (!CR.Model || !CR.Call)
       continue;
     for (const BufferUse &U : buffers(CR)) {
-      const Expr *BE = CR.Call->getArg(U.Buf->Index);
+      const Expr *BE = CR.expr(*U.Buf);
       if (C.Ev.spelledHandle(BE))
         continue;
       const Expr *E = bufferExpr(BE);
       QualType Elem = elementType(E);
       if (Elem.isNull() || !Elem->isPointerType())
         continue;
-      auto DT = U.Type ? C.Ev.spelledHandle(CR.Call->getArg(U.Type->Index)) : std::nullopt;
-      if (DT && (*DT == "MPI_AINT" || *DT == "MPI_OFFSET" || *DT == "MPI_COUNT"))
+      auto DT = U.Type ? C.Ev.spelledHandle(CR.expr(*U.Type)) : std::nullopt;
+      if (DT && isAddressSizedDatatype(*DT))
         continue; // addresses sent on purpose
       Finding *F = C.report("pointer-to-pointer", BE->getBeginLoc(),
                             llvm::formatv("{0} {1} '{2}' is a pointer to {3}: the call would transfer the "

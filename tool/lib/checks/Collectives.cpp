@@ -14,8 +14,8 @@
 //   forms and sources not known statically may match).
 //
 //===----------------------------------------------------------------------===//
-#include "../ASTUtil.h"
-#include "../Checks.h"
+#include "support/AST.h"
+#include "checks/Checks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -43,7 +43,7 @@ void checkRankDependentCollectives(CheckContext &C) {
     const ArgResult *CommArg = CR.arg(Role::Comm);
     if (!CommArg)
       continue;
-    std::string Comm = C.Ev.commKey(CR.Call->getArg(CommArg->Index), CR.Caller, CR.Call);
+    CommId Comm = C.Ev.commId(CR.expr(*CommArg), CR.Caller, CR.Call);
     const Stmt *Child = CR.Call;
     DynTypedNodeList Ps = C.Ctx.getParents(*CR.Call);
     while (!Ps.empty()) {
@@ -73,7 +73,7 @@ void checkRankDependentCollectives(CheckContext &C) {
           SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
           if (V.K == SymValue::Dynamic)
             V = C.Ev.evaluate(D, CR.Caller, CR.Call);
-          if (V.K == SymValue::Affine && V.A.Rank != 0 && !Comm.empty() && V.CommKey == Comm)
+          if (V.K == SymValue::Affine && V.A.Rank != 0 && Comm.known() && V.Comm == Comm)
             RankRef = D;
           return RankRef != nullptr;
         });
@@ -96,40 +96,13 @@ void checkRankDependentCollectives(CheckContext &C) {
   }
 }
 
-/// A local communicator variable that only communicator constructors define
-/// (its address goes only to MPI_Comm_dup, MPI_Comm_split, ... or
-/// MPI_Comm_free; it is otherwise only read): a communicator of its own.
-static bool createdOnly(const VarDecl *V, const FunctionDecl *F, ASTContext &Ctx) {
-  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->hasInit())
-    return false;
-  bool Ok = true;
-  anyNode(F->getBody(), [&](const Stmt *S) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(S);
-    if (!DRE || DRE->getDecl() != V)
-      return false;
-    auto Ps = Ctx.getParents(*DRE);
-    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
-    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P); IC && IC->getCastKind() == CK_LValueToRValue)
-      return false; // read
-    const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-    auto UPs = U && U->getOpcode() == UO_AddrOf ? Ctx.getParents(*U) : DynTypedNodeList(DynTypedNode());
-    const auto *CE = UPs.empty() ? nullptr : UPs[0].get<CallExpr>();
-    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
-    llvm::StringRef N = G && G->getIdentifier() ? G->getName() : "";
-    if (!(createsCommunicator(N) || endsCommunicator(N)))
-      Ok = false;
-    return !Ok;
-  });
-  return Ok;
-}
-
 void checkUnmatchedP2P(CheckContext &C) {
   if (!C.Ev.index().DefinesMain)
     return; // the receives may be in another file
   struct End {
     const CallResult *CR;
     std::optional<int64_t> Tag; ///< null: any tag, or not static
-    std::string Comm;           ///< the communicator's identity (Evaluator::commKey); empty: unknown
+    CommId Comm;                ///< the communicator's identity
     std::string CommText;       ///< as written, for messages
     std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
   };
@@ -139,7 +112,7 @@ void checkUnmatchedP2P(CheckContext &C) {
     const ArgResult *A = CR.arg(R);
     if (!A || !CR.Caller || A->Index >= CR.Call->getNumArgs())
       return std::nullopt;
-    SymValue V = C.Ev.evaluate(CR.Call->getArg(A->Index), CR.Caller, CR.Call);
+    SymValue V = C.Ev.evaluate(CR.expr(*A), CR.Caller, CR.Call);
     if (V.K != SymValue::Affine || V.A.Rank != 1 || (V.A.Size != 0 && V.A.Mod != AffineForm::ModSize) ||
         V.A.Mod == AffineForm::ModConst)
       return std::nullopt;
@@ -151,11 +124,7 @@ void checkUnmatchedP2P(CheckContext &C) {
       continue;
     const ArgResult *Comm = CR.arg(Role::Comm);
     std::string CommText = Comm ? Comm->Text : "";
-    std::string Key = Comm && CR.Caller ? C.Ev.commKey(CR.Call->getArg(Comm->Index), CR.Caller, CR.Call) : "";
-    if (Comm && CR.Caller)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(CR.Call->getArg(Comm->Index)->IgnoreParenImpCasts());
-          DRE && createdOnly(dyn_cast<VarDecl>(DRE->getDecl()), CR.Caller, C.Ctx))
-        Key = "created:" + std::to_string(reinterpret_cast<uintptr_t>(DRE->getDecl()));
+    CommId Key = Comm && CR.Caller ? C.Ev.commId(CR.expr(*Comm), CR.Caller, CR.Call) : CommId();
     auto tagOf = [&](Role R) -> std::optional<std::optional<int64_t>> {
       const ArgResult *T = CR.arg(R);
       if (!T)
@@ -179,13 +148,9 @@ void checkUnmatchedP2P(CheckContext &C) {
     // A tag match on the same communicator: two predefined or created
     // communicators are the same only when they are the same one; any other
     // (a variable that may hold either, one the tool cannot identify) may be.
-    auto Definite = [](llvm::StringRef K) { return K.starts_with("MPI_") || K.starts_with("created:"); };
-    auto MaySame = [&](const std::string &A, const std::string &B) {
-      return A == B || !Definite(A) || !Definite(B);
-    };
     std::vector<const End *> Tagged;
     for (const End &R : Recvs)
-      if (MaySame(R.Comm, S.Comm) && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
+      if (CommId::maySame(R.Comm, S.Comm) && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
         Tagged.push_back(&R);
     if (S.Tag && Tagged.empty()) {
       C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),

@@ -6,10 +6,9 @@
 // calls and MPI_Alltoallv in loops whose arguments do not change.
 //
 //===----------------------------------------------------------------------===//
-#include "../ASTUtil.h"
-#include "../Checks.h"
-#include "../LazyDeferral.h"
-#include "../ReductionFusion.h"
+#include "support/AST.h"
+#include "checks/Checks.h"
+#include "analysis/ReductionPlan.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -21,7 +20,7 @@ namespace ompi {
 // transformations on), whatever --transforms selects for this run.
 
 void checkFusableReductions(CheckContext &C) {
-  for (const FusionGroup &G : planReductionFusion(C.Ctx, C.Ev, C.Uni, C.Analysis, true).Groups) {
+  for (const FusionGroup &G : C.Plans.get(true, true).Fusion.Groups) {
     ChangeNote N = fusionNote(G, C.Analysis.File);
     C.report("fusable-reductions", N.File, N.Line, N.Column,
              "fuse " + fusionSummary(G) + " (saves " + N.Saves + "; ompi-opt --in-place or ompi-cc does it)");
@@ -29,7 +28,7 @@ void checkFusableReductions(CheckContext &C) {
 }
 
 void checkDeferrableReductions(CheckContext &C) {
-  for (const DeferredCall &D : planLazyDeferral(C.Ctx, C.Ev, C.Uni, C.Analysis, true).Calls)
+  for (const DeferredCall &D : C.Plans.get(true, true).Deferral.Calls)
     C.report("deferrable-reductions", D.Note.File, D.Note.Line, D.Note.Column,
              "defer " + D.Summary + " to the lazy runtime: " + D.Note.Why + " (saves " + D.Note.Saves +
                  "; ompi-opt --in-place or ompi-cc does it)");
@@ -41,18 +40,11 @@ static bool invariant(const CallResult &CR, Role R) {
 }
 
 void checkPersistentCandidates(CheckContext &C) {
-  static const char *const Persistent[][2] = {
-      {"MPI_Send", "MPI_Send_init"},   {"MPI_Isend", "MPI_Send_init"},  {"MPI_Ssend", "MPI_Ssend_init"},
-      {"MPI_Issend", "MPI_Ssend_init"}, {"MPI_Bsend", "MPI_Bsend_init"}, {"MPI_Rsend", "MPI_Rsend_init"},
-      {"MPI_Recv", "MPI_Recv_init"},   {"MPI_Irecv", "MPI_Recv_init"}};
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.LoopLine)
       continue;
-    const char *Init = nullptr;
-    for (auto &P : Persistent)
-      if (CR.Function == P[0])
-        Init = P[1];
-    if (!Init)
+    llvm::StringRef Init = persistentCounterpart(CR.Function);
+    if (Init.empty())
       continue;
     bool Same = true;
     for (Role R : {Role::SendBuf, Role::RecvBuf, Role::Count, Role::Type, Role::Dest, Role::Source, Role::Tag,
@@ -92,7 +84,7 @@ static bool writes(const Stmt *S, const VarDecl *V) {
       return U->isIncrementDecrementOp() && refersTo(U->getSubExpr());
     if (const auto *CE = dyn_cast<CallExpr>(N)) {
       const FunctionDecl *F = CE->getDirectCallee();
-      if (F && F->getIdentifier() && F->getName().starts_with("MPI_"))
+      if (F && F->getIdentifier() && isMPIFunctionName(F->getName()))
         return false;
       for (const Expr *A : CE->arguments())
         if (refersTo(A))
@@ -104,7 +96,7 @@ static bool writes(const Stmt *S, const VarDecl *V) {
 
 void checkAlltoallvPlans(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (CR.Function != "MPI_Alltoallv" || !CR.LoopLine || !CR.Call)
+    if (!hasPlannedForm(CR.Function) || !CR.LoopLine || !CR.Call)
       continue;
     std::vector<const Stmt *> Loops = enclosingLoops(C.Ctx, CR.Call);
     if (Loops.empty())
@@ -113,7 +105,7 @@ void checkAlltoallvPlans(CheckContext &C) {
     bool Changes = false;
     for (Role R : {Role::SendCounts, Role::SendDispls, Role::RecvCounts, Role::RecvDispls}) {
       const ArgResult *A = CR.arg(R);
-      const VarDecl *V = A ? arrayVar(CR.Call->getArg(A->Index)) : nullptr;
+      const VarDecl *V = A ? arrayVar(CR.expr(R)) : nullptr;
       Changes = Changes || !V || writes(Loop, V);
     }
     if (Changes)

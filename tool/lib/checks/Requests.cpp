@@ -17,8 +17,8 @@
 // first completion call that names the request.
 //
 //===----------------------------------------------------------------------===//
-#include "../ASTUtil.h"
-#include "../Checks.h"
+#include "support/AST.h"
+#include "checks/Checks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -34,7 +34,7 @@ namespace ompi {
 
 namespace {
 bool isRequestVar(const VarDecl *V) {
-  return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getType().getAsString() == "MPI_Request";
+  return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && isRequestType(V->getType().getAsString());
 }
 
 const VarDecl *addressOfVar(const Expr *E) {
@@ -50,10 +50,7 @@ const FunctionModel *mpiModel(const CallExpr *CE) {
   return F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
 }
 
-bool isCompletion(const FunctionModel *M) {
-  llvm::StringRef N = M->Name;
-  return N.starts_with("MPI_Wait") || N.starts_with("MPI_Test") || N == "MPI_Request_free";
-}
+bool isCompletion(const FunctionModel *M) { return requestEffect(*M) == RequestEffect::Completes; }
 
 enum class Ev { Start, Complete, Other };
 struct Event {
@@ -98,7 +95,8 @@ public:
         Persistent.insert(V);
         continue;
       }
-      Ev K = isCompletion(M) ? Ev::Complete : M->Name == "MPI_Start" || M->Name == "MPI_Cancel" ? Ev::Other : Ev::Start;
+      RequestEffect E = requestEffect(*M);
+      Ev K = E == RequestEffect::Completes ? Ev::Complete : E == RequestEffect::Starts ? Ev::Start : Ev::Other;
       Events[V].push_back({K, offset(CE->getBeginLoc()), CE->getBeginLoc(), M->Name, CE});
     }
     return true;
@@ -257,14 +255,14 @@ void checkRecvBufferInUse(CheckContext &C) {
     const ArgResult *B = CR.arg(Role::RecvBuf), *R = CR.arg(Role::Request);
     if (!B || !R)
       continue;
-    const Expr *BE = CR.Call->getArg(B->Index);
+    const Expr *BE = CR.expr(*B);
     if (C.Ev.spelledHandle(BE))
       continue;
     const VarDecl *BV = rootVar(BE);
     if (!BV) // a pointer variable p (or p + k) as the buffer
       if (const auto *D = dyn_cast<DeclRefExpr>(strip(BE)))
         BV = dyn_cast<VarDecl>(D->getDecl());
-    const Expr *RE = CR.Call->getArg(R->Index)->IgnoreParenImpCasts();
+    const Expr *RE = CR.expr(*R)->IgnoreParenImpCasts();
     if (const auto *U = dyn_cast<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
       RE = U->getSubExpr();
     const VarDecl *RV = rootVar(RE);

@@ -1,5 +1,5 @@
 //===- LineMap.cpp - Keep every original line's number in rewritten code --===//
-#include "LineMap.h"
+#include "support/LineMap.h"
 #include "llvm/Support/Error.h"
 #include <string>
 

@@ -1,8 +1,7 @@
-//===- LazyDeferral.cpp - Hand reductions to the lazy runtime --------------===//
-#include "LazyDeferral.h"
-#include "ReductionFusion.h"
-#include "ASTUtil.h"
-#include "FunctionVisitor.h"
+//===- DeferralPlan.cpp - Which reductions the lazy runtime takes ---------===//
+#include "analysis/DeferralPlan.h"
+#include "support/AST.h"
+#include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -72,8 +71,8 @@ struct Candidate {
 class Analysis {
 public:
   Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-           const tooling::Replacements &Existing)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Calls(Calls), Existing(Existing), Col(SM) {
+           const std::vector<std::pair<unsigned, unsigned>> &Changed)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Calls(Calls), Changed(Changed), Col(SM) {
     Col.TraverseDecl(Ctx.getTranslationUnitDecl());
     for (const CallResult &C : Calls.Calls)
       MPI[C.Call] = &C;
@@ -101,7 +100,7 @@ private:
   Evaluator &Ev;
   Uniformity &Uni;
   const FileResult &Calls;
-  const tooling::Replacements &Existing;
+  const std::vector<std::pair<unsigned, unsigned>> &Changed;
   Collector Col;
   std::map<const CallExpr *, const CallResult *> MPI;
   std::vector<Candidate> Cands;
@@ -135,8 +134,8 @@ private:
 
   bool changedByEarlier(SourceRange R) const {
     unsigned B = off(R.getBegin()), E = off(R.getEnd());
-    for (const tooling::Replacement &Rep : Existing)
-      if (Rep.getOffset() <= E && B < Rep.getOffset() + std::max(1u, Rep.getLength()))
+    for (auto [CB, CE] : Changed)
+      if (CB <= E && B < std::max(CE, CB + 1))
         return true;
     return false;
   }
@@ -187,7 +186,7 @@ private:
 
   void collectCandidates() {
     for (const CallResult &C : Calls.Calls) {
-      if ((C.Function != "MPI_Allreduce" && C.Function != "MPI_Reduce") || !C.Call || !C.Caller ||
+      if (!isFusibleReduction(C.Function) || !C.Call || !C.Caller || !C.expr(Role::RecvBuf) ||
           C.Call->getNumArgs() < 2)
         continue;
       if (changedByEarlier(C.Call->getSourceRange()))
@@ -208,9 +207,9 @@ private:
         Decline(C.EnclosingFunction + " uses goto: its force points cannot be placed on every path");
         continue;
       }
-      const VarDecl *V = recvVar(C.Call->getArg(1));
+      const VarDecl *V = recvVar(C.expr(Role::RecvBuf));
       if (!V) {
-        Decline("the receive buffer " + Ev.text(C.Call->getArg(1)) +
+        Decline("the receive buffer " + Ev.text(C.expr(Role::RecvBuf)) +
                 " is not a named variable: a pointer may be read anywhere");
         continue;
       }
@@ -268,8 +267,10 @@ private:
   }
 
   ChangeNote forceNote(SourceLocation At, const std::string &Name, std::string Why) const {
-    return ChangeNote::at("lazy-deferral", true, Calls.File, line(At), SM.getExpansionColumnNumber(At),
-                          "force point: wait for " + Name, std::move(Why));
+    ChangeNote N = ChangeNote::at("lazy-deferral", true, Calls.File, line(At), SM.getExpansionColumnNumber(At),
+                                  "force point: wait for " + Name, std::move(Why));
+    N.Kind = NoteKind::ForcePoint;
+    return N;
   }
 
   /// Whether S queues a reduction: a candidate call, or a call of a
@@ -335,7 +336,7 @@ private:
     }
     if (const auto *CE = dyn_cast_or_null<CallExpr>(P); CE && MPI.count(CE)) {
       for (const Candidate *C : Cs)
-        if (C->R->Call == CE && CE->getNumArgs() > 1 && CE->getArg(1) == Top)
+        if (C->R->Call == CE && C->R->expr(Role::RecvBuf) == Top)
           return Use::Ignore; // the deferred call's own receive buffer
       return Use::Force;      // another MPI call reads or writes v: wait first
     }
@@ -588,9 +589,9 @@ private:
     // The runtime delivers each communicator's results in order, not across
     // communicators: one variable is deferred on one communicator only.
     auto CommOf = [&](const Candidate *C) {
-      return Ev.commKey(C->R->Call->getArg(*C->R->Model->find(Role::Comm)), C->R->Caller, C->R->Call);
+      return Ev.commId(C->R->expr(Role::Comm), C->R->Caller, C->R->Call);
     };
-    const std::string FirstComm = CommOf(Deferred.front());
+    const CommId FirstComm = CommOf(Deferred.front());
     for (Candidate *C : Deferred)
       if (C != Deferred.front() && CommOf(C) != FirstComm) {
         for (Candidate *D : Deferred)
@@ -723,10 +724,10 @@ private:
       DeferredCall D;
       D.Callee = SM.getExpansionLoc(C->R->Call->getCallee()->getBeginLoc());
       D.From = C->R->Function;
-      D.To = C->R->Function == "MPI_Reduce" ? "mpiopt_lazy_reduce" : "mpiopt_lazy_allreduce";
+      D.To = lazyCounterpart(C->R->Function).str();
       D.PendingAtExit = C->AtExit;
-      D.Summary = llvm::formatv("{0}({1} -> {2})", C->R->Function, Ev.text(C->R->Call->getArg(0)),
-                                Ev.text(C->R->Call->getArg(1)))
+      D.Summary = llvm::formatv("{0}({1} -> {2})", C->R->Function, Ev.text(C->R->expr(Role::SendBuf)),
+                                Ev.text(C->R->expr(Role::RecvBuf)))
                       .str();
       D.Note = note(*C->R, true, "deferred " + D.Summary + " to the lazy runtime",
                     WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
@@ -737,6 +738,7 @@ private:
                                                                 Forces.size() == 1 ? "s" : "")
                                                       .str())
                                       .str());
+      D.Note.Kind = NoteKind::Deferred;
       D.Note.Saves = "one collective per reduction that joins it before the next force point";
       Plan.Calls.push_back(std::move(D));
     }
@@ -769,89 +771,8 @@ private:
 } // namespace
 
 DeferralPlan ompi::analyzeLazyDeferral(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                       const tooling::Replacements &Existing) {
-  Analysis A(Ctx, Ev, Uni, Calls, Existing);
+                                       const std::vector<std::pair<unsigned, unsigned>> &Changed) {
+  Analysis A(Ctx, Ev, Uni, Calls, Changed);
   A.run();
   return std::move(A.Plan);
-}
-
-llvm::Error ompi::rewriteLazyDeferral(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
-                                      std::vector<ChangeNote> &Notes) {
-  for (const ChangeNote &N : Plan.Declined)
-    Notes.push_back(N);
-  if (Plan.Calls.empty())
-    return llvm::Error::success();
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  auto Add = [&](tooling::Replacement R) -> llvm::Error { return Out.add(R); };
-  auto Wait = [](const std::string &V) { return "mpiopt_lazy_wait_range(&" + V + ", sizeof(" + V + "));"; };
-
-  // The runtime's header; "#line 1" keeps the original line numbers.
-  FileID Main = SM.getMainFileID();
-  if (auto E = Add(tooling::Replacement(SM, SM.getLocForStartOfFile(Main), 0,
-                                        "#include <mpiopt/lazy.h>\n#line 1\n")))
-    return E;
-  for (const DeferredCall &D : Plan.Calls) {
-    if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(D.Callee, D.Callee), D.To, LO)))
-      return E;
-    Notes.push_back(D.Note);
-  }
-  // Force points at one place are merged into one insertion.
-  std::map<std::pair<unsigned, int>, std::vector<const ForcePoint *>> At;
-  for (const ForcePoint &FP : Plan.Forces)
-    At[{SM.getFileOffset(FP.At), FP.K}].push_back(&FP);
-  for (auto &[Key, FPs] : At) {
-    const ForcePoint &F = *FPs.front();
-    std::string Text;
-    switch (F.K) {
-    case ForcePoint::Before:
-      for (const ForcePoint *P : FPs)
-        Text += Wait(P->Var) + "\n" + F.Indent;
-      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
-        return E;
-      break;
-    case ForcePoint::BeforeBrace:
-      for (const ForcePoint *P : FPs)
-        Text += "  " + Wait(P->Var) + "\n" + F.Indent;
-      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
-        return E;
-      break;
-    case ForcePoint::Braces:
-      Text = "{ ";
-      for (const ForcePoint *P : FPs)
-        Text += Wait(P->Var) + " ";
-      if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
-        return E;
-      if (auto E = Add(tooling::Replacement(SM, F.End, 0, " }")))
-        return E;
-      break;
-    case ForcePoint::Comma: {
-      std::string W = Wait(F.Var);
-      W.pop_back(); // no ';' inside an expression
-      if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(F.At, F.End),
-                                            "(" + W + ", " + F.Var + ")", LO)))
-        return E;
-      break;
-    }
-    }
-    for (const ForcePoint *P : FPs)
-      Notes.push_back(P->Note);
-  }
-  return llvm::Error::success();
-}
-
-DeferralPlan ompi::planLazyDeferral(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                    bool FusionRuns) {
-  tooling::Replacements Fused;
-  if (FusionRuns) {
-    std::vector<ChangeNote> Scratch;
-    llvm::consumeError(
-        rewriteReductionFusion(planReductionFusion(Ctx, Ev, Uni, Calls, true), Ctx, Fused, Scratch));
-  }
-  return analyzeLazyDeferral(Ctx, Ev, Uni, Calls, Fused);
-}
-
-llvm::Error ompi::runLazyDeferral(TransformContext &TC) {
-  DeferralPlan Plan = analyzeLazyDeferral(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Out);
-  return rewriteLazyDeferral(Plan, TC.Ctx, TC.Out, TC.Notes);
 }

@@ -13,8 +13,8 @@
 #ifndef OMPI_TOOL_CALLANALYSIS_H
 #define OMPI_TOOL_CALLANALYSIS_H
 
-#include "Evaluator.h"
-#include "MPIModel.h"
+#include "analysis/Evaluator.h"
+#include "mpi/MPIModel.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +22,7 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
+class Expr;
 class FunctionDecl;
 } // namespace clang
 
@@ -59,6 +60,11 @@ struct CallResult {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Caller = nullptr;
 
+  /// The expression passed as the first argument with role R, if any.
+  const clang::Expr *expr(Role R) const;
+  /// The expression passed as argument A of this call.
+  const clang::Expr *expr(const ArgResult &A) const;
+
   /// The first argument with role R, if the call has one.
   const ArgResult *arg(Role R) const {
     for (const ArgResult &A : Args)
@@ -68,9 +74,19 @@ struct CallResult {
   }
 };
 
+/// What a note records; readers decide by this, never by a note's wording.
+enum class NoteKind {
+  Declined,   ///< a candidate the transformation looked at and left alone
+  Fused,      ///< reductions fused into one collective (static fusion)
+  Deferred,   ///< a reduction handed to the lazy runtime
+  ForcePoint, ///< a wait inserted where a deferred result is needed
+  Template,   ///< a call replaced by a specialised template
+};
+
 /// A change a transformation made, or one it looked at and declined.
 struct ChangeNote {
   std::string Transform;
+  NoteKind Kind = NoteKind::Declined;
   bool Applied = true;
   std::string File;
   unsigned Line = 0, Column = 0;
@@ -79,11 +95,13 @@ struct ChangeNote {
   std::string Saves; ///< what it saves per execution, when applied
   unsigned CollectivesSaved = 0; ///< collectives removed per execution (static fusion)
 
+  /// A note; one that is Applied gets its Kind from the caller.
   static ChangeNote at(std::string Transform, bool Applied, std::string File, unsigned Line, unsigned Column,
                        std::string What, std::string Why) {
     ChangeNote N;
     N.Transform = std::move(Transform);
     N.Applied = Applied;
+    N.Kind = NoteKind::Declined;
     N.File = std::move(File);
     N.Line = Line;
     N.Column = Column;

@@ -1,4 +1,4 @@
-//===- LazyDeferral.h - Hand reductions to the lazy runtime ----------------===//
+//===- DeferralPlan.h - Which reductions the lazy runtime takes ------------===//
 //
 // MPI_Allreduce / MPI_Reduce calls that static fusion left alone become
 // mpiopt_lazy_allreduce / mpiopt_lazy_reduce (same arguments): the runtime
@@ -19,12 +19,14 @@
 // reduction can join it before the first force point.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OMPI_TOOL_LAZYDEFERRAL_H
-#define OMPI_TOOL_LAZYDEFERRAL_H
+#ifndef OMPI_TOOL_ANALYSIS_DEFERRALPLAN_H
+#define OMPI_TOOL_ANALYSIS_DEFERRALPLAN_H
 
-#include "Transforms.h"
+#include "analysis/CallAnalysis.h"
+#include "analysis/Uniformity.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ompi {
@@ -53,20 +55,10 @@ struct DeferralPlan {
 };
 
 /// Analysis: which reductions to defer and where their force points are.
-/// Calls inside Existing (changed by an earlier transformation) are skipped.
+/// Calls inside Changed (file offsets [begin, end) that static fusion
+/// rewrites) are skipped, and a use of a result inside them is not deferred.
 DeferralPlan analyzeLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                 const clang::tooling::Replacements &Existing);
-
-/// The deferral ompi-opt makes: after reduction-fusion's changes when it runs
-/// too (the calls it fuses are not deferred).
-DeferralPlan planLazyDeferral(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                              bool FusionRuns);
-
-/// Rewrite: the renamed calls, the waits and the runtime header.
-llvm::Error rewriteLazyDeferral(const DeferralPlan &Plan, clang::ASTContext &Ctx,
-                                clang::tooling::Replacements &Out, std::vector<ChangeNote> &Notes);
-
-llvm::Error runLazyDeferral(TransformContext &TC);
+                                 const std::vector<std::pair<unsigned, unsigned>> &Changed);
 
 } // namespace ompi
 

@@ -1,11 +1,13 @@
 //===- HtmlDiff.cpp - Compiler-explorer-style side-by-side diff pages -----===//
-#include "HtmlDiff.h"
-#include "Diff.h"
-#include "MPIModel.h"
+#include "report/HtmlDiff.h"
+#include "report/Diff.h"
+#include "support/FileOutput.h"
+#include "mpi/MPIModel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -203,24 +205,77 @@ document.addEventListener('keydown',function(e){
   chg[at].scrollIntoView({block:'center'});});
 )JS";
 
-void writeHtmlDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New, const FileResult &Analysis) {
-  std::vector<StringRef> A = splitLines(Old), B = splitLines(New);
-  std::vector<DiffHunk> Blocks = computeDiff(Old, New, Analysis.Notes, 0);
-  std::map<std::string, unsigned> Before = countCalls(A), After = countCalls(B);
-  unsigned NBefore = 0, NAfter = 0;
+namespace {
+
+/// Collectives per loop iteration: the analysis knows each call's loop;
+/// static fusion removes CollectivesSaved of them, deferral hands them to
+/// the runtime (fused at run time, up to one per force point).
+struct LoopInfo {
+  std::string Function;
+  unsigned Before = 0, Saved = 0, Deferred = 0;
+};
+
+/// One file's page: the numbers of its header and summary panel, then the
+/// side-by-side table.
+class PageWriter {
+public:
+  PageWriter(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New, const FileResult &Analysis)
+      : OS(OS), Path(Path), Analysis(Analysis), A(splitLines(Old)), B(splitLines(New)),
+        Blocks(computeDiff(Old, New, Analysis.Notes, 0)), Before(countCalls(A)), After(countCalls(B)) {
+    count();
+  }
+
+  void write() {
+    OS << "<!doctype html>\n<html lang=en><head><meta charset=utf-8>\n<title>ompi-opt: " << esc(Path)
+       << "</title>\n<style>" << Style << "</style></head>\n<body>\n";
+    OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << Blocks.size()
+       << (Blocks.size() == 1 ? " changed block, " : " changed blocks, ") << Applied
+       << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; "
+       << NAfter << ". Keys: n / p jump to the next / previous change.</p></header>\n";
+    summary();
+    table();
+    OS << "<script>" << Script << "</script>\n</body></html>\n";
+  }
+
+  /// The index's row for this page, as JSON.
+  std::string summaryJSON() const {
+    json::Object J{{"path", Path.str()},          {"blocks", int64_t(Blocks.size())}, {"changes", int64_t(Applied)},
+                   {"mpi_calls_before", NBefore}, {"mpi_calls_after", NAfter}};
+    std::string Text;
+    raw_string_ostream S(Text);
+    S << json::Value(std::move(J)) << "\n";
+    return Text;
+  }
+
+private:
+  raw_ostream &OS;
+  StringRef Path;
+  const FileResult &Analysis;
+  std::vector<StringRef> A, B;
+  std::vector<DiffHunk> Blocks;
+  std::map<std::string, unsigned> Before, After;
+  int64_t NBefore = 0, NAfter = 0;
+  unsigned Applied = 0;
+  std::map<unsigned, LoopInfo> Loops;
+  std::vector<const ChangeNote *> Templates;
+  std::vector<std::string> HA, HB; ///< highlighted lines
+  unsigned Fold = 0;
+
+  void count();
+  void summary();
+  void callTable();
+  void loopTable();
+  void table();
+  void row(unsigned I, unsigned J);
+  void context(unsigned I0, unsigned I1, unsigned J0);
+  void block(const DiffHunk &H, unsigned Id);
+};
+
+void PageWriter::count() {
   for (auto &[F, N] : Before)
     NBefore += StringRef(F).starts_with("MPI_") ? N : 0;
   for (auto &[F, N] : After)
     NAfter += StringRef(F).starts_with("MPI_") ? N : 0;
-
-  // Collectives per loop iteration: the analysis knows each call's loop;
-  // static fusion removes CollectivesSaved of them, deferral hands them to
-  // the runtime (fused at run time, up to one per force point).
-  struct LoopInfo {
-    std::string Function;
-    unsigned Before = 0, Saved = 0, Deferred = 0;
-  };
-  std::map<unsigned, LoopInfo> Loops;
   std::map<unsigned, unsigned> LoopOfLine;
   for (const CallResult &C : Analysis.Calls) {
     if (!C.LoopLine || !C.Model || !C.Model->isCollective())
@@ -230,33 +285,35 @@ void writeHtmlDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New
     ++L.Before;
     LoopOfLine[C.Line] = C.LoopLine;
   }
-  unsigned Applied = 0;
-  std::vector<const ChangeNote *> Templates;
   for (const ChangeNote &N : Analysis.Notes) {
     if (!N.Applied)
       continue;
     ++Applied;
-    if (StringRef(N.Transform).contains("template"))
+    if (N.Kind == NoteKind::Template)
       Templates.push_back(&N);
     auto It = LoopOfLine.find(N.Line);
     if (It == LoopOfLine.end())
       continue;
     Loops[It->second].Saved += N.CollectivesSaved;
-    if (N.Transform == "lazy-deferral" && !N.Saves.empty())
+    if (N.Kind == NoteKind::Deferred)
       ++Loops[It->second].Deferred;
   }
+}
 
-  OS << "<!doctype html>\n<html lang=en><head><meta charset=utf-8>\n<title>ompi-opt: " << esc(Path)
-     << "</title>\n<meta name=\"ompi-opt-page\" content=\"" << esc(Path) << "\t" << Blocks.size() << "\t" << Applied
-     << "\t" << NBefore << "\t" << NAfter << "\">\n<style>" << Style << "</style></head>\n<body>\n";
-  OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << Blocks.size()
-     << (Blocks.size() == 1 ? " changed block, " : " changed blocks, ") << Applied
-     << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; " << NAfter
-     << ". Keys: n / p jump to the next / previous change.</p></header>\n";
+void PageWriter::summary() {
+  OS << "<div id=summary>\n";
+  callTable();
+  loopTable();
+  OS << "<section><h2>Templates chosen</h2>";
+  if (Templates.empty())
+    OS << "<p>none</p>";
+  for (const ChangeNote *N : Templates)
+    OS << "<p>line " << N->Line << ": " << esc(N->What) << "</p>";
+  OS << "</section>\n</div>\n";
+}
 
-  // Summary panel.
-  OS << "<div id=summary>\n<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th>"
-        "<th>after</th></tr>\n";
+void PageWriter::callTable() {
+  OS << "<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th><th>after</th></tr>\n";
   std::set<std::string> Names;
   for (auto &[F, N] : Before)
     Names.insert(F);
@@ -267,193 +324,193 @@ void writeHtmlDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef New
     OS << "<tr><td>" << esc(F) << "</td><td>" << X << "</td><td" << (Y < X ? " class=better" : "") << ">" << Y
        << "</td></tr>\n";
   }
-  OS << "</table></section>\n<section><h2>Collectives per loop iteration</h2>";
-  if (Loops.empty()) {
-    OS << "<p>no collective inside a loop</p>";
-  } else {
-    OS << "<table><tr><th>loop</th><th>before</th><th>after</th></tr>\n";
-    for (auto &[Line, L] : Loops) {
-      unsigned Static = L.Before - std::min(L.Before, L.Saved);
-      OS << "<tr><td>" << esc(L.Function) << ", line " << Line << "</td><td>" << L.Before << "</td><td"
-         << (Static < L.Before || L.Deferred ? " class=better" : "") << ">";
-      if (L.Deferred)
-        OS << Static - std::min(Static, L.Deferred) << " + " << L.Deferred << " deferred (fused at run time)";
-      else
-        OS << Static;
-      OS << "</td></tr>\n";
-    }
-    OS << "</table>";
-  }
-  OS << "</section>\n<section><h2>Templates chosen</h2>";
-  if (Templates.empty())
-    OS << "<p>none</p>";
-  for (const ChangeNote *N : Templates)
-    OS << "<p>line " << N->Line << ": " << esc(N->What) << "</p>";
-  OS << "</section>\n</div>\n";
+  OS << "</table></section>\n";
+}
 
-  // The two panes in one table: a row per line pair, changed blocks aligned
-  // row by row, each followed by its notes; long unchanged runs folded.
+void PageWriter::loopTable() {
+  OS << "<section><h2>Collectives per loop iteration</h2>";
+  if (Loops.empty()) {
+    OS << "<p>no collective inside a loop</p></section>\n";
+    return;
+  }
+  OS << "<table><tr><th>loop</th><th>before</th><th>after</th></tr>\n";
+  for (auto &[Line, L] : Loops) {
+    unsigned Static = L.Before - std::min(L.Before, L.Saved);
+    OS << "<tr><td>" << esc(L.Function) << ", line " << Line << "</td><td>" << L.Before << "</td><td"
+       << (Static < L.Before || L.Deferred ? " class=better" : "") << ">";
+    if (L.Deferred)
+      OS << Static - std::min(Static, L.Deferred) << " + " << L.Deferred << " deferred (fused at run time)";
+    else
+      OS << Static;
+    OS << "</td></tr>\n";
+  }
+  OS << "</table></section>\n";
+}
+
+/// The two panes in one table: a row per line pair, changed blocks aligned
+/// row by row, each followed by its notes; long unchanged runs folded.
+void PageWriter::table() {
   OS << "<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>\n"
      << "<thead><tr><th class=pane colspan=2>original: " << esc(Path) << "</th><th class=pane colspan=2>"
      << "transformed</th></tr></thead>\n";
   Lexer LA, LB;
-  std::vector<std::string> HA, HB;
   for (StringRef L : A)
     HA.push_back(highlight(LA.line(L)));
   for (StringRef L : B)
     HB.push_back(highlight(LB.line(L)));
-  unsigned Fold = 0;
-  auto context = [&](unsigned I0, unsigned I1, unsigned J0) { // old lines [I0, I1), new from J0 (0-based)
-    const unsigned Keep = 4;
-    unsigned N = I1 - I0;
-    auto row = [&](unsigned I, unsigned J) {
-      OS << "<tr class=line><td class=\"ln l\">" << I + 1 << "</td><td class=\"code l\">" << HA[I]
-         << "</td><td class=\"ln r\">" << J + 1 << "</td><td class=\"code r\">" << HB[J] << "</td></tr>\n";
-    };
-    bool First = I0 == 0, Last = I1 == A.size();
-    unsigned Head = First ? 0 : std::min(Keep, N), Tail = Last ? 0 : std::min(Keep, N - Head);
-    if (N <= Head + Tail + 3) {
-      OS << "<tbody>";
-      for (unsigned K = 0; K < N; ++K)
-        row(I0 + K, J0 + K);
-      OS << "</tbody>\n";
-      return;
-    }
-    OS << "<tbody>";
-    for (unsigned K = 0; K < Head; ++K)
-      row(I0 + K, J0 + K);
-    unsigned Hidden = N - Head - Tail;
-    std::string Label = std::to_string(Hidden) + " unchanged lines";
-    OS << "<tr class=fold data-body=f" << Fold << " data-label=\"" << Label << "\"><td colspan=4>&#9656; " << Label
-       << "</td></tr></tbody>\n<tbody id=f" << Fold << " hidden>";
-    ++Fold;
-    for (unsigned K = Head; K < Head + Hidden; ++K)
-      row(I0 + K, J0 + K);
-    OS << "</tbody>\n<tbody>";
-    for (unsigned K = Head + Hidden; K < N; ++K)
-      row(I0 + K, J0 + K);
-    OS << "</tbody>\n";
-  };
   unsigned I = 0, J = 0, Id = 0;
   for (const DiffHunk &H : Blocks) {
     // Where the block starts (0-based); an empty side starts after its Start line.
     unsigned BI = H.OldCount ? H.OldStart - 1 : H.OldStart, BJ = H.NewCount ? H.NewStart - 1 : H.NewStart;
     context(I, BI, J);
-    OS << "<tbody id=c" << ++Id << ">";
-    std::vector<const DiffLine *> Del, Add;
-    for (const DiffLine &L : H.Lines)
-      (L.Kind == '-' ? Del : Add).push_back(&L);
-    for (size_t K = 0; K < std::max(Del.size(), Add.size()); ++K) {
-      OS << "<tr class=\"line chg" << (K == 0 ? " first" : "") << "\">";
-      if (K < Del.size())
-        OS << "<td class=\"ln l\">" << Del[K]->OldLine << "</td><td class=\"code l\">" << HA[Del[K]->OldLine - 1]
-           << "</td>";
-      else
-        OS << "<td class=\"ln l empty\"></td><td class=\"code l empty\"></td>";
-      if (K < Add.size())
-        OS << "<td class=\"ln r\">" << Add[K]->NewLine << "</td><td class=\"code r\">" << HB[Add[K]->NewLine - 1]
-           << "</td>";
-      else
-        OS << "<td class=\"ln r empty\"></td><td class=\"code r empty\"></td>";
-      OS << "</tr>\n";
-    }
-    for (const ChangeNote *N : H.Notes) {
-      OS << "<tr class=note><td colspan=4><div class=note><b>" << esc(N->Transform) << "</b> (line " << N->Line
-         << "): " << esc(N->What);
-      if (!N->Why.empty())
-        OS << "<span class=why>why it is safe: " << esc(N->Why) << "</span>";
-      if (!N->Saves.empty())
-        OS << "<span class=saves>saves: " << esc(N->Saves) << "</span>";
-      OS << "</div></td></tr>\n";
-    }
-    OS << "</tbody>\n";
+    block(H, ++Id);
     I = BI + H.OldCount;
     J = BJ + H.NewCount;
   }
   context(I, unsigned(A.size()), J);
-  OS << "</table>\n<script>" << Script << "</script>\n</body></html>\n";
+  OS << "</table>\n";
+}
+
+void PageWriter::row(unsigned I, unsigned J) {
+  OS << "<tr class=line><td class=\"ln l\">" << I + 1 << "</td><td class=\"code l\">" << HA[I]
+     << "</td><td class=\"ln r\">" << J + 1 << "</td><td class=\"code r\">" << HB[J] << "</td></tr>\n";
+}
+
+/// Unchanged lines: old [I0, I1), new from J0 (0-based); a long run folds
+/// all but Keep lines at each end that touches a change.
+void PageWriter::context(unsigned I0, unsigned I1, unsigned J0) {
+  const unsigned Keep = 4;
+  unsigned N = I1 - I0;
+  bool First = I0 == 0, Last = I1 == A.size();
+  unsigned Head = First ? 0 : std::min(Keep, N), Tail = Last ? 0 : std::min(Keep, N - Head);
+  OS << "<tbody>";
+  if (N <= Head + Tail + 3) {
+    for (unsigned K = 0; K < N; ++K)
+      row(I0 + K, J0 + K);
+    OS << "</tbody>\n";
+    return;
+  }
+  for (unsigned K = 0; K < Head; ++K)
+    row(I0 + K, J0 + K);
+  unsigned Hidden = N - Head - Tail;
+  std::string Label = std::to_string(Hidden) + " unchanged lines";
+  OS << "<tr class=fold data-body=f" << Fold << " data-label=\"" << Label << "\"><td colspan=4>&#9656; " << Label
+     << "</td></tr></tbody>\n<tbody id=f" << Fold << " hidden>";
+  ++Fold;
+  for (unsigned K = Head; K < Head + Hidden; ++K)
+    row(I0 + K, J0 + K);
+  OS << "</tbody>\n<tbody>";
+  for (unsigned K = Head + Hidden; K < N; ++K)
+    row(I0 + K, J0 + K);
+  OS << "</tbody>\n";
+}
+
+/// A changed block: deleted and added lines side by side, then its notes.
+void PageWriter::block(const DiffHunk &H, unsigned Id) {
+  OS << "<tbody id=c" << Id << ">";
+  std::vector<const DiffLine *> Del, Add;
+  for (const DiffLine &L : H.Lines)
+    (L.Kind == '-' ? Del : Add).push_back(&L);
+  for (size_t K = 0; K < std::max(Del.size(), Add.size()); ++K) {
+    OS << "<tr class=\"line chg" << (K == 0 ? " first" : "") << "\">";
+    if (K < Del.size())
+      OS << "<td class=\"ln l\">" << Del[K]->OldLine << "</td><td class=\"code l\">" << HA[Del[K]->OldLine - 1]
+         << "</td>";
+    else
+      OS << "<td class=\"ln l empty\"></td><td class=\"code l empty\"></td>";
+    if (K < Add.size())
+      OS << "<td class=\"ln r\">" << Add[K]->NewLine << "</td><td class=\"code r\">" << HB[Add[K]->NewLine - 1]
+         << "</td>";
+    else
+      OS << "<td class=\"ln r empty\"></td><td class=\"code r empty\"></td>";
+    OS << "</tr>\n";
+  }
+  for (const ChangeNote *N : H.Notes) {
+    OS << "<tr class=note><td colspan=4><div class=note><b>" << esc(N->Transform) << "</b> (line " << N->Line
+       << "): " << esc(N->What);
+    if (!N->Why.empty())
+      OS << "<span class=why>why it is safe: " << esc(N->Why) << "</span>";
+    if (!N->Saves.empty())
+      OS << "<span class=saves>saves: " << esc(N->Saves) << "</span>";
+    OS << "</div></td></tr>\n";
+  }
+  OS << "</tbody>\n";
+}
+
+struct IndexRow {
+  std::string File, Path;
+  int64_t Blocks = 0, Changes = 0, Before = 0, After = 0;
+};
+
+/// The rows of the index: one per page of Dir with a readable summary
+/// (PAGE.html.json, written beside the page).
+std::vector<IndexRow> indexRows(StringRef Dir, std::error_code &EC) {
+  std::vector<IndexRow> Rows;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (!Name.ends_with(".html.json"))
+      continue;
+    auto Buf = MemoryBuffer::getFile(It->path());
+    Expected<json::Value> V = Buf ? json::parse((*Buf)->getBuffer()) : Expected<json::Value>(json::Value(nullptr));
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    if (!V)
+      consumeError(V.takeError());
+    if (!O || !O->getString("path"))
+      continue;
+    IndexRow R{Name.drop_back(5).str(), O->getString("path")->str()};
+    R.Blocks = O->getInteger("blocks").value_or(0);
+    R.Changes = O->getInteger("changes").value_or(0);
+    R.Before = O->getInteger("mpi_calls_before").value_or(0);
+    R.After = O->getInteger("mpi_calls_after").value_or(0);
+    Rows.push_back(std::move(R));
+  }
+  llvm::sort(Rows, [](const IndexRow &X, const IndexRow &Y) { return X.Path < Y.Path; });
+  return Rows;
+}
+
+} // namespace
+
+HtmlPage renderHtmlDiff(StringRef Path, StringRef Old, StringRef New, const FileResult &Analysis) {
+  HtmlPage Page;
+  raw_string_ostream OS(Page.Html);
+  PageWriter W(OS, Path, Old, New, Analysis);
+  W.write();
+  OS.flush();
+  Page.Summary = W.summaryJSON();
+  return Page;
 }
 
 bool writeHtmlIndex(StringRef Dir, std::string &Error) {
-  struct Page {
-    std::string File, Path;
-    unsigned Blocks, Changes, Before, After;
-  };
-  std::vector<Page> Pages;
   std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
-    StringRef Name = sys::path::filename(It->path());
-    if (!Name.ends_with(".html") || Name == "index.html")
-      continue;
-    auto Buf = MemoryBuffer::getFile(It->path());
-    if (!Buf)
-      continue;
-    StringRef Text = (*Buf)->getBuffer();
-    size_t At = Text.find("<meta name=\"ompi-opt-page\" content=\"");
-    if (At == StringRef::npos)
-      continue;
-    StringRef Meta = Text.substr(At + 36);
-    Meta = Meta.substr(0, Meta.find('"'));
-    SmallVector<StringRef, 5> F;
-    Meta.split(F, '\t');
-    if (F.size() != 5)
-      continue;
-    Page P{Name.str(), F[0].str(), 0, 0, 0, 0};
-    F[1].getAsInteger(10, P.Blocks);
-    F[2].getAsInteger(10, P.Changes);
-    F[3].getAsInteger(10, P.Before);
-    F[4].getAsInteger(10, P.After);
-    Pages.push_back(P);
-  }
+  std::vector<IndexRow> Rows = indexRows(Dir, EC);
   if (EC) {
     Error = EC.message();
     return false;
   }
-  llvm::sort(Pages, [](const Page &X, const Page &Y) { return X.Path < Y.Path; });
   std::string Text;
   raw_string_ostream OS(Text);
-  unsigned TB = 0, TA = 0, TC = 0;
-  for (const Page &P : Pages)
+  int64_t TB = 0, TA = 0, TC = 0;
+  for (const IndexRow &P : Rows)
     TB += P.Before, TA += P.After, TC += P.Changes;
   OS << "<!doctype html>\n<html lang=en><head><meta charset=utf-8><title>ompi-opt: project report</title>\n<style>"
      << Style << "table.idx{border-collapse:collapse;margin:12px 16px;background:#fff}"
      << "table.idx td,table.idx th{border:1px solid #ddd;padding:3px 10px;text-align:right}"
      << "table.idx td:first-child,table.idx th:first-child{text-align:left}</style></head>\n<body>\n"
-     << "<header><h1>ompi-opt: project report</h1><p>" << Pages.size() << " files, " << TC
-     << " changes; MPI calls " << TB << " &rarr; " << TA << "</p></header>\n"
+     << "<header><h1>ompi-opt: project report</h1><p>" << Rows.size() << " files, " << TC << " changes; MPI calls "
+     << TB << " &rarr; " << TA << "</p></header>\n"
      << "<table class=idx><tr><th>file</th><th>changed blocks</th><th>changes</th><th>MPI calls before</th>"
      << "<th>after</th></tr>\n";
-  for (const Page &P : Pages)
+  for (const IndexRow &P : Rows)
     OS << "<tr><td><a href=\"" << esc(P.File) << "\">" << esc(P.Path) << "</a></td><td>" << P.Blocks << "</td><td>"
        << P.Changes << "</td><td>" << P.Before << "</td><td" << (P.After < P.Before ? " class=better" : "") << ">"
        << P.After << "</td></tr>\n";
   OS << "</table>\n</body></html>\n";
   OS.flush();
-  // Written to a temporary file and renamed: parallel builds (ompi-cc under
-  // make -j) rewrite the index concurrently, each from every page present.
-  SmallString<256> Index(Dir), Tmp;
+  // Atomic: parallel builds (ompi-cc under make -j) rewrite the index
+  // concurrently, each from every summary present.
+  SmallString<256> Index(Dir);
   sys::path::append(Index, "index.html");
-  int FD;
-  if (std::error_code EC = sys::fs::createUniqueFile(Index + ".tmp-%%%%%%", FD, Tmp)) {
-    Error = EC.message();
-    return false;
-  }
-  {
-    raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << Text;
-    Out.close();
-    if (Out.has_error()) {
-      Error = Out.error().message();
-      sys::fs::remove(Tmp);
-      return false;
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Index)) {
-    Error = EC.message();
-    sys::fs::remove(Tmp);
-    return false;
-  }
-  return true;
+  return writeFileAtomic(Index, Text, Error);
 }
 
 } // namespace ompi

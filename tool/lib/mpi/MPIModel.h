@@ -112,6 +112,39 @@ bool createsCommunicator(llvm::StringRef Name);
 /// reaches it never continues, on any rank.
 bool abortsJob(llvm::StringRef Name);
 
+/// Whether Name is an MPI or PMPI function's name (modelled or not).
+bool isMPIFunctionName(llvm::StringRef Name);
+/// Whether the call's result depends on where and when it runs, not on its
+/// arguments (MPI_Wtime, MPI_Wtick): it differs between ranks.
+bool returnsLocalValue(llvm::StringRef Name);
+/// Whether the call carries data: false for barriers and probes, whose
+/// communication set has no size.
+bool carriesData(const FunctionModel &M);
+/// Whether ompi-opt can fuse the call statically or hand it to the lazy
+/// runtime: the blocking MPI_Allreduce and MPI_Reduce.
+bool isFusibleReduction(llvm::StringRef Name);
+/// The lazy runtime's function taking the same arguments as the fusible
+/// reduction Name (mpiopt_lazy_allreduce for MPI_Allreduce), or "".
+llvm::StringRef lazyCounterpart(llvm::StringRef Name);
+/// The persistent (_init) form of a point-to-point call (MPI_Send_init for
+/// MPI_Send and MPI_Isend), or "" when it has none.
+llvm::StringRef persistentCounterpart(llvm::StringRef Name);
+/// Whether the runtime offers a planned form of the collective (a plan
+/// built once for arguments that do not change: MPI_Alltoallv).
+bool hasPlannedForm(llvm::StringRef Name);
+
+/// What a call does to the requests it is given.
+enum class RequestEffect {
+  None,     ///< takes no request
+  Starts,   ///< creates a request (nonblocking or persistent-init call)
+  Activates,///< starts an inactive persistent request (MPI_Start)
+  Completes,///< waits for, tests or frees it (MPI_Wait*, MPI_Test*, MPI_Request_free)
+  Other     ///< uses it without completing it (MPI_Cancel)
+};
+RequestEffect requestEffect(const FunctionModel &M);
+/// Whether TypeName is the C type of MPI requests (MPI_Request).
+bool isRequestType(llvm::StringRef TypeName);
+
 llvm::StringRef roleName(Role R);
 llvm::StringRef categoryName(Category C);
 llvm::StringRef modeName(Mode M);
@@ -143,6 +176,18 @@ struct HandleModel {
   /// "unsigned char", MPI_DATATYPE_NULL has none).
   std::string CTypes;
 };
+
+/// Whether the datatype matches a buffer of any C type (MPI_BYTE,
+/// MPI_PACKED): no type-mismatch is possible.
+bool isUntypedDatatype(llvm::StringRef Name);
+/// Whether the datatype is sized as an address or offset (MPI_AINT,
+/// MPI_OFFSET, MPI_COUNT), not as a C arithmetic type of fixed size.
+bool isAddressSizedDatatype(llvm::StringRef Name);
+/// Whether the predefined op combines values (MPI_SUM, ...), as opposed to
+/// MPI_REPLACE, MPI_NO_OP and MPI_OP_NULL.
+bool isReductionOp(llvm::StringRef Name);
+/// Whether the buffer constant means "the receive buffer is the input".
+bool isInPlaceBuffer(llvm::StringRef Name);
 
 /// The predefined handle or constant spelled Name, or null.
 const HandleModel *lookupHandle(llvm::StringRef Name);

@@ -1,8 +1,8 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
-#include "CallAnalysis.h"
-#include "ASTUtil.h"
+#include "analysis/CallAnalysis.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
-#include "FunctionVisitor.h"
+#include "support/FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -24,7 +24,7 @@ std::optional<HandleKind> handleRole(Role R) {
 }
 
 /// Role-specific checks of an evaluated argument.
-SymValue refine(SymValue V, Role R, const std::string &CallComm) {
+SymValue refine(SymValue V, Role R, const CommId &CallComm) {
   if (auto HK = handleRole(R)) {
     if (V.K == SymValue::Handle) {
       const HandleModel *H = lookupHandle(V.Name);
@@ -45,7 +45,7 @@ SymValue refine(SymValue V, Role R, const std::string &CallComm) {
     return V;
   }
   if (V.K == SymValue::Affine) {
-    if (!CallComm.empty() && V.CommKey != CallComm)
+    if (CallComm.known() && V.Comm != CallComm)
       return SymValue::dyn("rank or size of a different communicator than the call's");
   }
   return V;
@@ -60,7 +60,7 @@ public:
     if (!F || !F->getIdentifier() || !Cur)
       return true;
     llvm::StringRef Name = F->getName();
-    if (!Name.starts_with("MPI_"))
+    if (!isMPIFunctionName(Name) || Name.starts_with("PMPI_"))
       return true;
     SourceLocation Loc = SM.getExpansionLoc(CE->getBeginLoc());
     if (!SM.isInMainFile(Loc))
@@ -96,9 +96,9 @@ private:
   void classify(CallResult &C) {
     const FunctionModel &M = *C.Model;
     const CallExpr *CE = C.Call;
-    std::string CallComm;
+    CommId CallComm;
     if (auto CI = M.find(Role::Comm); CI && *CI < CE->getNumArgs())
-      CallComm = Ev.commKey(CE->getArg(*CI), Cur, CE);
+      CallComm = Ev.commId(CE->getArg(*CI), Cur, CE);
     std::vector<SymValue> Vals;
     for (unsigned I = 0; I < CE->getNumArgs() && I < M.Args.size(); ++I) {
       const Expr *A = CE->getArg(I);
@@ -149,8 +149,7 @@ private:
     C.CommNode.Value = Node + " @ " + (Comm ? shown(*Comm) : "?");
 
     // CommSize: count x datatype size of the side that carries data.
-    if (M.Cat != Category::Probe && M.Name != "MPI_Barrier" && M.Name != "MPI_Ibarrier" &&
-        M.Name != "MPI_Barrier_init") {
+    if (carriesData(M)) {
       C.CommSize.Present = true;
       const ArgResult *Count = nullptr, *Type = nullptr;
       for (auto [CR, TR] : {std::pair{Role::Count, Role::Type}, std::pair{Role::SendCount, Role::SendType},
@@ -199,4 +198,13 @@ FileResult ompi::analyzeCalls(ASTContext &Ctx, Evaluator &Ev) {
   CallFinder F(Ctx, Ev, R);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   return R;
+}
+
+const clang::Expr *ompi::CallResult::expr(Role R) const {
+  const ArgResult *A = arg(R);
+  return A ? expr(*A) : nullptr;
+}
+
+const clang::Expr *ompi::CallResult::expr(const ArgResult &A) const {
+  return Call && A.Index < Call->getNumArgs() ? Call->getArg(A.Index) : nullptr;
 }

@@ -14,7 +14,7 @@
 // form (..._init, with trailing info and request), by rule.
 //
 //===----------------------------------------------------------------------===//
-#include "MPIModel.h"
+#include "mpi/MPIModel.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
@@ -474,3 +474,62 @@ bool ompi::createsCommunicator(llvm::StringRef Name) {
 }
 
 bool ompi::abortsJob(llvm::StringRef Name) { return Name == "MPI_Abort"; }
+
+bool ompi::isMPIFunctionName(llvm::StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
+
+bool ompi::returnsLocalValue(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name).Cases("MPI_Wtime", "MPI_Wtick", "PMPI_Wtime", "PMPI_Wtick", true).Default(false);
+}
+
+bool ompi::carriesData(const FunctionModel &M) {
+  return M.Cat != Category::Probe && !llvm::StringRef(M.Name).starts_with("MPI_Barrier") && M.Name != "MPI_Ibarrier";
+}
+
+bool ompi::isFusibleReduction(llvm::StringRef Name) { return Name == "MPI_Allreduce" || Name == "MPI_Reduce"; }
+
+llvm::StringRef ompi::lazyCounterpart(llvm::StringRef Name) {
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Case("MPI_Allreduce", "mpiopt_lazy_allreduce")
+      .Case("MPI_Reduce", "mpiopt_lazy_reduce")
+      .Default("");
+}
+
+llvm::StringRef ompi::persistentCounterpart(llvm::StringRef Name) {
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Cases("MPI_Send", "MPI_Isend", "MPI_Send_init")
+      .Cases("MPI_Ssend", "MPI_Issend", "MPI_Ssend_init")
+      .Cases("MPI_Bsend", "MPI_Ibsend", "MPI_Bsend_init")
+      .Cases("MPI_Rsend", "MPI_Irsend", "MPI_Rsend_init")
+      .Cases("MPI_Recv", "MPI_Irecv", "MPI_Recv_init")
+      .Default("");
+}
+
+bool ompi::hasPlannedForm(llvm::StringRef Name) { return Name == "MPI_Alltoallv"; }
+
+ompi::RequestEffect ompi::requestEffect(const FunctionModel &M) {
+  if (!M.find(Role::Request) && !M.find(Role::Requests))
+    return RequestEffect::None;
+  llvm::StringRef N = M.Name;
+  if (N.starts_with("MPI_Wait") || N.starts_with("MPI_Test") || N == "MPI_Request_free")
+    return RequestEffect::Completes;
+  if (N == "MPI_Start" || N == "MPI_Startall")
+    return RequestEffect::Activates;
+  if (N == "MPI_Cancel")
+    return RequestEffect::Other;
+  return RequestEffect::Starts;
+}
+
+bool ompi::isRequestType(llvm::StringRef TypeName) { return TypeName == "MPI_Request"; }
+
+bool ompi::isUntypedDatatype(llvm::StringRef Name) { return Name == "MPI_BYTE" || Name == "MPI_PACKED"; }
+
+bool ompi::isAddressSizedDatatype(llvm::StringRef Name) {
+  return Name == "MPI_AINT" || Name == "MPI_OFFSET" || Name == "MPI_COUNT";
+}
+
+bool ompi::isReductionOp(llvm::StringRef Name) {
+  const HandleModel *H = lookupHandle(Name);
+  return H && H->Kind == HandleKind::Op && Name != "MPI_REPLACE" && Name != "MPI_NO_OP" && Name != "MPI_OP_NULL";
+}
+
+bool ompi::isInPlaceBuffer(llvm::StringRef Name) { return Name == "MPI_IN_PLACE"; }

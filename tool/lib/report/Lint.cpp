@@ -1,5 +1,6 @@
 //===- Lint.cpp - Rendering the findings of ompi-opt --check --------------===//
-#include "Lint.h"
+#include "report/Lint.h"
+#include "support/FileOutput.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -14,9 +15,9 @@ static StringRef lineOf(StringRef Text, unsigned Line) {
   return Text.split('\n').first.rtrim('\r');
 }
 
-unsigned writeDiagnostics(raw_ostream &OS, const std::vector<FileOutcome> &Files, bool AsErrors) {
+unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files, bool AsErrors) {
   unsigned N = 0;
-  for (const FileOutcome &F : Files)
+  for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
       ++N;
       OS << displayPath(D.File) << ":" << D.Line << ":" << D.Column << ": " << (AsErrors ? "error" : "warning") << ": "
@@ -51,7 +52,7 @@ static std::string uriOf(StringRef Path) {
   return U;
 }
 
-void writeSarif(raw_ostream &OS, const std::vector<FileOutcome> &Files, StringRef Version, bool AsErrors) {
+void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, bool AsErrors) {
   json::Array Rules;
   for (const CheckInfo &K : checks())
     Rules.push_back(json::Object{
@@ -61,7 +62,7 @@ void writeSarif(raw_ostream &OS, const std::vector<FileOutcome> &Files, StringRe
         {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
         {"defaultConfiguration", json::Object{{"level", "warning"}}}});
   json::Array Results;
-  for (const FileOutcome &F : Files)
+  for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
       json::Object Loc{{"physicalLocation",
                         json::Object{{"artifactLocation", json::Object{{"uri", uriOf(D.File)}}},

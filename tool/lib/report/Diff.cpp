@@ -1,5 +1,5 @@
 //===- Diff.cpp - Line diffs of a source and its transformed text ---------===//
-#include "Diff.h"
+#include "report/Diff.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 

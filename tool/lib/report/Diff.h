@@ -11,7 +11,7 @@
 #ifndef OMPI_TOOL_DIFF_H
 #define OMPI_TOOL_DIFF_H
 
-#include "CallAnalysis.h"
+#include "analysis/CallAnalysis.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>

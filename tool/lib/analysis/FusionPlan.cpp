@@ -1,10 +1,10 @@
-//===- ReductionFusion.cpp - Static fusion of independent reductions -------===//
-#include "ReductionFusion.h"
-#include "LazyDeferral.h"
+//===- FusionPlan.cpp - Which reductions fuse statically, and why ---------===//
+#include "analysis/FusionPlan.h"
+#include "clang/Tooling/Core/Replacement.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "ASTUtil.h"
-#include "FunctionVisitor.h"
+#include "support/AST.h"
+#include "support/FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -111,6 +111,7 @@ public:
         G.OpText = Last.OpText;
         G.CommText = Last.CommText;
         G.RootText = Last.RootText;
+        G.Rooted = Last.Result->Model->find(Role::Root).has_value();
         G.Between = It->second.Between;
         for (unsigned Idx : It->second.Members)
           G.Members.push_back(Cands[Idx].M);
@@ -226,7 +227,7 @@ private:
     if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getIdentifier())
       return nullptr;
     llvm::StringRef Name = CE->getDirectCallee()->getName();
-    if (Name != "MPI_Allreduce" && Name != "MPI_Reduce")
+    if (!isFusibleReduction(Name))
       return nullptr;
     auto It = ByCall.find(CE);
     if (It == ByCall.end())
@@ -292,8 +293,7 @@ private:
       if (C.M.CountText.empty())
         return Fail("count " + Count->Text + " is written inside a macro");
     }
-    if (Op->Class != ArgClass::Static || Op->Value == "MPI_REPLACE" || Op->Value == "MPI_NO_OP" ||
-        Op->Value == "MPI_OP_NULL")
+    if (Op->Class != ArgClass::Static || !isReductionOp(Op->Value))
       return Fail("op " + Op->Text + " is not a predefined reduction operation");
     const HandleModel *H = Type->Class == ArgClass::Static ? lookupHandle(Type->Value) : nullptr;
     if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() ||
@@ -302,18 +302,19 @@ private:
     std::optional<int64_t> Size = Ev.datatypeSize(Type->Value);
     if (!Size)
       return Fail("the size of " + Type->Text + " is not known");
-    std::string CommKey = Ev.commKey(CE->getArg(*C.Result->Model->find(Role::Comm)), F, CE);
-    if (CommKey.empty() || Comm->Class == ArgClass::Dynamic)
+    CommId CommKey = Ev.commId(C.Result->expr(Role::Comm), F, CE);
+    if (!CommKey.known() || Comm->Class == ArgClass::Dynamic)
       return Fail("communicator " + Comm->Text + " cannot be identified");
     if (Root && Root->Class != ArgClass::Static)
       return Fail("root " + Root->Text + " is not static");
 
     // Buffers: fixed objects of this function or of the file, never volatile.
-    SymValue SV = Ev.evaluate(CE->getArg(0), F, CE), RV = Ev.evaluate(CE->getArg(1), F, CE);
-    bool InPlace = SV.K == SymValue::Handle && SV.Name == "MPI_IN_PLACE";
-    if (InPlace && C.Function == "MPI_Reduce")
+    const Expr *SendE = C.Result->expr(Role::SendBuf), *RecvE = C.Result->expr(Role::RecvBuf);
+    SymValue SV = Ev.evaluate(SendE, F, CE), RV = Ev.evaluate(RecvE, F, CE);
+    bool InPlace = SV.K == SymValue::Handle && isInPlaceBuffer(SV.Name);
+    if (InPlace && Root)
       return Fail("MPI_IN_PLACE in MPI_Reduce is valid at the root only");
-    if (!InPlace && mentionsSpecialBuffer(CE->getArg(0)))
+    if (!InPlace && mentionsSpecialBuffer(SendE))
       return Fail("the input " + Send->Text + " may be MPI_IN_PLACE or another special buffer");
     // Byte ranges of the buffers; a run-time count spans the whole object.
     int64_t Bytes = Count->Int ? *Count->Int * *Size : INT64_MAX / 4;
@@ -336,21 +337,21 @@ private:
         C.Protected.insert(O);
     }
     C.M.Count = Count->Int ? *Count->Int : 0;
-    C.M.InputText = textOf(InPlace ? CE->getArg(1) : CE->getArg(0));
+    C.M.InputText = textOf(InPlace ? RecvE : SendE);
     if (C.M.InputText.empty())
       return Fail("an argument is written inside a macro");
     const VarDecl *RO = RV.Obj;
     std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
     C.M.ResultAddr = RV.Offset == 0 ? Base
                                     : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
-    C.M.Buffers = (InPlace ? std::string("MPI_IN_PLACE") : Send->Class == ArgClass::Dynamic ? Send->Text : Send->Value) +
+    C.M.Buffers = (InPlace ? SV.Name : Send->Class == ArgClass::Dynamic ? Send->Text : Send->Value) +
                   " -> " + Recv->Value;
     C.TypeText = Type->Text;
     C.CType = H->CTypes;
     C.OpText = Op->Text;
     C.CommText = Comm->Text;
     C.RootText = Root ? Root->Text : "";
-    C.Key = C.Function + "|" + CommKey + "|" + Op->Value + "|" + canonicalHandle(Type->Value).str() + "|" +
+    C.Key = C.Function + "|" + CommKey.str() + "|" + Op->Value + "|" + canonicalHandle(Type->Value).str() + "|" +
             (Root ? Root->Value : "");
     // The statement's extent and indentation.
     SourceLocation Semi = Lexer::findLocationAfterToken(C.S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
@@ -566,7 +567,7 @@ private:
     if (!Callee)
       return llvm::formatv("the call through a function pointer at line {0} may do anything", L).str();
     llvm::StringRef Name = Callee->getIdentifier() ? Callee->getName() : "";
-    if (Name.starts_with("MPI_") || Name.starts_with("PMPI_")) {
+    if (isMPIFunctionName(Name)) {
       if (CE == Allowed)
         return ""; // another reduction on the same path: all ranks reorder alike
       return llvm::formatv("the MPI call {0} at line {1} may depend on the results", Name, L).str();
@@ -602,7 +603,7 @@ private:
   std::map<const FunctionDecl *, bool> MPIMemo;
   bool callsMPI(const FunctionDecl *F) {
     const FunctionDecl *Def = nullptr;
-    if (F->getIdentifier() && F->getName().starts_with("MPI_"))
+    if (F->getIdentifier() && isMPIFunctionName(F->getName()))
       return true;
     if (!F->hasBody(Def))
       return !harmlessCallee(F);
@@ -643,7 +644,7 @@ private:
       if (!Callee)
         return true;
       // An MPI call touches V only through its arguments, visited anyway.
-      return Callee->getIdentifier() && !harmlessCallee(Callee) && !Callee->getName().starts_with("MPI_") &&
+      return Callee->getIdentifier() && !harmlessCallee(Callee) && !isMPIFunctionName(Callee->getName()) &&
              touchesGlobal(Callee, V);
     });
   }
@@ -823,18 +824,8 @@ FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformi
   return std::move(A.Plan);
 }
 
-namespace {
-/// Where each member goes in the packed buffer: counts and offsets, numbers
-/// or sums with run-time counts in them.
-struct Layout {
-  std::vector<std::string> Offsets, Counts;
-  std::string Total;
-  int64_t Fixed = 0;
-  bool Dynamic = false;
-};
-
-Layout layoutOf(const FusionGroup &G) {
-  Layout L;
+FusionLayout ompi::fusionLayout(const FusionGroup &G) {
+  FusionLayout L;
   std::string Runtime;
   auto Sum = [&] {
     if (Runtime.empty())
@@ -856,14 +847,13 @@ Layout layoutOf(const FusionGroup &G) {
   return L;
 }
 
-std::string lineList(const FusionGroup &G) {
+std::string ompi::fusionLines(const FusionGroup &G) {
   return llvm::join(llvm::map_range(G.Members, [](const FusionMember &M) { return std::to_string(M.Line); }), ", ");
 }
-} // namespace
 
 std::string ompi::fusionSummary(const FusionGroup &G) {
   return llvm::formatv("{0} {1} calls (lines {2}) into one of {3} x {4} with {5} on {6}", G.Members.size(), G.Function,
-                       lineList(G), layoutOf(G).Total, G.TypeText, G.OpText, G.CommText)
+                       fusionLines(G), fusionLayout(G).Total, G.TypeText, G.OpText, G.CommText)
       .str();
 }
 
@@ -871,6 +861,7 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   const FusionMember &Last = G.Members.back();
   ChangeNote N;
   N.Transform = "reduction-fusion";
+  N.Kind = NoteKind::Fused;
   N.File = File;
   N.Line = Last.Line;
   N.Column = Last.Column;
@@ -880,7 +871,7 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   N.What = "fused " + fusionSummary(G);
   N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
                         "between touch no result and hold no other MPI call or jump",
-                        G.Function == "MPI_Reduce" ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
+                        G.Rooted ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
                         G.Between == 1 ? "" : "s")
               .str();
   N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s")
@@ -889,117 +880,15 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   return N;
 }
 
-llvm::Error ompi::rewriteReductionFusion(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
-                                         std::vector<ChangeNote> &Notes) {
+std::vector<std::pair<unsigned, unsigned>> ompi::fusionRanges(const FusionPlan &Plan, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  unsigned Id = 0;
-  for (const FusionGroup &G : Plan.Groups) {
-    ++Id;
-    std::string Buf = llvm::formatv("mpiopt_fuse{0}_buf", Id).str();
-    std::string Small = llvm::formatv("mpiopt_fuse{0}_small", Id).str();
-    Layout Lay = layoutOf(G);
-    const std::vector<std::string> &Offsets = Lay.Offsets, &Counts = Lay.Counts;
-    const std::string &Total = Lay.Total;
-    int64_t Fixed = Lay.Fixed;
-    bool Dynamic = Lay.Dynamic;
-    auto Pack = [&](size_t I) {
+  std::vector<std::pair<unsigned, unsigned>> R;
+  for (const FusionGroup &G : Plan.Groups)
+    for (size_t I = 0; I < G.Members.size(); ++I) {
+      // Earlier calls become their packing, the last statement the collective.
       const FusionMember &M = G.Members[I];
-      return llvm::formatv("__builtin_memcpy(&{0}[{1}], {2}, {3} * sizeof({4}))", Buf, Offsets[I], M.InputText,
-                           Counts[I], G.CType)
-          .str();
-    };
-    const FusionMember &First = G.Members.front(), &Last = G.Members.back();
-    // The packed buffer, declared just before the first call: an array, or
-    // for run-time counts a small array or, when too small, the heap.
-    std::string Decl =
-        Dynamic ? llvm::formatv("{0} {1}[256];\n{2}{0} *{3} = ({4}) <= 256 ? {1} : ({0} *)__builtin_malloc(sizeof({0}) "
-                                "* (unsigned long)({4}));\n{2}if (!{3})\n{2}  MPI_Abort({5}, 1);\n{2}",
-                                G.CType, Small, First.Indent, Buf, Total, G.CommText)
-                      .str()
-                : llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Fixed ? Fixed : 1, First.Indent).str();
-    bool AnyCode = llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
-    std::string LineList = lineList(G);
-    // Earlier calls become the packing of their input.
-    for (size_t I = 0; I + 1 < G.Members.size(); ++I)
-      if (auto E = Out.add(tooling::Replacement(SM, G.Members[I].Expr, (I == 0 ? Decl : "") + Pack(I), LO)))
-        return E;
-    // The last call becomes: pack its input, one collective, unpack all.
-    std::string In = Last.Indent + "  ";
-    std::string Rc = llvm::formatv("mpiopt_fuse{0}_rc", Id).str();
-    std::string Rank = llvm::formatv("mpiopt_fuse{0}_rank", Id).str();
-    std::string Code = llvm::formatv("{ /* ompi-opt: {0} {1} calls (lines {2}) fused into one */\n", G.Members.size(),
-                                     G.Function, LineList)
-                           .str();
-    Code += In + Pack(G.Members.size() - 1) + ";\n";
-    std::string Call;
-    if (G.Function == "MPI_Allreduce") {
-      Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf,
-                           Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
-    } else {
-      Code += In + "int " + Rank + ";\n" + In + "MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");\n";
-      Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
-                           "{1}, {6})",
-                           Rank, G.RootText, Buf, Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText,
-                           G.CommText);
+      tooling::Replacement Rep(SM, I + 1 < G.Members.size() ? M.Expr : M.Stmt, "", Ctx.getLangOpts());
+      R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
     }
-    Code += In + (AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";\n";
-    std::string Unpack;
-    for (size_t I = 0; I < G.Members.size(); ++I)
-      Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n",
-                              G.Function == "MPI_Allreduce" ? In : In + "  ", G.Members[I].ResultAddr, Buf,
-                              Offsets[I], Counts[I], G.CType);
-    if (G.Function == "MPI_Allreduce")
-      Code += Unpack;
-    else
-      Code += In + "if (" + Rank + " == (" + G.RootText + ")) {\n" + Unpack + In + "}\n";
-    for (const FusionMember &M : G.Members)
-      if (!M.ResultCode.empty())
-        Code += In + M.ResultCode + " = " + Rc + ";\n";
-    if (Dynamic)
-      Code += In + "if (" + Buf + " != " + Small + ")\n" + In + "  __builtin_free(" + Buf + ");\n";
-    Code += Last.Indent + "}";
-    if (auto E = Out.add(tooling::Replacement(SM, Last.Stmt, Code, LO)))
-      return E;
-
-    Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
-  }
-  for (const ChangeNote &N : Plan.Declined)
-    Notes.push_back(N);
-  return llvm::Error::success();
-}
-
-FusionPlan ompi::planReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                     bool DeferralRuns) {
-  FusionPlan Plan = analyzeReductionFusion(Ctx, Ev, Uni, Calls);
-  if (!DeferralRuns)
-    return Plan;
-  // Results that no code of their function uses go further with the
-  // runtime: it fuses them with the reductions of the functions that run
-  // before the first use (Fig. 1 of the CFL paper, across modules).
-  DeferralPlan D = analyzeLazyDeferral(Ctx, Ev, Uni, Calls, clang::tooling::Replacements());
-  std::set<std::pair<unsigned, unsigned>> Leave;
-  for (const DeferredCall &C : D.Calls)
-    if (C.PendingAtExit)
-      Leave.insert({C.Note.Line, C.Note.Column});
-  std::vector<FusionGroup> Keep;
-  for (FusionGroup &G : Plan.Groups) {
-    bool All = llvm::all_of(G.Members, [&](const FusionMember &M) { return Leave.count({M.Line, M.Column}); });
-    if (!All) {
-      Keep.push_back(std::move(G));
-      continue;
-    }
-    for (const FusionMember &M : G.Members)
-      Plan.Declined.push_back(ChangeNote::at(
-          "reduction-fusion", false, Calls.File, M.Line, M.Column, G.Function + " not fused",
-          "left to lazy-deferral: no code of this function uses the results, so the runtime can fuse them with the "
-          "reductions that run before their first use"));
-  }
-  Plan.Groups = std::move(Keep);
-  return Plan;
-}
-
-llvm::Error ompi::runReductionFusion(TransformContext &TC) {
-  FusionPlan Plan = planReductionFusion(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.enabled("lazy-deferral"));
-  return rewriteReductionFusion(Plan, TC.Ctx, TC.Out, TC.Notes);
+  return R;
 }

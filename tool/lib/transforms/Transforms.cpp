@@ -1,7 +1,5 @@
 //===- Transforms.cpp - The registry of source transformations ------------===//
-#include "Transforms.h"
-#include "LazyDeferral.h"
-#include "ReductionFusion.h"
+#include "transforms/Transforms.h"
 
 using namespace ompi;
 

@@ -1,9 +1,10 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
-#include "Pipeline.h"
+#include "driver/Pipeline.h"
+#include "analysis/ReductionPlan.h"
 #include "llvm/Support/FileSystem.h"
 #include <tuple>
 #include <algorithm>
-#include "MPIModel.h"
+#include "mpi/MPIModel.h"
 #include "support/LineMap.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -45,7 +46,8 @@ public:
     tooling::Replacements Reps;
     std::vector<ChangeNote> Notes;
     Uniformity Uni(Ctx, Ev);
-    TransformContext TC{Ctx, Ev, Uni, O.Analysis, Reps, Notes, Opts.Transforms};
+    ReductionPlans Plans(Ctx, Ev, Uni, O.Analysis);
+    TransformContext TC{Ctx, Ev, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
@@ -67,7 +69,7 @@ public:
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
-      CheckContext CC{Ctx, Ev, Uni, O.Analysis, O.Findings, Opts.Checks};
+      CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings, Opts.Checks};
       std::vector<void (*)(CheckContext &)> Ran; // a function serving several checks runs once
       for (const CheckInfo &K : checks())
         if (CC.enabled(K.Name) && !llvm::is_contained(Ran, K.Run)) {
@@ -125,12 +127,4 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
   Factory F(Opts, Outcomes, Failed);
   int RC = Tool.run(&F);
   return RC == 0 && !Failed;
-}
-
-std::string ompi::displayPath(llvm::StringRef Path) {
-  llvm::SmallString<256> Cwd;
-  llvm::StringRef Rel = Path;
-  if (!llvm::sys::fs::current_path(Cwd) && Rel.consume_front(Cwd) && Rel.consume_front("/"))
-    return Rel.str();
-  return Path.str();
 }

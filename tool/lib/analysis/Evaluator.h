@@ -46,6 +46,29 @@ struct AffineForm {
   std::string str() const;
 };
 
+/// The identity of a communicator, as far as the tool can prove it.
+struct CommId {
+  enum Kind {
+    Unknown,    ///< cannot be identified
+    Predefined, ///< a predefined handle (MPI_COMM_WORLD), through any copies
+    Created,    ///< a local variable set once, by a communicator constructor
+    Global,     ///< a file-scope variable this file never writes
+    Local       ///< a local variable with these reaching definitions
+  } K = Unknown;
+  std::string Key; ///< Predefined: the handle's name; else what identifies it
+
+  bool known() const { return K != Unknown; }
+  /// Two definite ids denote the same communicator exactly when equal.
+  bool definite() const { return K == Predefined || K == Created; }
+  bool operator==(const CommId &O) const { return K == O.K && Key == O.Key; }
+  bool operator!=(const CommId &O) const { return !(*this == O); }
+  bool operator<(const CommId &O) const { return K != O.K ? K < O.K : Key < O.Key; }
+  /// A string equal for equal ids (a map key).
+  std::string str() const { return std::to_string(int(K)) + ":" + Key; }
+  /// Whether A and B may denote the same communicator.
+  static bool maySame(const CommId &A, const CommId &B) { return A == B || !A.definite() || !B.definite(); }
+};
+
 /// The abstract value of an expression.
 struct SymValue {
   enum Kind { Dynamic, Int, Handle, Address, Affine } K = Dynamic;
@@ -55,7 +78,7 @@ struct SymValue {
   int64_t Offset = 0;  ///< Address: byte offset into the object
   std::string Spelled; ///< Address: canonical rendering ("&x", "buf", "&buf[2]")
   AffineForm A;        ///< Affine
-  std::string CommKey; ///< Affine: the communicator the rank/size belong to
+  CommId Comm;         ///< Affine: the communicator the rank/size belong to
   std::string Reason;  ///< Dynamic: why it is not static
   std::string Note;    ///< how a static value was derived, when not obvious
 
@@ -162,9 +185,8 @@ public:
   std::optional<std::string> spelledHandle(const clang::Expr *E) const;
   /// The source text of E, whitespace collapsed.
   std::string text(const clang::Expr *E) const;
-  /// A key that is equal for two communicator expressions that certainly
-  /// denote the same communicator; empty when unknown.
-  std::string commKey(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
+  /// The communicator the expression E denotes, as far as it is known.
+  CommId commId(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
   /// MPI_Type_size of a predefined datatype on this target, if known.
   std::optional<int64_t> datatypeSize(llvm::StringRef Name) const;
   /// The canonical type a C type spelling of the MPI model names ("unsigned
@@ -196,7 +218,9 @@ private:
   SymValue evalBinary(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R,
                       const clang::Expr *E);
   SymValue evalAddressOf(const clang::Expr *Sub, FunctionAnalysis *FA, Point P);
-  std::string commKeyAt(const clang::Expr *E, FunctionAnalysis *FA, Point P);
+  CommId commIdAt(const clang::Expr *E, FunctionAnalysis *FA, Point P);
+  bool createdOnce(const clang::VarDecl *V, const clang::FunctionDecl *F);
+  std::map<const clang::VarDecl *, bool> CreatedOnce;
   SymValue normalise(SymValue V, clang::QualType T) const;
   std::optional<int64_t> typeSize(llvm::StringRef CType) const;
   unsigned line(const clang::Stmt *S) const;

@@ -1,8 +1,9 @@
 //===- Evaluator.cpp - Partial evaluation of MPI call arguments ------------===//
-#include "Evaluator.h"
-#include "MPIModel.h"
+#include "analysis/Evaluator.h"
+#include "mpi/MPIModel.h"
 #include "clang/AST/RecordLayout.h"
-#include "FunctionVisitor.h"
+#include "support/AST.h"
+#include "support/FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -89,7 +90,7 @@ bool SymValue::same(const SymValue &O) const {
   case Int: return I == O.I;
   case Handle: return canonicalHandle(Name) == canonicalHandle(O.Name);
   case Address: return Obj == O.Obj && Name == O.Name && Offset == O.Offset;
-  case Affine: return A == O.A && CommKey == O.CommKey;
+  case Affine: return A == O.A && Comm == O.Comm;
   }
   return false;
 }
@@ -558,29 +559,66 @@ SymValue Evaluator::evaluate(const Expr *E, const FunctionDecl *FD, const Stmt *
   return eval(E, &FA, *P);
 }
 
-std::string Evaluator::commKey(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
+CommId Evaluator::commId(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
   FunctionAnalysis &FA = analysis(FD);
   auto P = FA.valid() ? FA.pointOf(Anchor) : std::nullopt;
   if (!P)
-    return "";
-  return commKeyAt(E, &FA, *P);
+    return {};
+  return commIdAt(E, &FA, *P);
 }
 
-std::string Evaluator::commKeyAt(const Expr *E, FunctionAnalysis *FA, Point P) {
+CommId Evaluator::commIdAt(const Expr *E, FunctionAnalysis *FA, Point P) {
   SymValue V = eval(E, FA, P);
   if (V.K == SymValue::Handle)
-    return V.Name;
+    return {CommId::Predefined, V.Name};
   const VarDecl *Var = refVar(E);
   if (!Var)
-    return "";
+    return {};
   if (!Var->hasLocalStorage())
-    return Index.WrittenGlobals.count(Var->getCanonicalDecl()) ? "" : "global:" + Var->getName().str();
+    return Index.WrittenGlobals.count(Var->getCanonicalDecl()) ? CommId{}
+                                                               : CommId{CommId::Global, Var->getName().str()};
+  std::string Id = llvm::formatv("{0}@{1}", Var->getName(), static_cast<const void *>(Var)).str();
+  if (FA && createdOnce(Var, FA->function()))
+    return {CommId::Created, Id};
   if (!FA || FA->addressTaken(Var))
-    return "";
-  std::string Key = llvm::formatv("var:{0}@{1}", Var->getName(), static_cast<const void *>(Var)).str();
+    return {};
   for (const Def *D : FA->reaching(Var, P))
-    Key += llvm::formatv(":{0}", static_cast<const void *>(D)).str();
-  return Key;
+    Id += llvm::formatv(":{0}", static_cast<const void *>(D)).str();
+  return {CommId::Local, Id};
+}
+
+/// A local communicator variable that one call of a communicator
+/// constructor (MPI_Comm_dup, MPI_Comm_split, ...), outside any loop,
+/// defines; its address goes otherwise only to MPI_Comm_free and it is
+/// otherwise only read: one communicator of its own wherever it is used.
+bool Evaluator::createdOnce(const VarDecl *V, const FunctionDecl *F) {
+  if (!V || !F || !F->hasBody() || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->hasInit())
+    return false;
+  auto [It, New] = CreatedOnce.try_emplace(V, false);
+  if (!New)
+    return It->second;
+  bool Ok = true;
+  unsigned Creations = 0;
+  anyNode(F->getBody(), [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    if (!DRE || DRE->getDecl() != V)
+      return false;
+    auto Ps = Ctx.getParents(*DRE);
+    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P); IC && IC->getCastKind() == CK_LValueToRValue)
+      return false; // read
+    const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+    auto UPs = U && U->getOpcode() == UO_AddrOf ? Ctx.getParents(*U) : DynTypedNodeList(DynTypedNode());
+    const auto *CE = UPs.empty() ? nullptr : UPs[0].get<CallExpr>();
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    llvm::StringRef N = G && G->getIdentifier() ? G->getName() : "";
+    if (createsCommunicator(N) && enclosingLoops(Ctx, CE).empty())
+      ++Creations;
+    else if (!endsCommunicator(N))
+      Ok = false;
+    return !Ok;
+  });
+  return It->second = Ok && Creations == 1;
 }
 
 SymValue Evaluator::eval(const Expr *E, FunctionAnalysis *FA, Point P) {
@@ -844,8 +882,8 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
   }
   case Def::RankOut:
   case Def::SizeOut: {
-    std::string Key = commKeyAt(D.Comm, &FA, D.P);
-    if (Key.empty()) {
+    CommId Key = commIdAt(D.Comm, &FA, D.P);
+    if (!Key.known()) {
       R = SymValue::dyn(llvm::formatv("{0} of a communicator that cannot be identified (line {1})",
                                       D.K == Def::RankOut ? "rank" : "size", D.Line)
                             .str());
@@ -853,7 +891,7 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
     }
     R.K = SymValue::Affine;
     (D.K == Def::RankOut ? R.A.Rank : R.A.Size) = 1;
-    R.CommKey = Key;
+    R.Comm = Key;
     break;
   }
   case Def::Entry:
@@ -897,7 +935,7 @@ SymValue Evaluator::evalParam(const ParmVarDecl *PV) {
       V = SymValue::dyn("call not analysed");
     else
       V = eval(CE->getArg(Idx), &CFA, *P);
-    if (V.K == SymValue::Affine && llvm::StringRef(V.CommKey).starts_with("var:"))
+    if (V.K == SymValue::Affine && (V.Comm.K == CommId::Local || V.Comm.K == CommId::Created))
       V = SymValue::dyn("rank of a caller's local communicator");
     if (V.K == SymValue::Dynamic) {
       First = SymValue::dyn(llvm::formatv("{0} at line {1} passes a dynamic value: {2}", Fn, L, V.Reason).str());
@@ -1022,11 +1060,11 @@ SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const S
   if (A.K != SymValue::Affine || B.K != SymValue::Affine)
     return SymValue::dyn("expression " + text(E) + " is not evaluated");
   bool LInt = L.K == SymValue::Int, RInt = R.K == SymValue::Int;
-  if (!LInt && !RInt && A.CommKey != B.CommKey)
+  if (!LInt && !RInt && A.Comm != B.Comm)
     return SymValue::dyn("mixes ranks or sizes of different communicators in " + text(E));
   SymValue Out;
   Out.K = SymValue::Affine;
-  Out.CommKey = LInt ? B.CommKey : A.CommKey;
+  Out.Comm = LInt ? B.Comm : A.Comm;
   bool NoMod = A.A.Mod == AffineForm::NoMod && B.A.Mod == AffineForm::NoMod;
   // a*rank + s*size + c forms: every coefficient is checked for overflow.
   auto Overflow = [&] { return SymValue::dyn("integer overflow in " + text(E)); };

@@ -13,22 +13,29 @@
 #ifndef OMPI_TOOL_HTMLDIFF_H
 #define OMPI_TOOL_HTMLDIFF_H
 
-#include "CallAnalysis.h"
+#include "analysis/CallAnalysis.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace ompi {
 
-void writeHtmlDiff(llvm::raw_ostream &OS, llvm::StringRef Path, llvm::StringRef Old, llvm::StringRef New,
-                   const FileResult &Analysis);
+/// One file's page, and the summary the project index lists for it.
+struct HtmlPage {
+  std::string Html;
+  std::string Summary; ///< JSON: path, blocks, changes, mpi_calls_before, mpi_calls_after
+};
+
+/// The page comparing Old (the source at Path) with New.
+HtmlPage renderHtmlDiff(llvm::StringRef Path, llvm::StringRef Old, llvm::StringRef New, const FileResult &Analysis);
 
 /// The file name of Path's page in a report directory ("dir/a.c" ->
 /// "dir_a.c.html").
 std::string htmlPageName(llvm::StringRef Path);
 
-/// Write Dir/index.html listing every page in Dir written by writeHtmlDiff
-/// (pages from earlier runs included: ompi-cc writes one page per compile).
+/// Write Dir/index.html listing every page in Dir, from the summaries
+/// written beside them as PAGE.html.json (pages from earlier runs included:
+/// ompi-cc writes one page per compile).
 bool writeHtmlIndex(llvm::StringRef Dir, std::string &Error);
 
 } // namespace ompi

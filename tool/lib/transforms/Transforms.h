@@ -9,7 +9,7 @@
 #ifndef OMPI_TOOL_TRANSFORMS_H
 #define OMPI_TOOL_TRANSFORMS_H
 
-#include "CallAnalysis.h"
+#include "analysis/CallAnalysis.h"
 #include "analysis/Uniformity.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -20,10 +20,13 @@
 
 namespace ompi {
 
+class ReductionPlans;
+
 struct TransformContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
   Uniformity &Uni;
+  ReductionPlans &Plans;
   const FileResult &Analysis;
   clang::tooling::Replacements &Out;
   std::vector<ChangeNote> &Notes; ///< every change made, and every one declined
@@ -42,6 +45,10 @@ struct TransformInfo {
 
 /// Every transformation, in the order they run.
 llvm::ArrayRef<TransformInfo> transforms();
+
+// The transformations, one file each.
+llvm::Error runReductionFusion(TransformContext &TC); // ReductionFusion.cpp
+llvm::Error runLazyDeferral(TransformContext &TC);    // LazyDeferral.cpp
 
 } // namespace ompi
 

@@ -1,6 +1,6 @@
 //===- ASTUtil.h - Small AST helpers shared by the transformations ---------===//
-#ifndef OMPI_TOOL_ASTUTIL_H
-#define OMPI_TOOL_ASTUTIL_H
+#ifndef OMPI_TOOL_SUPPORT_AST_H
+#define OMPI_TOOL_SUPPORT_AST_H
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

@@ -10,7 +10,7 @@
 #ifndef OMPI_TOOL_CHECKS_H
 #define OMPI_TOOL_CHECKS_H
 
-#include "CallAnalysis.h"
+#include "analysis/CallAnalysis.h"
 #include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
@@ -23,6 +23,8 @@ class SourceRange;
 } // namespace clang
 
 namespace ompi {
+
+class ReductionPlans;
 
 struct FixIt {
   unsigned Line = 0, Column = 0, EndLine = 0, EndColumn = 0; ///< the replaced range, [begin, end)
@@ -41,6 +43,7 @@ struct CheckContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
   Uniformity &Uni;
+  ReductionPlans &Plans;
   const FileResult &Analysis;            ///< with the transformations' notes
   std::vector<Finding> &Out;
   std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)

@@ -2,7 +2,7 @@
 #ifndef OMPI_TOOL_REPORT_H
 #define OMPI_TOOL_REPORT_H
 
-#include "CallAnalysis.h"
+#include "analysis/CallAnalysis.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>
 

@@ -1,5 +1,5 @@
 //===- Checks.cpp - The registry of lint checks ---------------------------===//
-#include "Checks.h"
+#include "checks/Checks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

@@ -1,5 +1,5 @@
 //===- Report.cpp - Text and JSON reports of the analysis ------------------===//
-#include "Report.h"
+#include "report/Report.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 

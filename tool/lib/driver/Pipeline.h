@@ -2,9 +2,10 @@
 #ifndef OMPI_TOOL_PIPELINE_H
 #define OMPI_TOOL_PIPELINE_H
 
-#include "CallAnalysis.h"
-#include "Checks.h"
-#include "Transforms.h"
+#include "analysis/CallAnalysis.h"
+#include "support/FileOutput.h"
+#include "checks/Checks.h"
+#include "transforms/Transforms.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <string>
 #include <vector>
@@ -37,11 +38,6 @@ struct FileOutcome {
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
   std::vector<Finding> Findings; ///< --check
 };
-
-/// A path as shown to users: relative to the current directory when it is
-/// below it (as clang prints the names it was given, and as patch -p1 and
-/// git apply expect), else as it is.
-std::string displayPath(llvm::StringRef Path);
 
 /// Run the pipeline over Sources. Returns false if any source could not be
 /// parsed or transformed (clang's diagnostics are printed to stderr);

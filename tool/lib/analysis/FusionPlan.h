@@ -1,4 +1,4 @@
-//===- ReductionFusion.h - Static fusion of independent reductions ---------===//
+//===- FusionPlan.h - Which reductions fuse statically, and why ---------------===//
 //
 // Fuses MPI_Allreduce calls (or MPI_Reduce calls with the same root) that
 // run one after another in the same block, on the same communicator with the
@@ -16,12 +16,14 @@
 // static.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OMPI_TOOL_REDUCTIONFUSION_H
-#define OMPI_TOOL_REDUCTIONFUSION_H
+#ifndef OMPI_TOOL_ANALYSIS_FUSIONPLAN_H
+#define OMPI_TOOL_ANALYSIS_FUSIONPLAN_H
 
-#include "Transforms.h"
+#include "analysis/CallAnalysis.h"
+#include "analysis/Uniformity.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ompi {
@@ -42,6 +44,7 @@ struct FusionMember {
 struct FusionGroup {
   std::string Function; ///< MPI_Allreduce or MPI_Reduce
   std::string TypeText, CType, OpText, CommText, RootText;
+  bool Rooted = false;  ///< MPI_Reduce: the result lands at RootText only
   std::vector<FusionMember> Members;
   unsigned Between = 0; ///< statements crossed
 };
@@ -54,10 +57,18 @@ struct FusionPlan {
 /// Analysis: which reductions fuse, and why the others do not.
 FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls);
 
-/// The fusion ompi-opt makes: the analysis, less the groups handed to
-/// lazy-deferral when it runs too (results no code of their function uses).
-FusionPlan planReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                               bool DeferralRuns);
+/// Where each member goes in the packed buffer: counts and offsets, numbers
+/// or sums with run-time counts in them.
+struct FusionLayout {
+  std::vector<std::string> Offsets, Counts;
+  std::string Total;
+  int64_t Fixed = 0;
+  bool Dynamic = false;
+};
+FusionLayout fusionLayout(const FusionGroup &G);
+
+/// "4, 5": the lines of G's calls.
+std::string fusionLines(const FusionGroup &G);
 
 /// "2 MPI_Allreduce calls (lines 4, 5) into one of 2 x MPI_DOUBLE with ...".
 std::string fusionSummary(const FusionGroup &G);
@@ -65,12 +76,8 @@ std::string fusionSummary(const FusionGroup &G);
 /// What fusing G does, why it is safe and what it saves (the applied note).
 ChangeNote fusionNote(const FusionGroup &G, const std::string &File);
 
-/// Rewrite: the plan as replacements, with a note per fused group.
-llvm::Error rewriteReductionFusion(const FusionPlan &Plan, clang::ASTContext &Ctx,
-                                   clang::tooling::Replacements &Out, std::vector<ChangeNote> &Notes);
-
-/// The registry's entry point: analysis, then rewrite.
-llvm::Error runReductionFusion(TransformContext &TC);
+/// The file offsets [begin, end) the rewrite of Plan replaces.
+std::vector<std::pair<unsigned, unsigned>> fusionRanges(const FusionPlan &Plan, clang::ASTContext &Ctx);
 
 } // namespace ompi
 

@@ -9,16 +9,22 @@
 #ifndef OMPI_TOOL_LINT_H
 #define OMPI_TOOL_LINT_H
 
-#include "Pipeline.h"
+#include "checks/Checks.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>
 
 namespace ompi {
 
-/// Returns the number of findings printed.
-unsigned writeDiagnostics(llvm::raw_ostream &OS, const std::vector<FileOutcome> &Files, bool AsErrors);
+/// One file's findings and the text they point into.
+struct LintFile {
+  llvm::StringRef Original;
+  llvm::ArrayRef<Finding> Findings;
+};
 
-void writeSarif(llvm::raw_ostream &OS, const std::vector<FileOutcome> &Files, llvm::StringRef Version,
+/// Returns the number of findings printed.
+unsigned writeDiagnostics(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, bool AsErrors);
+
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, llvm::StringRef Version,
                 bool AsErrors);
 
 } // namespace ompi

@@ -1,0 +1,375 @@
+//===- Driver.cpp - ompi-opt's output modes --------------------------------===//
+#include "driver/Driver.h"
+#include "driver/Pipeline.h"
+#include "mpi/MPIModel.h"
+#include "report/Diff.h"
+#include "report/HtmlDiff.h"
+#include "report/Lint.h"
+#include "report/Report.h"
+#include "support/FileOutput.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <tuple>
+
+using namespace llvm;
+using namespace ompi;
+
+#ifndef OMPI_VERSION
+#define OMPI_VERSION "0.1.0"
+#endif
+#ifndef OMPI_CLANG_RESOURCE_DIR
+#define OMPI_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace {
+
+int usage(const Twine &Msg) {
+  errs() << "ompi-opt: error: " << Msg << "\n";
+  return 2;
+}
+
+/// A --transforms / --checks list: names separated by commas, 'all' or
+/// 'none', '-name' removing one (a leading '-x' means all but x); the
+/// registries run in their own order whatever the list's. "none" stands for
+/// the empty selection. Returns the first unknown name, if any.
+std::optional<std::string> parseSelection(StringRef List, ArrayRef<StringRef> Names, std::vector<std::string> &Out) {
+  std::vector<std::string> Selected;
+  SmallVector<StringRef, 8> Items;
+  List.split(Items, ',', -1, false);
+  if (!Items.empty() && Items.front().trim().starts_with("-"))
+    Items.insert(Items.begin(), "all");
+  for (StringRef Item : Items) {
+    Item = Item.trim();
+    bool Remove = Item.consume_front("-");
+    if (Item == "all" || Item == "none") {
+      Selected.clear();
+      if (Item == "all")
+        for (StringRef N : Names)
+          Selected.push_back(N.str());
+      continue;
+    }
+    if (!llvm::is_contained(Names, Item))
+      return Item.str();
+    llvm::erase(Selected, Item.str());
+    if (!Remove)
+      Selected.push_back(Item.str());
+  }
+  Out = Selected.empty() ? std::vector<std::string>{"none"} : Selected;
+  return std::nullopt;
+}
+
+/// --list-model, --list-transforms, --list-checks: true when one was given
+/// (and printed).
+bool printListings(const DriverOptions &O) {
+  if (O.ListModel) {
+    for (const FunctionModel &F : allFunctions()) {
+      outs() << F.Name << " [" << categoryName(F.Cat) << ", " << modeName(F.M) << "]";
+      for (const ArgModel &A : F.Args)
+        outs() << " " << A.Name << ":" << roleName(A.R);
+      outs() << "\n";
+    }
+  } else if (O.ListTransforms) {
+    for (const TransformInfo &T : transforms())
+      outs() << T.Name << ": " << T.Summary << "\n";
+  } else if (O.ListChecks) {
+    for (const CheckInfo &K : checks())
+      outs() << K.Name << " (" << K.Kind << "): " << K.Summary << "\n";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool wantsHtml(const DriverOptions &O) { return O.DiffFormat && *O.DiffFormat == "html"; }
+bool wantsDiff(const DriverOptions &O) { return (O.DiffFormat && !wantsHtml(O)) || O.DryRun; }
+bool htmlToDir(const DriverOptions &O) {
+  return wantsHtml(O) && !O.Output.empty() && (StringRef(O.Output).ends_with("/") || sys::fs::is_directory(O.Output));
+}
+
+/// The combinations of options that make no sense: an error message, if any.
+std::optional<std::string> conflict(const DriverOptions &O) {
+  std::string Format = O.Format.value_or("text");
+  if (Format != "text" && Format != "sarif")
+    return "--format takes 'text' or 'sarif', not '" + Format + "'";
+  if ((O.Format || O.Werror || O.Fix) && !O.Check)
+    return std::string(O.Werror ? "--Werror" : O.Fix ? "--fix" : "--format") + " goes with --check";
+  if (O.Check && (O.InPlace || O.DryRun || O.DiffFormat))
+    return std::string("--check does not change or diff the sources; run it separately from --in-place, "
+                       "--dry-run and --diff");
+  if (O.Report && *O.Report != "" && *O.Report != "text" && *O.Report != "json")
+    return "--report takes 'text' or 'json', not '" + *O.Report + "'";
+  if (O.DiffFormat && *O.DiffFormat != "" && *O.DiffFormat != "unified" && !wantsHtml(O))
+    return "--diff takes 'unified' or 'html', not '" + *O.DiffFormat + "'";
+  if (wantsHtml(O) && O.Sources.size() > 1 && !htmlToDir(O))
+    return std::string("--diff=html with several files writes a page per file: give -o DIR/");
+  if (O.InPlace && !O.Output.empty())
+    return std::string("--in-place writes over the inputs; it does not take -o");
+  if (O.InPlace && O.BackupSuffixGiven && O.BackupSuffix.find('/') != std::string::npos)
+    return std::string("--backup-suffix must not contain '/'");
+  if (!O.Output.empty() && O.Sources.size() > 1 && !wantsDiff(O) && !wantsHtml(O) && !O.Check)
+    return "-o takes one input file; " + std::to_string(O.Sources.size()) + " were given";
+  for (const std::string &S : O.Sources) {
+    if (!sys::fs::exists(S))
+      return "no such file: " + S;
+    if (!O.Output.empty() && O.Output != "-" && sys::fs::exists(O.Output) && sys::fs::equivalent(S, O.Output))
+      return "refusing to overwrite the input file " + S + " (-o names the input)";
+  }
+  return std::nullopt;
+}
+
+/// What the pipeline runs: the selections, the evaluator's options and the
+/// compiler arguments every command gets. An error message, if any.
+std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptions &Opts) {
+  std::vector<StringRef> Names;
+  for (const TransformInfo &T : transforms())
+    Names.push_back(T.Name);
+  if (auto Err = parseSelection(O.TransformList, Names, Opts.Transforms))
+    return "--transforms: unknown transformation '" + *Err + "' (see --list-transforms)";
+  if (O.Check) {
+    Opts.RunChecks = true;
+    Names.clear();
+    for (const CheckInfo &K : checks())
+      Names.push_back(K.Name);
+    if (auto Err = parseSelection(O.CheckList, Names, Opts.Checks))
+      return "--checks: unknown check '" + *Err + "' (see --list-checks)";
+  }
+  Opts.Eval.ClosedWorld = O.ClosedWorld;
+  Opts.LineDirectives = O.LineDirectives;
+  Opts.ListDatatypes = O.ListDatatypes;
+  std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
+  if (auto Env = sys::Process::GetEnv("MPIOPT_RESOURCE_DIR"))
+    ResourceDir = *Env;
+  if (!ResourceDir.empty())
+    Opts.ExtraArgs.push_back("-resource-dir=" + ResourceDir);
+  if (!O.MPIInclude.empty()) {
+    Opts.ExtraArgs.push_back("-idirafter");
+    Opts.ExtraArgs.push_back(O.MPIInclude);
+  }
+  // The user's warnings are the real compiler's business; errors still stop
+  // us. Legacy C that GCC accepts with a warning but Clang rejects by default
+  // (implicit declarations, implicit int, int/pointer conversions) is
+  // accepted too: ompi-opt must parse whatever mpicc compiles.
+  for (const char *W : {"implicit-function-declaration", "implicit-int", "int-conversion",
+                        "incompatible-pointer-types", "incompatible-function-pointer-types", "return-type"})
+    Opts.ExtraArgs.push_back(std::string("-Wno-error=") + W);
+  Opts.ExtraArgs.push_back("-w");
+  Opts.ExtraArgs.push_back("-Qunused-arguments");
+  return std::nullopt;
+}
+
+/// -p DIR: the sources of its compilation database when none were named,
+/// and the database itself; else the command after "--", else none.
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(DriverOptions &O, std::string &Error) {
+  if (O.BuildPath.empty()) {
+    if (O.CommandLineDB)
+      return std::move(O.CommandLineDB);
+    return std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
+  }
+  auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Error);
+  if (DB && O.Sources.empty())
+    for (const std::string &F : DB->getAllFiles())
+      if (StringRef(F).ends_with(".c"))
+        O.Sources.push_back(F);
+  return DB;
+}
+
+/// --check --fix: every fix-it applied to its file (the original kept as
+/// FILE<backup suffix>, never overwriting an existing backup).
+bool applyFixIts(const std::vector<FileOutcome> &Outcomes, StringRef Suffix) {
+  for (const FileOutcome &O : Outcomes) {
+    // Offsets of line starts, to turn line:column into offsets.
+    std::vector<size_t> Starts{0};
+    for (size_t I = 0; I < O.Original.size(); ++I)
+      if (O.Original[I] == '\n')
+        Starts.push_back(I + 1);
+    auto At = [&](unsigned L, unsigned C) { return L >= 1 && L <= Starts.size() ? Starts[L - 1] + C - 1 : 0; };
+    std::vector<std::tuple<size_t, size_t, std::string>> Edits;
+    for (const Finding &F : O.Findings)
+      for (const FixIt &X : F.Fixes)
+        Edits.push_back({At(X.Line, X.Column), At(X.EndLine, X.EndColumn), X.Text});
+    if (Edits.empty())
+      continue;
+    llvm::sort(Edits);
+    std::string Text;
+    size_t Pos = 0;
+    for (auto &[B, E, T] : Edits) {
+      if (B < Pos || E < B || E > O.Original.size())
+        continue; // overlapping: the first wins
+      Text += O.Original.substr(Pos, B - Pos) + T;
+      Pos = E;
+    }
+    Text += O.Original.substr(Pos);
+    std::string P = displayPath(O.Path);
+    if (backupExists(O.Path, Suffix)) {
+      errs() << "ompi-opt: error: " << P << Suffix
+             << " exists: remove it or choose another --backup-suffix; the fix-its were not applied\n";
+      return false;
+    }
+    if (!replaceWithBackup(O.Path, O.Original, Text, Suffix))
+      return false;
+    errs() << "ompi-opt: applied " << Edits.size() << (Edits.size() == 1 ? " fix-it to " : " fix-its to ") << P
+           << "\n";
+  }
+  return true;
+}
+
+/// --check: diagnostics or SARIF, then the fix-its with --fix.
+int writeLint(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  std::vector<LintFile> Files;
+  unsigned N = 0;
+  for (const FileOutcome &F : Outcomes) {
+    Files.push_back({F.Original, F.Findings});
+    N += F.Findings.size();
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (O.Format.value_or("text") == "sarif")
+    writeSarif(OS, Files, OMPI_VERSION, O.Werror);
+  else
+    writeDiagnostics(OS, Files, O.Werror);
+  OS.flush();
+  if (!writeFileOrReport(O.Output.empty() ? "-" : O.Output, Text))
+    return 1;
+  if (O.Fix && !applyFixIts(Outcomes, O.BackupSuffix))
+    return 1;
+  return O.Werror && N ? 1 : 0;
+}
+
+/// --report[=json] to standard output or --report-file.
+bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  std::vector<FileResult> Files;
+  for (const FileOutcome &F : Outcomes)
+    Files.push_back(F.Analysis);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (*O.Report == "json")
+    writeJSONReport(OS, Files);
+  else
+    writeTextReport(OS, Files);
+  OS.flush();
+  return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text);
+}
+
+/// A page per file in Dir, each with its JSON summary, and the index.
+bool writeHtmlPages(StringRef Dir, const std::vector<FileOutcome> &Outcomes) {
+  if (std::error_code EC = sys::fs::create_directories(Dir)) {
+    errs() << "ompi-opt: error: cannot create " << Dir << ": " << EC.message() << "\n";
+    return false;
+  }
+  for (const FileOutcome &F : Outcomes) {
+    HtmlPage Page = renderHtmlDiff(displayPath(F.Path), F.Original, F.Transformed, F.Analysis);
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, htmlPageName(displayPath(F.Path)));
+    if (!writeFileOrReport(Path, Page.Html) || !writeFileOrReport((Path + ".json").str(), Page.Summary))
+      return false;
+  }
+  std::string Err;
+  if (!writeHtmlIndex(Dir, Err)) {
+    errs() << "ompi-opt: error: cannot write " << Dir << "/index.html: " << Err << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// --diff / --dry-run: the unified diff; with --dry-run, the exit status
+/// says whether a change is pending. Returns -1 to go on (--in-place).
+int writeDiff(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  for (const FileOutcome &F : Outcomes)
+    writeUnifiedDiff(OS, displayPath(F.Path), F.Original, F.Transformed, F.Analysis.Notes);
+  OS.flush();
+  if (!writeFileOrReport(O.Output.empty() || O.DryRun ? "-" : O.Output, Text))
+    return 1;
+  if (O.DryRun) // nothing is written: a pipeline gates on the exit status
+    return llvm::any_of(Outcomes, [](const FileOutcome &F) { return F.Original != F.Transformed; }) ? 1 : 0;
+  return O.InPlace ? -1 : 0;
+}
+
+/// --in-place: every changed file replaced, its original kept as a backup.
+int writeInPlace(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  // Every file was processed; an old backup is never overwritten (it may
+  // be the only copy of the original); then back up and replace.
+  for (const FileOutcome &F : Outcomes)
+    if (F.Original != F.Transformed && backupExists(F.Path, O.BackupSuffix)) {
+      errs() << "ompi-opt: error: " << displayPath(F.Path) << O.BackupSuffix
+             << " exists: remove it or choose another --backup-suffix; nothing was written\n";
+      return 1;
+    }
+  for (const FileOutcome &F : Outcomes) {
+    if (F.Original == F.Transformed)
+      continue;
+    if (!replaceWithBackup(F.Path, F.Original, F.Transformed, O.BackupSuffix))
+      return 1;
+    std::string P = displayPath(F.Path);
+    errs() << "ompi-opt: rewrote " << P
+           << (O.BackupSuffix.empty() ? std::string() : " (original in " + P + O.BackupSuffix + ")") << "\n";
+  }
+  return 0;
+}
+
+/// Everything but --check: report, HTML, diff, in-place or the source.
+int writeOutputs(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  if (O.Report && !writeReport(O, Outcomes))
+    return 1;
+  if (!O.HtmlDir.empty() && !writeHtmlPages(O.HtmlDir, Outcomes))
+    return 1;
+  if (wantsHtml(O)) {
+    if (htmlToDir(O))
+      return writeHtmlPages(O.Output, Outcomes) ? 0 : 1;
+    const FileOutcome &F = Outcomes.front();
+    return writeFileOrReport(O.Output.empty() ? "-" : O.Output,
+                             renderHtmlDiff(displayPath(F.Path), F.Original, F.Transformed, F.Analysis).Html)
+               ? 0
+               : 1;
+  }
+  if (wantsDiff(O))
+    if (int R = writeDiff(O, Outcomes); R >= 0)
+      return R;
+  if (O.InPlace)
+    return writeInPlace(O, Outcomes);
+  if (!O.Output.empty())
+    return writeFileOrReport(O.Output, Outcomes.front().Transformed) ? 0 : 1;
+  if (!O.Report)
+    for (const FileOutcome &F : Outcomes)
+      if (!writeFileOrReport("-", F.Transformed))
+        return 1;
+  return 0;
+}
+
+} // namespace
+
+int ompi::runDriver(DriverOptions &O) {
+  if (printListings(O))
+    return 0;
+  std::string DBError;
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB = loadDatabase(O, DBError);
+  if (O.Sources.empty())
+    return usage("no input files (see --help)");
+  if (auto Msg = conflict(O))
+    return usage(*Msg);
+  if (!DB)
+    return usage("cannot load the compilation database from " + O.BuildPath + ": " + DBError);
+  PipelineOptions Opts;
+  if (auto Msg = pipelineOptions(O, Opts))
+    return usage(*Msg);
+
+  std::vector<FileOutcome> Outcomes;
+  if (!runPipeline(*DB, O.Sources, Opts, Outcomes)) {
+    errs() << "ompi-opt: error: could not process "
+           << (O.Sources.size() == 1 ? O.Sources.front() : std::string("the input files")) << "; nothing was written\n";
+    return O.DryRun ? 3 : 1;
+  }
+  if (O.ListDatatypes) {
+    for (const FileOutcome &F : Outcomes)
+      for (auto &[Name, Size] : F.Datatypes)
+        outs() << Name << " " << Size << "\n";
+    return 0;
+  }
+  if (O.Check)
+    return writeLint(O, Outcomes);
+  return writeOutputs(O, Outcomes);
+}

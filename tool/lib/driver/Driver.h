@@ -1,0 +1,49 @@
+//===- Driver.h - ompi-opt's output modes ----------------------------------===//
+//
+// Runs the pipeline (parse, analyse, transform, check) over the sources and
+// writes what the options ask for: the transformed source, the report, a
+// unified or HTML diff, lint diagnostics or SARIF, or (--in-place) the
+// transformed sources over the inputs with backups. Without --in-place or
+// --fix the inputs are never modified; on any error nothing is written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_DRIVER_DRIVER_H
+#define OMPI_TOOL_DRIVER_DRIVER_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+/// The command line, as main.cpp parsed it. An optional value is absent
+/// when its option was not given (and empty when given without a value).
+struct DriverOptions {
+  std::vector<std::string> Sources;
+  std::string Output;                    ///< -o
+  std::optional<std::string> Report;     ///< --report[=text|json]
+  std::string ReportFile;                ///< --report-file
+  std::string BuildPath;                 ///< -p
+  std::string MPIInclude;                ///< --mpi-include
+  std::string TransformList = "all";     ///< --transforms
+  std::optional<std::string> DiffFormat; ///< --diff[=unified|html]
+  std::string CheckList = "all";         ///< --checks
+  std::optional<std::string> Format;     ///< --format=text|sarif
+  std::string HtmlDir;                   ///< --html-dir
+  std::string BackupSuffix = ".orig";    ///< --backup-suffix
+  bool BackupSuffixGiven = false;
+  bool ClosedWorld = false, LineDirectives = false;
+  bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
+  bool Check = false, Werror = false, Fix = false, InPlace = false, DryRun = false;
+  /// The compile command after "--", if one was given.
+  std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
+};
+
+/// Run ompi-opt; returns its exit status (README.md lists them).
+int runDriver(DriverOptions &O);
+
+} // namespace ompi
+
+#endif
