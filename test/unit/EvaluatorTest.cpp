@@ -1,0 +1,109 @@
+//===- EvaluatorTest.cpp - Symbolic values and communicator identities ----===//
+#include "TestAST.h"
+#include "analysis/Evaluator.h"
+#include "gtest/gtest.h"
+
+using namespace ompi;
+using namespace ompi::test;
+
+namespace {
+
+/// Argument Arg of the N-th call of Callee in f(), evaluated at that call.
+SymValue argOf(clang::ASTUnit &AST, Evaluator &Ev, llvm::StringRef Callee, unsigned Arg, unsigned N = 0) {
+  const clang::FunctionDecl *F = function(AST.getASTContext(), "f");
+  const clang::CallExpr *CE = call(F, Callee, N);
+  EXPECT_NE(CE, nullptr);
+  return Ev.evaluate(CE->getArg(Arg), F, CE);
+}
+
+TEST(Evaluator, StaticArithmetic) {
+  auto AST = parse("void f(void) { int n = 4; int m = n * 3 + 1; MPI_Send(0, m, MPI_INT, 0, n << 2, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Count = argOf(*AST, Ev, "MPI_Send", 1), Tag = argOf(*AST, Ev, "MPI_Send", 4);
+  ASSERT_EQ(Count.K, SymValue::Int);
+  EXPECT_EQ(Count.I, 13);
+  ASSERT_EQ(Tag.K, SymValue::Int);
+  EXPECT_EQ(Tag.I, 16);
+}
+
+TEST(Evaluator, RankRelative) {
+  auto AST = parse("void f(void) { int r, s; MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &s);"
+                   " MPI_Send(0, 1, MPI_INT, (r + 1) % s, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Dest = argOf(*AST, Ev, "MPI_Send", 3);
+  ASSERT_EQ(Dest.K, SymValue::Affine);
+  EXPECT_EQ(Dest.A.Rank, 1);
+  EXPECT_EQ(Dest.A.Const, 1);
+  EXPECT_EQ(Dest.A.Mod, AffineForm::ModSize);
+  EXPECT_EQ(Dest.Comm.K, CommId::Predefined);
+  EXPECT_EQ(Dest.Comm.Key, "MPI_COMM_WORLD");
+}
+
+TEST(Evaluator, DynamicHasReason) {
+  auto AST = parse("int g(void); void f(void) { MPI_Send(0, g(), MPI_INT, 0, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Count = argOf(*AST, Ev, "MPI_Send", 1);
+  EXPECT_EQ(Count.K, SymValue::Dynamic);
+  EXPECT_FALSE(Count.Reason.empty());
+}
+
+// Bug 5 of the architecture issue: affine products overflowed unchecked.
+TEST(Evaluator, AffineMultiplicationOverflowIsDynamic) {
+  auto AST = parse("void f(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " MPI_Send(0, 1, MPI_INT, (r + 3) * 4611686018427387904LL, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Dest = argOf(*AST, Ev, "MPI_Send", 3);
+  EXPECT_EQ(Dest.K, SymValue::Dynamic) << Dest.A.str();
+}
+
+TEST(Evaluator, RanksOfDifferentCommunicatorsDoNotMix) {
+  auto AST = parse("void f(void) { int a, b; MPI_Comm_rank(MPI_COMM_WORLD, &a); MPI_Comm_rank(MPI_COMM_SELF, &b);"
+                   " MPI_Send(0, 1, MPI_INT, a + b, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  EXPECT_EQ(argOf(*AST, Ev, "MPI_Send", 3).K, SymValue::Dynamic);
+}
+
+// Bug 3 of the architecture issue: a copy of MPI_COMM_WORLD is that
+// communicator, whatever it is spelled.
+TEST(CommId, CopyOfPredefinedIsPredefined) {
+  auto AST = parse("void f(void) { MPI_Comm comm = MPI_COMM_WORLD; MPI_Barrier(comm); MPI_Barrier(MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  const clang::CallExpr *A = call(F, "MPI_Barrier", 0), *B = call(F, "MPI_Barrier", 1);
+  CommId X = Ev.commId(A->getArg(0), F, A), Y = Ev.commId(B->getArg(0), F, B);
+  EXPECT_EQ(X.K, CommId::Predefined);
+  EXPECT_EQ(X, Y);
+  EXPECT_TRUE(X.definite());
+}
+
+TEST(CommId, CreatedOnceIsDefiniteAndDistinct) {
+  auto AST = parse("void f(void) { MPI_Comm c; MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &c); MPI_Barrier(c);"
+                   " MPI_Barrier(MPI_COMM_WORLD); MPI_Comm_free(&c); }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  const clang::CallExpr *A = call(F, "MPI_Barrier", 0), *B = call(F, "MPI_Barrier", 1);
+  CommId X = Ev.commId(A->getArg(0), F, A), Y = Ev.commId(B->getArg(0), F, B);
+  EXPECT_EQ(X.K, CommId::Created);
+  EXPECT_FALSE(CommId::maySame(X, Y));
+}
+
+TEST(CommId, CreatedInALoopIsNotDefinite) {
+  auto AST = parse("void f(int n) { MPI_Comm c; for (int i = 0; i < n; i++) {"
+                   " MPI_Comm_split(MPI_COMM_WORLD, i, 0, &c); MPI_Barrier(c); MPI_Comm_free(&c); } }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  const clang::CallExpr *A = call(F, "MPI_Barrier");
+  CommId X = Ev.commId(A->getArg(0), F, A);
+  EXPECT_FALSE(X.definite());
+  EXPECT_TRUE(CommId::maySame(X, CommId{CommId::Predefined, "MPI_COMM_WORLD"}));
+}
+
+TEST(CommId, UnknownMaySameAnything) {
+  CommId U, W{CommId::Predefined, "MPI_COMM_WORLD"}, S{CommId::Predefined, "MPI_COMM_SELF"};
+  EXPECT_FALSE(U.known());
+  EXPECT_TRUE(CommId::maySame(U, W));
+  EXPECT_FALSE(CommId::maySame(W, S));
+  EXPECT_NE(W.str(), S.str());
+}
+
+} // namespace

@@ -1,0 +1,74 @@
+//===- UniformityTest.cpp - The CFG analyses: definitions and uniformity --===//
+#include "TestAST.h"
+#include "analysis/Uniformity.h"
+#include "gtest/gtest.h"
+
+using namespace ompi;
+using namespace ompi::test;
+
+namespace {
+
+/// The variable named Name declared in F.
+const clang::VarDecl *local(const clang::FunctionDecl *F, llvm::StringRef Name) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    llvm::StringRef Name;
+    const clang::VarDecl *Found = nullptr;
+    bool VisitVarDecl(clang::VarDecl *V) {
+      if (V->getName() == Name)
+        Found = V;
+      return true;
+    }
+  } V;
+  V.Name = Name;
+  V.TraverseDecl(const_cast<clang::FunctionDecl *>(F));
+  return V.Found;
+}
+
+TEST(FunctionAnalysis, ReachingDefinitionsJoinAtBranches) {
+  auto AST = parse("void f(int c) { int x = 1; if (c) x = 2; MPI_Barrier(MPI_COMM_WORLD); x = 3;"
+                   " MPI_Barrier(MPI_COMM_SELF); }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  FunctionAnalysis &FA = Ev.analysis(F);
+  ASSERT_TRUE(FA.valid());
+  const clang::VarDecl *X = local(F, "x");
+  auto P1 = FA.pointOf(call(F, "MPI_Barrier", 0)), P2 = FA.pointOf(call(F, "MPI_Barrier", 1));
+  ASSERT_TRUE(P1 && P2);
+  EXPECT_EQ(FA.reaching(X, *P1).size(), 2u); // x = 1 and x = 2
+  ASSERT_EQ(FA.reaching(X, *P2).size(), 1u); // x = 3 only
+  EXPECT_EQ(FA.reaching(X, *P2).front()->K, Def::Assign);
+}
+
+TEST(Uniformity, RankBranchDiverges) {
+  auto AST = parse("void f(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " if (r == 0) MPI_Barrier(MPI_COMM_WORLD); MPI_Barrier(MPI_COMM_SELF); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  auto Inside = Uni.within(call(F, "MPI_Barrier", 0), F);
+  ASSERT_TRUE(Inside.has_value());
+  EXPECT_NE(Inside->Why.find("rank"), std::string::npos) << Inside->Why;
+  EXPECT_FALSE(Uni.within(call(F, "MPI_Barrier", 1), F).has_value());
+}
+
+TEST(Uniformity, SizeBranchIsUniform) {
+  auto AST = parse("void f(void) { int s; MPI_Comm_size(MPI_COMM_WORLD, &s);"
+                   " if (s > 2) MPI_Barrier(MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  EXPECT_FALSE(Uni.within(call(F, "MPI_Barrier"), F).has_value());
+}
+
+TEST(Uniformity, AllreduceResultIsUniform) {
+  auto AST = parse("void f(void) { int r, m; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " MPI_Allreduce(&r, &m, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);"
+                   " if (m > 0) MPI_Barrier(MPI_COMM_WORLD); if (r > 0) MPI_Barrier(MPI_COMM_SELF); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  EXPECT_FALSE(Uni.within(call(F, "MPI_Barrier", 0), F).has_value());
+  EXPECT_TRUE(Uni.within(call(F, "MPI_Barrier", 1), F).has_value());
+}
+
+} // namespace
