@@ -52,12 +52,11 @@ static cl::opt<bool> ListDatatypes("list-datatypes",
 static cl::opt<bool> ListTransforms("list-transforms", cl::desc("Print the registered transformations"),
                                     cl::cat(OptCategory));
 
-static cl::opt<std::string> TransformList(
-    "transforms",
-    cl::desc("Transformations to run: a comma-separated list of names (see --list-transforms), or 'all' "
-             "(default); '-name' removes one, 'none' runs none (report only)"),
-    cl::init("all"), cl::cat(OptCategory));
-
+static cl::opt<std::string>
+    TransformList("transforms",
+                  cl::desc("Transformations to run: a comma-separated list of names (see --list-transforms), or 'all' "
+                           "(default); '-name' removes one, 'none' runs none (report only)"),
+                  cl::init("all"), cl::cat(OptCategory));
 
 static cl::opt<std::string> DiffFormat("diff", cl::ValueOptional,
                                        cl::desc("Show what the transformations change with the reason for each "
@@ -76,8 +75,7 @@ static cl::opt<bool> Werror("Werror", cl::desc("With --check: findings are error
                             cl::cat(OptCategory));
 static cl::opt<std::string> Format("format", cl::desc("With --check: 'text' (default) or 'sarif' (SARIF 2.1.0)"),
                                    cl::init("text"), cl::value_desc("format"), cl::cat(OptCategory));
-static cl::opt<bool> Fix("fix",
-                         cl::desc("With --check: apply the fix-its to the sources (backups as with --in-place)"),
+static cl::opt<bool> Fix("fix", cl::desc("With --check: apply the fix-its to the sources (backups as with --in-place)"),
                          cl::cat(OptCategory));
 static cl::opt<bool> ListChecks("list-checks", cl::desc("Print the checks of --check"), cl::cat(OptCategory));
 static cl::opt<std::string> HtmlDir("html-dir",

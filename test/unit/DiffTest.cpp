@@ -6,9 +6,7 @@ using namespace ompi;
 
 namespace {
 
-TEST(Diff, IdenticalTextsHaveNoHunk) {
-  EXPECT_TRUE(computeDiff("a\nb\nc\n", "a\nb\nc\n", {}).empty());
-}
+TEST(Diff, IdenticalTextsHaveNoHunk) { EXPECT_TRUE(computeDiff("a\nb\nc\n", "a\nb\nc\n", {}).empty()); }
 
 TEST(Diff, OneChangedLineWithContext) {
   std::vector<DiffHunk> H = computeDiff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n", {}, 3);

@@ -1,6 +1,6 @@
 //===- EvaluatorTest.cpp - Symbolic values and communicator identities ----===//
-#include "TestAST.h"
 #include "analysis/Evaluator.h"
+#include "TestAST.h"
 #include "gtest/gtest.h"
 
 using namespace ompi;
@@ -17,7 +17,8 @@ SymValue argOf(clang::ASTUnit &AST, Evaluator &Ev, llvm::StringRef Callee, unsig
 }
 
 TEST(Evaluator, StaticArithmetic) {
-  auto AST = parse("void f(void) { int n = 4; int m = n * 3 + 1; MPI_Send(0, m, MPI_INT, 0, n << 2, MPI_COMM_WORLD); }");
+  auto AST =
+      parse("void f(void) { int n = 4; int m = n * 3 + 1; MPI_Send(0, m, MPI_INT, 0, n << 2, MPI_COMM_WORLD); }");
   Evaluator Ev(AST->getASTContext());
   SymValue Count = argOf(*AST, Ev, "MPI_Send", 1), Tag = argOf(*AST, Ev, "MPI_Send", 4);
   ASSERT_EQ(Count.K, SymValue::Int);

@@ -1,6 +1,6 @@
 //===- UniformityTest.cpp - The CFG analyses: definitions and uniformity --===//
-#include "TestAST.h"
 #include "analysis/Uniformity.h"
+#include "TestAST.h"
 #include "gtest/gtest.h"
 
 using namespace ompi;

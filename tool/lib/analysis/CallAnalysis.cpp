@@ -1,8 +1,8 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "analysis/CallAnalysis.h"
 #include "support/AST.h"
-#include "clang/AST/ASTContext.h"
 #include "support/FunctionVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -14,12 +14,16 @@ namespace {
 /// The handle kind an argument of role R must have, if it is a handle role.
 std::optional<HandleKind> handleRole(Role R) {
   switch (R) {
-  case Role::Comm: return HandleKind::Comm;
+  case Role::Comm:
+    return HandleKind::Comm;
   case Role::SendType:
   case Role::RecvType:
-  case Role::Type: return HandleKind::Datatype;
-  case Role::Op: return HandleKind::Op;
-  default: return std::nullopt;
+  case Role::Type:
+    return HandleKind::Datatype;
+  case Role::Op:
+    return HandleKind::Op;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -53,7 +57,8 @@ SymValue refine(SymValue V, Role R, const CommId &CallComm) {
 
 class CallFinder : public FunctionVisitor<CallFinder> {
 public:
-  CallFinder(ASTContext &Ctx, Evaluator &Ev, FileResult &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Out(Out) {}
+  CallFinder(ASTContext &Ctx, Evaluator &Ev, FileResult &Out)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Out(Out) {}
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();

@@ -30,13 +30,13 @@ namespace ompi {
 
 struct ArgResult {
   unsigned Index = 0;
-  std::string Name;   ///< parameter name from the model ("count")
+  std::string Name; ///< parameter name from the model ("count")
   Role R = Role::Other;
   ArgClass Class = ArgClass::Dynamic;
-  std::string Value;  ///< canonical value when static or rank-relative
-  std::string Text;   ///< the argument as written
-  std::string Reason; ///< why it is dynamic
-  std::string Note;   ///< how a static value was derived, when not obvious
+  std::string Value;          ///< canonical value when static or rank-relative
+  std::string Text;           ///< the argument as written
+  std::string Reason;         ///< why it is dynamic
+  std::string Note;           ///< how a static value was derived, when not obvious
   std::optional<int64_t> Int; ///< the integer value, when it is one
 };
 
@@ -90,9 +90,9 @@ struct ChangeNote {
   bool Applied = true;
   std::string File;
   unsigned Line = 0, Column = 0;
-  std::string What;  ///< what was done (or what was considered)
-  std::string Why;   ///< why it is safe (or why it was not done)
-  std::string Saves; ///< what it saves per execution, when applied
+  std::string What;              ///< what was done (or what was considered)
+  std::string Why;               ///< why it is safe (or why it was not done)
+  std::string Saves;             ///< what it saves per execution, when applied
   unsigned CollectivesSaved = 0; ///< collectives removed per execution (static fusion)
 
   /// A note; one that is Applied gets its Kind from the caller.

@@ -62,10 +62,10 @@ struct Candidate {
   const CallResult *R = nullptr;
   const VarDecl *V = nullptr;
   bool Worth = false;
-  bool Invalid = false;    ///< its variable cannot be deferred (already reported)
-  std::string NotWorth;    ///< why deferring it alone would not help
-  bool AtExit = false;     ///< its (global) result is not used before its function returns
-  unsigned NextUse = 0;    ///< offset of the first use of its result after it
+  bool Invalid = false; ///< its variable cannot be deferred (already reported)
+  std::string NotWorth; ///< why deferring it alone would not help
+  bool AtExit = false;  ///< its (global) result is not used before its function returns
+  unsigned NextUse = 0; ///< offset of the first use of its result after it
 };
 
 class Analysis {
@@ -104,7 +104,7 @@ private:
   Collector Col;
   std::map<const CallExpr *, const CallResult *> MPI;
   std::vector<Candidate> Cands;
-  std::set<const FunctionDecl *> Deferring; ///< may leave a reduction pending when it returns
+  std::set<const FunctionDecl *> Deferring;          ///< may leave a reduction pending when it returns
   std::set<std::pair<unsigned, std::string>> Placed; ///< (offset, variable) of force points
   /// Calls that free a communicator, directly or in a function they call.
   std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Frees;
@@ -186,8 +186,7 @@ private:
 
   void collectCandidates() {
     for (const CallResult &C : Calls.Calls) {
-      if (!isFusibleReduction(C.Function) || !C.Call || !C.Caller || !C.expr(Role::RecvBuf) ||
-          C.Call->getNumArgs() < 2)
+      if (!isFusibleReduction(C.Function) || !C.Call || !C.Caller || !C.expr(Role::RecvBuf) || C.Call->getNumArgs() < 2)
         continue;
       if (changedByEarlier(C.Call->getSourceRange()))
         continue; // fused statically
@@ -462,8 +461,7 @@ private:
         }
         const Stmt *RP = DRE ? parent(DRE) : nullptr;
         const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(RP);
-        if (!DRE || !IC ||
-            (IC->getCastKind() != CK_LValueToRValue && IC->getCastKind() != CK_ArrayToPointerDecay)) {
+        if (!DRE || !IC || (IC->getCastKind() != CK_LValueToRValue && IC->getCastKind() != CK_ArrayToPointerDecay)) {
           Why = llvm::formatv("the loop condition at line {0} {1} {2} other than by reading it", line(P->getBeginLoc()),
                               Reason, V->getName())
                     .str();
@@ -523,7 +521,8 @@ private:
       unsigned CallEnd = off(C->R->Call->getEndLoc());
       const DeclRefExpr *Next = nullptr;
       for (const DeclRefExpr *E : Uses)
-        if (functionOf(E) == F && off(E->getBeginLoc()) > CallEnd && (!Next || off(E->getBeginLoc()) < off(Next->getBeginLoc())))
+        if (functionOf(E) == F && off(E->getBeginLoc()) > CallEnd &&
+            (!Next || off(E->getBeginLoc()) < off(Next->getBeginLoc())))
           Next = E;
       unsigned Limit = Next ? off(Next->getBeginLoc()) : off(F->getBody()->getEndLoc());
       bool Joined = false;
@@ -536,14 +535,14 @@ private:
           Joined = true;
       }
       if (!Next && Global)
-        C->Worth = C->AtExit = true, Why = llvm::formatv("its result {0} is not used before the end of {1}", Name,
-                                             C->R->EnclosingFunction)
-                                   .str();
+        C->Worth = C->AtExit = true,
+        Why = llvm::formatv("its result {0} is not used before the end of {1}", Name, C->R->EnclosingFunction).str();
       else if (Joined)
-        C->Worth = true, Why = llvm::formatv("another reduction can join it before {0}", Next ? llvm::formatv(
-                                                 "{0} is read at line {1}", Name, line(Next->getBeginLoc())).str()
-                                                 : "the function returns")
-                                   .str();
+        C->Worth = true,
+        Why = llvm::formatv("another reduction can join it before {0}",
+                            Next ? llvm::formatv("{0} is read at line {1}", Name, line(Next->getBeginLoc())).str()
+                                 : "the function returns")
+                  .str();
       else
         C->NotWorth = Next ? llvm::formatv("its result is used at line {0} before any other reduction could join it",
                                            line(Next->getBeginLoc()))
@@ -568,8 +567,8 @@ private:
           break;
         }
       if (!C.Worth)
-        Plan.Declined.push_back(note(*C.R, false, "defer " + C.R->Function + " into " + C.V->getName().str(),
-                                     C.NotWorth));
+        Plan.Declined.push_back(
+            note(*C.R, false, "defer " + C.R->Function + " into " + C.V->getName().str(), C.NotWorth));
     }
   }
 
@@ -588,9 +587,7 @@ private:
       return;
     // The runtime delivers each communicator's results in order, not across
     // communicators: one variable is deferred on one communicator only.
-    auto CommOf = [&](const Candidate *C) {
-      return Ev.commId(C->R->expr(Role::Comm), C->R->Caller, C->R->Call);
-    };
+    auto CommOf = [&](const Candidate *C) { return Ev.commId(C->R->expr(Role::Comm), C->R->Caller, C->R->Call); };
     const CommId FirstComm = CommOf(Deferred.front());
     for (Candidate *C : Deferred)
       if (C != Deferred.front() && CommOf(C) != FirstComm) {
@@ -687,9 +684,8 @@ private:
       closeOverCallers(Reads);
       for (auto &[F, Cs] : Col.Calls)
         for (const CallExpr *CE : Cs)
-          if (const FunctionDecl *G = CE->getDirectCallee();
-              G && G->getCanonicalDecl() != F->getCanonicalDecl() && Reads.count(G->getCanonicalDecl()) &&
-              conditional(CE))
+          if (const FunctionDecl *G = CE->getDirectCallee(); G && G->getCanonicalDecl() != F->getCanonicalDecl() &&
+                                                             Reads.count(G->getCanonicalDecl()) && conditional(CE))
             Site(CE, F, nullptr, "reads",
                  llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
                                G->getName(), Name)
@@ -729,15 +725,16 @@ private:
       D.Summary = llvm::formatv("{0}({1} -> {2})", C->R->Function, Ev.text(C->R->expr(Role::SendBuf)),
                                 Ev.text(C->R->expr(Role::RecvBuf)))
                       .str();
-      D.Note = note(*C->R, true, "deferred " + D.Summary + " to the lazy runtime",
-                    WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
-                                                Global ? "variable of this file" : "local variable",
-                                                Forces.empty() ? std::string("nothing uses it afterwards")
-                                                : llvm::formatv("{0} force point{1} wait{2} for it", Forces.size(),
-                                                                Forces.size() == 1 ? "" : "s",
-                                                                Forces.size() == 1 ? "s" : "")
-                                                      .str())
-                                      .str());
+      D.Note =
+          note(*C->R, true, "deferred " + D.Summary + " to the lazy runtime",
+               WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
+                                           Global ? "variable of this file" : "local variable",
+                                           Forces.empty() ? std::string("nothing uses it afterwards")
+                                                          : llvm::formatv("{0} force point{1} wait{2} for it",
+                                                                          Forces.size(), Forces.size() == 1 ? "" : "s",
+                                                                          Forces.size() == 1 ? "s" : "")
+                                                                .str())
+                                 .str());
       D.Note.Kind = NoteKind::Deferred;
       D.Note.Saves = "one collective per reduction that joins it before the next force point";
       Plan.Calls.push_back(std::move(D));

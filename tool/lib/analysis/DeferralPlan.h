@@ -41,10 +41,10 @@ struct DeferredCall {
 
 struct ForcePoint {
   enum Kind { Before, Braces, Comma, BeforeBrace } K = Before;
-  clang::SourceLocation At;    ///< statement start / reference / closing brace
-  clang::SourceLocation End;   ///< Braces: just after the statement; Comma: end of the reference
+  clang::SourceLocation At;  ///< statement start / reference / closing brace
+  clang::SourceLocation End; ///< Braces: just after the statement; Comma: end of the reference
   std::string Indent;
-  std::string Var;             ///< the variable's name
+  std::string Var; ///< the variable's name
   ChangeNote Note;
 };
 

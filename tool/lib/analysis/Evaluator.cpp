@@ -1,9 +1,9 @@
 //===- Evaluator.cpp - Partial evaluation of MPI call arguments ------------===//
 #include "analysis/Evaluator.h"
 #include "mpi/MPIModel.h"
-#include "clang/AST/RecordLayout.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -21,16 +21,17 @@ using namespace ompi;
 
 llvm::StringRef ompi::argClassName(ArgClass C) {
   switch (C) {
-  case ArgClass::Static: return "static";
-  case ArgClass::RankRelative: return "rank-relative";
-  case ArgClass::Dynamic: return "dynamic";
+  case ArgClass::Static:
+    return "static";
+  case ArgClass::RankRelative:
+    return "rank-relative";
+  case ArgClass::Dynamic:
+    return "dynamic";
   }
   return "dynamic";
 }
 
-ArgClass ompi::worst(ArgClass A, ArgClass B) {
-  return static_cast<int>(A) > static_cast<int>(B) ? A : B;
-}
+ArgClass ompi::worst(ArgClass A, ArgClass B) { return static_cast<int>(A) > static_cast<int>(B) ? A : B; }
 
 static std::string term(int64_t Coef, llvm::StringRef Name, bool First) {
   std::string S;
@@ -65,19 +66,27 @@ std::string AffineForm::str() const {
 
 ArgClass SymValue::cls() const {
   switch (K) {
-  case Dynamic: return ArgClass::Dynamic;
-  case Affine: return ArgClass::RankRelative;
-  default: return ArgClass::Static;
+  case Dynamic:
+    return ArgClass::Dynamic;
+  case Affine:
+    return ArgClass::RankRelative;
+  default:
+    return ArgClass::Static;
   }
 }
 
 std::string SymValue::str() const {
   switch (K) {
-  case Dynamic: return "?";
-  case Int: return std::to_string(I);
-  case Handle: return Name;
-  case Address: return Spelled;
-  case Affine: return A.str();
+  case Dynamic:
+    return "?";
+  case Int:
+    return std::to_string(I);
+  case Handle:
+    return Name;
+  case Address:
+    return Spelled;
+  case Affine:
+    return A.str();
   }
   return "?";
 }
@@ -86,11 +95,16 @@ bool SymValue::same(const SymValue &O) const {
   if (K != O.K)
     return false;
   switch (K) {
-  case Dynamic: return false;
-  case Int: return I == O.I;
-  case Handle: return canonicalHandle(Name) == canonicalHandle(O.Name);
-  case Address: return Obj == O.Obj && Name == O.Name && Offset == O.Offset;
-  case Affine: return A == O.A && Comm == O.Comm;
+  case Dynamic:
+    return false;
+  case Int:
+    return I == O.I;
+  case Handle:
+    return canonicalHandle(Name) == canonicalHandle(O.Name);
+  case Address:
+    return Obj == O.Obj && Name == O.Name && Offset == O.Offset;
+  case Affine:
+    return A == O.A && Comm == O.Comm;
   }
   return false;
 }
@@ -219,9 +233,7 @@ void TUIndex::build(ASTContext &Ctx) {
 // Function analysis: CFG, reaching definitions, address-taken locals
 //===----------------------------------------------------------------------===//
 
-static bool tracked(const VarDecl *V) {
-  return V && V->hasLocalStorage() && V->getType()->isScalarType();
-}
+static bool tracked(const VarDecl *V) { return V && V->hasLocalStorage() && V->getType()->isScalarType(); }
 
 FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD, ASTContext &Ctx) : FD(FD), Ctx(Ctx) {
   if (!FD->hasBody())
@@ -235,7 +247,12 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD, ASTContext &Ctx) : FD
   unsigned EntryID = Cfg->getEntry().getBlockID();
   for (const ParmVarDecl *PV : FD->parameters())
     if (tracked(PV))
-      Defs.push_back({Def::Entry, PV, nullptr, nullptr, nullptr, {EntryID, 0},
+      Defs.push_back({Def::Entry,
+                      PV,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      {EntryID, 0},
                       Ctx.getSourceManager().getExpansionLineNumber(PV->getLocation())});
   for (const CFGBlock *B : *Cfg) {
     unsigned Index = 0;
@@ -274,8 +291,8 @@ void FunctionAnalysis::collectDefs(const Stmt *S, Point P) {
     if (!BO->isAssignmentOp())
       return;
     if (const VarDecl *V = refVar(BO->getLHS()); tracked(V))
-      Defs.push_back({BO->isCompoundAssignmentOp() ? Def::Compound : Def::Assign, V, S, BO->getRHS(), nullptr, P,
-                      Line});
+      Defs.push_back(
+          {BO->isCompoundAssignmentOp() ? Def::Compound : Def::Assign, V, S, BO->getRHS(), nullptr, P, Line});
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
@@ -294,8 +311,8 @@ void FunctionAnalysis::collectDefs(const Stmt *S, Point P) {
       return;
     if (const VarDecl *V = refVar(AddrOf->getSubExpr()); tracked(V)) {
       unsigned CommIdx = *lookupFunction(CE->getDirectCallee()->getName())->find(Role::Comm);
-      Defs.push_back({Out->second == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr,
-                      CE->getArg(CommIdx), P, Line});
+      Defs.push_back(
+          {Out->second == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr, CE->getArg(CommIdx), P, Line});
     }
   }
 }
@@ -476,8 +493,8 @@ std::string Evaluator::text(const Expr *E) const {
 }
 
 QualType Evaluator::typeOfSpelling(llvm::StringRef CType) const {
-  static const std::pair<const char *, unsigned> Fixed[] = {{"int8_t", 8},   {"int16_t", 16},  {"int32_t", 32},
-                                                            {"int64_t", 64}, {"uint8_t", 8},   {"uint16_t", 16},
+  static const std::pair<const char *, unsigned> Fixed[] = {{"int8_t", 8},    {"int16_t", 16}, {"int32_t", 32},
+                                                            {"int64_t", 64},  {"uint8_t", 8},  {"uint16_t", 16},
                                                             {"uint32_t", 32}, {"uint64_t", 64}};
   for (auto &[Name, Bits] : Fixed)
     if (CType == Name)
@@ -1032,18 +1049,30 @@ SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const S
       if (B < 0 || B >= 63 || (Op == BO_Shl && A < 0))
         return SymValue::dyn("shift out of range in " + text(E));
       return SymValue::integer(Op == BO_Shl ? A << B : A >> B);
-    case BO_And: return SymValue::integer(A & B);
-    case BO_Or: return SymValue::integer(A | B);
-    case BO_Xor: return SymValue::integer(A ^ B);
-    case BO_LT: return SymValue::integer(A < B);
-    case BO_GT: return SymValue::integer(A > B);
-    case BO_LE: return SymValue::integer(A <= B);
-    case BO_GE: return SymValue::integer(A >= B);
-    case BO_EQ: return SymValue::integer(A == B);
-    case BO_NE: return SymValue::integer(A != B);
-    case BO_LAnd: return SymValue::integer(A && B);
-    case BO_LOr: return SymValue::integer(A || B);
-    default: return SymValue::dyn("operator in " + text(E));
+    case BO_And:
+      return SymValue::integer(A & B);
+    case BO_Or:
+      return SymValue::integer(A | B);
+    case BO_Xor:
+      return SymValue::integer(A ^ B);
+    case BO_LT:
+      return SymValue::integer(A < B);
+    case BO_GT:
+      return SymValue::integer(A > B);
+    case BO_LE:
+      return SymValue::integer(A <= B);
+    case BO_GE:
+      return SymValue::integer(A >= B);
+    case BO_EQ:
+      return SymValue::integer(A == B);
+    case BO_NE:
+      return SymValue::integer(A != B);
+    case BO_LAnd:
+      return SymValue::integer(A && B);
+    case BO_LOr:
+      return SymValue::integer(A || B);
+    default:
+      return SymValue::dyn("operator in " + text(E));
     }
   }
   // Affine in rank and size.

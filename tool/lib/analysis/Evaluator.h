@@ -72,15 +72,15 @@ struct CommId {
 /// The abstract value of an expression.
 struct SymValue {
   enum Kind { Dynamic, Int, Handle, Address, Affine } K = Dynamic;
-  int64_t I = 0;       ///< Int
-  std::string Name;    ///< Handle: its spelling; Address: the object's name
+  int64_t I = 0;                       ///< Int
+  std::string Name;                    ///< Handle: its spelling; Address: the object's name
   const clang::VarDecl *Obj = nullptr; ///< Address: the object itself
-  int64_t Offset = 0;  ///< Address: byte offset into the object
-  std::string Spelled; ///< Address: canonical rendering ("&x", "buf", "&buf[2]")
-  AffineForm A;        ///< Affine
-  CommId Comm;         ///< Affine: the communicator the rank/size belong to
-  std::string Reason;  ///< Dynamic: why it is not static
-  std::string Note;    ///< how a static value was derived, when not obvious
+  int64_t Offset = 0;                  ///< Address: byte offset into the object
+  std::string Spelled;                 ///< Address: canonical rendering ("&x", "buf", "&buf[2]")
+  AffineForm A;                        ///< Affine
+  CommId Comm;                         ///< Affine: the communicator the rank/size belong to
+  std::string Reason;                  ///< Dynamic: why it is not static
+  std::string Note;                    ///< how a static value was derived, when not obvious
 
   static SymValue dyn(std::string Why) {
     SymValue V;
@@ -130,9 +130,9 @@ struct TUIndex {
 struct Def {
   enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Entry } K;
   const clang::VarDecl *Var;
-  const clang::Stmt *S;       ///< the defining statement (null for Entry)
-  const clang::Expr *Value;   ///< Init/Assign/Compound: the right-hand side
-  const clang::Expr *Comm;    ///< RankOut/SizeOut: the communicator argument
+  const clang::Stmt *S;     ///< the defining statement (null for Entry)
+  const clang::Expr *Value; ///< Init/Assign/Compound: the right-hand side
+  const clang::Expr *Comm;  ///< RankOut/SizeOut: the communicator argument
   Point P;
   unsigned Line;
 };
@@ -215,8 +215,7 @@ private:
   SymValue evalGlobal(const clang::VarDecl *V);
   SymValue evalDef(const Def &D, FunctionAnalysis &FA);
   SymValue evalParam(const clang::ParmVarDecl *PV);
-  SymValue evalBinary(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R,
-                      const clang::Expr *E);
+  SymValue evalBinary(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const clang::Expr *E);
   SymValue evalAddressOf(const clang::Expr *Sub, FunctionAnalysis *FA, Point P);
   CommId commIdAt(const clang::Expr *E, FunctionAnalysis *FA, Point P);
   bool createdOnce(const clang::VarDecl *V, const clang::FunctionDecl *F);

@@ -1,19 +1,19 @@
 //===- FusionPlan.cpp - Which reductions fuse statically, and why ---------===//
 #include "analysis/FusionPlan.h"
-#include "clang/Tooling/Core/Replacement.h"
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 using namespace clang;
 using namespace ompi;
@@ -22,9 +22,9 @@ namespace {
 
 /// Library functions that touch no memory but their arguments' values.
 bool isPureLibraryFunction(llvm::StringRef N) {
-  static const llvm::StringSet<> Pure = {
-      "sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log", "logf", "log10", "pow", "powf", "sin", "cos",
-      "tan", "atan", "atan2", "floor", "ceil", "fmin", "fmax", "fmod", "round", "abs", "labs", "llabs"};
+  static const llvm::StringSet<> Pure = {"sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log",   "logf",  "log10",
+                                         "pow",  "powf",  "sin",  "cos",   "tan", "atan", "atan2", "floor", "ceil",
+                                         "fmin", "fmax",  "fmod", "round", "abs", "labs", "llabs"};
   return Pure.contains(N);
 }
 
@@ -40,7 +40,7 @@ struct Candidate {
   const CallResult *Result = nullptr;
   const Stmt *S = nullptr;
   std::string Key;
-  std::string Invalid; ///< why it cannot take part in a fusion
+  std::string Invalid;   ///< why it cannot take part in a fusion
   bool Declined = false; ///< a note already says why it was not fused
   FusionMember M;
   std::string Function, TypeText, CType, OpText, CommText, RootText;
@@ -77,9 +77,9 @@ public:
       if (const CallExpr *CE = reductionCall(Inner, Cands[I])) {
         Cands[I].Call = CE;
         if (Inner != S)
-          Cands[I].Invalid = llvm::formatv("the call is labelled: a jump to line {0} would skip the others",
-                                           line(S->getBeginLoc()))
-                                 .str();
+          Cands[I].Invalid =
+              llvm::formatv("the call is labelled: a jump to line {0} would skip the others", line(S->getBeginLoc()))
+                  .str();
         ++NCalls;
       }
       ++I;
@@ -143,8 +143,8 @@ public:
       if (Why.empty())
         Why = countsStable(Cands, G.Members, K);
       if (!Why.empty()) {
-        decline(C, llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why)
-                       .str());
+        decline(C,
+                llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why).str());
         C.Declined = true;
         Close(C.Key);
         Groups[C.Key].Members.push_back(K);
@@ -193,9 +193,8 @@ private:
     static const char *What[] = {"function", "communicator", "op", "datatype", "root"};
     for (unsigned I = 0; I < A.size() && I < B.size(); ++I)
       if (A[I] != B[I]) {
-        decline(C, llvm::formatv("not fused with the call at line {0}: different {1} ({2}, not {3})",
-                                 Near->M.Line, What[I], I == 1 ? C.CommText : A[I].str(),
-                                 I == 1 ? Near->CommText : B[I].str())
+        decline(C, llvm::formatv("not fused with the call at line {0}: different {1} ({2}, not {3})", Near->M.Line,
+                                 What[I], I == 1 ? C.CommText : A[I].str(), I == 1 ? Near->CommText : B[I].str())
                        .str());
         return;
       }
@@ -215,10 +214,9 @@ private:
     const Expr *Inner = E->IgnoreParens();
     const VarDecl *RC = nullptr;
     if (const auto *BO = dyn_cast<BinaryOperator>(Inner); BO && BO->getOpcode() == BO_Assign) {
-      RC = dyn_cast_or_null<VarDecl>(
-          isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
-              ? cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())->getDecl()
-              : nullptr);
+      RC = dyn_cast_or_null<VarDecl>(isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())
+                                         ? cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())->getDecl()
+                                         : nullptr);
       if (!RC)
         return nullptr;
       Inner = BO->getRHS();
@@ -268,7 +266,8 @@ private:
       // Fusing here would change the collective sequence of the ranks that
       // run this code and not of the others (which may run other calls).
       Fail("only some ranks may run it, so fusing it would change their sequence of collectives and not the "
-           "others' (" + D->Why + ")");
+           "others' (" +
+           D->Why + ")");
       return;
     }
     if (!Ctx.getLangOpts().C99) {
@@ -296,8 +295,7 @@ private:
     if (Op->Class != ArgClass::Static || !isReductionOp(Op->Value))
       return Fail("op " + Op->Text + " is not a predefined reduction operation");
     const HandleModel *H = Type->Class == ArgClass::Static ? lookupHandle(Type->Value) : nullptr;
-    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() ||
-        llvm::StringRef(H->CTypes).contains('+'))
+    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || llvm::StringRef(H->CTypes).contains('+'))
       return Fail("datatype " + Type->Text + " is not a predefined datatype of one C type");
     std::optional<int64_t> Size = Ev.datatypeSize(Type->Value);
     if (!Size)
@@ -342,9 +340,10 @@ private:
       return Fail("an argument is written inside a macro");
     const VarDecl *RO = RV.Obj;
     std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
-    C.M.ResultAddr = RV.Offset == 0 ? Base
-                                    : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
-    C.M.Buffers = (InPlace ? SV.Name : Send->Class == ArgClass::Dynamic ? Send->Text : Send->Value) +
+    C.M.ResultAddr = RV.Offset == 0 ? Base : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
+    C.M.Buffers = (InPlace                            ? SV.Name
+                   : Send->Class == ArgClass::Dynamic ? Send->Text
+                                                      : Send->Value) +
                   " -> " + Recv->Value;
     C.TypeText = Type->Text;
     C.CType = H->CTypes;
@@ -432,8 +431,7 @@ private:
     for (const VarDecl *V : Vars)
       for (unsigned K = Members.front(); K <= To; ++K)
         if (const Stmt *D = defines(Cands[K].S, V))
-          return llvm::formatv("line {0} changes {1}, which a count reads", line(D->getBeginLoc()), V->getName())
-              .str();
+          return llvm::formatv("line {0} changes {1}, which a count reads", line(D->getBeginLoc()), V->getName()).str();
     return "";
   }
 
@@ -449,8 +447,7 @@ private:
   }
 
   /// Buffers of the new member C must be distinct from every member's.
-  std::string disjoint(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members,
-                       const Candidate &C) {
+  std::string disjoint(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, const Candidate &C) {
     // Inputs are packed where each call was, so two calls may read the same
     // object; a result may not share memory with anything else.
     for (unsigned Idx : Members)
@@ -463,8 +460,7 @@ private:
     for (unsigned Idx : Members)
       for (const VarDecl *P : Cands[Idx].Protected)
         if (refers(C.S, P))
-          return llvm::formatv("it uses {0}, the result of the call at line {1}", P->getName(),
-                               Cands[Idx].M.Line)
+          return llvm::formatv("it uses {0}, the result of the call at line {1}", P->getName(), Cands[Idx].M.Line)
               .str();
     return "";
   }
@@ -485,9 +481,7 @@ private:
       if (const auto *DS = dyn_cast<DeclStmt>(S.S))
         for (const Decl *D : DS->decls())
           if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Names.count(ND->getNameAsString()))
-            return llvm::formatv("the declaration at line {0} hides {1}", line(D->getLocation()),
-                                 ND->getName())
-                .str();
+            return llvm::formatv("the declaration at line {0} hides {1}", line(D->getLocation()), ND->getName()).str();
       std::string Why = check(S.S, Protected, F, /*OtherReduction=*/S.Call ? S.Call : nullptr, 0);
       if (!Why.empty())
         return Why;
@@ -511,21 +505,18 @@ private:
     unsigned L = line(S->getBeginLoc());
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Protected.count(V))
-        return llvm::formatv("line {0} uses {1}, the result of the call at line {2}", L, V->getName(),
-                             Protected.at(V))
+        return llvm::formatv("line {0} uses {1}, the result of the call at line {2}", L, V->getName(), Protected.at(V))
             .str();
       return "";
     }
     if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
-      return llvm::formatv("the {0} at line {1} leaves the block", isa<ReturnStmt>(S) ? "return" : "goto", L)
-          .str();
+      return llvm::formatv("the {0} at line {1} leaves the block", isa<ReturnStmt>(S) ? "return" : "goto", L).str();
     if (isa<LabelStmt>(S))
       return llvm::formatv("the label at line {0} can be jumped to", L).str();
     if (isa<SwitchCase>(S) && Loops == 0)
       return llvm::formatv("the case label at line {0} can be jumped to", L).str();
     if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Loops == 0)
-      return llvm::formatv("the {0} at line {1} leaves the block", isa<BreakStmt>(S) ? "break" : "continue", L)
-          .str();
+      return llvm::formatv("the {0} at line {1} leaves the block", isa<BreakStmt>(S) ? "break" : "continue", L).str();
     const Expr *Cond = nullptr;
     bool Loop = false;
     if (const auto *IS = dyn_cast<IfStmt>(S))
@@ -560,8 +551,8 @@ private:
     return "";
   }
 
-  std::string checkCall(const CallExpr *CE, const std::map<const VarDecl *, unsigned> &Protected,
-                        const FunctionDecl *F, const CallExpr *Allowed) {
+  std::string checkCall(const CallExpr *CE, const std::map<const VarDecl *, unsigned> &Protected, const FunctionDecl *F,
+                        const CallExpr *Allowed) {
     unsigned L = line(CE->getBeginLoc());
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee)
@@ -577,8 +568,7 @@ private:
     if (harmlessCallee(Callee))
       return ""; // the C library neither communicates nor names the program's variables
     if (!Callee->hasBody())
-      return llvm::formatv("the call to {0} at line {1}, whose code is not in this file, may make MPI calls", Name,
-                           L)
+      return llvm::formatv("the call to {0} at line {1}, whose code is not in this file, may make MPI calls", Name, L)
           .str();
     if (callsMPI(Callee))
       return llvm::formatv("the call to {0} at line {1} makes MPI calls", Name, L).str();
@@ -586,8 +576,8 @@ private:
       if (!V->hasGlobalStorage())
         continue; // a local whose address does not escape: no callee sees it
       if (touchesGlobal(Callee, V))
-        return llvm::formatv("the call to {0} at line {1} may use {2}, the result of the call at line {3}", Name,
-                             L, V->getName(), From)
+        return llvm::formatv("the call to {0} at line {1} may use {2}, the result of the call at line {3}", Name, L,
+                             V->getName(), From)
             .str();
     }
     return "";
@@ -698,8 +688,7 @@ private:
         continue;
       }
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P))
-        return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() ||
-               AS->getBase() == Cur;
+        return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() || AS->getBase() == Cur;
       if (const auto *CE = dyn_cast<CallExpr>(P)) {
         const FunctionDecl *Callee = CE->getDirectCallee();
         if (!Callee || !Callee->getIdentifier())
@@ -871,11 +860,10 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   N.What = "fused " + fusionSummary(G);
   N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
                         "between touch no result and hold no other MPI call or jump",
-                        G.Rooted ? " and root" : "", llvm::join(Bufs, ", "), G.Between,
-                        G.Between == 1 ? "" : "s")
+                        G.Rooted ? " and root" : "", llvm::join(Bufs, ", "), G.Between, G.Between == 1 ? "" : "s")
               .str();
-  N.Saves = llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s")
-                .str();
+  N.Saves =
+      llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s").str();
   N.CollectivesSaved = unsigned(G.Members.size() - 1);
   return N;
 }

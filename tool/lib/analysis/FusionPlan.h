@@ -30,21 +30,21 @@ namespace ompi {
 
 struct FusionMember {
   unsigned Line = 0, Column = 0;
-  int64_t Count = 0;       ///< the count, when static
-  std::string CountText;   ///< the count expression, when only known at run time
-  std::string InputText;   ///< what to pack, as written (the send buffer, or the receive buffer for MPI_IN_PLACE)
-  std::string ResultAddr;  ///< where the result goes, valid at the fused point
-  std::string ResultCode;  ///< variable that received the call's return code, if any
-  std::string Buffers;     ///< "&s -> &g" for the report
+  int64_t Count = 0;           ///< the count, when static
+  std::string CountText;       ///< the count expression, when only known at run time
+  std::string InputText;       ///< what to pack, as written (the send buffer, or the receive buffer for MPI_IN_PLACE)
+  std::string ResultAddr;      ///< where the result goes, valid at the fused point
+  std::string ResultCode;      ///< variable that received the call's return code, if any
+  std::string Buffers;         ///< "&s -> &g" for the report
   clang::CharSourceRange Expr; ///< the call (or "rc = call") without the ';'
   clang::CharSourceRange Stmt; ///< the whole statement with its ';'
-  std::string Indent;      ///< leading white space of the statement's line
+  std::string Indent;          ///< leading white space of the statement's line
 };
 
 struct FusionGroup {
   std::string Function; ///< MPI_Allreduce or MPI_Reduce
   std::string TypeText, CType, OpText, CommText, RootText;
-  bool Rooted = false;  ///< MPI_Reduce: the result lands at RootText only
+  bool Rooted = false; ///< MPI_Reduce: the result lands at RootText only
   std::vector<FusionMember> Members;
   unsigned Between = 0; ///< statements crossed
 };

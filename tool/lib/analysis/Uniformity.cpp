@@ -1,8 +1,8 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
 #include "analysis/Uniformity.h"
+#include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
-#include "mpi/MPIModel.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -18,11 +18,11 @@ namespace ompi {
 /// field of a local array or struct, or a global; or an MPI call that fills it.
 struct Write {
   const VarDecl *Var;
-  const Stmt *At;           ///< the assignment, increment, declaration or MPI call
-  const Expr *Value;        ///< what is stored (null: an increment or an MPI output)
-  const Expr *Target;       ///< the written lvalue (its indices count), or null
+  const Stmt *At;     ///< the assignment, increment, declaration or MPI call
+  const Expr *Value;  ///< what is stored (null: an increment or an MPI output)
+  const Expr *Target; ///< the written lvalue (its indices count), or null
   const FunctionDecl *Func;
-  std::string Fixed;        ///< a reason it varies whatever the point (address escapes, rank output)
+  std::string Fixed; ///< a reason it varies whatever the point (address escapes, rank output)
 };
 
 } // namespace ompi
@@ -32,11 +32,11 @@ namespace {
 /// C library functions whose result depends only on their arguments.
 bool isPureFunction(llvm::StringRef N) {
   static const llvm::StringSet<> Pure = {
-      "sqrt", "sqrtf", "cbrt",  "fabs",  "fabsf", "exp",    "expf",    "log",    "logf",   "log2",
-      "log10", "pow",  "powf",  "sin",   "cos",   "tan",    "asin",    "acos",   "atan",   "atan2",
-      "sinh", "cosh",  "tanh",  "floor", "ceil",  "trunc",  "round",   "lround", "fmin",   "fmax",
-      "fmod", "abs",   "labs",  "llabs", "atoi",  "atol",   "atoll",   "atof",   "strtol", "strtoul",
-      "strtoll", "strtoull", "strtod", "strtof", "strlen", "strcmp", "strncmp", "ldexp", "frexp", "hypot"};
+      "sqrt",    "sqrtf",    "cbrt",   "fabs",   "fabsf",  "exp",    "expf",    "log",    "logf",   "log2",
+      "log10",   "pow",      "powf",   "sin",    "cos",    "tan",    "asin",    "acos",   "atan",   "atan2",
+      "sinh",    "cosh",     "tanh",   "floor",  "ceil",   "trunc",  "round",   "lround", "fmin",   "fmax",
+      "fmod",    "abs",      "labs",   "llabs",  "atoi",   "atol",   "atoll",   "atof",   "strtol", "strtoul",
+      "strtoll", "strtoull", "strtod", "strtof", "strlen", "strcmp", "strncmp", "ldexp",  "frexp",  "hypot"};
   return Pure.contains(N);
 }
 
@@ -182,9 +182,9 @@ struct Uniformity::Func {
   const FunctionDecl *F = nullptr;
   FunctionAnalysis *FA = nullptr;
   unsigned N = 0;
-  std::vector<char> Live;                   ///< can reach the exit without stopping the job
-  std::vector<std::vector<unsigned>> CD;    ///< the branch blocks each block is control dependent on
-  std::vector<const CFGBlock *> ByID;       ///< the CFG's blocks by ID
+  std::vector<char> Live;                         ///< can reach the exit without stopping the job
+  std::vector<std::vector<unsigned>> CD;          ///< the branch blocks each block is control dependent on
+  std::vector<const CFGBlock *> ByID;             ///< the CFG's blocks by ID
   std::map<const VarDecl *, std::string> Varying; ///< locals and parameters that vary, and why
   std::map<unsigned, std::optional<Divergence>> BlockMemo;
   bool Solving = false, Solved = false;
@@ -379,8 +379,7 @@ void Uniformity::solveLocals(Func &Fn) {
 std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
   auto Diverges = [&]() -> std::optional<std::string> {
     if (std::optional<Divergence> Dv = divergentBlock(Fn, D.P.Block, nullptr))
-      return llvm::formatv("{0} is set at line {1} only on some ranks: {2}", D.Var->getName(), D.Line, Dv->Why)
-          .str();
+      return llvm::formatv("{0} is set at line {1} only on some ranks: {2}", D.Var->getName(), D.Line, Dv->Why).str();
     return std::nullopt;
   };
   switch (D.K) {
@@ -498,9 +497,7 @@ public:
       return through(E);
     return VisitStmt(E);
   }
-  std::optional<std::string> VisitMemberExpr(const MemberExpr *E) {
-    return E->isArrow() ? through(E) : VisitStmt(E);
-  }
+  std::optional<std::string> VisitMemberExpr(const MemberExpr *E) { return E->isArrow() ? through(E) : VisitStmt(E); }
   std::optional<std::string> VisitStmtExpr(const StmtExpr *E) {
     return llvm::formatv("the statement expression at line {0}", SM.getExpansionLineNumber(E->getBeginLoc())).str();
   }
@@ -511,8 +508,7 @@ private:
   Lookup Var;
   CallLookup Call;
   std::optional<std::string> through(const Expr *E) {
-    return llvm::formatv("line {0} reads memory through a pointer", SM.getExpansionLineNumber(E->getBeginLoc()))
-        .str();
+    return llvm::formatv("line {0} reads memory through a pointer", SM.getExpansionLineNumber(E->getBeginLoc())).str();
   }
 };
 } // namespace
@@ -724,8 +720,8 @@ std::optional<Divergence> Uniformity::withinImpl(const Stmt *S, const FunctionDe
   Func &Fn = func(F);
   std::optional<unsigned> B = firstBlock(S, Fn);
   if (!B)
-    return Divergence{line(S), llvm::formatv("the tool cannot place line {0} in {1}'s control flow", line(S),
-                                             F->getName())};
+    return Divergence{line(S),
+                      llvm::formatv("the tool cannot place line {0} in {1}'s control flow", line(S), F->getName())};
   return divergentBlock(Fn, *B, S);
 }
 

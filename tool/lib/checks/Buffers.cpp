@@ -11,8 +11,8 @@
 //   p: fix-it p).
 //
 //===----------------------------------------------------------------------===//
-#include "support/AST.h"
 #include "checks/Checks.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -113,8 +113,8 @@ void checkTypeMismatch(CheckContext &C) {
       if (Is != Canon)
         Is += " (" + Canon + ")";
       C.report("type-mismatch", BE->getBeginLoc(),
-               llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}",
-                             CR.Function, U.Buf->Name, U.Buf->Text, Is, *DT,
+               llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}", CR.Function,
+                             U.Buf->Name, U.Buf->Text, Is, *DT,
                              Parts.size() == 1 ? H->CTypes : "a pair (" + H->CTypes + ")")
                    .str());
     }
@@ -144,7 +144,9 @@ void checkCountOverflow(CheckContext &C) {
         continue;
       C.report("count-overflow", CR.expr(*U.Count)->getBeginLoc(),
                llvm::formatv("{0} {1} {2} x {3} = {4} bytes from '{5}', but '{6}' has {7} bytes{8}", CR.Function,
-                             U.Buf->R == Role::SendBuf ? "reads" : U.Buf->R == Role::RecvBuf ? "writes" : "uses",
+                             U.Buf->R == Role::SendBuf   ? "reads"
+                             : U.Buf->R == Role::RecvBuf ? "writes"
+                                                         : "uses",
                              *U.Count->Int, *DT, Need, U.Buf->Text, V.Obj->getName(), Size,
                              V.Offset ? llvm::formatv(" ({0} from byte {1} on)", Left, V.Offset).str() : "")
                    .str());

@@ -33,8 +33,7 @@ static const CheckInfo Registry[] = {
      checkRecvBufferInUse},
     {"rank-dependent-collective", "correctness", "a collective reached only by the ranks a condition selects",
      checkRankDependentCollectives},
-    {"unmatched-p2p", "correctness", "a send whose static tag no receive of the program accepts",
-     checkUnmatchedP2P},
+    {"unmatched-p2p", "correctness", "a send whose static tag no receive of the program accepts", checkUnmatchedP2P},
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }

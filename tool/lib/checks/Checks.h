@@ -44,7 +44,7 @@ struct CheckContext {
   Evaluator &Ev;
   Uniformity &Uni;
   ReductionPlans &Plans;
-  const FileResult &Analysis;            ///< with the transformations' notes
+  const FileResult &Analysis; ///< with the transformations' notes
   std::vector<Finding> &Out;
   std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)
 
@@ -68,15 +68,15 @@ struct CheckInfo {
 llvm::ArrayRef<CheckInfo> checks();
 
 // The checks, by family (checks/*.cpp).
-void checkFusableReductions(CheckContext &C);    // MissedOptimisation.cpp
+void checkFusableReductions(CheckContext &C); // MissedOptimisation.cpp
 void checkDeferrableReductions(CheckContext &C);
 void checkPersistentCandidates(CheckContext &C);
 void checkAlltoallvPlans(CheckContext &C);
-void checkTypeMismatch(CheckContext &C);         // Buffers.cpp
+void checkTypeMismatch(CheckContext &C); // Buffers.cpp
 void checkCountOverflow(CheckContext &C);
 void checkPointerToPointer(CheckContext &C);
-void checkRequests(CheckContext &C);             // Requests.cpp: request-never-completed,
-                                                 // request-overwritten and wait-without-start
+void checkRequests(CheckContext &C); // Requests.cpp: request-never-completed,
+                                     // request-overwritten and wait-without-start
 void checkRecvBufferInUse(CheckContext &C);
 void checkRankDependentCollectives(CheckContext &C); // Collectives.cpp
 void checkUnmatchedP2P(CheckContext &C);

@@ -14,8 +14,8 @@
 //   forms and sources not known statically may match).
 //
 //===----------------------------------------------------------------------===//
-#include "support/AST.h"
 #include "checks/Checks.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -101,9 +101,9 @@ void checkUnmatchedP2P(CheckContext &C) {
     return; // the receives may be in another file
   struct End {
     const CallResult *CR;
-    std::optional<int64_t> Tag; ///< null: any tag, or not static
-    CommId Comm;                ///< the communicator's identity
-    std::string CommText;       ///< as written, for messages
+    std::optional<int64_t> Tag;   ///< null: any tag, or not static
+    CommId Comm;                  ///< the communicator's identity
+    std::string CommText;         ///< as written, for messages
     std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
   };
   // rank + k, (rank + k) % size, (rank + k + size) % size: k (the size term
@@ -167,13 +167,15 @@ void checkUnmatchedP2P(CheckContext &C) {
     if (FromUs)
       continue;
     const ArgResult *Dest = S.CR->arg(Role::Dest);
-    C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
-             llvm::formatv("this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
-                           "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
-                           "2 x {6} is a multiple of the number of ranks)",
-                           S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+",
-                           std::abs(*S.Shift), S.CommText, *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
-                 .str());
+    C.report(
+        "unmatched-p2p", S.CR->Call->getBeginLoc(),
+        llvm::formatv(
+            "this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
+            "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
+            "2 x {6} is a multiple of the number of ranks)",
+            S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+", std::abs(*S.Shift), S.CommText,
+            *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
+            .str());
   }
 }
 

@@ -6,9 +6,9 @@
 // calls and MPI_Alltoallv in loops whose arguments do not change.
 //
 //===----------------------------------------------------------------------===//
-#include "support/AST.h"
-#include "checks/Checks.h"
 #include "analysis/ReductionPlan.h"
+#include "checks/Checks.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -47,8 +47,8 @@ void checkPersistentCandidates(CheckContext &C) {
     if (Init.empty())
       continue;
     bool Same = true;
-    for (Role R : {Role::SendBuf, Role::RecvBuf, Role::Count, Role::Type, Role::Dest, Role::Source, Role::Tag,
-                   Role::Comm})
+    for (Role R :
+         {Role::SendBuf, Role::RecvBuf, Role::Count, Role::Type, Role::Dest, Role::Source, Role::Tag, Role::Comm})
       Same = Same && invariant(CR, R);
     if (!Same)
       continue;

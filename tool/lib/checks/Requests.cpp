@@ -17,8 +17,8 @@
 // first completion call that names the request.
 //
 //===----------------------------------------------------------------------===//
-#include "support/AST.h"
 #include "checks/Checks.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

@@ -152,8 +152,8 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
   // us. Legacy C that GCC accepts with a warning but Clang rejects by default
   // (implicit declarations, implicit int, int/pointer conversions) is
   // accepted too: ompi-opt must parse whatever mpicc compiles.
-  for (const char *W : {"implicit-function-declaration", "implicit-int", "int-conversion",
-                        "incompatible-pointer-types", "incompatible-function-pointer-types", "return-type"})
+  for (const char *W : {"implicit-function-declaration", "implicit-int", "int-conversion", "incompatible-pointer-types",
+                        "incompatible-function-pointer-types", "return-type"})
     Opts.ExtraArgs.push_back(std::string("-Wno-error=") + W);
   Opts.ExtraArgs.push_back("-w");
   Opts.ExtraArgs.push_back("-Qunused-arguments");
@@ -210,8 +210,7 @@ bool applyFixIts(const std::vector<FileOutcome> &Outcomes, StringRef Suffix) {
     }
     if (!replaceWithBackup(O.Path, O.Original, Text, Suffix))
       return false;
-    errs() << "ompi-opt: applied " << Edits.size() << (Edits.size() == 1 ? " fix-it to " : " fix-its to ") << P
-           << "\n";
+    errs() << "ompi-opt: applied " << Edits.size() << (Edits.size() == 1 ? " fix-it to " : " fix-its to ") << P << "\n";
   }
   return true;
 }

@@ -1,9 +1,6 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "driver/Pipeline.h"
 #include "analysis/ReductionPlan.h"
-#include "llvm/Support/FileSystem.h"
-#include <tuple>
-#include <algorithm>
 #include "mpi/MPIModel.h"
 #include "support/LineMap.h"
 #include "clang/AST/ASTConsumer.h"
@@ -13,7 +10,10 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <tuple>
 
 using namespace clang;
 using namespace ompi;
@@ -53,16 +53,15 @@ public:
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
         continue;
       else if (llvm::Error E = T.Run(TC)) {
-        llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: "
-                     << llvm::toString(std::move(E)) << "\n";
+        llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: " << llvm::toString(std::move(E))
+                     << "\n";
         Failed = true;
         return;
       }
-    auto Text = tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps)
-                                                                                : Reps);
+    auto Text =
+        tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps) : Reps);
     if (!Text) {
-      llvm::errs() << O.Path << ": error: could not apply the changes: " << llvm::toString(Text.takeError())
-                   << "\n";
+      llvm::errs() << O.Path << ": error: could not apply the changes: " << llvm::toString(Text.takeError()) << "\n";
       Failed = true;
       return;
     }

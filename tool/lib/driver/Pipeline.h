@@ -3,8 +3,8 @@
 #define OMPI_TOOL_PIPELINE_H
 
 #include "analysis/CallAnalysis.h"
-#include "support/FileOutput.h"
 #include "checks/Checks.h"
+#include "support/FileOutput.h"
 #include "transforms/Transforms.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <string>
@@ -31,12 +31,12 @@ struct PipelineOptions {
 };
 
 struct FileOutcome {
-  std::string Path;            ///< the source as given
+  std::string Path; ///< the source as given
   FileResult Analysis;
-  std::string Original;        ///< the source text as parsed
-  std::string Transformed;     ///< the source text after every transformation
+  std::string Original;                                   ///< the source text as parsed
+  std::string Transformed;                                ///< the source text after every transformation
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
-  std::vector<Finding> Findings; ///< --check
+  std::vector<Finding> Findings;                          ///< --check
 };
 
 /// Run the pipeline over Sources. Returns false if any source could not be

@@ -137,8 +137,7 @@ const Entry Collectives[] = {
      "rdispls:rdispls recvtypes:rtypes comm:comm"},
     {"MPI_Reduce", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op root:root comm:comm"},
     {"MPI_Allreduce", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
-    {"MPI_Reduce_scatter_block", COL, BLK,
-     "sendbuf:sbuf recvbuf:rbuf recvcount:count datatype:type op:op comm:comm"},
+    {"MPI_Reduce_scatter_block", COL, BLK, "sendbuf:sbuf recvbuf:rbuf recvcount:count datatype:type op:op comm:comm"},
     {"MPI_Reduce_scatter", COL, BLK, "sendbuf:sbuf recvbuf:rbuf recvcounts:rcounts datatype:type op:op comm:comm"},
     {"MPI_Scan", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
     {"MPI_Exscan", COL, BLK, "sendbuf:sbuf recvbuf:rbuf count:count datatype:type op:op comm:comm"},
@@ -304,8 +303,8 @@ struct Model {
       // MPI_Allreduce -> MPI_Iallreduce: "MPI_I" + the rest in lower case first.
       std::string Rest = Name.drop_front(4).str();
       Rest[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Rest[0])));
-      Functions.push_back(makeModel("MPI_I" + Rest, E.Cat, Mode::Nonblocking,
-                                    (llvm::Twine(E.Args) + " request:req").str()));
+      Functions.push_back(
+          makeModel("MPI_I" + Rest, E.Cat, Mode::Nonblocking, (llvm::Twine(E.Args) + " request:req").str()));
       Functions.push_back(makeModel((Name + llvm::Twine("_init")).str(), E.Cat, Mode::Persistent,
                                     (llvm::Twine(E.Args) + " info:info request:req").str()));
     }
@@ -333,9 +332,7 @@ std::optional<unsigned> FunctionModel::find(Role R) const {
   return std::nullopt;
 }
 
-bool FunctionModel::isReduction() const {
-  return Cat == Category::Collective && find(Role::Op).has_value();
-}
+bool FunctionModel::isReduction() const { return Cat == Category::Collective && find(Role::Op).has_value(); }
 
 const FunctionModel *ompi::lookupFunction(llvm::StringRef Name) {
   const Model &M = model();
@@ -355,77 +352,130 @@ llvm::ArrayRef<HandleModel> ompi::allHandles() { return Handles; }
 
 llvm::StringRef ompi::roleName(Role R) {
   switch (R) {
-  case Role::SendBuf: return "send-buffer";
-  case Role::RecvBuf: return "recv-buffer";
-  case Role::Buf: return "buffer";
-  case Role::SendCount: return "send-count";
-  case Role::RecvCount: return "recv-count";
-  case Role::Count: return "count";
-  case Role::SendCounts: return "send-counts";
-  case Role::RecvCounts: return "recv-counts";
-  case Role::SendDispls: return "send-displs";
-  case Role::RecvDispls: return "recv-displs";
-  case Role::SendType: return "send-datatype";
-  case Role::RecvType: return "recv-datatype";
-  case Role::Type: return "datatype";
-  case Role::SendTypes: return "send-datatypes";
-  case Role::RecvTypes: return "recv-datatypes";
-  case Role::Dest: return "dest";
-  case Role::Source: return "source";
-  case Role::SendTag: return "send-tag";
-  case Role::RecvTag: return "recv-tag";
-  case Role::Tag: return "tag";
-  case Role::Comm: return "comm";
-  case Role::Op: return "op";
-  case Role::Root: return "root";
-  case Role::Request: return "request";
-  case Role::Requests: return "requests";
-  case Role::Status: return "status";
-  case Role::Statuses: return "statuses";
-  case Role::Message: return "message";
-  case Role::Info: return "info";
-  case Role::RankOut: return "rank-out";
-  case Role::SizeOut: return "size-out";
-  case Role::Out: return "out";
-  case Role::Other: return "other";
+  case Role::SendBuf:
+    return "send-buffer";
+  case Role::RecvBuf:
+    return "recv-buffer";
+  case Role::Buf:
+    return "buffer";
+  case Role::SendCount:
+    return "send-count";
+  case Role::RecvCount:
+    return "recv-count";
+  case Role::Count:
+    return "count";
+  case Role::SendCounts:
+    return "send-counts";
+  case Role::RecvCounts:
+    return "recv-counts";
+  case Role::SendDispls:
+    return "send-displs";
+  case Role::RecvDispls:
+    return "recv-displs";
+  case Role::SendType:
+    return "send-datatype";
+  case Role::RecvType:
+    return "recv-datatype";
+  case Role::Type:
+    return "datatype";
+  case Role::SendTypes:
+    return "send-datatypes";
+  case Role::RecvTypes:
+    return "recv-datatypes";
+  case Role::Dest:
+    return "dest";
+  case Role::Source:
+    return "source";
+  case Role::SendTag:
+    return "send-tag";
+  case Role::RecvTag:
+    return "recv-tag";
+  case Role::Tag:
+    return "tag";
+  case Role::Comm:
+    return "comm";
+  case Role::Op:
+    return "op";
+  case Role::Root:
+    return "root";
+  case Role::Request:
+    return "request";
+  case Role::Requests:
+    return "requests";
+  case Role::Status:
+    return "status";
+  case Role::Statuses:
+    return "statuses";
+  case Role::Message:
+    return "message";
+  case Role::Info:
+    return "info";
+  case Role::RankOut:
+    return "rank-out";
+  case Role::SizeOut:
+    return "size-out";
+  case Role::Out:
+    return "out";
+  case Role::Other:
+    return "other";
   }
   llvm_unreachable("role");
 }
 
 llvm::StringRef ompi::categoryName(Category C) {
   switch (C) {
-  case Category::PointToPoint: return "point-to-point";
-  case Category::Probe: return "probe";
-  case Category::Completion: return "completion";
-  case Category::Collective: return "collective";
-  case Category::Local: return "local";
-  case Category::Query: return "query";
-  case Category::Environment: return "environment";
+  case Category::PointToPoint:
+    return "point-to-point";
+  case Category::Probe:
+    return "probe";
+  case Category::Completion:
+    return "completion";
+  case Category::Collective:
+    return "collective";
+  case Category::Local:
+    return "local";
+  case Category::Query:
+    return "query";
+  case Category::Environment:
+    return "environment";
   }
   llvm_unreachable("category");
 }
 
 llvm::StringRef ompi::modeName(Mode M) {
   switch (M) {
-  case Mode::Blocking: return "blocking";
-  case Mode::Nonblocking: return "nonblocking";
-  case Mode::Persistent: return "persistent";
-  case Mode::None: return "none";
+  case Mode::Blocking:
+    return "blocking";
+  case Mode::Nonblocking:
+    return "nonblocking";
+  case Mode::Persistent:
+    return "persistent";
+  case Mode::None:
+    return "none";
   }
   llvm_unreachable("mode");
 }
 
 llvm::StringRef ompi::handleKindName(HandleKind K) {
   switch (K) {
-  case HandleKind::Comm: return "communicator";
-  case HandleKind::Datatype: return "datatype";
-  case HandleKind::Op: return "op";
-  case HandleKind::Rank: return "rank";
-  case HandleKind::TagValue: return "tag";
-  case HandleKind::Buffer: return "buffer";
-  case HandleKind::Status: return "status";
-  case HandleKind::Request: return "request";
-  case HandleKind::Other: return "other";
+  case HandleKind::Comm:
+    return "communicator";
+  case HandleKind::Datatype:
+    return "datatype";
+  case HandleKind::Op:
+    return "op";
+  case HandleKind::Rank:
+    return "rank";
+  case HandleKind::TagValue:
+    return "tag";
+  case HandleKind::Buffer:
+    return "buffer";
+  case HandleKind::Status:
+    return "status";
+  case HandleKind::Request:
+    return "request";
+  case HandleKind::Other:
+    return "other";
   }
   llvm_unreachable("handle kind");
 }
@@ -437,15 +487,9 @@ llvm::StringRef ompi::canonicalHandle(llvm::StringRef Name) {
       .Default(Name);
 }
 
-bool ompi::isBufferRole(Role R) {
-  return R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf;
-}
-bool ompi::isCountRole(Role R) {
-  return R == Role::SendCount || R == Role::RecvCount || R == Role::Count;
-}
-bool ompi::isDatatypeRole(Role R) {
-  return R == Role::SendType || R == Role::RecvType || R == Role::Type;
-}
+bool ompi::isBufferRole(Role R) { return R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf; }
+bool ompi::isCountRole(Role R) { return R == Role::SendCount || R == Role::RecvCount || R == Role::Count; }
+bool ompi::isDatatypeRole(Role R) { return R == Role::SendType || R == Role::RecvType || R == Role::Type; }
 bool ompi::isPeerRole(Role R) { return R == Role::Dest || R == Role::Source || R == Role::Root; }
 bool ompi::isTagRole(Role R) { return R == Role::Tag || R == Role::SendTag || R == Role::RecvTag; }
 
@@ -460,9 +504,7 @@ bool ompi::sameOnEveryRank(const FunctionModel &M, Role R) {
       .Default(false);
 }
 
-bool ompi::endsCommunicator(llvm::StringRef Name) {
-  return Name == "MPI_Comm_free" || Name == "MPI_Comm_disconnect";
-}
+bool ompi::endsCommunicator(llvm::StringRef Name) { return Name == "MPI_Comm_free" || Name == "MPI_Comm_disconnect"; }
 
 bool ompi::createsCommunicator(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
@@ -478,7 +520,9 @@ bool ompi::abortsJob(llvm::StringRef Name) { return Name == "MPI_Abort"; }
 bool ompi::isMPIFunctionName(llvm::StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
 
 bool ompi::returnsLocalValue(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name).Cases("MPI_Wtime", "MPI_Wtick", "PMPI_Wtime", "PMPI_Wtick", true).Default(false);
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Wtime", "MPI_Wtick", "PMPI_Wtime", "PMPI_Wtick", true)
+      .Default(false);
 }
 
 bool ompi::carriesData(const FunctionModel &M) {

@@ -135,11 +135,11 @@ bool hasPlannedForm(llvm::StringRef Name);
 
 /// What a call does to the requests it is given.
 enum class RequestEffect {
-  None,     ///< takes no request
-  Starts,   ///< creates a request (nonblocking or persistent-init call)
-  Activates,///< starts an inactive persistent request (MPI_Start)
-  Completes,///< waits for, tests or frees it (MPI_Wait*, MPI_Test*, MPI_Request_free)
-  Other     ///< uses it without completing it (MPI_Cancel)
+  None,      ///< takes no request
+  Starts,    ///< creates a request (nonblocking or persistent-init call)
+  Activates, ///< starts an inactive persistent request (MPI_Start)
+  Completes, ///< waits for, tests or frees it (MPI_Wait*, MPI_Test*, MPI_Request_free)
+  Other      ///< uses it without completing it (MPI_Cancel)
 };
 RequestEffect requestEffect(const FunctionModel &M);
 /// Whether TypeName is the C type of MPI requests (MPI_Request).

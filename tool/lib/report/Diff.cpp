@@ -189,7 +189,8 @@ void writeUnifiedDiff(raw_ostream &OS, StringRef Path, StringRef Old, StringRef 
     for (const DiffLine &L : H.Lines) {
       OS << L.Kind << L.Text << "\n";
       // The last line of a side without a final newline is marked.
-      bool OldLast = L.OldLine && L.OldLine == OldLines && !OldNL, NewLast = L.NewLine && L.NewLine == NewLines && !NewNL;
+      bool OldLast = L.OldLine && L.OldLine == OldLines && !OldNL,
+           NewLast = L.NewLine && L.NewLine == NewLines && !NewNL;
       if ((L.Kind == '-' && OldLast) || (L.Kind == '+' && NewLast) || (L.Kind == ' ' && OldLast && NewLast))
         OS << "\\ No newline at end of file\n";
     }

@@ -20,8 +20,8 @@
 namespace ompi {
 
 struct DiffLine {
-  char Kind;          ///< ' ' context, '-' only in the original, '+' only in the transformed text
-  llvm::StringRef Text; ///< without its line ending
+  char Kind;                 ///< ' ' context, '-' only in the original, '+' only in the transformed text
+  llvm::StringRef Text;      ///< without its line ending
   unsigned OldLine, NewLine; ///< 1-based; 0 where the line does not exist on that side
 };
 

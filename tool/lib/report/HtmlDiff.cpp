@@ -1,8 +1,8 @@
 //===- HtmlDiff.cpp - Compiler-explorer-style side-by-side diff pages -----===//
 #include "report/HtmlDiff.h"
+#include "mpi/MPIModel.h"
 #include "report/Diff.h"
 #include "support/FileOutput.h"
-#include "mpi/MPIModel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -22,12 +22,23 @@ static std::string esc(StringRef S) {
   R.reserve(S.size());
   for (char C : S) {
     switch (C) {
-    case '&': R += "&amp;"; break;
-    case '<': R += "&lt;"; break;
-    case '>': R += "&gt;"; break;
-    case '"': R += "&quot;"; break;
-    case '\t': R += "    "; break;
-    default: R += C;
+    case '&':
+      R += "&amp;";
+      break;
+    case '<':
+      R += "&lt;";
+      break;
+    case '>':
+      R += "&gt;";
+      break;
+    case '"':
+      R += "&quot;";
+      break;
+    case '\t':
+      R += "    ";
+      break;
+    default:
+      R += C;
     }
   }
   return R;
@@ -36,7 +47,8 @@ static std::string esc(StringRef S) {
 namespace {
 /// A C token of one line, for highlighting and for counting calls.
 struct Token {
-  char Kind; // k keyword, t type, s string, c comment, n number, p preprocessor, m MPI name, o mpiopt name, i identifier, ' ' other
+  char Kind; // k keyword, t type, s string, c comment, n number, p preprocessor, m MPI name, o mpiopt name, i
+             // identifier, ' ' other
   StringRef Text;
 };
 
@@ -84,17 +96,17 @@ public:
         while (J < L.size() && (isAlnum(L[J]) || L[J] == '_'))
           ++J;
         StringRef W = L.slice(I, J);
-        static const StringSet<> Keywords = {"if", "else", "for", "while", "do", "return", "switch", "case",
-                                             "default", "break", "continue", "goto", "sizeof", "static", "const",
-                                             "extern", "volatile", "struct", "union", "enum", "typedef", "inline",
-                                             "restrict", "register", "auto"};
-        static const StringSet<> Types = {"void", "char", "short", "int", "long", "float", "double", "signed",
-                                          "unsigned", "size_t", "_Bool", "bool"};
-        char K = Keywords.contains(W) ? 'k'
-                 : Types.contains(W)  ? 't'
-                 : W.starts_with("MPI_") ? 'm'
+        static const StringSet<> Keywords = {"if",     "else",     "for",      "while",    "do",    "return", "switch",
+                                             "case",   "default",  "break",    "continue", "goto",  "sizeof", "static",
+                                             "const",  "extern",   "volatile", "struct",   "union", "enum",   "typedef",
+                                             "inline", "restrict", "register", "auto"};
+        static const StringSet<> Types = {"void",   "char",   "short",    "int",    "long",  "float",
+                                          "double", "signed", "unsigned", "size_t", "_Bool", "bool"};
+        char K = Keywords.contains(W)                                   ? 'k'
+                 : Types.contains(W)                                    ? 't'
+                 : W.starts_with("MPI_")                                ? 'm'
                  : W.starts_with("mpiopt_") || W.starts_with("MPIOPT_") ? 'o'
-                                                                         : 'i';
+                                                                        : 'i';
         Out.push_back({K, W});
       } else {
         Out.push_back({' ', L.slice(I, J)});
@@ -230,8 +242,8 @@ public:
        << "</title>\n<style>" << Style << "</style></head>\n<body>\n";
     OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << Blocks.size()
        << (Blocks.size() == 1 ? " changed block, " : " changed blocks, ") << Applied
-       << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; "
-       << NAfter << ". Keys: n / p jump to the next / previous change.</p></header>\n";
+       << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; " << NAfter
+       << ". Keys: n / p jump to the next / previous change.</p></header>\n";
     summary();
     table();
     OS << "<script>" << Script << "</script>\n</body></html>\n";
@@ -239,8 +251,11 @@ public:
 
   /// The index's row for this page, as JSON.
   std::string summaryJSON() const {
-    json::Object J{{"path", Path.str()},          {"blocks", int64_t(Blocks.size())}, {"changes", int64_t(Applied)},
-                   {"mpi_calls_before", NBefore}, {"mpi_calls_after", NAfter}};
+    json::Object J{{"path", Path.str()},
+                   {"blocks", int64_t(Blocks.size())},
+                   {"changes", int64_t(Applied)},
+                   {"mpi_calls_before", NBefore},
+                   {"mpi_calls_after", NAfter}};
     std::string Text;
     raw_string_ostream S(Text);
     S << json::Value(std::move(J)) << "\n";

@@ -37,8 +37,7 @@ unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files, bool AsErro
         }
     }
   if (N)
-    OS << N << (N == 1 ? (AsErrors ? " error" : " warning") : (AsErrors ? " errors" : " warnings"))
-       << " generated.\n";
+    OS << N << (N == 1 ? (AsErrors ? " error" : " warning") : (AsErrors ? " errors" : " warnings")) << " generated.\n";
   return N;
 }
 
@@ -55,12 +54,11 @@ static std::string uriOf(StringRef Path) {
 void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, bool AsErrors) {
   json::Array Rules;
   for (const CheckInfo &K : checks())
-    Rules.push_back(json::Object{
-        {"id", std::string("ompi-") + K.Name},
-        {"name", K.Name},
-        {"shortDescription", json::Object{{"text", K.Summary}}},
-        {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
-        {"defaultConfiguration", json::Object{{"level", "warning"}}}});
+    Rules.push_back(json::Object{{"id", std::string("ompi-") + K.Name},
+                                 {"name", K.Name},
+                                 {"shortDescription", json::Object{{"text", K.Summary}}},
+                                 {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
+                                 {"defaultConfiguration", json::Object{{"level", "warning"}}}});
   json::Array Results;
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
@@ -79,28 +77,25 @@ void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, bo
       if (!D.Fixes.empty()) {
         json::Array Reps;
         for (const FixIt &X : D.Fixes)
-          Reps.push_back(json::Object{
-              {"deletedRegion", json::Object{{"startLine", X.Line},
-                                             {"startColumn", X.Column},
-                                             {"endLine", X.EndLine},
-                                             {"endColumn", X.EndColumn}}},
-              {"insertedContent", json::Object{{"text", X.Text}}}});
+          Reps.push_back(json::Object{{"deletedRegion", json::Object{{"startLine", X.Line},
+                                                                     {"startColumn", X.Column},
+                                                                     {"endLine", X.EndLine},
+                                                                     {"endColumn", X.EndColumn}}},
+                                      {"insertedContent", json::Object{{"text", X.Text}}}});
         R["fixes"] = json::Array{json::Object{
             {"description", json::Object{{"text", "apply the fix-it of ompi-" + D.Check}}},
-            {"artifactChanges",
-             json::Array{json::Object{{"artifactLocation", json::Object{{"uri", uriOf(D.File)}}},
-                                      {"replacements", std::move(Reps)}}}}}};
+            {"artifactChanges", json::Array{json::Object{{"artifactLocation", json::Object{{"uri", uriOf(D.File)}}},
+                                                         {"replacements", std::move(Reps)}}}}}};
       }
       Results.push_back(std::move(R));
     }
   json::Object Log{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{
-                   {"tool", json::Object{{"driver", json::Object{{"name", "ompi-opt"},
-                                                                 {"version", Version.str()},
-                                                                 {"rules", std::move(Rules)}}}}},
-                   {"results", std::move(Results)}}}}};
+      {"runs", json::Array{json::Object{{"tool", json::Object{{"driver", json::Object{{"name", "ompi-opt"},
+                                                                                      {"version", Version.str()},
+                                                                                      {"rules", std::move(Rules)}}}}},
+                                        {"results", std::move(Results)}}}}};
   OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
 }
 

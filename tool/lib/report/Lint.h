@@ -24,8 +24,7 @@ struct LintFile {
 /// Returns the number of findings printed.
 unsigned writeDiagnostics(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, bool AsErrors);
 
-void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, llvm::StringRef Version,
-                bool AsErrors);
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, llvm::StringRef Version, bool AsErrors);
 
 } // namespace ompi
 

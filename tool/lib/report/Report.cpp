@@ -42,9 +42,9 @@ void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
     }
   for (const FileResult &F : Files)
     for (const ChangeNote &N : F.Notes)
-      OS << N.File << ":" << N.Line << ":" << N.Column << ": " << N.Transform << ": "
-         << (N.Applied ? "" : "not done: ") << N.What << (N.Why.empty() ? "" : " (" + N.Why + ")")
-         << (N.Saves.empty() ? "" : "; saves " + N.Saves) << "\n";
+      OS << N.File << ":" << N.Line << ":" << N.Column << ": " << N.Transform << ": " << (N.Applied ? "" : "not done: ")
+         << N.What << (N.Why.empty() ? "" : " (" + N.Why + ")") << (N.Saves.empty() ? "" : "; saves " + N.Saves)
+         << "\n";
 }
 
 static llvm::json::Value setJSON(const SetResult &S) {
@@ -101,9 +101,8 @@ void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
     }
     llvm::json::Array Changes;
     for (const ChangeNote &N : F.Notes) {
-      llvm::json::Object J{{"transform", N.Transform}, {"applied", N.Applied}, {"file", N.File},
-                           {"line", N.Line},           {"column", N.Column},   {"what", N.What},
-                           {"why", N.Why}};
+      llvm::json::Object J{{"transform", N.Transform}, {"applied", N.Applied}, {"file", N.File}, {"line", N.Line},
+                           {"column", N.Column},       {"what", N.What},       {"why", N.Why}};
       if (!N.Saves.empty())
         J["saves"] = N.Saves;
       Changes.push_back(std::move(J));

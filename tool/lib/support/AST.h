@@ -2,9 +2,9 @@
 #ifndef OMPI_TOOL_SUPPORT_AST_H
 #define OMPI_TOOL_SUPPORT_AST_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include <vector>

@@ -46,9 +46,7 @@ bool ompi::writeFileOrReport(StringRef Path, StringRef Text) {
   return false;
 }
 
-bool ompi::backupExists(StringRef Path, StringRef Suffix) {
-  return !Suffix.empty() && sys::fs::exists(Path + Suffix);
-}
+bool ompi::backupExists(StringRef Path, StringRef Suffix) { return !Suffix.empty() && sys::fs::exists(Path + Suffix); }
 
 bool ompi::replaceWithBackup(StringRef Path, StringRef Original, StringRef Text, StringRef Suffix) {
   if (!Suffix.empty() && !writeFileOrReport((Path + Suffix).str(), Original))

@@ -5,8 +5,7 @@
 
 using namespace ompi;
 
-clang::tooling::Replacements ompi::keepLineNumbers(llvm::StringRef Original,
-                                                   const clang::tooling::Replacements &Reps) {
+clang::tooling::Replacements ompi::keepLineNumbers(llvm::StringRef Original, const clang::tooling::Replacements &Reps) {
   clang::tooling::Replacements Out;
   for (const clang::tooling::Replacement &R : Reps) {
     llvm::StringRef Text = R.getReplacementText();

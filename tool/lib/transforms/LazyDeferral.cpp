@@ -6,8 +6,8 @@
 // runtime's header.
 //
 //===----------------------------------------------------------------------===//
-#include "transforms/Transforms.h"
 #include "analysis/ReductionPlan.h"
+#include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -18,7 +18,8 @@ using namespace ompi;
 
 namespace {
 
-llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out, std::vector<ChangeNote> &Notes) {
+llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
+                    std::vector<ChangeNote> &Notes) {
   for (const ChangeNote &N : Plan.Declined)
     Notes.push_back(N);
   if (Plan.Calls.empty())
@@ -30,8 +31,7 @@ llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacem
 
   // The runtime's header; "#line 1" keeps the original line numbers.
   FileID Main = SM.getMainFileID();
-  if (auto E = Add(tooling::Replacement(SM, SM.getLocForStartOfFile(Main), 0,
-                                        "#include <mpiopt/lazy.h>\n#line 1\n")))
+  if (auto E = Add(tooling::Replacement(SM, SM.getLocForStartOfFile(Main), 0, "#include <mpiopt/lazy.h>\n#line 1\n")))
     return E;
   for (const DeferredCall &D : Plan.Calls) {
     if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(D.Callee, D.Callee), D.To, LO)))
@@ -70,8 +70,8 @@ llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacem
     case ForcePoint::Comma: {
       std::string W = Wait(F.Var);
       W.pop_back(); // no ';' inside an expression
-      if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(F.At, F.End),
-                                            "(" + W + ", " + F.Var + ")", LO)))
+      if (auto E = Add(
+              tooling::Replacement(SM, CharSourceRange::getTokenRange(F.At, F.End), "(" + W + ", " + F.Var + ")", LO)))
         return E;
       break;
     }

@@ -6,8 +6,8 @@
 // on the packed buffer and the unpacking of every result.
 //
 //===----------------------------------------------------------------------===//
-#include "transforms/Transforms.h"
 #include "analysis/ReductionPlan.h"
+#include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,7 +17,8 @@ using namespace ompi;
 
 namespace {
 
-llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out, std::vector<ChangeNote> &Notes) {
+llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
+                    std::vector<ChangeNote> &Notes) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   unsigned Id = 0;
@@ -65,17 +66,16 @@ llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacemen
                            Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
     } else {
       Code += In + "int " + Rank + ";\n" + In + "MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");\n";
-      Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
-                           "{1}, {6})",
-                           Rank, G.RootText, Buf, Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText,
-                           G.CommText);
+      Call = llvm::formatv(
+          "MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
+          "{1}, {6})",
+          Rank, G.RootText, Buf, Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
     }
     Code += In + (AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";\n";
     std::string Unpack;
     for (size_t I = 0; I < G.Members.size(); ++I)
-      Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n",
-                              !G.Rooted ? In : In + "  ", G.Members[I].ResultAddr, Buf,
-                              Offsets[I], Counts[I], G.CType);
+      Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n", !G.Rooted ? In : In + "  ",
+                              G.Members[I].ResultAddr, Buf, Offsets[I], Counts[I], G.CType);
     if (!G.Rooted)
       Code += Unpack;
     else

@@ -29,7 +29,7 @@ struct TransformContext {
   ReductionPlans &Plans;
   const FileResult &Analysis;
   clang::tooling::Replacements &Out;
-  std::vector<ChangeNote> &Notes; ///< every change made, and every one declined
+  std::vector<ChangeNote> &Notes;         ///< every change made, and every one declined
   std::vector<std::string> Selected = {}; ///< the transformations that run (empty: all)
 
   bool enabled(llvm::StringRef Name) const {
