@@ -572,175 +572,206 @@ private:
     }
   }
 
-  void variable(const VarDecl *V, std::vector<Candidate *> &Cs) {
-    const std::string Name = V->getName().str();
-    bool Global = V->hasGlobalStorage();
+  /// The force points of one variable V, and why it cannot be deferred
+  /// when it cannot (Why).
+  struct VarForces {
+    Analysis &A;
+    const VarDecl *V;
+    std::vector<Candidate *> &Cs;
+    const std::string Name;
+    const bool Global;
+    std::vector<Candidate *> Deferred; ///< the candidates worth deferring
+    std::vector<ForcePoint> Forces;
     std::string Why;
-    if (!UsesOf.count(V))
-      return; // declined in worth()
-    const std::vector<const DeclRefExpr *> &Uses = UsesOf[V];
-    std::vector<Candidate *> Deferred;
-    for (Candidate *C : Cs)
-      if (C->Worth)
-        Deferred.push_back(C);
-    if (Deferred.empty())
-      return;
-    // The runtime delivers each communicator's results in order, not across
-    // communicators: one variable is deferred on one communicator only.
-    auto CommOf = [&](const Candidate *C) { return Ev.commId(C->R->expr(Role::Comm), C->R->Caller, C->R->Call); };
-    const CommId FirstComm = CommOf(Deferred.front());
-    for (Candidate *C : Deferred)
-      if (C != Deferred.front() && CommOf(C) != FirstComm) {
+    std::set<const FunctionDecl *> CallersDone;
+
+    VarForces(Analysis &A, const VarDecl *V, std::vector<Candidate *> &Cs)
+        : A(A), V(V), Cs(Cs), Name(V->getName().str()), Global(V->hasGlobalStorage()) {
+      for (Candidate *C : Cs)
+        if (C->Worth)
+          Deferred.push_back(C);
+    }
+
+    /// The runtime delivers each communicator's results in order, not across
+    /// communicators: one variable is deferred on one communicator only.
+    bool oneCommunicator() {
+      auto CommOf = [&](const Candidate *C) { return A.Ev.commId(C->R->expr(Role::Comm), C->R->Caller, C->R->Call); };
+      const CommId FirstComm = CommOf(Deferred.front());
+      for (Candidate *C : Deferred) {
+        if (C == Deferred.front() || CommOf(C) == FirstComm)
+          continue;
         for (Candidate *D : Deferred)
-          Plan.Declined.push_back(note(*D->R, false, "defer " + D->R->Function + " into " + Name,
-                                       llvm::formatv("{0} also receives results on another communicator (line "
-                                                     "{1}): their order across communicators would be lost",
-                                                     Name, C->R->Line)
-                                           .str()));
+          A.Plan.Declined.push_back(A.note(*D->R, false, "defer " + D->R->Function + " into " + Name,
+                                           llvm::formatv("{0} also receives results on another communicator (line "
+                                                         "{1}): their order across communicators would be lost",
+                                                         Name, C->R->Line)
+                                               .str()));
         for (Candidate *D : Deferred)
           D->Worth = false;
-        return;
+        return false;
       }
+      return true;
+    }
 
-    // 3. Force points: before each access that may follow a deferred call
-    // (anywhere, for a global), and before a local's function returns.
-    std::vector<ForcePoint> Forces;
-    auto After = [&](const Stmt *S) {
+    /// Whether S may run after a deferred call (anywhere, for a global).
+    bool after(const Stmt *S) const {
       if (Global)
         return true;
       for (Candidate *C : Deferred) {
-        if (off(S->getBeginLoc()) > off(C->R->Call->getEndLoc()))
+        if (A.off(S->getBeginLoc()) > A.off(C->R->Call->getEndLoc()))
           return true;
-        auto A = loopsAround(S), B = loopsAround(C->R->Call);
-        for (const Stmt *L : A)
-          if (B.count(L))
+        auto X = A.loopsAround(S), Y = A.loopsAround(C->R->Call);
+        for (const Stmt *L : X)
+          if (Y.count(L))
             return true;
       }
       return false;
-    };
-    auto Add = [&](const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
+    }
+
+    void add(const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
       ForcePoint FP;
       FP.Var = Name;
       std::string W;
-      if (!place(Node, F, V, Reason, Ref, FP, W)) {
+      if (!A.place(Node, F, V, Reason, Ref, FP, W)) {
         Why = W;
         return;
       }
-      if (!Placed.insert({off(FP.At), Name}).second)
+      if (!A.Placed.insert({A.off(FP.At), Name}).second)
         return;
-      FP.Note = forceNote(Node->getBeginLoc(), Name, std::move(What));
+      FP.Note = A.forceNote(Node->getBeginLoc(), Name, std::move(What));
       Forces.push_back(std::move(FP));
-    };
-    // A force point in a function that only some ranks run would be a
-    // collective only they reach: its callers wait before calling it instead
-    // (the function then finds nothing pending).
-    std::set<const FunctionDecl *> CallersDone;
-    std::function<void(const Stmt *, const FunctionDecl *, const Stmt *, const char *, std::string)> Site =
-        [&](const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
-          if (!Uni.entry(F)) {
-            Add(Node, F, Ref, Reason, std::move(What));
-            return;
-          }
-          if (!CallersDone.insert(F->getCanonicalDecl()).second)
-            return;
-          auto It = Ev.index().CallSites.find(F->getCanonicalDecl());
-          if (It == Ev.index().CallSites.end() || It->second.empty()) {
-            Why = llvm::formatv("{0} is used in {1}, which only some ranks may run ({2}), and no call of it is in "
-                                "this file to wait before",
-                                Name, F->getName(), Uni.entry(F)->Why)
-                      .str();
-            return;
-          }
-          for (auto [Caller, CE] : It->second)
-            Site(CE, Caller, nullptr, "reads",
-                 llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
-                               F->getName(), Name)
-                     .str());
-        };
-    Why.clear();
-    for (const DeclRefExpr *E : Uses)
-      if (After(E))
-        Site(E, functionOf(E), E, "uses", llvm::formatv("line {0} uses {1}", line(E->getBeginLoc()), Name).str());
-    // A reduction into V that stays immediate writes V at once: what is
-    // pending for V must land before it, or it would land after and undo it.
-    for (Candidate *C : Cs)
-      if (!C->Worth && (Global || After(C->R->Call)))
-        Site(C->R->Call, C->R->Caller, nullptr, "writes",
-             llvm::formatv("line {0} writes {1} with a reduction that is not deferred", C->R->Line, Name).str());
-    // A communicator that is freed cannot deliver what is pending on it.
-    for (auto [F, CE] : Frees)
-      if (Global || (F == Deferred.front()->R->Caller && After(CE)))
-        Site(CE, F, nullptr, "",
-             llvm::formatv("line {0} frees a communicator: what is pending must be delivered first",
-                           line(CE->getBeginLoc()))
-                 .str());
-    if (Global) {
-      // A function that reads V waits inside; where it is called under a
-      // condition, every rank must still wait at the same point: wait
-      // before the construct (the callee's own wait then finds nothing).
-      std::set<const FunctionDecl *> Reads;
-      for (const DeclRefExpr *E : Uses)
-        Reads.insert(functionOf(E)->getCanonicalDecl());
-      closeOverCallers(Reads);
-      for (auto &[F, Cs] : Col.Calls)
-        for (const CallExpr *CE : Cs)
-          if (const FunctionDecl *G = CE->getDirectCallee(); G && G->getCanonicalDecl() != F->getCanonicalDecl() &&
-                                                             Reads.count(G->getCanonicalDecl()) && conditional(CE))
-            Site(CE, F, nullptr, "reads",
-                 llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", line(CE->getBeginLoc()),
-                               G->getName(), Name)
-                     .str());
     }
-    if (V->hasLocalStorage()) {
+
+    /// A force point in a function that only some ranks run would be a
+    /// collective only they reach: its callers wait before calling it
+    /// instead (the function then finds nothing pending).
+    void site(const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
+      if (!A.Uni.entry(F)) {
+        add(Node, F, Ref, Reason, std::move(What));
+        return;
+      }
+      if (!CallersDone.insert(F->getCanonicalDecl()).second)
+        return;
+      auto It = A.Ev.index().CallSites.find(F->getCanonicalDecl());
+      if (It == A.Ev.index().CallSites.end() || It->second.empty()) {
+        Why = llvm::formatv("{0} is used in {1}, which only some ranks may run ({2}), and no call of it is in "
+                            "this file to wait before",
+                            Name, F->getName(), A.Uni.entry(F)->Why)
+                  .str();
+        return;
+      }
+      for (auto [Caller, CE] : It->second)
+        site(CE, Caller, nullptr, "reads", callNote(CE, F));
+    }
+
+    std::string callNote(const CallExpr *CE, const FunctionDecl *Callee) const {
+      return llvm::formatv("line {0} calls {1}, which uses {2}, under a condition", A.line(CE->getBeginLoc()),
+                           Callee->getName(), Name)
+          .str();
+    }
+
+    /// Force points: before each access that may follow a deferred call
+    /// (anywhere, for a global), and before a local's function returns.
+    void placeAll() {
+      for (const DeclRefExpr *E : A.UsesOf[V])
+        if (after(E))
+          site(E, A.functionOf(E), E, "uses", llvm::formatv("line {0} uses {1}", A.line(E->getBeginLoc()), Name).str());
+      // A reduction into V that stays immediate writes V at once: what is
+      // pending for V must land before it, or it would land after and undo it.
+      for (Candidate *C : Cs)
+        if (!C->Worth && (Global || after(C->R->Call)))
+          site(C->R->Call, C->R->Caller, nullptr, "writes",
+               llvm::formatv("line {0} writes {1} with a reduction that is not deferred", C->R->Line, Name).str());
+      // A communicator that is freed cannot deliver what is pending on it.
+      for (auto [F, CE] : A.Frees)
+        if (Global || (F == Deferred.front()->R->Caller && after(CE)))
+          site(CE, F, nullptr, "",
+               llvm::formatv("line {0} frees a communicator: what is pending must be delivered first",
+                             A.line(CE->getBeginLoc()))
+                   .str());
+      if (Global)
+        conditionalCallers();
+      if (V->hasLocalStorage())
+        localEnd();
+    }
+
+    /// A function that reads the global V waits inside; where it is called
+    /// under a condition, every rank must still wait at the same point: wait
+    /// before the construct (the callee's own wait then finds nothing).
+    void conditionalCallers() {
+      std::set<const FunctionDecl *> Reads;
+      for (const DeclRefExpr *E : A.UsesOf[V])
+        Reads.insert(A.functionOf(E)->getCanonicalDecl());
+      A.closeOverCallers(Reads);
+      for (auto &[F, Calls] : A.Col.Calls)
+        for (const CallExpr *CE : Calls)
+          if (const FunctionDecl *G = CE->getDirectCallee(); G && G->getCanonicalDecl() != F->getCanonicalDecl() &&
+                                                             Reads.count(G->getCanonicalDecl()) && A.conditional(CE))
+            site(CE, F, nullptr, "reads", callNote(CE, G));
+    }
+
+    /// A local V: a wait before every return after a deferred call, and at
+    /// the end of the function when control can reach it.
+    void localEnd() {
       const FunctionDecl *F = Deferred.front()->R->Caller;
-      for (const ReturnStmt *RS : Col.Returns[F])
-        if (After(RS))
-          Add(RS, F, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
+      for (const ReturnStmt *RS : A.Col.Returns[F])
+        if (after(RS))
+          add(RS, F, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
       const auto *Body = cast<CompoundStmt>(F->getBody());
-      bool LastWaits = !Body->body_empty() && Placed.count({off(Body->body_back()->getBeginLoc()), Name});
+      bool LastWaits = !Body->body_empty() && A.Placed.count({A.off(Body->body_back()->getBeginLoc()), Name});
       // Where only some ranks reach the end (the others returned earlier and
       // waited before leaving), nothing can be pending there.
-      bool EndUniform = Body->body_empty() || !Uni.within(Body->body_back(), F);
-      if (!LastWaits && EndUniform && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back()))) {
-        ForcePoint FP;
-        FP.K = ForcePoint::BeforeBrace;
-        FP.At = SM.getExpansionLoc(Body->getRBracLoc());
-        FP.Indent = indentAt(FP.At);
-        FP.Var = Name;
-        FP.Note = forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
-        Forces.push_back(std::move(FP));
-      }
+      bool EndUniform = Body->body_empty() || !A.Uni.within(Body->body_back(), F);
+      if (LastWaits || !EndUniform || (!Body->body_empty() && isa<ReturnStmt>(Body->body_back())))
+        return;
+      ForcePoint FP;
+      FP.K = ForcePoint::BeforeBrace;
+      FP.At = A.SM.getExpansionLoc(Body->getRBracLoc());
+      FP.Indent = A.indentAt(FP.At);
+      FP.Var = Name;
+      FP.Note = A.forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
+      Forces.push_back(std::move(FP));
     }
-    if (!Why.empty()) {
-      for (Candidate *C : Deferred)
-        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + Name, Why));
+  };
+
+  void variable(const VarDecl *V, std::vector<Candidate *> &Cs) {
+    if (!UsesOf.count(V))
+      return; // declined in worth()
+    VarForces VF(*this, V, Cs);
+    if (VF.Deferred.empty() || !VF.oneCommunicator())
+      return;
+    VF.placeAll();
+    if (!VF.Why.empty()) {
+      for (Candidate *C : VF.Deferred)
+        Plan.Declined.push_back(note(*C->R, false, "defer " + C->R->Function + " into " + VF.Name, VF.Why));
       return;
     }
-    for (Candidate *C : Deferred) {
-      DeferredCall D;
-      D.Callee = SM.getExpansionLoc(C->R->Call->getCallee()->getBeginLoc());
-      D.From = C->R->Function;
-      D.To = lazyCounterpart(C->R->Function).str();
-      D.PendingAtExit = C->AtExit;
-      D.Summary = llvm::formatv("{0}({1} -> {2})", C->R->Function, Ev.text(C->R->expr(Role::SendBuf)),
-                                Ev.text(C->R->expr(Role::RecvBuf)))
-                      .str();
-      D.Note =
-          note(*C->R, true, "deferred " + D.Summary + " to the lazy runtime",
-               WorthWhy[C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", Name,
-                                           Global ? "variable of this file" : "local variable",
-                                           Forces.empty() ? std::string("nothing uses it afterwards")
-                                                          : llvm::formatv("{0} force point{1} wait{2} for it",
-                                                                          Forces.size(), Forces.size() == 1 ? "" : "s",
-                                                                          Forces.size() == 1 ? "s" : "")
-                                                                .str())
-                                 .str());
-      D.Note.Kind = NoteKind::Deferred;
-      D.Note.Saves = "one collective per reduction that joins it before the next force point";
-      Plan.Calls.push_back(std::move(D));
-    }
-    for (ForcePoint &FP : Forces)
+    for (Candidate *C : VF.Deferred)
+      Plan.Calls.push_back(deferredCall(*C, VF));
+    for (ForcePoint &FP : VF.Forces)
       Plan.Forces.push_back(std::move(FP));
+  }
+
+  DeferredCall deferredCall(Candidate &C, const VarForces &VF) {
+    DeferredCall D;
+    D.Callee = SM.getExpansionLoc(C.R->Call->getCallee()->getBeginLoc());
+    D.From = C.R->Function;
+    D.To = lazyCounterpart(C.R->Function).str();
+    D.PendingAtExit = C.AtExit;
+    D.Summary = llvm::formatv("{0}({1} -> {2})", C.R->Function, Ev.text(C.R->expr(Role::SendBuf)),
+                              Ev.text(C.R->expr(Role::RecvBuf)))
+                    .str();
+    size_t N = VF.Forces.size();
+    std::string Waits =
+        N == 0 ? std::string("nothing uses it afterwards")
+               : llvm::formatv("{0} force point{1} wait{2} for it", N, N == 1 ? "" : "s", N == 1 ? "s" : "").str();
+    D.Note = note(*C.R, true, "deferred " + D.Summary + " to the lazy runtime",
+                  WorthWhy[&C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", VF.Name,
+                                               VF.Global ? "variable of this file" : "local variable", Waits)
+                                     .str());
+    D.Note.Kind = NoteKind::Deferred;
+    D.Note.Saves = "one collective per reduction that joins it before the next force point";
+    return D;
   }
 
   /// Whether S runs only under a condition or in a loop of its function.

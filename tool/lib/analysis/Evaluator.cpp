@@ -4,6 +4,7 @@
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -651,130 +652,152 @@ SymValue Evaluator::eval(const Expr *E, FunctionAnalysis *FA, Point P) {
   return simplify(normalise(std::move(V), E->getType()));
 }
 
-SymValue Evaluator::evalNode(const Expr *E, FunctionAnalysis *FA, Point P) {
-  if (const auto *PE = dyn_cast<ParenExpr>(E))
-    return eval(PE->getSubExpr(), FA, P);
-  if (const auto *CE = dyn_cast<CastExpr>(E)) {
-    const Expr *Sub = CE->getSubExpr();
-    switch (CE->getCastKind()) {
-    case CK_NullToPointer:
-      return SymValue::handle("NULL");
-    case CK_ArrayToPointerDecay: {
-      const Expr *S = Sub->IgnoreParens();
-      if (const VarDecl *V = refVar(S)) {
-        SymValue A;
-        A.K = SymValue::Address;
-        A.Name = V->getName().str();
-        A.Obj = V;
-        A.Spelled = A.Name;
-        return A;
-      }
-      if (isa<MemberExpr>(S))
-        return evalAddressOf(S, FA, P);
-      return SymValue::dyn("address of " + text(S));
-    }
-    case CK_IntegralToFloating:
-    case CK_FloatingToIntegral:
-    case CK_FloatingCast:
-      return SymValue::dyn("floating-point value");
-    case CK_FunctionToPointerDecay:
-      return SymValue::dyn("function pointer");
-    default:
-      return eval(Sub, FA, P);
-    }
-  }
-  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
+/// The value of one expression node, by its kind; subexpressions go back
+/// through Evaluator::eval (depth limit, handles, normalisation).
+class Evaluator::NodeEval : public ConstStmtVisitor<NodeEval, SymValue> {
+public:
+  NodeEval(Evaluator &Ev, FunctionAnalysis *FA, Point P) : Ev(Ev), FA(FA), P(P) {}
+
+  SymValue VisitParenExpr(const ParenExpr *E) { return eval(E->getSubExpr()); }
+  SymValue VisitCastExpr(const CastExpr *CE);
+  SymValue VisitIntegerLiteral(const IntegerLiteral *IL) {
     const llvm::APInt &V = IL->getValue();
     if (V.getActiveBits() > 63)
       return SymValue::dyn("integer too large");
     return SymValue::integer(static_cast<int64_t>(V.getZExtValue()));
   }
-  if (const auto *CL = dyn_cast<CharacterLiteral>(E))
-    return SymValue::integer(CL->getValue());
-  if (isa<UnaryExprOrTypeTraitExpr>(E) || isa<OffsetOfExpr>(E)) {
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx))
-      return SymValue::integer(R.Val.getInt().getExtValue());
-    return SymValue::dyn("size of a variable-length type");
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+  SymValue VisitCharacterLiteral(const CharacterLiteral *CL) { return SymValue::integer(CL->getValue()); }
+  SymValue VisitUnaryExprOrTypeTraitExpr(const UnaryExprOrTypeTraitExpr *E) { return constant(E); }
+  SymValue VisitOffsetOfExpr(const OffsetOfExpr *E) { return constant(E); }
+  SymValue VisitDeclRefExpr(const DeclRefExpr *DRE) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return SymValue::integer(EC->getInitVal().getExtValue());
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      return evalVar(V, DRE, FA, P);
+      return Ev.evalVar(V, DRE, FA, P);
     return SymValue::dyn(DRE->getDecl()->getNameAsString() + " is not a variable");
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    switch (UO->getOpcode()) {
-    case UO_AddrOf:
-      return evalAddressOf(UO->getSubExpr(), FA, P);
-    case UO_Plus:
-      return eval(UO->getSubExpr(), FA, P);
-    case UO_Minus:
-    case UO_Not:
-    case UO_LNot: {
-      SymValue S = eval(UO->getSubExpr(), FA, P);
-      if (S.K == SymValue::Dynamic)
-        return S;
-      if (S.K == SymValue::Affine && UO->getOpcode() == UO_Minus && S.A.Mod == AffineForm::NoMod) {
-        S.A.Rank = -S.A.Rank;
-        S.A.Size = -S.A.Size;
-        S.A.Const = -S.A.Const;
-        return S;
-      }
-      if (S.K != SymValue::Int)
-        return SymValue::dyn("operator applied to " + text(UO->getSubExpr()));
-      if (UO->getOpcode() == UO_Minus)
-        return S.I == INT64_MIN ? SymValue::dyn("integer overflow") : SymValue::integer(-S.I);
-      if (UO->getOpcode() == UO_Not)
-        return SymValue::integer(~S.I);
-      return SymValue::integer(!S.I);
-    }
-    case UO_Deref:
-      return SymValue::dyn("value read through a pointer");
-    default:
-      return SymValue::dyn("side effect in the argument");
-    }
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->isAssignmentOp())
-      return SymValue::dyn("assignment inside the argument");
-    if (BO->getOpcode() == BO_Comma)
-      return eval(BO->getRHS(), FA, P);
-    SymValue L = eval(BO->getLHS(), FA, P);
-    if (L.K == SymValue::Dynamic)
-      return L;
-    // Short-circuit operators with a static left operand.
-    if (L.K == SymValue::Int && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
-      if ((BO->getOpcode() == BO_LAnd) == (L.I == 0))
-        return SymValue::integer(BO->getOpcode() == BO_LOr);
-    }
-    SymValue R = eval(BO->getRHS(), FA, P);
-    if (R.K == SymValue::Dynamic)
-      return R;
-    return evalBinary(BO->getOpcode(), L, R, BO);
-  }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    SymValue C = eval(CO->getCond(), FA, P);
-    if (C.K == SymValue::Int)
-      return eval(C.I ? CO->getTrueExpr() : CO->getFalseExpr(), FA, P);
-    SymValue T = eval(CO->getTrueExpr(), FA, P), F = eval(CO->getFalseExpr(), FA, P);
-    if (T.K != SymValue::Dynamic && T.same(F))
-      return T;
-    if (C.K == SymValue::Dynamic)
-      return SymValue::dyn("depends on the condition " + text(CO->getCond()) + ", which is not static");
-    return SymValue::dyn("depends on the rank: " + text(CO->getCond()));
-  }
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+  SymValue VisitUnaryOperator(const UnaryOperator *UO);
+  SymValue VisitBinaryOperator(const BinaryOperator *BO);
+  SymValue VisitConditionalOperator(const ConditionalOperator *CO);
+  SymValue VisitCallExpr(const CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();
     return SymValue::dyn(F ? "result of a call to " + F->getNameAsString() : "result of an indirect call");
   }
-  if (isa<ArraySubscriptExpr>(E))
-    return SymValue::dyn("array element " + text(E));
-  if (isa<MemberExpr>(E))
-    return SymValue::dyn("structure member " + text(E));
-  return SymValue::dyn("expression " + text(E) + " is not evaluated");
+  SymValue VisitArraySubscriptExpr(const ArraySubscriptExpr *E) { return SymValue::dyn("array element " + Ev.text(E)); }
+  SymValue VisitMemberExpr(const MemberExpr *E) { return SymValue::dyn("structure member " + Ev.text(E)); }
+  SymValue VisitExpr(const Expr *E) { return SymValue::dyn("expression " + Ev.text(E) + " is not evaluated"); }
+  SymValue VisitStmt(const Stmt *) { return SymValue::dyn("not an expression"); }
+
+private:
+  Evaluator &Ev;
+  FunctionAnalysis *FA;
+  Point P;
+
+  SymValue eval(const Expr *E) { return Ev.eval(E, FA, P); }
+  /// sizeof, _Alignof, offsetof: constants unless of a variable-length type.
+  SymValue constant(const Expr *E) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ev.Ctx))
+      return SymValue::integer(R.Val.getInt().getExtValue());
+    return SymValue::dyn("size of a variable-length type");
+  }
+};
+
+SymValue Evaluator::NodeEval::VisitCastExpr(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  switch (CE->getCastKind()) {
+  case CK_NullToPointer:
+    return SymValue::handle("NULL");
+  case CK_ArrayToPointerDecay: {
+    const Expr *S = Sub->IgnoreParens();
+    if (const VarDecl *V = refVar(S)) {
+      SymValue A;
+      A.K = SymValue::Address;
+      A.Name = V->getName().str();
+      A.Obj = V;
+      A.Spelled = A.Name;
+      return A;
+    }
+    if (isa<MemberExpr>(S))
+      return Ev.evalAddressOf(S, FA, P);
+    return SymValue::dyn("address of " + Ev.text(S));
+  }
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_FloatingCast:
+    return SymValue::dyn("floating-point value");
+  case CK_FunctionToPointerDecay:
+    return SymValue::dyn("function pointer");
+  default:
+    return eval(Sub);
+  }
 }
+
+SymValue Evaluator::NodeEval::VisitUnaryOperator(const UnaryOperator *UO) {
+  switch (UO->getOpcode()) {
+  case UO_AddrOf:
+    return Ev.evalAddressOf(UO->getSubExpr(), FA, P);
+  case UO_Plus:
+    return eval(UO->getSubExpr());
+  case UO_Minus:
+  case UO_Not:
+  case UO_LNot:
+    break;
+  case UO_Deref:
+    return SymValue::dyn("value read through a pointer");
+  default:
+    return SymValue::dyn("side effect in the argument");
+  }
+  SymValue S = eval(UO->getSubExpr());
+  if (S.K == SymValue::Dynamic)
+    return S;
+  if (S.K == SymValue::Affine && UO->getOpcode() == UO_Minus && S.A.Mod == AffineForm::NoMod) {
+    S.A.Rank = -S.A.Rank;
+    S.A.Size = -S.A.Size;
+    S.A.Const = -S.A.Const;
+    return S;
+  }
+  if (S.K != SymValue::Int)
+    return SymValue::dyn("operator applied to " + Ev.text(UO->getSubExpr()));
+  if (UO->getOpcode() == UO_Minus)
+    return S.I == INT64_MIN ? SymValue::dyn("integer overflow") : SymValue::integer(-S.I);
+  if (UO->getOpcode() == UO_Not)
+    return SymValue::integer(~S.I);
+  return SymValue::integer(!S.I);
+}
+
+SymValue Evaluator::NodeEval::VisitBinaryOperator(const BinaryOperator *BO) {
+  if (BO->isAssignmentOp())
+    return SymValue::dyn("assignment inside the argument");
+  if (BO->getOpcode() == BO_Comma)
+    return eval(BO->getRHS());
+  SymValue L = eval(BO->getLHS());
+  if (L.K == SymValue::Dynamic)
+    return L;
+  // Short-circuit operators with a static left operand.
+  if (L.K == SymValue::Int && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
+    if ((BO->getOpcode() == BO_LAnd) == (L.I == 0))
+      return SymValue::integer(BO->getOpcode() == BO_LOr);
+  }
+  SymValue R = eval(BO->getRHS());
+  if (R.K == SymValue::Dynamic)
+    return R;
+  return Ev.evalBinary(BO->getOpcode(), L, R, BO);
+}
+
+SymValue Evaluator::NodeEval::VisitConditionalOperator(const ConditionalOperator *CO) {
+  SymValue C = eval(CO->getCond());
+  if (C.K == SymValue::Int)
+    return eval(C.I ? CO->getTrueExpr() : CO->getFalseExpr());
+  SymValue T = eval(CO->getTrueExpr()), F = eval(CO->getFalseExpr());
+  if (T.K != SymValue::Dynamic && T.same(F))
+    return T;
+  if (C.K == SymValue::Dynamic)
+    return SymValue::dyn("depends on the condition " + Ev.text(CO->getCond()) + ", which is not static");
+  return SymValue::dyn("depends on the rank: " + Ev.text(CO->getCond()));
+}
+
+SymValue Evaluator::evalNode(const Expr *E, FunctionAnalysis *FA, Point P) { return NodeEval(*this, FA, P).Visit(E); }
 
 SymValue Evaluator::evalAddressOf(const Expr *Sub, FunctionAnalysis *FA, Point P) {
   Sub = Sub->IgnoreParens();
@@ -1000,82 +1023,94 @@ SymValue Evaluator::evalGlobal(const VarDecl *V) {
 SymValue Evaluator::evalBinary(BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const Expr *E) {
   if (L.K == SymValue::Handle || R.K == SymValue::Handle)
     return SymValue::dyn("arithmetic or comparison on an MPI handle in " + text(E));
-  // Pointer arithmetic on a known address.
-  if (L.K == SymValue::Address || R.K == SymValue::Address) {
-    const SymValue &A = L.K == SymValue::Address ? L : R;
-    const SymValue &N = L.K == SymValue::Address ? R : L;
-    QualType PT = E->getType();
-    if (N.K != SymValue::Int || !PT->isPointerType() || (Op != BO_Add && !(Op == BO_Sub && &A == &L)))
-      return SymValue::dyn("pointer arithmetic in " + text(E));
-    QualType Pointee = PT->getPointeeType();
-    auto ElemSize = Pointee->isVoidType() ? std::optional<int64_t>(1) : staticSize(Ctx, Pointee);
-    if (!ElemSize || *ElemSize == 0)
-      return SymValue::dyn("pointer arithmetic on a type of unknown size in " + text(E));
-    int64_t Elem = *ElemSize;
-    SymValue Out = A;
-    Out.Offset += (Op == BO_Add ? N.I : -N.I) * Elem;
-    Out.Spelled = Out.Offset == 0 ? A.Name : "&" + text(E);
-    if (Out.Offset != 0 && Out.Offset % Elem == 0)
-      Out.Spelled = "&" + A.Name + "[" + std::to_string(Out.Offset / Elem) + "]";
-    return Out;
+  if (L.K == SymValue::Address || R.K == SymValue::Address)
+    return evalPointerArithmetic(Op, L, R, E);
+  if (L.K == SymValue::Int && R.K == SymValue::Int)
+    return evalIntegers(Op, L, R, E);
+  return evalAffine(Op, L, R, E);
+}
+
+/// Pointer arithmetic on a known address.
+SymValue Evaluator::evalPointerArithmetic(BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const Expr *E) {
+  const SymValue &A = L.K == SymValue::Address ? L : R;
+  const SymValue &N = L.K == SymValue::Address ? R : L;
+  QualType PT = E->getType();
+  if (N.K != SymValue::Int || !PT->isPointerType() || (Op != BO_Add && !(Op == BO_Sub && &A == &L)))
+    return SymValue::dyn("pointer arithmetic in " + text(E));
+  QualType Pointee = PT->getPointeeType();
+  auto ElemSize = Pointee->isVoidType() ? std::optional<int64_t>(1) : staticSize(Ctx, Pointee);
+  if (!ElemSize || *ElemSize == 0)
+    return SymValue::dyn("pointer arithmetic on a type of unknown size in " + text(E));
+  int64_t Elem = *ElemSize;
+  SymValue Out = A;
+  Out.Offset += (Op == BO_Add ? N.I : -N.I) * Elem;
+  Out.Spelled = Out.Offset == 0 ? A.Name : "&" + text(E);
+  if (Out.Offset != 0 && Out.Offset % Elem == 0)
+    Out.Spelled = "&" + A.Name + "[" + std::to_string(Out.Offset / Elem) + "]";
+  return Out;
+}
+
+/// Both operands static: C's arithmetic, every overflow and undefined case
+/// dynamic.
+SymValue Evaluator::evalIntegers(BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const Expr *E) {
+  int64_t A = L.I, B = R.I, Out = 0;
+  bool Unsigned = E->getType()->isUnsignedIntegerType();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    Unsigned = Unsigned || BO->getLHS()->getType()->isUnsignedIntegerType();
+  if (Unsigned && (A < 0 || B < 0))
+    return SymValue::dyn("unsigned value out of range in " + text(E));
+  switch (Op) {
+  case BO_Add:
+    if (__builtin_add_overflow(A, B, &Out))
+      return SymValue::dyn("integer overflow in " + text(E));
+    return SymValue::integer(Out);
+  case BO_Sub:
+    if (__builtin_sub_overflow(A, B, &Out))
+      return SymValue::dyn("integer overflow in " + text(E));
+    return SymValue::integer(Out);
+  case BO_Mul:
+    if (__builtin_mul_overflow(A, B, &Out))
+      return SymValue::dyn("integer overflow in " + text(E));
+    return SymValue::integer(Out);
+  case BO_Div:
+  case BO_Rem:
+    if (B == 0 || (A == INT64_MIN && B == -1))
+      return SymValue::dyn("division by zero in " + text(E));
+    return SymValue::integer(Op == BO_Div ? A / B : A % B);
+  case BO_Shl:
+  case BO_Shr:
+    if (B < 0 || B >= 63 || (Op == BO_Shl && A < 0))
+      return SymValue::dyn("shift out of range in " + text(E));
+    return SymValue::integer(Op == BO_Shl ? A << B : A >> B);
+  case BO_And:
+    return SymValue::integer(A & B);
+  case BO_Or:
+    return SymValue::integer(A | B);
+  case BO_Xor:
+    return SymValue::integer(A ^ B);
+  case BO_LT:
+    return SymValue::integer(A < B);
+  case BO_GT:
+    return SymValue::integer(A > B);
+  case BO_LE:
+    return SymValue::integer(A <= B);
+  case BO_GE:
+    return SymValue::integer(A >= B);
+  case BO_EQ:
+    return SymValue::integer(A == B);
+  case BO_NE:
+    return SymValue::integer(A != B);
+  case BO_LAnd:
+    return SymValue::integer(A && B);
+  case BO_LOr:
+    return SymValue::integer(A || B);
+  default:
+    return SymValue::dyn("operator in " + text(E));
   }
-  if (L.K == SymValue::Int && R.K == SymValue::Int) {
-    int64_t A = L.I, B = R.I, Out = 0;
-    bool Unsigned = E->getType()->isUnsignedIntegerType();
-    if (const auto *BO = dyn_cast<BinaryOperator>(E))
-      Unsigned = Unsigned || BO->getLHS()->getType()->isUnsignedIntegerType();
-    if (Unsigned && (A < 0 || B < 0))
-      return SymValue::dyn("unsigned value out of range in " + text(E));
-    switch (Op) {
-    case BO_Add:
-      if (__builtin_add_overflow(A, B, &Out))
-        return SymValue::dyn("integer overflow in " + text(E));
-      return SymValue::integer(Out);
-    case BO_Sub:
-      if (__builtin_sub_overflow(A, B, &Out))
-        return SymValue::dyn("integer overflow in " + text(E));
-      return SymValue::integer(Out);
-    case BO_Mul:
-      if (__builtin_mul_overflow(A, B, &Out))
-        return SymValue::dyn("integer overflow in " + text(E));
-      return SymValue::integer(Out);
-    case BO_Div:
-    case BO_Rem:
-      if (B == 0 || (A == INT64_MIN && B == -1))
-        return SymValue::dyn("division by zero in " + text(E));
-      return SymValue::integer(Op == BO_Div ? A / B : A % B);
-    case BO_Shl:
-    case BO_Shr:
-      if (B < 0 || B >= 63 || (Op == BO_Shl && A < 0))
-        return SymValue::dyn("shift out of range in " + text(E));
-      return SymValue::integer(Op == BO_Shl ? A << B : A >> B);
-    case BO_And:
-      return SymValue::integer(A & B);
-    case BO_Or:
-      return SymValue::integer(A | B);
-    case BO_Xor:
-      return SymValue::integer(A ^ B);
-    case BO_LT:
-      return SymValue::integer(A < B);
-    case BO_GT:
-      return SymValue::integer(A > B);
-    case BO_LE:
-      return SymValue::integer(A <= B);
-    case BO_GE:
-      return SymValue::integer(A >= B);
-    case BO_EQ:
-      return SymValue::integer(A == B);
-    case BO_NE:
-      return SymValue::integer(A != B);
-    case BO_LAnd:
-      return SymValue::integer(A && B);
-    case BO_LOr:
-      return SymValue::integer(A || B);
-    default:
-      return SymValue::dyn("operator in " + text(E));
-    }
-  }
-  // Affine in rank and size.
+}
+
+/// Affine forms in the rank and size of one communicator.
+SymValue Evaluator::evalAffine(BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const Expr *E) {
   auto AsAffine = [](const SymValue &V) {
     SymValue A = V;
     if (V.K == SymValue::Int) {

@@ -199,6 +199,8 @@ public:
   clang::ASTContext &context() const { return Ctx; }
 
 private:
+  class NodeEval;
+  friend class NodeEval;
   clang::ASTContext &Ctx;
   EvalOptions Opts;
   TUIndex Index;
@@ -216,6 +218,10 @@ private:
   SymValue evalDef(const Def &D, FunctionAnalysis &FA);
   SymValue evalParam(const clang::ParmVarDecl *PV);
   SymValue evalBinary(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const clang::Expr *E);
+  SymValue evalPointerArithmetic(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R,
+                                 const clang::Expr *E);
+  SymValue evalIntegers(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const clang::Expr *E);
+  SymValue evalAffine(clang::BinaryOperatorKind Op, const SymValue &L, const SymValue &R, const clang::Expr *E);
   SymValue evalAddressOf(const clang::Expr *Sub, FunctionAnalysis *FA, Point P);
   CommId commIdAt(const clang::Expr *E, FunctionAnalysis *FA, Point P);
   bool createdOnce(const clang::VarDecl *V, const clang::FunctionDecl *F);
