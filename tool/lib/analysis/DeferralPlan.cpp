@@ -387,7 +387,6 @@ private:
     // the wait moves before it.
     auto Uniform = [&](const Stmt *At) { return !Uni.within(At, F); };
     for (const Stmt *P = parent(Child); P; Child = P, P = parent(P)) {
-      auto Body = [&](const Stmt *B) { return B == Child; };
       if (isa<CompoundStmt>(P)) {
         // The braced body of a construct that queues nothing: move up (below).
         if (const Stmt *G = parent(P); G && isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(G) && !queues(P))
@@ -399,23 +398,7 @@ private:
         FP.Indent = indentAt(FP.At);
         return true;
       }
-      bool IsBody = false, InCond = false;
-      const Stmt *Loop = nullptr;
-      if (const auto *F = dyn_cast<ForStmt>(P)) {
-        IsBody = Body(F->getBody());
-        InCond = Child == F->getCond() || Child == F->getInc();
-        Loop = F->getBody();
-      } else if (const auto *W = dyn_cast<WhileStmt>(P)) {
-        IsBody = Body(W->getBody());
-        InCond = Child == W->getCond();
-        Loop = W->getBody();
-      } else if (const auto *D = dyn_cast<DoStmt>(P)) {
-        IsBody = Body(D->getBody());
-        InCond = Child == D->getCond();
-        Loop = D->getBody();
-      } else if (const auto *If = dyn_cast<IfStmt>(P)) {
-        IsBody = Body(If->getThen()) || Body(If->getElse());
-      } else if (isa<SwitchCase, LabelStmt>(P)) {
+      if (isa<SwitchCase, LabelStmt>(P)) {
         // After the label: "case 1: wait; stmt;" runs the wait exactly when stmt runs.
         const Stmt *Sw = P;
         while (Sw && !isa<SwitchStmt>(Sw))
@@ -429,9 +412,8 @@ private:
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
         FP.Indent = " ";
         return true;
-      } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
-        IsBody = Body(Sw->getBody());
       }
+      auto [IsBody, InCond, Loop] = roleIn(P, Child);
       // A wait is a collective: every rank must reach it. Under a condition
       // (or in a loop) that queues nothing, it moves up before the whole
       // construct, which every rank that reaches the force point reaches
@@ -449,35 +431,60 @@ private:
         }
         return true;
       }
-      if (InCond && Loop && queues(Loop)) {
-        // Evaluated after every iteration that may queue V: wait inside the condition.
-        const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref);
-        if (DRE && !Uniform(DRE)) {
-          Why = llvm::formatv("the loop condition at line {0} {1} {2}, and ranks may leave the loop at different "
-                              "iterations: {3}",
-                              line(P->getBeginLoc()), Reason, V->getName(), Uni.within(DRE, F)->Why)
-                    .str();
-          return false;
-        }
-        const Stmt *RP = DRE ? parent(DRE) : nullptr;
-        const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(RP);
-        if (!DRE || !IC || (IC->getCastKind() != CK_LValueToRValue && IC->getCastKind() != CK_ArrayToPointerDecay)) {
-          Why = llvm::formatv("the loop condition at line {0} {1} {2} other than by reading it", line(P->getBeginLoc()),
-                              Reason, V->getName())
-                    .str();
-          return false;
-        }
-        FP.K = ForcePoint::Comma;
-        FP.At = SM.getExpansionLoc(DRE->getBeginLoc());
-        FP.End = SM.getExpansionLoc(DRE->getEndLoc());
-        return true;
-      }
+      if (InCond && Loop && queues(Loop))
+        return placeInCondition(P, F, V, Reason, Ref, FP, Why);
     }
     Why = Uniform(Child) ? "no statement to place a wait before"
                          : llvm::formatv("no point before line {0} that every rank reaches alike: {1}",
                                          line(Node->getBeginLoc()), Uni.within(Child, F)->Why)
                                .str();
     return false;
+  }
+
+  struct Position {
+    bool IsBody = false;        ///< Child is the body (or a branch) of P
+    bool InCond = false;        ///< Child is P's loop condition or increment
+    const Stmt *Loop = nullptr; ///< P's loop body
+  };
+  /// Where Child sits in its parent statement P.
+  static Position roleIn(const Stmt *P, const Stmt *Child) {
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return {F->getBody() == Child, Child == F->getCond() || Child == F->getInc(), F->getBody()};
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return {W->getBody() == Child, Child == W->getCond(), W->getBody()};
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return {D->getBody() == Child, Child == D->getCond(), D->getBody()};
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return {If->getThen() == Child || If->getElse() == Child, false, nullptr};
+    if (const auto *Sw = dyn_cast<SwitchStmt>(P))
+      return {Sw->getBody() == Child, false, nullptr};
+    return {};
+  }
+
+  /// A loop condition (of loop P) that reads V after every iteration that
+  /// may queue it: the wait goes inside the condition, next to the read.
+  bool placeInCondition(const Stmt *P, const FunctionDecl *F, const VarDecl *V, const char *Reason, const Stmt *Ref,
+                        ForcePoint &FP, std::string &Why) const {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref);
+    if (DRE && Uni.within(DRE, F)) {
+      Why = llvm::formatv("the loop condition at line {0} {1} {2}, and ranks may leave the loop at different "
+                          "iterations: {3}",
+                          line(P->getBeginLoc()), Reason, V->getName(), Uni.within(DRE, F)->Why)
+                .str();
+      return false;
+    }
+    const Stmt *RP = DRE ? parent(DRE) : nullptr;
+    const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(RP);
+    if (!DRE || !IC || (IC->getCastKind() != CK_LValueToRValue && IC->getCastKind() != CK_ArrayToPointerDecay)) {
+      Why = llvm::formatv("the loop condition at line {0} {1} {2} other than by reading it", line(P->getBeginLoc()),
+                          Reason, V->getName())
+                .str();
+      return false;
+    }
+    FP.K = ForcePoint::Comma;
+    FP.At = SM.getExpansionLoc(DRE->getBeginLoc());
+    FP.End = SM.getExpansionLoc(DRE->getEndLoc());
+    return true;
   }
 
   /// Steps 1 and 2: the uses of V, and which of its calls are worth deferring.

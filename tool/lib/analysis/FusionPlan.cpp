@@ -65,102 +65,116 @@ public:
 
   FusionPlan Plan;
 
+  /// The reductions of one block: consecutive compatible calls fuse.
   void block(const CompoundStmt *CS, const FunctionDecl *F) {
     std::vector<Candidate> Cands(CS->size());
-    unsigned NCalls = 0;
-    unsigned I = 0;
-    for (const Stmt *S : CS->body()) {
-      Cands[I].S = S;
-      const Stmt *Inner = S;
-      while (const auto *LS = dyn_cast<LabelStmt>(Inner))
-        Inner = LS->getSubStmt();
-      if (const CallExpr *CE = reductionCall(Inner, Cands[I])) {
-        Cands[I].Call = CE;
-        if (Inner != S)
-          Cands[I].Invalid =
-              llvm::formatv("the call is labelled: a jump to line {0} would skip the others", line(S->getBeginLoc()))
-                  .str();
-        ++NCalls;
-      }
-      ++I;
-    }
-    if (NCalls < 2)
+    if (collect(CS, Cands) < 2)
       return;
     for (Candidate &C : Cands)
       if (C.Call)
         validate(C, F);
-
-    struct Open {
-      std::vector<unsigned> Members;
-      unsigned Between = 0;
-    };
-    std::map<std::string, Open> Groups;
-    auto Close = [&](const std::string &Key) {
-      auto It = Groups.find(Key);
-      if (It == Groups.end())
-        return;
-      if (It->second.Members.size() == 1)
-        explainAlone(Cands, It->second.Members.front());
-      if (It->second.Members.size() >= 2) {
-        FusionGroup G;
-        // The collective runs where the last call was: its texts are valid there.
-        const Candidate &Last = Cands[It->second.Members.back()];
-        G.Function = Last.Function;
-        G.TypeText = Last.TypeText;
-        G.CType = Last.CType;
-        G.OpText = Last.OpText;
-        G.CommText = Last.CommText;
-        G.RootText = Last.RootText;
-        G.Rooted = Last.Result->Model->find(Role::Root).has_value();
-        G.Between = It->second.Between;
-        for (unsigned Idx : It->second.Members)
-          G.Members.push_back(Cands[Idx].M);
-        Plan.Groups.push_back(std::move(G));
-      }
-      Groups.erase(It);
-    };
-    for (unsigned K = 0; K < Cands.size(); ++K) {
-      Candidate &C = Cands[K];
-      if (!C.Call)
-        continue;
-      if (!C.Invalid.empty()) {
-        decline(C, C.Invalid);
-        C.Declined = true;
-        continue;
-      }
-      auto It = Groups.find(C.Key);
-      if (It == Groups.end()) {
-        Groups[C.Key].Members.push_back(K);
-        continue;
-      }
-      Open &G = It->second;
-      // Every member moves down to C: the statements after the group's
-      // last member must leave all their results alone; C itself must not
-      // read or overwrite them either.
-      std::string Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
-      if (Why.empty())
-        Why = disjoint(Cands, G.Members, C);
-      if (Why.empty())
-        Why = countsStable(Cands, G.Members, K);
-      if (!Why.empty()) {
-        decline(C,
-                llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why).str());
-        C.Declined = true;
-        Close(C.Key);
-        Groups[C.Key].Members.push_back(K);
-        continue;
-      }
-      G.Between += K - G.Members.back() - 1;
-      G.Members.push_back(K);
-    }
+    Groups.clear();
+    for (unsigned K = 0; K < Cands.size(); ++K)
+      if (Cands[K].Call)
+        join(Cands, K, F);
     std::vector<std::string> Keys;
     for (auto &KV : Groups)
       Keys.push_back(KV.first);
     for (const std::string &Key : Keys)
-      Close(Key);
+      close(Cands, Key);
   }
 
 private:
+  /// A group being built: its members (indices into the block's
+  /// candidates) and the statements between them.
+  struct Open {
+    std::vector<unsigned> Members;
+    unsigned Between = 0;
+  };
+  std::map<std::string, Open> Groups; ///< by candidate key, in the current block
+
+  /// The statements of CS, each with its reduction call if it is one;
+  /// returns the number of calls.
+  unsigned collect(const CompoundStmt *CS, std::vector<Candidate> &Cands) {
+    unsigned NCalls = 0, I = 0;
+    for (const Stmt *S : CS->body()) {
+      Candidate &C = Cands[I++];
+      C.S = S;
+      const Stmt *Inner = S;
+      while (const auto *LS = dyn_cast<LabelStmt>(Inner))
+        Inner = LS->getSubStmt();
+      const CallExpr *CE = reductionCall(Inner, C);
+      if (!CE)
+        continue;
+      C.Call = CE;
+      if (Inner != S)
+        C.Invalid =
+            llvm::formatv("the call is labelled: a jump to line {0} would skip the others", line(S->getBeginLoc()))
+                .str();
+      ++NCalls;
+    }
+    return NCalls;
+  }
+
+  /// Candidate K joins the open group of its key, or starts one.
+  void join(std::vector<Candidate> &Cands, unsigned K, const FunctionDecl *F) {
+    Candidate &C = Cands[K];
+    if (!C.Invalid.empty()) {
+      decline(C, C.Invalid);
+      C.Declined = true;
+      return;
+    }
+    auto It = Groups.find(C.Key);
+    if (It == Groups.end()) {
+      Groups[C.Key].Members.push_back(K);
+      return;
+    }
+    Open &G = It->second;
+    // Every member moves down to C: the statements after the group's
+    // last member must leave all their results alone; C itself must not
+    // read or overwrite them either.
+    std::string Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
+    if (Why.empty())
+      Why = disjoint(Cands, G.Members, C);
+    if (Why.empty())
+      Why = countsStable(Cands, G.Members, K);
+    if (Why.empty()) {
+      G.Between += K - G.Members.back() - 1;
+      G.Members.push_back(K);
+      return;
+    }
+    decline(C, llvm::formatv("not fused with the call at line {0}: {1}", Cands[G.Members.back()].M.Line, Why).str());
+    C.Declined = true;
+    close(Cands, C.Key);
+    Groups[C.Key].Members.push_back(K);
+  }
+
+  /// The open group of Key ends: two or more members make a fusion.
+  void close(const std::vector<Candidate> &Cands, const std::string &Key) {
+    auto It = Groups.find(Key);
+    if (It == Groups.end())
+      return;
+    if (It->second.Members.size() == 1)
+      explainAlone(Cands, It->second.Members.front());
+    if (It->second.Members.size() >= 2) {
+      FusionGroup G;
+      // The collective runs where the last call was: its texts are valid there.
+      const Candidate &Last = Cands[It->second.Members.back()];
+      G.Function = Last.Function;
+      G.TypeText = Last.TypeText;
+      G.CType = Last.CType;
+      G.OpText = Last.OpText;
+      G.CommText = Last.CommText;
+      G.RootText = Last.RootText;
+      G.Rooted = Last.Result->Model->find(Role::Root).has_value();
+      G.Between = It->second.Between;
+      for (unsigned Idx : It->second.Members)
+        G.Members.push_back(Cands[Idx].M);
+      Plan.Groups.push_back(std::move(G));
+    }
+    Groups.erase(It);
+  }
+
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
@@ -251,72 +265,99 @@ private:
   }
 
   /// Check everything about one call that does not depend on its neighbours.
+  /// The arguments of a candidate, as validate() reads them.
+  struct Args {
+    const ArgResult *Count = nullptr, *Type = nullptr, *Op = nullptr, *Comm = nullptr, *Send = nullptr, *Recv = nullptr,
+                    *Root = nullptr;
+    int64_t TypeSize = 0;
+  };
+
+  /// Whether C can take part in a fusion; if not, C.Invalid says why.
   void validate(Candidate &C, const FunctionDecl *F) {
-    const CallResult &R = *C.Result;
-    const CallExpr *CE = C.Call;
-    auto Fail = [&](std::string Why) {
-      if (C.Invalid.empty())
-        C.Invalid = std::move(Why);
-    };
-    if (CE->getBeginLoc().isMacroID() || CE->getEndLoc().isMacroID() || C.S->getBeginLoc().isMacroID()) {
-      Fail("the call is written inside a macro");
-      return;
-    }
-    if (std::optional<Divergence> D = Uni.at(C.S, F)) {
+    Args A;
+    std::string Why = placeProblem(C, F);
+    if (Why.empty())
+      Why = argumentProblem(C, F, A);
+    if (Why.empty())
+      Why = bufferProblem(C, F, A);
+    if (Why.empty())
+      Why = statementProblem(C);
+    for (const VarDecl *O : C.Protected)
+      if (auto L = Why.empty() ? escapes(O, F) : std::nullopt)
+        Why = llvm::formatv("the address of {0} escapes at line {1}", O->getName(), *L).str();
+    if (!Why.empty() && C.Invalid.empty())
+      C.Invalid = std::move(Why);
+  }
+
+  /// Where the call is: not in a macro, run alike by every rank, in C99.
+  std::string placeProblem(Candidate &C, const FunctionDecl *F) {
+    if (C.Call->getBeginLoc().isMacroID() || C.Call->getEndLoc().isMacroID() || C.S->getBeginLoc().isMacroID())
+      return "the call is written inside a macro";
+    if (std::optional<Divergence> D = Uni.at(C.S, F))
       // Fusing here would change the collective sequence of the ranks that
       // run this code and not of the others (which may run other calls).
-      Fail("only some ranks may run it, so fusing it would change their sequence of collectives and not the "
-           "others' (" +
-           D->Why + ")");
-      return;
-    }
-    if (!Ctx.getLangOpts().C99) {
-      Fail("C89 does not allow the declaration the fused code needs");
-      return;
-    }
-    const ArgResult *Count = R.arg(Role::Count), *Type = R.arg(Role::Type), *Op = R.arg(Role::Op),
-                    *Comm = R.arg(Role::Comm), *Send = R.arg(Role::SendBuf), *Recv = R.arg(Role::RecvBuf),
-                    *Root = R.arg(Role::Root);
-    if (!Count || !Type || !Op || !Comm || !Send || !Recv)
-      return Fail("the call does not have the expected arguments");
-    unsigned CountIdx = *R.Model->find(Role::Count);
-    if (Count->Class == ArgClass::Static && Count->Int && *Count->Int < 0)
-      return Fail("count " + Count->Text + " is negative");
-    if (Count->Class != ArgClass::Static || !Count->Int) {
-      // A count known only at run time: it must read the same at every call
-      // of the group and at the fused point.
-      std::string Why = stableCount(CE->getArg(CountIdx), F, C.CountVars);
-      if (!Why.empty())
-        return Fail("count " + Count->Text + " is not static and " + Why);
-      C.M.CountText = textOf(CE->getArg(CountIdx));
-      if (C.M.CountText.empty())
-        return Fail("count " + Count->Text + " is written inside a macro");
-    }
-    if (Op->Class != ArgClass::Static || !isReductionOp(Op->Value))
-      return Fail("op " + Op->Text + " is not a predefined reduction operation");
-    const HandleModel *H = Type->Class == ArgClass::Static ? lookupHandle(Type->Value) : nullptr;
-    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || llvm::StringRef(H->CTypes).contains('+'))
-      return Fail("datatype " + Type->Text + " is not a predefined datatype of one C type");
-    std::optional<int64_t> Size = Ev.datatypeSize(Type->Value);
-    if (!Size)
-      return Fail("the size of " + Type->Text + " is not known");
-    CommId CommKey = Ev.commId(C.Result->expr(Role::Comm), F, CE);
-    if (!CommKey.known() || Comm->Class == ArgClass::Dynamic)
-      return Fail("communicator " + Comm->Text + " cannot be identified");
-    if (Root && Root->Class != ArgClass::Static)
-      return Fail("root " + Root->Text + " is not static");
+      return "only some ranks may run it, so fusing it would change their sequence of collectives and not the "
+             "others' (" +
+             D->Why + ")";
+    if (!Ctx.getLangOpts().C99)
+      return "C89 does not allow the declaration the fused code needs";
+    return "";
+  }
 
-    // Buffers: fixed objects of this function or of the file, never volatile.
+  /// Count, op, datatype, communicator and root: what the fused call needs
+  /// to know statically (a run-time count must read the same throughout).
+  std::string argumentProblem(Candidate &C, const FunctionDecl *F, Args &A) {
+    const CallResult &R = *C.Result;
+    A = {R.arg(Role::Count),   R.arg(Role::Type),    R.arg(Role::Op),  R.arg(Role::Comm),
+         R.arg(Role::SendBuf), R.arg(Role::RecvBuf), R.arg(Role::Root)};
+    if (!A.Count || !A.Type || !A.Op || !A.Comm || !A.Send || !A.Recv)
+      return "the call does not have the expected arguments";
+    if (A.Count->Class == ArgClass::Static && A.Count->Int && *A.Count->Int < 0)
+      return "count " + A.Count->Text + " is negative";
+    if (A.Count->Class != ArgClass::Static || !A.Count->Int) {
+      std::string Why = stableCount(R.expr(*A.Count), F, C.CountVars);
+      if (!Why.empty())
+        return "count " + A.Count->Text + " is not static and " + Why;
+      C.M.CountText = textOf(R.expr(*A.Count));
+      if (C.M.CountText.empty())
+        return "count " + A.Count->Text + " is written inside a macro";
+    }
+    if (A.Op->Class != ArgClass::Static || !isReductionOp(A.Op->Value))
+      return "op " + A.Op->Text + " is not a predefined reduction operation";
+    const HandleModel *H = A.Type->Class == ArgClass::Static ? lookupHandle(A.Type->Value) : nullptr;
+    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || llvm::StringRef(H->CTypes).contains('+'))
+      return "datatype " + A.Type->Text + " is not a predefined datatype of one C type";
+    std::optional<int64_t> Size = Ev.datatypeSize(A.Type->Value);
+    if (!Size)
+      return "the size of " + A.Type->Text + " is not known";
+    A.TypeSize = *Size;
+    CommId Comm = Ev.commId(R.expr(Role::Comm), F, C.Call);
+    if (!Comm.known() || A.Comm->Class == ArgClass::Dynamic)
+      return "communicator " + A.Comm->Text + " cannot be identified";
+    if (A.Root && A.Root->Class != ArgClass::Static)
+      return "root " + A.Root->Text + " is not static";
+    C.TypeText = A.Type->Text;
+    C.CType = H->CTypes;
+    C.OpText = A.Op->Text;
+    C.CommText = A.Comm->Text;
+    C.RootText = A.Root ? A.Root->Text : "";
+    C.Key = C.Function + "|" + Comm.str() + "|" + A.Op->Value + "|" + canonicalHandle(A.Type->Value).str() + "|" +
+            (A.Root ? A.Root->Value : "");
+    return "";
+  }
+
+  /// Buffers: fixed objects of this function or of the file, never
+  /// volatile; their byte ranges (a run-time count spans the whole object).
+  std::string bufferProblem(Candidate &C, const FunctionDecl *F, const Args &A) {
     const Expr *SendE = C.Result->expr(Role::SendBuf), *RecvE = C.Result->expr(Role::RecvBuf);
-    SymValue SV = Ev.evaluate(SendE, F, CE), RV = Ev.evaluate(RecvE, F, CE);
+    SymValue SV = Ev.evaluate(SendE, F, C.Call), RV = Ev.evaluate(RecvE, F, C.Call);
     bool InPlace = SV.K == SymValue::Handle && isInPlaceBuffer(SV.Name);
-    if (InPlace && Root)
-      return Fail("MPI_IN_PLACE in MPI_Reduce is valid at the root only");
+    if (InPlace && A.Root)
+      return "MPI_IN_PLACE in MPI_Reduce is valid at the root only";
     if (!InPlace && mentionsSpecialBuffer(SendE))
-      return Fail("the input " + Send->Text + " may be MPI_IN_PLACE or another special buffer");
-    // Byte ranges of the buffers; a run-time count spans the whole object.
-    int64_t Bytes = Count->Int ? *Count->Int * *Size : INT64_MAX / 4;
-    for (auto [V, Text, IsRecv] : {std::tuple{&RV, Recv->Text, true}, std::tuple{&SV, Send->Text, false}}) {
+      return "the input " + A.Send->Text + " may be MPI_IN_PLACE or another special buffer";
+    int64_t Bytes = A.Count->Int ? *A.Count->Int * A.TypeSize : INT64_MAX / 4;
+    for (auto [V, Text, IsRecv] : {std::tuple{&RV, A.Recv->Text, true}, std::tuple{&SV, A.Send->Text, false}}) {
       if (!IsRecv && InPlace)
         continue;
       // An input is read where its call was; a pointer to it cannot reach a
@@ -324,39 +365,36 @@ private:
       if (!IsRecv && V->K == SymValue::Dynamic)
         continue;
       if (V->K != SymValue::Address || !V->Obj)
-        return Fail("buffer " + Text + " is not a known object (a pointer's target cannot be proved distinct)");
+        return "buffer " + Text + " is not a known object (a pointer's target cannot be proved distinct)";
       if (isVolatileObject(V->Obj))
-        return Fail("buffer " + Text + " is volatile");
+        return "buffer " + Text + " is volatile";
       const VarDecl *O = V->Obj;
       if (IsRecv && !O->hasGlobalStorage() && O->getParentFunctionOrMethod() != F)
-        return Fail("buffer " + Text + " is not visible where the fused call goes");
+        return "buffer " + Text + " is not visible where the fused call goes";
       C.Objects.push_back({O, V->Offset, V->Offset + Bytes, IsRecv});
       if (IsRecv)
         C.Protected.insert(O);
     }
-    C.M.Count = Count->Int ? *Count->Int : 0;
+    C.M.Count = A.Count->Int ? *A.Count->Int : 0;
     C.M.InputText = textOf(InPlace ? RecvE : SendE);
     if (C.M.InputText.empty())
-      return Fail("an argument is written inside a macro");
+      return "an argument is written inside a macro";
     const VarDecl *RO = RV.Obj;
     std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
     C.M.ResultAddr = RV.Offset == 0 ? Base : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
-    C.M.Buffers = (InPlace                            ? SV.Name
-                   : Send->Class == ArgClass::Dynamic ? Send->Text
-                                                      : Send->Value) +
-                  " -> " + Recv->Value;
-    C.TypeText = Type->Text;
-    C.CType = H->CTypes;
-    C.OpText = Op->Text;
-    C.CommText = Comm->Text;
-    C.RootText = Root ? Root->Text : "";
-    C.Key = C.Function + "|" + CommKey.str() + "|" + Op->Value + "|" + canonicalHandle(Type->Value).str() + "|" +
-            (Root ? Root->Value : "");
-    // The statement's extent and indentation.
+    C.M.Buffers = (InPlace                              ? SV.Name
+                   : A.Send->Class == ArgClass::Dynamic ? A.Send->Text
+                                                        : A.Send->Value) +
+                  " -> " + A.Recv->Value;
+    return "";
+  }
+
+  /// The statement's extent (through its ';') and indentation.
+  std::string statementProblem(Candidate &C) {
     SourceLocation Semi = Lexer::findLocationAfterToken(C.S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
                                                         /*SkipTrailingWhitespaceAndNewLine=*/false);
     if (Semi.isInvalid())
-      return Fail("the statement's end cannot be found");
+      return "the statement's end cannot be found";
     C.M.Stmt = CharSourceRange::getCharRange(C.S->getBeginLoc(), Semi);
     auto [FID, Off] = SM.getDecomposedLoc(C.S->getBeginLoc());
     llvm::StringRef Buf = SM.getBufferData(FID);
@@ -364,9 +402,7 @@ private:
     LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
     llvm::StringRef Lead = Buf.slice(LineStart, Off);
     C.M.Indent = Lead.find_first_not_of(" \t") == llvm::StringRef::npos ? Lead.str() : "";
-    for (const VarDecl *O : C.Protected)
-      if (auto L = escapes(O, F))
-        return Fail(llvm::formatv("the address of {0} escapes at line {1}", O->getName(), *L).str());
+    return "";
   }
 
   /// Why the count expression E may not read the same at every point of

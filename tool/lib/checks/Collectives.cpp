@@ -96,29 +96,32 @@ void checkRankDependentCollectives(CheckContext &C) {
   }
 }
 
-void checkUnmatchedP2P(CheckContext &C) {
-  if (!C.Ev.index().DefinesMain)
-    return; // the receives may be in another file
-  struct End {
-    const CallResult *CR;
-    std::optional<int64_t> Tag;   ///< null: any tag, or not static
-    CommId Comm;                  ///< the communicator's identity
-    std::string CommText;         ///< as written, for messages
-    std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
-  };
-  // rank + k, (rank + k) % size, (rank + k + size) % size: k (the size term
-  // vanishes modulo the size).
-  auto shiftOf = [&](const CallResult &CR, Role R) -> std::optional<int64_t> {
-    const ArgResult *A = CR.arg(R);
-    if (!A || !CR.Caller || A->Index >= CR.Call->getNumArgs())
-      return std::nullopt;
-    SymValue V = C.Ev.evaluate(CR.expr(*A), CR.Caller, CR.Call);
-    if (V.K != SymValue::Affine || V.A.Rank != 1 || (V.A.Size != 0 && V.A.Mod != AffineForm::ModSize) ||
-        V.A.Mod == AffineForm::ModConst)
-      return std::nullopt;
-    return V.A.Const;
-  };
-  std::vector<End> Sends, Recvs;
+namespace {
+
+/// One end of a point-to-point message: a send or a receive (or probe).
+struct End {
+  const CallResult *CR;
+  std::optional<int64_t> Tag;   ///< null: any tag, or not static
+  CommId Comm;                  ///< the communicator's identity
+  std::string CommText;         ///< as written, for messages
+  std::optional<int64_t> Shift; ///< the peer is rank + Shift (modulo the size): set for that form only
+};
+
+/// rank + k, (rank + k) % size, (rank + k + size) % size: k (the size term
+/// vanishes modulo the size).
+std::optional<int64_t> shiftOf(CheckContext &C, const CallResult &CR, Role R) {
+  const ArgResult *A = CR.arg(R);
+  if (!A || !CR.Caller || !CR.expr(*A))
+    return std::nullopt;
+  SymValue V = C.Ev.evaluate(CR.expr(*A), CR.Caller, CR.Call);
+  if (V.K != SymValue::Affine || V.A.Rank != 1 || (V.A.Size != 0 && V.A.Mod != AffineForm::ModSize) ||
+      V.A.Mod == AffineForm::ModConst)
+    return std::nullopt;
+  return V.A.Const;
+}
+
+/// The sending and receiving ends of every point-to-point call.
+void collectEnds(CheckContext &C, std::vector<End> &Sends, std::vector<End> &Recvs) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.Call || (CR.Model->Cat != Category::PointToPoint && CR.Model->Cat != Category::Probe))
       continue;
@@ -136,14 +139,23 @@ void checkUnmatchedP2P(CheckContext &C) {
     bool SendSide = CR.arg(Role::SendBuf) || CR.arg(Role::SendTag);
     bool RecvSide = CR.arg(Role::RecvBuf) || CR.arg(Role::RecvTag) || CR.Model->Cat == Category::Probe;
     if (auto T = tagOf(Role::SendTag))
-      Sends.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Dest)});
+      Sends.push_back({&CR, *T, Key, CommText, shiftOf(C, CR, Role::Dest)});
     else if (auto T = tagOf(Role::Tag); T && SendSide && !RecvSide)
-      Sends.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Dest)});
+      Sends.push_back({&CR, *T, Key, CommText, shiftOf(C, CR, Role::Dest)});
     if (auto T = tagOf(Role::RecvTag))
-      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Source)});
+      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(C, CR, Role::Source)});
     else if (auto T = tagOf(Role::Tag); T && RecvSide)
-      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(CR, Role::Source)});
+      Recvs.push_back({&CR, *T, Key, CommText, shiftOf(C, CR, Role::Source)});
   }
+}
+
+} // namespace
+
+void checkUnmatchedP2P(CheckContext &C) {
+  if (!C.Ev.index().DefinesMain)
+    return; // the receives may be in another file
+  std::vector<End> Sends, Recvs;
+  collectEnds(C, Sends, Recvs);
   for (const End &S : Sends) {
     // A tag match on the same communicator: two predefined or created
     // communicators are the same only when they are the same one; any other
