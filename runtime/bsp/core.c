@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bsp_internal.h"
-#include "../core/abort.h"
+#include "../core/core.h"
 
 mpiopt_bsp_state mpiopt_bsp_g;
 #define G mpiopt_bsp_g
@@ -80,13 +80,7 @@ void mpiopt_bsp_require_active(const char *call) {
 }
 
 void *mpiopt_bsp_grow(void *p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return p;
-  size_t c = *cap ? *cap : 16;
-  while (c < need) c *= 2;
-  void *q = realloc(p, c * elem);
-  if (!q) mpiopt_bsp_fail("out of memory (%zu bytes)", c * elem);
-  *cap = c;
-  return q;
+  return mpiopt_grow_array(p, cap, need, elem, 16);
 }
 
 void mpiopt_bsp_reserve(mpiopt_bsp_buf *b, size_t extra) {
@@ -142,14 +136,6 @@ void bsp_init(void (*spmd)(void), int argc, char **argv) {
   }
 }
 
-static long env_long(const char *name, long dflt, long lo, long hi) {
-  const char *v = getenv(name);
-  if (!v || !*v) return dflt;
-  char *end;
-  long x = strtol(v, &end, 10);
-  if (*end || x < lo || x > hi) mpiopt_bsp_fail("%s=%s: expected an integer in %ld..%ld", name, v, lo, hi);
-  return x;
-}
 
 void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   if (G.begun) mpiopt_bsp_fail("%s: bsp_begin called a second time (one bsp_begin/bsp_end pair per program)", call);
@@ -158,7 +144,7 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
   /* Process 0's arguments count: with bsp_init only it has read the input. */
-  long params[2] = {maxprocs, env_long("MPIOPT_BSP_INLINE", 208, 0, 1 << 20)};
+  long params[2] = {maxprocs, mpiopt_env_long("MPIOPT_BSP_INLINE", 208, 0, 1 << 20)};
   MPI_Bcast(params, 2, MPI_LONG, 0, MPI_COMM_WORLD);
   maxprocs = params[0];
   if (maxprocs <= 0) {
@@ -177,7 +163,7 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.comm = comm;
   G.p = p;
   G.pid = wrank;
-  G.unsafe = (int)env_long("MPIOPT_BSP_UNSAFE", 0, 0, 1);
+  G.unsafe = (int)mpiopt_env_long("MPIOPT_BSP_UNSAFE", 0, 0, 1);
   G.inl = MPIOPT_BSP_PAD8((size_t)params[1]);
   G.block = sizeof(mpiopt_bsp_hdr) + G.inl;
   G.out = calloc(p, sizeof *G.out);

@@ -15,42 +15,29 @@
  * in pipelined active messages: 1 MiB 1.0-1.3 ms against 0.15 ms). Below
  * 16 KiB the fences cost more than the copy saves. Open MPI's shared-memory
  * one-sided component has no dynamic windows: there everything is msg. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/core.h"
 #include "bsp_internal.h"
 
 #define G mpiopt_bsp_g
 
-static const struct {
-  const char *name;
-  int id;
-} exchanges[] = {{"auto", MPIOPT_BSP_EX_AUTO}, {"msg", MPIOPT_BSP_EX_MSG}, {"rma", MPIOPT_BSP_EX_RMA}};
+/* MPIOPT_BSP_EXCHANGE's values, in the order of their ids. */
+static const char *const exchanges[] = {"auto", "msg", "rma"};
+static const int exchange_ids[] = {MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA};
 
 #define AUTO_RMA_MIN ((size_t)16 << 10) /* measured: see the comment above */
 #define AUTO_RMA_MAX ((size_t)128 << 10)
 
 /* A positive byte count from the environment, or -1 when unset. */
-static long env_bytes(const char *name) {
-  const char *v = getenv(name);
-  if (!v || !*v) return -1;
-  char *end;
-  long long x = strtoll(v, &end, 10);
-  if (*end || x < 1) mpiopt_bsp_fail("%s=%s: expected a positive number of bytes", name, v);
-  return (long)x;
-}
+static long env_bytes(const char *name) { return mpiopt_env_long(name, -1, 1, LONG_MAX); }
 
 void mpiopt_bsp_select_init(void) {
   long mode[3] = {MPIOPT_BSP_EX_AUTO, -1, -1};
-  const char *v = getenv("MPIOPT_BSP_EXCHANGE");
-  if (v && *v) {
-    size_t i = 0;
-    while (i < sizeof exchanges / sizeof *exchanges && strcmp(v, exchanges[i].name)) i++;
-    if (i == sizeof exchanges / sizeof *exchanges)
-      mpiopt_bsp_fail("MPIOPT_BSP_EXCHANGE=%s: expected auto, msg or rma", v);
-    mode[0] = exchanges[i].id;
-  }
+  mode[0] = exchange_ids[mpiopt_env_choice("MPIOPT_BSP_EXCHANGE", exchanges, 3, 0)];
   mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
   mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
   /* Window creation is collective: process 0's choice counts. */

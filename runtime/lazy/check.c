@@ -9,13 +9,12 @@
  * its queue, and stops the job; it never hangs. On a mismatch the ranks'
  * queues are gathered to rank 0, which prints them, naming every call site,
  * and aborts. Datatypes and ops are compared by their rank-independent codes
- * (localop.c), never by handle value. */
+ * (ops/reduce_local.c), never by handle value. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lazy_internal.h"
-#include "../core/abort.h"
 
 static void describe_site(char *out, size_t n, int site) {
   const mpiopt_lazy_site *s = mpiopt_lazy_site_at(site);
@@ -96,7 +95,7 @@ void mpiopt_lazy_check(const mpiopt_lazy_batch *b, mpiopt_lazy_comm *c) {
     if (len + l + 1 > cap) {
       cap = 2 * (len + l + 1);
       char *grown = realloc(mine, cap);
-      if (!grown) mpiopt_lazy_die(c->comm, "MPIOPT_CHECK: the ranks' queues differ (out of memory describing them)");
+      if (!grown) mpiopt_die(c->comm, "MPIOPT_CHECK: the ranks' queues differ (out of memory describing them)");
       mine = grown;
     }
     memcpy(mine + len, line, l + 1);

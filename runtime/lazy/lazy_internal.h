@@ -7,25 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/core.h"
+#include "../ops/ops.h"
 #include "mpiopt/lazy.h"
-
-/* What the runtime knows of a datatype (cached per handle). */
-typedef struct {
-  MPI_Datatype dt;
-  int size;         /* MPI_Type_size */
-  int dense;        /* count elements are count*size contiguous bytes: packable with memcpy */
-  int kind;         /* 'i' signed, 'u' unsigned integer, 'f' floating, 0 other (MPI_Reduce_local) */
-  int code;         /* the same on every rank: builtin index, or 1000 + size for derived types */
-  const char *name; /* "MPI_DOUBLE", or "derived" */
-} mpiopt_type_info;
-
-/* What the runtime knows of a reduction operator. */
-typedef struct {
-  MPI_Op op;
-  int commute;
-  int code;         /* the same on every rank: builtin index, or 100 + commute for user ops */
-  const char *name;
-} mpiopt_op_info;
 
 /* Operations with the same (datatype, op, root) in one batch share a group:
  * their inputs are packed one after another into the group's buffer. */
@@ -113,23 +97,13 @@ extern const int mpiopt_lazy_nalgorithms;
 int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking);
-int mpiopt_lazy_algorithm_index(const char *name);
 
-/* Local reduction inout[i] = in[i] op inout[i]; vectorisable kernels for the
- * builtin arithmetic types and ops, MPI_Reduce_local for the rest. */
-void mpiopt_reduce_local(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
-                         const mpiopt_op_info *oi);
-const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt);
-const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op);
-void mpiopt_types_free(void);
 
 /* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */
 void mpiopt_lazy_check(const mpiopt_lazy_batch *b, mpiopt_lazy_comm *c);
 const mpiopt_lazy_site *mpiopt_lazy_site_at(int index);
 
-/* Growth of a runtime array to at least want elements (doubling); new
- * elements are zeroed. */
-void *mpiopt_grow(void *p, int *cap, int want, size_t elem);
-void mpiopt_lazy_die(MPI_Comm comm, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Growth of the runtime's arrays: core/core.h. */
+#define mpiopt_grow mpiopt_grow_int
 
 #endif

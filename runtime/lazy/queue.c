@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "lazy_internal.h"
-#include "../core/abort.h"
 
 #undef mpiopt_lazy_allreduce
 #undef mpiopt_lazy_reduce
@@ -50,34 +49,7 @@ static int nsites, capsites;
 static int *site_hash; /* indices into sites, -1 empty; size hash_cap (power of two) */
 static int hash_cap;
 
-void mpiopt_lazy_die(MPI_Comm comm, const char *fmt, ...) {
-  int inited = 0, finalized = 0, rank = -1;
-  MPI_Initialized(&inited);
-  MPI_Finalized(&finalized);
-  if (inited && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  char msg[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  if (rank >= 0)
-    fprintf(stderr, "mpiopt: error (rank %d): %s\n", rank, msg);
-  else
-    fprintf(stderr, "mpiopt: error: %s\n", msg);
-  fflush(stderr);
-  if (inited && !finalized) mpiopt_abort_job(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
-  exit(1);
-}
 
-static long env_long(const char *name, long def, long lo, long hi) {
-  const char *v = getenv(name);
-  if (!v || !*v) return def;
-  char *end;
-  long x = strtol(v, &end, 10);
-  if (*end || x < lo || x > hi)
-    mpiopt_lazy_die(MPI_COMM_WORLD, "%s=%s: expected an integer from %ld to %ld", name, v, lo, hi);
-  return x;
-}
 
 static void init(void) {
   if (initialised) return;
@@ -85,29 +57,26 @@ static void init(void) {
   MPI_Initialized(&inited);
   MPI_Finalized(&finalized);
   if (!inited || finalized)
-    mpiopt_lazy_die(MPI_COMM_NULL, "a lazy reduction was called %s", inited ? "after MPI_Finalize" : "before MPI_Init");
+    mpiopt_die(MPI_COMM_NULL, "a lazy reduction was called %s", inited ? "after MPI_Finalize" : "before MPI_Init");
   mpiopt_lazy_config *c = &mpiopt_lazy_cfg;
-  c->enabled = (int)env_long("MPIOPT_LAZY", 1, 0, 1);
-  c->fuse = -1;
-  const char *f = getenv("MPIOPT_LAZY_FUSE");
-  if (f && *f && strcmp(f, "auto") != 0) {
-    c->fuse = mpiopt_lazy_algorithm_index(f);
-    if (c->fuse < 0) mpiopt_lazy_die(MPI_COMM_WORLD, "MPIOPT_LAZY_FUSE=%s: expected auto, grouped or composite", f);
-  }
-  c->composite_min_groups = (int)env_long("MPIOPT_LAZY_COMPOSITE_MIN_GROUPS", 2, 2, 1 << 30);
-  c->composite_max_bytes = (size_t)env_long("MPIOPT_LAZY_COMPOSITE_MAX_BYTES", 65536, 0, 1L << 40);
-  c->adapt = (int)env_long("MPIOPT_LAZY_ADAPT", 1, 0, 1);
-  c->solo_limit = (int)env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
-  c->backoff_min = env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
-  c->backoff_max = env_long("MPIOPT_LAZY_BACKOFF_MAX", 1L << 16, 1, 1L << 40);
+  c->enabled = (int)mpiopt_env_long("MPIOPT_LAZY", 1, 0, 1);
+  /* auto (-1) or the index of a forced algorithm in mpiopt_lazy_algorithms */
+  static const char *const fuse_names[] = {"auto", "grouped", "composite"};
+  c->fuse = mpiopt_env_choice("MPIOPT_LAZY_FUSE", fuse_names, 3, 0) - 1;
+  c->composite_min_groups = (int)mpiopt_env_long("MPIOPT_LAZY_COMPOSITE_MIN_GROUPS", 2, 2, 1 << 30);
+  c->composite_max_bytes = (size_t)mpiopt_env_long("MPIOPT_LAZY_COMPOSITE_MAX_BYTES", 65536, 0, 1L << 40);
+  c->adapt = (int)mpiopt_env_long("MPIOPT_LAZY_ADAPT", 1, 0, 1);
+  c->solo_limit = (int)mpiopt_env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
+  c->backoff_min = mpiopt_env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
+  c->backoff_max = mpiopt_env_long("MPIOPT_LAZY_BACKOFF_MAX", 1L << 16, 1, 1L << 40);
   if (c->backoff_max < c->backoff_min) c->backoff_max = c->backoff_min;
-  c->async = (int)env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
-  c->check = (int)env_long("MPIOPT_CHECK", 0, 0, 1);
-  c->check_timeout = env_long("MPIOPT_CHECK_TIMEOUT", 60, 1, 1L << 30);
-  c->stats = (int)env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
+  c->async = (int)mpiopt_env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
+  c->check = (int)mpiopt_env_long("MPIOPT_CHECK", 0, 0, 1);
+  c->check_timeout = mpiopt_env_long("MPIOPT_CHECK_TIMEOUT", 60, 1, 1L << 30);
+  c->stats = (int)mpiopt_env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
   hash_cap = 256;
   site_hash = malloc(sizeof *site_hash * (size_t)hash_cap);
-  if (!site_hash) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory");
+  if (!site_hash) mpiopt_die(MPI_COMM_WORLD, "out of memory");
   memset(site_hash, -1, sizeof *site_hash * (size_t)hash_cap);
   initialised = 1;
 }
@@ -131,7 +100,7 @@ static int site_index(const char *file, int line, const void *ra) {
   if (2 * (nsites + 1) > hash_cap) { /* rehash at half load */
     int ncap = hash_cap * 2;
     int *nh = malloc(sizeof *nh * (size_t)ncap);
-    if (!nh) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory");
+    if (!nh) mpiopt_die(MPI_COMM_WORLD, "out of memory");
     memset(nh, -1, sizeof *nh * (size_t)ncap);
     for (int i = 0; i < nsites; i++) {
       size_t g = site_key(sites[i].file, sites[i].line, sites[i].ra) & (size_t)(ncap - 1);
@@ -195,10 +164,7 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return NULL;
   int inter = 0;
   if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
-  if (comm_keyval == MPI_KEYVAL_INVALID &&
-      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_deleted, &comm_keyval, NULL) != MPI_SUCCESS)
-    comm_keyval = MPI_KEYVAL_INVALID;
-  if (comm_keyval != MPI_KEYVAL_INVALID) MPI_Comm_set_attr(comm, comm_keyval, NULL);
+  mpiopt_comm_watch(comm, &comm_keyval, comm_deleted);
   comms = mpiopt_grow(comms, &capcomms, ncomms + 1, sizeof *comms);
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
@@ -379,7 +345,7 @@ static void check_args(const void *sendbuf, const void *recvbuf, int count, MPI_
     snprintf(where, sizeof where, "%s:%d", file, line);
   else
     snprintf(where, sizeof where, "the call from %p", ra);
-  mpiopt_lazy_die(comm, "mpiopt_lazy_%s at %s: %s (count %d, root %d)", root < 0 ? "allreduce" : "reduce", where,
+  mpiopt_die(comm, "mpiopt_lazy_%s at %s: %s (count %d, root %d)", root < 0 ? "allreduce" : "reduce", where,
                   bad, count, root);
 }
 
@@ -432,7 +398,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     size_t n = gr->cap ? gr->cap : 64;
     while (n < gr->used + bytes) n *= 2;
     unsigned char *nb = realloc(gr->buf, n);
-    if (!nb) mpiopt_lazy_die(comm, "out of memory queueing %zu bytes", bytes);
+    if (!nb) mpiopt_die(comm, "out of memory queueing %zu bytes", bytes);
     gr->buf = nb;
     gr->cap = n;
   }
@@ -468,7 +434,7 @@ int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                           int root, MPI_Comm comm, const char *file, int line) {
   if (root < 0) {
     init();
-    mpiopt_lazy_die(comm, "mpiopt_lazy_reduce at %s:%d: the root %d is negative", file ? file : "?", line, root);
+    mpiopt_die(comm, "mpiopt_lazy_reduce at %s:%d: the root %d is negative", file ? file : "?", line, root);
   }
   return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, file, line, NULL, 0);
 }
@@ -482,7 +448,7 @@ int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Comm comm) {
   if (root < 0) {
     init();
-    mpiopt_lazy_die(comm, "mpiopt_lazy_reduce at the call from %p: the root %d is negative",
+    mpiopt_die(comm, "mpiopt_lazy_reduce at the call from %p: the root %d is negative",
                     __builtin_return_address(0), root);
   }
   return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0), 0);
@@ -563,7 +529,7 @@ void mpiopt_lazy_finalize(void) {
     }
   }
   while (ncomms > 0) comm_forget(ncomms - 1);
-  if (comm_keyval != MPI_KEYVAL_INVALID) MPI_Comm_free_keyval(&comm_keyval);
+  mpiopt_comm_unwatch_all(&comm_keyval);
   free(comms);
   free(sites);
   free(site_hash);

@@ -16,17 +16,12 @@
 
 #include "lazy_internal.h"
 
+/* In the order of MPIOPT_LAZY_FUSE's values after "auto" (lazy/queue.c). */
 const mpiopt_lazy_algorithm mpiopt_lazy_algorithms[] = {
     {"grouped", mpiopt_lazy_fuse_grouped},
     {"composite", mpiopt_lazy_fuse_composite},
 };
 const int mpiopt_lazy_nalgorithms = (int)(sizeof mpiopt_lazy_algorithms / sizeof mpiopt_lazy_algorithms[0]);
-
-int mpiopt_lazy_algorithm_index(const char *name) {
-  for (int i = 0; i < mpiopt_lazy_nalgorithms; i++)
-    if (strcmp(mpiopt_lazy_algorithms[i].name, name) == 0) return i;
-  return -1;
-}
 
 const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking) {
   if (b->ngroups <= 1 || nonblocking) return &mpiopt_lazy_algorithms[0];

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lazy_internal.h"
+#include "../core/core.h"
+#include "ops.h"
 
 typedef struct {
   MPI_Datatype dt;
@@ -62,20 +63,10 @@ static int nops, capops;
 
 static void *keep(const void *p, size_t n) {
   void *q = malloc(n);
-  if (!q) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory");
+  if (!q) mpiopt_die(MPI_COMM_WORLD, "out of memory");
   return memcpy(q, p, n);
 }
 
-void *mpiopt_grow(void *p, int *cap, int want, size_t elem) {
-  if (want <= *cap) return p;
-  int n = *cap ? *cap : 8;
-  while (n < want) n *= 2;
-  void *q = realloc(p, (size_t)n * elem);
-  if (!q) mpiopt_lazy_die(MPI_COMM_WORLD, "out of memory growing an array to %d elements", n);
-  memset((char *)q + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
-  *cap = n;
-  return q;
-}
 
 const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt) {
   static int last = -1;
@@ -102,7 +93,7 @@ const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt) {
       if ((ti.kind == 'i' || ti.kind == 'u') && size != 1 && size != 2 && size != 4 && size != 8) ti.kind = 0;
       break;
     }
-  types = mpiopt_grow(types, &captypes, ntypes + 1, sizeof *types);
+  types = mpiopt_grow_int(types, &captypes, ntypes + 1, sizeof *types);
   types[ntypes] = keep(&ti, sizeof ti);
   return types[last = ntypes++];
 }
@@ -122,7 +113,7 @@ const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op) {
       oi.name = builtin_ops[i].name;
       break;
     }
-  ops = mpiopt_grow(ops, &capops, nops + 1, sizeof *ops);
+  ops = mpiopt_grow_int(ops, &capops, nops + 1, sizeof *ops);
   ops[nops] = keep(&oi, sizeof oi);
   return ops[last = nops++];
 }

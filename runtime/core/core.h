@@ -1,0 +1,62 @@
+/* Pieces every part of libompi-rt shares (internal, not installed):
+ * stopping the job with a message, environment variables, geometric array
+ * growth, and per-communicator state cached in an MPI attribute. */
+#ifndef MPIOPT_CORE_CORE_H
+#define MPIOPT_CORE_CORE_H
+#include <mpi.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* --- stopping (error.c) ------------------------------------------------- */
+
+/* Flush every stream, give the launcher a moment to forward what this
+ * process printed (MPICH's hydra stops forwarding output once it handles an
+ * abort, and lost the message about one time in ten without the pause), then
+ * MPI_Abort(comm, code). Does not return. */
+void mpiopt_abort_job(MPI_Comm comm, int code) __attribute__((noreturn));
+
+/* Print "mpiopt: error (rank R): message" (or without the rank before
+ * MPI_Init and after MPI_Finalize) and stop: the whole job through comm
+ * (MPI_COMM_NULL: MPI_COMM_WORLD) when MPI is running, else this process. */
+void mpiopt_die(MPI_Comm comm, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void mpiopt_vdie(MPI_Comm comm, const char *fmt, va_list ap) __attribute__((noreturn));
+
+/* --- environment (env.c) ------------------------------------------------ */
+
+/* The integer in environment variable name: def when unset or empty. A
+ * value that is not an integer in [lo, hi] stops the job with a message
+ * naming the variable (bad settings are never silently ignored). */
+long mpiopt_env_long(const char *name, long def, long lo, long hi);
+
+/* The index in names[0..n) of environment variable name's value: def when
+ * unset or empty; any other value stops the job, listing the choices. */
+int mpiopt_env_choice(const char *name, const char *const *names, int n, int def);
+
+/* --- growth (grow.c) ---------------------------------------------------- */
+
+/* Grow array p of *cap elements of elem bytes to hold at least need, by
+ * doubling (from first when empty); new elements are zeroed. Stops the job
+ * when memory runs out. */
+void *mpiopt_grow_array(void *p, size_t *cap, size_t need, size_t elem, size_t first);
+
+/* The same for an int capacity (from 8). */
+static inline void *mpiopt_grow_int(void *p, int *cap, int want, size_t elem) {
+  size_t c = (size_t)*cap;
+  p = mpiopt_grow_array(p, &c, (size_t)want, elem, 8);
+  *cap = (int)c;
+  return p;
+}
+
+/* --- per-communicator state (comm.c) ------------------------------------ */
+
+/* Attach to comm an attribute of *keyval (created on first use with
+ * on_delete as its delete callback): when the program frees comm
+ * (MPI_Comm_free, MPI_Comm_disconnect, MPI_Finalize for the predefined ones),
+ * MPI calls on_delete, which completes the work still pending on it and
+ * forgets it (MPI may reuse the handle). Returns MPI_SUCCESS or MPI's code. */
+int mpiopt_comm_watch(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *on_delete);
+
+/* Free *keyval (after the states it guards are gone). */
+void mpiopt_comm_unwatch_all(int *keyval);
+
+#endif
