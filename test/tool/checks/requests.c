@@ -16,16 +16,16 @@ double a, b, buf[8];
 
 void positives(int n) {
   MPI_Request r, r2, r3;
-  // REQ: {{.*}}check-requests.c:[[#@LINE+1]]:3: warning: the request 'r' of this MPI_Isend is never completed: no MPI_Wait, MPI_Test or MPI_Request_free on it follows in positives [ompi-request-never-completed]
+  // REQ: {{.*}}requests.c:[[#@LINE+1]]:3: warning: the request 'r' of this MPI_Isend is never completed: no MPI_Wait, MPI_Test or MPI_Request_free on it follows in positives [ompi-request-never-completed]
   MPI_Isend(&a, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
   MPI_Irecv(buf, 8, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r2);
-  // BUF: {{.*}}check-requests.c:[[#@LINE+1]]:14: warning: 'buf' is used before the MPI_Irecv at line [[#@LINE-1]] that writes it has completed (the completion on 'r2' is at line [[#@LINE+4]]) [ompi-recv-buffer-in-use]
+  // BUF: {{.*}}requests.c:[[#@LINE+1]]:14: warning: 'buf' is used before the MPI_Irecv at line [[#@LINE-1]] that writes it has completed (the completion on 'r2' is at line [[#@LINE+4]]) [ompi-recv-buffer-in-use]
   double x = buf[0] + n;
-  // REQ: {{.*}}check-requests.c:[[#@LINE+1]]:3: warning: MPI_Irecv overwrites request 'r2' while the MPI_Irecv at line [[#@LINE-3]] that it holds has not completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between) [ompi-request-overwritten]
+  // REQ: {{.*}}requests.c:[[#@LINE+1]]:3: warning: MPI_Irecv overwrites request 'r2' while the MPI_Irecv at line [[#@LINE-3]] that it holds has not completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between) [ompi-request-overwritten]
   MPI_Irecv(&b, 1, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, &r2);
   MPI_Wait(&r2, MPI_STATUS_IGNORE);
-  // REQ: {{.*}}check-requests.c:[[#@LINE+2]]:3: warning: MPI_Wait on request 'r3', which no nonblocking call started (initialise it to MPI_REQUEST_NULL if that is intended) [ompi-wait-without-start]
-  // WAIT: {{.*}}check-requests.c:[[#@LINE+1]]:3: warning: MPI_Wait on request 'r3', which no nonblocking call started (initialise it to MPI_REQUEST_NULL if that is intended) [ompi-wait-without-start]
+  // REQ: {{.*}}requests.c:[[#@LINE+2]]:3: warning: MPI_Wait on request 'r3', which no nonblocking call started (initialise it to MPI_REQUEST_NULL if that is intended) [ompi-wait-without-start]
+  // WAIT: {{.*}}requests.c:[[#@LINE+1]]:3: warning: MPI_Wait on request 'r3', which no nonblocking call started (initialise it to MPI_REQUEST_NULL if that is intended) [ompi-wait-without-start]
   MPI_Wait(&r3, MPI_STATUS_IGNORE);
   a = x;
 }
@@ -97,7 +97,7 @@ void overwritten_after_either_arm(int rank) {
     MPI_Isend(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
   else
     MPI_Irecv(&v, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r);
-  // REQ: {{.*}}check-requests.c:[[#@LINE+1]]:3: warning: MPI_Isend overwrites request 'r' while the {{MPI_Isend at line [0-9]+|MPI_Irecv at line [0-9]+}} that it holds has not completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between) [ompi-request-overwritten]
+  // REQ: {{.*}}requests.c:[[#@LINE+1]]:3: warning: MPI_Isend overwrites request 'r' while the {{MPI_Isend at line [0-9]+|MPI_Irecv at line [0-9]+}} that it holds has not completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between) [ompi-request-overwritten]
   MPI_Isend(&v, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 }

@@ -20,7 +20,7 @@ static double total;
 
 void fusable(void) {
   MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  // FUSE: {{.*}}check-optimisation.c:[[#@LINE+1]]:3: warning: fuse 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (saves 1 collective per execution; ompi-opt --in-place or ompi-cc does it) [ompi-fusable-reductions]
+  // FUSE: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: fuse 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (saves 1 collective per execution; ompi-opt --in-place or ompi-cc does it) [ompi-fusable-reductions]
   MPI_Allreduce(&c, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   x = b + d;
 }
@@ -36,7 +36,7 @@ void dependent(void) {
 
 // The result is read only later (in another function): the runtime can defer it.
 void accumulate(double v) {
-  // DEFER: {{.*}}check-optimisation.c:[[#@LINE+1]]:3: warning: defer MPI_Allreduce(&v -> &total) to the lazy runtime: {{.*}} (saves one collective per reduction that joins it before the next force point; ompi-opt --in-place or ompi-cc does it) [ompi-deferrable-reductions]
+  // DEFER: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: defer MPI_Allreduce(&v -> &total) to the lazy runtime: {{.*}} (saves one collective per reduction that joins it before the next force point; ompi-opt --in-place or ompi-cc does it) [ompi-deferrable-reductions]
   MPI_Allreduce(&v, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 double report(void) { return total; }
@@ -48,11 +48,11 @@ void loops(int steps) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (int s = 0; s < steps; s++) {
-    // PERSIST: {{.*}}check-optimisation.c:[[#@LINE+1]]:5: warning: MPI_Send in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Send_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
+    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: MPI_Send in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Send_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
     MPI_Send(halo, 64, MPI_DOUBLE, (rank + 1) % 4, 0, MPI_COMM_WORLD);
     MPI_Send(&halo[s], 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);       // the buffer moves: not persistent
     MPI_Send(halo, 1, MPI_DOUBLE, 1, s, MPI_COMM_WORLD);           // the tag changes: not persistent
-    // PLAN: {{.*}}check-optimisation.c:[[#@LINE+1]]:5: warning: the counts and displacements of this MPI_Alltoallv do not change in the loop at line [[#@LINE-5]]: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
+    // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: the counts and displacements of this MPI_Alltoallv do not change in the loop at line [[#@LINE-5]]: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
     MPI_Alltoallv(halo, scounts, sdispls, MPI_DOUBLE, out, rcounts, rdispls, MPI_DOUBLE, MPI_COMM_WORLD);
   }
   for (int s = 0; s < steps; s++) {

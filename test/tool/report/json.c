@@ -40,7 +40,7 @@ void f(int *x, int n) {
 // CHECK:           "caller": "f",
 // CHECK-NEXT:      "category": "point-to-point",
 // CHECK-NEXT:      "column": 3,
-// CHECK-NEXT:      "file": "{{.*}}report-json.c",
+// CHECK-NEXT:      "file": "{{.*}}json.c",
 // CHECK-NEXT:      "function": "MPI_Send",
 // CHECK-NEXT:      "line": 13,
 // CHECK-NEXT:      "mode": "blocking",
@@ -68,14 +68,14 @@ void f(int *x, int n) {
 // CHECK-NEXT:    {
 // CHECK-NEXT:      "caller": "f",
 // CHECK-NEXT:      "column": 3,
-// CHECK-NEXT:      "file": "{{.*}}report-json.c",
+// CHECK-NEXT:      "file": "{{.*}}json.c",
 // CHECK-NEXT:      "function": "MPI_Type_free",
 // CHECK-NEXT:      "line": 14,
 // CHECK-NEXT:      "modelled": false
 // CHECK-NEXT:    }
 // CHECK-NEXT:  ],
 // CHECK-NEXT:  "changes": [],
-// CHECK-NEXT:  "file": "{{.*}}report-json.c"
+// CHECK-NEXT:  "file": "{{.*}}json.c"
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
 // CHECK-NEXT: "schema": 1,

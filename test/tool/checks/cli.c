@@ -2,7 +2,7 @@
 // model by sarif_validate.py), --Werror, --checks selection, --list-checks,
 // a whole project from a compilation database (-p DIR), and usage errors.
 // RUN: %ompi-opt --check --format=sarif %s -- %mpich_cflags > %t.sarif
-// RUN: %python %S/sarif_validate.py %t.sarif 4 | FileCheck --check-prefix=VALID %s
+// RUN: %python %S/../sarif_validate.py %t.sarif 4 | FileCheck --check-prefix=VALID %s
 // RUN: FileCheck --check-prefix=SARIF %s < %t.sarif
 // VALID: valid SARIF 2.1.0: 4 results
 // SARIF: "insertedContent": {
@@ -12,7 +12,7 @@
 // SARIF: "version": "2.1.0"
 // Text, with the count line clang prints; without --Werror the status is 0:
 // RUN: %ompi-opt --check %s -- %mpich_cflags | FileCheck --check-prefix=TEXT %s
-// TEXT: check-cli.c:[[#LINE1:]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
+// TEXT: cli.c:[[#LINE1:]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
 // TEXT-NEXT:  MPI_Send(&p, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
 // TEXT-NEXT:           ^
 // TEXT-NEXT:           p
@@ -31,7 +31,7 @@
 // RUN: rm -rf %t.p && mkdir -p %t.p/build && cp %s %t.p/one.c && cp %inputs/unchanged.c %t.p/two.c
 // RUN: echo '[{"directory": "%t.p", "file": "%t.p/one.c", "command": "cc -c %mpich_cflags one.c"}, {"directory": "%t.p", "file": "%t.p/two.c", "command": "cc -c %mpich_cflags two.c"}]' > %t.p/build/compile_commands.json
 // RUN: cd %t.p && %ompi-opt --check --format=sarif -p build -o %t.p.sarif
-// RUN: %python %S/sarif_validate.py %t.p.sarif 4
+// RUN: %python %S/../sarif_validate.py %t.p.sarif 4
 // Usage errors:
 // RUN: not %ompi-opt --check --checks=no-such-check %s -- %mpich_cflags 2>&1 | FileCheck --check-prefix=UNKNOWN %s
 // UNKNOWN: ompi-opt: error: --checks: unknown check 'no-such-check' (see --list-checks)

@@ -179,4 +179,4 @@ void runtime_counts(const double *in, double *out, int n, int m) {
 // SRC-NEXT:       __builtin_free(mpiopt_fuse[[ID]]_buf);
 // SRC-NEXT:   }
 
-// Negative cases are in fusion-negative.c.
+// Negative cases are in negative.c.

@@ -15,45 +15,45 @@ static volatile double vol;
 
 // The result goes through a pointer: any code may read it.
 void through_pointer(double x, double *out) {
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the receive buffer out is not a named variable: a pointer may be read anywhere)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the receive buffer out is not a named variable: a pointer may be read anywhere)
   MPI_Allreduce(&x, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
 // Other files may read an external global (unless --closed-world).
 void external_global(double x) {
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (exported has external linkage: another file may read it (make it static, or build the program from this one file: --closed-world))
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (exported has external linkage: another file may read it (make it static, or build the program from this one file: --closed-world))
   MPI_Allreduce(&x, &exported, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
 // Its address is taken: accesses through the pointer are invisible.
 void address_taken(double x) {
   double *p = &escaped;
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into escaped (escaped's address is taken at line [[#@LINE-1]]: the tool cannot see every access through it)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into escaped (escaped's address is taken at line [[#@LINE-1]]: the tool cannot see every access through it)
   MPI_Allreduce(&x, &escaped, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   logmsg(p ? "p" : "");
 }
 
 // Used by a global initializer: its address is known outside any function.
 void in_initializer(double x) {
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into in_init (in_init is used in an initializer at line 12)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into in_init (in_init is used in an initializer at line 12)
   MPI_Allreduce(&x, &in_init, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   logmsg(alias ? "a" : "");
 }
 
 // volatile: every access must happen when written.
 void volatile_result(double x) {
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (vol is volatile)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (vol is volatile)
   MPI_Allreduce(&x, (void *)&vol, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
 // goto: the force points cannot be placed on every path.
 double with_goto(double x) {
   double r, q;
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
   MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (r < 0)
     goto out;
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
   MPI_Allreduce(&x, &q, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   r += q;
 out:
@@ -65,11 +65,11 @@ double inner_block(double x) {
   double sum = 0;
   for (int i = 0; i < 2; i++) {
     double r;
-    // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce (r is declared in an inner block: it may die before the result arrives)
+    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce (r is declared in an inner block: it may die before the result arrives)
     MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     logmsg("x");
     // (and the second, with the first declined, has nothing to join)
-    // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce into vol_target (its result is used at line [[#@LINE+2]] before any other reduction could join it)
+    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce into vol_target (its result is used at line [[#@LINE+2]] before any other reduction could join it)
     MPI_Allreduce(&x, &vol_target, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     sum += r + vol_target;
   }
@@ -79,7 +79,7 @@ double inner_block(double x) {
 // Read at once, with nothing that could join it: deferring gains nothing.
 double read_at_once(double x) {
   double r;
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into r (its result is used at line [[#@LINE+2]] before any other reduction could join it)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into r (its result is used at line [[#@LINE+2]] before any other reduction could join it)
   MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return r * 2;
 }
@@ -87,10 +87,10 @@ double read_at_once(double x) {
 // Written through a macro: the call cannot be renamed in place.
 double through_macro(double x) {
   double r, q;
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the call is written through a macro)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the call is written through a macro)
   ALLSUM(&x, &r);
   logmsg("x");
-  // CHECK-DAG: {{.*}}lazy-deferral-negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the call is written through a macro)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the call is written through a macro)
   ALLSUM(&x, &q);
   return r + q;
 }

@@ -13,7 +13,7 @@ static int rank, size;
 // the deferred reduction into g must land before this one, not after it.
 static void overwrite(void) {
   int t = rank + 5;
-  // REPORT-DAG: {{.*}}lazy-deferral-order.c:[[#@LINE+2]]:3: lazy-deferral: force point: wait for g (line [[#@LINE+2]] writes g with a reduction that is not deferred)
+  // REPORT-DAG: {{.*}}order.c:[[#@LINE+2]]:3: lazy-deferral: force point: wait for g (line [[#@LINE+2]] writes g with a reduction that is not deferred)
   // SRC:  mpiopt_lazy_wait_range(&g, sizeof(g));
   MPI_Allreduce(&t, &g, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) printf("overwrite: %d\n", g);
@@ -21,7 +21,7 @@ static void overwrite(void) {
 
 static void first(void) {
   int t = rank + 1;
-  // REPORT-DAG: {{.*}}lazy-deferral-order.c:[[#@LINE+1]]:3: lazy-deferral: deferred MPI_Reduce(&t -> &g) to the lazy runtime {{.*}}
+  // REPORT-DAG: {{.*}}order.c:[[#@LINE+1]]:3: lazy-deferral: deferred MPI_Reduce(&t -> &g) to the lazy runtime {{.*}}
   MPI_Reduce(&t, &g, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
 }
 
@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   long v = 0, one = 1, two = 2, other = 0;
-  // REPORT-DAG: {{.*}}lazy-deferral-order.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into v (v also receives results on another communicator (line [[#@LINE+3]]): their order across communicators would be lost)
+  // REPORT-DAG: {{.*}}order.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into v (v also receives results on another communicator (line [[#@LINE+3]]): their order across communicators would be lost)
   MPI_Allreduce(&one, &v, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&one, &other, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&two, &v, 1, MPI_LONG, MPI_SUM, dup);

@@ -18,17 +18,17 @@ void positives(int n) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0)
-    // RANK: {{.*}}check-collectives.c:[[#@LINE+1]]:5: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+    // RANK: {{.*}}collectives.c:[[#@LINE+1]]:5: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
     MPI_Barrier(MPI_COMM_WORLD);
   for (int i = 0; i < rank; i++)
-    // RANK: {{.*}}check-collectives.c:[[#@LINE+1]]:5: warning: MPI_Allreduce is reached only by the ranks for which 'i < rank' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+    // RANK: {{.*}}collectives.c:[[#@LINE+1]]:5: warning: MPI_Allreduce is reached only by the ranks for which 'i < rank' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
     MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on MPI_COMM_WORLD accepts tag 42 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
+  // P2P: {{.*}}collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on MPI_COMM_WORLD accepts tag 42 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % 2, 42, MPI_COMM_WORLD);
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   // A ring shift whose receive names the wrong neighbour:
-  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: this MPI_Send sends to '(rank + 1) % size' (rank + 1), but every receive of this program on MPI_COMM_WORLD that accepts its tag expects a message from another rank (rank - 1 would be needed; they match only when 2 x 1 is a multiple of the number of ranks) [ompi-unmatched-p2p]
+  // P2P: {{.*}}collectives.c:[[#@LINE+1]]:3: warning: this MPI_Send sends to '(rank + 1) % size' (rank + 1), but every receive of this program on MPI_COMM_WORLD that accepts its tag expects a message from another rank (rank - 1 would be needed; they match only when 2 x 1 is a multiple of the number of ranks) [ompi-unmatched-p2p]
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 3, MPI_COMM_WORLD);
   MPI_Recv(&b, 1, MPI_DOUBLE, (rank + 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   // The right one: no finding.
@@ -42,7 +42,7 @@ void positives(int n) {
   // And a duplicate is another communicator: its message is not received.
   MPI_Comm other;
   MPI_Comm_dup(MPI_COMM_WORLD, &other);
-  // P2P: {{.*}}check-collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on other accepts tag 8 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
+  // P2P: {{.*}}collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on other accepts tag 8 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 8, other);
   MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   (void)n;

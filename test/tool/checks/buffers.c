@@ -27,23 +27,23 @@ double dbuf[8];
 real rbuf[8];
 
 void positives(void) {
-  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'ibuf' has elements of type int, but its datatype MPI_DOUBLE describes double [ompi-type-mismatch]
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'ibuf' has elements of type int, but its datatype MPI_DOUBLE describes double [ompi-type-mismatch]
   MPI_Send(ibuf, 2, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
-  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:31: warning: MPI_Allreduce recvbuf 'ibuf' has elements of type int, but its datatype MPI_LONG describes long [ompi-type-mismatch]
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:31: warning: MPI_Allreduce recvbuf 'ibuf' has elements of type int, but its datatype MPI_LONG describes long [ompi-type-mismatch]
   MPI_Allreduce(MPI_IN_PLACE, ibuf, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   // A typedef is seen through:
-  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Recv buf 'rbuf' has elements of type real (double), but its datatype MPI_FLOAT describes float [ompi-type-mismatch]
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Recv buf 'rbuf' has elements of type real (double), but its datatype MPI_FLOAT describes float [ompi-type-mismatch]
   MPI_Recv(rbuf, 8, MPI_FLOAT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   struct di d[2], e[2];
-  // TYPE: {{.*}}check-buffers.c:[[#@LINE+2]]:17: warning: MPI_Allreduce sendbuf 'd' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
-  // TYPE: {{.*}}check-buffers.c:[[#@LINE+1]]:20: warning: MPI_Allreduce recvbuf 'e' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
+  // TYPE: {{.*}}buffers.c:[[#@LINE+2]]:17: warning: MPI_Allreduce sendbuf 'd' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:20: warning: MPI_Allreduce recvbuf 'e' has elements of type struct di, but its datatype MPI_2INT describes a pair (int+int) [ompi-type-mismatch]
   MPI_Allreduce(d, e, 2, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-  // COUNT: {{.*}}check-buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 16 x MPI_DOUBLE = 128 bytes from 'dbuf', but 'dbuf' has 64 bytes [ompi-count-overflow]
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 16 x MPI_DOUBLE = 128 bytes from 'dbuf', but 'dbuf' has 64 bytes [ompi-count-overflow]
   MPI_Send(dbuf, 16, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
-  // COUNT: {{.*}}check-buffers.c:[[#@LINE+1]]:22: warning: MPI_Recv writes 4 x MPI_DOUBLE = 32 bytes from '&dbuf[6]', but 'dbuf' has 64 bytes (16 from byte 48 on) [ompi-count-overflow]
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:22: warning: MPI_Recv writes 4 x MPI_DOUBLE = 32 bytes from '&dbuf[6]', but 'dbuf' has 64 bytes (16 from byte 48 on) [ompi-count-overflow]
   MPI_Recv(&dbuf[6], 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   double *p = dbuf;
-  // PTR: {{.*}}check-buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
+  // PTR: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
   MPI_Send(&p, 4, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
 }
 
