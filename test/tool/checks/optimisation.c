@@ -2,7 +2,8 @@
 // deferrable-reductions (what reduction-fusion and lazy-deferral would do),
 // persistent-candidate and alltoallv-plan. Negative cases: dependent
 // reductions, point-to-point calls whose arguments change per iteration,
-// MPI_Alltoallv whose counts are rewritten in the loop.
+// MPI_Alltoallv whose counts are rewritten in the loop, a count the loop
+// assigns.
 // RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
 // RUN: %ompi-opt --check --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
 // The findings are the analyses', whatever --transforms selects (it used to
@@ -58,5 +59,18 @@ void loops(int steps) {
   for (int s = 0; s < steps; s++) {
     scounts[s % 4] = s;                                            // the plan changes: not reported
     MPI_Alltoallv(halo, scounts, sdispls, MPI_DOUBLE, out, rcounts, rdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+}
+
+// Arguments known only at run time are still the same in every iteration
+// when nothing in the loop assigns them (parameters, locals set before the
+// loop); a count the loop assigns is not.
+void runtime_args(double *buf, int n, int peer, int steps) {
+  int tag = n % 7, len = n;
+  for (int s = 0; s < steps; s++) {
+    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: MPI_Recv in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Recv_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
+    MPI_Recv(buf, n, MPI_DOUBLE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, len, MPI_DOUBLE, peer, tag, MPI_COMM_WORLD); // len changes below: not persistent
+    len = len / 2 + 1;
   }
 }

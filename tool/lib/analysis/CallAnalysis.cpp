@@ -1,5 +1,6 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "analysis/CallAnalysis.h"
+#include "analysis/LoopInvariance.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -80,8 +81,10 @@ public:
     C.Call = CE;
     C.Caller = Cur;
     C.LoopLine = innermostLoopLine(CE);
-    if (C.Model)
+    if (C.Model) {
       classify(C);
+      loops(C);
+    }
     Out.Calls.push_back(std::move(C));
     return true;
   }
@@ -97,6 +100,24 @@ private:
   SourceManager &SM;
   Evaluator &Ev;
   FileResult &Out;
+  LoopInvariance Inv{Ctx, Ev};
+
+  /// The loops around the call, and what of the call each leaves alone.
+  void loops(CallResult &C) {
+    for (const Stmt *L : enclosingLoops(Ctx, C.Call)) {
+      LoopFact F;
+      F.Loop = L;
+      F.Line = SM.getExpansionLineNumber(L->getBeginLoc());
+      for (const ArgResult &A : C.Args) {
+        F.Varies.push_back(Inv.varies(C.expr(A), L, Cur).value_or(""));
+        bool Array =
+            A.R == Role::SendCounts || A.R == Role::RecvCounts || A.R == Role::SendDispls || A.R == Role::RecvDispls;
+        const VarDecl *V = Array ? rootVar(C.expr(A)) : nullptr;
+        F.Written.push_back(!Array ? "" : V ? Inv.written(V, L, Cur).value_or("") : "it is not a named array");
+      }
+      C.Loops.push_back(std::move(F));
+    }
+  }
 
   void classify(CallResult &C) {
     const FunctionModel &M = *C.Model;
@@ -104,6 +125,7 @@ private:
     CommId CallComm;
     if (auto CI = M.find(Role::Comm); CI && *CI < CE->getNumArgs())
       CallComm = Ev.commId(CE->getArg(*CI), Cur, CE);
+    C.Comm = CallComm;
     std::vector<SymValue> Vals;
     for (unsigned I = 0; I < CE->getNumArgs() && I < M.Args.size(); ++I) {
       const Expr *A = CE->getArg(I);
@@ -121,6 +143,7 @@ private:
       R.Note = V.Note;
       if (V.K == SymValue::Int)
         R.Int = V.I;
+      R.Sym = V;
       C.Args.push_back(std::move(R));
       Vals.push_back(std::move(V));
     }

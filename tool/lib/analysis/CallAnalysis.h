@@ -38,6 +38,22 @@ struct ArgResult {
   std::string Reason;         ///< why it is dynamic
   std::string Note;           ///< how a static value was derived, when not obvious
   std::optional<int64_t> Int; ///< the integer value, when it is one
+  SymValue Sym;               ///< the symbolic value itself
+};
+
+/// A loop around a call and what of the call stays the same in every
+/// iteration of it.
+struct LoopFact {
+  const clang::Stmt *Loop = nullptr;
+  unsigned Line = 0;
+  /// Per argument: why its value may differ between iterations ("": it
+  /// cannot).
+  std::vector<std::string> Varies;
+  /// Per argument naming an array of counts or displacements: why its
+  /// contents may change during the loop ("": they cannot, or no array).
+  std::vector<std::string> Written;
+  bool invariant(unsigned Arg) const { return Arg < Varies.size() && Varies[Arg].empty(); }
+  bool unchanged(unsigned Arg) const { return invariant(Arg) && Arg < Written.size() && Written[Arg].empty(); }
 };
 
 /// One communication set: its class and a rendering of its value.
@@ -54,7 +70,9 @@ struct CallResult {
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string EnclosingFunction;
-  unsigned LoopLine = 0; ///< line of the innermost loop around the call, 0 if none
+  unsigned LoopLine = 0;       ///< line of the innermost loop around the call, 0 if none
+  std::vector<LoopFact> Loops; ///< the loops around the call in its function, innermost first
+  CommId Comm;                 ///< the communicator the call runs on
   std::vector<ArgResult> Args;
   SetResult CommNode, CommSize, Buffer, Tag;
   const clang::CallExpr *Call = nullptr;

@@ -34,14 +34,16 @@ void checkDeferrableReductions(CheckContext &C) {
                  "; ompi-opt --in-place or ompi-cc does it)");
 }
 
+/// Whether the argument of role R (if the call has one) reads the same in
+/// every iteration of the innermost loop around the call.
 static bool invariant(const CallResult &CR, Role R) {
   const ArgResult *A = CR.arg(R);
-  return !A || A->Class != ArgClass::Dynamic;
+  return !A || CR.Loops.empty() || CR.Loops.front().invariant(A->Index);
 }
 
 void checkPersistentCandidates(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.LoopLine)
+    if (!CR.Model || CR.Loops.empty())
       continue;
     llvm::StringRef Init = persistentCounterpart(CR.Function);
     if (Init.empty())
@@ -61,52 +63,16 @@ void checkPersistentCandidates(CheckContext &C) {
   }
 }
 
-/// The variable an array argument names (a, &a[0], p).
-static const VarDecl *arrayVar(const Expr *E) {
-  E = strip(E);
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    E = strip(U->getSubExpr());
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    E = strip(AS->getBase());
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(D->getDecl());
-  return nullptr;
-}
-
-/// Whether S may change V's elements: an assignment or increment through it,
-/// or V passed to a function other than an MPI one.
-static bool writes(const Stmt *S, const VarDecl *V) {
-  auto refersTo = [&](const Expr *E) { return arrayVar(E) == V; };
-  return anyNode(S, [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N))
-      return B->isAssignmentOp() && refersTo(B->getLHS());
-    if (const auto *U = dyn_cast<UnaryOperator>(N))
-      return U->isIncrementDecrementOp() && refersTo(U->getSubExpr());
-    if (const auto *CE = dyn_cast<CallExpr>(N)) {
-      const FunctionDecl *F = CE->getDirectCallee();
-      if (F && F->getIdentifier() && isMPIFunctionName(F->getName()))
-        return false;
-      for (const Expr *A : CE->arguments())
-        if (refersTo(A))
-          return true;
-    }
-    return false;
-  });
-}
-
 void checkAlltoallvPlans(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!hasPlannedForm(CR.Function) || !CR.LoopLine || !CR.Call)
       continue;
-    std::vector<const Stmt *> Loops = enclosingLoops(C.Ctx, CR.Call);
-    if (Loops.empty())
+    if (CR.Loops.empty())
       continue;
-    const Stmt *Loop = Loops.front();
     bool Changes = false;
     for (Role R : {Role::SendCounts, Role::SendDispls, Role::RecvCounts, Role::RecvDispls}) {
       const ArgResult *A = CR.arg(R);
-      const VarDecl *V = A ? arrayVar(CR.expr(R)) : nullptr;
-      Changes = Changes || !V || writes(Loop, V);
+      Changes = Changes || !A || !CR.Loops.front().unchanged(A->Index);
     }
     if (Changes)
       continue;

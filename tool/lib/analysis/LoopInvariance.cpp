@@ -1,0 +1,202 @@
+//===- LoopInvariance.cpp - What stays the same in every iteration --------===//
+#include "analysis/LoopInvariance.h"
+#include "mpi/MPIModel.h"
+#include "support/AST.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// Library functions that write no memory their arguments do not point to.
+bool isPureLibraryCall(llvm::StringRef N) {
+  return N == "sqrt" || N == "fabs" || N == "abs" || N == "labs" || N == "exp" || N == "log" || N == "pow" ||
+         N == "sin" || N == "cos" || N == "floor" || N == "ceil" || N == "fmin" || N == "fmax" || N == "printf" ||
+         N == "fprintf" || N == "puts" || N == "strlen";
+}
+
+/// The expression of an argument without conversions.
+const Expr *bare(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
+
+/// Whether E is V, or V's address or an element or member of it.
+bool names(const Expr *E, const VarDecl *V) {
+  E = bare(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = bare(U->getSubExpr());
+  return rootVar(E) == V;
+}
+
+} // namespace
+
+unsigned LoopInvariance::line(const Stmt *S) const {
+  return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+}
+
+bool LoopInvariance::inside(SourceLocation L, const Stmt *Loop) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Off = [&](SourceLocation X) { return SM.getFileOffset(SM.getExpansionLoc(X)); };
+  return Off(Loop->getBeginLoc()) <= Off(L) && Off(L) <= Off(Loop->getEndLoc());
+}
+
+std::optional<std::string> LoopInvariance::varies(const Expr *E, const Stmt *Loop, const FunctionDecl *F) {
+  if (!E)
+    return std::string("no expression");
+  if (Ev.spelledHandle(E))
+    return std::nullopt; // a predefined handle or constant
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return varies(CE->getSubExpr(), Loop, F);
+  if (isa<IntegerLiteral, CharacterLiteral, FloatingLiteral, UnaryExprOrTypeTraitExpr, OffsetOfExpr>(E))
+    return std::nullopt;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl, FunctionDecl>(DRE->getDecl()))
+      return std::nullopt;
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return variesVar(V, DRE, Loop, F);
+    return "'" + Ev.text(E) + "' is not a variable";
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_AddrOf) {
+      // &x, &a[i], &s.f: the address of a named object moves with its indices.
+      const Expr *Sub = bare(U->getSubExpr());
+      if (const VarDecl *V = rootVar(Sub); V && inside(V->getLocation(), Loop))
+        return llvm::formatv("{0} is declared inside the loop", V->getName()).str();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+        return varies(AS->getIdx(), Loop, F);
+      if (rootVar(Sub))
+        return std::nullopt;
+      return "the address " + Ev.text(E) + " is computed through a pointer";
+    }
+    if (U->isIncrementDecrementOp())
+      return "'" + Ev.text(E) + "' changes a variable";
+    if (U->getOpcode() == UO_Deref)
+      return "'" + Ev.text(E) + "' reads through a pointer";
+    return varies(U->getSubExpr(), Loop, F);
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAssignmentOp())
+      return "'" + Ev.text(E) + "' assigns";
+    if (auto W = varies(B->getLHS(), Loop, F))
+      return W;
+    return varies(B->getRHS(), Loop, F);
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+    for (const Expr *Part : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()})
+      if (auto W = varies(Part, Loop, F))
+        return W;
+    return std::nullopt;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const VarDecl *V = rootVar(AS);
+    if (!V)
+      return "'" + Ev.text(E) + "' reads through a pointer";
+    if (auto W = varies(AS->getIdx(), Loop, F))
+      return W;
+    return written(V, Loop, F);
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const VarDecl *V = rootVar(M);
+    if (!V)
+      return "'" + Ev.text(E) + "' reads through a pointer";
+    return written(V, Loop, F);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *G = CE->getDirectCallee();
+    return llvm::formatv("'{0}' calls {1}", Ev.text(E), G ? G->getName() : "through a pointer").str();
+  }
+  return "'" + Ev.text(E) + "' is not analysed";
+}
+
+std::optional<std::string> LoopInvariance::variesVar(const VarDecl *V, const Expr *Ref, const Stmt *Loop,
+                                                     const FunctionDecl *F) {
+  if (V->getType()->isArrayType())
+    // An array names its first element's address.
+    return inside(V->getLocation(), Loop)
+               ? std::optional<std::string>(V->getName().str() + " is declared inside the loop")
+               : std::nullopt;
+  if (V->getType().isVolatileQualified())
+    return V->getName().str() + " is volatile";
+  FunctionAnalysis &FA = Ev.analysis(F);
+  if (V->hasLocalStorage() && FA.valid() && !FA.addressTaken(V)) {
+    for (const Def &D : FA.defs())
+      if (D.Var == V && D.S && inside(D.S->getBeginLoc(), Loop))
+        return llvm::formatv("{0} is assigned at line {1}, inside the loop", V->getName(), D.Line).str();
+    return std::nullopt;
+  }
+  return written(V, Loop, F);
+}
+
+std::optional<std::string> LoopInvariance::written(const VarDecl *V, const Stmt *Loop, const FunctionDecl *F) {
+  if (V->getType().isConstQualified() && !V->getType().isVolatileQualified())
+    return std::nullopt;
+  FunctionAnalysis &FA = Ev.analysis(F);
+  bool AddressTaken = !V->hasLocalStorage() || !FA.valid() || FA.addressTaken(V).has_value();
+  return writesIn(Loop, V, AddressTaken);
+}
+
+/// The first statement of Body that may write V: an assignment or increment
+/// of V (or an element or member), a call that may, or (when V's address
+/// is taken) a write through a pointer.
+std::optional<std::string> LoopInvariance::writesIn(const Stmt *Body, const VarDecl *V, bool AddressTaken) {
+  std::optional<std::string> Why;
+  anyNode(Body, [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp()) {
+      const Expr *L = bare(B->getLHS());
+      if (rootVar(L) == V || (AddressTaken && !rootVar(L) && !isa<DeclRefExpr>(L)))
+        Why = llvm::formatv("{0} is written at line {1}, inside the loop", V->getName(), line(B)).str();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp()) {
+      const Expr *S = bare(U->getSubExpr());
+      if (rootVar(S) == V || (AddressTaken && !rootVar(S) && !isa<DeclRefExpr>(S)))
+        Why = llvm::formatv("{0} is written at line {1}, inside the loop", V->getName(), line(U)).str();
+    } else if (const auto *CE = dyn_cast<CallExpr>(N)) {
+      Why = callWrites(CE, V, AddressTaken);
+    }
+    return Why.has_value();
+  });
+  return Why;
+}
+
+/// Whether the call CE may write V: an MPI call through an output argument
+/// naming V; another call given V's address, or (for a global, or when V's
+/// address is taken) one whose body may write it or that this file cannot see.
+std::optional<std::string> LoopInvariance::callWrites(const CallExpr *CE, const VarDecl *V, bool AddressTaken) {
+  const FunctionDecl *G = CE->getDirectCallee();
+  llvm::StringRef Name = G && G->getIdentifier() ? G->getName() : "";
+  auto Says = [&](llvm::StringRef How) {
+    return llvm::formatv("{0} at line {1} {2}", Name.empty() ? "a call through a pointer" : Name, line(CE), How).str();
+  };
+  if (const FunctionModel *M = lookupFunction(Name)) {
+    for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I) {
+      Role R = M->Args[I].R;
+      bool Reads = R == Role::SendBuf || isCountRole(R) || R == Role::SendCounts || R == Role::RecvCounts ||
+                   R == Role::SendDispls || R == Role::RecvDispls || isDatatypeRole(R) || isPeerRole(R) ||
+                   isTagRole(R) || R == Role::Comm || R == Role::Op || R == Role::Info;
+      if (!Reads && names(CE->getArg(I), V))
+        return Says("may write " + V->getName().str());
+    }
+    return std::nullopt;
+  }
+  if (isMPIFunctionName(Name) || (G && G->getBuiltinID()) || isPureLibraryCall(Name)) {
+    bool Passed = false;
+    for (const Expr *A : CE->arguments())
+      Passed = Passed || names(A, V);
+    return Passed && !isPureLibraryCall(Name) ? std::optional<std::string>(Says("is given " + V->getName().str()))
+                                              : std::nullopt;
+  }
+  for (const Expr *A : CE->arguments())
+    if (names(A, V))
+      return Says("is given " + V->getName().str());
+  if (!AddressTaken)
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!G || !G->hasBody(Def))
+    return Says("may write " + V->getName().str() + " (its body is not in this file)");
+  if (!Busy.insert(Def).second)
+    return std::nullopt; // already being searched
+  std::optional<std::string> Inner = writesIn(Def->getBody(), V, true);
+  Busy.erase(Def);
+  return Inner ? std::optional<std::string>(Says("writes " + V->getName().str() + ": " + *Inner)) : std::nullopt;
+}

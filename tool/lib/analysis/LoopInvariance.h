@@ -1,0 +1,48 @@
+//===- LoopInvariance.h - What stays the same in every iteration ----------===//
+//
+// Whether an MPI call's argument reads the same in every iteration of a loop
+// around the call, and whether an object's contents may change during one:
+// the facts persistent requests, planned collectives and hoisted templates
+// need. Conservative: a value read through a pointer, a call in the
+// expression, or a write the analysis cannot place varies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_LOOPINVARIANCE_H
+#define OMPI_TOOL_ANALYSIS_LOOPINVARIANCE_H
+
+#include "analysis/Evaluator.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace ompi {
+
+class LoopInvariance {
+public:
+  LoopInvariance(clang::ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev) {}
+
+  /// Why the value of E (an expression of F inside Loop) may differ between
+  /// iterations of Loop; nullopt when it cannot.
+  std::optional<std::string> varies(const clang::Expr *E, const clang::Stmt *Loop, const clang::FunctionDecl *F);
+  /// Why the contents of V may change while Loop (of F) runs: a write to
+  /// it, a call that may write it, a write through a pointer when its
+  /// address is taken; nullopt when they cannot.
+  std::optional<std::string> written(const clang::VarDecl *V, const clang::Stmt *Loop, const clang::FunctionDecl *F);
+
+private:
+  clang::ASTContext &Ctx;
+  Evaluator &Ev;
+  std::set<const clang::FunctionDecl *> Busy; ///< callees being searched (recursion)
+
+  bool inside(clang::SourceLocation L, const clang::Stmt *Loop) const;
+  unsigned line(const clang::Stmt *S) const;
+  std::optional<std::string> variesVar(const clang::VarDecl *V, const clang::Expr *Ref, const clang::Stmt *Loop,
+                                       const clang::FunctionDecl *F);
+  std::optional<std::string> writesIn(const clang::Stmt *Body, const clang::VarDecl *V, bool AddressTaken);
+  std::optional<std::string> callWrites(const clang::CallExpr *CE, const clang::VarDecl *V, bool AddressTaken);
+};
+
+} // namespace ompi
+
+#endif
