@@ -60,7 +60,6 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni) {
     for (const CallResult &C : Calls.Calls)
       ByCall[C.Call] = &C;
-    collectRankGlobals();
   }
 
   FusionPlan Plan;
@@ -180,7 +179,6 @@ private:
   Evaluator &Ev;
   Uniformity &Uni;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
-  std::set<const VarDecl *> RankGlobals;
   std::map<const FunctionDecl *, bool> Busy;
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
@@ -580,8 +578,10 @@ private:
       // stops the fusion. (A branch on the rank that holds nothing of the
       // kind, such as a loop over this rank's share, is crossed: every rank
       // still reaches both calls.)
-      if (Cond && rankDependent(Cond, F))
-        return llvm::formatv("the branch at line {0} depends on the rank, and {1}", L, Why).str();
+      if (std::optional<std::string> Varies = Cond ? Uni.varies(Cond, F) : std::nullopt)
+        return llvm::formatv("the branch at line {0} may go different ways on different ranks: {1}, and {2}", L,
+                             *Varies, Why)
+            .str();
       return Why;
     }
     return "";
@@ -734,90 +734,6 @@ private:
       }
       return false;
     }
-  }
-
-  void collectRankGlobals() {
-    for (auto &KV : ByCall)
-      if (const CallResult *C = KV.second; C->Model && C->Model->find(Role::RankOut))
-        if (const auto *U = dyn_cast<UnaryOperator>(strip(C->Call->getArg(*C->Model->find(Role::RankOut)))))
-          if (const VarDecl *V = rootVar(U->getSubExpr()); V && V->hasGlobalStorage())
-            RankGlobals.insert(V->getCanonicalDecl());
-  }
-
-  /// Whether a condition may differ between ranks because it reads the rank:
-  /// a local defined (through any chain of definitions) from MPI_Comm_rank,
-  /// a global MPI_Comm_rank writes, or a parameter a caller passes them in.
-  bool rankDependent(const Expr *Cond, const FunctionDecl *F) {
-    const std::set<const VarDecl *> &Tainted = taintedLocals(F);
-    return anyNode(Cond, [&](const Stmt *S) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(S);
-      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (!V)
-        return false;
-      if (Tainted.count(V) || RankGlobals.count(V->getCanonicalDecl()))
-        return true;
-      const auto *PV = dyn_cast<ParmVarDecl>(V);
-      return PV && taintedParam(PV);
-    });
-  }
-
-  std::map<const FunctionDecl *, std::set<const VarDecl *>> TaintMemo;
-  const std::set<const VarDecl *> &taintedLocals(const FunctionDecl *F) {
-    auto Memo = TaintMemo.find(F);
-    if (Memo != TaintMemo.end())
-      return Memo->second;
-    FunctionAnalysis &FA = Ev.analysis(F);
-    std::set<const VarDecl *> &T = TaintMemo[F];
-    if (!FA.valid())
-      return T;
-    bool Changed = true;
-    while (Changed) {
-      Changed = false;
-      for (const Def &D : FA.defs()) {
-        if (T.count(D.Var))
-          continue;
-        bool Taint = D.K == Def::RankOut || anyNode(D.Value, [&](const Stmt *S) {
-                       const auto *DRE = dyn_cast<DeclRefExpr>(S);
-                       const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-                       return V && (T.count(V) || RankGlobals.count(V->getCanonicalDecl()));
-                     });
-        if (Taint) {
-          T.insert(D.Var);
-          Changed = true;
-        }
-      }
-    }
-    return T;
-  }
-
-  std::set<const ParmVarDecl *> ParamBusy;
-
-  bool taintedParam(const ParmVarDecl *PV) {
-    const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
-    if (!FD)
-      return true;
-    if (!ParamBusy.insert(PV).second)
-      return false; // recursion: the other call sites decide
-    struct Done {
-      std::set<const ParmVarDecl *> &S;
-      const ParmVarDecl *P;
-      ~Done() { S.erase(P); }
-    } D{ParamBusy, PV};
-    // Only values known to come from MPI_Comm_rank count: a branch that
-    // makes no MPI call and no jump is safe to cross whatever it tests.
-    if (FD->isExternallyVisible() || Ev.index().AddressTaken.count(FD->getCanonicalDecl()))
-      return false;
-    auto It = Ev.index().CallSites.find(FD->getCanonicalDecl());
-    if (It == Ev.index().CallSites.end())
-      return false;
-    for (auto [Caller, CE] : It->second) {
-      unsigned Idx = PV->getFunctionScopeIndex();
-      if (Idx >= CE->getNumArgs())
-        return true;
-      if (rankDependent(CE->getArg(Idx), Caller))
-        return true;
-    }
-    return false;
   }
 };
 
