@@ -94,7 +94,7 @@ void rank_branch(double x, double y) {
   MPI_Allreduce(&x, &r1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     MPI_Send(&y, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
-  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] may go different ways on different ranks: rank holds the rank (MPI_Comm_rank at line [[#@LINE-5]]), and the MPI call MPI_Send at line [[#@LINE-1]] may depend on the results)
+  // CHECK-DAG: {{.*}}:[[#@LINE+1]]:3: reduction-fusion: not done: MPI_Allreduce not fused (not fused with the call at line [[#@LINE-3]]: the branch at line [[#@LINE-2]] may go different ways on different ranks: rank holds the rank (MPI_Comm_rank at line [[#@LINE-4]]), and the MPI call MPI_Send at line [[#@LINE-1]] may depend on the results)
   MPI_Allreduce(&y, &r2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   printf("%g %g\n", r1, r2);
 }
