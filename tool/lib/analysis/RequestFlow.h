@@ -1,0 +1,54 @@
+//===- RequestFlow.h - Nonblocking requests along the CFG -----------------===//
+//
+// For every local MPI_Request variable of a function (a scalar: requests in
+// arrays, structs or behind pointers belong to code this analysis cannot
+// follow, such as RAII wrappers and MPI_Waitall over arrays), the events on
+// it in source order: started by a nonblocking call, completed by a wait,
+// test or free, or anything else (initialised, assigned, passed to another
+// function, its address taken), which stops the tracking. The states the
+// request may be in flow along the function's CFG, one per path: never set,
+// unknown, done, or pending from a given start.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_REQUESTFLOW_H
+#define OMPI_TOOL_ANALYSIS_REQUESTFLOW_H
+
+#include "analysis/Evaluator.h"
+#include "clang/Basic/SourceLocation.h"
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+struct RequestEvent {
+  enum Kind { Start, Complete, Other } K;
+  unsigned Offset = 0;
+  clang::SourceLocation Loc;
+  std::string Function; ///< the MPI function, for starts and completions
+  const clang::Stmt *S = nullptr;
+};
+
+/// The states of one request on the paths reaching a point: RequestUnset
+/// (never assigned), RequestUnknown (assigned, passed away), RequestDone, or
+/// pending from start event K (K >= 0).
+using RequestStates = std::set<int>;
+constexpr int RequestUnset = -1, RequestUnknown = -2, RequestDone = -3;
+
+struct RequestVar {
+  const clang::VarDecl *V = nullptr;
+  std::vector<RequestEvent> Events; ///< in source order
+  std::vector<RequestStates> At;    ///< At[k]: the states just before event k
+  RequestStates Exit;               ///< the states at the function's exit
+};
+
+/// Whether every path's state is pending (from some start).
+inline bool allPending(const RequestStates &S) { return !S.empty() && *S.begin() >= 0; }
+
+/// The local, non-persistent request variables of F with their events and
+/// states (empty when F's CFG could not be built).
+std::vector<RequestVar> requestFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F);
+
+} // namespace ompi
+
+#endif
