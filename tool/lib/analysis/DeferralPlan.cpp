@@ -140,21 +140,8 @@ private:
     return false;
   }
 
-  /// The parent statement of a node, through declarations (an initializer's
-  /// parent is its DeclStmt); null at the function body's top.
-  const Stmt *parent(DynTypedNode N) const {
-    for (;;) {
-      auto Ps = Ctx.getParents(N);
-      if (Ps.empty())
-        return nullptr;
-      if (const Stmt *S = Ps[0].get<Stmt>())
-        return S;
-      if (Ps[0].get<FunctionDecl>() || !Ps[0].get<Decl>())
-        return nullptr;
-      N = Ps[0];
-    }
-  }
-  const Stmt *parent(const Stmt *S) const { return parent(DynTypedNode::create(*S)); }
+  const Stmt *parent(DynTypedNode N) const { return parentStmt(Ctx, N); }
+  const Stmt *parent(const Stmt *S) const { return parentStmt(Ctx, S); }
 
   std::set<const Stmt *> loopsAround(const Stmt *S) const {
     std::set<const Stmt *> L;

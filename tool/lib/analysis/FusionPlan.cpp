@@ -712,28 +712,17 @@ private:
   /// be kept: subscripted, or passed to a blocking MPI call.
   bool harmlessUse(const Expr *E) {
     const Expr *Cur = E;
-    while (true) {
-      auto Parents = Ctx.getParents(*Cur);
-      if (Parents.empty())
+    const Stmt *P = parentThroughCasts(Ctx, E, &Cur);
+    if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P))
+      return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() || AS->getBase() == Cur;
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(P)) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier())
         return false;
-      const Stmt *P = Parents[0].get<Stmt>();
-      if (!P)
-        return false;
-      if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P)) {
-        Cur = cast<Expr>(P);
-        continue;
-      }
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P))
-        return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() || AS->getBase() == Cur;
-      if (const auto *CE = dyn_cast<CallExpr>(P)) {
-        const FunctionDecl *Callee = CE->getDirectCallee();
-        if (!Callee || !Callee->getIdentifier())
-          return false;
-        const FunctionModel *M = lookupFunction(Callee->getName());
-        return M && (M->M == Mode::Blocking || M->M == Mode::None) && M->Cat != Category::Completion;
-      }
-      return false;
+      const FunctionModel *M = lookupFunction(Callee->getName());
+      return M && (M->M == Mode::Blocking || M->M == Mode::None) && M->Cat != Category::Completion;
     }
+    return false;
   }
 };
 

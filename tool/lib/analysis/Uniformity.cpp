@@ -82,25 +82,15 @@ struct AddressUse {
 /// straight (through parentheses and casts) into an MPI call's argument.
 std::optional<AddressUse> mpiAddressUse(const Expr *E, ASTContext &Ctx) {
   const Expr *Cur = E;
-  for (;;) {
-    auto Ps = Ctx.getParents(*Cur);
-    if (Ps.empty())
-      return std::nullopt;
-    const Stmt *P = Ps[0].get<Stmt>();
-    if (P && isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(P)) {
-      Cur = cast<Expr>(P);
-      continue;
-    }
-    const auto *CE = dyn_cast_or_null<CallExpr>(P);
-    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
-    if (!M)
-      return std::nullopt;
-    for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
-      if (CE->getArg(I) == Cur)
-        return AddressUse{CE, M->Args[I].R, M};
+  const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, E, &Cur));
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
+  if (!M)
     return std::nullopt;
-  }
+  for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
+    if (CE->getArg(I) == Cur)
+      return AddressUse{CE, M->Args[I].R, M};
+  return std::nullopt;
 }
 
 /// Every write of an untracked variable and every address of a variable

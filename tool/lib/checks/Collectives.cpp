@@ -45,15 +45,7 @@ void checkRankDependentCollectives(CheckContext &C) {
       continue;
     CommId Comm = C.Ev.commId(CR.expr(*CommArg), CR.Caller, CR.Call);
     const Stmt *Child = CR.Call;
-    DynTypedNodeList Ps = C.Ctx.getParents(*CR.Call);
-    while (!Ps.empty()) {
-      if (Ps[0].get<FunctionDecl>())
-        break;
-      const Stmt *P = Ps[0].get<Stmt>();
-      if (!P) {
-        Ps = C.Ctx.getParents(Ps[0]);
-        continue;
-      }
+    for (const Stmt *P = parentStmt(C.Ctx, CR.Call); P; Child = P, P = parentStmt(C.Ctx, P)) {
       const Expr *Cond = nullptr;
       const Stmt *Other = nullptr;
       if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond()) {
@@ -90,8 +82,6 @@ void checkRankDependentCollectives(CheckContext &C) {
           break;
         }
       }
-      Child = P;
-      Ps = C.Ctx.getParents(*P);
     }
   }
 }

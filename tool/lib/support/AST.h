@@ -44,24 +44,46 @@ inline const clang::VarDecl *rootVar(const clang::Expr *E) {
   return nullptr;
 }
 
+/// The parent statement of node N, through declarations (an initializer's
+/// parent is its DeclStmt); null at the top of a function body. The one walk
+/// up the AST the tool uses.
+inline const clang::Stmt *parentStmt(clang::ASTContext &Ctx, clang::DynTypedNode N) {
+  for (;;) {
+    clang::DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.empty())
+      return nullptr;
+    if (const clang::Stmt *S = Ps[0].get<clang::Stmt>())
+      return S;
+    if (Ps[0].get<clang::FunctionDecl>() || !Ps[0].get<clang::Decl>())
+      return nullptr;
+    N = Ps[0];
+  }
+}
+inline const clang::Stmt *parentStmt(clang::ASTContext &Ctx, const clang::Stmt *S) {
+  return S ? parentStmt(Ctx, clang::DynTypedNode::create(*S)) : nullptr;
+}
+
+/// The statement E is used in, above any parentheses and casts around E;
+/// Child (if given) is set to the outermost of those (E itself when none).
+inline const clang::Stmt *parentThroughCasts(clang::ASTContext &Ctx, const clang::Expr *E,
+                                             const clang::Expr **Child = nullptr) {
+  const clang::Stmt *P = parentStmt(Ctx, E);
+  while (P && llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr, clang::CStyleCastExpr>(P)) {
+    E = llvm::cast<clang::Expr>(P);
+    P = parentStmt(Ctx, P);
+  }
+  if (Child)
+    *Child = E;
+  return P;
+}
+
 /// The for, while and do statements around S within its function,
 /// innermost first.
 inline std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx, const clang::Stmt *S) {
   std::vector<const clang::Stmt *> R;
-  if (!S)
-    return R;
-  clang::DynTypedNodeList Ps = Ctx.getParents(*S);
-  while (!Ps.empty()) {
-    if (Ps[0].get<clang::FunctionDecl>())
-      break;
-    if (const clang::Stmt *P = Ps[0].get<clang::Stmt>()) {
-      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(P))
-        R.push_back(P);
-      Ps = Ctx.getParents(*P);
-      continue;
-    }
-    Ps = Ctx.getParents(Ps[0]);
-  }
+  for (const clang::Stmt *P = parentStmt(Ctx, S); P; P = parentStmt(Ctx, P))
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(P))
+      R.push_back(P);
   return R;
 }
 
