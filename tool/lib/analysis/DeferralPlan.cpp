@@ -2,6 +2,7 @@
 #include "analysis/DeferralPlan.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
+#include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -332,38 +333,8 @@ private:
     return Use::Escape;
   }
 
-  std::string indentAt(SourceLocation L) const {
-    auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
-    StringRef Buf = SM.getBufferData(FID);
-    unsigned B = Off;
-    while (B > 0 && Buf[B - 1] != '\n')
-      --B;
-    unsigned E = B;
-    while (E < Buf.size() && (Buf[E] == ' ' || Buf[E] == '\t'))
-      ++E;
-    return Buf.substr(B, E - B).str();
-  }
-
-  /// Just after statement S (its ';' or '}').
-  SourceLocation stmtEnd(const Stmt *S) const {
-    if (const auto *CS = dyn_cast<CompoundStmt>(S))
-      return CS->getRBracLoc().getLocWithOffset(1);
-    if (const auto *If = dyn_cast<IfStmt>(S))
-      return stmtEnd(If->getElse() ? If->getElse() : If->getThen());
-    if (const auto *F = dyn_cast<ForStmt>(S))
-      return stmtEnd(F->getBody());
-    if (const auto *W = dyn_cast<WhileStmt>(S))
-      return stmtEnd(W->getBody());
-    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
-      return stmtEnd(Sw->getBody());
-    if (const auto *L = dyn_cast<LabelStmt>(S))
-      return stmtEnd(L->getSubStmt());
-    if (const auto *C = dyn_cast<SwitchCase>(S))
-      return stmtEnd(C->getSubStmt());
-    SourceLocation Semi =
-        Lexer::findLocationAfterToken(SM.getExpansionLoc(S->getEndLoc()), tok::semi, SM, Ctx.getLangOpts(), false);
-    return Semi;
-  }
+  std::string indentAt(SourceLocation L) const { return lineIndent(SM, L); }
+  SourceLocation stmtEnd(const Stmt *S) const { return ompi::stmtEnd(Ctx, S); }
 
   /// Where a wait for V must go so that it runs before Node every time.
   bool place(const Stmt *Node, const FunctionDecl *F, const VarDecl *V, const char *Reason, const Stmt *Ref,

@@ -2,6 +2,7 @@
 #include "analysis/FusionPlan.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
+#include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -394,12 +395,7 @@ private:
     if (Semi.isInvalid())
       return "the statement's end cannot be found";
     C.M.Stmt = CharSourceRange::getCharRange(C.S->getBeginLoc(), Semi);
-    auto [FID, Off] = SM.getDecomposedLoc(C.S->getBeginLoc());
-    llvm::StringRef Buf = SM.getBufferData(FID);
-    size_t LineStart = Buf.rfind('\n', Off);
-    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-    llvm::StringRef Lead = Buf.slice(LineStart, Off);
-    C.M.Indent = Lead.find_first_not_of(" \t") == llvm::StringRef::npos ? Lead.str() : "";
+    C.M.Indent = blankBefore(SM, C.S->getBeginLoc());
     return "";
   }
 

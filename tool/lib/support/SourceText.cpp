@@ -1,0 +1,46 @@
+//===- SourceText.cpp - Where rewritten text goes -------------------------===//
+#include "support/SourceText.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+std::string ompi::lineIndent(const SourceManager &SM, SourceLocation L) {
+  auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
+  llvm::StringRef Buf = SM.getBufferData(FID);
+  unsigned B = Off;
+  while (B > 0 && Buf[B - 1] != '\n')
+    --B;
+  unsigned E = B;
+  while (E < Buf.size() && (Buf[E] == ' ' || Buf[E] == '\t'))
+    ++E;
+  return Buf.substr(B, E - B).str();
+}
+
+std::string ompi::blankBefore(const SourceManager &SM, SourceLocation L) {
+  auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
+  llvm::StringRef Buf = SM.getBufferData(FID);
+  size_t LineStart = Buf.rfind('\n', Off);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Lead = Buf.slice(LineStart, Off);
+  return Lead.find_first_not_of(" \t") == llvm::StringRef::npos ? Lead.str() : "";
+}
+
+SourceLocation ompi::stmtEnd(ASTContext &Ctx, const Stmt *S) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return CS->getRBracLoc().getLocWithOffset(1);
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return stmtEnd(Ctx, If->getElse() ? If->getElse() : If->getThen());
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return stmtEnd(Ctx, F->getBody());
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return stmtEnd(Ctx, W->getBody());
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return stmtEnd(Ctx, Sw->getBody());
+  if (const auto *L = dyn_cast<LabelStmt>(S))
+    return stmtEnd(Ctx, L->getSubStmt());
+  if (const auto *C = dyn_cast<SwitchCase>(S))
+    return stmtEnd(Ctx, C->getSubStmt());
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Lexer::findLocationAfterToken(SM.getExpansionLoc(S->getEndLoc()), tok::semi, SM, Ctx.getLangOpts(), false);
+}

@@ -1,0 +1,31 @@
+//===- SourceText.h - Where rewritten text goes ---------------------------===//
+//
+// The one set of helpers for placing inserted text: the indentation of a
+// line, whether a statement starts its line, and the end of a statement
+// (after its ';' or '}'), so every rewrite indents and inserts alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_SUPPORT_SOURCETEXT_H
+#define OMPI_TOOL_SUPPORT_SOURCETEXT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+
+namespace ompi {
+
+/// The blank characters that begin the line holding L (its expansion).
+std::string lineIndent(const clang::SourceManager &SM, clang::SourceLocation L);
+
+/// The text between the start of L's line and L when it is all blank (the
+/// statement at L starts its line), else "".
+std::string blankBefore(const clang::SourceManager &SM, clang::SourceLocation L);
+
+/// Just after statement S: after its ';', or after the '}' of the body
+/// that ends it; invalid when the ';' cannot be found.
+clang::SourceLocation stmtEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
+
+} // namespace ompi
+
+#endif
