@@ -236,3 +236,14 @@ const clang::Expr *ompi::CallResult::expr(Role R) const {
 const clang::Expr *ompi::CallResult::expr(const ArgResult &A) const {
   return Call && A.Index < Call->getNumArgs() ? Call->getArg(A.Index) : nullptr;
 }
+
+void ompi::detachFromAST(FileResult &R) {
+  for (CallResult &C : R.Calls) {
+    C.Call = nullptr;
+    C.Caller = nullptr;
+    for (LoopFact &L : C.Loops)
+      L.Loop = nullptr;
+    for (ArgResult &A : C.Args)
+      A.Sym.Obj = nullptr;
+  }
+}

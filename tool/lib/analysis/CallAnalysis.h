@@ -138,6 +138,10 @@ struct FileResult {
 /// Classify every MPI call in the main file of Ctx.
 FileResult analyzeCalls(clang::ASTContext &Ctx, Evaluator &Ev);
 
+/// Drop every pointer into the AST from R (calls, callers, loops, objects),
+/// before R outlives the parse it came from: the outputs read only plain data.
+void detachFromAST(FileResult &R);
+
 } // namespace ompi
 
 #endif

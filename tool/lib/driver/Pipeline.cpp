@@ -79,6 +79,7 @@ public:
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });
     }
+    detachFromAST(O.Analysis);
     Outcomes.push_back(std::move(O));
   }
 
