@@ -9,9 +9,7 @@ using namespace clang;
 
 namespace ompi {
 
-// One line per check: name, kind, summary, the function that runs it. The
-// three request checks share one pass (checkRequests reports each of them
-// that is enabled); a function runs once however many of its checks are on.
+// One line per check: name, kind, summary, the function that runs it.
 static const CheckInfo Registry[] = {
     {"fusable-reductions", "optimisation", "independent reductions that static fusion merges into one collective",
      checkFusableReductions},
@@ -25,10 +23,11 @@ static const CheckInfo Registry[] = {
     {"count-overflow", "correctness", "count x datatype size exceeds a statically sized buffer", checkCountOverflow},
     {"pointer-to-pointer", "correctness", "a pointer to a pointer passed as the buffer", checkPointerToPointer},
     {"request-never-completed", "correctness", "a nonblocking call's request is never waited, tested or freed",
-     checkRequests},
+     checkRequestNeverCompleted},
     {"request-overwritten", "correctness", "a request is reused before the operation it holds completes",
-     checkRequests},
-    {"wait-without-start", "correctness", "a wait or test on a request no nonblocking call started", checkRequests},
+     checkRequestOverwritten},
+    {"wait-without-start", "correctness", "a wait or test on a request no nonblocking call started",
+     checkWaitWithoutStart},
     {"recv-buffer-in-use", "correctness", "a nonblocking receive's buffer is used before the receive completes",
      checkRecvBufferInUse},
     {"rank-dependent-collective", "correctness", "a collective reached only by the ranks a condition selects",
@@ -37,6 +36,14 @@ static const CheckInfo Registry[] = {
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }
+
+std::vector<const FunctionDecl *> CheckContext::functionsWithCalls() const {
+  std::vector<const FunctionDecl *> Fs;
+  for (const CallResult &C : Analysis.Calls)
+    if (C.Caller && C.Caller->hasBody() && !llvm::is_contained(Fs, C.Caller))
+      Fs.push_back(C.Caller);
+  return Fs;
+}
 
 bool CheckContext::enabled(llvm::StringRef Name) const {
   return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();

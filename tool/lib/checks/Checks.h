@@ -3,8 +3,8 @@
 // A check reads the analysis results (and the AST, for what the analysis
 // does not record) and reports findings: a location, a message, and fix-its
 // where the fix is mechanical. Checks never change the source. Each check
-// family is one file under checks/, each check one line in the registry
-// (Checks.cpp), its own lit test and a paragraph in README.md.
+// is one file under checks/, one line in the registry (Checks.cpp), a lit
+// test run of its own (test/tool/checks/) and a paragraph in README.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_CHECKS_H
@@ -20,6 +20,7 @@ namespace clang {
 class ASTContext;
 class SourceLocation;
 class SourceRange;
+class FunctionDecl;
 } // namespace clang
 
 namespace ompi {
@@ -53,6 +54,8 @@ struct CheckContext {
   /// (null otherwise, or when the same check already reported there).
   Finding *report(llvm::StringRef Name, clang::SourceLocation Loc, std::string Message);
   Finding *report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column, std::string Message);
+  /// The functions with an MPI call, in source order.
+  std::vector<const clang::FunctionDecl *> functionsWithCalls() const;
   /// A fix-it replacing the characters of R (a token range) by Text.
   void fix(Finding &F, clang::SourceRange R, std::string Text);
 };
@@ -67,18 +70,19 @@ struct CheckInfo {
 /// Every check, in the order they run.
 llvm::ArrayRef<CheckInfo> checks();
 
-// The checks, by family (checks/*.cpp).
-void checkFusableReductions(CheckContext &C); // MissedOptimisation.cpp
+// The checks, one file each (checks/<Name>.cpp).
+void checkFusableReductions(CheckContext &C);
 void checkDeferrableReductions(CheckContext &C);
 void checkPersistentCandidates(CheckContext &C);
 void checkAlltoallvPlans(CheckContext &C);
-void checkTypeMismatch(CheckContext &C); // Buffers.cpp
+void checkTypeMismatch(CheckContext &C);
 void checkCountOverflow(CheckContext &C);
 void checkPointerToPointer(CheckContext &C);
-void checkRequests(CheckContext &C); // Requests.cpp: request-never-completed,
-                                     // request-overwritten and wait-without-start
+void checkRequestNeverCompleted(CheckContext &C);
+void checkRequestOverwritten(CheckContext &C);
+void checkWaitWithoutStart(CheckContext &C);
 void checkRecvBufferInUse(CheckContext &C);
-void checkRankDependentCollectives(CheckContext &C); // Collectives.cpp
+void checkRankDependentCollectives(CheckContext &C);
 void checkUnmatchedP2P(CheckContext &C);
 
 } // namespace ompi

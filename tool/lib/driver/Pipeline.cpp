@@ -69,12 +69,9 @@ public:
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
       CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings, Opts.Checks};
-      std::vector<void (*)(CheckContext &)> Ran; // a function serving several checks runs once
       for (const CheckInfo &K : checks())
-        if (CC.enabled(K.Name) && !llvm::is_contained(Ran, K.Run)) {
+        if (CC.enabled(K.Name))
           K.Run(CC);
-          Ran.push_back(K.Run);
-        }
       llvm::sort(O.Findings, [](const Finding &A, const Finding &B) {
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });
