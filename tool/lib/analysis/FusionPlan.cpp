@@ -1,5 +1,6 @@
 //===- FusionPlan.cpp - Which reductions fuse statically, and why ---------===//
 #include "analysis/FusionPlan.h"
+#include "analysis/Effects.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "support/SourceText.h"
@@ -20,14 +21,6 @@ using namespace clang;
 using namespace ompi;
 
 namespace {
-
-/// Library functions that touch no memory but their arguments' values.
-bool isPureLibraryFunction(llvm::StringRef N) {
-  static const llvm::StringSet<> Pure = {"sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log",   "logf",  "log10",
-                                         "pow",  "powf",  "sin",  "cos",   "tan", "atan", "atan2", "floor", "ceil",
-                                         "fmin", "fmax",  "fmod", "round", "abs", "labs", "llabs"};
-  return Pure.contains(N);
-}
 
 bool isVolatileObject(const VarDecl *V) {
   QualType T = V->getType();
@@ -180,7 +173,7 @@ private:
   Evaluator &Ev;
   Uniformity &Uni;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
-  std::map<const FunctionDecl *, bool> Busy;
+  Effects Eff{Ctx};
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
@@ -282,7 +275,7 @@ private:
     if (Why.empty())
       Why = statementProblem(C);
     for (const VarDecl *O : C.Protected)
-      if (auto L = Why.empty() ? escapes(O, F) : std::nullopt)
+      if (auto L = Why.empty() ? Eff.escapes(O, F) : std::nullopt)
         Why = llvm::formatv("the address of {0} escapes at line {1}", O->getName(), *L).str();
     if (!Why.empty() && C.Invalid.empty())
       C.Invalid = std::move(Why);
@@ -597,128 +590,22 @@ private:
     }
     if (Name.contains("longjmp") || Name == "setjmp")
       return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
-    if (harmlessCallee(Callee))
+    if (Eff.isLibrary(Callee))
       return ""; // the C library neither communicates nor names the program's variables
     if (!Callee->hasBody())
       return llvm::formatv("the call to {0} at line {1}, whose code is not in this file, may make MPI calls", Name, L)
           .str();
-    if (callsMPI(Callee))
+    if (Eff.callsMPI(Callee))
       return llvm::formatv("the call to {0} at line {1} makes MPI calls", Name, L).str();
     for (auto &[V, From] : Protected) {
       if (!V->hasGlobalStorage())
         continue; // a local whose address does not escape: no callee sees it
-      if (touchesGlobal(Callee, V))
+      if (Eff.touchesGlobal(Callee, V))
         return llvm::formatv("the call to {0} at line {1} may use {2}, the result of the call at line {3}", Name, L,
                              V->getName(), From)
             .str();
     }
     return "";
-  }
-
-  /// A C library function: it neither communicates nor names the program's
-  /// variables.
-  bool harmlessCallee(const FunctionDecl *F) {
-    return (F->getIdentifier() && isPureLibraryFunction(F->getName())) || SM.isInSystemHeader(F->getLocation());
-  }
-
-  /// Whether F, or what it calls, makes an MPI call (or might: unknown code).
-  std::map<const FunctionDecl *, bool> MPIMemo;
-  bool callsMPI(const FunctionDecl *F) {
-    const FunctionDecl *Def = nullptr;
-    if (F->getIdentifier() && isMPIFunctionName(F->getName()))
-      return true;
-    if (!F->hasBody(Def))
-      return !harmlessCallee(F);
-    auto It = MPIMemo.find(Def);
-    if (It != MPIMemo.end())
-      return It->second;
-    MPIMemo[Def] = false; // recursion adds nothing new
-    bool R = anyNode(Def->getBody(), [&](const Stmt *S) {
-      const auto *CE = dyn_cast<CallExpr>(S);
-      return CE && (!CE->getDirectCallee() || callsMPI(CE->getDirectCallee()));
-    });
-    MPIMemo[Def] = R;
-    return R;
-  }
-
-  /// Whether F (or what it calls) may read or write the global V.
-  bool touchesGlobal(const FunctionDecl *F, const VarDecl *V) {
-    const FunctionDecl *Def = nullptr;
-    if (!F->hasBody(Def))
-      return true; // unknown code
-    auto It = Busy.find(Def);
-    if (It != Busy.end())
-      return false; // already being looked at: recursion adds nothing new
-    Busy[Def] = true;
-    bool R = touches(Def->getBody(), V);
-    Busy.erase(Def);
-    return R;
-  }
-
-  bool touches(const Stmt *S, const VarDecl *V) {
-    return anyNode(S, [&](const Stmt *X) {
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
-        return DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl();
-      const auto *CE = dyn_cast<CallExpr>(X);
-      if (!CE)
-        return false;
-      const FunctionDecl *Callee = CE->getDirectCallee();
-      if (!Callee)
-        return true;
-      // An MPI call touches V only through its arguments, visited anyway.
-      return Callee->getIdentifier() && !harmlessCallee(Callee) && !isMPIFunctionName(Callee->getName()) &&
-             touchesGlobal(Callee, V);
-    });
-  }
-
-  /// The line where the address of V is stored or passed anywhere but to a
-  /// blocking MPI call (where it cannot outlive the call), if it is.
-  std::map<const VarDecl *, std::optional<unsigned>> EscapeMemo;
-  std::optional<unsigned> escapes(const VarDecl *V, const FunctionDecl *F) {
-    auto Memo = EscapeMemo.find(V);
-    if (Memo != EscapeMemo.end())
-      return Memo->second;
-    const Stmt *Scope = V->hasGlobalStorage() ? nullptr : F->getBody();
-    std::optional<unsigned> Found;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || Found)
-        return;
-      const Expr *Taken = nullptr;
-      if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
-        Taken = U->getSubExpr();
-      else if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_ArrayToPointerDecay)
-        Taken = IC->getSubExpr();
-      if (Taken && rootVar(Taken) == V && !harmlessUse(cast<Expr>(S)))
-        Found = line(S->getBeginLoc());
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    if (Scope) {
-      Walk(Scope);
-    } else {
-      for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-        if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->hasBody())
-          Walk(FD->getBody());
-    }
-    EscapeMemo[V] = Found;
-    return Found;
-  }
-
-  /// Whether a pointer to an object, made by E, is used only where it cannot
-  /// be kept: subscripted, or passed to a blocking MPI call.
-  bool harmlessUse(const Expr *E) {
-    const Expr *Cur = E;
-    const Stmt *P = parentThroughCasts(Ctx, E, &Cur);
-    if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P))
-      return AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts() || AS->getBase() == Cur;
-    if (const auto *CE = dyn_cast_or_null<CallExpr>(P)) {
-      const FunctionDecl *Callee = CE->getDirectCallee();
-      if (!Callee || !Callee->getIdentifier())
-        return false;
-      const FunctionModel *M = lookupFunction(Callee->getName());
-      return M && (M->M == Mode::Blocking || M->M == Mode::None) && M->Cat != Category::Completion;
-    }
-    return false;
   }
 };
 

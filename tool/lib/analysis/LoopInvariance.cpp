@@ -1,5 +1,6 @@
 //===- LoopInvariance.cpp - What stays the same in every iteration --------===//
 #include "analysis/LoopInvariance.h"
+#include "analysis/Effects.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "clang/AST/StmtVisitor.h"
@@ -11,22 +12,16 @@ using namespace ompi;
 
 namespace {
 
-/// Library functions that write no memory their arguments do not point to.
-bool isPureLibraryCall(llvm::StringRef N) {
-  return N == "sqrt" || N == "fabs" || N == "abs" || N == "labs" || N == "exp" || N == "log" || N == "pow" ||
-         N == "sin" || N == "cos" || N == "floor" || N == "ceil" || N == "fmin" || N == "fmax" || N == "printf" ||
-         N == "fprintf" || N == "puts" || N == "strlen";
-}
-
 /// The expression of an argument without conversions.
 const Expr *bare(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
 
-/// Whether E is V, or V's address or an element or member of it.
+/// Whether the argument E gives a callee the address of V or of a part of
+/// it (&v, &v[i], &s.f, or an array v): a callee can write V only so.
 bool names(const Expr *E, const VarDecl *V) {
   E = bare(E);
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    E = bare(U->getSubExpr());
-  return rootVar(E) == V;
+    return rootVar(bare(U->getSubExpr())) == V;
+  return E->getType()->isArrayType() && rootVar(E) == V;
 }
 
 } // namespace
@@ -179,12 +174,13 @@ std::optional<std::string> LoopInvariance::callWrites(const CallExpr *CE, const 
     }
     return std::nullopt;
   }
-  if (isMPIFunctionName(Name) || (G && G->getBuiltinID()) || isPureLibraryCall(Name)) {
+  // Unmodelled MPI functions, builtins and the C library write only what
+  // their arguments point to.
+  if (isMPIFunctionName(Name) || (G && (G->getBuiltinID() || Eff.isLibrary(G)))) {
     bool Passed = false;
     for (const Expr *A : CE->arguments())
       Passed = Passed || names(A, V);
-    return Passed && !isPureLibraryCall(Name) ? std::optional<std::string>(Says("is given " + V->getName().str()))
-                                              : std::nullopt;
+    return Passed ? std::optional<std::string>(Says("is given " + V->getName().str())) : std::nullopt;
   }
   for (const Expr *A : CE->arguments())
     if (names(A, V))

@@ -10,6 +10,7 @@
 #ifndef OMPI_TOOL_ANALYSIS_LOOPINVARIANCE_H
 #define OMPI_TOOL_ANALYSIS_LOOPINVARIANCE_H
 
+#include "analysis/Effects.h"
 #include "analysis/Evaluator.h"
 #include <map>
 #include <optional>
@@ -20,7 +21,7 @@ namespace ompi {
 
 class LoopInvariance {
 public:
-  LoopInvariance(clang::ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev) {}
+  LoopInvariance(clang::ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev), Eff(Ctx) {}
 
   /// Why the value of E (an expression of F inside Loop) may differ between
   /// iterations of Loop; nullopt when it cannot.
@@ -33,6 +34,7 @@ public:
 private:
   clang::ASTContext &Ctx;
   Evaluator &Ev;
+  Effects Eff;
   std::set<const clang::FunctionDecl *> Busy; ///< callees being searched (recursion)
 
   bool inside(clang::SourceLocation L, const clang::Stmt *Loop) const;
