@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ReductionPlan.h"
+#include "transforms/Rewrite.h"
 #include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -21,11 +22,10 @@ llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacemen
                     std::vector<ChangeNote> &Notes) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
-  unsigned Id = 0;
+  FreshNames Names(Ctx);
   for (const FusionGroup &G : Plan.Groups) {
-    ++Id;
-    std::string Buf = llvm::formatv("mpiopt_fuse{0}_buf", Id).str();
-    std::string Small = llvm::formatv("mpiopt_fuse{0}_small", Id).str();
+    const std::string P = Names.next("mpiopt_fuse");
+    std::string Buf = P + "_buf", Small = P + "_small";
     FusionLayout Lay = fusionLayout(G);
     const std::vector<std::string> &Offsets = Lay.Offsets, &Counts = Lay.Counts;
     const std::string &Total = Lay.Total;
@@ -54,8 +54,7 @@ llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacemen
         return E;
     // The last call becomes: pack its input, one collective, unpack all.
     std::string In = Last.Indent + "  ";
-    std::string Rc = llvm::formatv("mpiopt_fuse{0}_rc", Id).str();
-    std::string Rank = llvm::formatv("mpiopt_fuse{0}_rank", Id).str();
+    std::string Rc = P + "_rc", Rank = P + "_rank";
     std::string Code = llvm::formatv("{ /* ompi-opt: {0} {1} calls (lines {2}) fused into one */\n", G.Members.size(),
                                      G.Function, LineList)
                            .str();
