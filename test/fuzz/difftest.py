@@ -140,7 +140,9 @@ class Tester:
         def unused_declarations(ls):
             """Drop declarations of locals and globals that nothing names
             (no run needed: they change nothing)."""
-            decl = re.compile(r"^\s*(?:static\s+)?(?:unsigned|int|long|double|MPI_Comm|MPI_Request|struct \{[^}]*\})"
+            # (every word of a type like "unsigned long" before the name)
+            decl = re.compile(r"^\s*(?:static\s+)?(?:(?:unsigned|signed|long|short)\s+)*"
+                              r"(?:unsigned|int|long|double|MPI_Comm|MPI_Request|struct \{[^}]*\})"
                               r"\s*\**\s*([A-Za-z_]\w*)\b[^(]*;\s*$")
             text = "\n".join(ls)
             keep = []
@@ -182,7 +184,44 @@ class Tester:
                     else:
                         i += chunk
                 chunk //= 2
-        return "\n".join(unused_declarations(lines))
+        small = "\n".join(unused_declarations(lines))
+        if not self.interesting_text(small, kind, work, configs):
+            small = "\n".join(lines)
+        return self.cvise(small, kind, work, configs, deadline)
+
+    def cvise(self, text, kind, work, configs, deadline):
+        """Shrink further with C-Vise (Debian's cvise) when it is installed and
+        time is left: its passes remove what line deletion cannot (arguments,
+        parts of expressions, unused parameters). The interestingness test is
+        this script's own check, run on each candidate."""
+        left = deadline - time.time()
+        if left < 30 or not shutil.which("cvise"):
+            return text
+        d = tempfile.mkdtemp(prefix="cvise-", dir=work)
+        path = os.path.join(d, "small.c")
+        with open(path, "w") as f:
+            f.write(text)
+        names = ",".join("%s:%d" % c for c in configs)
+        test = os.path.join(d, "interesting.sh")
+        with open(test, "w") as f:
+            f.write("#!/bin/sh\nexec %s %s --interesting %s --configs %s --ompi-cc %s --timeout %s small.c\n" %
+                    (sys.executable, os.path.abspath(__file__), kind, names, self.a.ompi_cc, self.a.timeout))
+        os.chmod(test, 0o755)
+        try:
+            subprocess.run(["cvise", "--n", "1", "--timeout", str(int(self.a.timeout * 8)), "--tidy", test, path],
+                           cwd=d, capture_output=True, timeout=left)
+        except subprocess.TimeoutExpired:
+            pass  # cvise keeps its best result in the file as it goes
+        with open(path) as f:
+            small = f.read()
+        return small if self.interesting_text(small, kind, work, configs) else text
+
+    def interesting_text(self, text, kind, work, configs):
+        path = os.path.join(work, "final.c")
+        with open(path, "w") as f:
+            f.write(text)
+        r = self.check(path, work, configs)
+        return r is not None and r[0] == kind
 
     def one(self, index, seed):
         work = tempfile.mkdtemp(prefix="difftest-", dir=self.a.work)
@@ -238,7 +277,29 @@ class Tester:
         return 1 if self.failures or c["invalid"] else 0
 
 
+def interesting():
+    """The interestingness test of the C-Vise stage: exit 0 when FILE still
+    shows a difference of KIND under CONFIGS ("mpich:1,mpich:2")."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--interesting", required=True, metavar="KIND")
+    ap.add_argument("--configs", default="mpich:1,mpich:2")
+    ap.add_argument("--ompi-cc", required=True)
+    ap.add_argument("--timeout", type=float, default=20)
+    ap.add_argument("file")
+    a = ap.parse_args()
+    a.work, a.out, a.reduce_seconds, a.openmpi_every, a.progress, a.count, a.seed = None, "", 0, 0, 0, 0, 0
+    configs = [(c.split(":")[0], int(c.split(":")[1])) for c in a.configs.split(",")]
+    work = tempfile.mkdtemp(prefix="interesting-")
+    try:
+        r = Tester(a).check(os.path.abspath(a.file), work, configs)
+        return 0 if r is not None and r[0] == a.interesting else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
+    if "--interesting" in sys.argv:
+        return interesting()
     ap = argparse.ArgumentParser(description="differential testing of ompi-cc against plain mpicc")
     ap.add_argument("count", type=int, help="how many programs")
     ap.add_argument("seed", type=int, nargs="?", default=1, help="the first seed (default 1)")
