@@ -324,7 +324,9 @@ private:
       return "the size of " + A.Type->Text + " is not known";
     A.TypeSize = *Size;
     CommId Comm = Ev.commId(R.expr(Role::Comm), F, C.Call);
-    if (!Comm.known() || A.Comm->Class == ArgClass::Dynamic)
+    // A communicator a constructor creates once (outside any loop) in this
+    // function is the same one at every member and at the fused point.
+    if (!Comm.known() || (A.Comm->Class == ArgClass::Dynamic && Comm.K != CommId::Created))
       return "communicator " + A.Comm->Text + " cannot be identified";
     if (A.Root && A.Root->Class != ArgClass::Static)
       return "root " + A.Root->Text + " is not static";
