@@ -69,7 +69,7 @@ int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int no
     if (g->root != root) root = -1;
   }
   if (total > (size_t)0x7fffffff) return mpiopt_lazy_fuse_grouped(b, c, 0);
-  scratch = mpiopt_grow(scratch, &scratch_cap, (int)total, 1);
+  scratch = mpiopt_grow_int(scratch, &scratch_cap, (int)total, 1);
   for (int j = 0; j < b->ngroups; j++) {
     mpiopt_lazy_group *g = &b->groups[j];
     memcpy(scratch + g->off, g->buf, g->used);

@@ -17,7 +17,7 @@
 
 int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking) {
   int rc = MPI_SUCCESS;
-  if (nonblocking) b->reqs = mpiopt_grow(b->reqs, &b->capreqs, b->ngroups, sizeof *b->reqs);
+  if (nonblocking) b->reqs = mpiopt_grow_int(b->reqs, &b->capreqs, b->ngroups, sizeof *b->reqs);
   b->nreqs = 0;
   for (int j = 0; j < b->ngroups && rc == MPI_SUCCESS; j++) {
     mpiopt_lazy_group *g = &b->groups[j];

@@ -103,7 +103,5 @@ const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int 
 void mpiopt_lazy_check(const mpiopt_lazy_batch *b, mpiopt_lazy_comm *c);
 const mpiopt_lazy_site *mpiopt_lazy_site_at(int index);
 
-/* Growth of the runtime's arrays: core/core.h. */
-#define mpiopt_grow mpiopt_grow_int
 
 #endif

@@ -113,7 +113,7 @@ static int site_index(const char *file, int line, const void *ra) {
     h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
     while (site_hash[h] >= 0) h = (h + 1) & (size_t)(hash_cap - 1);
   }
-  sites = mpiopt_grow(sites, &capsites, nsites + 1, sizeof *sites);
+  sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
   mpiopt_lazy_site s = {file, line, ra, 0, 0, mpiopt_lazy_cfg.backoff_min};
   sites[nsites] = s;
   site_hash[h] = nsites;
@@ -165,7 +165,7 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
   int inter = 0;
   if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
   mpiopt_comm_watch(comm, &comm_keyval, comm_deleted);
-  comms = mpiopt_grow(comms, &capcomms, ncomms + 1, sizeof *comms);
+  comms = mpiopt_grow_int(comms, &capcomms, ncomms + 1, sizeof *comms);
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
   c->comm = comm;
@@ -278,7 +278,7 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
   }
   /* In flight: the open batch moves to the end of the flying array and a
    * spare batch (with its grown buffers) becomes the open one. */
-  c->flying = mpiopt_grow(c->flying, &c->capflying, c->nflying + 1, sizeof *c->flying);
+  c->flying = mpiopt_grow_int(c->flying, &c->capflying, c->nflying + 1, sizeof *c->flying);
   mpiopt_lazy_batch next = c->flying[c->nflying]; /* a spare, or zeroed by the growth */
   c->flying[c->nflying++] = *b;
   *b = next;
@@ -386,7 +386,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   int g = b->ngroups - 1;
   while (g >= 0 && !(b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)) g--;
   if (g < 0) { /* a new group reuses the buffer of a slot from earlier batches */
-    b->groups = mpiopt_grow(b->groups, &b->capgroups, b->ngroups + 1, sizeof *b->groups);
+    b->groups = mpiopt_grow_int(b->groups, &b->capgroups, b->ngroups + 1, sizeof *b->groups);
     g = b->ngroups++;
     b->groups[g].ti = ti;
     b->groups[g].oi = oi;
@@ -404,7 +404,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   }
   if (!by_ref) memcpy(gr->buf + gr->used, in, bytes);
   b->nbyref += by_ref;
-  b->ops = mpiopt_grow(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
+  b->ops = mpiopt_grow_int(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
   mpiopt_lazy_op *o = &b->ops[b->nops++];
   o->recvbuf = recvbuf;
   o->bytes = bytes;

@@ -333,9 +333,6 @@ private:
     return Use::Escape;
   }
 
-  std::string indentAt(SourceLocation L) const { return lineIndent(SM, L); }
-  SourceLocation stmtEnd(const Stmt *S) const { return ompi::stmtEnd(Ctx, S); }
-
   /// Where a wait for V must go so that it runs before Node every time.
   bool place(const Stmt *Node, const FunctionDecl *F, const VarDecl *V, const char *Reason, const Stmt *Ref,
              ForcePoint &FP, std::string &Why) const {
@@ -353,7 +350,7 @@ private:
           continue;
         FP.K = ForcePoint::Before;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
-        FP.Indent = indentAt(FP.At);
+        FP.Indent = lineIndent(SM, FP.At);
         return true;
       }
       if (isa<SwitchCase, LabelStmt>(P)) {
@@ -382,7 +379,7 @@ private:
       if (IsBody) {
         FP.K = ForcePoint::Braces;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
-        FP.End = stmtEnd(Child);
+        FP.End = stmtEnd(Ctx, Child);
         if (FP.End.isInvalid()) {
           Why = llvm::formatv("no place for a wait before line {0}", line(Child->getBeginLoc())).str();
           return false;
@@ -692,7 +689,7 @@ private:
       ForcePoint FP;
       FP.K = ForcePoint::BeforeBrace;
       FP.At = A.SM.getExpansionLoc(Body->getRBracLoc());
-      FP.Indent = A.indentAt(FP.At);
+      FP.Indent = lineIndent(A.SM, FP.At);
       FP.Var = Name;
       FP.Note = A.forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
       Forces.push_back(std::move(FP));

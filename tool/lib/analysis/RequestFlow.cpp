@@ -1,6 +1,6 @@
 //===- RequestFlow.cpp - Nonblocking requests along the CFG ---------------===//
 #include "analysis/RequestFlow.h"
-#include "mpi/MPIModel.h"
+#include "mpi/CallModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -24,11 +24,6 @@ const VarDecl *addressOfVar(const Expr *E) {
   return nullptr;
 }
 
-const FunctionModel *mpiModel(const CallExpr *CE) {
-  const FunctionDecl *F = CE->getDirectCallee();
-  return F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
-}
-
 using Event = RequestEvent;
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -49,7 +44,7 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
-    const FunctionModel *M = mpiModel(CE);
+    const FunctionModel *M = modelOf(CE);
     if (!M)
       return true;
     for (unsigned I = 0; I < M->Args.size() && I < CE->getNumArgs(); ++I) {

@@ -1,6 +1,6 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
 #include "analysis/Uniformity.h"
-#include "mpi/MPIModel.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ParentMapContext.h"
@@ -83,8 +83,7 @@ struct AddressUse {
 std::optional<AddressUse> mpiAddressUse(const Expr *E, ASTContext &Ctx) {
   const Expr *Cur = E;
   const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, E, &Cur));
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
+  const FunctionModel *M = modelOf(CE);
   if (!M)
     return std::nullopt;
   for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
@@ -691,7 +690,7 @@ bool Uniformity::runsCollective(const Stmt *Body, unsigned Depth) {
     // A statement reached on every iteration: nothing before it jumps.
     if (const CallExpr *CE = statementCall(S)) {
       const FunctionDecl *G = CE->getDirectCallee();
-      const FunctionModel *M = G && G->getIdentifier() ? lookupFunction(G->getName()) : nullptr;
+      const FunctionModel *M = modelOf(CE);
       if (M && M->isCollective())
         return true;
       const FunctionDecl *Def = nullptr;

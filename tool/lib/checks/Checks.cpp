@@ -45,6 +45,13 @@ std::vector<const FunctionDecl *> CheckContext::functionsWithCalls() const {
   return Fs;
 }
 
+const std::vector<RequestVar> &CheckContext::requests(const FunctionDecl *F) {
+  auto [It, New] = RequestFlows.try_emplace(F);
+  if (New)
+    It->second = requestFlow(Ctx, Ev, F);
+  return It->second;
+}
+
 bool CheckContext::enabled(llvm::StringRef Name) const {
   return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
 }

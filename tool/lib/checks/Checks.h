@@ -11,8 +11,10 @@
 #define OMPI_TOOL_CHECKS_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/RequestFlow.h"
 #include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,12 +50,16 @@ struct CheckContext {
   const FileResult &Analysis; ///< with the transformations' notes
   std::vector<Finding> &Out;
   std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)
+  std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
 
   bool enabled(llvm::StringRef Name) const;
   /// A finding of check Name at Loc (its expansion location), if Name runs
   /// (null otherwise, or when the same check already reported there).
   Finding *report(llvm::StringRef Name, clang::SourceLocation Loc, std::string Message);
   Finding *report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column, std::string Message);
+  /// The request flow of F (analysis/RequestFlow), computed once for the
+  /// request checks that read it.
+  const std::vector<RequestVar> &requests(const clang::FunctionDecl *F);
   /// The functions with an MPI call, in source order.
   std::vector<const clang::FunctionDecl *> functionsWithCalls() const;
   /// A fix-it replacing the characters of R (a token range) by Text.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -16,11 +17,6 @@ using namespace clang;
 namespace ompi {
 
 namespace {
-
-const FunctionModel *mpiModel(const CallExpr *CE) {
-  const FunctionDecl *F = CE->getDirectCallee();
-  return F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
-}
 
 bool isCompletion(const FunctionModel *M) { return requestEffect(*M) == RequestEffect::Completes; }
 
@@ -62,7 +58,7 @@ void checkRecvBufferInUse(CheckContext &C) {
             return D && D->getDecl() == RV;
           });
         });
-        const FunctionModel *M = mpiModel(CE);
+        const FunctionModel *M = modelOf(CE);
         if (M)
           MPIArgs.push_back({O, offset(CE->getEndLoc())});
         if (O > From && NamesR && (!M || isCompletion(M)) && O < Until) {

@@ -16,7 +16,7 @@ namespace ompi {
 
 void checkRequestNeverCompleted(CheckContext &C) {
   for (const FunctionDecl *F : C.functionsWithCalls())
-    for (const RequestVar &R : requestFlow(C.Ctx, C.Ev, F))
+    for (const RequestVar &R : C.requests(F))
       if (allPending(R.Exit))
         for (int K : R.Exit)
           C.report("request-never-completed", R.Events[K].Loc,

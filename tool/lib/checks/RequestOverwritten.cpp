@@ -17,7 +17,7 @@ namespace ompi {
 void checkRequestOverwritten(CheckContext &C) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   for (const FunctionDecl *F : C.functionsWithCalls())
-    for (const RequestVar &R : requestFlow(C.Ctx, C.Ev, F))
+    for (const RequestVar &R : C.requests(F))
       for (unsigned K = 0; K < R.Events.size(); ++K) {
         const RequestEvent &E = R.Events[K];
         if (E.K != RequestEvent::Start || !allPending(R.At[K]))

@@ -16,7 +16,7 @@ namespace ompi {
 
 void checkWaitWithoutStart(CheckContext &C) {
   for (const FunctionDecl *F : C.functionsWithCalls())
-    for (const RequestVar &R : requestFlow(C.Ctx, C.Ev, F))
+    for (const RequestVar &R : C.requests(F))
       for (unsigned K = 0; K < R.Events.size(); ++K) {
         const RequestEvent &E = R.Events[K];
         if (E.K != RequestEvent::Complete || R.At[K] != RequestStates{RequestUnset})
