@@ -11,13 +11,6 @@
 
 using namespace llvm;
 
-#ifndef OMPI_VERSION
-#define OMPI_VERSION "0.1.0"
-#endif
-#ifndef OMPI_DEFAULT_MPI_INCLUDE
-#define OMPI_DEFAULT_MPI_INCLUDE ""
-#endif
-
 static cl::OptionCategory OptCategory("ompi-opt options");
 
 static cl::list<std::string> Sources(cl::Positional, cl::desc("<source files>"), cl::cat(OptCategory));
@@ -42,7 +35,7 @@ static cl::opt<bool> LineDirectives(
     cl::cat(OptCategory));
 static cl::opt<std::string> MPIInclude("mpi-include",
                                        cl::desc("MPI include directory searched after all others ('' for none)"),
-                                       cl::init(OMPI_DEFAULT_MPI_INCLUDE), cl::value_desc("dir"), cl::cat(OptCategory));
+                                       cl::init(ompi::defaultMPIInclude()), cl::value_desc("dir"), cl::cat(OptCategory));
 static cl::opt<bool> ListModel("list-model", cl::desc("Print every modelled MPI function with its argument roles"),
                                cl::cat(OptCategory));
 static cl::opt<bool> ListDatatypes("list-datatypes",
@@ -101,7 +94,7 @@ template <typename T> static std::optional<std::string> given(const cl::opt<T> &
 int main(int argc, const char **argv) {
   cl::HideUnrelatedOptions(OptCategory);
   cl::SetVersionPrinter(
-      [](raw_ostream &OS) { OS << "ompi-opt " << OMPI_VERSION << " (Clang " << CLANG_VERSION_STRING << ")\n"; });
+      [](raw_ostream &OS) { OS << "ompi-opt " << ompi::toolVersion() << " (Clang " << CLANG_VERSION_STRING << ")\n"; });
 
   // Everything after "--" is the compile command.
   ompi::DriverOptions O;

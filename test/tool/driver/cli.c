@@ -29,6 +29,13 @@
 // TWO: ompi-opt: error: -o takes one input file; 2 were given
 // RUN: not %ompi-opt %t/does-not-exist.c -- 2>&1 | FileCheck --check-prefix=MISSING %s
 // MISSING: ompi-opt: error: no such file: {{.*}}does-not-exist.c
+//
+// Without include flags, mpi.h comes from the MPI found when the tool was
+// configured (--mpi-include's default); --mpi-include= turns that off.
+// RUN: %ompi-opt --report %s -- | FileCheck --check-prefix=DEFAULT %s
+// DEFAULT: {{.*}}cli.c:[[@LINE+8]]:3: MPI_Allreduce(sendbuf=static(MPI_IN_PLACE), {{.*}}
+// RUN: not %ompi-opt --report --mpi-include= %s -- 2>&1 | FileCheck --check-prefix=NOMPI %s
+// NOMPI: {{.*}}cli.c:{{[0-9]+}}:10: fatal error: 'mpi.h' file not found
 #include <mpi.h>
 
 int main(int argc, char **argv) {

@@ -17,12 +17,10 @@
 using namespace llvm;
 using namespace ompi;
 
-#ifndef OMPI_VERSION
-#define OMPI_VERSION "0.1.0"
-#endif
-#ifndef OMPI_CLANG_RESOURCE_DIR
-#define OMPI_CLANG_RESOURCE_DIR ""
-#endif
+// The build's constants (tool/CMakeLists.txt); no fallbacks, so a build that
+// lost one fails here instead of silently running without it.
+const char *ompi::toolVersion() { return OMPI_VERSION; }
+const char *ompi::defaultMPIInclude() { return OMPI_DEFAULT_MPI_INCLUDE; }
 
 namespace {
 
@@ -226,7 +224,7 @@ int writeLint(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) 
   std::string Text;
   raw_string_ostream OS(Text);
   if (O.Format.value_or("text") == "sarif")
-    writeSarif(OS, Files, OMPI_VERSION, O.Werror);
+    writeSarif(OS, Files, toolVersion(), O.Werror);
   else
     writeDiagnostics(OS, Files, O.Werror);
   OS.flush();

@@ -18,6 +18,12 @@
 
 namespace ompi {
 
+/// ompi-opt's version (the project's, from CMake).
+const char *toolVersion();
+/// The MPI include directory --mpi-include defaults to: MPICH's, as
+/// `mpicc.mpich -show` named it when the tool was configured.
+const char *defaultMPIInclude();
+
 /// The command line, as main.cpp parsed it. An optional value is absent
 /// when its option was not given (and empty when given without a value).
 struct DriverOptions {
