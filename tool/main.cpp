@@ -35,7 +35,8 @@ static cl::opt<bool> LineDirectives(
     cl::cat(OptCategory));
 static cl::opt<std::string> MPIInclude("mpi-include",
                                        cl::desc("MPI include directory searched after all others ('' for none)"),
-                                       cl::init(ompi::defaultMPIInclude()), cl::value_desc("dir"), cl::cat(OptCategory));
+                                       cl::init(ompi::defaultMPIInclude()), cl::value_desc("dir"),
+                                       cl::cat(OptCategory));
 static cl::opt<bool> ListModel("list-model", cl::desc("Print every modelled MPI function with its argument roles"),
                                cl::cat(OptCategory));
 static cl::opt<bool> ListDatatypes("list-datatypes",

@@ -450,6 +450,13 @@ std::optional<std::string> Evaluator::spelledHandle(const Expr *E) const {
   for (int Level = 0; Level < 32; ++Level) {
     if (!B.isValid() || !En.isValid() || !B.isMacroID() || !En.isMacroID())
       return Found;
+    // Written as an argument of another macro (CHECK(MPI_Allreduce(...,
+    // MPI_INT, ...))): look at the argument's own tokens.
+    if (SM.isMacroArgExpansion(B) && SM.isMacroArgExpansion(En)) {
+      B = SM.getImmediateSpellingLoc(B);
+      En = SM.getImmediateSpellingLoc(En);
+      continue;
+    }
     SourceLocation OuterB, OuterE;
     // The end test wants the location just past E's last token.
     unsigned Len = Lexer::MeasureTokenLength(SM.getSpellingLoc(En), SM, LO);

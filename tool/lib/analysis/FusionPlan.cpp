@@ -52,8 +52,10 @@ class Analysis {
 public:
   Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni) {
-    for (const CallResult &C : Calls.Calls)
+    for (const CallResult &C : Calls.Calls) {
       ByCall[C.Call] = &C;
+      SetsErrhandler |= setsErrorHandler(C.Function);
+    }
   }
 
   FusionPlan Plan;
@@ -126,7 +128,9 @@ private:
     // Every member moves down to C: the statements after the group's
     // last member must leave all their results alone; C itself must not
     // read or overwrite them either.
-    std::string Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
+    std::string Why = ownStatement(Cands, G.Members, F);
+    if (Why.empty())
+      Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
     if (Why.empty())
       Why = disjoint(Cands, G.Members, C);
     if (Why.empty())
@@ -174,6 +178,8 @@ private:
   Uniformity &Uni;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
   Effects Eff{Ctx};
+  bool SetsErrhandler = false; ///< the file installs an error handler somewhere
+  const Stmt *Skip = nullptr;  ///< check() leaves this subtree alone
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
@@ -216,7 +222,7 @@ private:
   const CallExpr *reductionCall(const Stmt *S, Candidate &C) {
     const auto *E = dyn_cast<Expr>(S);
     if (!E)
-      return nullptr;
+      return wrappedCall(S, C);
     const Expr *Inner = E->IgnoreParens();
     const VarDecl *RC = nullptr;
     if (const auto *BO = dyn_cast<BinaryOperator>(Inner); BO && BO->getOpcode() == BO_Assign) {
@@ -229,28 +235,123 @@ private:
     }
     const auto *CE = dyn_cast<CallExpr>(Inner->IgnoreParenCasts());
     if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getIdentifier())
+      return wrappedCall(S, C);
+    if (!take(CE, C))
       return nullptr;
-    llvm::StringRef Name = CE->getDirectCallee()->getName();
-    if (!isFusibleReduction(Name))
-      return nullptr;
-    auto It = ByCall.find(CE);
-    if (It == ByCall.end())
-      return nullptr;
-    C.Result = It->second;
-    C.Function = Name.str();
-    C.M.Line = C.Result->Line;
-    C.M.Column = C.Result->Column;
     if (RC) {
       C.M.ResultCode = RC->getName().str();
       C.Protected.insert(RC);
     }
-    C.M.Expr = CharSourceRange::getTokenRange(E->getSourceRange());
+    C.M.Expr = fileRange(E);
     return CE;
   }
 
+  /// Whether CE is a fusible reduction of the report; fills C's identity.
+  bool take(const CallExpr *CE, Candidate &C) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() || !isFusibleReduction(Callee->getName()))
+      return false;
+    auto It = ByCall.find(CE);
+    if (It == ByCall.end())
+      return false;
+    C.Result = It->second;
+    C.Function = Callee->getName().str();
+    C.M.Line = C.Result->Line;
+    C.M.Column = C.Result->Column;
+    return true;
+  }
+
+  /// A statement a macro made around one reduction written as its argument
+  /// (CHECK(MPI_Allreduce(...));): the call, if S holds exactly one MPI
+  /// call and it is that.
+  const CallExpr *wrappedCall(const Stmt *S, Candidate &C) {
+    if (!S->getBeginLoc().isMacroID())
+      return nullptr;
+    std::vector<const CallExpr *> MPICalls;
+    anyNode(S, [&](const Stmt *X) {
+      const auto *CE = dyn_cast<CallExpr>(X);
+      const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+      if (Callee && Callee->getIdentifier() && isMPIFunctionName(Callee->getName()) && Callee->getName() != "MPI_Abort")
+        MPICalls.push_back(CE);
+      return false;
+    });
+    if (MPICalls.size() != 1 || !take(MPICalls.front(), C))
+      return nullptr;
+    const CallExpr *CE = MPICalls.front();
+    // Written in the macro's body, the call has no text of its own in the
+    // file (M.Expr stays invalid and placeProblem says so).
+    if (SM.isMacroArgExpansion(CE->getBeginLoc()))
+      C.M.Expr = fileRange(CE);
+    C.M.Wrapped = true;
+    if (std::string Why = runsOnce(CE, S); !Why.empty() && C.M.Expr.isValid())
+      C.Invalid = "the macro around the call " + Why;
+    return CE;
+  }
+
+  /// Why the statement S that a macro made around CE may run CE other than
+  /// exactly once, or "": CE's path from the start of S has no loop, no
+  /// condition it depends on and no jump before it.
+  std::string runsOnce(const CallExpr *CE, const Stmt *S) {
+    const Stmt *Child = CE;
+    while (Child != S) {
+      const Stmt *P = parentStmt(Ctx, DynTypedNode::create(*Child));
+      if (!P)
+        return "is not one statement";
+      std::string Why = onPath(P, Child);
+      if (!Why.empty())
+        return Why;
+      Child = P;
+    }
+    return "";
+  }
+
+  /// Why Child, directly inside P, may not run exactly once when P runs.
+  std::string onPath(const Stmt *P, const Stmt *Child) {
+    if (isa<ParenExpr, CastExpr, UnaryOperator, CallExpr, DeclStmt, FullExpr>(P))
+      return "";
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->isLogicalOp() && Child != BO->getLHS() ? "runs it only when a condition holds" : "";
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+      return Child == CO->getCond() ? "" : "runs it only when a condition holds";
+    if (const auto *IS = dyn_cast<IfStmt>(P))
+      return Child == IS->getCond() ? "" : "runs it only when a condition holds";
+    if (isa<ForStmt, WhileStmt>(P))
+      return "runs it in a loop";
+    if (const auto *DS = dyn_cast<DoStmt>(P)) {
+      Expr::EvalResult R;
+      bool Once = DS->getCond()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+      return Once ? "" : "runs it in a loop";
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      for (const Stmt *Before : CS->body()) {
+        if (Before == Child)
+          break;
+        if (anyNode(Before, [](const Stmt *X) { return isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt>(X); }))
+          return "may jump past it";
+      }
+      return "";
+    }
+    return "runs it inside a statement that may not run it exactly once";
+  }
+
+  /// E's extent in the file: the text as written, a macro argument, or the
+  /// whole of a macro invocation that expands to exactly E; invalid if E's
+  /// text is (partly) in a macro's body.
+  CharSourceRange fileRange(const Expr *E) {
+    return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts());
+  }
+
+  /// The text for argument A (expression E) at the fused point: as written,
+  /// or, for one written in a macro's body, its static value; "" if neither.
+  std::string spelling(const ArgResult &A, const Expr *E) {
+    std::string T = textOf(E);
+    if (T.empty() && A.Class == ArgClass::Static)
+      T = A.Value;
+    return T;
+  }
+
   std::string textOf(const Expr *E) {
-    CharSourceRange R =
-        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts());
+    CharSourceRange R = fileRange(E);
     if (R.isInvalid())
       return "";
     return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
@@ -283,8 +384,12 @@ private:
 
   /// Where the call is: not in a macro, run alike by every rank, in C99.
   std::string placeProblem(Candidate &C, const FunctionDecl *F) {
-    if (C.Call->getBeginLoc().isMacroID() || C.Call->getEndLoc().isMacroID() || C.S->getBeginLoc().isMacroID())
-      return "the call is written inside a macro";
+    if (C.M.Expr.isInvalid())
+      return "the call is part of a macro's body (only a macro that is the whole call, or a call written as a "
+             "macro's argument, is rewritten)";
+    if (C.M.Wrapped && SetsErrhandler)
+      return "the call's return code goes to a macro, and this file sets error handlers: an earlier call's code "
+             "could not be reported where it was";
     if (std::optional<Divergence> D = Uni.at(C.S, F))
       // Fusing here would change the collective sequence of the ranks that
       // run this code and not of the others (which may run other calls).
@@ -330,11 +435,13 @@ private:
       return "communicator " + A.Comm->Text + " cannot be identified";
     if (A.Root && A.Root->Class != ArgClass::Static)
       return "root " + A.Root->Text + " is not static";
-    C.TypeText = A.Type->Text;
+    C.TypeText = spelling(*A.Type, R.expr(Role::Type));
     C.CType = H->CTypes;
-    C.OpText = A.Op->Text;
-    C.CommText = A.Comm->Text;
-    C.RootText = A.Root ? A.Root->Text : "";
+    C.OpText = spelling(*A.Op, R.expr(Role::Op));
+    C.CommText = spelling(*A.Comm, R.expr(Role::Comm));
+    C.RootText = A.Root ? spelling(*A.Root, R.expr(Role::Root)) : "";
+    if (C.TypeText.empty() || C.OpText.empty() || C.CommText.empty() || (A.Root && C.RootText.empty()))
+      return "an argument is written in a macro's body and is not static";
     C.Key = C.Function + "|" + Comm.str() + "|" + A.Op->Value + "|" + canonicalHandle(A.Type->Value).str() + "|" +
             (A.Root ? A.Root->Value : "");
     return "";
@@ -385,12 +492,13 @@ private:
 
   /// The statement's extent (through its ';') and indentation.
   std::string statementProblem(Candidate &C) {
-    SourceLocation Semi = Lexer::findLocationAfterToken(C.S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
+    CharSourceRange Whole = SM.getExpansionRange(C.S->getSourceRange());
+    SourceLocation Semi = Lexer::findLocationAfterToken(Whole.getEnd(), tok::semi, SM, Ctx.getLangOpts(),
                                                         /*SkipTrailingWhitespaceAndNewLine=*/false);
     if (Semi.isInvalid())
       return "the statement's end cannot be found";
-    C.M.Stmt = CharSourceRange::getCharRange(C.S->getBeginLoc(), Semi);
-    C.M.Indent = blankBefore(SM, C.S->getBeginLoc());
+    C.M.Stmt = CharSourceRange::getCharRange(Whole.getBegin(), Semi);
+    C.M.Indent = blankBefore(SM, Whole.getBegin());
     return "";
   }
 
@@ -514,6 +622,24 @@ private:
     return "";
   }
 
+  /// A wrapped call's macro statement runs where it ran, before the fused
+  /// call: apart from the call, it must be crossable like the statements in
+  /// between.
+  std::string ownStatement(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members,
+                           const FunctionDecl *F) {
+    const Candidate &Last = Cands[Members.back()];
+    if (!Last.M.Wrapped)
+      return "";
+    std::map<const VarDecl *, unsigned> Protected;
+    for (unsigned Idx : Members)
+      for (const VarDecl *P : Cands[Idx].Protected)
+        Protected.emplace(P, Cands[Idx].M.Line);
+    Skip = Last.Call;
+    std::string Why = check(Last.S, Protected, F, nullptr, 0);
+    Skip = nullptr;
+    return Why.empty() ? "" : "the macro around the call at line " + std::to_string(Last.M.Line) + ": " + Why;
+  }
+
   bool refers(const Stmt *S, const VarDecl *V) {
     return anyNode(S, [&](const Stmt *X) {
       const auto *DRE = dyn_cast<DeclRefExpr>(X);
@@ -525,7 +651,7 @@ private:
   /// inside the crossed statement (a break there stays inside).
   std::string check(const Stmt *S, const std::map<const VarDecl *, unsigned> &Protected, const FunctionDecl *F,
                     const CallExpr *Allowed, unsigned Loops) {
-    if (!S)
+    if (!S || S == Skip)
       return "";
     unsigned L = line(S->getBeginLoc());
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
@@ -585,13 +711,18 @@ private:
     if (!Callee)
       return llvm::formatv("the call through a function pointer at line {0} may do anything", L).str();
     llvm::StringRef Name = Callee->getIdentifier() ? Callee->getName() : "";
+    if (Name.contains("longjmp") || Name == "setjmp")
+      return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
+    // A rank that ends here (MPI_Abort, or exit, abort and assert's failure
+    // from the system's headers) reaches neither the later original calls
+    // nor the fused one; its arguments are checked like any other code.
+    if (endsProcess(Name) || (Callee->isNoReturn() && SM.isInSystemHeader(Callee->getLocation())))
+      return "";
     if (isMPIFunctionName(Name)) {
       if (CE == Allowed)
         return ""; // another reduction on the same path: all ranks reorder alike
       return llvm::formatv("the MPI call {0} at line {1} may depend on the results", Name, L).str();
     }
-    if (Name.contains("longjmp") || Name == "setjmp")
-      return llvm::formatv("the call to {0} at line {1} jumps", Name, L).str();
     if (Eff.isLibrary(Callee))
       return ""; // the C library neither communicates nor names the program's variables
     if (!Callee->hasBody())
@@ -701,7 +832,7 @@ std::vector<std::pair<unsigned, unsigned>> ompi::fusionRanges(const FusionPlan &
     for (size_t I = 0; I < G.Members.size(); ++I) {
       // Earlier calls become their packing, the last statement the collective.
       const FusionMember &M = G.Members[I];
-      tooling::Replacement Rep(SM, I + 1 < G.Members.size() ? M.Expr : M.Stmt, "", Ctx.getLangOpts());
+      tooling::Replacement Rep(SM, I + 1 < G.Members.size() || M.Wrapped ? M.Expr : M.Stmt, "", Ctx.getLangOpts());
       R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
     }
   return R;

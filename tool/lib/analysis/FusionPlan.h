@@ -15,6 +15,15 @@
 // it holds none of these); the buffers are distinct objects; counts are
 // static.
 //
+// Calls written through macros take part when the file holds their text: a
+// macro whose whole expansion is the call (#define GSUM(p) MPI_Allreduce(
+// MPI_IN_PLACE, p, ...)), or a call written as a macro's argument
+// (CHECK(MPI_Allreduce(...))); what the fused code needs of an argument
+// written in the macro's body is its static value. In the second form the
+// rest of the macro's statement runs where it ran, so for an earlier call it
+// is crossed like the statements in between (an earlier call's return code
+// reads MPI_SUCCESS: any failure surfaces at the fused call).
+//
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_FUSIONPLAN_H
 #define OMPI_TOOL_ANALYSIS_FUSIONPLAN_H
@@ -36,9 +45,13 @@ struct FusionMember {
   std::string ResultAddr;      ///< where the result goes, valid at the fused point
   std::string ResultCode;      ///< variable that received the call's return code, if any
   std::string Buffers;         ///< "&s -> &g" for the report
-  clang::CharSourceRange Expr; ///< the call (or "rc = call") without the ';'
+  clang::CharSourceRange Expr; ///< the call (or "rc = call") without the ';', in the file
   clang::CharSourceRange Stmt; ///< the whole statement with its ';'
   std::string Indent;          ///< leading white space of the statement's line
+  /// The call is an argument of a macro that uses its return code
+  /// (CHECK(MPI_Allreduce(...))): the call is rewritten in place, as one
+  /// expression on its line, and the rest of the macro stays.
+  bool Wrapped = false;
 };
 
 struct FusionGroup {

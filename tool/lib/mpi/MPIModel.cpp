@@ -531,6 +531,16 @@ bool ompi::carriesData(const FunctionModel &M) {
 
 bool ompi::isFusibleReduction(llvm::StringRef Name) { return Name == "MPI_Allreduce" || Name == "MPI_Reduce"; }
 
+bool ompi::setsErrorHandler(llvm::StringRef Name) {
+  Name.consume_front("P");
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Comm_set_errhandler", "MPI_Errhandler_set", "MPI_Win_set_errhandler", "MPI_File_set_errhandler",
+             "MPI_Session_set_errhandler", true)
+      .Default(false);
+}
+
+bool ompi::endsProcess(llvm::StringRef Name) { return Name == "MPI_Abort" || Name == "PMPI_Abort"; }
+
 llvm::StringRef ompi::lazyCounterpart(llvm::StringRef Name) {
   return llvm::StringSwitch<llvm::StringRef>(Name)
       .Case("MPI_Allreduce", "mpiopt_lazy_allreduce")

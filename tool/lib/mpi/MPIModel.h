@@ -123,6 +123,11 @@ bool carriesData(const FunctionModel &M);
 /// Whether ompi-opt can fuse the call statically or hand it to the lazy
 /// runtime: the blocking MPI_Allreduce and MPI_Reduce.
 bool isFusibleReduction(llvm::StringRef Name);
+/// Whether the call installs an error handler (after which a call's return
+/// code may be an error the program checks, not MPI_SUCCESS or an abort).
+bool setsErrorHandler(llvm::StringRef Name);
+/// Whether the call ends the process and never returns (MPI_Abort).
+bool endsProcess(llvm::StringRef Name);
 /// The lazy runtime's function taking the same arguments as the fusible
 /// reduction Name (mpiopt_lazy_allreduce for MPI_Allreduce), or "".
 llvm::StringRef lazyCounterpart(llvm::StringRef Name);

@@ -18,76 +18,109 @@ using namespace ompi;
 
 namespace {
 
+/// The statements of the fused collective at the last call: pack its input,
+/// one collective, unpack every result, hand on return codes, free a heap
+/// buffer. Rooted groups unpack at the root only.
+std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &Lay, const std::string &P,
+                                    const std::string &Pack) {
+  std::string Buf = P + "_buf", Rc = P + "_rc", Rank = P + "_rank";
+  std::string Count = Lay.Dynamic ? "(int)(" + Lay.Total + ")" : Lay.Total;
+  bool Wrapped = G.Members.back().Wrapped;
+  bool AnyCode = Wrapped || llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
+  std::vector<std::string> Code{Pack + ";"};
+  std::string Call;
+  if (!G.Rooted) {
+    Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf, Count, G.TypeText, G.OpText,
+                         G.CommText);
+  } else {
+    Code.push_back("int " + Rank + ";");
+    Code.push_back("MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");");
+    Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, "
+                         "{5}, {1}, {6})",
+                         Rank, G.RootText, Buf, Count, G.TypeText, G.OpText, G.CommText);
+  }
+  Code.push_back((AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";");
+  std::string Pad = G.Rooted ? "  " : "";
+  if (G.Rooted)
+    Code.push_back("if (" + Rank + " == (" + G.RootText + ")) {");
+  for (size_t I = 0; I < G.Members.size(); ++I)
+    Code.push_back(llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));", Pad,
+                                 G.Members[I].ResultAddr, Buf, Lay.Offsets[I], Lay.Counts[I], G.CType));
+  if (G.Rooted)
+    Code.push_back("}");
+  for (const FusionMember &M : G.Members)
+    if (!M.ResultCode.empty())
+      Code.push_back(M.ResultCode + " = " + Rc + ";");
+  if (Lay.Dynamic) {
+    Code.push_back("if (" + Buf + " != " + P + "_small)");
+    Code.push_back("  __builtin_free(" + Buf + ");");
+  }
+  return Code;
+}
+
+/// The packed buffer's declaration, followed by the first statement's
+/// indentation: an array, or for run-time counts a small array or, when too
+/// small, the heap.
+std::string declaration(const FusionGroup &G, const FusionLayout &Lay, const std::string &P) {
+  const std::string &Indent = G.Members.front().Indent;
+  if (!Lay.Dynamic)
+    return llvm::formatv("{0} {1}_buf[{2}];\n{3}", G.CType, P, Lay.Fixed ? Lay.Fixed : 1, Indent).str();
+  return llvm::formatv("{0} {1}_small[256];\n{2}{0} *{1}_buf = ({3}) <= 256 ? {1}_small : ({0} *)__builtin_malloc("
+                       "sizeof({0}) * (unsigned long)({3}));\n{2}if (!{1}_buf)\n{2}  MPI_Abort({4}, 1);\n{2}",
+                       G.CType, P, Indent, Lay.Total, G.CommText)
+      .str();
+}
+
+llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const SourceManager &SM, const LangOptions &LO,
+                         tooling::Replacements &Out) {
+  FusionLayout Lay = fusionLayout(G);
+  auto Pack = [&](size_t I) {
+    return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3} * sizeof({4}))", P, Lay.Offsets[I],
+                         G.Members[I].InputText, Lay.Counts[I], G.CType)
+        .str();
+  };
+  std::string Decl = declaration(G, Lay, P);
+  const FusionMember &First = G.Members.front(), &Last = G.Members.back();
+  // The declaration goes before the first statement; a call inside a macro
+  // that reads its code keeps that statement whole.
+  if (First.Wrapped)
+    if (auto E = Out.add(tooling::Replacement(SM, First.Stmt.getBegin(), 0, Decl)))
+      return E;
+  // Earlier calls become the packing of their input (their code, read by
+  // a macro at once, MPI_SUCCESS: a failure surfaces at the fused call).
+  for (size_t I = 0; I + 1 < G.Members.size(); ++I) {
+    const FusionMember &M = G.Members[I];
+    std::string Text = M.Wrapped ? "(" + Pack(I) + ", MPI_SUCCESS)" : (I == 0 ? Decl : "") + Pack(I);
+    if (auto E = Out.add(tooling::Replacement(SM, M.Expr, Text, LO)))
+      return E;
+  }
+  std::string Comment = llvm::formatv("/* ompi-opt: {0} {1} calls (lines {2}) fused into one */", G.Members.size(),
+                                      G.Function, fusionLines(G))
+                            .str();
+  std::vector<std::string> Code = collective(G, Lay, P, Pack(G.Members.size() - 1));
+  if (Last.Wrapped) {
+    // One expression on the call's line, its value the fused call's code.
+    std::string Expr = "__extension__({ " + Comment;
+    for (const std::string &L : Code)
+      Expr += " " + L;
+    Expr += " " + P + "_rc; })";
+    return Out.add(tooling::Replacement(SM, Last.Expr, Expr, LO));
+  }
+  std::string Block = "{ " + Comment + "\n";
+  for (const std::string &L : Code)
+    Block += Last.Indent + "  " + L + "\n";
+  Block += Last.Indent + "}";
+  return Out.add(tooling::Replacement(SM, Last.Stmt, Block, LO));
+}
+
 llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
                     std::vector<ChangeNote> &Notes) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
   FreshNames Names(Ctx);
   for (const FusionGroup &G : Plan.Groups) {
-    const std::string P = Names.next("mpiopt_fuse");
-    std::string Buf = P + "_buf", Small = P + "_small";
-    FusionLayout Lay = fusionLayout(G);
-    const std::vector<std::string> &Offsets = Lay.Offsets, &Counts = Lay.Counts;
-    const std::string &Total = Lay.Total;
-    int64_t Fixed = Lay.Fixed;
-    bool Dynamic = Lay.Dynamic;
-    auto Pack = [&](size_t I) {
-      const FusionMember &M = G.Members[I];
-      return llvm::formatv("__builtin_memcpy(&{0}[{1}], {2}, {3} * sizeof({4}))", Buf, Offsets[I], M.InputText,
-                           Counts[I], G.CType)
-          .str();
-    };
-    const FusionMember &First = G.Members.front(), &Last = G.Members.back();
-    // The packed buffer, declared just before the first call: an array, or
-    // for run-time counts a small array or, when too small, the heap.
-    std::string Decl =
-        Dynamic ? llvm::formatv("{0} {1}[256];\n{2}{0} *{3} = ({4}) <= 256 ? {1} : ({0} *)__builtin_malloc(sizeof({0}) "
-                                "* (unsigned long)({4}));\n{2}if (!{3})\n{2}  MPI_Abort({5}, 1);\n{2}",
-                                G.CType, Small, First.Indent, Buf, Total, G.CommText)
-                      .str()
-                : llvm::formatv("{0} {1}[{2}];\n{3}", G.CType, Buf, Fixed ? Fixed : 1, First.Indent).str();
-    bool AnyCode = llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
-    std::string LineList = fusionLines(G);
-    // Earlier calls become the packing of their input.
-    for (size_t I = 0; I + 1 < G.Members.size(); ++I)
-      if (auto E = Out.add(tooling::Replacement(SM, G.Members[I].Expr, (I == 0 ? Decl : "") + Pack(I), LO)))
-        return E;
-    // The last call becomes: pack its input, one collective, unpack all.
-    std::string In = Last.Indent + "  ";
-    std::string Rc = P + "_rc", Rank = P + "_rank";
-    std::string Code = llvm::formatv("{ /* ompi-opt: {0} {1} calls (lines {2}) fused into one */\n", G.Members.size(),
-                                     G.Function, LineList)
-                           .str();
-    Code += In + Pack(G.Members.size() - 1) + ";\n";
-    std::string Call;
-    if (!G.Rooted) {
-      Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf,
-                           Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
-    } else {
-      Code += In + "int " + Rank + ";\n" + In + "MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");\n";
-      Call = llvm::formatv(
-          "MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, {5}, "
-          "{1}, {6})",
-          Rank, G.RootText, Buf, Dynamic ? "(int)(" + Total + ")" : Total, G.TypeText, G.OpText, G.CommText);
-    }
-    Code += In + (AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";\n";
-    std::string Unpack;
-    for (size_t I = 0; I < G.Members.size(); ++I)
-      Unpack += llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));\n", !G.Rooted ? In : In + "  ",
-                              G.Members[I].ResultAddr, Buf, Offsets[I], Counts[I], G.CType);
-    if (!G.Rooted)
-      Code += Unpack;
-    else
-      Code += In + "if (" + Rank + " == (" + G.RootText + ")) {\n" + Unpack + In + "}\n";
-    for (const FusionMember &M : G.Members)
-      if (!M.ResultCode.empty())
-        Code += In + M.ResultCode + " = " + Rc + ";\n";
-    if (Dynamic)
-      Code += In + "if (" + Buf + " != " + Small + ")\n" + In + "  __builtin_free(" + Buf + ");\n";
-    Code += Last.Indent + "}";
-    if (auto E = Out.add(tooling::Replacement(SM, Last.Stmt, Code, LO)))
+    if (auto E = rewriteGroup(G, Names.next("mpiopt_fuse"), SM, Ctx.getLangOpts(), Out))
       return E;
-
+    const FusionMember &Last = G.Members.back();
     Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
   }
   for (const ChangeNote &N : Plan.Declined)
