@@ -213,9 +213,11 @@ private:
                                      "build the program from this one file: --closed-world)");
         continue;
       }
-      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !declaredAtTop(V, C.Caller)) {
-        Decline(V->getName().str() + " is declared in an inner block: it may die before the result arrives");
-        continue;
+      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V)) {
+        if (std::string Why = scopeProblem(V); !Why.empty()) {
+          Decline(Why);
+          continue;
+        }
       }
       Candidate N;
       N.R = &C;
@@ -224,12 +226,50 @@ private:
     }
   }
 
-  bool declaredAtTop(const VarDecl *V, const FunctionDecl *F) const {
+  /// The block a local V is declared in (the function's body, or an inner
+  /// block), or null (a for-loop's declaration).
+  const CompoundStmt *scopeOf(const VarDecl *V) const {
     auto Ps = Ctx.getParents(*V);
-    if (Ps.empty())
-      return false;
-    const Stmt *DS = Ps[0].get<Stmt>();
-    return DS && parent(DS) == F->getBody();
+    const Stmt *DS = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    return DS ? dyn_cast_or_null<CompoundStmt>(parent(DS)) : nullptr;
+  }
+
+  /// The inner block a local V dies at the end of, or null for the
+  /// function's body.
+  const CompoundStmt *innerScope(const VarDecl *V) const {
+    const CompoundStmt *B = scopeOf(V);
+    const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    return B && F && B != F->getBody() ? B : nullptr;
+  }
+
+  /// Why a local V cannot hold a pending result, or "". One of an inner
+  /// block dies at the block's end: the wait goes before its closing brace,
+  /// which control must not leave any other way.
+  std::string scopeProblem(const VarDecl *V) const {
+    const CompoundStmt *B = scopeOf(V);
+    if (!B)
+      return V->getName().str() + " is declared in a loop's header: it may die before the result arrives";
+    if (!innerScope(V))
+      return "";
+    std::string Why;
+    std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool InLoop) {
+      if (!S || !Why.empty())
+        return;
+      bool Leaves = isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+                    (!InLoop && (isa<BreakStmt>(S) || isa<ContinueStmt>(S)));
+      if (Leaves) {
+        Why = llvm::formatv("{0} is declared in an inner block that control may leave before its end (line {1}): it "
+                            "may die before the result arrives",
+                            V->getName(), line(S->getBeginLoc()))
+                  .str();
+        return;
+      }
+      bool Inner = isa<ForStmt, WhileStmt, DoStmt, SwitchStmt>(S);
+      for (const Stmt *C : S->children())
+        Walk(C, InLoop || Inner);
+    };
+    Walk(B, false);
+    return Why;
   }
 
   /// Add to Set every function that calls one in Set, directly or not.
@@ -486,7 +526,10 @@ private:
         if (functionOf(E) == F && off(E->getBeginLoc()) > CallEnd &&
             (!Next || off(E->getBeginLoc()) < off(Next->getBeginLoc())))
           Next = E;
-      unsigned Limit = Next ? off(Next->getBeginLoc()) : off(F->getBody()->getEndLoc());
+      const CompoundStmt *Scope = Global ? nullptr : innerScope(V);
+      unsigned End = off(Scope ? Scope->getRBracLoc() : F->getBody()->getEndLoc());
+      const char *Ends = Scope ? "its block ends" : "the function returns";
+      unsigned Limit = Next ? off(Next->getBeginLoc()) : End;
       bool Joined = false;
       for (const CallExpr *CE : Col.Calls[F]) {
         unsigned O = off(CE->getBeginLoc());
@@ -503,14 +546,14 @@ private:
         C->Worth = true,
         Why = llvm::formatv("another reduction can join it before {0}",
                             Next ? llvm::formatv("{0} is read at line {1}", Name, line(Next->getBeginLoc())).str()
-                                 : "the function returns")
+                                 : std::string(Ends))
                   .str();
       else
         C->NotWorth = Next ? llvm::formatv("its result is used at line {0} before any other reduction could join it",
                                            line(Next->getBeginLoc()))
                                  .str()
-                           : "nothing could join it before the function returns";
-      C->NextUse = Next ? off(Next->getBeginLoc()) : off(F->getBody()->getEndLoc());
+                           : "nothing could join it before " + std::string(Ends);
+      C->NextUse = Next ? off(Next->getBeginLoc()) : End;
       if (C->Worth)
         WorthWhy[C] = Why;
     }
@@ -676,6 +719,10 @@ private:
     /// the end of the function when control can reach it.
     void localEnd() {
       const FunctionDecl *F = Deferred.front()->R->Caller;
+      if (const CompoundStmt *B = A.innerScope(V)) {
+        blockEnd(B);
+        return;
+      }
       for (const ReturnStmt *RS : A.Col.Returns[F])
         if (after(RS))
           add(RS, F, nullptr, "", llvm::formatv("{0} dies when {1} returns", Name, F->getName()).str());
@@ -692,6 +739,22 @@ private:
       FP.Indent = lineIndent(A.SM, FP.At);
       FP.Var = Name;
       FP.Note = A.forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
+      Forces.push_back(std::move(FP));
+    }
+
+    /// A local V of an inner block B (left only through its end, and entered
+    /// by every rank, since a deferred call inside it is run by all): a wait
+    /// before B's closing brace, each time B runs.
+    void blockEnd(const CompoundStmt *B) {
+      if (!B->body_empty() && (A.Placed.count({A.off(B->body_back()->getBeginLoc()), Name})))
+        return;
+      ForcePoint FP;
+      FP.K = ForcePoint::BeforeBrace;
+      FP.At = A.SM.getExpansionLoc(B->getRBracLoc());
+      FP.Indent = lineIndent(A.SM, FP.At);
+      FP.Var = Name;
+      FP.Note = A.forceNote(FP.At, Name,
+                            llvm::formatv("{0} dies at the end of its block (line {1})", Name, A.line(FP.At)).str());
       Forces.push_back(std::move(FP));
     }
   };

@@ -60,18 +60,32 @@ out:
   return r;
 }
 
-// Declared in an inner block: it dies at the block's end.
+// Declared in an inner block that control may leave other than through its
+// end (a break): the wait at the block's end would not run on that path.
 double inner_block(double x) {
   double sum = 0;
   for (int i = 0; i < 2; i++) {
     double r;
-    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce (r is declared in an inner block: it may die before the result arrives)
+    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce (r is declared in an inner block that control may leave before its end (line [[#@LINE+7]]): it may die before the result arrives)
     MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     logmsg("x");
     // (and the second, with the first declined, has nothing to join)
-    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce into vol_target (its result is used at line [[#@LINE+2]] before any other reduction could join it)
+    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce into vol_target (its result is used at line [[#@LINE+4]] before any other reduction could join it)
     MPI_Allreduce(&x, &vol_target, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    if (r > 1e9)
+      break;
     sum += r + vol_target;
+  }
+  return sum;
+}
+
+// Declared in a for loop's header: no block holds it.
+double loop_header(double x) {
+  double sum = 0;
+  for (double r = 0; sum < 1; sum += r) {
+    // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:5: lazy-deferral: not done: defer MPI_Allreduce (r is declared in a loop's header: it may die before the result arrives)
+    MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    logmsg("x");
   }
   return sum;
 }

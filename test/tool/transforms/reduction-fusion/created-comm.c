@@ -4,7 +4,7 @@
 // fuse; one created in a loop is a new communicator each iteration and is
 // not identified (declined, with the reason).
 // RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=REPORT %s
-// RUN: %ompi-opt %s -o %t.c -- %mpich_cflags
+// RUN: %ompi-opt --transforms=reduction-fusion %s -o %t.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror %mpich_cflags %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror %openmpi_cflags %t.c
