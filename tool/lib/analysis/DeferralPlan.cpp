@@ -733,13 +733,7 @@ private:
       bool EndUniform = Body->body_empty() || !A.Uni.within(Body->body_back(), F);
       if (LastWaits || !EndUniform || (!Body->body_empty() && isa<ReturnStmt>(Body->body_back())))
         return;
-      ForcePoint FP;
-      FP.K = ForcePoint::BeforeBrace;
-      FP.At = A.SM.getExpansionLoc(Body->getRBracLoc());
-      FP.Indent = lineIndent(A.SM, FP.At);
-      FP.Var = Name;
-      FP.Note = A.forceNote(FP.At, Name, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
-      Forces.push_back(std::move(FP));
+      beforeBrace(Body, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
     }
 
     /// A local V of an inner block B (left only through its end, and entered
@@ -748,13 +742,19 @@ private:
     void blockEnd(const CompoundStmt *B) {
       if (!B->body_empty() && (A.Placed.count({A.off(B->body_back()->getBeginLoc()), Name})))
         return;
+      beforeBrace(B, llvm::formatv("{0} dies at the end of its block (line {1})", Name,
+                                   A.line(A.SM.getExpansionLoc(B->getRBracLoc())))
+                         .str());
+    }
+
+    /// A wait for V just before B's closing brace.
+    void beforeBrace(const CompoundStmt *B, std::string What) {
       ForcePoint FP;
       FP.K = ForcePoint::BeforeBrace;
       FP.At = A.SM.getExpansionLoc(B->getRBracLoc());
       FP.Indent = lineIndent(A.SM, FP.At);
       FP.Var = Name;
-      FP.Note = A.forceNote(FP.At, Name,
-                            llvm::formatv("{0} dies at the end of its block (line {1})", Name, A.line(FP.At)).str());
+      FP.Note = A.forceNote(FP.At, Name, std::move(What));
       Forces.push_back(std::move(FP));
     }
   };
