@@ -11,6 +11,7 @@
 #include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -83,9 +84,15 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
   const FusionMember &First = G.Members.front(), &Last = G.Members.back();
   // The declaration goes before the first statement; a call inside a macro
   // that reads its code keeps that statement whole.
-  if (First.Wrapped)
-    if (auto E = Out.add(tooling::Replacement(SM, First.Stmt.getBegin(), 0, Decl)))
+  // It replaces the statement's first token (the macro's name), so a wait
+  // another transformation inserts before the statement can go first.
+  if (First.Wrapped) {
+    SourceLocation B = First.Stmt.getBegin();
+    unsigned Len = Lexer::MeasureTokenLength(B, SM, LO);
+    StringRef Tok(SM.getCharacterData(B), Len);
+    if (auto E = Out.add(tooling::Replacement(SM, B, Len, Decl + Tok.str())))
       return E;
+  }
   // Earlier calls become the packing of their input (their code, read by
   // a macro at once, MPI_SUCCESS: a failure surfaces at the fused call).
   for (size_t I = 0; I + 1 < G.Members.size(); ++I) {
