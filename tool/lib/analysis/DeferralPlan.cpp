@@ -238,8 +238,12 @@ private:
   /// function's body.
   const CompoundStmt *innerScope(const VarDecl *V) const {
     const CompoundStmt *B = scopeOf(V);
+    return B && !isFunctionBody(B, V) ? B : nullptr;
+  }
+
+  static bool isFunctionBody(const CompoundStmt *B, const VarDecl *V) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    return B && F && B != F->getBody() ? B : nullptr;
+    return !F || B == F->getBody();
   }
 
   /// Why a local V cannot hold a pending result, or "". One of an inner
@@ -249,7 +253,7 @@ private:
     const CompoundStmt *B = scopeOf(V);
     if (!B)
       return V->getName().str() + " is declared in a loop's header: it may die before the result arrives";
-    if (!innerScope(V))
+    if (isFunctionBody(B, V))
       return "";
     std::string Why;
     std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool InLoop) {
@@ -518,6 +522,8 @@ private:
     UsesOf[V] = Uses;
     // 2. Worth it? A call helps when no access follows in its function, or
     // another reduction may be queued before the first one.
+    const CompoundStmt *Scope = Global ? nullptr : innerScope(V);
+    const char *Ends = Scope ? "its block ends" : "the function returns";
     for (Candidate *C : Cs) {
       const FunctionDecl *F = C->R->Caller;
       unsigned CallEnd = off(C->R->Call->getEndLoc());
@@ -526,9 +532,7 @@ private:
         if (functionOf(E) == F && off(E->getBeginLoc()) > CallEnd &&
             (!Next || off(E->getBeginLoc()) < off(Next->getBeginLoc())))
           Next = E;
-      const CompoundStmt *Scope = Global ? nullptr : innerScope(V);
       unsigned End = off(Scope ? Scope->getRBracLoc() : F->getBody()->getEndLoc());
-      const char *Ends = Scope ? "its block ends" : "the function returns";
       unsigned Limit = Next ? off(Next->getBeginLoc()) : End;
       bool Joined = false;
       for (const CallExpr *CE : Col.Calls[F]) {

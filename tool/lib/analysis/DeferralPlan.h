@@ -14,8 +14,8 @@
 // is a visible use of its name); a global v is invisible to other files
 // (static, or --closed-world); a local v lives for the whole function, or
 // for an inner block that control leaves only through its end (the wait then
-// goes before its closing brace); the function has no goto. A read in the condition of a loop whose body queues
-// v waits inside the condition. A call is deferred only when that can help:
+// goes before its closing brace); the function has no goto. A read in the
+// condition of a loop whose body queues v waits inside the condition. A call is deferred only when that can help:
 // its result is not used before the end of its function, or another
 // reduction can join it before the first force point.
 //

@@ -271,7 +271,7 @@ private:
     anyNode(S, [&](const Stmt *X) {
       const auto *CE = dyn_cast<CallExpr>(X);
       const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-      if (Callee && Callee->getIdentifier() && isMPIFunctionName(Callee->getName()) && Callee->getName() != "MPI_Abort")
+      if (Callee && Callee->getIdentifier() && isMPIFunctionName(Callee->getName()) && !endsProcess(Callee->getName()))
         MPICalls.push_back(CE);
       return false;
     });
@@ -598,13 +598,20 @@ private:
     return "";
   }
 
-  /// Why statements [From, To) cannot be crossed by the members, or "".
-  std::string crossable(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned From,
-                        unsigned To, const FunctionDecl *F) {
+  /// The results and return codes of the members, each with its call's line.
+  std::map<const VarDecl *, unsigned> protectedBy(const std::vector<Candidate> &Cands,
+                                                  const std::vector<unsigned> &Members) const {
     std::map<const VarDecl *, unsigned> Protected;
     for (unsigned Idx : Members)
       for (const VarDecl *P : Cands[Idx].Protected)
         Protected.emplace(P, Cands[Idx].M.Line);
+    return Protected;
+  }
+
+  /// Why statements [From, To) cannot be crossed by the members, or "".
+  std::string crossable(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned From,
+                        unsigned To, const FunctionDecl *F) {
+    std::map<const VarDecl *, unsigned> Protected = protectedBy(Cands, Members);
     std::set<std::string> Names;
     for (auto &KV : Protected)
       Names.insert(KV.first->getName().str());
@@ -630,12 +637,8 @@ private:
     const Candidate &Last = Cands[Members.back()];
     if (!Last.M.Wrapped)
       return "";
-    std::map<const VarDecl *, unsigned> Protected;
-    for (unsigned Idx : Members)
-      for (const VarDecl *P : Cands[Idx].Protected)
-        Protected.emplace(P, Cands[Idx].M.Line);
     Skip = Last.Call;
-    std::string Why = check(Last.S, Protected, F, nullptr, 0);
+    std::string Why = check(Last.S, protectedBy(Cands, Members), F, nullptr, 0);
     Skip = nullptr;
     return Why.empty() ? "" : "the macro around the call at line " + std::to_string(Last.M.Line) + ": " + Why;
   }

@@ -82,10 +82,10 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
   };
   std::string Decl = declaration(G, Lay, P);
   const FusionMember &First = G.Members.front(), &Last = G.Members.back();
-  // The declaration goes before the first statement; a call inside a macro
-  // that reads its code keeps that statement whole.
-  // It replaces the statement's first token (the macro's name), so a wait
-  // another transformation inserts before the statement can go first.
+  // The declaration goes before the first statement. When a macro wraps the
+  // first call, the declaration replaces the statement's first token (the
+  // macro's name) with itself and that token, so a wait another
+  // transformation inserts before the statement can still go first.
   if (First.Wrapped) {
     SourceLocation B = First.Stmt.getBegin();
     unsigned Len = Lexer::MeasureTokenLength(B, SM, LO);
