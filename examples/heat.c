@@ -2,11 +2,11 @@
  *
  * Each rank owns NLOCAL cells and exchanges one halo cell with each
  * neighbour per step; every REPORT steps the ranks agree on the total heat,
- * the number of warm cells and the largest change (three reductions, two of
- * which ompi-opt fuses). A small, typical MPI program: static counts,
- * datatypes and tags, rank-relative peers, and reductions.
- * Output: one line per report from rank 0, identical for any process count
- * (the sums are over integers scaled from the cells, so they are exact). */
+ * the number of warm cells and the largest change: two SUMs and a MAX of
+ * integers, which ompi-opt fuses into one collective with a composite op.
+ * A small, typical MPI program: static counts, datatypes and tags,
+ * rank-relative peers, reductions. Output: one line per report from rank 0,
+ * identical for any process count (integer sums of scaled cells: exact). */
 #include <mpi.h>
 #include <stdio.h>
 

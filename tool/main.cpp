@@ -37,6 +37,12 @@ static cl::opt<std::string> MPIInclude("mpi-include",
                                        cl::desc("MPI include directory searched after all others ('' for none)"),
                                        cl::init(ompi::defaultMPIInclude()), cl::value_desc("dir"),
                                        cl::cat(OptCategory));
+static cl::opt<std::string>
+    Profile("profile",
+            cl::desc("Machine profile (JSON, from scripts/tune) that decides choices made on performance grounds; "
+                     "'none' for no profile. Default: $MPIOPT_PROFILE, else the shipped profile of the MPI whose "
+                     "mpi.h the source includes"),
+            cl::value_desc("file"), cl::cat(OptCategory));
 static cl::opt<bool> ListModel("list-model", cl::desc("Print every modelled MPI function with its argument roles"),
                                cl::cat(OptCategory));
 static cl::opt<bool> ListDatatypes("list-datatypes",
@@ -118,6 +124,7 @@ int main(int argc, const char **argv) {
   O.ReportFile = ReportFile;
   O.BuildPath = BuildPath;
   O.MPIInclude = MPIInclude;
+  O.Profile = given(Profile);
   O.TransformList = TransformList;
   O.DiffFormat = given(DiffFormat);
   O.CheckList = CheckList;

@@ -7,4 +7,6 @@
 
 #include <mpi.h>
 
+#include "mpiopt/fuse.h"
+
 #endif /* MPIOPT_TEMPLATES_H */

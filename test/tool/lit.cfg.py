@@ -24,3 +24,10 @@ if config.mpich_cflags:
     config.available_features.add("mpich")
 if config.openmpi_cflags:
     config.available_features.add("openmpi")
+
+# Choices made on performance grounds must not depend on the machine the
+# tests run on: no machine profile unless a test names one (%inputs has
+# profiles made for the tests; %profiles holds the shipped ones).
+config.environment["MPIOPT_PROFILE"] = "none"
+config.substitutions.append(("%profiles", os.path.join(config.ompi_src_root, "profiles")))
+config.substitutions.append(("%templates_include", os.path.join(config.ompi_src_root, "templates")))

@@ -33,7 +33,9 @@ struct Candidate {
   const CallExpr *Call = nullptr;
   const CallResult *Result = nullptr;
   const Stmt *S = nullptr;
-  std::string Key;
+  std::string Key;       ///< function, communicator, op, datatype, root
+  std::string Coarse;    ///< function, communicator, root: what a mixed collective needs alike
+  std::string MixWhy;    ///< why it shares no collective with calls of another op or datatype
   std::string Invalid;   ///< why it cannot take part in a fusion
   bool Declined = false; ///< a note already says why it was not fused
   FusionMember M;
@@ -50,8 +52,8 @@ struct Candidate {
 
 class Analysis {
 public:
-  Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni) {
+  Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls, const MachineProfile *Profile)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Profile(Profile) {
     for (const CallResult &C : Calls.Calls) {
       ByCall[C.Call] = &C;
       SetsErrhandler |= setsErrorHandler(C.Function);
@@ -69,6 +71,7 @@ public:
       if (C.Call)
         validate(C, F);
     Groups.clear();
+    Closed.clear();
     for (unsigned K = 0; K < Cands.size(); ++K)
       if (Cands[K].Call)
         join(Cands, K, F);
@@ -77,6 +80,12 @@ public:
       Keys.push_back(KV.first);
     for (const std::string &Key : Keys)
       close(Cands, Key);
+    merge(Cands, F);
+    for (const Open &O : Closed)
+      if (O.Members.size() == 1)
+        explainAlone(Cands, O.Members.front());
+      else if (O.Members.size() >= 2)
+        emit(Cands, O);
   }
 
 private:
@@ -87,6 +96,7 @@ private:
     unsigned Between = 0;
   };
   std::map<std::string, Open> Groups; ///< by candidate key, in the current block
+  std::vector<Open> Closed;           ///< the block's groups (one member: fused with nothing)
 
   /// The statements of CS, each with its reduction call if it is one;
   /// returns the number of calls.
@@ -125,16 +135,7 @@ private:
       return;
     }
     Open &G = It->second;
-    // Every member moves down to C: the statements after the group's
-    // last member must leave all their results alone; C itself must not
-    // read or overwrite them either.
-    std::string Why = ownStatement(Cands, G.Members, F);
-    if (Why.empty())
-      Why = crossable(Cands, G.Members, G.Members.back() + 1, K, F);
-    if (Why.empty())
-      Why = disjoint(Cands, G.Members, C);
-    if (Why.empty())
-      Why = countsStable(Cands, G.Members, K);
+    std::string Why = joinProblem(Cands, G.Members, K, F);
     if (Why.empty()) {
       G.Between += K - G.Members.back() - 1;
       G.Members.push_back(K);
@@ -146,36 +147,113 @@ private:
     Groups[C.Key].Members.push_back(K);
   }
 
-  /// The open group of Key ends: two or more members make a fusion.
+  /// Why candidate K cannot join the group Members, or "". Every member
+  /// moves down to K: the statements after the group's last member must
+  /// leave all their results alone; K itself must not read or overwrite
+  /// them either.
+  std::string joinProblem(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned K,
+                          const FunctionDecl *F) {
+    std::string Why = ownStatement(Cands, Members, F);
+    if (Why.empty())
+      Why = crossable(Cands, Members, Members.back() + 1, K, F);
+    if (Why.empty())
+      Why = disjoint(Cands, Members, Cands[K]);
+    if (Why.empty())
+      Why = countsStable(Cands, Members, K);
+    return Why;
+  }
+
+  /// The open group of Key ends.
   void close(const std::vector<Candidate> &Cands, const std::string &Key) {
     auto It = Groups.find(Key);
     if (It == Groups.end())
       return;
-    if (It->second.Members.size() == 1)
-      explainAlone(Cands, It->second.Members.front());
-    if (It->second.Members.size() >= 2) {
-      FusionGroup G;
-      // The collective runs where the last call was: its texts are valid there.
-      const Candidate &Last = Cands[It->second.Members.back()];
-      G.Function = Last.Function;
-      G.TypeText = Last.TypeText;
-      G.CType = Last.CType;
-      G.OpText = Last.OpText;
-      G.CommText = Last.CommText;
-      G.RootText = Last.RootText;
-      G.Rooted = Last.Result->Model->find(Role::Root).has_value();
-      G.Between = It->second.Between;
-      for (unsigned Idx : It->second.Members)
-        G.Members.push_back(Cands[Idx].M);
-      Plan.Groups.push_back(std::move(G));
-    }
+    Closed.push_back(std::move(It->second));
     Groups.erase(It);
+  }
+
+  /// How the calls Members can share one collective (Mix::Why says why not).
+  Mix mixOf(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members) const {
+    std::vector<MixInput> In;
+    for (unsigned Idx : Members) {
+      const FusionMember &M = Cands[Idx].M;
+      In.push_back(
+          {M.Op, M.Type, M.CType, M.Size, M.CountText.empty() ? std::optional<int64_t>(M.Count) : std::nullopt});
+    }
+    return mixReductions(In, Profile);
+  }
+
+  /// Groups of one function, communicator and root but different ops or
+  /// datatypes join where one collective can serve them exactly
+  /// (FusionMix.h) and the proof of a single group holds for the union:
+  /// the union is checked call by call as if the calls had joined in turn.
+  void merge(std::vector<Candidate> &Cands, const FunctionDecl *F) {
+    llvm::sort(Closed, [](const Open &A, const Open &B) { return A.Members.front() < B.Members.front(); });
+    for (size_t I = 0; I < Closed.size(); ++I)
+      for (size_t J = I + 1; J < Closed.size() && !Closed[I].Members.empty(); ++J) {
+        Open &A = Closed[I], &B = Closed[J];
+        if (B.Members.empty() || Cands[A.Members.front()].Coarse != Cands[B.Members.front()].Coarse)
+          continue;
+        std::vector<unsigned> U(A.Members);
+        U.insert(U.end(), B.Members.begin(), B.Members.end());
+        llvm::sort(U);
+        std::string Why = mixOf(Cands, U).Why;
+        Open Joined{{U.front()}, 0};
+        for (size_t N = 1; N < U.size() && Why.empty(); ++N) {
+          Why = joinProblem(Cands, Joined.Members, U[N], F);
+          Joined.Between += U[N] - Joined.Members.back() - 1;
+          Joined.Members.push_back(U[N]);
+        }
+        if (!Why.empty()) {
+          for (unsigned Idx : U)
+            if (Cands[Idx].MixWhy.empty())
+              Cands[Idx].MixWhy = Why;
+          continue;
+        }
+        A = std::move(Joined);
+        B.Members.clear();
+      }
+  }
+
+  /// A group of two or more calls becomes a fusion.
+  void emit(const std::vector<Candidate> &Cands, const Open &O) {
+    FusionGroup G;
+    // The collective runs where the last call was: its texts are valid there.
+    const Candidate &Last = Cands[O.Members.back()];
+    G.Function = Last.Function;
+    G.TypeText = Last.TypeText;
+    G.CType = Last.CType;
+    G.OpText = Last.OpText;
+    G.CommText = Last.CommText;
+    G.RootText = Last.RootText;
+    G.Rooted = Last.Result->Model->find(Role::Root).has_value();
+    G.Between = O.Between;
+    for (unsigned Idx : O.Members)
+      G.Members.push_back(Cands[Idx].M);
+    Mix X = mixOf(Cands, O.Members);
+    G.Kind = X.Kind;
+    G.Rule = X.Rule;
+    if (X.Kind == FusionKind::OneOp) {
+      G.OpText = X.Op;
+      G.TypeText = X.Type;
+      G.CType = X.CType;
+    } else if (X.Kind == FusionKind::Composite) {
+      G.Lanes = X.Lanes;
+      G.Bytes = X.Bytes;
+      G.CType = "unsigned char";
+    }
+    for (size_t I = 0; I < G.Members.size(); ++I) {
+      G.Members[I].Enc = X.Enc.empty() ? Encoding::Plain : X.Enc[I];
+      G.Members[I].Lane = X.Lane.empty() ? 0 : X.Lane[I];
+    }
+    Plan.Groups.push_back(std::move(G));
   }
 
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
   Uniformity &Uni;
+  const MachineProfile *Profile;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
   Effects Eff{Ctx};
   bool SetsErrhandler = false; ///< the file installs an error handler somewhere
@@ -205,8 +283,10 @@ private:
     static const char *What[] = {"function", "communicator", "op", "datatype", "root"};
     for (unsigned I = 0; I < A.size() && I < B.size(); ++I)
       if (A[I] != B[I]) {
-        decline(C, llvm::formatv("not fused with the call at line {0}: different {1} ({2}, not {3})", Near->M.Line,
-                                 What[I], I == 1 ? C.CommText : A[I].str(), I == 1 ? Near->CommText : B[I].str())
+        // Different ops or datatypes alone could still share a collective.
+        std::string Mixed = (I == 2 || I == 3) && C.Coarse == Near->Coarse && !C.MixWhy.empty() ? ": " + C.MixWhy : "";
+        decline(C, llvm::formatv("not fused with the call at line {0}: different {1} ({2}, not {3}){4}", Near->M.Line,
+                                 What[I], I == 1 ? C.CommText : A[I].str(), I == 1 ? Near->CommText : B[I].str(), Mixed)
                        .str());
         return;
       }
@@ -444,6 +524,11 @@ private:
       return "an argument is written in a macro's body and is not static";
     C.Key = C.Function + "|" + Comm.str() + "|" + A.Op->Value + "|" + canonicalHandle(A.Type->Value).str() + "|" +
             (A.Root ? A.Root->Value : "");
+    C.Coarse = C.Function + "|" + Comm.str() + "|" + (A.Root ? A.Root->Value : "");
+    C.M.Op = A.Op->Value;
+    C.M.Type = canonicalHandle(A.Type->Value).str();
+    C.M.CType = H->CTypes;
+    C.M.Size = A.TypeSize;
     return "";
   }
 
@@ -761,8 +846,9 @@ private:
 
 } // namespace
 
-FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls) {
-  Analysis A(Ctx, Ev, Uni, Calls);
+FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                        const MachineProfile *Profile) {
+  Analysis A(Ctx, Ev, Uni, Calls, Profile);
   BlockVisitor V(A, Ctx.getSourceManager());
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   // Number groups in source order of their first call.
@@ -801,6 +887,14 @@ std::string ompi::fusionLines(const FusionGroup &G) {
 }
 
 std::string ompi::fusionSummary(const FusionGroup &G) {
+  if (G.Kind == FusionKind::Composite) {
+    std::vector<std::string> Lanes;
+    for (const FusionLane &L : G.Lanes)
+      Lanes.push_back(llvm::formatv("{0} of {1} x {2}", L.Op, L.Count, L.Type));
+    return llvm::formatv("{0} {1} calls (lines {2}) into one of {3} bytes with a composite op ({4}) on {5}",
+                         G.Members.size(), G.Function, fusionLines(G), G.Bytes, llvm::join(Lanes, ", "), G.CommText)
+        .str();
+  }
   return llvm::formatv("{0} {1} calls (lines {2}) into one of {3} x {4} with {5} on {6}", G.Members.size(), G.Function,
                        fusionLines(G), fusionLayout(G).Total, G.TypeText, G.OpText, G.CommText)
       .str();
@@ -818,9 +912,11 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   for (const FusionMember &M : G.Members)
     Bufs.push_back(M.Buffers);
   N.What = "fused " + fusionSummary(G);
-  N.Why = llvm::formatv("same communicator, op and datatype{0}; distinct buffers ({1}); the {2} statement{3} in "
-                        "between touch no result and hold no other MPI call or jump",
-                        G.Rooted ? " and root" : "", llvm::join(Bufs, ", "), G.Between, G.Between == 1 ? "" : "s")
+  std::string Same = G.Kind == FusionKind::Uniform ? "same communicator, op and datatype" : "same communicator";
+  N.Why = llvm::formatv("{0}{1}{2}; distinct buffers ({3}); the {4} statement{5} in between touch no result and hold "
+                        "no other MPI call or jump",
+                        Same, G.Rooted ? " and root" : "", G.Rule.empty() ? "" : "; " + G.Rule, llvm::join(Bufs, ", "),
+                        G.Between, G.Between == 1 ? "" : "s")
               .str();
   N.Saves =
       llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s").str();

@@ -29,6 +29,7 @@
 #define OMPI_TOOL_ANALYSIS_FUSIONPLAN_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/FusionMix.h"
 #include "analysis/Uniformity.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
@@ -52,14 +53,24 @@ struct FusionMember {
   /// (CHECK(MPI_Allreduce(...))): the call is rewritten in place, as one
   /// expression on its line, and the rest of the macro stays.
   bool Wrapped = false;
+  std::string Op, Type, CType; ///< the call's own op and datatype (canonical names) and C type
+  int64_t Size = 0;            ///< bytes per element
+  Encoding Enc = Encoding::Plain;
+  unsigned Lane = 0; ///< Composite: the member's segment
 };
 
 struct FusionGroup {
   std::string Function; ///< MPI_Allreduce or MPI_Reduce
+  /// The collective's datatype, its C type (the packed buffer's elements)
+  /// and op; for a Composite group, the generated ones.
   std::string TypeText, CType, OpText, CommText, RootText;
   bool Rooted = false; ///< MPI_Reduce: the result lands at RootText only
   std::vector<FusionMember> Members;
   unsigned Between = 0; ///< statements crossed
+  FusionKind Kind = FusionKind::Uniform;
+  std::vector<FusionLane> Lanes; ///< Composite: the segments
+  int64_t Bytes = 0;             ///< Composite: the packed buffer's size
+  std::string Rule;              ///< OneOp, Composite: why one collective gives the same results
 };
 
 struct FusionPlan {
@@ -67,8 +78,10 @@ struct FusionPlan {
   std::vector<ChangeNote> Declined;
 };
 
-/// Analysis: which reductions fuse, and why the others do not.
-FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls);
+/// Analysis: which reductions fuse, and why the others do not. Profile, if
+/// any, decides where a composite op may serve.
+FusionPlan analyzeReductionFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                  const MachineProfile *Profile = nullptr);
 
 /// Where each member goes in the packed buffer: counts and offsets, numbers
 /// or sums with run-time counts in them.

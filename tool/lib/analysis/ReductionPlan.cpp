@@ -41,7 +41,7 @@ const ReductionPlan &ReductionPlans::get(bool Fuse, bool Defer) {
   if (Defer)
     Alone = analyzeLazyDeferral(Ctx, Ev, Uni, Calls, {});
   if (Fuse) {
-    P.Fusion = analyzeReductionFusion(Ctx, Ev, Uni, Calls);
+    P.Fusion = analyzeReductionFusion(Ctx, Ev, Uni, Calls, Profile);
     if (Defer)
       leaveToRuntime(P.Fusion, *Alone, Calls.File);
   }

@@ -28,8 +28,9 @@ struct ReductionPlan {
 /// transformations that run.
 class ReductionPlans {
 public:
-  ReductionPlans(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls)
-      : Ctx(Ctx), Ev(Ev), Uni(Uni), Calls(Calls) {}
+  ReductionPlans(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                 const MachineProfile *Profile = nullptr)
+      : Ctx(Ctx), Ev(Ev), Uni(Uni), Calls(Calls), Profile(Profile) {}
   const ReductionPlan &get(bool Fuse, bool Defer);
 
 private:
@@ -37,6 +38,7 @@ private:
   Evaluator &Ev;
   Uniformity &Uni;
   const FileResult &Calls;
+  const MachineProfile *Profile;
   std::map<std::pair<bool, bool>, std::unique_ptr<ReductionPlan>> Cache;
 };
 

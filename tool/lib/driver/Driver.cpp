@@ -2,6 +2,7 @@
 #include "driver/Driver.h"
 #include "driver/Pipeline.h"
 #include "mpi/MPIModel.h"
+#include "mpi/MachineProfile.h"
 #include "report/Diff.h"
 #include "report/HtmlDiff.h"
 #include "report/Lint.h"
@@ -21,6 +22,15 @@ using namespace ompi;
 // lost one fails here instead of silently running without it.
 const char *ompi::toolVersion() { return OMPI_VERSION; }
 const char *ompi::defaultMPIInclude() { return OMPI_DEFAULT_MPI_INCLUDE; }
+
+std::string ompi::defaultProfileDir() {
+  std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
+  if (Exe.empty())
+    return "";
+  SmallString<256> Dir(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Dir, "share", "ompi", "profiles");
+  return Dir.str().str();
+}
 
 namespace {
 
@@ -134,6 +144,22 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
     if (auto Err = parseSelection(O.CheckList, Names, Opts.Checks))
       return "--checks: unknown check '" + *Err + "' (see --list-checks)";
   }
+  // The machine profile: --profile, else MPIOPT_PROFILE, else the default
+  // of the MPI each source is compiled with.
+  std::optional<std::string> Profile = O.Profile;
+  if (!Profile)
+    if (auto Env = sys::Process::GetEnv("MPIOPT_PROFILE"); Env && !Env->empty())
+      Profile = *Env;
+  if (Profile && *Profile != "none") {
+    if (Profile->empty())
+      return "--profile: a file name (or 'none') is required";
+    if (auto P = loadProfile(*Profile); !P)
+      return llvm::toString(P.takeError());
+    Opts.Profile = *Profile;
+  } else if (Profile) {
+    Opts.Profile = "none";
+  }
+  Opts.ProfileDir = defaultProfileDir();
   Opts.Eval.ClosedWorld = O.ClosedWorld;
   Opts.LineDirectives = O.LineDirectives;
   Opts.ListDatatypes = O.ListDatatypes;

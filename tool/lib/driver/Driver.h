@@ -23,6 +23,9 @@ const char *toolVersion();
 /// The MPI include directory --mpi-include defaults to: MPICH's, as
 /// `mpicc.mpich -show` named it when the tool was configured.
 const char *defaultMPIInclude();
+/// Where the default machine profiles are: share/ompi/profiles beside the
+/// directory of the ompi-opt executable.
+std::string defaultProfileDir();
 
 /// The command line, as main.cpp parsed it. An optional value is absent
 /// when its option was not given (and empty when given without a value).
@@ -33,6 +36,7 @@ struct DriverOptions {
   std::string ReportFile;                ///< --report-file
   std::string BuildPath;                 ///< -p
   std::string MPIInclude;                ///< --mpi-include
+  std::optional<std::string> Profile;    ///< --profile
   std::string TransformList = "all";     ///< --transforms
   std::optional<std::string> DiffFormat; ///< --diff[=unified|html]
   std::string CheckList = "all";         ///< --checks

@@ -2,12 +2,14 @@
 #include "driver/Pipeline.h"
 #include "analysis/ReductionPlan.h"
 #include "mpi/MPIModel.h"
+#include "mpi/MachineProfile.h"
 #include "support/LineMap.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,7 +48,10 @@ public:
     tooling::Replacements Reps;
     std::vector<ChangeNote> Notes;
     Uniformity Uni(Ctx, Ev);
-    ReductionPlans Plans(Ctx, Ev, Uni, O.Analysis);
+    const MachineProfile *Profile = profile();
+    if (Profile)
+      O.Profile = Profile->Path;
+    ReductionPlans Plans(Ctx, Ev, Uni, O.Analysis, Profile);
     TransformContext TC{Ctx, Ev, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
@@ -58,6 +63,12 @@ public:
         Failed = true;
         return;
       }
+    if (llvm::Error E = addPrologue(TC)) {
+      llvm::errs() << O.Path << ": error: could not add the code the changes need: " << llvm::toString(std::move(E))
+                   << "\n";
+      Failed = true;
+      return;
+    }
     auto Text =
         tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps) : Reps);
     if (!Text) {
@@ -85,6 +96,30 @@ private:
   const PipelineOptions &Opts;
   std::vector<FileOutcome> &Outcomes;
   bool &Failed;
+  std::optional<MachineProfile> Loaded;
+
+  /// The machine profile: the one named, or the default of the MPI whose
+  /// mpi.h this source includes (Open MPI's defines OPEN_MPI).
+  const MachineProfile *profile() {
+    if (Opts.Profile == "none")
+      return nullptr;
+    std::string Path = Opts.Profile;
+    if (Path.empty()) {
+      if (Opts.ProfileDir.empty())
+        return nullptr;
+      bool OpenMPI = CI.getPreprocessor().isMacroDefined("OPEN_MPI");
+      Path = Opts.ProfileDir + "/" + profileFileName(OpenMPI);
+      if (!llvm::sys::fs::exists(Path))
+        return nullptr;
+    }
+    auto P = loadProfile(Path);
+    if (!P) {
+      llvm::errs() << "warning: " << llvm::toString(P.takeError()) << "; no machine profile used\n";
+      return nullptr;
+    }
+    Loaded = std::move(*P);
+    return &*Loaded;
+  }
 };
 
 class Action : public ASTFrontendAction {

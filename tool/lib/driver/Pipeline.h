@@ -28,6 +28,11 @@ struct PipelineOptions {
   /// inserted lines): for code compiled in place of the original (ompi-cc).
   bool LineDirectives = false;
   std::vector<std::string> Checks;
+  /// The machine profile (a file, checked by the driver) or, when empty, the
+  /// one of the MPI the source is compiled with in ProfileDir, if there is
+  /// one; "none": no profile.
+  std::string Profile;
+  std::string ProfileDir;
 };
 
 struct FileOutcome {
@@ -37,6 +42,7 @@ struct FileOutcome {
   std::string Transformed;                                ///< the source text after every transformation
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
   std::vector<Finding> Findings;                          ///< --check
+  std::string Profile;                                    ///< the machine profile used, if any
 };
 
 /// Run the pipeline over Sources. Returns false if any source could not be

@@ -44,3 +44,24 @@ SourceLocation ompi::stmtEnd(ASTContext &Ctx, const Stmt *S) {
   const SourceManager &SM = Ctx.getSourceManager();
   return Lexer::findLocationAfterToken(SM.getExpansionLoc(S->getEndLoc()), tok::semi, SM, Ctx.getLangOpts(), false);
 }
+
+std::pair<SourceLocation, unsigned> ompi::afterIncludeOf(const SourceManager &SM, SourceLocation L) {
+  if (L.isInvalid())
+    return {};
+  FileID F = SM.getFileID(SM.getExpansionLoc(L));
+  SourceLocation Inc = SM.getIncludeLoc(F);
+  while (Inc.isValid() && !SM.isWrittenInMainFile(Inc))
+    Inc = SM.getIncludeLoc(SM.getFileID(Inc));
+  if (Inc.isInvalid())
+    return {};
+  auto [Main, Off] = SM.getDecomposedLoc(Inc);
+  llvm::StringRef Buf = SM.getBufferData(Main);
+  size_t End = Buf.find('\n', Off);
+  if (End == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef Rest = Buf.slice(Off, End).rtrim(" \t\r");
+  size_t Open = Rest.rfind("/*");
+  if (Rest.ends_with("\\") || (Open != llvm::StringRef::npos && Rest.find("*/", Open) == llvm::StringRef::npos))
+    return {};
+  return {SM.getComposedLoc(Main, unsigned(End + 1)), SM.getLineNumber(Main, unsigned(End + 1))};
+}

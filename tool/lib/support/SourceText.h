@@ -26,6 +26,13 @@ std::string blankBefore(const clang::SourceManager &SM, clang::SourceLocation L)
 /// that ends it; invalid when the ';' cannot be found.
 clang::SourceLocation stmtEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+/// The start of the line after the main file's #include through which the
+/// file holding L was included (directly, or through other headers), with
+/// that line's number: where code that needs the header can go. Invalid
+/// when L is not in an included file, or when the directive's line goes on
+/// (a trailing backslash, or a comment it opens).
+std::pair<clang::SourceLocation, unsigned> afterIncludeOf(const clang::SourceManager &SM, clang::SourceLocation L);
+
 } // namespace ompi
 
 #endif

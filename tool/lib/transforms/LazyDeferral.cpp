@@ -19,20 +19,17 @@ using namespace ompi;
 namespace {
 
 llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
-                    std::vector<ChangeNote> &Notes) {
+                    std::vector<ChangeNote> &Notes, TransformContext &TC) {
   for (const ChangeNote &N : Plan.Declined)
     Notes.push_back(N);
   if (Plan.Calls.empty())
     return llvm::Error::success();
+  TC.needs("#include <mpiopt/lazy.h>"); // the runtime's header
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   auto Add = [&](tooling::Replacement R) -> llvm::Error { return Out.add(R); };
   auto Wait = [](const std::string &V) { return "mpiopt_lazy_wait_range(&" + V + ", sizeof(" + V + "));"; };
 
-  // The runtime's header; "#line 1" keeps the original line numbers.
-  FileID Main = SM.getMainFileID();
-  if (auto E = Add(tooling::Replacement(SM, SM.getLocForStartOfFile(Main), 0, "#include <mpiopt/lazy.h>\n#line 1\n")))
-    return E;
   for (const DeferredCall &D : Plan.Calls) {
     if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(D.Callee, D.Callee), D.To, LO)))
       return E;
@@ -86,5 +83,5 @@ llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacem
 
 llvm::Error ompi::runLazyDeferral(TransformContext &TC) {
   const ReductionPlan &P = TC.Plans.get(TC.enabled("reduction-fusion"), true);
-  return rewrite(P.Deferral, TC.Ctx, TC.Out, TC.Notes);
+  return rewrite(P.Deferral, TC.Ctx, TC.Out, TC.Notes, TC);
 }

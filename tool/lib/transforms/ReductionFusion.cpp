@@ -19,34 +19,125 @@ using namespace ompi;
 
 namespace {
 
+/// Where member I's elements go in the packed buffer and how many there
+/// are: element offsets of the group's C type, or for a composite byte
+/// offsets (Bytes: the member's byte count, static).
+struct Slot {
+  std::string Off, Count;
+  int64_t Bytes = 0;
+};
+
+std::vector<Slot> slots(const FusionGroup &G, const FusionLayout &Lay) {
+  std::vector<Slot> S;
+  std::vector<int64_t> Fill(G.Lanes.size(), 0);
+  for (size_t I = 0; I < G.Members.size(); ++I) {
+    const FusionMember &M = G.Members[I];
+    if (G.Kind != FusionKind::Composite) {
+      S.push_back({Lay.Offsets[I], Lay.Counts[I], 0});
+      continue;
+    }
+    const FusionLane &L = G.Lanes[M.Lane];
+    int64_t Off = L.Offset + Fill[M.Lane] * L.Size;
+    Fill[M.Lane] += M.Count;
+    S.push_back({std::to_string(Off), std::to_string(M.Count), M.Count * L.Size});
+  }
+  return S;
+}
+
+/// The C type member M's elements are cast to when encoded or decoded.
+std::string memberType(const FusionGroup &G, const FusionMember &M) {
+  return M.Enc == Encoding::Widen ? builtinInteger(M.CType, M.Size) : G.CType;
+}
+
+/// "Dst = Value" for each of Count elements (Index in both is the element's
+/// index): one assignment for one element, else a loop.
+std::string elementwise(const std::string &P, const std::string &Count, const std::string &Dst,
+                        const std::string &Value) {
+  auto At = [&](const std::string &Idx) {
+    std::string D = Dst, V = Value;
+    for (std::string *T : {&D, &V})
+      for (size_t Pos; (Pos = T->find("@")) != std::string::npos;)
+        T->replace(Pos, 1, Idx);
+    return D + " = " + V;
+  };
+  if (Count == "1")
+    return At("0");
+  return llvm::formatv("for (long {0}_i = 0; {0}_i < (long){1}; {0}_i++) ", P, Count).str() + At(P + "_i");
+}
+
+/// The packing of member I's input (an expression, or a loop statement
+/// when an encoding needs one, Loop then set).
+std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I, bool &Loop) {
+  const FusionMember &M = G.Members[I];
+  Loop = false;
+  if (G.Kind == FusionKind::Composite)
+    return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3})", P, S.Off, M.InputText, S.Bytes).str();
+  if (M.Enc == Encoding::Plain)
+    return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3} * sizeof({4}))", P, S.Off, M.InputText, S.Count,
+                         G.CType)
+        .str();
+  std::string T = memberType(G, M);
+  std::string Src = "((const " + T + " *)(" + M.InputText + "))[@]";
+  std::string Enc = M.Enc == Encoding::Complement ? "(" + T + ")~" + Src
+                    : M.Enc == Encoding::Negate   ? "-" + Src
+                                                  : "(" + G.CType + ")" + Src;
+  Loop = S.Count != "1";
+  return elementwise(P, S.Count, P + "_buf[" + S.Off + " + @]", Enc);
+}
+
+/// The unpacking of member I's result (a statement without ';').
+std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I) {
+  const FusionMember &M = G.Members[I];
+  if (G.Kind == FusionKind::Composite)
+    return llvm::formatv("__builtin_memcpy({0}, &{1}_buf[{2}], {3})", M.ResultAddr, P, S.Off, S.Bytes).str();
+  if (M.Enc == Encoding::Plain)
+    return llvm::formatv("__builtin_memcpy({0}, &{1}_buf[{2}], {3} * sizeof({4}))", M.ResultAddr, P, S.Off, S.Count,
+                         G.CType)
+        .str();
+  std::string T = memberType(G, M);
+  std::string Buf = P + "_buf[" + S.Off + " + @]";
+  std::string Dec = M.Enc == Encoding::Complement ? "(" + T + ")~" + Buf
+                    : M.Enc == Encoding::Negate   ? "-" + Buf
+                                                  : "(" + T + ")" + Buf;
+  return elementwise(P, S.Count, "((" + T + " *)(" + M.ResultAddr + "))[@]", Dec);
+}
+
 /// The statements of the fused collective at the last call: pack its input,
 /// one collective, unpack every result, hand on return codes, free a heap
 /// buffer. Rooted groups unpack at the root only.
-std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &Lay, const std::string &P,
-                                    const std::string &Pack) {
+std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &Lay, const std::vector<Slot> &Slots,
+                                    const std::string &P, const std::string &Pack) {
   std::string Buf = P + "_buf", Rc = P + "_rc", Rank = P + "_rank";
   std::string Count = Lay.Dynamic ? "(int)(" + Lay.Total + ")" : Lay.Total;
+  std::string Type = G.TypeText, Op = G.OpText;
   bool Wrapped = G.Members.back().Wrapped;
   bool AnyCode = Wrapped || llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
   std::vector<std::string> Code{Pack + ";"};
+  if (G.Kind == FusionKind::Composite) {
+    // One element of the site's contiguous type, reduced by its op.
+    Count = "1";
+    Type = P + "_type";
+    Op = P + "_op";
+    Code.push_back("MPI_Datatype " + Type + ";");
+    Code.push_back("MPI_Op " + Op + ";");
+    Code.push_back(llvm::formatv("mpiopt_fuse_site_get(&{0}_site, {1}, {0}_fn, &{2}, &{3});", P, G.Bytes, Type, Op));
+  }
   std::string Call;
   if (!G.Rooted) {
-    Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf, Count, G.TypeText, G.OpText,
-                         G.CommText);
+    Call = llvm::formatv("MPI_Allreduce(MPI_IN_PLACE, {0}, {1}, {2}, {3}, {4})", Buf, Count, Type, Op, G.CommText);
   } else {
     Code.push_back("int " + Rank + ";");
     Code.push_back("MPI_Comm_rank(" + G.CommText + ", &" + Rank + ");");
     Call = llvm::formatv("MPI_Reduce({0} == ({1}) ? MPI_IN_PLACE : {2}, {0} == ({1}) ? {2} : (void *)0, {3}, {4}, "
                          "{5}, {1}, {6})",
-                         Rank, G.RootText, Buf, Count, G.TypeText, G.OpText, G.CommText);
+                         Rank, G.RootText, Buf, Count, Type, Op, G.CommText);
   }
   Code.push_back((AnyCode ? "int " + Rc + " = " : std::string()) + Call + ";");
   std::string Pad = G.Rooted ? "  " : "";
   if (G.Rooted)
     Code.push_back("if (" + Rank + " == (" + G.RootText + ")) {");
   for (size_t I = 0; I < G.Members.size(); ++I)
-    Code.push_back(llvm::formatv("{0}__builtin_memcpy({1}, &{2}[{3}], {4} * sizeof({5}));", Pad,
-                                 G.Members[I].ResultAddr, Buf, Lay.Offsets[I], Lay.Counts[I], G.CType));
+    Code.push_back(Pad + unpack(G, Slots[I], P, I) + ";");
   if (G.Rooted)
     Code.push_back("}");
   for (const FusionMember &M : G.Members)
@@ -59,11 +150,65 @@ std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &La
   return Code;
 }
 
+/// The body of one composite segment's kernel: y[i] = x[i] op y[i].
+std::string combine(const FusionLane &L) {
+  const std::string &T = L.KernelType;
+  auto Mod = [&](const char *Sym) {
+    return "b = (" + T + ")((unsigned long long)a " + Sym + " (unsigned long long)b);";
+  };
+  if (L.Op == "MPI_SUM")
+    return Mod("+");
+  if (L.Op == "MPI_PROD")
+    return Mod("*");
+  if (L.Op == "MPI_MAX")
+    return "if (a > b) b = a;";
+  if (L.Op == "MPI_MIN")
+    return "if (a < b) b = a;";
+  if (L.Op == "MPI_BAND")
+    return "b = (" + T + ")(a & b);";
+  if (L.Op == "MPI_BOR")
+    return "b = (" + T + ")(a | b);";
+  if (L.Op == "MPI_BXOR")
+    return "b = (" + T + ")(a ^ b);";
+  if (L.Op == "MPI_LAND")
+    return "b = (" + T + ")(a && b);";
+  if (L.Op == "MPI_LOR")
+    return "b = (" + T + ")(a || b);";
+  return "b = (" + T + ")(!a != !b);"; // MPI_LXOR
+}
+
+/// File-scope code of a composite group: the site's cache and its op, which
+/// applies each segment's op to the segment (offsets and counts constant).
+std::string compositeOp(const FusionGroup &G, const std::string &P) {
+  std::string S = llvm::formatv("/* ompi-opt: the op of the reductions fused at lines {0} */\n"
+                                "static mpiopt_fuse_site {1}_site;\n"
+                                "static void {1}_fn(void *in, void *inout, int *len, MPI_Datatype *type) {{\n"
+                                "  const unsigned char *x = (const unsigned char *)in;\n"
+                                "  unsigned char *y = (unsigned char *)inout;\n"
+                                "  (void)type;\n"
+                                "  for (int e = 0; e < *len; e++, x += {2}, y += {2}) {{\n",
+                                fusionLines(G), P, G.Bytes)
+                      .str();
+  for (const FusionLane &L : G.Lanes)
+    S += llvm::formatv("    for (int i = 0; i < {0}; i++) {{ /* {1} of {2} */\n"
+                       "      {3} a, b;\n"
+                       "      __builtin_memcpy(&a, x + {4} + i * {5}, {5});\n"
+                       "      __builtin_memcpy(&b, y + {4} + i * {5}, {5});\n"
+                       "      {6}\n"
+                       "      __builtin_memcpy(y + {4} + i * {5}, &b, {5});\n"
+                       "    }\n",
+                       L.Count, L.Op, L.Type, L.KernelType, L.Offset, L.Size, combine(L))
+             .str();
+  return S + "  }\n}";
+}
+
 /// The packed buffer's declaration, followed by the first statement's
 /// indentation: an array, or for run-time counts a small array or, when too
 /// small, the heap.
 std::string declaration(const FusionGroup &G, const FusionLayout &Lay, const std::string &P) {
   const std::string &Indent = G.Members.front().Indent;
+  if (G.Kind == FusionKind::Composite)
+    return llvm::formatv("unsigned char {0}_buf[{1}];\n{2}", P, G.Bytes, Indent).str();
   if (!Lay.Dynamic)
     return llvm::formatv("{0} {1}_buf[{2}];\n{3}", G.CType, P, Lay.Fixed ? Lay.Fixed : 1, Indent).str();
   return llvm::formatv("{0} {1}_small[256];\n{2}{0} *{1}_buf = ({3}) <= 256 ? {1}_small : ({0} *)__builtin_malloc("
@@ -75,11 +220,9 @@ std::string declaration(const FusionGroup &G, const FusionLayout &Lay, const std
 llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const SourceManager &SM, const LangOptions &LO,
                          tooling::Replacements &Out) {
   FusionLayout Lay = fusionLayout(G);
-  auto Pack = [&](size_t I) {
-    return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3} * sizeof({4}))", P, Lay.Offsets[I],
-                         G.Members[I].InputText, Lay.Counts[I], G.CType)
-        .str();
-  };
+  std::vector<Slot> Slots = slots(G, Lay);
+  bool Loop = false;
+  auto Pack = [&](size_t I) { return pack(G, Slots[I], P, I, Loop); };
   std::string Decl = declaration(G, Lay, P);
   const FusionMember &First = G.Members.front(), &Last = G.Members.back();
   // The declaration goes before the first statement. When a macro wraps the
@@ -97,14 +240,17 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
   // a macro at once, MPI_SUCCESS: a failure surfaces at the fused call).
   for (size_t I = 0; I + 1 < G.Members.size(); ++I) {
     const FusionMember &M = G.Members[I];
-    std::string Text = M.Wrapped ? "(" + Pack(I) + ", MPI_SUCCESS)" : (I == 0 ? Decl : "") + Pack(I);
+    std::string Code = Pack(I);
+    if (M.Wrapped && Loop)
+      Code = "__extension__({ " + Code + "; })";
+    std::string Text = M.Wrapped ? "(" + Code + ", MPI_SUCCESS)" : (I == 0 ? Decl : "") + Code;
     if (auto E = Out.add(tooling::Replacement(SM, M.Expr, Text, LO)))
       return E;
   }
   std::string Comment = llvm::formatv("/* ompi-opt: {0} {1} calls (lines {2}) fused into one */", G.Members.size(),
                                       G.Function, fusionLines(G))
                             .str();
-  std::vector<std::string> Code = collective(G, Lay, P, Pack(G.Members.size() - 1));
+  std::vector<std::string> Code = collective(G, Lay, Slots, P, Pack(G.Members.size() - 1));
   if (Last.Wrapped) {
     // One expression on the call's line, its value the fused call's code.
     std::string Expr = "__extension__({ " + Comment;
@@ -120,12 +266,19 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
   return Out.add(tooling::Replacement(SM, Last.Stmt, Block, LO));
 }
 
-llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacements &Out,
-                    std::vector<ChangeNote> &Notes) {
+llvm::Error rewrite(const FusionPlan &Plan, TransformContext &TC) {
+  ASTContext &Ctx = TC.Ctx;
+  tooling::Replacements &Out = TC.Out;
+  std::vector<ChangeNote> &Notes = TC.Notes;
   const SourceManager &SM = Ctx.getSourceManager();
   FreshNames Names(Ctx);
   for (const FusionGroup &G : Plan.Groups) {
-    if (auto E = rewriteGroup(G, Names.next("mpiopt_fuse"), SM, Ctx.getLangOpts(), Out))
+    std::string P = Names.next("mpiopt_fuse");
+    if (G.Kind == FusionKind::Composite) {
+      TC.needs("#include <mpiopt/fuse.h>");
+      TC.needs(compositeOp(G, P));
+    }
+    if (auto E = rewriteGroup(G, P, SM, Ctx.getLangOpts(), Out))
       return E;
     const FusionMember &Last = G.Members.back();
     Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
@@ -139,5 +292,5 @@ llvm::Error rewrite(const FusionPlan &Plan, ASTContext &Ctx, tooling::Replacemen
 
 llvm::Error ompi::runReductionFusion(TransformContext &TC) {
   const ReductionPlan &P = TC.Plans.get(true, TC.enabled("lazy-deferral"));
-  return rewrite(P.Fusion, TC.Ctx, TC.Out, TC.Notes);
+  return rewrite(P.Fusion, TC);
 }

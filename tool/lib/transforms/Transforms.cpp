@@ -1,5 +1,10 @@
 //===- Transforms.cpp - The registry of source transformations ------------===//
 #include "transforms/Transforms.h"
+#include "support/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
 
 using namespace ompi;
 
@@ -10,3 +15,23 @@ static const std::vector<TransformInfo> Registry = {
 };
 
 llvm::ArrayRef<TransformInfo> ompi::transforms() { return Registry; }
+
+llvm::Error ompi::addPrologue(TransformContext &TC) {
+  if (TC.Prologue.empty())
+    return llvm::Error::success();
+  const SourceManager &SM = TC.Ctx.getSourceManager();
+  // mpi.h is the file that declares MPI_Init.
+  SourceLocation Decl;
+  for (const NamedDecl *D : TC.Ctx.getTranslationUnitDecl()->lookup(&TC.Ctx.Idents.get("MPI_Init")))
+    Decl = D->getLocation();
+  auto [At, Line] = afterIncludeOf(SM, Decl);
+  if (At.isInvalid()) {
+    At = SM.getLocForStartOfFile(SM.getMainFileID());
+    Line = 1;
+  }
+  std::string Text;
+  for (const std::string &P : TC.Prologue)
+    Text += P + "\n";
+  Text += "#line " + std::to_string(Line) + "\n";
+  return TC.Out.add(tooling::Replacement(SM, At, 0, Text));
+}

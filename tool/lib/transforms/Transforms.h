@@ -31,6 +31,14 @@ struct TransformContext {
   clang::tooling::Replacements &Out;
   std::vector<ChangeNote> &Notes;         ///< every change made, and every one declined
   std::vector<std::string> Selected = {}; ///< the transformations that run (empty: all)
+  /// File-scope code the transformed file needs (#include lines, generated
+  /// functions), in order, each once; addPrologue() inserts it.
+  std::vector<std::string> Prologue = {};
+
+  void needs(const std::string &Code) {
+    if (std::find(Prologue.begin(), Prologue.end(), Code) == Prologue.end())
+      Prologue.push_back(Code);
+  }
 
   bool enabled(llvm::StringRef Name) const {
     return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
@@ -45,6 +53,12 @@ struct TransformInfo {
 
 /// Every transformation, in the order they run.
 llvm::ArrayRef<TransformInfo> transforms();
+
+/// Insert TC.Prologue after the main file's #include of mpi.h (so that the
+/// macros the program defines before it, such as _GNU_SOURCE, still come
+/// first), or at the top of the file when there is no such line; a #line
+/// directive after it keeps the original line numbers.
+llvm::Error addPrologue(TransformContext &TC);
 
 // The transformations, one file each.
 llvm::Error runReductionFusion(TransformContext &TC); // ReductionFusion.cpp

@@ -9,9 +9,12 @@
 // RUN: diff %t.c %t.openmpi.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%runtime_include %mpich_cflags %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%runtime_include %openmpi_cflags %t.c
-// SRC:#include <mpiopt/lazy.h>
-// SRC-NEXT:#line 1
-// SRC-NEXT:// lazy-deferral: reductions static fusion cannot take become
+// The runtime's header goes right after mpi.h (macros defined before it,
+// such as _GNU_SOURCE, still come first); #line keeps the line numbers.
+// SRC:#include <mpi.h>
+// SRC-NEXT:#include <mpiopt/lazy.h>
+// SRC-NEXT:#line [[#@LINE+3]]
+// SRC-NEXT:#include <stdio.h>
 #include <mpi.h>
 #include <stdio.h>
 

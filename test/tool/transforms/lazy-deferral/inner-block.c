@@ -20,19 +20,20 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (i = 0; i < 5; i++) {
-    long x = value(i, rank), y = value(i + 1, rank), mx, mn, sum;
+    long x = value(i, rank), mx, sum;
+    double y = value(i + 1, rank), mn;
     // REPORT-DAG: {{.*}}inner-block.c:[[#@LINE+2]]:5: lazy-deferral: deferred MPI_Allreduce(&x -> &mx) to the lazy runtime (another reduction can join it before mx is read at line [[#@LINE+11]]; {{.*}}
     // SRC:    mpiopt_lazy_allreduce(&x, &mx, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&x, &mx, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     x = x * 2;
-    MPI_Allreduce(&y, &mn, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&y, &mn, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     // The sum is not read at all: its wait is the block's end.
     // REPORT-DAG: {{.*}}inner-block.c:[[#@LINE+1]]:5: lazy-deferral: deferred MPI_Allreduce(&x -> &sum) to the lazy runtime (it joins the reduction of line [[#@LINE-4]], still pending here; {{.*}}
     MPI_Allreduce(&x, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     // REPORT-DAG: {{.*}}inner-block.c:[[#@LINE+4]]:3: lazy-deferral: force point: wait for sum (sum dies at the end of its block (line [[#@LINE+4]]))
     // SRC:    mpiopt_lazy_wait_range(&sum, sizeof(sum));
     // SRC-NEXT:  }
-    total += mx - mn + x;
+    total += mx - (long)mn + x;
   }
   {
     long a = rank, b;

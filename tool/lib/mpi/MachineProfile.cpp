@@ -1,0 +1,70 @@
+//===- MachineProfile.cpp - Read a machine profile ------------------------===//
+#include "mpi/MachineProfile.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace ompi;
+
+namespace {
+
+llvm::Error bad(llvm::StringRef Path, const llvm::Twine &What) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", Path.str().c_str(), What.str().c_str());
+}
+
+/// The "fusion.composite" array: every point with all four fields.
+llvm::Error readComposite(llvm::StringRef Path, const llvm::json::Array &A, MachineProfile &P) {
+  for (size_t I = 0; I < A.size(); ++I) {
+    const llvm::json::Object *O = A[I].getAsObject();
+    auto Where = [&] { return llvm::formatv("fusion.composite[{0}]", I).str(); };
+    if (!O)
+      return bad(Path, Where() + " is not an object");
+    std::optional<int64_t> Lanes = O->getInteger("lanes"), Bytes = O->getInteger("bytes");
+    std::optional<double> Sep = O->getNumber("separate_us"), Comp = O->getNumber("composite_us");
+    if (!Lanes || !Bytes || !Sep || !Comp)
+      return bad(Path, Where() + " needs lanes, bytes, separate_us and composite_us");
+    if (*Lanes < 2 || *Bytes <= 0 || *Sep <= 0 || *Comp <= 0)
+      return bad(Path, Where() + ": lanes must be at least 2, bytes and times positive");
+    P.Composite.push_back({unsigned(*Lanes), *Bytes, *Sep, *Comp});
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+std::optional<CompositePoint> MachineProfile::compositeFor(unsigned Lanes, int64_t Bytes) const {
+  unsigned Best = 0;
+  for (const CompositePoint &C : Composite)
+    if (C.Lanes <= Lanes && C.Lanes > Best)
+      Best = C.Lanes;
+  std::optional<CompositePoint> R;
+  for (const CompositePoint &C : Composite)
+    if (C.Lanes == Best && C.Bytes >= Bytes && (!R || C.Bytes < R->Bytes))
+      R = C;
+  return R;
+}
+
+llvm::Expected<MachineProfile> ompi::loadProfile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return bad(Path, "cannot read the machine profile: " + Buf.getError().message());
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+  if (!V)
+    return bad(Path, "not valid JSON: " + llvm::toString(V.takeError()));
+  const llvm::json::Object *Root = V->getAsObject();
+  if (!Root || Root->getString("schema") != std::optional<llvm::StringRef>("ompi-profile/1"))
+    return bad(Path, "not an ompi-opt machine profile (\"schema\": \"ompi-profile/1\" expected)");
+  MachineProfile P;
+  P.Path = Path.str();
+  if (auto M = Root->getString("mpi"))
+    P.MPI = M->str();
+  if (auto R = Root->getInteger("ranks"))
+    P.Ranks = unsigned(*R);
+  if (const llvm::json::Object *F = Root->getObject("fusion"))
+    if (const llvm::json::Array *C = F->getArray("composite"))
+      if (llvm::Error E = readComposite(Path, *C, P))
+        return E;
+  return P;
+}
+
+std::string ompi::profileFileName(bool OpenMPI) { return OpenMPI ? "openmpi.json" : "mpich.json"; }
