@@ -29,6 +29,13 @@
 // TWO: ompi-opt: error: -o takes one input file; 2 were given
 // RUN: not %ompi-opt %t/does-not-exist.c -- 2>&1 | FileCheck --check-prefix=MISSING %s
 // MISSING: ompi-opt: error: no such file: {{.*}}does-not-exist.c
+// A machine profile that cannot be used is an error naming the file.
+// RUN: not %ompi-opt --profile=%t/no-profile.json %s -- 2>&1 | FileCheck --check-prefix=NOPROFILE %s
+// NOPROFILE: ompi-opt: error: {{.*}}no-profile.json: cannot read the machine profile: {{.*}}
+// RUN: not %ompi-opt --profile=%s %s -- 2>&1 | FileCheck --check-prefix=BADPROFILE %s
+// BADPROFILE: ompi-opt: error: {{.*}}cli.c: not valid JSON: {{.*}}
+// RUN: not %ompi-opt --profile= %s -- 2>&1 | FileCheck --check-prefix=EMPTYPROFILE %s
+// EMPTYPROFILE: ompi-opt: error: --profile: a file name (or 'none') is required
 //
 // Without include flags, mpi.h comes from the MPI found when the tool was
 // configured (--mpi-include's default); --mpi-include= turns that off.

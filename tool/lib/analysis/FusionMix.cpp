@@ -24,6 +24,10 @@ std::optional<bool> ompi::integerSigned(const std::string &CType) {
 }
 
 std::string ompi::builtinInteger(const std::string &CType, int64_t Size) {
+  static const char *Builtin[] = {"signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+                                  "long", "unsigned long", "long long", "unsigned long long"};
+  if (llvm::is_contained(Builtin, CType))
+    return CType;
   bool S = integerSigned(CType).value_or(true);
   const char *Name = Size == 1 ? "char" : Size == 2 ? "short" : Size == 4 ? "int" : "long long";
   return std::string(S ? (Size == 1 ? "signed " : "") : "unsigned ") + Name;

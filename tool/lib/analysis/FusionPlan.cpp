@@ -199,15 +199,22 @@ private:
         llvm::sort(U);
         std::string Why = mixOf(Cands, U).Why;
         Open Joined{{U.front()}, 0};
+        unsigned Failed = 0; // the call that could not join, when one could not
         for (size_t N = 1; N < U.size() && Why.empty(); ++N) {
           Why = joinProblem(Cands, Joined.Members, U[N], F);
+          Failed = Why.empty() ? 0 : U[N];
           Joined.Between += U[N] - Joined.Members.back() - 1;
           Joined.Members.push_back(U[N]);
         }
         if (!Why.empty()) {
           for (unsigned Idx : U)
             if (Cands[Idx].MixWhy.empty())
-              Cands[Idx].MixWhy = Why;
+              Cands[Idx].MixWhy = !Failed || Idx == Failed
+                                      ? Why
+                                      : llvm::formatv("one collective could serve both, but the call at line {0} "
+                                                      "cannot join: {1}",
+                                                      Cands[Failed].M.Line, Why)
+                                            .str();
           continue;
         }
         A = std::move(Joined);

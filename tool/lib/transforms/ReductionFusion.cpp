@@ -49,20 +49,24 @@ std::string memberType(const FusionGroup &G, const FusionMember &M) {
   return M.Enc == Encoding::Widen ? builtinInteger(M.CType, M.Size) : G.CType;
 }
 
-/// "Dst = Value" for each of Count elements (Index in both is the element's
-/// index): one assignment for one element, else a loop.
-std::string elementwise(const std::string &P, const std::string &Count, const std::string &Dst,
-                        const std::string &Value) {
-  auto At = [&](const std::string &Idx) {
-    std::string D = Dst, V = Value;
-    for (std::string *T : {&D, &V})
-      for (size_t Pos; (Pos = T->find("@")) != std::string::npos;)
-        T->replace(Pos, 1, Idx);
-    return D + " = " + V;
-  };
+/// "Dst(i) = Value(i)" for each element i of Count: one assignment for one
+/// element, else a loop.
+template <typename D, typename V>
+std::string elementwise(const std::string &P, const std::string &Count, D Dst, V Value) {
   if (Count == "1")
-    return At("0");
-  return llvm::formatv("for (long {0}_i = 0; {0}_i < (long){1}; {0}_i++) ", P, Count).str() + At(P + "_i");
+    return Dst("0") + " = " + Value("0");
+  std::string I = P + "_i";
+  return llvm::formatv("for (long {0} = 0; {0} < (long){1}; {0}++) ", I, Count).str() + Dst(I) + " = " + Value(I);
+}
+
+/// Element Idx of the packed buffer from offset Off.
+std::string bufAt(const std::string &P, const std::string &Off, const std::string &Idx) {
+  return P + "_buf[" + (Idx == "0" ? Off : Off == "0" ? Idx : Off + " + " + Idx) + "]";
+}
+
+/// Element Idx of the T array at Addr.
+std::string arrayAt(const std::string &T, const std::string &Addr, const std::string &Idx) {
+  return Idx == "0" ? "*(" + T + " *)(" + Addr + ")" : "((" + T + " *)(" + Addr + "))[" + Idx + "]";
 }
 
 /// The packing of member I's input (an expression, or a loop statement
@@ -77,12 +81,15 @@ std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size
                          G.CType)
         .str();
   std::string T = memberType(G, M);
-  std::string Src = "((const " + T + " *)(" + M.InputText + "))[@]";
-  std::string Enc = M.Enc == Encoding::Complement ? "(" + T + ")~" + Src
-                    : M.Enc == Encoding::Negate   ? "-" + Src
-                                                  : "(" + G.CType + ")" + Src;
+  auto Enc = [&](const std::string &Idx) {
+    std::string Src = arrayAt("const " + T, M.InputText, Idx);
+    return M.Enc == Encoding::Complement ? "(" + T + ")~" + Src
+           : M.Enc == Encoding::Negate   ? "-" + Src
+                                         : "(" + G.CType + ")" + Src;
+  };
   Loop = S.Count != "1";
-  return elementwise(P, S.Count, P + "_buf[" + S.Off + " + @]", Enc);
+  return elementwise(
+      P, S.Count, [&](const std::string &Idx) { return bufAt(P, S.Off, Idx); }, Enc);
 }
 
 /// The unpacking of member I's result (a statement without ';').
@@ -95,11 +102,14 @@ std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, si
                          G.CType)
         .str();
   std::string T = memberType(G, M);
-  std::string Buf = P + "_buf[" + S.Off + " + @]";
-  std::string Dec = M.Enc == Encoding::Complement ? "(" + T + ")~" + Buf
-                    : M.Enc == Encoding::Negate   ? "-" + Buf
-                                                  : "(" + T + ")" + Buf;
-  return elementwise(P, S.Count, "((" + T + " *)(" + M.ResultAddr + "))[@]", Dec);
+  auto Dec = [&](const std::string &Idx) {
+    std::string Buf = bufAt(P, S.Off, Idx);
+    return M.Enc == Encoding::Complement ? "(" + T + ")~" + Buf
+           : M.Enc == Encoding::Negate   ? "-" + Buf
+                                         : "(" + T + ")" + Buf;
+  };
+  return elementwise(
+      P, S.Count, [&](const std::string &Idx) { return arrayAt(T, M.ResultAddr, Idx); }, Dec);
 }
 
 /// The statements of the fused collective at the last call: pack its input,
