@@ -24,8 +24,9 @@ std::optional<bool> ompi::integerSigned(const std::string &CType) {
 }
 
 std::string ompi::builtinInteger(const std::string &CType, int64_t Size) {
-  static const char *Builtin[] = {"signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
-                                  "long", "unsigned long", "long long", "unsigned long long"};
+  static const char *Builtin[] = {"signed char", "unsigned char",     "short", "unsigned short",
+                                  "int",         "unsigned int",      "long",  "unsigned long",
+                                  "long long",   "unsigned long long"};
   if (llvm::is_contained(Builtin, CType))
     return CType;
   bool S = integerSigned(CType).value_or(true);

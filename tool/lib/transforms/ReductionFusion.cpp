@@ -88,8 +88,7 @@ std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size
                                          : "(" + G.CType + ")" + Src;
   };
   Loop = S.Count != "1";
-  return elementwise(
-      P, S.Count, [&](const std::string &Idx) { return bufAt(P, S.Off, Idx); }, Enc);
+  return elementwise(P, S.Count, [&](const std::string &Idx) { return bufAt(P, S.Off, Idx); }, Enc);
 }
 
 /// The unpacking of member I's result (a statement without ';').
@@ -108,8 +107,7 @@ std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, si
            : M.Enc == Encoding::Negate   ? "-" + Buf
                                          : "(" + T + ")" + Buf;
   };
-  return elementwise(
-      P, S.Count, [&](const std::string &Idx) { return arrayAt(T, M.ResultAddr, Idx); }, Dec);
+  return elementwise(P, S.Count, [&](const std::string &Idx) { return arrayAt(T, M.ResultAddr, Idx); }, Dec);
 }
 
 /// The statements of the fused collective at the last call: pack its input,
