@@ -117,6 +117,10 @@ Mix composite(const std::vector<MixInput> &In, const MachineProfile *Profile) {
       R.Why = "a count is known only at run time (a composite op's layout is fixed at compile time)";
       return R;
     }
+    if (*M.Count == 0) {
+      R.Why = "a count is 0 (no segment to reduce)";
+      return R;
+    }
     static const char *Ops[] = {"MPI_SUM", "MPI_PROD", "MPI_MIN",  "MPI_MAX", "MPI_BAND",
                                 "MPI_BOR", "MPI_BXOR", "MPI_LAND", "MPI_LOR", "MPI_LXOR"};
     if (llvm::none_of(Ops, [&](const char *O) { return M.Op == O; })) {

@@ -858,6 +858,7 @@ FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformi
   Analysis A(Ctx, Ev, Uni, Calls, Profile);
   BlockVisitor V(A, Ctx.getSourceManager());
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  A.Plan.Loops = analyzeLoopFusion(Ctx, Ev, Uni, Calls, A.Plan.Declined);
   // Number groups in source order of their first call.
   std::stable_sort(A.Plan.Groups.begin(), A.Plan.Groups.end(), [](const FusionGroup &X, const FusionGroup &Y) {
     const FusionMember &A = X.Members.front(), &B = Y.Members.front();
@@ -941,5 +942,9 @@ std::vector<std::pair<unsigned, unsigned>> ompi::fusionRanges(const FusionPlan &
       tooling::Replacement Rep(SM, I + 1 < G.Members.size() || M.Wrapped ? M.Expr : M.Stmt, "", Ctx.getLangOpts());
       R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
     }
+  for (const LoopFusion &L : Plan.Loops) {
+    tooling::Replacement Rep(SM, L.Loop, "", Ctx.getLangOpts());
+    R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
+  }
   return R;
 }

@@ -73,10 +73,37 @@ struct FusionGroup {
   std::string Rule;              ///< OneOp, Composite: why one collective gives the same results
 };
 
+/// A loop whose every iteration reduces one element (for (k = A; k < B; k++)
+/// MPI_Allreduce(&x[k], &y[k], 1, ...)), rewritten as one reduction of the
+/// range (analysis/LoopFusion.cpp states what is proved).
+struct LoopFusion {
+  unsigned Line = 0, Column = 0; ///< the call
+  unsigned LoopLine = 0;
+  std::string Function;             ///< MPI_Allreduce or MPI_Reduce
+  std::string Counter, CounterType; ///< k and its type
+  bool CounterScoped = false;       ///< k is declared by the loop (no final value to set)
+  std::string First, End;           ///< the range's bounds: A, and B or (B) + 1
+  std::string Range;                ///< "k = A; k < B" as written, for the report
+  std::string SendBase, RecvBase;   ///< x and y (SendBase empty: MPI_IN_PLACE)
+  std::string TypeText, OpText, CommText, RootText;
+  bool Floating = false;       ///< a floating-point SUM or PROD
+  std::string Buffers;         ///< "&x[k] -> &y[k]" for the report
+  clang::CharSourceRange Loop; ///< the whole for statement
+  std::string Indent;          ///< of the loop's line
+};
+
 struct FusionPlan {
   std::vector<FusionGroup> Groups;
+  std::vector<LoopFusion> Loops;
   std::vector<ChangeNote> Declined;
 };
+
+/// Analysis: the element-wise reduction loops of the file (LoopFusion.cpp).
+std::vector<LoopFusion> analyzeLoopFusion(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
+                                          const FileResult &Calls, std::vector<ChangeNote> &Declined);
+
+/// What fusing a loop does, why it is safe and what it saves.
+ChangeNote loopFusionNote(const LoopFusion &L, const std::string &File);
 
 /// Analysis: which reductions fuse, and why the others do not. Profile, if
 /// any, decides where a composite op may serve.

@@ -19,6 +19,13 @@ void checkFusableReductions(CheckContext &C) {
     C.report("fusable-reductions", N.File, N.Line, N.Column,
              "fuse " + fusionSummary(G) + " (saves " + N.Saves + "; ompi-opt --in-place or ompi-cc does it)");
   }
+  for (const LoopFusion &L : C.Plans.get(true, true).Fusion.Loops) {
+    ChangeNote N = loopFusionNote(L, C.Analysis.File);
+    C.report("fusable-reductions", N.File, N.Line, N.Column,
+             "fuse the 1-element " + L.Function + " of each iteration of the loop at line " +
+                 std::to_string(L.LoopLine) + " into one of the range (" + L.Buffers + " for " + L.Range + ") (saves " +
+                 N.Saves + "; ompi-opt --in-place or ompi-cc does it)");
+  }
 }
 
 } // namespace ompi

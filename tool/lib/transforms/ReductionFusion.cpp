@@ -274,6 +274,45 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
   return Out.add(tooling::Replacement(SM, Last.Stmt, Block, LO));
 }
 
+/// A loop of 1-element reductions: one reduction of the range, the counter
+/// left as the loop leaves it; over 2^31 - 1 elements, the original loop.
+llvm::Error rewriteLoop(const LoopFusion &L, const std::string &P, const SourceManager &SM, const LangOptions &LO,
+                        tooling::Replacements &Out) {
+  std::string Original = Lexer::getSourceText(L.Loop, SM, LO).str();
+  std::string First = P + "_first", End = P + "_end", In = L.Indent + "  ";
+  auto At = [&](const std::string &Base) { return "&(" + Base + ")[" + First + "]"; };
+  std::string Count = "(int)(" + End + " - " + First + ")";
+  std::string Call = L.Function == "MPI_Reduce"
+                         ? llvm::formatv("MPI_Reduce({0}, {1}, {2}, {3}, {4}, {5}, {6})", At(L.SendBase),
+                                         At(L.RecvBase), Count, L.TypeText, L.OpText, L.RootText, L.CommText)
+                               .str()
+                         : llvm::formatv("MPI_Allreduce({0}, {1}, {2}, {3}, {4}, {5})",
+                                         L.SendBase.empty() ? "MPI_IN_PLACE" : At(L.SendBase), At(L.RecvBase), Count,
+                                         L.TypeText, L.OpText, L.CommText)
+                               .str();
+  // The original loop, two levels deeper.
+  std::string Fallback;
+  for (char C : Original)
+    Fallback += C == '\n' ? "\n    " : std::string(1, C);
+  std::string T =
+      llvm::formatv("{ /* ompi-opt: the {0} of each iteration (line {1}) fused into one on the range */\n"
+                    "{2}long long {3} = ({4})({5}), {6} = {7};\n"
+                    "{2}if ({6} > {3} && (unsigned long long){6} - (unsigned long long){3} > 2147483647u) {{\n"
+                    "{2}  {8}\n"
+                    "{2}} else if ({3} < {6}) {{\n"
+                    "{2}  {9};\n"
+                    "{2}}\n",
+                    L.Function, L.Line, In, First, L.CounterType, L.First, End, L.End, Fallback, Call)
+          .str();
+  if (!L.CounterScoped)
+    T += llvm::formatv("{0}if (!({1} > {2} && (unsigned long long){1} - (unsigned long long){2} > 2147483647u))\n"
+                       "{0}  {3} = ({4})({2} < {1} ? {1} : {2});\n",
+                       In, End, First, L.Counter, L.CounterType)
+             .str();
+  T += L.Indent + "}";
+  return Out.add(tooling::Replacement(SM, L.Loop, T, LO));
+}
+
 llvm::Error rewrite(const FusionPlan &Plan, TransformContext &TC) {
   ASTContext &Ctx = TC.Ctx;
   tooling::Replacements &Out = TC.Out;
@@ -290,6 +329,11 @@ llvm::Error rewrite(const FusionPlan &Plan, TransformContext &TC) {
       return E;
     const FusionMember &Last = G.Members.back();
     Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
+  }
+  for (const LoopFusion &L : Plan.Loops) {
+    if (auto E = rewriteLoop(L, Names.next("mpiopt_loop"), SM, Ctx.getLangOpts(), Out))
+      return E;
+    Notes.push_back(loopFusionNote(L, SM.getFilename(SM.getExpansionLoc(L.Loop.getBegin())).str()));
   }
   for (const ChangeNote &N : Plan.Declined)
     Notes.push_back(N);
