@@ -27,6 +27,17 @@ same_output() {
   diff -u plain.out ompi.out || fail "outputs differ ($impl, $n ranks)"
 }
 
+# build_pair IMPL SOURCE NAME: ./plain with the MPI's mpicc and ./NAME with
+# ompi-cc (its report in report.txt, the transformed source kept), both
+# with -O2 -Wall -Wextra -Werror.
+build_pair() {
+  local cc
+  cc=$(mpicc_of "$1")
+  "$cc" -O2 -Wall -Wextra -Werror -o plain "$2"
+  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep -O2 -Wall -Wextra -Werror -o "$3" "$2" \
+    2> report.txt || { cat report.txt; fail "$(basename "$2") did not compile with ompi-cc"; }
+}
+
 # compare IMPL NPROCS SOURCE: plain and ompi-cc builds print the same.
 compare() {
   local impl=$1 n=$2 src=$3 cc
@@ -49,10 +60,7 @@ case $case_name in
     # MAX) become one collective with a composite op, as the shipped
     # machine profile of each MPI measured it winning; same output.
     impl=$1 n=$2
-    cc=$(mpicc_of "$impl")
-    "$cc" -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC_ROOT/examples/heat.c"
-    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep -O2 -Wall -Wextra -Werror -o heat \
-      "$E2E_SRC_ROOT/examples/heat.c" 2> report.txt || { cat report.txt; fail "heat.c did not compile"; }
+    build_pair "$impl" "$E2E_SRC_ROOT/examples/heat.c" heat
     grep -q "fused 3 MPI_Allreduce calls (lines 59, 62, 63) into one of 24 bytes with a composite op" report.txt ||
       { cat report.txt; fail "expected the three reductions fused into one composite collective"; }
     nc=$(grep -c "MPI_Allreduce(" heat.ompi.c || true)
@@ -65,10 +73,7 @@ case $case_name in
     # reduction-fusion on every positive case: the fusions happen, the code
     # compiles without warnings, and prints what the original prints.
     impl=$1 n=$2
-    cc=$(mpicc_of "$impl")
-    "$cc" -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC/fusion_cases.c"
-    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep -O2 -Wall -Wextra -Werror -o fused \
-      "$E2E_SRC/fusion_cases.c" 2> report.txt || { cat report.txt; fail "the fused program did not compile"; }
+    build_pair "$impl" "$E2E_SRC/fusion_cases.c" fused
     grep -q "warning" report.txt && { cat report.txt; fail "warnings"; }
     nf=$(grep -c "reduction-fusion: fused" report.txt || true)
     [ "$nf" -eq 6 ] || { cat report.txt; fail "expected 6 fusions, found $nf"; }

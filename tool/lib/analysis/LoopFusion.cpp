@@ -331,12 +331,8 @@ std::vector<LoopFusion> ompi::analyzeLoopFusion(ASTContext &Ctx, Evaluator &Ev, 
 }
 
 ChangeNote ompi::loopFusionNote(const LoopFusion &L, const std::string &File) {
-  ChangeNote N;
-  N.Transform = "reduction-fusion";
+  ChangeNote N = ChangeNote::at("reduction-fusion", true, File, L.Line, L.Column, "", "");
   N.Kind = NoteKind::Fused;
-  N.File = File;
-  N.Line = L.Line;
-  N.Column = L.Column;
   N.What = llvm::formatv("fused the 1-element {0} of each iteration of the loop at line {1} into one {0} of the "
                          "range ({2} for {3})",
                          L.Function, L.LoopLine, L.Buffers, L.Range)
