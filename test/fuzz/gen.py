@@ -249,6 +249,8 @@ class Gen:
             self.goto_skip(f, out)
         elif w < 86:
             self.reduce_in_place_root(f, out)
+        elif w < 90:
+            self.elementwise_loop(f, out)
         else:
             # consecutive reductions of one kind: what fusion looks for
             kind, ctype, mpitype, op, comm, root = self.signature()
@@ -410,6 +412,36 @@ class Gen:
         self.block(f, body, self.r.randint(1, 2))
         out.extend(body)
         out.append("%s:;" % lab)
+
+    def elementwise_loop(self, f, out):
+        """One-element reductions of consecutive array elements in a loop
+        (what loop fusion looks for); the counter's final value is used."""
+        ctype = self.pick(list(TYPES))
+        mpitype, ops = TYPES[ctype]
+        op = self.pick(ops)
+        n = self.r.randint(1, 5)
+        x, y, k = self.fresh("ex"), self.fresh("ey"), self.fresh("k")
+        f.locals.append("%s %s[%d], %s[%d];" % (ctype, x, n, y, n))
+        f.locals.append("int %s = 0;" % k)
+        out.append("for (%s = 0; %s < %d; %s++) {" % (k, k, n, k))
+        out.append("  %s[%s] = %s;" % (x, k, self.bounded(f, ctype, op).replace("rank", "(rank + %s)" % k, 1)))
+        out.append("  %s[%s] = %s[%s];" % (y, k, x, k))
+        out.append("}")
+        lo = self.r.randint(0, n - 1)
+        cond = self.pick(["%s < %d" % (k, n), "%s <= %d" % (k, n - 1), "%s < size %% %d + %d" % (k, n, 1)])
+        kind = self.pick(["allreduce", "allreduce", "inplace", "reduce"])
+        comm = self.pick(self.comms + ["MPI_COMM_WORLD"])
+        if kind == "allreduce":
+            call = "MPI_Allreduce(&%s[%s], &%s[%s], 1, %s, %s, %s)" % (x, k, y, k, mpitype, op, comm)
+        elif kind == "inplace":
+            call = "MPI_Allreduce(MPI_IN_PLACE, %s + %s, 1, %s, %s, %s)" % (y, k, mpitype, op, comm)
+        else:
+            call = "MPI_Reduce(&%s[%s], &%s[%s], 1, %s, %s, 0, %s)" % (x, k, y, k, mpitype, op, comm)
+        out.append("for (%s = %d; %s; %s++)" % (k, lo, cond, k))
+        out.append("  %s;" % call)
+        out.append("mix(%s);" % k)
+        out.append("for (%s = 0; %s < %d; %s++)" % (k, k, n, k))
+        out.append("  mix((long)%s[%s]);" % (y, k))
 
     def reduce_in_place_root(self, f, out):
         """MPI_IN_PLACE at the root, the send buffer elsewhere (the OSU shape)."""
