@@ -38,6 +38,10 @@ struct Candidate {
   std::string MixWhy;    ///< why it shares no collective with calls of another op or datatype
   std::string Invalid;   ///< why it cannot take part in a fusion
   bool Declined = false; ///< a note already says why it was not fused
+  /// The result is reached through a pointer parameter (an out-parameter of
+  /// a helper): its object is unknown, so the calls of its group must be
+  /// consecutive statements, and the results are unpacked in call order.
+  bool PointerResult = false;
   FusionMember M;
   std::string Function, TypeText, CType, OpText, CommText, RootText;
   struct Object {
@@ -153,7 +157,9 @@ private:
   /// them either.
   std::string joinProblem(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned K,
                           const FunctionDecl *F) {
-    std::string Why = ownStatement(Cands, Members, F);
+    std::string Why = pointerProblem(Cands, Members, K);
+    if (Why.empty())
+      Why = ownStatement(Cands, Members, F);
     if (Why.empty())
       Why = crossable(Cands, Members, Members.back() + 1, K, F);
     if (Why.empty())
@@ -161,6 +167,29 @@ private:
     if (Why.empty())
       Why = countsStable(Cands, Members, K);
     return Why;
+  }
+
+  /// Results reached through pointers are unknown objects: nothing may run
+  /// between the calls (the fused call's unpacking in call order then
+  /// leaves memory as the calls did, even if two pointers alias).
+  std::string pointerProblem(const std::vector<Candidate> &Cands, const std::vector<unsigned> &Members, unsigned K) {
+    const Candidate *P = Cands[K].PointerResult ? &Cands[K] : nullptr;
+    for (unsigned Idx : Members)
+      if (!P && Cands[Idx].PointerResult)
+        P = &Cands[Idx];
+    if (!P)
+      return "";
+    if (K != Members.back() + 1)
+      return llvm::formatv("the result of the call at line {0} is reached through a pointer, so no statement may "
+                           "come between the calls",
+                           P->M.Line)
+          .str();
+    if (Cands[K].M.Wrapped || llvm::any_of(Members, [&](unsigned I) { return Cands[I].M.Wrapped; }))
+      return llvm::formatv("the result of the call at line {0} is reached through a pointer, and a macro around a "
+                           "call would run code between the calls",
+                           P->M.Line)
+          .str();
+    return "";
   }
 
   /// The open group of Key ends.
@@ -557,6 +586,12 @@ private:
       // result, since no result's address escapes (checked below).
       if (!IsRecv && V->K == SymValue::Dynamic)
         continue;
+      // A pointer parameter's object is unknown here (even when every call
+      // site passes the same one, it lives in another function).
+      if (IsRecv && outParameter(RecvE, F)) {
+        C.PointerResult = true;
+        continue;
+      }
       if (V->K != SymValue::Address || !V->Obj)
         return "buffer " + Text + " is not a known object (a pointer's target cannot be proved distinct)";
       if (isVolatileObject(V->Obj))
@@ -572,6 +607,8 @@ private:
     C.M.InputText = textOf(InPlace ? RecvE : SendE);
     if (C.M.InputText.empty())
       return "an argument is written inside a macro";
+    if (C.PointerResult)
+      return pointerResult(C, F, A, InPlace, SV);
     const VarDecl *RO = RV.Obj;
     std::string Base = RO->getType()->isArrayType() ? RO->getName().str() : "&" + RO->getName().str();
     C.M.ResultAddr = RV.Offset == 0 ? Base : llvm::formatv("(char *)&{0} + {1}", RO->getName(), RV.Offset).str();
@@ -579,6 +616,42 @@ private:
                    : A.Send->Class == ArgClass::Dynamic ? A.Send->Text
                                                         : A.Send->Value) +
                   " -> " + A.Recv->Value;
+    return "";
+  }
+
+  /// A pointer parameter P of F that F never changes, as P, P + c or &P[c]
+  /// (c a constant): it points to an object that existed when F was
+  /// entered, so never to one of F's automatic locals.
+  bool outParameter(const Expr *E, const FunctionDecl *F) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()))
+        E = AS->getIdx()->isIntegerConstantExpr(Ctx) ? AS->getBase()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E); BO && BO->getOpcode() == BO_Add)
+      E = BO->getRHS()->isIntegerConstantExpr(Ctx) ? BO->getLHS()->IgnoreParenImpCasts() : nullptr;
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P || !P->getType()->isPointerType() || P->getType()->getPointeeType().isVolatileQualified() ||
+        !llvm::is_contained(F->parameters(), P) || Ev.analysis(F).addressTaken(P))
+      return false;
+    return !defines(F->getBody(), P);
+  }
+
+  /// A result reached through an out-parameter: its input must be an
+  /// automatic local of F (which no parameter can point to), read where its
+  /// call was; the result is written at the fused point, in call order.
+  std::string pointerResult(Candidate &C, const FunctionDecl *F, const Args &A, bool InPlace, const SymValue &SV) {
+    if (InPlace)
+      return "MPI_IN_PLACE on " + A.Recv->Text +
+             ", a pointer: it may point to the result of another call of the group, read too early";
+    const VarDecl *In = SV.K == SymValue::Address ? SV.Obj : nullptr;
+    if (!In || !In->hasLocalStorage() || In->getParentFunctionOrMethod() != F)
+      return "the result " + A.Recv->Text + " is reached through a pointer, and the input " + A.Send->Text +
+             " is not an automatic local of this function (the pointer may point to it)";
+    C.M.ResultAddr = textOf(C.Result->expr(Role::RecvBuf));
+    C.M.Buffers = A.Send->Value + " -> " + A.Recv->Text;
+    if (C.M.ResultAddr.empty())
+      return "an argument is written inside a macro";
     return "";
   }
 
