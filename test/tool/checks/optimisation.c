@@ -74,3 +74,39 @@ void runtime_args(double *buf, int n, int peer, int steps) {
     len = len / 2 + 1;
   }
 }
+
+// Interprocedural: calls in helpers the time loop calls (halo_exchange()
+// through step()). Every argument is fixed for the run (static or
+// rank-relative, buffers of static storage); a helper's local buffer lives
+// per call and is not reported, nor are counts the calling loop rewrites.
+static double edge[8], ghost[8];
+static int acounts[4] = {2, 2, 2, 2}, adispls[4] = {0, 2, 4, 6}, bcounts[4], bdispls[4];
+
+static void halo_exchange(void) {
+  int rank;
+  double local[8] = {0};
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: MPI_Send in halo_exchange(), which the loop at line [[#@LINE+17]] of time_loop (through step()) calls, has the same buffer, count, datatype, peer, tag and communicator on every call (static or rank-relative arguments, buffers of static storage): a persistent request (MPI_Send_init before that loop, MPI_Start and MPI_Wait here) sets the message up once [ompi-persistent-candidate]
+  MPI_Send(edge, 8, MPI_DOUBLE, (rank + 1) % 4, 3, MPI_COMM_WORLD);
+  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: MPI_Recv in halo_exchange(), which the loop at line [[#@LINE+15]] of time_loop (through step()) calls, {{.*}}
+  MPI_Recv(ghost, 8, MPI_DOUBLE, (rank + 3) % 4, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(local, 8, MPI_DOUBLE, (rank + 1) % 4, 4, MPI_COMM_WORLD); // a local buffer: not reported
+  // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: the counts and displacements of this MPI_Alltoallv in halo_exchange(), which the loop at line [[#@LINE+12]] of time_loop (through step()) calls, are arrays nothing in that loop changes: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
+  MPI_Alltoallv(edge, acounts, adispls, MPI_DOUBLE, ghost, acounts, adispls, MPI_DOUBLE, MPI_COMM_WORLD);
+}
+
+static void redistribute(void) {
+  // The loop that calls this rewrites bcounts: not reported.
+  MPI_Alltoallv(edge, bcounts, bdispls, MPI_DOUBLE, ghost, bcounts, bdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+}
+
+static void step(void) { halo_exchange(); }
+
+void time_loop(int steps) {
+  for (int s = 0; s < steps; s++)
+    step();
+  for (int s = 0; s < steps; s++) {
+    bcounts[s % 4] = s;
+    redistribute();
+  }
+}

@@ -3,6 +3,7 @@
 #include "analysis/Effects.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -195,4 +196,76 @@ std::optional<std::string> LoopInvariance::callWrites(const CallExpr *CE, const 
   std::optional<std::string> Inner = writesIn(Def->getBody(), V, true);
   Busy.erase(Def);
   return Inner ? std::optional<std::string>(Says("writes " + V->getName().str() + ": " + *Inner)) : std::nullopt;
+}
+
+namespace {
+
+/// The calls of the main file, by their callee (canonical declaration).
+class CallSites : public RecursiveASTVisitor<CallSites> {
+public:
+  explicit CallSites(const SourceManager &SM) : SM(SM) {}
+  std::map<const FunctionDecl *, std::vector<std::pair<const CallExpr *, const FunctionDecl *>>> By;
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Cur;
+    Cur = FD->doesThisDeclarationHaveABody() ? FD : Cur;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Cur = Saved;
+    return R;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const FunctionDecl *Callee = CE->getDirectCallee();
+        Callee && Cur && SM.isInMainFile(SM.getExpansionLoc(CE->getBeginLoc())))
+      By[Callee->getCanonicalDecl()].push_back({CE, Cur});
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  const FunctionDecl *Cur = nullptr;
+};
+
+void callersIn(ASTContext &Ctx, const CallSites &Sites, const FunctionDecl *F, unsigned Depth,
+               std::vector<std::string> &Through, std::set<const FunctionDecl *> &Seen, std::vector<CallerLoop> &Out) {
+  if (!Seen.insert(F->getCanonicalDecl()).second)
+    return;
+  auto It = Sites.By.find(F->getCanonicalDecl());
+  if (It == Sites.By.end())
+    return;
+  for (auto [CE, Caller] : It->second) {
+    std::vector<const Stmt *> Loops = enclosingLoops(Ctx, CE);
+    if (!Loops.empty()) {
+      Out.push_back({Loops.front(), Caller, CE, Through});
+      continue;
+    }
+    if (Depth > 1) {
+      Through.insert(Through.begin(), Caller->getNameAsString());
+      callersIn(Ctx, Sites, Caller, Depth - 1, Through, Seen, Out);
+      Through.erase(Through.begin());
+    }
+  }
+}
+
+} // namespace
+
+struct CallerLoops::Index : CallSites {
+  using CallSites::CallSites;
+};
+
+CallerLoops::CallerLoops(ASTContext &Ctx) : Ctx(Ctx), Sites(std::make_unique<Index>(Ctx.getSourceManager())) {
+  Sites->TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+CallerLoops::~CallerLoops() = default;
+
+std::vector<CallerLoop> CallerLoops::of(const FunctionDecl *F, unsigned Depth) {
+  std::vector<CallerLoop> Out;
+  std::vector<std::string> Through;
+  std::set<const FunctionDecl *> Seen;
+  callersIn(Ctx, *Sites, F, Depth, Through, Seen, Out);
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Out, [&](const CallerLoop &A, const CallerLoop &B) {
+    return SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(), B.Call->getBeginLoc());
+  });
+  return Out;
 }

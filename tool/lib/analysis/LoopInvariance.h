@@ -13,11 +13,39 @@
 #include "analysis/Effects.h"
 #include "analysis/Evaluator.h"
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace ompi {
+
+/// A loop from which a function is called: the loop, its function, and the
+/// call in that loop that leads to the function (directly, or through
+/// functions called outside any loop of theirs).
+struct CallerLoop {
+  const clang::Stmt *Loop = nullptr;
+  const clang::FunctionDecl *Caller = nullptr;
+  const clang::CallExpr *Call = nullptr;
+  std::vector<std::string> Through; ///< the functions between, outermost first
+};
+
+/// The calls of a file, indexed once, to find the loops a function is
+/// called from.
+class CallerLoops {
+public:
+  explicit CallerLoops(clang::ASTContext &Ctx);
+  ~CallerLoops();
+  /// The loops of the file from which F is called, in source order,
+  /// through at most Depth calls.
+  std::vector<CallerLoop> of(const clang::FunctionDecl *F, unsigned Depth = 3);
+
+private:
+  clang::ASTContext &Ctx;
+  struct Index;
+  std::unique_ptr<Index> Sites;
+};
 
 class LoopInvariance {
 public:
