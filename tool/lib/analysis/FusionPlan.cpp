@@ -1,6 +1,7 @@
 //===- FusionPlan.cpp - Which reductions fuse statically, and why ---------===//
 #include "analysis/FusionPlan.h"
 #include "analysis/Effects.h"
+#include "analysis/ReductionHelpers.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "support/SourceText.h"
@@ -42,6 +43,8 @@ struct Candidate {
   /// a helper): its object is unknown, so the calls of its group must be
   /// consecutive statements, and the results are unpacked in call order.
   bool PointerResult = false;
+  const ReductionHelper *Helper = nullptr; ///< x = helper(...): the helper
+  const VarDecl *HelperResult = nullptr;   ///< and x
   FusionMember M;
   std::string Function, TypeText, CType, OpText, CommText, RootText;
   struct Object {
@@ -57,7 +60,8 @@ struct Candidate {
 class Analysis {
 public:
   Analysis(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls, const MachineProfile *Profile)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Profile(Profile) {
+      : File(Calls.File), Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Profile(Profile),
+        Helpers(std::make_unique<ReductionHelpers>(Ctx, Calls)) {
     for (const CallResult &C : Calls.Calls) {
       ByCall[C.Call] = &C;
       SetsErrhandler |= setsErrorHandler(C.Function);
@@ -226,7 +230,11 @@ private:
         std::vector<unsigned> U(A.Members);
         U.insert(U.end(), B.Members.begin(), B.Members.end());
         llvm::sort(U);
-        std::string Why = mixOf(Cands, U).Why;
+        Mix X = mixOf(Cands, U);
+        std::string Why = X.Why;
+        if (Why.empty() && X.Kind == FusionKind::Composite &&
+            llvm::any_of(U, [&](unsigned I) { return Cands[I].Helper != nullptr; }))
+          Why = "a helper's result does not take part in a composite op";
         Open Joined{{U.front()}, 0};
         unsigned Failed = 0; // the call that could not join, when one could not
         for (size_t N = 1; N < U.size() && Why.empty(); ++N) {
@@ -282,9 +290,14 @@ private:
       G.Members[I].Enc = X.Enc.empty() ? Encoding::Plain : X.Enc[I];
       G.Members[I].Lane = X.Lane.empty() ? 0 : X.Lane[I];
     }
+    for (unsigned Idx : O.Members)
+      if (const ReductionHelper *H = Cands[Idx].Helper;
+          H && llvm::none_of(Plan.Helpers, [&](const HelperVariant &V) { return V.Helper == H->Name; }))
+        Plan.Helpers.push_back({H->Name, H->ValueType, H->Params, H->Body, H->After});
     Plan.Groups.push_back(std::move(G));
   }
 
+  std::string File;
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
@@ -292,6 +305,7 @@ private:
   const MachineProfile *Profile;
   llvm::DenseMap<const CallExpr *, const CallResult *> ByCall;
   Effects Eff{Ctx};
+  std::unique_ptr<ReductionHelpers> Helpers;
   bool SetsErrhandler = false; ///< the file installs an error handler somewhere
   const Stmt *Skip = nullptr;  ///< check() leaves this subtree alone
 
@@ -329,7 +343,7 @@ private:
   }
 
   void decline(const Candidate &C, std::string Why) {
-    Plan.Declined.push_back(ChangeNote::at("reduction-fusion", false, C.Result ? C.Result->File : "", C.M.Line,
+    Plan.Declined.push_back(ChangeNote::at("reduction-fusion", false, C.Result ? C.Result->File : File, C.M.Line,
                                            C.M.Column, C.Function + " not fused", std::move(Why)));
   }
 
@@ -337,6 +351,10 @@ private:
   /// "MPI_X(...);", "(void)MPI_X(...);" or "rc = MPI_X(...);".
   const CallExpr *reductionCall(const Stmt *S, Candidate &C) {
     const auto *E = dyn_cast<Expr>(S);
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
+      if (const auto *X = dyn_cast<VarDecl>(DS->getSingleDecl()); X && X->getInit())
+        if (const auto *CE = dyn_cast<CallExpr>(X->getInit()->IgnoreParenImpCasts()))
+          return helperCall(X->getInit(), X, CE, C, /*DeclForm=*/true);
     if (!E)
       return wrappedCall(S, C);
     const Expr *Inner = E->IgnoreParens();
@@ -352,6 +370,8 @@ private:
     const auto *CE = dyn_cast<CallExpr>(Inner->IgnoreParenCasts());
     if (!CE || !CE->getDirectCallee() || !CE->getDirectCallee()->getIdentifier())
       return wrappedCall(S, C);
+    if (RC && !isMPIFunctionName(CE->getDirectCallee()->getName()))
+      return helperCall(E, RC, CE, C, /*DeclForm=*/false);
     if (!take(CE, C))
       return nullptr;
     if (RC) {
@@ -359,6 +379,46 @@ private:
       C.Protected.insert(RC);
     }
     C.M.Expr = fileRange(E);
+    return CE;
+  }
+
+  /// x = H(args) (E; or, DeclForm, the initializer of x) where H is a
+  /// reduction helper: the candidate is H's reduction, run through its
+  /// variant where the call was.
+  const CallExpr *helperCall(const Expr *E, const VarDecl *X, const CallExpr *CE, Candidate &C, bool DeclForm) {
+    const FunctionDecl *H = CE->getDirectCallee();
+    if (!H || !H->getIdentifier() || !H->hasBody())
+      return nullptr;
+    const ReductionHelper &RH = Helpers->of(H);
+    if (!RH.Why.empty()) {
+      // A function that holds a reduction but cannot be split: say why.
+      bool Reduces = anyNode(H->getBody(), [](const Stmt *S) {
+        const auto *X = dyn_cast<CallExpr>(S);
+        const FunctionDecl *D = X ? X->getDirectCallee() : nullptr;
+        return D && D->getIdentifier() && isFusibleReduction(D->getName());
+      });
+      if (!Reduces)
+        return nullptr;
+      C.Function = RH.Name + "()";
+      C.M.Line = line(CE->getBeginLoc());
+      C.M.Column = SM.getExpansionColumnNumber(CE->getBeginLoc());
+      C.Invalid = "it cannot be split into a local part and the reduction whose result it returns: " + RH.Why;
+      return CE;
+    }
+    C.Helper = &RH;
+    C.HelperResult = X;
+    C.Result = RH.Reduction;
+    C.Function = RH.Reduction->Function;
+    C.M.Line = line(CE->getBeginLoc());
+    C.M.Column = SM.getExpansionColumnNumber(CE->getBeginLoc());
+    C.M.Expr = fileRange(E);
+    C.M.DeclForm = DeclForm;
+    C.M.Helper = RH.Name;
+    std::string Call = textOf(CE);
+    if (!llvm::StringRef(Call).starts_with(RH.Name + "(") && !llvm::StringRef(Call).starts_with(RH.Name + " ("))
+      C.Invalid = "the call of " + RH.Name + " is not written as " + RH.Name + "(...)";
+    else
+      C.M.HelperArgs = llvm::StringRef(Call).drop_front(RH.Name.size()).ltrim().str();
     return CE;
   }
 
@@ -485,9 +545,11 @@ private:
   void validate(Candidate &C, const FunctionDecl *F) {
     Args A;
     std::string Why = placeProblem(C, F);
-    if (Why.empty())
+    if (Why.empty() && C.Helper)
+      Why = helperProblem(C, F, A);
+    if (Why.empty() && !C.Helper)
       Why = argumentProblem(C, F, A);
-    if (Why.empty())
+    if (Why.empty() && !C.Helper)
       Why = bufferProblem(C, F, A);
     if (Why.empty())
       Why = statementProblem(C);
@@ -619,6 +681,35 @@ private:
     return "";
   }
 
+  /// x = H(args): H's reduction, its arguments static (spelled by value,
+  /// valid at the caller), the result x a variable visible at the fused
+  /// point; H defined before F (its variant goes after it).
+  std::string helperProblem(Candidate &C, const FunctionDecl *F, Args &A) {
+    const ReductionHelper &H = *C.Helper;
+    const VarDecl *X = C.HelperResult;
+    if (!SM.isBeforeInTranslationUnit(H.F->getEndLoc(), F->getBeginLoc()))
+      return "the helper " + H.Name + " is defined after " + F->getNameAsString() +
+             " (its variant goes after it, and would come too late)";
+    if (X->getType().isVolatileQualified() || !X->getType()->isArithmeticType())
+      return "the result " + X->getName().str() + " is not a non-volatile arithmetic variable";
+    const CallExpr *Saved = C.Call;
+    C.Call = H.Reduction->Call;
+    std::string Why = argumentProblem(C, H.F, A);
+    C.Call = Saved;
+    if (!Why.empty())
+      return "in " + H.Name + ": " + Why;
+    C.TypeText = A.Type->Value;
+    C.OpText = A.Op->Value;
+    C.CommText = A.Comm->Value;
+    C.M.Count = 1;
+    C.M.ResultVar = X->getName().str();
+    C.M.ResultAddr = "&" + C.M.ResultVar;
+    C.M.Buffers = H.Name + "(...) -> " + C.M.ResultVar;
+    C.Objects.push_back({X, 0, int64_t(Ctx.getTypeSizeInChars(X->getType()).getQuantity()), true});
+    C.Protected.insert(X);
+    return "";
+  }
+
   /// A pointer parameter P of F that F never changes, as P, P + c or &P[c]
   /// (c a constant): it points to an object that existed when F was
   /// entered, so never to one of F's automatic locals.
@@ -658,8 +749,11 @@ private:
   /// The statement's extent (through its ';') and indentation.
   std::string statementProblem(Candidate &C) {
     CharSourceRange Whole = SM.getExpansionRange(C.S->getSourceRange());
-    SourceLocation Semi = Lexer::findLocationAfterToken(Whole.getEnd(), tok::semi, SM, Ctx.getLangOpts(),
-                                                        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    // A declaration's range ends with its ';'.
+    SourceLocation Semi = isa<DeclStmt>(C.S)
+                              ? Lexer::getLocForEndOfToken(Whole.getEnd(), 0, SM, Ctx.getLangOpts())
+                              : Lexer::findLocationAfterToken(Whole.getEnd(), tok::semi, SM, Ctx.getLangOpts(),
+                                                              /*SkipTrailingWhitespaceAndNewLine=*/false);
     if (Semi.isInvalid())
       return "the statement's end cannot be found";
     C.M.Stmt = CharSourceRange::getCharRange(Whole.getBegin(), Semi);
@@ -756,10 +850,15 @@ private:
                                  A.Var->getName())
                 .str();
     for (unsigned Idx : Members)
-      for (const VarDecl *P : Cands[Idx].Protected)
+      for (const VarDecl *P : Cands[Idx].Protected) {
         if (refers(C.S, P))
           return llvm::formatv("it uses {0}, the result of the call at line {1}", P->getName(), Cands[Idx].M.Line)
               .str();
+        if (C.Helper && P->hasGlobalStorage() && Eff.touchesGlobal(C.Helper->F, P))
+          return llvm::formatv("{0} may use {1}, the result of the call at line {2}", C.Helper->Name, P->getName(),
+                               Cands[Idx].M.Line)
+              .str();
+      }
     return "";
   }
 
@@ -932,6 +1031,10 @@ FusionPlan ompi::analyzeReductionFusion(ASTContext &Ctx, Evaluator &Ev, Uniformi
   BlockVisitor V(A, Ctx.getSourceManager());
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   A.Plan.Loops = analyzeLoopFusion(Ctx, Ev, Uni, Calls, A.Plan.Declined);
+  // Variants are numbered in the order of their helpers in the file.
+  std::stable_sort(A.Plan.Helpers.begin(), A.Plan.Helpers.end(), [&](const HelperVariant &X, const HelperVariant &Y) {
+    return Ctx.getSourceManager().isBeforeInTranslationUnit(X.After, Y.After);
+  });
   // Number groups in source order of their first call.
   std::stable_sort(A.Plan.Groups.begin(), A.Plan.Groups.end(), [](const FusionGroup &X, const FusionGroup &Y) {
     const FusionMember &A = X.Members.front(), &B = Y.Members.front();

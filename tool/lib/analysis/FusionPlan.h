@@ -57,6 +57,18 @@ struct FusionMember {
   int64_t Size = 0;            ///< bytes per element
   Encoding Enc = Encoding::Plain;
   unsigned Lane = 0; ///< Composite: the member's segment
+  /// A call of a reduction helper (x = dot(r, q);, analysis/ReductionHelpers.h):
+  /// the helper's name and the call's arguments as written ("(r, q)"); its
+  /// input is the variant's value, its result the variable ResultVar.
+  std::string Helper, HelperArgs, ResultVar;
+  bool DeclForm = false; ///< double x = dot(r, q);: Expr is the initializer
+};
+
+/// A reduction helper a group calls: the variant that returns its local
+/// contribution goes after it.
+struct HelperVariant {
+  std::string Helper, ValueType, Params, Body;
+  clang::SourceLocation After;
 };
 
 struct FusionGroup {
@@ -95,6 +107,7 @@ struct LoopFusion {
 struct FusionPlan {
   std::vector<FusionGroup> Groups;
   std::vector<LoopFusion> Loops;
+  std::vector<HelperVariant> Helpers; ///< one per helper the groups call
   std::vector<ChangeNote> Declined;
 };
 

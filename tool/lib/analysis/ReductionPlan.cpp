@@ -46,7 +46,8 @@ const ReductionPlan &ReductionPlans::get(bool Fuse, bool Defer) {
       leaveToRuntime(P.Fusion, *Alone, Calls.File);
   }
   if (Defer)
-    P.Deferral = P.Fusion.Groups.empty() && P.Fusion.Loops.empty() ? std::move(*Alone)
-                                         : analyzeLazyDeferral(Ctx, Ev, Uni, Calls, fusionRanges(P.Fusion, Ctx));
+    P.Deferral = P.Fusion.Groups.empty() && P.Fusion.Loops.empty()
+                     ? std::move(*Alone)
+                     : analyzeLazyDeferral(Ctx, Ev, Uni, Calls, fusionRanges(P.Fusion, Ctx));
   return P;
 }

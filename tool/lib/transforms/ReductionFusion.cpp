@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <map>
 
 using namespace clang;
 using namespace ompi;
@@ -71,9 +72,17 @@ std::string arrayAt(const std::string &T, const std::string &Addr, const std::st
 
 /// The packing of member I's input (an expression, or a loop statement
 /// when an encoding needs one, Loop then set).
-std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I, bool &Loop) {
+std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I, bool &Loop,
+                 const std::string &Value) {
   const FusionMember &M = G.Members[I];
   Loop = false;
+  if (!Value.empty()) { // a helper's contribution, one element
+    std::string V = M.Enc == Encoding::Complement ? "(" + G.CType + ")~(" + Value + ")"
+                    : M.Enc == Encoding::Negate   ? "-(" + Value + ")"
+                    : M.Enc == Encoding::Widen    ? "(" + G.CType + ")(" + Value + ")"
+                                                  : Value;
+    return bufAt(P, S.Off, "0") + " = " + V;
+  }
   if (G.Kind == FusionKind::Composite)
     return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3})", P, S.Off, M.InputText, S.Bytes).str();
   if (M.Enc == Encoding::Plain)
@@ -94,6 +103,15 @@ std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size
 /// The unpacking of member I's result (a statement without ';').
 std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I) {
   const FusionMember &M = G.Members[I];
+  if (!M.ResultVar.empty()) { // a helper's result: the variable, converted as the return converted it
+    std::string B = bufAt(P, S.Off, "0");
+    std::string T = memberType(G, M);
+    return M.ResultVar + " = " +
+           (M.Enc == Encoding::Complement ? "(" + T + ")~" + B
+            : M.Enc == Encoding::Negate   ? "-" + B
+            : M.Enc == Encoding::Widen    ? "(" + T + ")" + B
+                                          : B);
+  }
   if (G.Kind == FusionKind::Composite)
     return llvm::formatv("__builtin_memcpy({0}, &{1}_buf[{2}], {3})", M.ResultAddr, P, S.Off, S.Bytes).str();
   if (M.Enc == Encoding::Plain)
@@ -120,7 +138,9 @@ std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &La
   std::string Type = G.TypeText, Op = G.OpText;
   bool Wrapped = G.Members.back().Wrapped;
   bool AnyCode = Wrapped || llvm::any_of(G.Members, [](const FusionMember &M) { return !M.ResultCode.empty(); });
-  std::vector<std::string> Code{Pack + ";"};
+  std::vector<std::string> Code;
+  if (!Pack.empty())
+    Code.push_back(Pack + ";");
   if (G.Kind == FusionKind::Composite) {
     // One element of the site's contiguous type, reduced by its op.
     Count = "1";
@@ -226,18 +246,22 @@ std::string declaration(const FusionGroup &G, const FusionLayout &Lay, const std
 }
 
 llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const SourceManager &SM, const LangOptions &LO,
-                         tooling::Replacements &Out) {
+                         tooling::Replacements &Out, const std::map<std::string, std::string> &Variants) {
   FusionLayout Lay = fusionLayout(G);
   std::vector<Slot> Slots = slots(G, Lay);
   bool Loop = false;
-  auto Pack = [&](size_t I) { return pack(G, Slots[I], P, I, Loop); };
+  auto Pack = [&](size_t I) {
+    const FusionMember &M = G.Members[I];
+    std::string Value = M.Helper.empty() ? "" : Variants.at(M.Helper) + M.HelperArgs;
+    return pack(G, Slots[I], P, I, Loop, Value);
+  };
   std::string Decl = declaration(G, Lay, P);
   const FusionMember &First = G.Members.front(), &Last = G.Members.back();
   // The declaration goes before the first statement. When a macro wraps the
   // first call, the declaration replaces the statement's first token (the
   // macro's name) with itself and that token, so a wait another
   // transformation inserts before the statement can still go first.
-  if (First.Wrapped) {
+  if (First.Wrapped || First.DeclForm) {
     SourceLocation B = First.Stmt.getBegin();
     unsigned Len = Lexer::MeasureTokenLength(B, SM, LO);
     StringRef Tok(SM.getCharacterData(B), Len);
@@ -251,13 +275,28 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
     std::string Code = Pack(I);
     if (M.Wrapped && Loop)
       Code = "__extension__({ " + Code + "; })";
-    std::string Text = M.Wrapped ? "(" + Code + ", MPI_SUCCESS)" : (I == 0 ? Decl : "") + Code;
+    // A declaration's initializer: the packing, then 0 (the fused call
+    // assigns the variable).
+    std::string Text = M.Wrapped    ? "(" + Code + ", MPI_SUCCESS)"
+                       : M.DeclForm ? "(" + Code + ", 0)"
+                                    : (I == 0 ? Decl : "") + Code;
     if (auto E = Out.add(tooling::Replacement(SM, M.Expr, Text, LO)))
       return E;
   }
   std::string Comment = llvm::formatv("/* ompi-opt: {0} {1} calls (lines {2}) fused into one */", G.Members.size(),
                                       G.Function, fusionLines(G))
                             .str();
+  if (Last.DeclForm) {
+    // The declaration stays (its variable lives on); the collective follows it.
+    if (auto E = Out.add(tooling::Replacement(SM, Last.Expr, "(" + Pack(G.Members.size() - 1) + ", 0)", LO)))
+      return E;
+    std::vector<std::string> Code = collective(G, Lay, Slots, P, "");
+    std::string Block = "\n" + Last.Indent + "{ " + Comment + "\n";
+    for (const std::string &L : Code)
+      Block += Last.Indent + "  " + L + "\n";
+    Block += Last.Indent + "}";
+    return Out.add(tooling::Replacement(SM, Last.Stmt.getEnd(), 0, Block));
+  }
   std::vector<std::string> Code = collective(G, Lay, Slots, P, Pack(G.Members.size() - 1));
   if (Last.Wrapped) {
     // One expression on the call's line, its value the fused call's code.
@@ -319,13 +358,25 @@ llvm::Error rewrite(const FusionPlan &Plan, TransformContext &TC) {
   std::vector<ChangeNote> &Notes = TC.Notes;
   const SourceManager &SM = Ctx.getSourceManager();
   FreshNames Names(Ctx);
+  // Each reduction helper a group calls gets its variant, after it.
+  std::map<std::string, std::string> Variants;
+  for (const HelperVariant &H : Plan.Helpers) {
+    std::string Name = Names.next("mpiopt_part") + "_" + H.Helper;
+    Variants[H.Helper] = Name;
+    std::string Text = llvm::formatv("\n\n/* ompi-opt: {0} up to its reduction, returning this rank's contribution "
+                                     "(the fused reductions deliver the result) */\nstatic {1} {2}{3} {4}",
+                                     H.Helper, H.ValueType, Name, H.Params, H.Body)
+                           .str();
+    if (auto E = Out.add(tooling::Replacement(SM, H.After, 0, Text)))
+      return E;
+  }
   for (const FusionGroup &G : Plan.Groups) {
     std::string P = Names.next("mpiopt_fuse");
     if (G.Kind == FusionKind::Composite) {
       TC.needs("#include <mpiopt/fuse.h>");
       TC.needs(compositeOp(G, P));
     }
-    if (auto E = rewriteGroup(G, P, SM, Ctx.getLangOpts(), Out))
+    if (auto E = rewriteGroup(G, P, SM, Ctx.getLangOpts(), Out, Variants))
       return E;
     const FusionMember &Last = G.Members.back();
     Notes.push_back(fusionNote(G, SM.getFilename(SM.getExpansionLoc(Last.Stmt.getBegin())).str()));
