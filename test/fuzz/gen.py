@@ -251,6 +251,10 @@ class Gen:
             self.reduce_in_place_root(f, out)
         elif w < 90:
             self.elementwise_loop(f, out)
+        elif w < 92 and len(self.funcs) < 8:
+            self.split_helpers(f, out)
+        elif w < 94 and len(self.funcs) < 8:
+            self.out_params(f, out)
         else:
             # consecutive reductions of one kind: what fusion looks for
             kind, ctype, mpitype, op, comm, root = self.signature()
@@ -442,6 +446,54 @@ class Gen:
         out.append("mix(%s);" % k)
         out.append("for (%s = 0; %s < %d; %s++)" % (k, k, n, k))
         out.append("  mix((long)%s[%s]);" % (y, k))
+
+    def split_helpers(self, f, out):
+        """Helpers that end with one reduction whose result they return,
+        called one after another (what helper fusion looks for)."""
+        calls, uses = [], []
+        for _ in range(self.r.randint(2, 3)):
+            ctype = self.pick(list(TYPES))
+            mpitype, ops = TYPES[ctype]
+            op = self.pick(ops)
+            h = Func(self.fresh("part"), ret=ctype, params="int k", static=self.chance(0.8))
+            h.vars.append(Var("k", "int", readonly=True))
+            s, g = self.fresh("s"), self.fresh("g")
+            h.locals.append("%s %s = 0, %s = 0;" % (ctype, s, g))
+            h.body = ["%s = %s;" % (s, self.bounded(h, ctype, op).replace("rank", "(rank + k)", 1)),
+                      "MPI_Allreduce(&%s, &%s, 1, %s, %s, MPI_COMM_WORLD);" % (s, g, mpitype, op),
+                      "return %s;" % g]
+            self.funcs.append(h)
+            v = self.local(f, ctype)
+            call = "%s(%s)" % (h.name, self.pick(["rank", "size", "3"]))
+            calls.append("%s = %s;" % (v.expr, call))
+            uses.append(self.mix(v))
+        out.extend(calls + uses)
+
+    def out_params(self, f, out):
+        """A helper whose consecutive reductions deliver through pointer
+        parameters; the caller may pass the same object twice."""
+        n = self.r.randint(2, 3)
+        types = [self.pick(list(TYPES)) for _ in range(n)]
+        params = ", ".join("%s *o%d" % (t, i) for i, t in enumerate(types))
+        h = Func(self.fresh("outs"), params="int k, " + params, static=self.chance(0.8))
+        h.vars.append(Var("k", "int", readonly=True))
+        body, calls = [], []
+        for i, t in enumerate(types):
+            mpitype, ops = TYPES[t]
+            op = self.pick(ops)
+            x = self.fresh("x")
+            h.locals.append("%s %s = 0;" % (t, x))
+            body.append("%s = %s;" % (x, self.bounded(h, t, op).replace("rank", "(rank + k)", 1)))
+            calls.append("MPI_Allreduce(&%s, o%d, 1, %s, %s, MPI_COMM_WORLD);" % (x, i, mpitype, op))
+        h.body = body + calls
+        self.funcs.append(h)
+        targets = []
+        for t in types:
+            same = [v for v in targets if v.ctype == t]
+            targets.append(self.pick(same) if same and self.chance(0.3) else self.target(f, t))
+        out.append("%s(%s, %s);" % (h.name, self.pick(["rank", "size", "3"]), ", ".join(v.addr for v in targets)))
+        for v in targets:
+            out.append(self.mix(v))
 
     def reduce_in_place_root(self, f, out):
         """MPI_IN_PLACE at the root, the send buffer elsewhere (the OSU shape)."""
