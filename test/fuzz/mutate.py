@@ -111,7 +111,7 @@ def main():
                                                "incompatible-pointer-types", "incompatible-function-pointer-types",
                                                "return-type")]
         syntax = [a.clang, "-fsyntax-only", "-w", "-std=gnu11"] + lenient + cflags + [
-            "-I" + os.path.join(ROOT, "runtime", "include")]
+            "-I" + os.path.join(ROOT, "runtime", "include"), "-I" + os.path.join(ROOT, "templates")]
         valid = run(syntax + [src], a.timeout)[0] == 0
         rc, err = run([a.ompi_opt, "--line-directives", src, "-o", dst, "--"] + cflags, a.timeout)
         why = None
