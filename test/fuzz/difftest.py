@@ -53,10 +53,10 @@ class Tester:
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "runs": 0, "invalid": 0}
         self.failures = []
 
-    def build(self, src, impl, exe, optimised):
+    def build(self, src, impl, exe, optimised, extra=()):
         cc = MPI[impl]["cc"]
         if not optimised:
-            rc, out, err = sh([cc] + CFLAGS + ["-o", exe, src], self.a.timeout)
+            rc, out, err = sh([cc] + CFLAGS + list(extra) + ["-o", exe, src], self.a.timeout)
             return rc == 0, err
         env = dict(RUN_ENV, OMPI_CC_MPICC=cc)
         rc, out, err = sh([self.ompi_cc, "--ompi-report"] + CFLAGS + ["-o", exe, src], self.a.timeout * 6, env=env)
@@ -72,9 +72,12 @@ class Tester:
             cfg += [("openmpi", 3), ("openmpi", 4)]
         return cfg
 
-    def check(self, src, work, configs, count=False):
+    def check(self, src, work, configs, count=False, strict=False):
         """The first difference between the builds of src, or None. A program
-        whose plain build fails is 'invalid' (the generator's fault)."""
+        whose plain build fails is 'invalid' (the generator's fault). With
+        strict (while reducing), a program whose plain output depends on
+        what uninitialized locals hold is invalid too: a deleted line can
+        leave a read of one, which differs between any two builds."""
         built = {}
         for impl in sorted({c[0] for c in configs}):
             plain, opt = os.path.join(work, "plain." + impl), os.path.join(work, "ompi." + impl)
@@ -98,6 +101,11 @@ class Tester:
             prc, pout, perr = self.run(impl, n, plain)
             if prc != 0 or not pout:
                 return ("invalid", "plain build fails at %s/%d: %s" % (impl, n, (perr or "")[-400:]))
+            if strict:
+                other = plain + ".pattern"
+                ok, _ = self.build(src, impl, other, False, ["-ftrivial-auto-var-init=pattern"])
+                if not ok or self.run(impl, n, other)[1] != pout:
+                    return ("invalid", "the plain output depends on uninitialized memory")
             orc, oout, oerr = self.run(impl, n, opt)
             if count:
                 self.counts["runs"] += 2
@@ -119,7 +127,7 @@ class Tester:
         def interesting(ls):
             with open(path, "w") as f:
                 f.write("\n".join(ls))
-            r = self.check(path, work, configs)
+            r = self.check(path, work, configs, strict=True)
             return r is not None and r[0] == kind
 
         def blocks(ls):
@@ -220,7 +228,7 @@ class Tester:
         path = os.path.join(work, "final.c")
         with open(path, "w") as f:
             f.write(text)
-        r = self.check(path, work, configs)
+        r = self.check(path, work, configs, strict=True)
         return r is not None and r[0] == kind
 
     def one(self, index, seed):

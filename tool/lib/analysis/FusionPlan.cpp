@@ -293,7 +293,7 @@ private:
     for (unsigned Idx : O.Members)
       if (const ReductionHelper *H = Cands[Idx].Helper;
           H && llvm::none_of(Plan.Helpers, [&](const HelperVariant &V) { return V.Helper == H->Name; }))
-        Plan.Helpers.push_back({H->Name, H->ValueType, H->Params, H->Body, H->After});
+        Plan.Helpers.push_back({H->Name, H->ValueType, H->Params, H->Body, H->After, H->Local});
     Plan.Groups.push_back(std::move(G));
   }
 
@@ -1120,6 +1120,12 @@ std::vector<std::pair<unsigned, unsigned>> ompi::fusionRanges(const FusionPlan &
     }
   for (const LoopFusion &L : Plan.Loops) {
     tooling::Replacement Rep(SM, L.Loop, "", Ctx.getLangOpts());
+    R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
+  }
+  // A helper's local part is copied into its variant: a wait another
+  // transformation put there would be missing from the copy.
+  for (const HelperVariant &H : Plan.Helpers) {
+    tooling::Replacement Rep(SM, H.Local, "", Ctx.getLangOpts());
     R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
   }
   return R;

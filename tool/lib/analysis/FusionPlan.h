@@ -69,6 +69,9 @@ struct FusionMember {
 struct HelperVariant {
   std::string Helper, ValueType, Params, Body;
   clang::SourceLocation After;
+  /// The local part the variant copies: no other transformation may change
+  /// it (the copy would not have the change; fusionRanges() includes it).
+  clang::CharSourceRange Local;
 };
 
 struct FusionGroup {

@@ -114,8 +114,8 @@ ReductionHelper ReductionHelpers::examine(const FunctionDecl *F) {
   FunctionTypeLoc TL = F->getFunctionTypeLoc();
   const LangOptions &LO = Ctx.getLangOpts();
   H.Params = Lexer::getSourceText(CharSourceRange::getTokenRange(TL.getLParenLoc(), TL.getRParenLoc()), SM, LO).str();
-  std::string Local =
-      Lexer::getSourceText(CharSourceRange::getCharRange(Body->getLBracLoc(), Red->getBeginLoc()), SM, LO).str();
+  H.Local = CharSourceRange::getCharRange(Body->getLBracLoc(), Red->getBeginLoc());
+  std::string Local = Lexer::getSourceText(H.Local, SM, LO).str();
   // The parameters only the reduction used, and the result, are unused
   // here; the helper itself may have no call left (a static one would warn).
   std::string Unused = "(void)" + H.Name + ";\n  ";

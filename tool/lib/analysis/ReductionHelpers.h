@@ -36,11 +36,12 @@ struct ReductionHelper {
   const clang::FunctionDecl *F = nullptr;
   const CallResult *Reduction = nullptr; ///< the MPI_Allreduce at its end
   std::string Name;
-  std::string ValueType;       ///< the C type of the contribution (and of the result)
-  std::string Params;          ///< "(const double *x, int n)", as written
-  std::string Body;            ///< the variant's body: the local part, then "return s;"
-  clang::SourceLocation After; ///< just after the helper's closing brace
-  std::string Why;             ///< why F is not such a helper ("" when it is)
+  std::string ValueType;        ///< the C type of the contribution (and of the result)
+  std::string Params;           ///< "(const double *x, int n)", as written
+  std::string Body;             ///< the variant's body: the local part, then "return s;"
+  clang::SourceLocation After;  ///< just after the helper's closing brace
+  clang::CharSourceRange Local; ///< the local part, which the variant copies
+  std::string Why;              ///< why F is not such a helper ("" when it is)
 };
 
 /// The helpers of a file, each examined once.
