@@ -106,13 +106,8 @@ private:
     return A.Class == ArgClass::Static && !A.Value.empty() && lookupHandle(A.Value) ? A.Value : text(E);
   }
 
-  static const VarDecl *varOf(const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  }
-
   static bool mentions(const Stmt *S, const VarDecl *V) {
-    return anyNode(S, [&](const Stmt *X) { return varOf(dyn_cast<Expr>(X)) == V && isa<DeclRefExpr>(X); });
+    return anyNode(S, [&](const Stmt *X) { return namedVar(dyn_cast<Expr>(X)) == V && isa<DeclRefExpr>(X); });
   }
 
   std::string analyze(const ForStmt *For, const FunctionDecl *F, const CallResult &R, LoopFusion &L) {
@@ -148,12 +143,12 @@ private:
       A = K ? K->getInit() : nullptr;
       L.CounterScoped = true;
     } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
-      K = varOf(BO->getLHS());
+      K = namedVar(BO->getLHS());
       A = BO->getRHS();
     }
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-    if (!K || !A || !Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) || varOf(Cond->getLHS()) != K ||
-        !increments(For->getInc(), K))
+    if (!K || !A || !Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+        namedVar(Cond->getLHS()) != K || !increments(For->getInc(), K))
       return "the loop is not of the form for (k = A; k < B; k++)";
     const Expr *B = Cond->getRHS();
     if (!K->hasLocalStorage() || !K->getType()->isSignedIntegerType() || K->getType().isVolatileQualified())
@@ -178,10 +173,10 @@ private:
 
   static bool increments(const Expr *Inc, const VarDecl *K) {
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-      return U->isIncrementOp() && varOf(U->getSubExpr()) == K;
+      return U->isIncrementOp() && namedVar(U->getSubExpr()) == K;
     if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
       Expr::EvalResult One;
-      return CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == K &&
+      return CA->getOpcode() == BO_AddAssign && namedVar(CA->getLHS()) == K &&
              CA->getRHS()->EvaluateAsInt(One, *const_cast<ASTContext *>(&K->getASTContext())) && One.Val.getInt() == 1;
     }
     return false;
@@ -195,7 +190,7 @@ private:
       if (isa<CallExpr, ArraySubscriptExpr, MemberExpr, StmtExpr>(S) ||
           (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
         Why = "reads memory";
-      else if (const VarDecl *V = varOf(dyn_cast<Expr>(S));
+      else if (const VarDecl *V = namedVar(dyn_cast<Expr>(S));
                V && isa<DeclRefExpr>(S) && V->getType().isVolatileQualified())
         Why = "reads the volatile " + V->getName().str();
       return !Why.empty();
@@ -236,12 +231,12 @@ private:
     const Expr *Base = nullptr;
     if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
-          AS && varOf(AS->getIdx()) == K)
+          AS && namedVar(AS->getIdx()) == K)
         Base = AS->getBase();
     } else if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Add) {
-      if (varOf(BO->getRHS()) == K && BO->getLHS()->getType()->isPointerType())
+      if (namedVar(BO->getRHS()) == K && BO->getLHS()->getType()->isPointerType())
         Base = BO->getLHS();
-      else if (varOf(BO->getLHS()) == K && BO->getRHS()->getType()->isPointerType())
+      else if (namedVar(BO->getLHS()) == K && BO->getRHS()->getType()->isPointerType())
         Base = BO->getRHS();
     }
     if (!Base || mentions(Base, K) || Base->HasSideEffects(Ctx))
@@ -261,7 +256,7 @@ private:
         return nullptr;
       Base = AS->getBase()->IgnoreParenImpCasts();
     }
-    const VarDecl *V = varOf(Base);
+    const VarDecl *V = namedVar(Base);
     Restrict = V && V->getType()->isPointerType() && V->getType().isRestrictQualified();
     return V && (V->getType()->isArrayType() || Restrict) ? V : nullptr;
   }

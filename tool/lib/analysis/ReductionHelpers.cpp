@@ -12,15 +12,10 @@ using namespace ompi;
 
 namespace {
 
-const VarDecl *varOf(const Expr *E) {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 /// &v for an automatic scalar v of F (a parameter too, when Param).
 const VarDecl *addressOfLocal(const Expr *E, const FunctionDecl *F, bool Param) {
   const auto *U = dyn_cast_or_null<UnaryOperator>(E ? E->IgnoreParenImpCasts() : nullptr);
-  const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? varOf(U->getSubExpr()) : nullptr;
+  const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
   return V && V->hasLocalStorage() && (Param || !isa<ParmVarDecl>(V)) && V->getParentFunctionOrMethod() == F &&
                  V->getType()->isArithmeticType() && !V->getType().isVolatileQualified()
              ? V
@@ -96,7 +91,7 @@ ReductionHelper ReductionHelpers::examine(const FunctionDecl *F) {
   const ArgResult *Count = R.arg(Role::Count), *Type = R.arg(Role::Type), *Op = R.arg(Role::Op),
                   *Comm = R.arg(Role::Comm);
   const HandleModel *TM = Type && Type->Class == ArgClass::Static ? lookupHandle(Type->Value) : nullptr;
-  if (!S || !G || S == G || varOf(RS->getRetValue()) != G)
+  if (!S || !G || S == G || namedVar(RS->getRetValue()) != G)
     H.Why = "its reduction is not of one automatic local into another whose value it returns";
   else if (!Count || !Count->Int || *Count->Int != 1 || !TM || TM->Kind != HandleKind::Datatype || !Op ||
            Op->Class != ArgClass::Static || !isReductionOp(Op->Value) || !Comm || Comm->Class != ArgClass::Static)

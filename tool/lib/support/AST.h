@@ -25,6 +25,13 @@ template <typename Pred> bool anyNode(const clang::Stmt *S, Pred P) {
   return false;
 }
 
+/// The variable E names (through parentheses and implicit casts), if E is
+/// just a variable.
+inline const clang::VarDecl *namedVar(const clang::Expr *E) {
+  const auto *DRE = llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return DRE ? llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 /// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
 inline const clang::VarDecl *rootVar(const clang::Expr *E) {
   E = strip(E);
