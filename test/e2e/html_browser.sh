@@ -43,6 +43,8 @@ done
 dom=$(render report/variance.c.html)
 notes=$(echo "$dom" | grep -o 'data-check="[^"]*"' | sed 's/.* notes=\([0-9]*\).*/\1/')
 [ "$notes" -ge 2 ] || fail "variance.c: expected notes, got $notes"
-echo "$dom" | grep -q 'class="better"' || fail "variance.c: the summary shows no saving"
+# The summary's cells are static HTML: read the page itself (a DOM dump
+# under load once came back without them).
+grep -q 'class=better' report/variance.c.html || fail "variance.c: the summary shows no saving"
 render report/index.html | grep -q "ompi-opt: project report" || fail "the index did not render"
 ok "HTML report rendered in $(basename "$browser"); screenshots in $ARTEFACTS"
