@@ -293,7 +293,7 @@ private:
     for (unsigned Idx : O.Members)
       if (const ReductionHelper *H = Cands[Idx].Helper;
           H && llvm::none_of(Plan.Helpers, [&](const HelperVariant &V) { return V.Helper == H->Name; }))
-        Plan.Helpers.push_back({H->Name, H->ValueType, H->Params, H->Body, H->After, H->Local});
+        Plan.Helpers.push_back({H->Name, H->ValueType, H->Params, H->Body, H->After, H->Local, H->Proto});
     Plan.Groups.push_back(std::move(G));
   }
 
@@ -687,9 +687,11 @@ private:
   std::string helperProblem(Candidate &C, const FunctionDecl *F, Args &A) {
     const ReductionHelper &H = *C.Helper;
     const VarDecl *X = C.HelperResult;
-    if (!SM.isBeforeInTranslationUnit(H.F->getEndLoc(), F->getBeginLoc()))
+    // Defined later, the variant needs a prototype where the helper has one.
+    if (!SM.isBeforeInTranslationUnit(H.F->getEndLoc(), F->getBeginLoc()) &&
+        (H.Proto.isInvalid() || !SM.isBeforeInTranslationUnit(H.Proto, F->getBeginLoc())))
       return "the helper " + H.Name + " is defined after " + F->getNameAsString() +
-             " (its variant goes after it, and would come too late)";
+             " and not declared before it (its variant goes after it, and would come too late)";
     if (X->getType().isVolatileQualified() || !X->getType()->isArithmeticType())
       return "the result " + X->getName().str() + " is not a non-volatile arithmetic variable";
     const CallExpr *Saved = C.Call;

@@ -72,6 +72,7 @@ struct HelperVariant {
   /// The local part the variant copies: no other transformation may change
   /// it (the copy would not have the change; fusionRanges() includes it).
   clang::CharSourceRange Local;
+  clang::SourceLocation Proto; ///< where the variant's prototype goes (helper defined after a caller)
 };
 
 struct FusionGroup {

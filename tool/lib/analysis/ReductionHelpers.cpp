@@ -119,6 +119,9 @@ ReductionHelper ReductionHelpers::examine(const FunctionDecl *F) {
       Unused += "(void)" + P->getName().str() + ";\n  ";
   H.Body = Local + Unused + "(void)" + G->getName().str() + ";\n  return " + S->getName().str() + ";\n}";
   H.After = Lexer::getLocForEndOfToken(Body->getRBracLoc(), 0, SM, LO);
+  for (const FunctionDecl *D = F->getPreviousDecl(); D; D = D->getPreviousDecl())
+    if (SM.isWrittenInMainFile(D->getBeginLoc()) && !D->getEndLoc().isMacroID())
+      H.Proto = Lexer::findLocationAfterToken(D->getEndLoc(), tok::semi, SM, LO, false);
   if (H.Params.empty() || Local.empty() || H.After.isInvalid())
     H.Why = "its text cannot be copied";
   return H;

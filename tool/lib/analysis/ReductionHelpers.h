@@ -41,7 +41,10 @@ struct ReductionHelper {
   std::string Body;             ///< the variant's body: the local part, then "return s;"
   clang::SourceLocation After;  ///< just after the helper's closing brace
   clang::CharSourceRange Local; ///< the local part, which the variant copies
-  std::string Why;              ///< why F is not such a helper ("" when it is)
+  /// Just after the first declaration of the helper before its definition
+  /// (a prototype), where the variant's prototype can go; invalid if none.
+  clang::SourceLocation Proto;
+  std::string Why; ///< why F is not such a helper ("" when it is)
 };
 
 /// The helpers of a file, each examined once.

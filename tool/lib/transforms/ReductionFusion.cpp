@@ -369,6 +369,10 @@ llvm::Error rewrite(const FusionPlan &Plan, TransformContext &TC) {
                            .str();
     if (auto E = Out.add(tooling::Replacement(SM, H.After, 0, Text)))
       return E;
+    if (H.Proto.isValid()) // the helper's prototype: callers before its definition
+      if (auto E =
+              Out.add(tooling::Replacement(SM, H.Proto, 0, "\nstatic " + H.ValueType + " " + Name + H.Params + ";")))
+        return E;
   }
   for (const FusionGroup &G : Plan.Groups) {
     std::string P = Names.next("mpiopt_fuse");
