@@ -526,12 +526,7 @@ private:
     return T;
   }
 
-  std::string textOf(const Expr *E) {
-    CharSourceRange R = fileRange(E);
-    if (R.isInvalid())
-      return "";
-    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-  }
+  std::string textOf(const Expr *E) { return fileText(SM, Ctx.getLangOpts(), E); }
 
   /// Check everything about one call that does not depend on its neighbours.
   /// The arguments of a candidate, as validate() reads them.
@@ -1113,22 +1108,21 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
 std::vector<std::pair<unsigned, unsigned>> ompi::fusionRanges(const FusionPlan &Plan, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::pair<unsigned, unsigned>> R;
+  auto Add = [&](CharSourceRange Range) {
+    tooling::Replacement Rep(SM, Range, "", Ctx.getLangOpts());
+    R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
+  };
   for (const FusionGroup &G : Plan.Groups)
     for (size_t I = 0; I < G.Members.size(); ++I) {
       // Earlier calls become their packing, the last statement the collective.
       const FusionMember &M = G.Members[I];
-      tooling::Replacement Rep(SM, I + 1 < G.Members.size() || M.Wrapped ? M.Expr : M.Stmt, "", Ctx.getLangOpts());
-      R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
+      Add(I + 1 < G.Members.size() || M.Wrapped ? M.Expr : M.Stmt);
     }
-  for (const LoopFusion &L : Plan.Loops) {
-    tooling::Replacement Rep(SM, L.Loop, "", Ctx.getLangOpts());
-    R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
-  }
+  for (const LoopFusion &L : Plan.Loops)
+    Add(L.Loop);
   // A helper's local part is copied into its variant: a wait another
   // transformation put there would be missing from the copy.
-  for (const HelperVariant &H : Plan.Helpers) {
-    tooling::Replacement Rep(SM, H.Local, "", Ctx.getLangOpts());
-    R.push_back({Rep.getOffset(), Rep.getOffset() + Rep.getLength()});
-  }
+  for (const HelperVariant &H : Plan.Helpers)
+    Add(H.Local);
   return R;
 }

@@ -93,13 +93,7 @@ private:
     return Count && Count->Int && *Count->Int == 1 ? It->second : nullptr;
   }
 
-  /// E as written in the file ("" when a macro's body holds part of it; a
-  /// macro that is all of E, such as MPI_DOUBLE, is written as itself).
-  std::string text(const Expr *E) {
-    CharSourceRange R =
-        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts());
-    return R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() : "";
-  }
+  std::string text(const Expr *E) { return fileText(SM, Ctx.getLangOpts(), E); }
 
   /// A static handle's name, else E as written.
   std::string spelling(const ArgResult &A, const Expr *E) {

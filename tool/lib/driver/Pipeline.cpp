@@ -15,6 +15,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <tuple>
 
 using namespace clang;
@@ -22,10 +24,18 @@ using namespace ompi;
 
 namespace {
 
+/// What the sources of one run share: the options, the outcomes, whether
+/// one failed, and the machine profiles read so far (each file once).
+struct Run {
+  const PipelineOptions &Opts;
+  std::vector<FileOutcome> &Outcomes;
+  bool Failed = false;
+  std::map<std::string, std::optional<MachineProfile>> Profiles;
+};
+
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
-      : CI(CI), Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
+  Consumer(CompilerInstance &CI, Run &R) : CI(CI), R(R), Opts(R.Opts), Outcomes(R.Outcomes), Failed(R.Failed) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -93,10 +103,10 @@ public:
 
 private:
   CompilerInstance &CI;
+  Run &R;
   const PipelineOptions &Opts;
   std::vector<FileOutcome> &Outcomes;
   bool &Failed;
-  std::optional<MachineProfile> Loaded;
 
   /// The machine profile: the one named, or the default of the MPI whose
   /// mpi.h this source includes (Open MPI's defines OPEN_MPI).
@@ -112,40 +122,35 @@ private:
       if (!llvm::sys::fs::exists(Path))
         return nullptr;
     }
-    auto P = loadProfile(Path);
-    if (!P) {
-      llvm::errs() << "warning: " << llvm::toString(P.takeError()) << "; no machine profile used\n";
-      return nullptr;
+    auto [It, New] = R.Profiles.try_emplace(Path);
+    if (New) {
+      if (auto P = loadProfile(Path))
+        It->second = std::move(*P);
+      else
+        llvm::errs() << "warning: " << llvm::toString(P.takeError()) << "; no machine profile used\n";
     }
-    Loaded = std::move(*P);
-    return &*Loaded;
+    return It->second ? &*It->second : nullptr;
   }
 };
 
 class Action : public ASTFrontendAction {
 public:
-  Action(const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
-      : Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
+  explicit Action(Run &R) : R(R) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
-    return std::make_unique<Consumer>(CI, Opts, Outcomes, Failed);
+    return std::make_unique<Consumer>(CI, R);
   }
 
 private:
-  const PipelineOptions &Opts;
-  std::vector<FileOutcome> &Outcomes;
-  bool &Failed;
+  Run &R;
 };
 
 class Factory : public tooling::FrontendActionFactory {
 public:
-  Factory(const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes, bool &Failed)
-      : Opts(Opts), Outcomes(Outcomes), Failed(Failed) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(Opts, Outcomes, Failed); }
+  explicit Factory(Run &R) : R(R) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(R); }
 
 private:
-  const PipelineOptions &Opts;
-  std::vector<FileOutcome> &Outcomes;
-  bool &Failed;
+  Run &R;
 };
 
 } // namespace
@@ -155,8 +160,8 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
   tooling::ClangTool Tool(DB, Sources);
   Tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
-  bool Failed = false;
-  Factory F(Opts, Outcomes, Failed);
+  Run R{Opts, Outcomes, false, {}};
+  Factory F(R);
   int RC = Tool.run(&F);
-  return RC == 0 && !Failed;
+  return RC == 0 && !R.Failed;
 }

@@ -65,3 +65,8 @@ std::pair<SourceLocation, unsigned> ompi::afterIncludeOf(const SourceManager &SM
     return {};
   return {SM.getComposedLoc(Main, unsigned(End + 1)), SM.getLineNumber(Main, unsigned(End + 1))};
 }
+
+std::string ompi::fileText(const SourceManager &SM, const LangOptions &LO, const Expr *E) {
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+  return R.isValid() ? Lexer::getSourceText(R, SM, LO).str() : "";
+}

@@ -9,11 +9,16 @@
 #define OMPI_TOOL_SUPPORT_SOURCETEXT_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
 
 namespace ompi {
+
+/// E as written in the file; "" when part of it is in a macro's body (a
+/// macro that is all of E, such as MPI_DOUBLE, reads as itself).
+std::string fileText(const clang::SourceManager &SM, const clang::LangOptions &LO, const clang::Expr *E);
 
 /// The blank characters that begin the line holding L (its expansion).
 std::string lineIndent(const clang::SourceManager &SM, clang::SourceLocation L);

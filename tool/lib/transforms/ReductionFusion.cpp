@@ -70,19 +70,30 @@ std::string arrayAt(const std::string &T, const std::string &Addr, const std::st
   return Idx == "0" ? "*(" + T + " *)(" + Addr + ")" : "((" + T + " *)(" + Addr + "))[" + Idx + "]";
 }
 
+/// X as its encoding E stores it in the buffer or reads it back, converted
+/// to To: ~X, -X, or X itself (for Widen, only converted).
+std::string coded(Encoding E, const std::string &To, const std::string &X) {
+  switch (E) {
+  case Encoding::Complement:
+    return "(" + To + ")~" + X;
+  case Encoding::Negate:
+    return "-" + X;
+  case Encoding::Widen:
+    return "(" + To + ")" + X;
+  case Encoding::Plain:
+    break;
+  }
+  return X;
+}
+
 /// The packing of member I's input (an expression, or a loop statement
 /// when an encoding needs one, Loop then set).
 std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I, bool &Loop,
                  const std::string &Value) {
   const FusionMember &M = G.Members[I];
   Loop = false;
-  if (!Value.empty()) { // a helper's contribution, one element
-    std::string V = M.Enc == Encoding::Complement ? "(" + G.CType + ")~(" + Value + ")"
-                    : M.Enc == Encoding::Negate   ? "-(" + Value + ")"
-                    : M.Enc == Encoding::Widen    ? "(" + G.CType + ")(" + Value + ")"
-                                                  : Value;
-    return bufAt(P, S.Off, "0") + " = " + V;
-  }
+  if (!Value.empty()) // a helper's contribution, one element
+    return bufAt(P, S.Off, "0") + " = " + (M.Enc == Encoding::Plain ? Value : coded(M.Enc, G.CType, "(" + Value + ")"));
   if (G.Kind == FusionKind::Composite)
     return llvm::formatv("__builtin_memcpy(&{0}_buf[{1}], {2}, {3})", P, S.Off, M.InputText, S.Bytes).str();
   if (M.Enc == Encoding::Plain)
@@ -90,12 +101,7 @@ std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size
                          G.CType)
         .str();
   std::string T = memberType(G, M);
-  auto Enc = [&](const std::string &Idx) {
-    std::string Src = arrayAt("const " + T, M.InputText, Idx);
-    return M.Enc == Encoding::Complement ? "(" + T + ")~" + Src
-           : M.Enc == Encoding::Negate   ? "-" + Src
-                                         : "(" + G.CType + ")" + Src;
-  };
+  auto Enc = [&](const std::string &Idx) { return coded(M.Enc, G.CType, arrayAt("const " + T, M.InputText, Idx)); };
   Loop = S.Count != "1";
   return elementwise(P, S.Count, [&](const std::string &Idx) { return bufAt(P, S.Off, Idx); }, Enc);
 }
@@ -103,15 +109,8 @@ std::string pack(const FusionGroup &G, const Slot &S, const std::string &P, size
 /// The unpacking of member I's result (a statement without ';').
 std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, size_t I) {
   const FusionMember &M = G.Members[I];
-  if (!M.ResultVar.empty()) { // a helper's result: the variable, converted as the return converted it
-    std::string B = bufAt(P, S.Off, "0");
-    std::string T = memberType(G, M);
-    return M.ResultVar + " = " +
-           (M.Enc == Encoding::Complement ? "(" + T + ")~" + B
-            : M.Enc == Encoding::Negate   ? "-" + B
-            : M.Enc == Encoding::Widen    ? "(" + T + ")" + B
-                                          : B);
-  }
+  if (!M.ResultVar.empty()) // a helper's result: the variable, converted as the return converted it
+    return M.ResultVar + " = " + coded(M.Enc, memberType(G, M), bufAt(P, S.Off, "0"));
   if (G.Kind == FusionKind::Composite)
     return llvm::formatv("__builtin_memcpy({0}, &{1}_buf[{2}], {3})", M.ResultAddr, P, S.Off, S.Bytes).str();
   if (M.Enc == Encoding::Plain)
@@ -119,12 +118,7 @@ std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, si
                          G.CType)
         .str();
   std::string T = memberType(G, M);
-  auto Dec = [&](const std::string &Idx) {
-    std::string Buf = bufAt(P, S.Off, Idx);
-    return M.Enc == Encoding::Complement ? "(" + T + ")~" + Buf
-           : M.Enc == Encoding::Negate   ? "-" + Buf
-                                         : "(" + T + ")" + Buf;
-  };
+  auto Dec = [&](const std::string &Idx) { return coded(M.Enc, T, bufAt(P, S.Off, Idx)); };
   return elementwise(P, S.Count, [&](const std::string &Idx) { return arrayAt(T, M.ResultAddr, Idx); }, Dec);
 }
 
@@ -245,6 +239,14 @@ std::string declaration(const FusionGroup &G, const FusionLayout &Lay, const std
       .str();
 }
 
+/// "{ Comment", the statements one level deeper than Indent, "}".
+std::string block(const std::string &Comment, const std::vector<std::string> &Code, const std::string &Indent) {
+  std::string Block = "{ " + Comment + "\n";
+  for (const std::string &L : Code)
+    Block += Indent + "  " + L + "\n";
+  return Block + Indent + "}";
+}
+
 llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const SourceManager &SM, const LangOptions &LO,
                          tooling::Replacements &Out, const std::map<std::string, std::string> &Variants) {
   FusionLayout Lay = fusionLayout(G);
@@ -290,12 +292,8 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
     // The declaration stays (its variable lives on); the collective follows it.
     if (auto E = Out.add(tooling::Replacement(SM, Last.Expr, "(" + Pack(G.Members.size() - 1) + ", 0)", LO)))
       return E;
-    std::vector<std::string> Code = collective(G, Lay, Slots, P, "");
-    std::string Block = "\n" + Last.Indent + "{ " + Comment + "\n";
-    for (const std::string &L : Code)
-      Block += Last.Indent + "  " + L + "\n";
-    Block += Last.Indent + "}";
-    return Out.add(tooling::Replacement(SM, Last.Stmt.getEnd(), 0, Block));
+    std::string Block = block(Comment, collective(G, Lay, Slots, P, ""), Last.Indent);
+    return Out.add(tooling::Replacement(SM, Last.Stmt.getEnd(), 0, "\n" + Last.Indent + Block));
   }
   std::vector<std::string> Code = collective(G, Lay, Slots, P, Pack(G.Members.size() - 1));
   if (Last.Wrapped) {
@@ -306,11 +304,7 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
     Expr += " " + P + "_rc; })";
     return Out.add(tooling::Replacement(SM, Last.Expr, Expr, LO));
   }
-  std::string Block = "{ " + Comment + "\n";
-  for (const std::string &L : Code)
-    Block += Last.Indent + "  " + L + "\n";
-  Block += Last.Indent + "}";
-  return Out.add(tooling::Replacement(SM, Last.Stmt, Block, LO));
+  return Out.add(tooling::Replacement(SM, Last.Stmt, block(Comment, Code, Last.Indent), LO));
 }
 
 /// A loop of 1-element reductions: one reduction of the range, the counter
