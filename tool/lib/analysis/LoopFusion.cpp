@@ -112,7 +112,7 @@ private:
     const VarDecl *K = nullptr;
     std::string Why = header(For, F, L, K);
     if (Why.empty())
-      Why = arguments(R, F, K, L);
+      Why = arguments(R, K, L);
     if (Why.empty())
       Why = buffers(R, F, K, L);
     if (!Why.empty())
@@ -193,7 +193,7 @@ private:
   }
 
   /// Type, op, root and communicator: static or independent of k.
-  std::string arguments(const CallResult &R, const FunctionDecl *F, const VarDecl *K, LoopFusion &L) {
+  std::string arguments(const CallResult &R, const VarDecl *K, LoopFusion &L) {
     const ArgResult *T = R.arg(Role::Type), *Op = R.arg(Role::Op), *Comm = R.arg(Role::Comm), *Root = R.arg(Role::Root);
     if (!T || !Op || !Comm)
       return "the call does not have the expected arguments";
@@ -215,7 +215,6 @@ private:
       return "an argument is written through a macro";
     bool Float = H->CTypes == "float" || H->CTypes == "double" || H->CTypes == "long double";
     L.Floating = Float && (Op->Value == "MPI_SUM" || Op->Value == "MPI_PROD");
-    (void)F;
     return "";
   }
 
