@@ -3,6 +3,7 @@ command (stopping with its output when it fails), the common options and
 environment, and where libompi-rt for an MPI is."""
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 
@@ -53,3 +54,11 @@ def report(a, name, lines):
     print(text)
     with open(os.path.join(a.out, "%s-%s-np%d.md" % (name, a.mpi, a.np)), "w") as f:
         f.write(text + "\n")
+
+
+def paired_ratio(ts, base):
+    """Median over the repetitions of ts[i] / base[i]: the two builds ran
+    back to back in each repetition, so a slow phase of the machine (a noisy
+    neighbour on a shared host) scales both and cancels in the ratio, which
+    the ratio of two medians does not."""
+    return statistics.median(t / b for t, b in zip(ts, base))

@@ -6,6 +6,9 @@
  *             the algorithm given by MPIOPT_LAZY_FUSE (grouped / composite)
  *   solo      one deferred reduction per flush (the adaptive policy's case)
  *             vs plain MPI_Allreduce
+ *   size N    two groups per flush: a SUM of N doubles and a MAX of one
+ *             long (the measurement behind the grouped/composite cost model
+ *             of runtime/lazy/select.c; run it with MPIOPT_LAZY_FUSE set)
  *
  *   run: mpiexec -n P ./lazy_bench MODE [K] [ITERATIONS]
  * Prints "MODE K plain_us lazy_us" (microseconds per iteration) on rank 0;
@@ -21,6 +24,40 @@
 
 static double now(void) { return MPI_Wtime(); }
 
+/* "size N": plain (two MPI_Allreduce) and deferred (two operations, one flush). */
+static int size_mode(int rank, int n, int iters) {
+  if (n < 1 || n > (1 << 22) || iters < 1) {
+    if (!rank) fprintf(stderr, "usage: lazy_bench size N (1..%d doubles) [ITERATIONS]\n", 1 << 22);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  double *in = malloc(sizeof *in * (size_t)n), *out = malloc(sizeof *out * (size_t)n), t[2];
+  long lin = rank, lout = 0;
+  if (!in || !out) MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int i = 0; i < n; i++) in[i] = i + rank;
+  for (int pass = 0; pass < 2; pass++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int it = 0; it < iters; it++) {
+      if (pass == 0) {
+        MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&lin, &lout, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+      } else {
+        mpiopt_lazy_allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        mpiopt_lazy_allreduce(&lin, &lout, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+        mpiopt_lazy_wait(out);
+      }
+      in[it % n] += out[0] * 1e-300 + (double)lout * 1e-300;
+    }
+    double el = (now() - t0) / iters * 1e6;
+    MPI_Reduce(&el, &t[pass], 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  }
+  if (!rank) printf("size %d %.3f %.3f\n", n, t[0], t[1]);
+  free(in);
+  free(out);
+  MPI_Finalize();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank;
@@ -28,6 +65,7 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "fuse";
   int k = argc > 2 ? atoi(argv[2]) : 4;
   int iters = argc > 3 ? atoi(argv[3]) : 2000;
+  if (!strcmp(mode, "size")) return size_mode(rank, k, iters);
   if (k < 1 || k > MAXK || iters < 1) {
     if (!rank) fprintf(stderr, "usage: lazy_bench queue|fuse|mixed|solo [K (1..%d)] [ITERATIONS]\n", MAXK);
     MPI_Abort(MPI_COMM_WORLD, 2);

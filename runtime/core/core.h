@@ -41,6 +41,7 @@ void *mpiopt_grow_array(void *p, size_t *cap, size_t need, size_t elem, size_t f
 
 /* The same for an int capacity (from 8). */
 static inline void *mpiopt_grow_int(void *p, int *cap, int want, size_t elem) {
+  if (want <= *cap) return p; /* the common case, without a call */
   size_t c = (size_t)*cap;
   p = mpiopt_grow_array(p, &c, (size_t)want, elem, 8);
   *cap = (int)c;

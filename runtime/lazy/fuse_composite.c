@@ -13,8 +13,8 @@
  * against "grouped": g * log2(p) * alpha + log2(p) * N * (beta + gamma).
  * It wins when (g - 1) * log2(p) * alpha exceeds the extra copy and the
  * slower user-op path of the MPI library (no vectorised builtin reduction,
- * no pipelining); the selection table (select.c) uses a measured group
- * threshold and a byte limit.
+ * no pipelining, no splitting of the vector); select.c chooses between the
+ * two by a measured curve of that difference against the batch's size.
  *
  * Only blocking: the op reads the layout of the batch being reduced from
  * a static pointer, which is valid only while that collective runs. */

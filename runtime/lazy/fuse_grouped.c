@@ -21,7 +21,7 @@ int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonb
   b->nreqs = 0;
   for (int j = 0; j < b->ngroups && rc == MPI_SUCCESS; j++) {
     mpiopt_lazy_group *g = &b->groups[j];
-    int count = (int)(g->used / (size_t)g->ti->size);
+    int count = g->count;
     int root = g->root;
     const void *send = (root < 0 || root == c->rank) ? MPI_IN_PLACE : g->buf;
     void *recv = (root < 0 || root == c->rank) ? g->buf : NULL;

@@ -19,6 +19,7 @@ typedef struct {
   int root;             /* -1: allreduce */
   unsigned char *buf;   /* packed inputs; the grouped algorithm reduces in place */
   size_t used, cap;     /* bytes */
+  int count;            /* elements of ti packed: used / ti->size */
   const unsigned char *res; /* where the algorithm left the results */
   size_t off;           /* scratch for the composite algorithm */
 } mpiopt_lazy_group;
@@ -66,14 +67,24 @@ typedef struct {
   int solo;             /* flushes in a row that delivered this site's operation alone */
   long immediate_left;  /* > 0: execute at once this many more times, then probe again */
   long backoff;         /* length of the next immediate period */
+  /* The arguments of the site's last deferred call, already validated, and
+   * what they resolved to: a call with the same arguments skips the checks
+   * and lookups (valid while gen equals the communicator table's generation). */
+  MPI_Datatype dt;
+  MPI_Op op;
+  MPI_Comm comm;
+  int count, root;
+  unsigned long gen;    /* 0: nothing cached */
+  const mpiopt_type_info *ti;
+  const mpiopt_op_info *oi;
+  int cidx;             /* index in the communicator table */
+  int group;            /* the group it joined in the last batch (a hint) */
 } mpiopt_lazy_site;
 
 /* Settings read from the environment once. */
 typedef struct {
   int enabled;          /* MPIOPT_LAZY (default 1) */
   int fuse;             /* MPIOPT_LAZY_FUSE: -1 auto, else an index in the algorithm table */
-  int composite_min_groups;
-  size_t composite_max_bytes;
   int adapt;            /* MPIOPT_LAZY_ADAPT (default 1) */
   int solo_limit;       /* solo flushes before a site goes immediate */
   long backoff_min, backoff_max;
@@ -97,6 +108,11 @@ extern const int mpiopt_lazy_nalgorithms;
 int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking);
+/* The cost model (select.c): read MPIOPT_LAZY_MODEL or the built-in curve;
+ * would composite beat grouped on g groups of `bytes` bytes in all? */
+#define MPIOPT_LAZY_MODEL_MAX 32
+void mpiopt_lazy_model_init(void);
+int mpiopt_lazy_prefers_composite(int ngroups, size_t bytes);
 
 
 /* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */

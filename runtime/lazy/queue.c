@@ -22,6 +22,7 @@
  * Dependencies: an operation whose input (or, executed at once, whose
  * result) overlaps a pending result flushes that result's communicator
  * first, so a deferred result is never read or overwritten early. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,10 @@ void mpiopt_lazy_composite_free(void);
 
 static int initialised;
 static long npending; /* operations queued or in flight, on every communicator */
+/* Bounds of every pending result on every communicator (empty when none):
+   most addresses a queued input or a wait names lie outside, which settles
+   the overlap question without visiting the batches. */
+static uintptr_t pend_lo = UINTPTR_MAX, pend_hi;
 static mpiopt_lazy_comm *comms;
 static int ncomms, capcomms;
 static mpiopt_lazy_site *sites;
@@ -63,8 +68,7 @@ static void init(void) {
   /* auto (-1) or the index of a forced algorithm in mpiopt_lazy_algorithms */
   static const char *const fuse_names[] = {"auto", "grouped", "composite"};
   c->fuse = mpiopt_env_choice("MPIOPT_LAZY_FUSE", fuse_names, 3, 0) - 1;
-  c->composite_min_groups = (int)mpiopt_env_long("MPIOPT_LAZY_COMPOSITE_MIN_GROUPS", 2, 2, 1 << 30);
-  c->composite_max_bytes = (size_t)mpiopt_env_long("MPIOPT_LAZY_COMPOSITE_MAX_BYTES", 65536, 0, 1L << 40);
+  mpiopt_lazy_model_init();
   c->adapt = (int)mpiopt_env_long("MPIOPT_LAZY_ADAPT", 1, 0, 1);
   c->solo_limit = (int)mpiopt_env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
   c->backoff_min = mpiopt_env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
@@ -83,20 +87,29 @@ static void init(void) {
 
 /* --- call sites ------------------------------------------------------------ */
 
-static size_t site_key(const char *file, int line, const void *ra) {
-  uintptr_t k = file ? (uintptr_t)file * 31u + (uintptr_t)line : (uintptr_t)ra;
-  k ^= k >> 17;
-  k *= (uintptr_t)0x9e3779b97f4a7c15ull;
-  return (size_t)(k ^ (k >> 29));
+/* Cheap, as it runs at every queued operation: the sites of one file differ
+   in their line, which the multiplication spreads over the table; return
+   addresses differ in their low bits. */
+static inline size_t site_key(const char *file, int line, const void *ra) {
+  uintptr_t k = file ? ((uintptr_t)file >> 3) + (uintptr_t)(unsigned)line * 0x9e3779b1u : (uintptr_t)ra;
+  return (size_t)(k ^ (k >> 15));
 }
 
-static int site_index(const char *file, int line, const void *ra) {
+static int site_insert(const char *file, int line, const void *ra, size_t h);
+
+/* The site's index: found in the table (every call but a site's first), or
+   added. */
+static inline __attribute__((always_inline)) int site_index(const char *file, int line, const void *ra) {
   size_t h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
   for (;; h = (h + 1) & (size_t)(hash_cap - 1)) {
     int i = site_hash[h];
     if (i < 0) break;
     if (sites[i].file == file && sites[i].line == line && sites[i].ra == ra) return i;
   }
+  return site_insert(file, line, ra, h);
+}
+
+static __attribute__((noinline)) int site_insert(const char *file, int line, const void *ra, size_t h) {
   if (2 * (nsites + 1) > hash_cap) { /* rehash at half load */
     int ncap = hash_cap * 2;
     int *nh = malloc(sizeof *nh * (size_t)ncap);
@@ -114,7 +127,7 @@ static int site_index(const char *file, int line, const void *ra) {
     while (site_hash[h] >= 0) h = (h + 1) & (size_t)(hash_cap - 1);
   }
   sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
-  mpiopt_lazy_site s = {file, line, ra, 0, 0, mpiopt_lazy_cfg.backoff_min};
+  mpiopt_lazy_site s = {.file = file, .line = line, .ra = ra, .backoff = mpiopt_lazy_cfg.backoff_min, .group = -1};
   sites[nsites] = s;
   site_hash[h] = nsites;
   return nsites++;
@@ -131,6 +144,7 @@ const mpiopt_lazy_site *mpiopt_lazy_site_at(int index) { return &sites[index]; }
    handle to a new communicator later). */
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int last = -1;
+static unsigned long comms_gen = 1; /* changes whenever comms[] moves or loses an entry */
 static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_all);
 static void batch_free(mpiopt_lazy_batch *b);
 
@@ -142,6 +156,7 @@ static void comm_forget(int i) {
   free(comms[i].flying);
   comms[i] = comms[--ncomms];
   last = -1;
+  comms_gen++;
 }
 
 static int comm_deleted(MPI_Comm comm, int keyval, void *attr, void *extra) {
@@ -165,6 +180,7 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
   int inter = 0;
   if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
   mpiopt_comm_watch(comm, &comm_keyval, comm_deleted);
+  if (ncomms + 1 > capcomms) comms_gen++;
   comms = mpiopt_grow_int(comms, &capcomms, ncomms + 1, sizeof *comms);
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
@@ -201,6 +217,16 @@ static void batch_free(mpiopt_lazy_batch *b) {
 
 static int overlaps(uintptr_t a, size_t n, uintptr_t b, size_t m) { return a < b + m && b < a + n; }
 
+/* memcpy, without the library call for the scalar sizes most reductions have. */
+static inline void copy(void *dst, const void *src, size_t n) {
+  switch (n) {
+  case 4: memcpy(dst, src, 4); break;
+  case 8: memcpy(dst, src, 8); break;
+  case 16: memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
+  }
+}
+
 /* Does [p, p+n) overlap a result of batch b? */
 static int batch_overlaps(const mpiopt_lazy_batch *b, const void *p, size_t n) {
   uintptr_t a = (uintptr_t)p;
@@ -212,11 +238,11 @@ static int batch_overlaps(const mpiopt_lazy_batch *b, const void *p, size_t n) {
 
 /* Copy the results out, update the sites' adaptive state, reset. */
 static void deliver(mpiopt_lazy_batch *b) {
-  for (int i = 0; i < b->nops; i++) {
-    const mpiopt_lazy_op *o = &b->ops[i];
-    if (o->deliver) memcpy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
-  }
+  const mpiopt_lazy_op *o = b->ops, *end = b->ops + b->nops;
+  for (; o < end; o++)
+    if (o->deliver) copy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
   npending -= b->nops;
+  if (!npending) pend_lo = UINTPTR_MAX, pend_hi = 0;
   mpiopt_lazy_counters.flushes++;
   if ((unsigned long long)b->nops > mpiopt_lazy_counters.max_fused) mpiopt_lazy_counters.max_fused = (unsigned)b->nops;
   if (mpiopt_lazy_cfg.adapt) {
@@ -229,8 +255,8 @@ static void deliver(mpiopt_lazy_batch *b) {
       }
     } else {
       for (int i = 0; i < b->nops; i++) {
-        sites[b->ops[i].site].solo = 0;
-        sites[b->ops[i].site].backoff = mpiopt_lazy_cfg.backoff_min;
+        mpiopt_lazy_site *s = &sites[b->ops[i].site];
+        if (s->solo || s->backoff != mpiopt_lazy_cfg.backoff_min) s->solo = 0, s->backoff = mpiopt_lazy_cfg.backoff_min;
       }
     }
   }
@@ -289,11 +315,15 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
 /* Flush whatever pending result overlaps [p, p+n), on every communicator. */
 /* Deliver every pending result overlapping [p, p + n), on every
    communicator but skip (NULL: none). */
+static inline int maybe_pending(const void *p, size_t n) {
+  return overlaps((uintptr_t)p, n, pend_lo, pend_hi - pend_lo);
+}
+
 static void flush_overlapping(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line) {
-  if (!n || !npending) return;
+  if (!n || !npending || !maybe_pending(p, n)) return;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
-    if (c == skip) continue;
+    if (c == skip || (!c->nflying && !c->open.nops)) continue;
     for (int k = 0; k < c->nflying; k++)
       if (batch_overlaps(&c->flying[k], p, n)) complete_flying(c, k + 1), k = -1;
     if (batch_overlaps(&c->open, p, n)) flush_comm(c, file, line, 1);
@@ -349,51 +379,132 @@ static void check_args(const void *sendbuf, const void *recvbuf, int count, MPI_
                   bad, count, root);
 }
 
-static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                   MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
-  init();
-  check_args(sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra);
-  /* Fast path: a site the adaptive policy runs at once. */
-  int s = site_index(file, line, ra);
-  if (sites[s].immediate_left > 0 && mpiopt_lazy_cfg.enabled) {
-    sites[s].immediate_left--;
-    const mpiopt_type_info *t = npending ? mpiopt_type_lookup(dt) : NULL; /* bytes only matter to order */
-    size_t n = t && count > 0 ? (size_t)count * (size_t)t->size : 0;
-    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, n, file, line);
-  }
-  const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
-  const mpiopt_op_info *oi = mpiopt_op_lookup(op);
-  mpiopt_lazy_comm *c = comm_lookup(comm);
-  size_t bytes = ti && count > 0 ? (size_t)count * (size_t)ti->size : 0;
-  /* What MPI should judge (bad arguments), or cannot be packed, or is
-   * switched off, runs at once as the call it replaces. The conditions that
-   * differ between ranks are erroneous calls, on which MPI aborts. */
-  int is_root = root < 0 || (c && root == c->rank);
-  if (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
-      (root >= 0 && root >= c->size) || (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
-      (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
-    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
-  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  flush_overlapping(NULL, in, bytes, file, line);
-  /* A result pending on another communicator that this one overlaps lands
-     first (one communicator's results land in queue order). Allreduce only:
-     its receive buffer is the same object on every rank, so every rank
-     decides alike; ompi-opt never defers into one variable on two
-     communicators. */
-  if (root < 0) flush_overlapping(c, recvbuf, bytes, file, line);
+/* The arguments' datatype, op and communicator, resolved: from the site's
+   cache when the site repeats its last validated arguments, else checked
+   (a bad call stops the program), looked up and cached. *c is NULL when the
+   communicator cannot defer (an intercommunicator). */
+static int resolve_slow(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt,
+                        MPI_Op op, int root, MPI_Comm comm, const char *file, int line, const void *ra,
+                        const mpiopt_type_info **ti, const mpiopt_op_info **oi, mpiopt_lazy_comm **c);
 
-  mpiopt_lazy_batch *b = &c->open;
+static inline __attribute__((always_inline)) int
+resolve(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+        int root, MPI_Comm comm, const char *file, int line, const void *ra, const mpiopt_type_info **ti,
+        const mpiopt_op_info **oi, mpiopt_lazy_comm **c) {
+  if (st->gen == comms_gen && st->dt == dt && st->op == op && st->comm == comm && st->count == count &&
+      st->root == root && sendbuf && recvbuf) {
+    *ti = st->ti;
+    *oi = st->oi;
+    *c = &comms[st->cidx];
+    return 1;
+  }
+  return resolve_slow(st, sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra, ti, oi, c);
+}
+
+static __attribute__((noinline)) int
+resolve_slow(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+             int root, MPI_Comm comm, const char *file, int line, const void *ra, const mpiopt_type_info **ti,
+             const mpiopt_op_info **oi, mpiopt_lazy_comm **c) {
+  check_args(sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra);
+  *ti = mpiopt_type_lookup(dt);
+  *oi = mpiopt_op_lookup(op);
+  *c = comm_lookup(comm);
+  /* Cache only arguments that defer whatever the buffers are. */
+  if (*ti && *oi && *c && (*ti)->dense && count > 0 && mpiopt_lazy_cfg.enabled && root < (*c)->size) {
+    st->dt = dt;
+    st->op = op;
+    st->comm = comm;
+    st->count = count;
+    st->root = root;
+    st->ti = *ti;
+    st->oi = *oi;
+    st->cidx = (int)(*c - comms);
+    st->gen = comms_gen;
+  }
+  return 0;
+}
+
+/* The group of batch b for (ti, oi, root): the site's last group when it
+   matches, else found or opened (reusing the buffer of an earlier batch's
+   slot). */
+static __attribute__((noinline)) int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st,
+                                                 const mpiopt_type_info *ti, const mpiopt_op_info *oi, int root);
+
+static inline __attribute__((always_inline)) int group_of(mpiopt_lazy_batch *b, mpiopt_lazy_site *st,
+                                                          const mpiopt_type_info *ti, const mpiopt_op_info *oi,
+                                                          int root) {
+  int g = st->group;
+  if (g >= 0 && g < b->ngroups && b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)
+    return g;
+  if (g == 0 && b->ngroups == 0 && b->capgroups > 0 && b->groups[0].ti == ti && b->groups[0].oi == oi &&
+      b->groups[0].root == root) { /* a batch's first operation reopens the slot it had last time */
+    b->ngroups = 1;
+    b->groups[0].used = 0;
+    b->groups[0].count = 0;
+    return 0;
+  }
+  return group_find(b, st, ti, oi, root);
+}
+
+static int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_type_info *ti,
+                      const mpiopt_op_info *oi, int root) {
   int g = b->ngroups - 1;
   while (g >= 0 && !(b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)) g--;
-  if (g < 0) { /* a new group reuses the buffer of a slot from earlier batches */
+  if (g < 0) {
     b->groups = mpiopt_grow_int(b->groups, &b->capgroups, b->ngroups + 1, sizeof *b->groups);
     g = b->ngroups++;
     b->groups[g].ti = ti;
     b->groups[g].oi = oi;
     b->groups[g].root = root;
     b->groups[g].used = 0;
+    b->groups[g].count = 0;
   }
+  return st->group = g;
+}
+
+static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                   MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
+  if (!initialised) init();
+  int s = site_index(file, line, ra);
+  mpiopt_lazy_site *st = &sites[s];
+  const mpiopt_type_info *ti;
+  const mpiopt_op_info *oi;
+  mpiopt_lazy_comm *c;
+  int cached = resolve(st, sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra, &ti, &oi, &c);
+  size_t bytes = ti && count > 0 ? (size_t)count * (size_t)ti->size : 0;
+  /* Fast path: a site the adaptive policy runs at once. */
+  if (st->immediate_left > 0 && mpiopt_lazy_cfg.enabled) {
+    st->immediate_left--;
+    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, npending ? bytes : 0, file, line);
+  }
+  /* What MPI should judge (bad arguments), or cannot be packed, or is
+   * switched off, runs at once as the call it replaces. The conditions that
+   * differ between ranks are erroneous calls, on which MPI aborts. */
+  int is_root = root < 0 || (c && root == c->rank);
+  if ((!cached && (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
+                   (root >= 0 && root >= c->size))) ||
+      (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
+      (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
+    return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
+  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (npending && (maybe_pending(in, bytes) || (root < 0 && ncomms > 1 && maybe_pending(recvbuf, bytes)))) {
+    flush_overlapping(NULL, in, bytes, file, line);
+    /* A result pending on another communicator that this one overlaps lands
+       first (one communicator's results land in queue order). Allreduce
+       only: its receive buffer is the same object on every rank, so every
+       rank decides alike; ompi-opt never defers into one variable on two
+       communicators. */
+    if (root < 0 && ncomms > 1) flush_overlapping(c, recvbuf, bytes, file, line);
+  }
+
+  mpiopt_lazy_batch *b = &c->open;
+  int g = group_of(b, st, ti, oi, root);
   mpiopt_lazy_group *gr = &b->groups[g];
+  if (gr->count > INT_MAX - count) { /* one collective's count is an int: deliver what is queued first */
+    flush_comm(c, file, line, 1);
+    g = group_of(b, st, ti, oi, root);
+    gr = &b->groups[g];
+  }
   if (gr->used + bytes > gr->cap) {
     size_t n = gr->cap ? gr->cap : 64;
     while (n < gr->used + bytes) n *= 2;
@@ -402,7 +513,7 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     gr->buf = nb;
     gr->cap = n;
   }
-  if (!by_ref) memcpy(gr->buf + gr->used, in, bytes);
+  if (!by_ref) copy(gr->buf + gr->used, in, bytes);
   b->nbyref += by_ref;
   b->ops = mpiopt_grow_int(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
   mpiopt_lazy_op *o = &b->ops[b->nops++];
@@ -415,9 +526,12 @@ static int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   o->count = count;
   o->src = by_ref ? in : NULL;
   gr->used += bytes;
+  gr->count += count;
   uintptr_t lo = (uintptr_t)recvbuf, hi = lo + bytes;
   if (lo < b->lo) b->lo = lo;
   if (hi > b->hi) b->hi = hi;
+  if (lo < pend_lo) pend_lo = lo;
+  if (hi > pend_hi) pend_hi = hi;
   npending++;
   mpiopt_lazy_counters.queued++;
   return MPI_SUCCESS;
@@ -480,6 +594,7 @@ int mpiopt_lazy_flush_all(void) {
 int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
   if (!initialised || !npending) return 0;
   if (!bytes) bytes = 1;
+  if (!maybe_pending(recvbuf, bytes)) return 0;
   for (int i = 0; i < ncomms; i++) {
     if (batch_overlaps(&comms[i].open, recvbuf, bytes)) return 1;
     for (int k = 0; k < comms[i].nflying; k++)
@@ -491,6 +606,7 @@ int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
 int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line) {
   if (!initialised || !npending) return MPI_SUCCESS;
   if (!bytes) bytes = 1;
+  if (!maybe_pending(p, bytes)) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
@@ -538,6 +654,8 @@ void mpiopt_lazy_finalize(void) {
   site_hash = NULL;
   ncomms = capcomms = nsites = capsites = hash_cap = 0;
   npending = 0;
+  pend_lo = UINTPTR_MAX;
+  pend_hi = 0;
   mpiopt_lazy_composite_free();
   mpiopt_types_free();
   initialised = 0;

@@ -18,8 +18,7 @@
  * order and flush at the same points, as with the collectives they replace
  * (MPIOPT_CHECK=1 verifies this at every flush). MPI_Finalize flushes
  * everything. Environment variables (README, "Lazy reduction fusion"):
- * MPIOPT_LAZY, MPIOPT_LAZY_FUSE, MPIOPT_LAZY_COMPOSITE_MIN_GROUPS,
- * MPIOPT_LAZY_COMPOSITE_MAX_BYTES, MPIOPT_LAZY_ADAPT, MPIOPT_LAZY_ASYNC,
+ * MPIOPT_LAZY, MPIOPT_LAZY_FUSE, MPIOPT_LAZY_MODEL, MPIOPT_LAZY_ADAPT, MPIOPT_LAZY_ASYNC,
  * MPIOPT_CHECK, MPIOPT_LAZY_STATS.
  *
  * Not thread-safe: call from one thread at a time. */
