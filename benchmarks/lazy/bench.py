@@ -47,8 +47,8 @@ def main():
         p, gr = med(["mixed", str(g), "3000"], MPIOPT_LAZY_FUSE="grouped")
         _, co = med(["mixed", str(g), "3000"], MPIOPT_LAZY_FUSE="composite")
         lines.append("| %d | %.3f | %.3f | %.3f |" % (g, p, gr, co))
-    p, l = med(["solo", "1", "20000"])
-    _, l0 = med(["solo", "1", "20000"], MPIOPT_LAZY_ADAPT="0")
+    p, l = med(["solo", "1", "200000"])
+    _, l0 = med(["solo", "1", "200000"], MPIOPT_LAZY_ADAPT="0")
     lines += ["", "One reduction per flush: MPI_Allreduce %.3f, deferred (adaptive) %.3f (%.2f), "
               "deferred (MPIOPT_LAZY_ADAPT=0) %.3f (%.2f)" % (p, l, l / p, l0, l0 / p)]
     report(a, "lazy", lines)
