@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include "mpiopt/dtype.h"
 #include "mpiopt/fuse.h"
 
 #endif /* MPIOPT_TEMPLATES_H */

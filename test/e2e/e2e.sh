@@ -69,6 +69,23 @@ case $case_name in
     ok "one collective per report; same output with $impl on $n ranks"
     ;;
 
+  templates)
+    # datatype-templates (dtype_templates.c): with a profile in which the
+    # templates win, every call with a datatype of known shape goes through
+    # a template (9 calls), the one built from rank-dependent arguments
+    # stays generic; same output, also where a template talks to an
+    # untransformed peer.
+    impl=$1 n=$2
+    MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-templates.json" \
+      build_pair "$impl" "$E2E_SRC/dtype_templates.c" templated
+    nt=$(grep -c "datatype-templates: MPI_" report.txt || true)
+    [ "$nt" -eq 9 ] || { cat report.txt; fail "expected 9 calls through templates, found $nt"; }
+    grep -q "datatype-templates: not done: MPI_Sendrecv with varying" report.txt ||
+      { cat report.txt; fail "expected the rank-dependent datatype left generic"; }
+    same_output "$impl" "$n" ./plain ./templated
+    ok "9 calls through datatype templates; same output with $impl on $n ranks"
+    ;;
+
   fusion)
     # reduction-fusion on every positive case: the fusions happen, the code
     # compiles without warnings, and prints what the original prints.

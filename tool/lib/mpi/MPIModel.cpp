@@ -587,3 +587,19 @@ bool ompi::isReductionOp(llvm::StringRef Name) {
 }
 
 bool ompi::isInPlaceBuffer(llvm::StringRef Name) { return Name == "MPI_IN_PLACE"; }
+
+const TypeConstructorModel *ompi::lookupTypeConstructor(llvm::StringRef Name) {
+  static const TypeConstructorModel Table[] = {
+      {"MPI_Type_contiguous", TypeConstructorModel::Contiguous, 0, -1, -1, 1, 2},
+      {"MPI_Type_vector", TypeConstructorModel::Vector, 0, 1, 2, 3, 4},
+      {"MPI_Type_create_hvector", TypeConstructorModel::HVector, 0, 1, 2, 3, 4},
+      {"MPI_Type_hvector", TypeConstructorModel::HVector, 0, 1, 2, 3, 4}, // MPI-1 name, still in some mpi.h
+  };
+  for (const TypeConstructorModel &T : Table)
+    if (T.Name == Name)
+      return &T;
+  return nullptr;
+}
+
+bool ompi::committsType(llvm::StringRef Name) { return Name == "MPI_Type_commit"; }
+bool ompi::freesType(llvm::StringRef Name) { return Name == "MPI_Type_free"; }

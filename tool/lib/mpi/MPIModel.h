@@ -138,6 +138,21 @@ llvm::StringRef persistentCounterpart(llvm::StringRef Name);
 /// built once for arguments that do not change: MPI_Alltoallv).
 bool hasPlannedForm(llvm::StringRef Name);
 
+/// A datatype constructor whose result ompi-opt can compile (templates):
+/// its argument positions. Stride is in elements of the old type (vector)
+/// or in bytes (hvector); contiguous has no block length or stride (-1).
+struct TypeConstructorModel {
+  llvm::StringRef Name;
+  enum Shape { Contiguous, Vector, HVector } Kind;
+  int Count, BlockLength, Stride, OldType, NewType;
+};
+/// The constructor called Name, or null.
+const TypeConstructorModel *lookupTypeConstructor(llvm::StringRef Name);
+/// MPI_Type_commit / MPI_Type_free: take the datatype by address, keep its
+/// shape (commit) or end its life (free).
+bool committsType(llvm::StringRef Name);
+bool freesType(llvm::StringRef Name);
+
 /// What a call does to the requests it is given.
 enum class RequestEffect {
   None,      ///< takes no request

@@ -30,7 +30,41 @@ llvm::Error readComposite(llvm::StringRef Path, const llvm::json::Array &A, Mach
   return llvm::Error::success();
 }
 
+/// The "templates" object: family -> array of points with all four fields.
+llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, MachineProfile &P) {
+  for (const auto &[Family, Points] : T) {
+    const llvm::json::Array *A = Points.getAsArray();
+    if (!A)
+      return bad(Path, "templates." + Family.str() + " is not an array");
+    for (size_t I = 0; I < A->size(); ++I) {
+      const llvm::json::Object *O = (*A)[I].getAsObject();
+      auto Where = [&] { return llvm::formatv("templates.{0}[{1}]", Family.str(), I).str(); };
+      std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
+      std::optional<double> Gen = O ? O->getNumber("generic_us") : std::nullopt;
+      std::optional<double> Tpl = O ? O->getNumber("template_us") : std::nullopt;
+      if (!Bytes || !Gen || !Tpl)
+        return bad(Path, Where() + " needs bytes, generic_us and template_us");
+      if (*Bytes <= 0 || *Gen <= 0 || *Tpl <= 0)
+        return bad(Path, Where() + ": bytes and times must be positive");
+      P.Templates.push_back({Family.str(), *Bytes, *Gen, *Tpl});
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
+
+std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const {
+  std::optional<TemplatePoint> R;
+  for (const TemplatePoint &T : Templates) {
+    if (T.Family != Family)
+      continue;
+    if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
+              : !R || T.TemplateUs / T.GenericUs > R->TemplateUs / R->GenericUs)
+      R = T;
+  }
+  return R;
+}
 
 std::optional<CompositePoint> MachineProfile::compositeFor(unsigned Lanes, int64_t Bytes) const {
   unsigned Best = 0;
@@ -64,6 +98,9 @@ llvm::Expected<MachineProfile> ompi::loadProfile(llvm::StringRef Path) {
     if (const llvm::json::Array *C = F->getArray("composite"))
       if (llvm::Error E = readComposite(Path, *C, P))
         return E;
+  if (const llvm::json::Object *T = Root->getObject("templates"))
+    if (llvm::Error E = readTemplates(Path, *T, P))
+      return E;
   return P;
 }
 

@@ -29,6 +29,16 @@ struct CompositePoint {
   bool wins() const { return CompositeUs < SeparateUs; }
 };
 
+/// One measurement of a call template: a ping-pong whose message is Bytes
+/// bytes, through the generic call and through the template (medians,
+/// microseconds per message).
+struct TemplatePoint {
+  std::string Family; ///< "vector": compiled derived datatypes
+  int64_t Bytes = 0;
+  double GenericUs = 0, TemplateUs = 0;
+  bool wins() const { return TemplateUs < GenericUs; }
+};
+
 struct MachineProfile {
   std::string Path;   ///< where it was read from
   std::string MPI;    ///< the MPI it was measured with ("MPICH 4.0.2")
@@ -40,6 +50,13 @@ struct MachineProfile {
   /// separate collectives only cost more), the smallest size not below
   /// Bytes. None when nothing measured covers it.
   std::optional<CompositePoint> compositeFor(unsigned Lanes, int64_t Bytes) const;
+
+  std::vector<TemplatePoint> Templates;
+  /// The measurement of Family that decides a message of Bytes bytes: the
+  /// smallest size measured not below it. With no size (unknown until run
+  /// time), the measured point where the template does worst. None when
+  /// nothing measured covers it.
+  std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
 };
 
 /// Read a profile; the error names the file and what is wrong.

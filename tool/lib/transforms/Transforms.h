@@ -11,6 +11,7 @@
 
 #include "analysis/CallAnalysis.h"
 #include "analysis/Uniformity.h"
+#include "mpi/MachineProfile.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -34,6 +35,8 @@ struct TransformContext {
   /// File-scope code the transformed file needs (#include lines, generated
   /// functions), in order, each once; addPrologue() inserts it.
   std::vector<std::string> Prologue = {};
+  /// The machine profile, for choices made on performance grounds (null: none).
+  const MachineProfile *Profile = nullptr;
 
   void needs(const std::string &Code) {
     if (std::find(Prologue.begin(), Prologue.end(), Code) == Prologue.end())
@@ -61,8 +64,9 @@ llvm::ArrayRef<TransformInfo> transforms();
 llvm::Error addPrologue(TransformContext &TC);
 
 // The transformations, one file each.
-llvm::Error runReductionFusion(TransformContext &TC); // ReductionFusion.cpp
-llvm::Error runLazyDeferral(TransformContext &TC);    // LazyDeferral.cpp
+llvm::Error runReductionFusion(TransformContext &TC);   // ReductionFusion.cpp
+llvm::Error runLazyDeferral(TransformContext &TC);      // LazyDeferral.cpp
+llvm::Error runDatatypeTemplates(TransformContext &TC); // DatatypeTemplates.cpp
 
 } // namespace ompi
 

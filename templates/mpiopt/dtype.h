@@ -1,0 +1,180 @@
+/* Compiled derived datatypes: point-to-point calls whose datatype ompi-opt
+ * found built in the same file from static arguments (MPI_Type_vector,
+ * MPI_Type_create_hvector, MPI_Type_contiguous of a predefined type).
+ *
+ * The shape comes from the call site as constants: count elements of the
+ * derived type, each nblocks blocks of blocklen elements of the predefined
+ * type base (elem bytes each), block starts stride bytes apart, successive
+ * elements extent bytes apart. After inlining, the pack and unpack loops
+ * have constant trip counts and strides, which the C compiler unrolls or
+ * vectorises.
+ *
+ * Assumes: the datatype handle passed is the committed type of that shape
+ * (ompi-opt proves it: every construction of the variable builds the same
+ * shape, and nothing else writes it). What travels is what the derived type
+ * would send: count * nblocks * blocklen elements of base, in typemap
+ * order, so a transformed sender matches an untransformed receiver and the
+ * reverse (MPI matches type signatures, not layouts); the status of a
+ * receive records the same bytes, so MPI_Get_count and MPI_Get_elements
+ * with the derived type give what they would have; a shorter message
+ * unpacks only the elements that came, as MPI would. A count of 0 or less,
+ * MPI_PROC_NULL, or more than INT_MAX elements in all, runs the generic call.
+ *
+ * Saves: MPI's datatype engine (a generic interpreter of the typemap) on
+ * both sides, for one copy into or out of a scratch buffer. ompi-opt uses
+ * a template only where the machine profile ("templates.vector") measured
+ * it faster than the generic call at the message's size: with MPICH here it
+ * is, with Open MPI it is only for small messages (its engine pipelines
+ * packing with the transfer).
+ *
+ * Thread safety: the scratch buffers are per thread (_Thread_local), grown
+ * geometrically and kept until the thread ends; with MPI_THREAD_MULTIPLE
+ * several threads may run templates at once. */
+#ifndef MPIOPT_DTYPE_H
+#define MPIOPT_DTYPE_H
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define MPIOPT_THREAD_LOCAL _Thread_local
+#else
+#define MPIOPT_THREAD_LOCAL __thread /* GCC and Clang, in every C mode */
+#endif
+
+/* Scratch buffer which (0: send, 1: receive) of at least bytes; NULL when
+   memory runs out (the caller then runs the generic call). */
+static inline void *mpiopt_dtype_scratch(int which, size_t bytes) {
+  static MPIOPT_THREAD_LOCAL void *buf[2];
+  static MPIOPT_THREAD_LOCAL size_t cap[2];
+  if (bytes > cap[which]) {
+    size_t n = cap[which] ? cap[which] : 4096;
+    while (n < bytes)
+      n *= 2;
+    void *p = realloc(buf[which], n);
+    if (!p)
+      return (void *)0;
+    buf[which] = p;
+    cap[which] = n;
+  }
+  return buf[which];
+}
+
+/* A shape without holes (one block, or blocks that abut, elements that
+   abut): the user's buffer is already the dense message. */
+#define MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem)                                                  \
+  (((nblocks) == 1 || (stride) == (MPI_Aint)(blocklen) * (elem)) &&                                                   \
+   (extent) == (MPI_Aint)(nblocks) * (blocklen) * (elem))
+
+/* Elements of base in count elements of the shape, or -1 when over INT_MAX. */
+static inline int mpiopt_dtype_elements(int count, int nblocks, int blocklen) {
+  long long n = (long long)count * nblocks * blocklen;
+  return n > INT_MAX ? -1 : (int)n;
+}
+
+/* Copy count elements of the shape at src into dst, densely. */
+static inline void mpiopt_dtype_pack(void *dst, const void *src, int count, int nblocks, int blocklen,
+                                     MPI_Aint stride, MPI_Aint extent, int elem) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t block = (size_t)blocklen * (size_t)elem;
+  for (int e = 0; e < count; e++, s += extent)
+    for (int b = 0; b < nblocks; b++, d += block)
+      memcpy(d, s + (MPI_Aint)b * stride, block);
+}
+
+/* Copy the first n elements of base from src back into the shape at dst. */
+static inline void mpiopt_dtype_unpack(void *dst, const void *src, int n, int nblocks, int blocklen,
+                                       MPI_Aint stride, MPI_Aint extent, int elem) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t block = (size_t)blocklen * (size_t)elem;
+  int full = n / (nblocks * blocklen), e, b;
+  for (e = 0; e < full; e++, d += extent)
+    for (b = 0; b < nblocks; b++, s += block)
+      memcpy(d + (MPI_Aint)b * stride, s, block);
+  n -= full * nblocks * blocklen; /* a message shorter than the buffer */
+  for (b = 0; n > 0; b++, s += block) {
+    int k = n < blocklen ? n : blocklen;
+    memcpy(d + (MPI_Aint)b * stride, s, (size_t)k * (size_t)elem);
+    n -= k;
+  }
+}
+
+/* The calls, with the arguments of the call they replace first and the
+   shape after them (ompi-opt appends the shape and renames the call). */
+
+/* MPI_Send (ssend 0) or MPI_Ssend (ssend 1) of count elements of the shape. */
+static inline int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dtype, int dest, int tag, MPI_Comm comm,
+                                    int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent, MPI_Datatype base,
+                                    int elem, int ssend) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+  if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem)) /* no copy needed */
+    return ssend ? MPI_Ssend(buf, n, base, dest, tag, comm) : MPI_Send(buf, n, base, dest, tag, comm);
+  void *p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)elem) : (void *)0;
+  if (!p)
+    return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
+  mpiopt_dtype_pack(p, buf, count, nblocks, blocklen, stride, extent, elem);
+  return ssend ? MPI_Ssend(p, n, base, dest, tag, comm) : MPI_Send(p, n, base, dest, tag, comm);
+}
+
+/* Unpack what the status says arrived (elements of base) into buf. */
+static inline void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Status *st, int nblocks, int blocklen,
+                                        MPI_Aint stride, MPI_Aint extent, int elem) {
+  int bytes = 0;
+  MPI_Get_count(st, MPI_BYTE, &bytes);
+  if (bytes > 0)
+    mpiopt_dtype_unpack(buf, p, bytes / elem, nblocks, blocklen, stride, extent, elem);
+}
+
+static inline int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, int source, int tag, MPI_Comm comm,
+                                    MPI_Status *status, int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
+                                    MPI_Datatype base, int elem) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+  if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem))
+    return MPI_Recv(buf, n, base, source, tag, comm, status);
+  void *p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
+  if (!p)
+    return MPI_Recv(buf, count, dtype, source, tag, comm, status);
+  MPI_Status st;
+  int rc = MPI_Recv(p, n, base, source, tag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  mpiopt_dtype_arrived(buf, p, &st, nblocks, blocklen, stride, extent, elem);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
+/* MPI_Sendrecv where either side (or both) has a compiled shape; a side
+   whose nblocks is 0 passes through as written. */
+static inline int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                                        void *recvbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+                                        MPI_Comm comm, MPI_Status *status, int snblocks, int sblocklen,
+                                        MPI_Aint sstride, MPI_Aint sextent, MPI_Datatype sbase, int selem,
+                                        int rnblocks, int rblocklen, MPI_Aint rstride, MPI_Aint rextent,
+                                        MPI_Datatype rbase, int relem) {
+  int sn = snblocks ? mpiopt_dtype_elements(scount, snblocks, sblocklen) : 0;
+  int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnblocks, rblocklen) : 0;
+  void *sp = sn > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)selem) : (void *)0;
+  void *rp = rn > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem) : (void *)0;
+  if (!sp && !rp)
+    return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
+  if (sp)
+    mpiopt_dtype_pack(sp, sendbuf, scount, snblocks, sblocklen, sstride, sextent, selem);
+  MPI_Status st;
+  int rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? sbase : stype, dest, stag, rp ? rp : recvbuf,
+                        rp ? rn : rcount, rp ? rbase : rtype, source, rtag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (rp)
+    mpiopt_dtype_arrived(recvbuf, rp, &st, rnblocks, rblocklen, rstride, rextent, relem);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
+#endif /* MPIOPT_DTYPE_H */

@@ -1,0 +1,83 @@
+//===- DerivedTypesTest.cpp - Datatype shapes and template measurements ---===//
+#include "analysis/DerivedTypes.h"
+#include "TestAST.h"
+#include "mpi/MachineProfile.h"
+#include "gtest/gtest.h"
+
+using namespace ompi;
+
+namespace {
+
+const char *Decls = R"C(
+typedef long MPI_Aint;
+int MPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_create_hvector(int, int, MPI_Aint, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_contiguous(int, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_commit(MPI_Datatype *);
+int MPI_Type_free(MPI_Datatype *);
+void other(MPI_Datatype *);
+)C";
+
+/// The shape, or why none, of the datatype the first MPI_Send of f sends.
+std::string shapeAt(const std::string &Code) {
+  auto AST = test::parse(std::string(Decls) + Code);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  DerivedTypes DT(Ctx, Ev);
+  const DatatypeVar *V = DT.of(test::call(test::function(Ctx, "f"), "MPI_Send")->getArg(2));
+  if (!V)
+    return "no variable";
+  if (!V->Shape)
+    return "why: " + V->Why;
+  const TypeShape &S = *V->Shape;
+  return S.Built + " " + std::to_string(S.NBlocks) + "x" + std::to_string(S.BlockLength) + " stride " +
+         std::to_string(S.StrideBytes) + " extent " + std::to_string(S.ExtentBytes);
+}
+
+TEST(DerivedTypes, VectorHVectorAndContiguousShapes) {
+  EXPECT_EQ(shapeAt("void f(double *a) { MPI_Datatype t; MPI_Type_vector(4, 2, 10, MPI_DOUBLE, &t); "
+                    "MPI_Type_commit(&t); MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); MPI_Type_free(&t); }"),
+            "MPI_Type_vector(4, 2, 10, MPI_DOUBLE) 4x2 stride 80 extent 256");
+  EXPECT_EQ(shapeAt("void f(double *a) { MPI_Datatype t; MPI_Type_create_hvector(3, 1, 24, MPI_INT, &t); "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }"),
+            "MPI_Type_create_hvector(3, 1, 24, MPI_INT) 3x1 stride 24 extent 52");
+  EXPECT_EQ(shapeAt("enum { K = 5 }; void f(double *a) { MPI_Datatype t; MPI_Type_contiguous(K, MPI_DOUBLE, &t); "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }"),
+            "MPI_Type_contiguous(5, MPI_DOUBLE) 1x5 stride 40 extent 40");
+}
+
+TEST(DerivedTypes, AnythingElseThatWritesTheVariableLeavesItUnknown) {
+  EXPECT_EQ(shapeAt("void f(double *a) { MPI_Send(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD); }"), "no variable");
+  EXPECT_NE(shapeAt("void f(double *a, int n) { MPI_Datatype t; MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &t); "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+                .find("why: line"),
+            std::string::npos);
+  EXPECT_NE(shapeAt("void f(double *a) { MPI_Datatype t; MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &t); other(&t); "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+                .find("passes its address to other"),
+            std::string::npos);
+  EXPECT_NE(shapeAt("void f(double *a) { MPI_Datatype t, u; MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &t); t = u; "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+                .find("writes it or takes its address"),
+            std::string::npos);
+  EXPECT_NE(shapeAt("void f(double *a) { MPI_Datatype t = MPI_INT; MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+                .find("initialised where it is declared"),
+            std::string::npos);
+  EXPECT_NE(shapeAt("MPI_Datatype t; void f(double *a) { MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &t); "
+                    "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+                .find("other files can write"),
+            std::string::npos);
+}
+
+TEST(MachineProfile, TemplatesDecideAtTheSmallestSizeNotBelowOrTheWorstPoint) {
+  MachineProfile P;
+  P.Templates = {{"vector", 64, 2.0, 1.0}, {"vector", 4096, 9.0, 6.0}, {"vector", 65536, 50.0, 80.0}};
+  EXPECT_EQ(P.templateFor("vector", 8)->Bytes, 64);
+  EXPECT_TRUE(P.templateFor("vector", 100)->wins());
+  EXPECT_FALSE(P.templateFor("vector", 5000)->wins());
+  EXPECT_FALSE(P.templateFor("vector", 100000).has_value());
+  EXPECT_EQ(P.templateFor("vector", std::nullopt)->Bytes, 65536);
+  EXPECT_FALSE(P.templateFor("subarray", 8).has_value());
+}
+
+} // namespace

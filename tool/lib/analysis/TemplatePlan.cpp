@@ -1,0 +1,161 @@
+//===- TemplatePlan.cpp - Which calls a specialised template replaces -----===//
+#include "analysis/TemplatePlan.h"
+#include "analysis/DerivedTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Transform = "datatype-templates";
+
+/// One side of a call: the roles of its datatype and count.
+struct Side {
+  Role Type, Count;
+};
+
+/// A call the templates cover: its template, its sides, what follows the
+/// shapes (the send mode).
+struct Family {
+  llvm::StringRef Name, To;
+  std::vector<Side> Sides;
+  llvm::StringRef Tail;
+};
+
+const Family *familyOf(llvm::StringRef Name) {
+  static const Family Families[] = {
+      {"MPI_Send", "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 0"},
+      {"MPI_Ssend", "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 1"},
+      {"MPI_Recv", "mpiopt_recv_dtype", {{Role::Type, Role::Count}}, ""},
+      {"MPI_Sendrecv",
+       "mpiopt_sendrecv_dtype",
+       {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
+       ""},
+  };
+  for (const Family &F : Families)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+std::string shapeArgs(const TypeShape *S) {
+  if (!S)
+    return ", 0, 0, 0, 0, MPI_BYTE, 1"; // a side left as written
+  return llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", S->NBlocks, S->BlockLength, S->StrideBytes, S->ExtentBytes,
+                       S->Base, S->ElemBytes)
+      .str();
+}
+
+/// The decision for one side: the shape to compile, or why not (Why), or
+/// nothing to say (a predefined datatype).
+struct SideDecision {
+  const TypeShape *Shape = nullptr;
+  std::string Var, Why, Figure;
+};
+
+SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, const MachineProfile *Profile) {
+  SideDecision D;
+  const Expr *E = C.expr(S.Type);
+  const DatatypeVar *V = E ? DT.of(E) : nullptr;
+  if (!V)
+    return D;
+  D.Var = cast<DeclRefExpr>(E->IgnoreParenImpCasts())->getDecl()->getName().str();
+  if (!V->Shape) {
+    D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
+    return D;
+  }
+  const ArgResult *Count = C.arg(S.Count);
+  std::optional<int64_t> Bytes;
+  if (Count && Count->Int)
+    Bytes = *Count->Int * V->Shape->sizeBytes();
+  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
+  std::optional<TemplatePoint> P = Profile ? Profile->templateFor("vector", Bytes) : std::nullopt;
+  if (!Profile)
+    D.Why = D.Var + " = " + V->Shape->Built + " could be packed by a compiled loop, but no machine profile is loaded";
+  else if (!P)
+    D.Why =
+        llvm::formatv("the machine profile {0} has no measurement of templates.vector for {1}", Profile->Path, Size);
+  else if (!P->wins())
+    D.Why = llvm::formatv("the machine profile {0} measured the template at {1:f2} us against {2:f2} us for the "
+                          "generic call at {3} bytes (the message: {4})",
+                          Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+  if (!D.Why.empty())
+    return D;
+  D.Shape = &*V->Shape;
+  D.Figure =
+      llvm::formatv("every construction of {0} (first at line {1}) builds {2} and nothing else writes it; "
+                    "the machine profile {3} measured {4:f2} us for the template against {5:f2} us for the "
+                    "generic call at {6} bytes (the message: {7})",
+                    D.Var, V->BuiltLine, V->Shape->Built, Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+  return D;
+}
+
+/// The distinct non-empty Part(D) of the sides, in order, joined by Sep.
+template <typename F> std::string joined(const std::vector<SideDecision> &Sides, F Part, llvm::StringRef Sep) {
+  std::vector<std::string> Seen;
+  std::string Out;
+  for (const SideDecision &D : Sides) {
+    std::string P = Part(D);
+    if (P.empty() || std::find(Seen.begin(), Seen.end(), P) != Seen.end())
+      continue;
+    Out += (Out.empty() ? "" : Sep.str()) + P;
+    Seen.push_back(P);
+  }
+  return Out;
+}
+
+ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) {
+  return ChangeNote::at(Transform, Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
+}
+
+} // namespace
+
+TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+                                         const MachineProfile *Profile) {
+  TemplatePlan Plan;
+  std::optional<DerivedTypes> DT;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CallResult &C : Calls.Calls) {
+    const Family *F = familyOf(C.Function);
+    if (!F || !C.Call)
+      continue;
+    if (!DT)
+      DT.emplace(Ctx, Ev);
+    std::vector<SideDecision> Sides;
+    bool Any = false, Named = false;
+    for (const Side &S : F->Sides) {
+      Sides.push_back(decide(C, S, *DT, Profile));
+      Any |= Sides.back().Shape != nullptr;
+      Named |= !Sides.back().Var.empty();
+    }
+    if (!Named)
+      continue; // predefined datatypes only: nothing to say
+    std::string What = C.Function + " with " + joined(Sides, [](const SideDecision &D) { return D.Var; }, " and ");
+    if (C.Call->getBeginLoc().isMacroID() || C.Call->getRParenLoc().isMacroID()) {
+      Plan.Declined.push_back(note(C, false, What, "the call is written through a macro"));
+      continue;
+    }
+    if (!Any) {
+      Plan.Declined.push_back(note(C, false, What, joined(Sides, [](const SideDecision &D) { return D.Why; }, "; ")));
+      continue;
+    }
+    TemplatedCall T;
+    T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
+    T.RParen = C.Call->getRParenLoc();
+    T.To = F->To.str();
+    for (const SideDecision &D : Sides)
+      T.Append += shapeArgs(D.Shape);
+    T.Append += F->Tail.str();
+    std::string Why = joined(Sides, [](const SideDecision &D) { return D.Shape ? D.Figure : D.Why; }, "; ");
+    T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);
+    T.Note.Kind = NoteKind::Template;
+    T.Note.Saves = "MPI's datatype engine on this call, for one copy through a scratch buffer";
+    Plan.Calls.push_back(std::move(T));
+  }
+  return Plan;
+}

@@ -1,0 +1,45 @@
+//===- TemplatePlan.h - Which calls a specialised template replaces -------===//
+//
+// Compiled derived datatypes (templates/mpiopt/dtype.h): a blocking
+// MPI_Send, MPI_Ssend, MPI_Recv or MPI_Sendrecv whose datatype (either side
+// of a sendrecv) is a variable of known shape (analysis/DerivedTypes.h)
+// becomes the template's call: the same arguments, then the shape as
+// constants. It is chosen only where the machine profile's "templates.vector"
+// measurements show the template faster than the generic call at the
+// message's size (count x the type's size when the count is static; when it
+// is not, at every size measured). What a template keeps exactly as MPI
+// does: the message on the wire (the derived type's signature), the status,
+// the count 0, MPI_PROC_NULL and over-INT_MAX cases (run generically).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
+#define OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
+
+#include "analysis/CallAnalysis.h"
+#include "mpi/MachineProfile.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+/// A call the plan replaces: rename the callee, append the shape before the
+/// closing parenthesis.
+struct TemplatedCall {
+  clang::SourceLocation Callee, RParen;
+  std::string To;     ///< the template's name
+  std::string Append; ///< ", 256, 1, 4096, ..." (the shape arguments)
+  ChangeNote Note;
+};
+
+struct TemplatePlan {
+  std::vector<TemplatedCall> Calls;
+  std::vector<ChangeNote> Declined;
+};
+
+TemplatePlan planDatatypeTemplates(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+                                   const MachineProfile *Profile);
+
+} // namespace ompi
+
+#endif
