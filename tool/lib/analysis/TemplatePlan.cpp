@@ -82,7 +82,7 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
         llvm::formatv("the machine profile {0} has no measurement of templates.vector for {1}", Profile->Path, Size);
   else if (!P->wins())
     D.Why = llvm::formatv("the machine profile {0} measured the template at {1:f2} us against {2:f2} us for the "
-                          "generic call at {3} bytes (the message: {4})",
+                          "generic call at {3} bytes (the message: {4}; a template must be 5% faster)",
                           Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
   if (!D.Why.empty())
     return D;
