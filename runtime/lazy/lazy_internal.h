@@ -108,11 +108,8 @@ extern const int mpiopt_lazy_nalgorithms;
 int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonblocking);
 const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking);
-/* The cost model (select.c): read MPIOPT_LAZY_MODEL or the built-in curve;
- * would composite beat grouped on g groups of `bytes` bytes in all? */
-#define MPIOPT_LAZY_MODEL_MAX 32
+/* The cost model (select.c): read MPIOPT_LAZY_MODEL or the built-in curve. */
 void mpiopt_lazy_model_init(void);
-int mpiopt_lazy_prefers_composite(int ngroups, size_t bytes);
 
 
 /* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */

@@ -255,8 +255,8 @@ static void deliver(mpiopt_lazy_batch *b) {
       }
     } else {
       for (int i = 0; i < b->nops; i++) {
-        mpiopt_lazy_site *s = &sites[b->ops[i].site];
-        if (s->solo || s->backoff != mpiopt_lazy_cfg.backoff_min) s->solo = 0, s->backoff = mpiopt_lazy_cfg.backoff_min;
+        sites[b->ops[i].site].solo = 0;
+        sites[b->ops[i].site].backoff = mpiopt_lazy_cfg.backoff_min;
       }
     }
   }
@@ -312,15 +312,23 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
   return rc;
 }
 
-/* Flush whatever pending result overlaps [p, p+n), on every communicator. */
-/* Deliver every pending result overlapping [p, p + n), on every
-   communicator but skip (NULL: none). */
+/* Whether [p, p + n) may overlap a pending result: outside the bounds of
+   them all, it cannot. */
 static inline int maybe_pending(const void *p, size_t n) {
   return overlaps((uintptr_t)p, n, pend_lo, pend_hi - pend_lo);
 }
 
-static void flush_overlapping(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line) {
-  if (!n || !npending || !maybe_pending(p, n)) return;
+static void flush_overlapping_slow(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line);
+
+/* Deliver every pending result overlapping [p, p + n), on every
+   communicator but skip (NULL: none). The common answer, nothing, is
+   settled inline. */
+static inline void flush_overlapping(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file,
+                                     int line) {
+  if (n && npending && maybe_pending(p, n)) flush_overlapping_slow(skip, p, n, file, line);
+}
+
+static void flush_overlapping_slow(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line) {
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
     if (c == skip || (!c->nflying && !c->open.nops)) continue;
@@ -436,13 +444,6 @@ static inline __attribute__((always_inline)) int group_of(mpiopt_lazy_batch *b, 
   int g = st->group;
   if (g >= 0 && g < b->ngroups && b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)
     return g;
-  if (g == 0 && b->ngroups == 0 && b->capgroups > 0 && b->groups[0].ti == ti && b->groups[0].oi == oi &&
-      b->groups[0].root == root) { /* a batch's first operation reopens the slot it had last time */
-    b->ngroups = 1;
-    b->groups[0].used = 0;
-    b->groups[0].count = 0;
-    return 0;
-  }
   return group_find(b, st, ti, oi, root);
 }
 
@@ -462,8 +463,10 @@ static int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_t
   return st->group = g;
 }
 
-static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                   MPI_Comm comm, const char *file, int line, const void *ra, int by_ref) {
+/* Inlined into each entry point, where root, ra and by_ref are constants. */
+static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, void *recvbuf, int count,
+                                                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                                                         const char *file, int line, const void *ra, int by_ref) {
   if (!initialised) init();
   int s = site_index(file, line, ra);
   mpiopt_lazy_site *st = &sites[s];
@@ -487,15 +490,13 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
       (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
     return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (npending && (maybe_pending(in, bytes) || (root < 0 && ncomms > 1 && maybe_pending(recvbuf, bytes)))) {
-    flush_overlapping(NULL, in, bytes, file, line);
-    /* A result pending on another communicator that this one overlaps lands
-       first (one communicator's results land in queue order). Allreduce
-       only: its receive buffer is the same object on every rank, so every
-       rank decides alike; ompi-opt never defers into one variable on two
-       communicators. */
-    if (root < 0 && ncomms > 1) flush_overlapping(c, recvbuf, bytes, file, line);
-  }
+  flush_overlapping(NULL, in, bytes, file, line);
+  /* A result pending on another communicator that this one overlaps lands
+     first (one communicator's results land in queue order). Allreduce only:
+     its receive buffer is the same object on every rank, so every rank
+     decides alike; ompi-opt never defers into one variable on two
+     communicators. */
+  if (root < 0 && ncomms > 1) flush_overlapping(c, recvbuf, bytes, file, line);
 
   mpiopt_lazy_batch *b = &c->open;
   int g = group_of(b, st, ti, oi, root);

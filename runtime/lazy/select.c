@@ -55,6 +55,8 @@ static const char default_model[] =
     "8:1.1,64:1.6,512:1.7,2048:1.25,4096:0.53,8192:0.4,12288:-8,16384:-9,32768:3.5,65536:0.5,262144:-20";
 #endif
 
+#define MPIOPT_LAZY_MODEL_MAX 32 /* points of the curve */
+
 static struct {
   double bytes, saving;
 } model[MPIOPT_LAZY_MODEL_MAX];
@@ -104,7 +106,8 @@ static double saving(double bytes) {
   return model[nmodel - 1].saving;
 }
 
-int mpiopt_lazy_prefers_composite(int ngroups, size_t bytes) {
+/* Would composite beat grouped on ngroups groups of `bytes` bytes in all? */
+static int prefers_composite(int ngroups, size_t bytes) {
   return saving((double)bytes) + (ngroups - 2) * model[0].saving > 0;
 }
 
@@ -113,5 +116,5 @@ const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int 
   if (mpiopt_lazy_cfg.fuse >= 0) return &mpiopt_lazy_algorithms[mpiopt_lazy_cfg.fuse];
   size_t bytes = 0;
   for (int j = 0; j < b->ngroups; j++) bytes += b->groups[j].used;
-  return &mpiopt_lazy_algorithms[mpiopt_lazy_prefers_composite(b->ngroups, bytes)];
+  return &mpiopt_lazy_algorithms[prefers_composite(b->ngroups, bytes)];
 }
