@@ -1,8 +1,8 @@
 //===- DerivedTypes.cpp - Datatype variables whose shape is known ----------===//
 #include "analysis/DerivedTypes.h"
 #include "mpi/MPIModel.h"
+#include "support/AST.h"
 #include "support/FunctionVisitor.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -37,27 +37,13 @@ private:
   std::vector<std::pair<const DeclRefExpr *, const FunctionDecl *>> &Out;
 };
 
-const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
-  for (const DynTypedNode &P : Ctx.getParents(*S))
-    if (const Stmt *PS = P.get<Stmt>())
-      return PS;
-  return nullptr;
-}
-
-/// The call whose argument Arg is (through implicit casts and parentheses),
-/// and its index there.
+/// The call whose argument Arg is (through parentheses and casts), and its
+/// index there.
 const CallExpr *callOfArg(ASTContext &Ctx, const Expr *Arg, unsigned &Index) {
-  const Stmt *S = Arg;
-  const Stmt *P = parentOf(Ctx, S);
-  while (P && (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P))) {
-    S = P;
-    P = parentOf(Ctx, P);
-  }
-  const auto *CE = dyn_cast_or_null<CallExpr>(P);
-  if (!CE)
-    return nullptr;
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-    if (CE->getArg(I) == S) {
+  const Expr *Child = nullptr;
+  const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, Arg, &Child));
+  for (unsigned I = 0; CE && I < CE->getNumArgs(); ++I)
+    if (CE->getArg(I) == Child) {
       Index = I;
       return CE;
     }
@@ -85,7 +71,7 @@ void DerivedTypes::collect() {
   Refs(Ctx.getSourceManager(), All).TraverseDecl(Ctx.getTranslationUnitDecl());
   for (auto &[R, FD] : All) {
     const auto *V = cast<VarDecl>(R->getDecl());
-    Vars.try_emplace(V);
+    Vars[V].Name = V->getName().str();
     if (V->hasInit())
       taint(V, "it is initialised where it is declared");
     else if (isa<ParmVarDecl>(V))
@@ -106,7 +92,7 @@ void DerivedTypes::collect() {
 void DerivedTypes::use(const DeclRefExpr *R, const FunctionDecl *FD) {
   const auto *V = cast<VarDecl>(R->getDecl());
   unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(R->getBeginLoc());
-  const Stmt *P = parentOf(Ctx, R);
+  const Stmt *P = parentStmt(Ctx, R);
   if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P); IC && IC->getCastKind() == CK_LValueToRValue)
     return; // read
   const auto *U = dyn_cast_or_null<UnaryOperator>(P);

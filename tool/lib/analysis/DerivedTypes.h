@@ -47,6 +47,7 @@ struct TypeShape {
 
 /// What is known of one datatype variable.
 struct DatatypeVar {
+  std::string Name; ///< the variable's
   std::optional<TypeShape> Shape;
   std::string Why;        ///< why the shape is not known ("" when it is)
   unsigned BuiltLine = 0; ///< the first construction

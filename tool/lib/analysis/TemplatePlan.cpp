@@ -64,7 +64,7 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
   const DatatypeVar *V = E ? DT.of(E) : nullptr;
   if (!V)
     return D;
-  D.Var = cast<DeclRefExpr>(E->IgnoreParenImpCasts())->getDecl()->getName().str();
+  D.Var = V->Name;
   if (!V->Shape) {
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     return D;
