@@ -69,6 +69,28 @@ case $case_name in
     ok "one collective per report; same output with $impl on $n ranks"
     ;;
 
+  tune)
+    # scripts/tune, one quick round: a valid profile (every key once) that
+    # ompi-opt reads, with each section the transformations and the
+    # runtime use.
+    MPIOPT_BUILD_DIR="$E2E_BUILD_DIR" "$E2E_SRC_ROOT/scripts/tune" --mpi=mpich --rounds=1 -o profile.json \
+      > tune.out 2> tune.err || { cat tune.err; fail "scripts/tune failed"; }
+    python3 - profile.json <<'PY' || fail "the profile is not valid"
+import json, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "duplicate keys: %s" % keys
+    return dict(pairs)
+p = json.load(open(sys.argv[1]), object_pairs_hook=once)
+assert p["schema"] == "ompi-profile/1"
+assert p["fusion"]["composite"] and p["lazy"]["model"] and p["templates"]["vector"]
+PY
+    grep -q "^export MPIOPT_LAZY_MODEL=" tune.out || { cat tune.out; fail "no MPIOPT_LAZY_MODEL line"; }
+    "$E2E_BUILD_DIR/bin/ompi-opt" --profile=profile.json --report "$E2E_SRC/dtype_templates.c" -- \
+      > report.txt 2>&1 || { cat report.txt; fail "ompi-opt did not read the profile"; }
+    ok "scripts/tune wrote a profile ompi-opt reads"
+    ;;
+
   templates)
     # datatype-templates (dtype_templates.c): with a profile in which the
     # templates win, every call with a datatype of known shape goes through
