@@ -44,17 +44,28 @@
 #else
 #define MPIOPT_THREAD_LOCAL __thread /* GCC and Clang, in every C mode */
 #endif
+/* Valid C89/C90 (-ansi -pedantic-errors), C99 and later, and C++: the
+   templates are inline in every mode, declare before statements, and
+   use no long long. */
+#ifndef MPIOPT_INLINE
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define MPIOPT_INLINE inline
+#else
+#define MPIOPT_INLINE __inline__
+#endif
+#endif
 
 /* Scratch buffer which (0: send, 1: receive) of at least bytes; NULL when
    memory runs out (the caller then runs the generic call). */
-static inline void *mpiopt_dtype_scratch(int which, size_t bytes) {
+static MPIOPT_INLINE void *mpiopt_dtype_scratch(int which, size_t bytes) {
   static MPIOPT_THREAD_LOCAL void *buf[2];
   static MPIOPT_THREAD_LOCAL size_t cap[2];
   if (bytes > cap[which]) {
     size_t n = cap[which] ? cap[which] : 4096;
+    void *p;
     while (n < bytes)
       n *= 2;
-    void *p = realloc(buf[which], n);
+    p = realloc(buf[which], n);
     if (!p)
       return (void *)0;
     buf[which] = p;
@@ -70,24 +81,25 @@ static inline void *mpiopt_dtype_scratch(int which, size_t bytes) {
    (extent) == (MPI_Aint)(nblocks) * (blocklen) * (elem))
 
 /* Elements of base in count elements of the shape, or -1 when over INT_MAX. */
-static inline int mpiopt_dtype_elements(int count, int nblocks, int blocklen) {
-  long long n = (long long)count * nblocks * blocklen;
-  return n > INT_MAX ? -1 : (int)n;
+static MPIOPT_INLINE int mpiopt_dtype_elements(int count, int nblocks, int blocklen) {
+  double n = (double)count * nblocks * blocklen; /* exact below 2^53 */
+  return n > INT_MAX || n < 0 ? -1 : (int)n;
 }
 
 /* Copy count elements of the shape at src into dst, densely. */
-static inline void mpiopt_dtype_pack(void *dst, const void *src, int count, int nblocks, int blocklen,
+static MPIOPT_INLINE void mpiopt_dtype_pack(void *dst, const void *src, int count, int nblocks, int blocklen,
                                      MPI_Aint stride, MPI_Aint extent, int elem) {
   char *d = (char *)dst;
   const char *s = (const char *)src;
   size_t block = (size_t)blocklen * (size_t)elem;
-  for (int e = 0; e < count; e++, s += extent)
-    for (int b = 0; b < nblocks; b++, d += block)
+  int e, b;
+  for (e = 0; e < count; e++, s += extent)
+    for (b = 0; b < nblocks; b++, d += block)
       memcpy(d, s + (MPI_Aint)b * stride, block);
 }
 
 /* Copy the first n elements of base from src back into the shape at dst. */
-static inline void mpiopt_dtype_unpack(void *dst, const void *src, int n, int nblocks, int blocklen,
+static MPIOPT_INLINE void mpiopt_dtype_unpack(void *dst, const void *src, int n, int nblocks, int blocklen,
                                        MPI_Aint stride, MPI_Aint extent, int elem) {
   char *d = (char *)dst;
   const char *s = (const char *)src;
@@ -108,13 +120,14 @@ static inline void mpiopt_dtype_unpack(void *dst, const void *src, int n, int nb
    shape after them (ompi-opt appends the shape and renames the call). */
 
 /* MPI_Send (ssend 0) or MPI_Ssend (ssend 1) of count elements of the shape. */
-static inline int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dtype, int dest, int tag, MPI_Comm comm,
+static MPIOPT_INLINE int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dtype, int dest, int tag, MPI_Comm comm,
                                     int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent, MPI_Datatype base,
                                     int elem, int ssend) {
   int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+  void *p;
   if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem)) /* no copy needed */
     return ssend ? MPI_Ssend(buf, n, base, dest, tag, comm) : MPI_Send(buf, n, base, dest, tag, comm);
-  void *p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)elem) : (void *)0;
+  p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)elem) : (void *)0;
   if (!p)
     return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
   mpiopt_dtype_pack(p, buf, count, nblocks, blocklen, stride, extent, elem);
@@ -122,7 +135,7 @@ static inline int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dty
 }
 
 /* Unpack what the status says arrived (elements of base) into buf. */
-static inline void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Status *st, int nblocks, int blocklen,
+static MPIOPT_INLINE void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Status *st, int nblocks, int blocklen,
                                         MPI_Aint stride, MPI_Aint extent, int elem) {
   int bytes = 0;
   MPI_Get_count(st, MPI_BYTE, &bytes);
@@ -130,17 +143,18 @@ static inline void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Stat
     mpiopt_dtype_unpack(buf, p, bytes / elem, nblocks, blocklen, stride, extent, elem);
 }
 
-static inline int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, int source, int tag, MPI_Comm comm,
+static MPIOPT_INLINE int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, int source, int tag, MPI_Comm comm,
                                     MPI_Status *status, int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
                                     MPI_Datatype base, int elem) {
-  int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen), rc;
+  void *p;
+  MPI_Status st;
   if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem))
     return MPI_Recv(buf, n, base, source, tag, comm, status);
-  void *p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
+  p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
   if (!p)
     return MPI_Recv(buf, count, dtype, source, tag, comm, status);
-  MPI_Status st;
-  int rc = MPI_Recv(p, n, base, source, tag, comm, &st);
+  rc = MPI_Recv(p, n, base, source, tag, comm, &st);
   if (rc != MPI_SUCCESS)
     return rc;
   mpiopt_dtype_arrived(buf, p, &st, nblocks, blocklen, stride, extent, elem);
@@ -151,7 +165,7 @@ static inline int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, in
 
 /* MPI_Sendrecv where either side (or both) has a compiled shape; a side
    whose nblocks is 0 passes through as written. */
-static inline int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag,
+static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag,
                                         void *recvbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
                                         MPI_Comm comm, MPI_Status *status, int snblocks, int sblocklen,
                                         MPI_Aint sstride, MPI_Aint sextent, MPI_Datatype sbase, int selem,
@@ -161,12 +175,13 @@ static inline int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Dat
   int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnblocks, rblocklen) : 0;
   void *sp = sn > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)selem) : (void *)0;
   void *rp = rn > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem) : (void *)0;
+  MPI_Status st;
+  int rc;
   if (!sp && !rp)
     return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
   if (sp)
     mpiopt_dtype_pack(sp, sendbuf, scount, snblocks, sblocklen, sstride, sextent, selem);
-  MPI_Status st;
-  int rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? sbase : stype, dest, stag, rp ? rp : recvbuf,
+  rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? sbase : stype, dest, stag, rp ? rp : recvbuf,
                         rp ? rn : rcount, rp ? rbase : rtype, source, rtag, comm, &st);
   if (rc != MPI_SUCCESS)
     return rc;

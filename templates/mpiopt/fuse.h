@@ -23,6 +23,14 @@
 
 #include <mpi.h>
 
+#ifndef MPIOPT_INLINE /* inline in every C mode, C89 included */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define MPIOPT_INLINE inline
+#else
+#define MPIOPT_INLINE __inline__
+#endif
+#endif
+
 /* One call site's datatype and op; zero-initialised (static storage). */
 typedef struct {
   MPI_Datatype type;
@@ -30,7 +38,7 @@ typedef struct {
   int state; /* 0: not created, 1: being created, 2: ready */
 } mpiopt_fuse_site;
 
-static inline int mpiopt_fuse_site_free(MPI_Comm comm, int keyval, void *value, void *extra) {
+static MPIOPT_INLINE int mpiopt_fuse_site_free(MPI_Comm comm, int keyval, void *value, void *extra) {
   mpiopt_fuse_site *s = (mpiopt_fuse_site *)value;
   (void)comm;
   (void)keyval;
@@ -42,7 +50,7 @@ static inline int mpiopt_fuse_site_free(MPI_Comm comm, int keyval, void *value, 
 }
 
 /* Create s's datatype (bytes contiguous bytes) and commutative op fn, once. */
-static inline int mpiopt_fuse_site_create(mpiopt_fuse_site *s, int bytes, MPI_User_function *fn) {
+static MPIOPT_INLINE int mpiopt_fuse_site_create(mpiopt_fuse_site *s, int bytes, MPI_User_function *fn) {
   int expected = 0, keyval, rc;
   if (!__atomic_compare_exchange_n(&s->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
     while (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != 2)
@@ -65,7 +73,7 @@ static inline int mpiopt_fuse_site_create(mpiopt_fuse_site *s, int bytes, MPI_Us
 }
 
 /* The site's datatype and op, created on first use. */
-static inline void mpiopt_fuse_site_get(mpiopt_fuse_site *s, int bytes, MPI_User_function *fn, MPI_Datatype *type,
+static MPIOPT_INLINE void mpiopt_fuse_site_get(mpiopt_fuse_site *s, int bytes, MPI_User_function *fn, MPI_Datatype *type,
                                         MPI_Op *op) {
   if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != 2)
     mpiopt_fuse_site_create(s, bytes, fn);

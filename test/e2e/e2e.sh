@@ -63,8 +63,8 @@ case $case_name in
     build_pair "$impl" "$E2E_SRC_ROOT/examples/heat.c" heat
     grep -q "fused 3 MPI_Allreduce calls (lines 59, 62, 63) into one of 24 bytes with a composite op" report.txt ||
       { cat report.txt; fail "expected the three reductions fused into one composite collective"; }
-    nc=$(grep -c "MPI_Allreduce(" heat.ompi.c || true)
-    [ "$nc" -eq 1 ] || { cat heat.ompi.c; fail "expected one MPI_Allreduce in the compiled source, found $nc"; }
+    nc=$(grep -c "MPI_Allreduce(" heat.c.ompi || true)
+    [ "$nc" -eq 1 ] || { cat heat.c.ompi; fail "expected one MPI_Allreduce in the compiled source, found $nc"; }
     same_output "$impl" "$n" ./plain ./heat
     ok "one collective per report; same output with $impl on $n ranks"
     ;;
@@ -207,7 +207,7 @@ PY
   fallback-optimiser-fails)
     # An ompi-opt that fails: a warning, and the original is built.
     MPIOPT_OPT=/bin/false "$E2E_OMPI_CC" -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> err.txt
-    grep -q "ompi-cc: warning: ompi-opt failed on .*heat.c.*compiling the original" err.txt ||
+    grep -q "ompi-cc: warning: ompi-opt failed on .*heat.c.*compiled the original" err.txt ||
       { cat err.txt; fail "no warning about the failed optimiser"; }
     "$MPI_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
     same_output mpich 1 ./plain ./prog
@@ -229,12 +229,12 @@ PY
     mkdir out
     "$E2E_OMPI_CC" --ompi-report --ompi-keep -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat.o 2> report.txt
     [ -f out/heat.o ] || fail "no object"
-    [ -f out/heat.ompi.c ] || fail "--ompi-keep did not keep out/heat.ompi.c"
+    [ -f out/heat.c.ompi ] || fail "--ompi-keep did not keep out/heat.c.ompi"
     n=$(grep -c "heat.c:[0-9]*:[0-9]*: MPI_" report.txt || true)
     [ "$n" -eq 9 ] || { cat report.txt; fail "expected 9 report lines, got $n"; }
     grep -q "heat.c:[0-9]*:[0-9]*: reduction-fusion: fused 3 MPI_Allreduce calls" report.txt ||
       { cat report.txt; fail "the report does not show the fusion"; }
-    grep -q "mpiopt_fuse1_buf" out/heat.ompi.c || fail "the kept source is not the fused one"
+    grep -q "mpiopt_fuse1_buf" out/heat.c.ompi || fail "the kept source is not the fused one"
     grep -q "MPI_Sendrecv(sendbuf=static(&u\[1\]), .*dest=rank-relative((rank+size-1)%size" report.txt ||
       fail "the report lacks the rank-relative halo exchange"
     "$E2E_OMPI_CC" --ompi-report=json -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat2.o 2> report.json
@@ -278,7 +278,7 @@ PY
     done
     prefix/bin/ompi-cc --ompi-verbose -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> verbose.txt
     grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
-    grep -q -- "-L$E2E_WORK/prefix/lib -lompi-rt" verbose.txt || fail "did not link the installed runtime"
+    grep -q -- "-L$E2E_WORK/prefix/lib -Wl,--undefined=mpiopt_lazy_allreduce_at.* -lompi-rt" verbose.txt || fail "did not link the installed runtime"
     "$MPI_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
     same_output mpich 2 ./plain ./prog
     ok "installed ompi-cc builds the example"
@@ -293,6 +293,199 @@ PY
     fi
     grep -q "ompi-cc was called by the MPI compiler it runs" err.txt || { cat err.txt; fail "no clear error"; }
     ok "recursive configuration detected"
+    ;;
+
+  strict)
+    # Strict modes build the optimised code (no fallback): the runtime's
+    # headers are system headers and valid C89, a wait among a block's
+    # declarations is a declaration, and fusion declines where its buffer
+    # would be a declaration after a statement. Same output.
+    impl=$1 n=$2 flags=$3
+    cc=$(mpicc_of "$impl")
+    # shellcheck disable=SC2086
+    "$cc" $flags -Wall -Wextra -Werror -o plain "$E2E_SRC/strict_c89.c"
+    # shellcheck disable=SC2086
+    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report $flags -Wall -Wextra -Werror -o strict "$E2E_SRC/strict_c89.c" \
+      2> report.txt || { cat report.txt; fail "the strict build failed"; }
+    if grep -q "^ompi-cc: " report.txt; then cat report.txt; fail "ompi-cc fell back or warned"; fi
+    grep -q "lazy-deferral: deferred MPI_Allreduce(&a -> &ga)" report.txt &&
+      grep -q "datatype-templates: MPI_Sendrecv with col" report.txt || { cat report.txt; fail "expected a deferral and a template"; }
+    same_output "$impl" "$n" ./plain ./strict
+    ok "$flags: the optimised code compiled; same output with $impl on $n ranks"
+    ;;
+
+  link-plain)
+    # An object compiled by ompi-cc -c links with a plain mpicc and mpicxx
+    # that do not name the runtime (automake links C objects with the C++
+    # driver): the runtime's entry points are weak, each reduction then runs
+    # as the MPI call it replaced. Linked by ompi-cc, it is deferred.
+    cc=$(mpicc_of mpich)
+    "$cc" -O2 -o plain "$E2E_SRC/lazy_cases.c"
+    MPIOPT_PROFILE=none "$E2E_OMPI_CC" --ompi-report -O2 -Wall -Wextra -Werror -c "$E2E_SRC/lazy_cases.c" -o lazy.o \
+      2> report.txt || { cat report.txt; fail "ompi-cc -c failed"; }
+    grep -q "lazy-deferral: deferred" report.txt || { cat report.txt; fail "nothing was deferred"; }
+    "$cc" -o c-link lazy.o
+    "${cc/mpicc/mpicxx}" -o cxx-link lazy.o
+    "$E2E_OMPI_CC" -o ompi-link lazy.o
+    nm c-link > c-link.syms && nm ompi-link > ompi-link.syms
+    grep -q " w mpiopt_lazy_allreduce_at" c-link.syms || fail "the plain link has a definition of the runtime"
+    grep -q " T mpiopt_lazy_allreduce_at" ompi-link.syms || fail "ompi-cc did not link the runtime in"
+    same_output mpich 2 ./plain ./c-link
+    same_output mpich 2 ./plain ./cxx-link
+    same_output mpich 2 ./plain ./ompi-link
+    MPIOPT_LAZY_STATS=1 launch mpich 2 ./ompi-link > /dev/null 2> stats.txt
+    grep -Eq "at most [2-9][0-9]* fused" stats.txt || { cat stats.txt; fail "the runtime fused nothing"; }
+    ok "linked by mpicc, mpicxx and ompi-cc: same output; deferred only with the runtime"
+    ;;
+
+  packages)
+    # The installed pkg-config files and CMake package: a program that uses
+    # the runtime's API builds with either and runs.
+    cmake --install "$E2E_BUILD_DIR" --prefix "$E2E_WORK/prefix" > install.log 2>&1 ||
+      { cat install.log; fail "cmake --install failed"; }
+    cat > app.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <mpiopt/lazy.h>
+int main(int argc, char **argv) {
+  int rank, one = 1, n = 0, two = 2, m = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mpiopt_lazy_allreduce(&one, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  mpiopt_lazy_allreduce(&two, &m, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  mpiopt_lazy_wait_range(&n, sizeof n);
+  mpiopt_lazy_wait_range(&m, sizeof m);
+  if (rank == 0)
+    printf("%d %d\n", n, m);
+  MPI_Finalize();
+  return 0;
+}
+C
+    export PKG_CONFIG_PATH="$E2E_WORK/prefix/lib/pkgconfig"
+    # shellcheck disable=SC2046
+    "$MPI_MPICH_CC" -o pc-app app.c $(pkg-config --cflags --libs ompi-rt) || fail "pkg-config ompi-rt did not build"
+    [ "$(launch mpich 2 ./pc-app)" = "2 4" ] || fail "the pkg-config build printed the wrong sums"
+    mkdir proj && cp app.c proj/
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(app C)' 'find_package(OMPI 0.1 REQUIRED)' \
+      'add_executable(app app.c)' 'target_link_libraries(app PRIVATE OMPI::rt)' > proj/CMakeLists.txt
+    cmake -G Ninja -S proj -B proj/build -DCMAKE_PREFIX_PATH="$E2E_WORK/prefix" -DMPI_C_COMPILER="$MPI_MPICH_CC" \
+      > configure.log 2>&1 || { cat configure.log; fail "find_package(OMPI) failed"; }
+    cmake --build proj/build > build.log 2>&1 || { cat build.log; fail "the OMPI::rt build failed"; }
+    [ "$(launch mpich 2 proj/build/app)" = "2 4" ] || fail "the CMake build printed the wrong sums"
+    MPIOPT_LAZY_STATS=1 launch mpich 2 proj/build/app 2> stats.txt > /dev/null
+    grep -q "2 deferred" stats.txt || { cat stats.txt; fail "OMPI::rt did not link the runtime"; }
+    if [ -n "${MPI_OPENMPI_CC:-}" ]; then
+      # shellcheck disable=SC2046
+      "$MPI_OPENMPI_CC" -o pc-app-openmpi app.c $(pkg-config --cflags --libs ompi-rt-openmpi) ||
+        fail "pkg-config ompi-rt-openmpi did not build"
+      [ "$(launch openmpi 2 ./pc-app-openmpi)" = "2 4" ] || fail "the Open MPI build printed the wrong sums"
+    fi
+    ok "pkg-config (ompi-rt, ompi-rt-openmpi) and find_package(OMPI) with OMPI::rt"
+    ;;
+
+  cc-errors)
+    # ompi-cc's failures are one line, never a traceback, and never cost an
+    # optimisation or a build for a reason unrelated to the code.
+    cc=$(mpicc_of mpich)
+    src="$E2E_SRC_ROOT/examples/heat.c"
+    cp "$src" heat.c
+    notraceback() { if grep -q "Traceback" "$1"; then cat "$1"; fail "a Python traceback reached the user"; fi; }
+    # An unwritable --ompi-diff directory: a warning, and still optimised.
+    touch afile
+    "$E2E_OMPI_CC" --ompi-diff=afile/html --ompi-keep -o heat heat.c 2> err.txt || { cat err.txt; fail "the build failed"; }
+    grep -q "^ompi-cc: warning: cannot write the HTML diff to afile/html" err.txt || { cat err.txt; fail "no warning"; }
+    grep -q mpiopt_fuse heat.c.ompi || fail "the build was not optimised"
+    notraceback err.txt
+    # --ompi-keep into a directory that does not exist, and an unwritable
+    # output: one line from ompi-cc, the compiler's own error, its status.
+    set +e
+    "$cc" -o nodir/x heat.c 2> /dev/null; want=$?
+    "$E2E_OMPI_CC" --ompi-keep -o nodir/x heat.c 2> err.txt; got=$?
+    set -e
+    [ "$want" -ne 0 ] && [ "$got" -eq "$want" ] || fail "exit status $got, mpicc's is $want"
+    [ "$(grep -c '^ompi-cc: error: cannot keep' err.txt)" -eq 1 ] || { cat err.txt; fail "no one-line error"; }
+    notraceback err.txt
+    set +e
+    "$E2E_OMPI_CC" --ompi-keep -c heat.c -o /proc/heat.o 2> err.txt; got=$?
+    set -e
+    [ "$got" -ne 0 ] || fail "wrote an object into /proc"
+    notraceback err.txt
+    # A bad MPIOPT_CC_TIMEOUT: one line; the build goes on, optimised.
+    MPIOPT_CC_TIMEOUT=abc "$E2E_OMPI_CC" --ompi-keep -o heat2 heat.c 2> err.txt || fail "the build failed"
+    grep -q "^ompi-cc: error: MPIOPT_CC_TIMEOUT='abc' is not a positive number" err.txt || { cat err.txt; fail "no error line"; }
+    notraceback err.txt
+    # A missing file and a syntax error: reported once, by the compiler.
+    printf 'int main(void) { int x = ; return 0; }\n' > bad.c
+    for f in missing.c bad.c; do
+      set +e
+      "$cc" -c "$f" -o x.o 2> plain.err; want=$?
+      "$E2E_OMPI_CC" -c "$f" -o x.o 2> err.txt; got=$?
+      set -e
+      [ "$got" -eq "$want" ] || fail "$f: exit status $got, mpicc's is $want"
+      if grep -q "^ompi-cc:" err.txt; then cat err.txt; fail "$f: ompi-cc added a message"; fi
+      diff -u plain.err err.txt || fail "$f: the compiler's messages differ"
+    done
+    # The fallback warning quotes the compiler's error, not a line that
+    # merely contains "error" (here the file's name).
+    cp "$E2E_SRC/nested-function.c" my_error.c
+    "$E2E_OMPI_CC" -o nested my_error.c 2> err.txt || { cat err.txt; fail "the fallback build failed"; }
+    grep -q "^ompi-cc: warning: ompi-opt failed on my_error.c (.*my_error.c:[0-9]*:[0-9]*: error: function definition is not allowed here)" \
+      err.txt || { cat err.txt; fail "the warning does not quote the compiler's error"; }
+    # --version names OMPI and the real compiler; no arguments: as mpicc.
+    "$E2E_OMPI_CC" --version > version.txt
+    grep -q "^ompi-cc (OMPI, the optimising MPI compiler) [0-9.]*; real compiler: .*mpicc.mpich" version.txt &&
+      grep -qi "gcc\|clang" version.txt || { cat version.txt; fail "--version"; }
+    set +e
+    "$cc" > plain.out 2>&1; want=$?
+    "$E2E_OMPI_CC" > ompi.out 2>&1; got=$?
+    set -e
+    [ "$got" -eq "$want" ] && diff -u plain.out ompi.out || fail "no arguments: not as mpicc"
+    # -show prints the real command with the runtime.
+    "$E2E_OMPI_CC" -show -o prog heat.c > show.txt
+    grep -q -- "-isystem .* heat.c .*-lompi-rt" show.txt || { cat show.txt; fail "-show lacks the runtime"; }
+    ok "diff directory, keep, timeout, missing file, syntax error, quoted error, --version, no arguments, -show"
+    ;;
+
+  keep-names)
+    # --ompi-keep: same-named sources in different directories keep separate
+    # copies, and no copy ends in .c (a Makefile's $(wildcard *.c) or a glob
+    # would compile it).
+    mkdir -p a b out
+    cp "$E2E_SRC_ROOT/examples/heat.c" a/solver.c
+    cp "$E2E_SRC/lazy_cases.c" b/solver.c
+    printf 'int twice(int x) { return 2 * x; }\n' > a/part.c
+    printf '#include <mpi.h>\nint twice(int);\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return twice(0); }\n' > b/part.c
+    touch stamp
+    "$E2E_OMPI_CC" --ompi-keep -c a/solver.c -o a/solver.o
+    "$E2E_OMPI_CC" --ompi-keep -c b/solver.c -o b/solver.o
+    grep -q mpiopt_fuse a/solver.c.ompi && grep -q mpiopt_lazy b/solver.c.ompi || fail "the copies were not kept apart"
+    "$E2E_OMPI_CC" --ompi-keep -o out/prog a/part.c b/part.c
+    grep -q twice out/part.c.ompi && grep -q main out/part.2.c.ompi || fail "one command's same-named sources share a copy"
+    n=$(find . -name '*.c' -newer stamp | wc -l)
+    [ "$n" -eq 0 ] || { find . -name '*.c' -newer stamp; fail "a kept copy ends in .c"; }
+    ok "kept copies: one per object, none named *.c"
+    ;;
+
+  mpi-choice)
+    # The MPI behind ompi-cc: --ompi-mpicc (CMake keeps it with the
+    # compiler) or OMPI_CC_MPICC; a rebuild that names none does not switch
+    # to the default MPI silently.
+    src="$E2E_SRC_ROOT/examples/heat.c"
+    mkdir obj
+    "$E2E_OMPI_CC" --ompi-mpicc="$MPI_OPENMPI_CC" -c "$src" -o obj/heat.o
+    set +e
+    "$E2E_OMPI_CC" -c "$src" -o obj/heat.o 2> err.txt; rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || fail "switched to the default MPI silently"
+    grep -q "^ompi-cc: error: .*obj was built with $MPI_OPENMPI_CC" err.txt || { cat err.txt; fail "no clear error"; }
+    OMPI_CC_MPICC="$MPI_OPENMPI_CC" "$E2E_OMPI_CC" -o obj/heat obj/heat.o
+    ldd obj/heat | grep -q "libmpi\.so" || fail "not linked with Open MPI"
+    CC="$E2E_OMPI_CC --ompi-mpicc=$MPI_OPENMPI_CC" cmake -G Ninja -S "$E2E_SRC/project" -B build \
+      -DCMAKE_BUILD_TYPE=Release > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure"; }
+    grep -q "CMAKE_C_COMPILER_ARG1.*--ompi-mpicc=$MPI_OPENMPI_CC" build/CMakeCache.txt || fail "CMake did not keep the option"
+    cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
+    ldd build/prog | grep -q "libmpi\.so" || fail "the CMake build is not linked with Open MPI"
+    ok "--ompi-mpicc kept by CMake; no silent switch"
     ;;
 
   *)

@@ -87,7 +87,7 @@ class Tester:
             ok, err = self.build(src, impl, opt, True)
             if not ok:
                 return ("compile", "ompi-cc (%s) failed: %s" % (impl, err.strip()[-800:]))
-            if "compiling the original" in err or "rebuilding from the originals" in err or "ompi-cc: warning" in err:
+            if "ompi-cc: warning" in err or "ompi-cc: error" in err:
                 return ("fallback", "ompi-cc (%s) fell back: %s" % (impl, err.strip()[-800:]))
             if count and impl == "mpich":
                 fused = len(re.findall(r"reduction-fusion: fused", err))

@@ -377,6 +377,17 @@ private:
     return Use::Escape;
   }
 
+  /// Child is a declaration that only declarations precede in Block.
+  static bool inDeclarations(const CompoundStmt *Block, const Stmt *Child) {
+    for (const Stmt *S : Block->body()) {
+      if (!isa<DeclStmt>(S))
+        return false;
+      if (S == Child)
+        return true;
+    }
+    return false;
+  }
+
   /// Where a wait for V must go so that it runs before Node every time.
   bool place(const Stmt *Node, const FunctionDecl *F, const VarDecl *V, const char *Reason, const Stmt *Ref,
              ForcePoint &FP, std::string &Why) const {
@@ -395,6 +406,7 @@ private:
         FP.K = ForcePoint::Before;
         FP.At = SM.getExpansionLoc(Child->getBeginLoc());
         FP.Indent = lineIndent(SM, FP.At);
+        FP.AsDeclaration = inDeclarations(cast<CompoundStmt>(P), Child);
         return true;
       }
       if (isa<SwitchCase, LabelStmt>(P)) {

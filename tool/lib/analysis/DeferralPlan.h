@@ -46,6 +46,10 @@ struct ForcePoint {
   clang::SourceLocation End; ///< Braces: just after the statement; Comma: end of the reference
   std::string Indent;
   std::string Var; ///< the variable's name
+  /// Before a declaration that only declarations precede in its block: the
+  /// wait is written as a declaration too, so C89 and
+  /// -Wdeclaration-after-statement builds still compile.
+  bool AsDeclaration = false;
   ChangeNote Note;
 };
 

@@ -555,6 +555,18 @@ private:
       C.Invalid = std::move(Why);
   }
 
+  /// The build asks for -Wdeclaration-after-statement (ompi-opt itself runs
+  /// with -w, so the options say it, not the diagnostics engine).
+  bool warnsMixedDeclarations() const {
+    bool On = false;
+    for (const std::string &W : Ctx.getDiagnostics().getDiagnosticOptions().Warnings)
+      if (W == "declaration-after-statement" || W == "error=declaration-after-statement")
+        On = true;
+      else if (W == "no-declaration-after-statement")
+        On = false;
+    return On;
+  }
+
   /// Where the call is: not in a macro, run alike by every rank, in C99.
   std::string placeProblem(Candidate &C, const FunctionDecl *F) {
     if (C.M.Expr.isInvalid())
@@ -571,6 +583,9 @@ private:
              D->Why + ")";
     if (!Ctx.getLangOpts().C99)
       return "C89 does not allow the declaration the fused code needs";
+    if (warnsMixedDeclarations())
+      return "the build warns of declarations after statements (-Wdeclaration-after-statement), and the fused "
+             "code declares its buffer where the first call is";
     return "";
   }
 

@@ -24,11 +24,15 @@ llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacem
     Notes.push_back(N);
   if (Plan.Calls.empty())
     return llvm::Error::success();
-  TC.needs("#include <mpiopt/lazy.h>"); // the runtime's header
+  TC.needs("#include <mpiopt/lazy_optional.h>"); // the runtime's header; linking the runtime is optional
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   auto Add = [&](tooling::Replacement R) -> llvm::Error { return Out.add(R); };
   auto Wait = [](const std::string &V) { return "mpiopt_lazy_wait_range(&" + V + ", sizeof(" + V + "));"; };
+  unsigned Decls = 0; // waits among a block's declarations: declarations too
+  auto WaitDecl = [&](const std::string &V) {
+    return "mpiopt_lazy_wait_decl(mpiopt_wait" + std::to_string(++Decls) + ", &" + V + ", sizeof(" + V + "));";
+  };
 
   for (const DeferredCall &D : Plan.Calls) {
     if (auto E = Add(tooling::Replacement(SM, CharSourceRange::getTokenRange(D.Callee, D.Callee), D.To, LO)))
@@ -45,7 +49,7 @@ llvm::Error rewrite(const DeferralPlan &Plan, ASTContext &Ctx, tooling::Replacem
     switch (F.K) {
     case ForcePoint::Before:
       for (const ForcePoint *P : FPs)
-        Text += Wait(P->Var) + "\n" + F.Indent;
+        Text += (F.AsDeclaration ? WaitDecl(P->Var) : Wait(P->Var)) + "\n" + F.Indent;
       if (auto E = Add(tooling::Replacement(SM, F.At, 0, Text)))
         return E;
       break;

@@ -12,7 +12,7 @@
 // The runtime's header goes right after mpi.h (macros defined before it,
 // such as _GNU_SOURCE, still come first); #line keeps the line numbers.
 // SRC:#include <mpi.h>
-// SRC-NEXT:#include <mpiopt/lazy.h>
+// SRC-NEXT:#include <mpiopt/lazy_optional.h>
 // SRC-NEXT:#line [[#@LINE+3]]
 // SRC-NEXT:#include <stdio.h>
 #include <mpi.h>
