@@ -314,6 +314,19 @@ PY
     ok "$flags: the optimised code compiled; same output with $impl on $n ranks"
     ;;
 
+  openmp)
+    # A file built with -fopenmp that includes <omp.h> is optimised (Clang's
+    # omp.h, libomp-19-dev, parses where GCC's does not); same output.
+    cc=$(mpicc_of mpich)
+    "$cc" -fopenmp -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC/openmp.c"
+    "$E2E_OMPI_CC" --ompi-report -fopenmp -O2 -Wall -Wextra -Werror -o hybrid "$E2E_SRC/openmp.c" 2> report.txt ||
+      { cat report.txt; fail "the -fopenmp build failed"; }
+    if grep -q "^ompi-cc: " report.txt; then cat report.txt; fail "ompi-cc fell back"; fi
+    grep -q "reduction-fusion: fused 2 MPI_Allreduce calls" report.txt || { cat report.txt; fail "not fused"; }
+    OMP_NUM_THREADS=2 same_output mpich 2 ./plain ./hybrid
+    ok "-fopenmp with <omp.h>: optimised; same output"
+    ;;
+
   link-plain)
     # An object compiled by ompi-cc -c links with a plain mpicc and mpicxx
     # that do not name the runtime (automake links C objects with the C++
