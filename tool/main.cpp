@@ -67,12 +67,16 @@ static cl::opt<bool> Check("check",
                            cl::desc("Lint: report correctness problems and missed optimisations as clang-style "
                                     "diagnostics (or SARIF with --format=sarif); the sources are not changed"),
                            cl::cat(OptCategory));
-static cl::opt<std::string> CheckList("checks",
-                                      cl::desc("Checks to run with --check: names separated by commas, 'all' "
-                                               "(default); '-name' leaves one out (see --list-checks)"),
-                                      cl::init("all"), cl::cat(OptCategory));
-static cl::opt<bool> Werror("Werror", cl::desc("With --check: findings are errors (exit status 1)"),
-                            cl::cat(OptCategory));
+static cl::opt<std::string>
+    CheckList("checks",
+              cl::desc("Checks to run with --check, as clang-tidy reads them: names or globs separated by commas, "
+                       "with or without 'ompi-', groups 'correctness-*' and 'optimisation-*', '-item' removes; "
+                       "default: .ompi-opt's Checks, else all (see --list-checks)"),
+              cl::cat(OptCategory));
+static cl::opt<std::string> Werror("Werror", cl::ValueOptional,
+                                   cl::desc("With --check: findings of the correctness checks are errors (exit "
+                                            "status 1); --Werror=LIST for other checks (a --checks list, 'all')"),
+                                   cl::value_desc("checks"), cl::cat(OptCategory));
 static cl::opt<std::string> Format("format", cl::desc("With --check: 'text' (default) or 'sarif' (SARIF 2.1.0)"),
                                    cl::init("text"), cl::value_desc("format"), cl::cat(OptCategory));
 static cl::opt<bool> Fix("fix", cl::desc("With --check: apply the fix-its to the sources (backups as with --in-place)"),
@@ -108,15 +112,19 @@ int main(int argc, const char **argv) {
   std::string DBError;
   int Argc = argc;
   O.CommandLineDB = clang::tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, argv, DBError);
-  cl::ParseCommandLineOptions(
-      Argc, argv,
-      "ompi-opt: partial evaluation and optimisation of MPI C programs\n\n"
-      "  ompi-opt --report FILE.c -- <compile flags>       per-call report\n"
-      "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n"
-      "  ompi-opt --diff FILE.c -- <compile flags>         unified diff with the reasons\n"
-      "  ompi-opt --in-place FILES -- <compile flags>      transform the sources (backups FILE.orig)\n"
-      "  ompi-opt --dry-run FILES -- <compile flags>       diff; exit 1 when a change is pending\n"
-      "  ompi-opt --check FILES -- <compile flags>         lint: clang-style diagnostics (--format=sarif)\n");
+  // A usage error (an unknown option, a bad value) exits 2, as every other
+  // usage error of ompi-opt does.
+  if (!cl::ParseCommandLineOptions(
+          Argc, argv,
+          "ompi-opt: partial evaluation and optimisation of MPI C programs\n\n"
+          "  ompi-opt --report FILE.c -- <compile flags>       per-call report\n"
+          "  ompi-opt FILE.c -o OUT.c -- <compile flags>       transformed source\n"
+          "  ompi-opt --diff FILE.c -- <compile flags>         unified diff with the reasons\n"
+          "  ompi-opt --in-place FILES -- <compile flags>      transform the sources (backups FILE.orig)\n"
+          "  ompi-opt --dry-run FILES -- <compile flags>       diff; exit 1 when a change is pending\n"
+          "  ompi-opt --check FILES -- <compile flags>         lint: clang-style diagnostics (--format=sarif)\n",
+          &errs()))
+    return 2;
 
   O.Sources.assign(Sources.begin(), Sources.end());
   O.Output = Output;
@@ -127,7 +135,8 @@ int main(int argc, const char **argv) {
   O.Profile = given(Profile);
   O.TransformList = TransformList;
   O.DiffFormat = given(DiffFormat);
-  O.CheckList = CheckList;
+  O.CheckList = given(CheckList);
+  O.Werror = given(Werror);
   O.Format = given(Format);
   O.HtmlDir = HtmlDir;
   O.BackupSuffix = BackupSuffix;
@@ -139,7 +148,6 @@ int main(int argc, const char **argv) {
   O.ListTransforms = ListTransforms;
   O.ListChecks = ListChecks;
   O.Check = Check;
-  O.Werror = Werror;
   O.Fix = Fix;
   O.InPlace = InPlace;
   O.DryRun = DryRun;

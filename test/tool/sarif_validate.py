@@ -3,7 +3,9 @@
 SARIF 2.1.0: the pydantic model generated from the OASIS schema
 (pydantic-sarif; extra properties forbidden where the schema forbids them),
 then what the schema cannot say: every result names a rule of the run, its
-ruleIndex points at that rule, and every location has a line and column.
+ruleIndex points at that rule, every location has a line and column, and
+every URI is either relative to a base the run declares (%SRCROOT%, an
+absolute file URI ending in '/') or an absolute file URI.
 
   sarif_validate.py FILE.sarif [EXPECTED_RESULTS]
 scripts/setup installs pydantic-sarif and jsonschema."""
@@ -23,6 +25,9 @@ assert log["version"] == "2.1.0", log["version"]
 n = 0
 for run in log["runs"]:
     rules = run["tool"]["driver"]["rules"]
+    bases = run.get("originalUriBaseIds", {})
+    for b in bases.values():
+        assert b["uri"].startswith("file:///") and b["uri"].endswith("/"), b
     ids = [r["id"] for r in rules]
     for res in run["results"]:
         assert res["ruleId"] in ids, res["ruleId"]
@@ -30,7 +35,11 @@ for run in log["runs"]:
         for loc in res["locations"]:
             reg = loc["physicalLocation"]["region"]
             assert reg["startLine"] >= 1 and reg["startColumn"] >= 1, reg
-            assert loc["physicalLocation"]["artifactLocation"]["uri"].startswith("file://")
+            art = loc["physicalLocation"]["artifactLocation"]
+            if "uriBaseId" in art:
+                assert art["uriBaseId"] in bases and not art["uri"].startswith(("/", "file:")), art
+            else:
+                assert art["uri"].startswith("file:///"), art
         n += 1
 if len(sys.argv) > 2 and n != int(sys.argv[2]):
     sys.exit("sarif_validate: %d results, expected %s" % (n, sys.argv[2]))

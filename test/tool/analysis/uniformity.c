@@ -4,8 +4,8 @@
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // The lint's fusion hint follows the same rule: only the fusions made.
 // RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags 2>&1 | FileCheck --check-prefix=LINT %s
-// LINT-COUNT-3: {{.*}} warning: fuse 2 MPI_Allreduce calls {{.*}}
-// LINT-NOT: warning:
+// LINT-COUNT-3: {{.*}} remark: fuse 2 MPI_Allreduce calls {{.*}}
+// LINT-NOT: remark:
 // Transformations change the sequence of collectives: they apply only where
 // every rank runs the code alike (tool/lib/analysis/Uniformity.h). Each case
 // says why the tool must leave it alone, or why it may transform it.

@@ -39,6 +39,27 @@
 // FORMAT: ompi-opt: error: --format takes 'text' or 'sarif', not 'xml'
 // RUN: not %ompi-opt --Werror %s -- %mpich_cflags 2>&1 | FileCheck --check-prefix=ALONE %s
 // ALONE: ompi-opt: error: --Werror goes with --check
+// Every usage error exits 2, an unknown option too:
+// RUN: %python %S/../exit_status.py 2 %ompi-opt --bogus %s -- %mpich_cflags 2> /dev/null
+// RUN: %python %S/../exit_status.py 2 %ompi-opt --check --checks=no-such-check %s -- %mpich_cflags 2> /dev/null
+// Several files, one of which cannot be parsed (a missing generated header):
+// the others are checked, and the status (3) says a file failed.
+// RUN: printf '#include "generated.h"\nint x;\n' > %t.broken.c
+// RUN: %python %S/../exit_status.py 3 %ompi-opt --check %t.broken.c %s -- %mpich_cflags > %t.multi.txt 2> %t.multi.err
+// RUN: FileCheck --check-prefix=MULTI %s < %t.multi.txt
+// RUN: FileCheck --check-prefix=MULTIERR %s < %t.multi.err
+// MULTI: 4 warnings generated.
+// MULTIERR: 'generated.h' file not found
+// MULTIERR: ompi-opt: error: 1 of 2 files could not be processed
+// A compilation database written by a build through ompi-cc: its --ompi-*
+// options are not the compiler's, and are left out.
+// RUN: rm -rf %t.q && mkdir -p %t.q/build && cp %s %t.q/one.c
+// RUN: echo '[{"directory": "%t.q", "file": "%t.q/one.c", "command": "ompi-cc --ompi-report --ompi-mpicc=mpicc.mpich -c %mpich_cflags one.c"}]' > %t.q/build/compile_commands.json
+// RUN: cd %t.q && %ompi-opt --check -p build | FileCheck --check-prefix=MULTI %s
+// ompi-opt finds its own runtime headers: a file it already rewrote (which
+// includes mpiopt/lazy_optional.h) parses without -I.
+// RUN: %ompi-opt %inputs/../transforms/lazy-deferral/deferral.c -o %t.rewritten.c -- %mpich_cflags
+// RUN: %ompi-opt --dry-run %t.rewritten.c -- %mpich_cflags
 #include <mpi.h>
 
 double buf[4];

@@ -4,14 +4,14 @@
 // reductions, point-to-point calls whose arguments change per iteration,
 // MPI_Alltoallv whose counts are rewritten in the loop, a count the loop
 // assigns.
-// RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
-// RUN: %ompi-opt --check --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
+// RUN: %ompi-opt --check --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=FUSE %s
+// RUN: %ompi-opt --check --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=DEFER %s
 // The findings are the analyses', whatever --transforms selects (it used to
 // drop them with --transforms=none):
-// RUN: %ompi-opt --check --transforms=none --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUSE %s
-// RUN: %ompi-opt --check --transforms=none --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=DEFER %s
-// RUN: %ompi-opt --check --checks=persistent-candidate %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PERSIST %s
-// RUN: %ompi-opt --check --checks=alltoallv-plan %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=PLAN %s
+// RUN: %ompi-opt --check --transforms=none --checks=fusable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=FUSE %s
+// RUN: %ompi-opt --check --transforms=none --checks=deferrable-reductions %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=DEFER %s
+// RUN: %ompi-opt --check --checks=persistent-candidate %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=PERSIST %s
+// RUN: %ompi-opt --check --checks=alltoallv-plan %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=remark: --check-prefix=PLAN %s
 // The checks only report: the source is not changed.
 // RUN: cp %s %t.c && %ompi-opt --check %t.c -- %mpich_cflags > /dev/null && diff %s %t.c
 #include <mpi.h>
@@ -21,7 +21,7 @@ static double total;
 
 void fusable(void) {
   MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  // FUSE: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: fuse 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (saves 1 collective per execution; ompi-opt --in-place or ompi-cc does it) [ompi-fusable-reductions]
+  // FUSE: {{.*}}optimisation.c:[[#@LINE+1]]:3: remark: fuse 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (saves 1 collective per execution; ompi-opt --in-place or ompi-cc does it) [ompi-fusable-reductions]
   MPI_Allreduce(&c, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   x = b + d;
 }
@@ -37,7 +37,7 @@ void dependent(void) {
 
 // The result is read only later (in another function): the runtime can defer it.
 void accumulate(double v) {
-  // DEFER: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: defer MPI_Allreduce(&v -> &total) to the lazy runtime: {{.*}} (saves one collective per reduction that joins it before the next force point; ompi-opt --in-place or ompi-cc does it) [ompi-deferrable-reductions]
+  // DEFER: {{.*}}optimisation.c:[[#@LINE+1]]:3: remark: defer MPI_Allreduce(&v -> &total) to the lazy runtime: {{.*}} (saves one collective per reduction that joins it before the next force point; ompi-opt --in-place or ompi-cc does it) [ompi-deferrable-reductions]
   MPI_Allreduce(&v, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 double report(void) { return total; }
@@ -49,11 +49,11 @@ void loops(int steps) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (int s = 0; s < steps; s++) {
-    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: MPI_Send in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Send_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
+    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: remark: MPI_Send in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Send_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
     MPI_Send(halo, 64, MPI_DOUBLE, (rank + 1) % 4, 0, MPI_COMM_WORLD);
     MPI_Send(&halo[s], 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);       // the buffer moves: not persistent
     MPI_Send(halo, 1, MPI_DOUBLE, 1, s, MPI_COMM_WORLD);           // the tag changes: not persistent
-    // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: the counts and displacements of this MPI_Alltoallv do not change in the loop at line [[#@LINE-5]]: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
+    // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:5: remark: the counts and displacements of this MPI_Alltoallv do not change in the loop at line [[#@LINE-5]]: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
     MPI_Alltoallv(halo, scounts, sdispls, MPI_DOUBLE, out, rcounts, rdispls, MPI_DOUBLE, MPI_COMM_WORLD);
   }
   for (int s = 0; s < steps; s++) {
@@ -68,7 +68,7 @@ void loops(int steps) {
 void runtime_args(double *buf, int n, int peer, int steps) {
   int tag = n % 7, len = n;
   for (int s = 0; s < steps; s++) {
-    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: warning: MPI_Recv in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Recv_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
+    // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:5: remark: MPI_Recv in the loop at line [[#@LINE-1]] has the same buffer, count, datatype, peer, tag and communicator on every iteration: a persistent request (MPI_Recv_init before the loop, MPI_Start and MPI_Wait in it) sets the message up once [ompi-persistent-candidate]
     MPI_Recv(buf, n, MPI_DOUBLE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(buf, len, MPI_DOUBLE, peer, tag, MPI_COMM_WORLD); // len changes below: not persistent
     len = len / 2 + 1;
@@ -86,12 +86,12 @@ static void halo_exchange(void) {
   int rank;
   double local[8] = {0};
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: MPI_Send in halo_exchange(), which the loop at line [[#@LINE+17]] of time_loop (through step()) calls, has the same buffer, count, datatype, peer, tag and communicator on every call (static or rank-relative arguments, buffers of static storage): a persistent request (MPI_Send_init before that loop, MPI_Start and MPI_Wait here) sets the message up once [ompi-persistent-candidate]
+  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: remark: MPI_Send in halo_exchange(), which the loop at line [[#@LINE+17]] of time_loop (through step()) calls, has the same buffer, count, datatype, peer, tag and communicator on every call (static or rank-relative arguments, buffers of static storage): a persistent request (MPI_Send_init before that loop, MPI_Start and MPI_Wait here) sets the message up once [ompi-persistent-candidate]
   MPI_Send(edge, 8, MPI_DOUBLE, (rank + 1) % 4, 3, MPI_COMM_WORLD);
-  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: MPI_Recv in halo_exchange(), which the loop at line [[#@LINE+15]] of time_loop (through step()) calls, {{.*}}
+  // PERSIST: {{.*}}optimisation.c:[[#@LINE+1]]:3: remark: MPI_Recv in halo_exchange(), which the loop at line [[#@LINE+15]] of time_loop (through step()) calls, {{.*}}
   MPI_Recv(ghost, 8, MPI_DOUBLE, (rank + 3) % 4, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Send(local, 8, MPI_DOUBLE, (rank + 1) % 4, 4, MPI_COMM_WORLD); // a local buffer: not reported
-  // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:3: warning: the counts and displacements of this MPI_Alltoallv in halo_exchange(), which the loop at line [[#@LINE+12]] of time_loop (through step()) calls, are arrays nothing in that loop changes: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
+  // PLAN: {{.*}}optimisation.c:[[#@LINE+1]]:3: remark: the counts and displacements of this MPI_Alltoallv in halo_exchange(), which the loop at line [[#@LINE+12]] of time_loop (through step()) calls, are arrays nothing in that loop changes: its communication plan can be computed once before the loop (a planned Alltoallv) [ompi-alltoallv-plan]
   MPI_Alltoallv(edge, acounts, adispls, MPI_DOUBLE, ghost, acounts, adispls, MPI_DOUBLE, MPI_COMM_WORLD);
 }
 

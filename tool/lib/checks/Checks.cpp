@@ -1,5 +1,6 @@
 //===- Checks.cpp - The registry of lint checks ---------------------------===//
 #include "checks/Checks.h"
+#include "checks/Selection.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -37,6 +38,13 @@ static const CheckInfo Registry[] = {
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }
 
+const CheckInfo *findCheck(llvm::StringRef Name) {
+  for (const CheckInfo &K : Registry)
+    if (Name == K.Name)
+      return &K;
+  return nullptr;
+}
+
 std::vector<const FunctionDecl *> CheckContext::functionsWithCalls() const {
   std::vector<const FunctionDecl *> Fs;
   for (const CallResult &C : Analysis.Calls)
@@ -56,6 +64,20 @@ bool CheckContext::enabled(llvm::StringRef Name) const {
   return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
 }
 
+/// Line (1-based) of FID's text, "" when there is none.
+static llvm::StringRef lineText(const SourceManager &SM, FileID FID, unsigned Line) {
+  if (Line == 0)
+    return "";
+  bool Invalid = false;
+  SourceLocation L = SM.translateLineCol(FID, Line, 1);
+  const char *P = SM.getCharacterData(L, &Invalid);
+  if (Invalid || !P)
+    return "";
+  llvm::StringRef Buffer = SM.getBufferData(FID, &Invalid);
+  llvm::StringRef Rest = Buffer.substr(P - Buffer.data());
+  return Rest.substr(0, Rest.find('\n'));
+}
+
 Finding *CheckContext::report(llvm::StringRef Name, SourceLocation Loc, std::string Message) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation E = SM.getExpansionLoc(Loc);
@@ -67,6 +89,13 @@ Finding *CheckContext::report(llvm::StringRef Name, llvm::StringRef File, unsign
                               std::string Message) {
   if (!enabled(Name))
     return nullptr;
+  // // NOLINT on the line, // NOLINTNEXTLINE on the line before.
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (auto FE = SM.getFileManager().getOptionalFileRef(File)) {
+    FileID FID = SM.translateFile(*FE);
+    if (FID.isValid() && suppressedByNolint(lineText(SM, FID, Line), lineText(SM, FID, Line - 1), Name))
+      return nullptr;
+  }
   Finding F;
   F.Check = Name.str();
   F.File = File.str();
@@ -79,6 +108,15 @@ Finding *CheckContext::report(llvm::StringRef Name, llvm::StringRef File, unsign
       return nullptr;
   Out.push_back(std::move(F));
   return &Out.back();
+}
+
+void CheckContext::note(Finding &F, SourceLocation Loc, std::string Message) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation E = SM.getExpansionLoc(Loc);
+  if (E.isInvalid())
+    return;
+  F.Notes.push_back(
+      {SM.getFilename(E).str(), SM.getExpansionLineNumber(E), SM.getExpansionColumnNumber(E), std::move(Message)});
 }
 
 void CheckContext::fix(Finding &F, SourceRange R, std::string Text) {

@@ -34,12 +34,26 @@ struct FixIt {
   std::string Text;                                          ///< what replaces it
 };
 
+/// A related location, printed as a clang "note:" after the finding.
+struct RelatedNote {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Message;
+};
+
+/// How a finding is printed: optimisation findings are remarks, correctness
+/// findings warnings; either is an error where --Werror (or the config's
+/// WarningsAsErrors) selects its check.
+enum class FindingLevel { Remark, Warning, Error };
+
 struct Finding {
   std::string Check; ///< the check's name ("type-mismatch"); reported as [ompi-<name>]
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string Message;
   std::vector<FixIt> Fixes;
+  std::vector<RelatedNote> Notes;
+  FindingLevel Level = FindingLevel::Warning;
 };
 
 struct CheckContext {
@@ -64,6 +78,8 @@ struct CheckContext {
   std::vector<const clang::FunctionDecl *> functionsWithCalls() const;
   /// A fix-it replacing the characters of R (a token range) by Text.
   void fix(Finding &F, clang::SourceRange R, std::string Text);
+  /// A related location of F (printed as "note: Message" at Loc's expansion).
+  void note(Finding &F, clang::SourceLocation Loc, std::string Message);
 };
 
 struct CheckInfo {
@@ -75,6 +91,8 @@ struct CheckInfo {
 
 /// Every check, in the order they run.
 llvm::ArrayRef<CheckInfo> checks();
+/// The registry entry of the check Name (null when none).
+const CheckInfo *findCheck(llvm::StringRef Name);
 
 // The checks, one file each (checks/<Name>.cpp).
 void checkFusableReductions(CheckContext &C);

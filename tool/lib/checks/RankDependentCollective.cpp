@@ -66,12 +66,18 @@ void checkRankDependentCollectives(CheckContext &C) {
           std::string Text =
               Lexer::getSourceText(CharSourceRange::getTokenRange(Cond->getSourceRange()), SM, C.Ctx.getLangOpts())
                   .str();
-          C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
-                   llvm::formatv("{0} is reached only by the ranks for which '{1}' (line {2}) holds, as '{3}' is "
-                                 "the rank: every rank of {4} must call the collective",
-                                 CR.Function, Text, SM.getExpansionLineNumber(Cond->getBeginLoc()),
-                                 RankRef->getDecl()->getName(), CommArg->Text)
-                       .str());
+          Finding *D =
+              C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
+                       llvm::formatv("{0} is reached only by the ranks for which '{1}' (line {2}) holds, as '{3}' is "
+                                     "the rank: every rank of {4} must call the collective",
+                                     CR.Function, Text, SM.getExpansionLineNumber(Cond->getBeginLoc()),
+                                     RankRef->getDecl()->getName(), CommArg->Text)
+                           .str());
+          if (D)
+            C.note(
+                *D, Cond->getBeginLoc(),
+                llvm::formatv("the condition that selects the ranks ('{0}' is the rank)", RankRef->getDecl()->getName())
+                    .str());
           break;
         }
       }

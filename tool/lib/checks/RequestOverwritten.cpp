@@ -23,11 +23,16 @@ void checkRequestOverwritten(CheckContext &C) {
         if (E.K != RequestEvent::Start || !allPending(R.At[K]))
           continue;
         const RequestEvent &Open = R.Events[*R.At[K].begin()];
-        C.report("request-overwritten", E.Loc,
-                 llvm::formatv("{0} overwrites request '{1}' while the {2} at line {3} that it holds has not "
-                               "completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between)",
-                               E.Function, R.V->getName(), Open.Function, SM.getExpansionLineNumber(Open.Loc))
-                     .str());
+        Finding *D =
+            C.report("request-overwritten", E.Loc,
+                     llvm::formatv("{0} overwrites request '{1}' while the {2} at line {3} that it holds has not "
+                                   "completed (no MPI_Wait, MPI_Test or MPI_Request_free on it in between)",
+                                   E.Function, R.V->getName(), Open.Function, SM.getExpansionLineNumber(Open.Loc))
+                         .str());
+        if (D)
+          C.note(
+              *D, Open.Loc,
+              llvm::formatv("the {0} that request '{1}' still holds starts here", Open.Function, R.V->getName()).str());
       }
 }
 

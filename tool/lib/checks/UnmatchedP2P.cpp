@@ -72,6 +72,23 @@ void collectEnds(CheckContext &C, std::vector<End> &Sends, std::vector<End> &Rec
   }
 }
 
+/// Notes at the receives on S's communicator that Pick selects (at most 3):
+/// Fmt has {0} the receive's tag, {1} the send's, {2} its source argument.
+template <typename P>
+void noteReceives(CheckContext &C, Finding *D, const std::vector<End> &Recvs, const End &S, P Pick, const char *Fmt) {
+  unsigned N = 0;
+  for (const End &R : Recvs) {
+    if (!D || N == 3 || !CommId::maySame(R.Comm, S.Comm) || !Pick(R))
+      continue;
+    const ArgResult *Src = R.CR->arg(Role::Source);
+    std::string Tag = R.Tag ? std::to_string(*R.Tag) : "any";
+    C.note(*D, R.CR->Call->getBeginLoc(),
+           "this " + R.CR->Function + " " +
+               llvm::formatv(Fmt, Tag, S.Tag ? std::to_string(*S.Tag) : "any", Src ? Src->Text : "?").str());
+    ++N;
+  }
+}
+
 } // namespace
 
 void checkUnmatchedP2P(CheckContext &C) {
@@ -88,11 +105,12 @@ void checkUnmatchedP2P(CheckContext &C) {
       if (CommId::maySame(R.Comm, S.Comm) && (!R.Tag || !S.Tag || *R.Tag == *S.Tag))
         Tagged.push_back(&R);
     if (S.Tag && Tagged.empty()) {
-      C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
-               llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: the message "
-                             "can never be received",
-                             S.CommText, *S.Tag, S.CR->Function)
-                   .str());
+      Finding *D = C.report("unmatched-p2p", S.CR->Call->getBeginLoc(),
+                            llvm::formatv("no receive or probe of this program on {0} accepts tag {1} of this {2}: "
+                                          "the message can never be received",
+                                          S.CommText, *S.Tag, S.CR->Function)
+                                .str());
+      noteReceives(C, D, Recvs, S, [](const End &) { return true; }, "accepts tag {0}, not {1}");
       continue;
     }
     // ... from this sender: rank + k sends reach a receive from rank - k.
@@ -102,7 +120,7 @@ void checkUnmatchedP2P(CheckContext &C) {
     if (FromUs)
       continue;
     const ArgResult *Dest = S.CR->arg(Role::Dest);
-    C.report(
+    Finding *D = C.report(
         "unmatched-p2p", S.CR->Call->getBeginLoc(),
         llvm::formatv(
             "this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
@@ -111,6 +129,9 @@ void checkUnmatchedP2P(CheckContext &C) {
             S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+", std::abs(*S.Shift), S.CommText,
             *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
             .str());
+    noteReceives(
+        C, D, Recvs, S, [&](const End &R) { return llvm::is_contained(Tagged, &R); },
+        "accepts the tag but expects a message from '{2}'");
   }
 }
 

@@ -1,5 +1,6 @@
 //===- Driver.cpp - ompi-opt's output modes --------------------------------===//
 #include "driver/Driver.h"
+#include "checks/Selection.h"
 #include "driver/Pipeline.h"
 #include "mpi/MPIModel.h"
 #include "mpi/MachineProfile.h"
@@ -30,6 +31,20 @@ std::string ompi::defaultProfileDir() {
   SmallString<256> Dir(sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Dir, "share", "ompi", "profiles");
   return Dir.str().str();
+}
+
+std::vector<std::string> ompi::runtimeIncludeDirs() {
+  std::vector<std::string> Dirs;
+  std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
+  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "include", "mpiopt", "lazy.h");
+  if (!Exe.empty() && sys::fs::exists(Installed))
+    Dirs.push_back(sys::path::parent_path(sys::path::parent_path(Installed)).str());
+  else
+    for (const char *D : {OMPI_SOURCE_DIR "/runtime/include", OMPI_SOURCE_DIR "/templates"})
+      if (sys::fs::is_directory(D))
+        Dirs.push_back(D);
+  return Dirs;
 }
 
 namespace {
@@ -102,8 +117,12 @@ std::optional<std::string> conflict(const DriverOptions &O) {
   std::string Format = O.Format.value_or("text");
   if (Format != "text" && Format != "sarif")
     return "--format takes 'text' or 'sarif', not '" + Format + "'";
-  if ((O.Format || O.Werror || O.Fix) && !O.Check)
-    return std::string(O.Werror ? "--Werror" : O.Fix ? "--fix" : "--format") + " goes with --check";
+  if ((O.Format || O.Werror || O.Fix || O.CheckList) && !O.Check)
+    return std::string(O.Werror      ? "--Werror"
+                       : O.Fix       ? "--fix"
+                       : O.CheckList ? "--checks"
+                                     : "--format") +
+           " goes with --check";
   if (O.Check && (O.InPlace || O.DryRun || O.DiffFormat))
     return std::string("--check does not change or diff the sources; run it separately from --in-place, "
                        "--dry-run and --diff");
@@ -137,12 +156,13 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
   if (auto Err = parseSelection(O.TransformList, Names, Opts.Transforms))
     return "--transforms: unknown transformation '" + *Err + "' (see --list-transforms)";
   if (O.Check) {
+    // Every check runs; each file's selection (--checks, else its
+    // .ompi-opt) picks its findings (writeLint). The lists are checked here.
     Opts.RunChecks = true;
-    Names.clear();
-    for (const CheckInfo &K : checks())
-      Names.push_back(K.Name);
-    if (auto Err = parseSelection(O.CheckList, Names, Opts.Checks))
-      return "--checks: unknown check '" + *Err + "' (see --list-checks)";
+    for (auto [List, Name] : {std::pair{O.CheckList, "--checks"}, std::pair{O.Werror, "--Werror"}})
+      if (List && !List->empty())
+        if (Expected<CheckSet> S = CheckSet::parse(*List, Name); !S)
+          return toString(S.takeError());
   }
   // The machine profile: --profile, else MPIOPT_PROFILE, else the default
   // of the MPI each source is compiled with.
@@ -171,6 +191,13 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
   if (!O.MPIInclude.empty()) {
     Opts.ExtraArgs.push_back("-idirafter");
     Opts.ExtraArgs.push_back(O.MPIInclude);
+  }
+  // The runtime's and templates' headers (mpiopt/lazy.h, ...), so a file
+  // ompi-opt already rewrote still parses without -I: include/ beside bin/
+  // when installed, the source tree's directories in a build tree.
+  for (const std::string &Dir : runtimeIncludeDirs()) {
+    Opts.ExtraArgs.push_back("-idirafter");
+    Opts.ExtraArgs.push_back(Dir);
   }
   // The user's warnings are the real compiler's business; errors still stop
   // us. Legacy C that GCC accepts with a warning but Clang rejects by default
@@ -239,26 +266,65 @@ bool applyFixIts(const std::vector<FileOutcome> &Outcomes, StringRef Suffix) {
   return true;
 }
 
-/// --check: diagnostics or SARIF, then the fix-its with --fix.
-int writeLint(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
-  std::vector<LintFile> Files;
-  unsigned N = 0;
-  for (const FileOutcome &F : Outcomes) {
-    Files.push_back({F.Original, F.Findings});
-    N += F.Findings.size();
+/// One file's findings as its selection keeps them (--checks, else its
+/// .ompi-opt's Checks, else all), at their levels (optimisation: remark,
+/// correctness: warning; an error where --Werror, else WarningsAsErrors,
+/// selects the check). False (with a message) for an unreadable config.
+bool selectFindings(const DriverOptions &O, FileOutcome &F) {
+  Expected<LintConfig> Config = findLintConfig(F.Path);
+  if (!Config) {
+    errs() << "ompi-opt: error: " << toString(Config.takeError()) << "\n";
+    return false;
   }
+  auto SetOf = [&](const std::optional<std::string> &List, StringRef Name, CheckSet Default) -> Expected<CheckSet> {
+    if (!List)
+      return Default;
+    return List->empty() ? CheckSet::correctness() : CheckSet::parse(*List, Name);
+  };
+  std::string Where = Config->Path.empty() ? "" : Config->Path + ": ";
+  Expected<CheckSet> Run = O.CheckList ? SetOf(O.CheckList, "--checks", CheckSet::all())
+                                       : SetOf(Config->Checks, Where + "Checks", CheckSet::all());
+  Expected<CheckSet> Err = O.Werror ? SetOf(O.Werror, "--Werror", CheckSet())
+                                    : SetOf(Config->WarningsAsErrors, Where + "WarningsAsErrors", CheckSet());
+  if (!Run || !Err) {
+    errs() << "ompi-opt: error: " << toString(Run ? Err.takeError() : Run.takeError()) << "\n";
+    return false;
+  }
+  llvm::erase_if(F.Findings, [&](const Finding &D) { return !Run->contains(D.Check); });
+  for (Finding &D : F.Findings) {
+    const CheckInfo *K = findCheck(D.Check);
+    D.Level = Err->contains(D.Check)                      ? FindingLevel::Error
+              : K && StringRef(K->Kind) == "optimisation" ? FindingLevel::Remark
+                                                          : FindingLevel::Warning;
+  }
+  return true;
+}
+
+/// --check: diagnostics or SARIF, then the fix-its with --fix. Exit status:
+/// 1 when a finding is an error (or an output fails), else 0.
+int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes) {
+  std::vector<LintFile> Files;
+  bool Errors = false;
+  for (FileOutcome &F : Outcomes) {
+    if (!selectFindings(O, F))
+      return 2;
+    for (const Finding &D : F.Findings)
+      Errors |= D.Level == FindingLevel::Error;
+  }
+  for (const FileOutcome &F : Outcomes)
+    Files.push_back({F.Original, F.Findings});
   std::string Text;
   raw_string_ostream OS(Text);
   if (O.Format.value_or("text") == "sarif")
-    writeSarif(OS, Files, toolVersion(), O.Werror);
+    writeSarif(OS, Files, toolVersion());
   else
-    writeDiagnostics(OS, Files, O.Werror);
+    writeDiagnostics(OS, Files);
   OS.flush();
   if (!writeFileOrReport(O.Output.empty() ? "-" : O.Output, Text))
     return 1;
   if (O.Fix && !applyFixIts(Outcomes, O.BackupSuffix))
     return 1;
-  return O.Werror && N ? 1 : 0;
+  return Errors ? 1 : 0;
 }
 
 /// --report[=json] to standard output or --report-file.
@@ -381,7 +447,16 @@ int ompi::runDriver(DriverOptions &O) {
     return usage(*Msg);
 
   std::vector<FileOutcome> Outcomes;
-  if (!runPipeline(*DB, O.Sources, Opts, Outcomes)) {
+  bool Processed = runPipeline(*DB, O.Sources, Opts, Outcomes);
+  if (!Processed && O.Check && !Outcomes.empty()) {
+    // --check over many files: one that cannot be parsed (clang said why)
+    // does not hide the others' findings; the status says a file failed.
+    int RC = writeLint(O, Outcomes);
+    errs() << "ompi-opt: error: " << (O.Sources.size() - Outcomes.size()) << " of " << O.Sources.size()
+           << " files could not be processed\n";
+    return RC == 2 ? 2 : 3;
+  }
+  if (!Processed) {
     errs() << "ompi-opt: error: could not process "
            << (O.Sources.size() == 1 ? O.Sources.front() : std::string("the input files")) << "; nothing was written\n";
     return O.DryRun ? 3 : 1;

@@ -26,6 +26,9 @@ const char *defaultMPIInclude();
 /// Where the default machine profiles are: share/ompi/profiles beside the
 /// directory of the ompi-opt executable.
 std::string defaultProfileDir();
+/// The runtime's and templates' include directories (searched after all
+/// others): include/ beside bin/ when installed, else the source tree's.
+std::vector<std::string> runtimeIncludeDirs();
 
 /// The command line, as main.cpp parsed it. An optional value is absent
 /// when its option was not given (and empty when given without a value).
@@ -39,14 +42,15 @@ struct DriverOptions {
   std::optional<std::string> Profile;    ///< --profile
   std::string TransformList = "all";     ///< --transforms
   std::optional<std::string> DiffFormat; ///< --diff[=unified|html]
-  std::string CheckList = "all";         ///< --checks
+  std::optional<std::string> CheckList;  ///< --checks (else .ompi-opt's Checks, else all)
+  std::optional<std::string> Werror;     ///< --Werror[=checks] ("": the correctness checks)
   std::optional<std::string> Format;     ///< --format=text|sarif
   std::string HtmlDir;                   ///< --html-dir
   std::string BackupSuffix = ".orig";    ///< --backup-suffix
   bool BackupSuffixGiven = false;
   bool ClosedWorld = false, LineDirectives = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
-  bool Check = false, Werror = false, Fix = false, InPlace = false, DryRun = false;
+  bool Check = false, Fix = false, InPlace = false, DryRun = false;
   /// The compile command after "--", if one was given.
   std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
 };

@@ -159,6 +159,15 @@ private:
 bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
                        const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes) {
   tooling::ClangTool Tool(DB, Sources);
+  // A compilation database written by a build that used ompi-cc holds its
+  // own options (--ompi-report, ...): they are not the compiler's.
+  Tool.appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, llvm::StringRef) {
+    tooling::CommandLineArguments Out;
+    for (const std::string &A : Args)
+      if (!llvm::StringRef(A).starts_with("--ompi-"))
+        Out.push_back(A);
+    return Out;
+  });
   Tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
   Run R{Opts, Outcomes, false, {}};

@@ -1,6 +1,7 @@
 //===- Lint.cpp - Rendering the findings of ompi-opt --check --------------===//
 #include "report/Lint.h"
 #include "support/FileOutput.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -15,65 +16,129 @@ static StringRef lineOf(StringRef Text, unsigned Line) {
   return Text.split('\n').first.rtrim('\r');
 }
 
-unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files, bool AsErrors) {
-  unsigned N = 0;
+static const char *levelName(FindingLevel L) {
+  return L == FindingLevel::Error ? "error" : L == FindingLevel::Warning ? "warning" : "remark";
+}
+
+/// The source line and a caret under Column (and Fixes' text under theirs).
+static void showLine(raw_ostream &OS, StringRef Src, unsigned Column, ArrayRef<FixIt> Fixes, unsigned Line) {
+  auto Pad = [&](unsigned Col) {
+    std::string P;
+    for (unsigned I = 1; I < Col && I <= Src.size(); ++I)
+      P += Src[I - 1] == '\t' ? '\t' : ' ';
+    return P;
+  };
+  OS << Src << "\n" << Pad(Column) << "^\n";
+  for (const FixIt &X : Fixes)
+    if (X.Line == Line)
+      OS << Pad(X.Column) << X.Text << "\n";
+}
+
+/// "1 error, 2 warnings and 3 remarks generated."
+static std::string summary(const unsigned Counts[3]) {
+  static const char *Names[3][2] = {{"error", "errors"}, {"warning", "warnings"}, {"remark", "remarks"}};
+  std::vector<std::string> Parts;
+  for (int I = 0; I < 3; ++I)
+    if (Counts[I])
+      Parts.push_back(std::to_string(Counts[I]) + " " + Names[I][Counts[I] != 1]);
+  std::string S;
+  for (size_t I = 0; I < Parts.size(); ++I)
+    S += (I == 0 ? "" : I + 1 == Parts.size() ? " and " : ", ") + Parts[I];
+  return S + " generated.";
+}
+
+unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files) {
+  unsigned N = 0, Counts[3] = {0, 0, 0};
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
       ++N;
-      OS << displayPath(D.File) << ":" << D.Line << ":" << D.Column << ": " << (AsErrors ? "error" : "warning") << ": "
-         << D.Message << " [ompi-" << D.Check << "]\n";
-      StringRef Src = lineOf(F.Original, D.Line);
-      OS << Src << "\n";
-      std::string Caret;
-      for (unsigned I = 1; I < D.Column && I <= Src.size(); ++I)
-        Caret += Src[I - 1] == '\t' ? '\t' : ' ';
-      OS << Caret << "^\n";
-      for (const FixIt &X : D.Fixes)
-        if (X.Line == D.Line) {
-          std::string Pad;
-          for (unsigned I = 1; I < X.Column && I <= Src.size(); ++I)
-            Pad += Src[I - 1] == '\t' ? '\t' : ' ';
-          OS << Pad << X.Text << "\n";
-        }
+      ++Counts[D.Level == FindingLevel::Error ? 0 : D.Level == FindingLevel::Warning ? 1 : 2];
+      OS << displayPath(D.File) << ":" << D.Line << ":" << D.Column << ": " << levelName(D.Level) << ": " << D.Message
+         << " [ompi-" << D.Check << "]\n";
+      showLine(OS, lineOf(F.Original, D.Line), D.Column, D.Fixes, D.Line);
+      for (const RelatedNote &R : D.Notes) {
+        OS << displayPath(R.File) << ":" << R.Line << ":" << R.Column << ": note: " << R.Message << "\n";
+        if (R.File == D.File)
+          showLine(OS, lineOf(F.Original, R.Line), R.Column, {}, 0);
+      }
     }
   if (N)
-    OS << N << (N == 1 ? (AsErrors ? " error" : " warning") : (AsErrors ? " errors" : " warnings")) << " generated.\n";
+    OS << summary(Counts) << "\n";
   return N;
 }
 
-static std::string uriOf(StringRef Path) {
-  SmallString<256> Abs(Path);
-  sys::fs::make_absolute(Abs);
-  sys::path::remove_dots(Abs, true);
-  std::string U = "file://";
-  for (char C : Abs)
-    U += C == ' ' ? std::string("%20") : std::string(1, C);
+/// Percent-encoding of the characters a URI path cannot hold as they are.
+static std::string encode(StringRef Path) {
+  std::string U;
+  for (unsigned char C : Path)
+    if (llvm::isAlnum(C) || StringRef("/-._~").contains(C))
+      U += C;
+    else
+      U += formatv("%{0:X2}", unsigned(C)).str();
   return U;
 }
 
-void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, bool AsErrors) {
+/// The current directory as a file URI ending in '/': %SRCROOT%.
+static std::string srcRoot() {
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  std::string U = "file://" + encode(Cwd);
+  return StringRef(U).ends_with("/") ? U : U + "/";
+}
+
+/// A SARIF artifactLocation: relative to %SRCROOT% (the current directory)
+/// where the file is under it, so code-scanning services place it in the
+/// repository; else an absolute file URI.
+static json::Object artifact(StringRef Path) {
+  SmallString<256> Abs(Path), Cwd;
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, true);
+  sys::fs::current_path(Cwd);
+  StringRef Rel = Abs;
+  if (Rel.consume_front(Cwd) && Rel.consume_front("/"))
+    return json::Object{{"uri", encode(Rel)}, {"uriBaseId", "%SRCROOT%"}};
+  return json::Object{{"uri", "file://" + encode(Abs)}};
+}
+
+static json::Object location(StringRef File, unsigned Line, unsigned Column) {
+  return json::Object{
+      {"physicalLocation", json::Object{{"artifactLocation", artifact(File)},
+                                        {"region", json::Object{{"startLine", Line}, {"startColumn", Column}}}}}};
+}
+
+void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version) {
   json::Array Rules;
   for (const CheckInfo &K : checks())
-    Rules.push_back(json::Object{{"id", std::string("ompi-") + K.Name},
-                                 {"name", K.Name},
-                                 {"shortDescription", json::Object{{"text", K.Summary}}},
-                                 {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
-                                 {"defaultConfiguration", json::Object{{"level", "warning"}}}});
+    Rules.push_back(json::Object{
+        {"id", std::string("ompi-") + K.Name},
+        {"name", K.Name},
+        {"shortDescription", json::Object{{"text", K.Summary}}},
+        {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
+        {"defaultConfiguration", json::Object{{"level", StringRef(K.Kind) == "optimisation" ? "note" : "warning"}}}});
   json::Array Results;
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
-      json::Object Loc{{"physicalLocation",
-                        json::Object{{"artifactLocation", json::Object{{"uri", uriOf(D.File)}}},
-                                     {"region", json::Object{{"startLine", D.Line}, {"startColumn", D.Column}}}}}};
       size_t RuleIndex = 0;
       for (size_t I = 0; I < checks().size(); ++I)
         if (D.Check == checks()[I].Name)
           RuleIndex = I;
       json::Object R{{"ruleId", "ompi-" + D.Check},
                      {"ruleIndex", int64_t(RuleIndex)},
-                     {"level", AsErrors ? "error" : "warning"},
+                     {"level", D.Level == FindingLevel::Error     ? "error"
+                               : D.Level == FindingLevel::Warning ? "warning"
+                                                                  : "note"},
                      {"message", json::Object{{"text", D.Message}}},
-                     {"locations", json::Array{std::move(Loc)}}};
+                     {"locations", json::Array{location(D.File, D.Line, D.Column)}}};
+      if (!D.Notes.empty()) {
+        json::Array Related;
+        for (size_t I = 0; I < D.Notes.size(); ++I) {
+          json::Object L = location(D.Notes[I].File, D.Notes[I].Line, D.Notes[I].Column);
+          L["id"] = int64_t(I);
+          L["message"] = json::Object{{"text", D.Notes[I].Message}};
+          Related.push_back(std::move(L));
+        }
+        R["relatedLocations"] = std::move(Related);
+      }
       if (!D.Fixes.empty()) {
         json::Array Reps;
         for (const FixIt &X : D.Fixes)
@@ -84,18 +149,19 @@ void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, bo
                                       {"insertedContent", json::Object{{"text", X.Text}}}});
         R["fixes"] = json::Array{json::Object{
             {"description", json::Object{{"text", "apply the fix-it of ompi-" + D.Check}}},
-            {"artifactChanges", json::Array{json::Object{{"artifactLocation", json::Object{{"uri", uriOf(D.File)}}},
-                                                         {"replacements", std::move(Reps)}}}}}};
+            {"artifactChanges",
+             json::Array{json::Object{{"artifactLocation", artifact(D.File)}, {"replacements", std::move(Reps)}}}}}};
       }
       Results.push_back(std::move(R));
     }
-  json::Object Log{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{{"tool", json::Object{{"driver", json::Object{{"name", "ompi-opt"},
-                                                                                      {"version", Version.str()},
-                                                                                      {"rules", std::move(Rules)}}}}},
-                                        {"results", std::move(Results)}}}}};
+  json::Object Log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                   {"version", "2.1.0"},
+                   {"runs", json::Array{json::Object{
+                                {"tool", json::Object{{"driver", json::Object{{"name", "ompi-opt"},
+                                                                              {"version", Version.str()},
+                                                                              {"rules", std::move(Rules)}}}}},
+                                {"originalUriBaseIds", json::Object{{"%SRCROOT%", json::Object{{"uri", srcRoot()}}}}},
+                                {"results", std::move(Results)}}}}};
   OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
 }
 

@@ -1,9 +1,12 @@
 //===- Lint.h - Rendering the findings of ompi-opt --check ----------------===//
 //
-// writeDiagnostics prints findings as clang does (file:line:col: warning:
-// message [ompi-<check>], the source line, a caret, and the fix-it text
-// under it); writeSarif writes SARIF 2.1.0 for code-scanning services (one
-// run, one rule per check, one result per finding, fixes where mechanical).
+// writeDiagnostics prints findings as clang does (file:line:col: LEVEL:
+// message [ompi-<check>], the source line, a caret, the fix-it text under
+// it, then a note: line per related location), LEVEL being each finding's
+// (remark, warning or error); writeSarif writes SARIF 2.1.0 for
+// code-scanning services (one run, one rule per check, one result per
+// finding at its level, related locations, fixes where mechanical; URIs
+// relative to %SRCROOT%, the current directory, where the file is under it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_LINT_H
@@ -22,9 +25,9 @@ struct LintFile {
 };
 
 /// Returns the number of findings printed.
-unsigned writeDiagnostics(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, bool AsErrors);
+unsigned writeDiagnostics(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files);
 
-void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, llvm::StringRef Version, bool AsErrors);
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<LintFile> Files, llvm::StringRef Version);
 
 } // namespace ompi
 
