@@ -16,9 +16,10 @@ static cl::OptionCategory OptCategory("ompi-opt options");
 static cl::list<std::string> Sources(cl::Positional, cl::desc("<source files>"), cl::cat(OptCategory));
 static cl::opt<std::string> Output("o", cl::desc("Write the transformed source to <file> ('-' for standard output)"),
                                    cl::value_desc("file"), cl::cat(OptCategory));
-static cl::opt<std::string> Report("report", cl::ValueOptional,
-                                   cl::desc("Print the per-call report; format text (default) or json"),
-                                   cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<std::string>
+    Report("report", cl::ValueOptional,
+           cl::desc("Print the per-call report; format text (default: a line per call), long (every argument) or json"),
+           cl::value_desc("format"), cl::cat(OptCategory));
 static cl::opt<std::string> ReportFile("report-file", cl::desc("Write the report to <file> instead of standard output"),
                                        cl::value_desc("file"), cl::cat(OptCategory));
 static cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile_commands.json"),

@@ -227,7 +227,7 @@ PY
     # --ompi-report prints one line per MPI call to stderr; --ompi-keep keeps
     # the transformed source beside the output.
     mkdir out
-    "$E2E_OMPI_CC" --ompi-report --ompi-keep -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat.o 2> report.txt
+    "$E2E_OMPI_CC" --ompi-report=long --ompi-keep -c "$E2E_SRC_ROOT/examples/heat.c" -o out/heat.o 2> report.txt
     [ -f out/heat.o ] || fail "no object"
     [ -f out/heat.c.ompi ] || fail "--ompi-keep did not keep out/heat.c.ompi"
     n=$(grep -c "heat.c:[0-9]*:[0-9]*: MPI_" report.txt || true)

@@ -24,7 +24,7 @@
 //
 // Usage errors exit with 2 and say what is wrong.
 // RUN: not %ompi-opt --report=xml %s -- 2>&1 | FileCheck --check-prefix=FORMAT %s
-// FORMAT: ompi-opt: error: --report takes 'text' or 'json', not 'xml'
+// FORMAT: ompi-opt: error: --report takes 'text', 'long' or 'json', not 'xml'
 // RUN: not %ompi-opt %s %inputs/broken.c -o %t/x.c -- 2>&1 | FileCheck --check-prefix=TWO %s
 // TWO: ompi-opt: error: -o takes one input file; 2 were given
 // RUN: not %ompi-opt %t/does-not-exist.c -- 2>&1 | FileCheck --check-prefix=MISSING %s
@@ -39,9 +39,9 @@
 //
 // Without include flags, mpi.h comes from the MPI found when the tool was
 // configured (--mpi-include's default); --mpi-include= turns that off.
-// RUN: %ompi-opt --report %s -- | FileCheck --check-prefix=DEFAULT %s
+// RUN: %ompi-opt --report=long %s -- | FileCheck --check-prefix=DEFAULT %s
 // DEFAULT: {{.*}}cli.c:[[@LINE+8]]:3: MPI_Allreduce(sendbuf=static(MPI_IN_PLACE), {{.*}}
-// RUN: not %ompi-opt --report --mpi-include= %s -- 2>&1 | FileCheck --check-prefix=NOMPI %s
+// RUN: not %ompi-opt --report=long --mpi-include= %s -- 2>&1 | FileCheck --check-prefix=NOMPI %s
 // NOMPI: {{.*}}cli.c:{{[0-9]+}}:10: fatal error: 'mpi.h' file not found
 #include <mpi.h>
 

@@ -16,7 +16,7 @@
 // RUN: diff %t.html %t.d/report/diff-html.c.html
 // Beside each page, the summary the index is built from (never the page):
 // RUN: FileCheck --match-full-lines --check-prefix=SIDE %s < %t.d/report/diff-html.c.html.json
-// SIDE:{"blocks":1,"changes":1,"mpi_calls_after":1,"mpi_calls_before":2,"path":"diff-html.c"}
+// SIDE:{"blocks":1,"changes":1,"declined":0,"deferred":0,"fused":2,"mpi_calls_after":1,"mpi_calls_before":2,"path":"diff-html.c","removed":1,"templates":0}
 // --html-dir beside another output (what ompi-cc --ompi-diff=DIR uses); the
 // index lists the pages of earlier runs too:
 // RUN: cd %t.d && %ompi-opt --html-dir=more diff-html.c -o out.c -- %mpich_cflags
@@ -26,7 +26,7 @@
 
 // PAGE:<!doctype html>
 // PAGE:<title>ompi-opt: diff-html.c</title>
-// PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change explained below; MPI calls 2 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// PAGE:<header><h1>ompi-opt: diff-html.c</h1><p>1 changed block, 1 change explained below; MPI calls 2 &rarr; 1 (1 removed by fusing 2 into 1). Keys: n / p jump to the next / previous change.</p></header>
 // PAGE-NEXT:<div id=summary>
 // PAGE-NEXT:<section><h2>Calls by function</h2><table><tr><th>function</th><th>before</th><th>after</th></tr>
 // PAGE-NEXT:<tr><td>MPI_Allreduce</td><td>2</td><td class=better>1</td></tr>
@@ -35,6 +35,7 @@
 // PAGE-NEXT:<tr><td>f, line [[#LOOP:]]</td><td>2</td><td class=better>1</td></tr>
 // PAGE-NEXT:</table></section>
 // PAGE-NEXT:<section><h2>Templates chosen</h2><p>none</p></section>
+// PAGE-NEXT:<section><h2>Declined (0)</h2><p>none</p></section>
 // PAGE-NEXT:</div>
 // PAGE-NEXT:<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>
 // PAGE-NEXT:<thead><tr><th class=pane colspan=2>original: diff-html.c</th><th class=pane colspan=2>transformed</th></tr></thead>
@@ -47,20 +48,20 @@
 // The original pane has no line where the transformed one has more:
 // PAGE-NEXT:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+3]]</td><td class="code r">    { <span class=c>/* ompi-opt: 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) fused into one */</span></td></tr>
 // PAGE:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+8]]</td><td class="code r">    }</td></tr>
-// PAGE-NEXT:<tr class=note><td colspan=4><div class=note><b>reduction-fusion</b> (line [[#LOOP+2]]): fused 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD<span class=why>why it is safe: same communicator, op and datatype; distinct buffers (&amp;a -&gt; &amp;b, &amp;c -&gt; &amp;d); the 0 statements in between touch no result and hold no other MPI call or jump</span><span class=saves>saves: 1 collective per execution</span></div></td></tr>
+// PAGE-NEXT:<tr class=note><td colspan=4><div class=note><b>reduction-fusion</b> (line [[#LOOP+2]]): fused 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD<span class=why>why it is safe: same communicator, op and datatype; distinct buffers (&amp;a -&gt; &amp;b, &amp;c -&gt; &amp;d); nothing in between</span><span class=saves>saves: 1 collective per execution</span></div></td></tr>
 // PAGE-NEXT:</tbody>
 // PAGE-NEXT:<tbody><tr class=line><td class="ln l">[[#LOOP+3]]</td><td class="code l">  }</td><td class="ln r">[[#LOOP+9]]</td><td class="code r">  }</td></tr>
 // PAGE:</table>
 // PAGE-NEXT:<script>
 // PAGE:</body></html>
 
-// SAME:<header><h1>ompi-opt: unchanged.c</h1><p>0 changed blocks, 0 changes explained below; MPI calls 1 &rarr; 1. Keys: n / p jump to the next / previous change.</p></header>
+// SAME:<header><h1>ompi-opt: unchanged.c</h1><p>0 changed blocks, 0 changes explained below; MPI calls 1 &rarr; 1 (none changed). Keys: n / p jump to the next / previous change.</p></header>
 // SAME:<tr><td>MPI_Allreduce</td><td>1</td><td>1</td></tr>
 // SAME-NOT:<tr class=note>
 // SAME-NOT:<tr class="line chg
 // SAME:<script>
 
-// INDEX:<header><h1>ompi-opt: project report</h1><p>2 files, 1 changes; MPI calls 3 &rarr; 2</p></header>
+// INDEX:<header><h1>ompi-opt: project report</h1><p>2 files, 1 change; MPI calls 3 &rarr; 2</p></header>
 // INDEX-NEXT:<table class=idx><tr><th>file</th><th>changed blocks</th><th>changes</th><th>MPI calls before</th><th>after</th></tr>
 // INDEX-NEXT:<tr><td><a href="diff-html.c.html">diff-html.c</a></td><td>1</td><td>1</td><td>2</td><td class=better>1</td></tr>
 // INDEX-NEXT:<tr><td><a href="unchanged.c.html">unchanged.c</a></td><td>0</td><td>0</td><td>1</td><td>1</td></tr>

@@ -31,7 +31,7 @@
 // RUN: not %ompi-opt --in-place -o %t.x.c %s -- %mpich_cflags 2>&1 | FileCheck --check-prefix=INPLACE-O %s
 // DIFF:# ompi-opt: diff.c: 1 hunk
 // DIFF-NEXT:#   line 66 [reduction-fusion] fused 2 MPI_Allreduce calls (lines 65, 66) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD
-// DIFF-NEXT:#     why: same communicator, op and datatype; distinct buffers (&a -> &b, &c -> &d); the 0 statements in between touch no result and hold no other MPI call or jump
+// DIFF-NEXT:#     why: same communicator, op and datatype; distinct buffers (&a -> &b, &c -> &d); nothing in between
 // DIFF-NEXT:#     saves: 1 collective per execution
 // DIFF-NEXT:--- a/diff.c
 // DIFF-NEXT:+++ b/diff.c

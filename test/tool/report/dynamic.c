@@ -1,10 +1,10 @@
 // Negative cases: each argument below must be reported dynamic, with the
 // reason, because assuming a value would be wrong on some execution.
-// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines %s
-// RUN: %ompi-opt --report %s -- %openmpi_cflags | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags | FileCheck --match-full-lines %s
 // The whole report is the same byte for byte under both headers:
-// RUN: %ompi-opt --report %s -- %mpich_cflags > %t.mpich
-// RUN: %ompi-opt --report %s -- %openmpi_cflags > %t.openmpi
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags > %t.mpich
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags > %t.openmpi
 // RUN: diff %t.mpich %t.openmpi
 #include <mpi.h>
 #include <stdlib.h>

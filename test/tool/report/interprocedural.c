@@ -2,11 +2,11 @@
 // the translation unit passes the same static value. Functions with
 // external linkage may be called from other files, so they count only under
 // --closed-world (the program is this one file).
-// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefixes=CHECK,OPEN %s
-// RUN: %ompi-opt --closed-world --report %s -- %openmpi_cflags | FileCheck --match-full-lines --check-prefixes=CHECK,CLOSED %s
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefixes=CHECK,OPEN %s
+// RUN: %ompi-opt --closed-world --report=long %s -- %openmpi_cflags | FileCheck --match-full-lines --check-prefixes=CHECK,CLOSED %s
 // The whole report is the same byte for byte under both headers:
-// RUN: %ompi-opt --report %s -- %mpich_cflags > %t.mpich
-// RUN: %ompi-opt --report %s -- %openmpi_cflags > %t.openmpi
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags > %t.mpich
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags > %t.openmpi
 // RUN: diff %t.mpich %t.openmpi
 #include <mpi.h>
 #include <stddef.h>

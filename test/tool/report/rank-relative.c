@@ -1,11 +1,11 @@
 // Rank-relative arguments: affine expressions of the value MPI_Comm_rank
 // produced on the call's own communicator (and of MPI_Comm_size), reported
 // in a canonical form whatever the spelling.
-// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --match-full-lines %s
-// RUN: %ompi-opt --report %s -- %openmpi_cflags | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags | FileCheck --match-full-lines %s
 // The whole report is the same byte for byte under both headers:
-// RUN: %ompi-opt --report %s -- %mpich_cflags > %t.mpich
-// RUN: %ompi-opt --report %s -- %openmpi_cflags > %t.openmpi
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags > %t.mpich
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags > %t.openmpi
 // RUN: diff %t.mpich %t.openmpi
 #include <mpi.h>
 

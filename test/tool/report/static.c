@@ -1,11 +1,11 @@
 // Every way an MPI argument is static: literals, enumerators, macros, const
 // variables, sizeof, arithmetic, single reaching definitions, handles.
 // The same classification is expected under MPICH's and Open MPI's mpi.h.
-// RUN: %ompi-opt --report %s -- %mpich_cflags -DREQUIRE_MPICH | FileCheck --match-full-lines %s
-// RUN: %ompi-opt --report %s -- %openmpi_cflags -DREQUIRE_OPENMPI | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags -DREQUIRE_MPICH | FileCheck --match-full-lines %s
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags -DREQUIRE_OPENMPI | FileCheck --match-full-lines %s
 // The whole report is the same byte for byte under both headers:
-// RUN: %ompi-opt --report %s -- %mpich_cflags > %t.mpich
-// RUN: %ompi-opt --report %s -- %openmpi_cflags > %t.openmpi
+// RUN: %ompi-opt --report=long %s -- %mpich_cflags > %t.mpich
+// RUN: %ompi-opt --report=long %s -- %openmpi_cflags > %t.openmpi
 // RUN: diff %t.mpich %t.openmpi
 #include <mpi.h>
 #include <stddef.h>

@@ -144,6 +144,36 @@ private:
   const Stmt *parent(DynTypedNode N) const { return parentStmt(Ctx, N); }
   const Stmt *parent(const Stmt *S) const { return parentStmt(Ctx, S); }
 
+  /// A call to MPI_Finalize as a statement of its own (possibly cast to
+  /// void or assigned to a return-code variable).
+  static bool isFinalize(const Stmt *S) {
+    const Expr *E = dyn_cast_or_null<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+      E = B->getRHS()->IgnoreParenCasts();
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    return FD && FD->getName() == "MPI_Finalize";
+  }
+
+  /// Node runs after an MPI_Finalize statement on every path: an enclosing
+  /// block runs one before it. The runtime delivers every deferred result in
+  /// MPI_Finalize, so no wait is needed there (one would be redundant).
+  bool afterFinalize(const Stmt *Node) const {
+    const Stmt *Child = Node;
+    for (const Stmt *P = parent(Child); P; Child = P, P = parent(P))
+      if (const auto *CS = dyn_cast<CompoundStmt>(P))
+        for (const Stmt *S : CS->body()) {
+          if (S == Child)
+            break;
+          if (isFinalize(S))
+            return true;
+        }
+    return false;
+  }
+
   std::set<const Stmt *> loopsAround(const Stmt *S) const {
     std::set<const Stmt *> L;
     for (const Stmt *P = parent(S); P; P = parent(P))
@@ -605,6 +635,7 @@ private:
     std::vector<ForcePoint> Forces;
     std::string Why;
     std::set<const FunctionDecl *> CallersDone;
+    unsigned AfterFinalize = 0; ///< uses that MPI_Finalize serves (no wait)
 
     VarForces(Analysis &A, const VarDecl *V, std::vector<Candidate *> &Cs)
         : A(A), V(V), Cs(Cs), Name(V->getName().str()), Global(V->hasGlobalStorage()) {
@@ -650,6 +681,10 @@ private:
     }
 
     void add(const Stmt *Node, const FunctionDecl *F, const Stmt *Ref, const char *Reason, std::string What) {
+      if (A.afterFinalize(Node)) {
+        ++AfterFinalize; // MPI_Finalize delivered every result before Node
+        return;
+      }
       ForcePoint FP;
       FP.Var = Name;
       std::string W;
@@ -765,6 +800,10 @@ private:
 
     /// A wait for V just before B's closing brace.
     void beforeBrace(const CompoundStmt *B, std::string What) {
+      if (llvm::any_of(B->body(), isFinalize) || A.afterFinalize(B)) {
+        ++AfterFinalize; // MPI_Finalize delivered every result before the brace
+        return;
+      }
       ForcePoint FP;
       FP.K = ForcePoint::BeforeBrace;
       FP.At = A.SM.getExpansionLoc(B->getRBracLoc());
@@ -804,8 +843,11 @@ private:
                     .str();
     size_t N = VF.Forces.size();
     std::string Waits =
-        N == 0 ? std::string("nothing uses it afterwards")
-               : llvm::formatv("{0} force point{1} wait{2} for it", N, N == 1 ? "" : "s", N == 1 ? "s" : "").str();
+        N == 0 ? std::string(VF.AfterFinalize ? "MPI_Finalize delivers it to its uses, all after it"
+                                              : "nothing uses it afterwards")
+               : llvm::formatv("{0} force point{1} wait{2} for it{3}", N, N == 1 ? "" : "s", N == 1 ? "s" : "",
+                               VF.AfterFinalize ? " (MPI_Finalize delivers it to the uses after it)" : "")
+                     .str();
     D.Note = note(*C.R, true, "deferred " + D.Summary + " to the lazy runtime",
                   WorthWhy[&C] + llvm::formatv("; {0} is a {1} whose address only MPI calls use, and {2}", VF.Name,
                                                VF.Global ? "variable of this file" : "local variable", Waits)

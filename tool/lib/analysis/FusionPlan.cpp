@@ -1109,10 +1109,18 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
     Bufs.push_back(M.Buffers);
   N.What = "fused " + fusionSummary(G);
   std::string Same = G.Kind == FusionKind::Uniform ? "same communicator, op and datatype" : "same communicator";
-  N.Why = llvm::formatv("{0}{1}{2}; distinct buffers ({3}); the {4} statement{5} in between touch no result and hold "
-                        "no other MPI call or jump",
-                        Same, G.Rooted ? " and root" : "", G.Rule.empty() ? "" : "; " + G.Rule, llvm::join(Bufs, ", "),
-                        G.Between, G.Between == 1 ? "" : "s")
+  // What lies between the members: in correct English, and true (a member
+  // of another fused group may sit in between).
+  std::string Between =
+      G.Between == 0   ? "nothing in between"
+      : G.Between == 1 ? "the statement in between touches no result and holds no jump and no MPI call other than "
+                         "fused reductions"
+                       : llvm::formatv("the {0} statements in between touch no result and hold no jump and no MPI call "
+                                       "other than fused reductions",
+                                       G.Between)
+                             .str();
+  N.Why = llvm::formatv("{0}{1}{2}; distinct buffers ({3}); {4}", Same, G.Rooted ? " and root" : "",
+                        G.Rule.empty() ? "" : "; " + G.Rule, llvm::join(Bufs, ", "), Between)
               .str();
   N.Saves =
       llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s").str();

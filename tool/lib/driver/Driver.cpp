@@ -126,8 +126,8 @@ std::optional<std::string> conflict(const DriverOptions &O) {
   if (O.Check && (O.InPlace || O.DryRun || O.DiffFormat))
     return std::string("--check does not change or diff the sources; run it separately from --in-place, "
                        "--dry-run and --diff");
-  if (O.Report && *O.Report != "" && *O.Report != "text" && *O.Report != "json")
-    return "--report takes 'text' or 'json', not '" + *O.Report + "'";
+  if (O.Report && *O.Report != "" && *O.Report != "text" && *O.Report != "long" && *O.Report != "json")
+    return "--report takes 'text', 'long' or 'json', not '" + *O.Report + "'";
   if (O.DiffFormat && *O.DiffFormat != "" && *O.DiffFormat != "unified" && !wantsHtml(O))
     return "--diff takes 'unified' or 'html', not '" + *O.DiffFormat + "'";
   if (wantsHtml(O) && O.Sources.size() > 1 && !htmlToDir(O))
@@ -337,7 +337,7 @@ bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcome
   if (*O.Report == "json")
     writeJSONReport(OS, Files);
   else
-    writeTextReport(OS, Files);
+    writeTextReport(OS, Files, *O.Report == "long");
   OS.flush();
   return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text);
 }

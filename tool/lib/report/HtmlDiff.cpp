@@ -17,6 +17,11 @@ using namespace llvm;
 
 namespace ompi {
 
+/// "1 change", "2 changes".
+static std::string counted(size_t N, StringRef Noun) {
+  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
+}
+
 static std::string esc(StringRef S) {
   std::string R;
   R.reserve(S.size());
@@ -240,10 +245,9 @@ public:
   void write() {
     OS << "<!doctype html>\n<html lang=en><head><meta charset=utf-8>\n<title>ompi-opt: " << esc(Path)
        << "</title>\n<style>" << Style << "</style></head>\n<body>\n";
-    OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << Blocks.size()
-       << (Blocks.size() == 1 ? " changed block, " : " changed blocks, ") << Applied
-       << (Applied == 1 ? " change" : " changes") << " explained below; MPI calls " << NBefore << " &rarr; " << NAfter
-       << ". Keys: n / p jump to the next / previous change.</p></header>\n";
+    OS << "<header><h1>ompi-opt: " << esc(Path) << "</h1><p>" << counted(Blocks.size(), "changed block") << ", "
+       << counted(Applied, "change") << " explained below; MPI calls " << NBefore << " &rarr; " << NAfter << " ("
+       << callCounts() << "). Keys: n / p jump to the next / previous change.</p></header>\n";
     summary();
     table();
     OS << "<script>" << Script << "</script>\n</body></html>\n";
@@ -255,7 +259,12 @@ public:
                    {"blocks", int64_t(Blocks.size())},
                    {"changes", int64_t(Applied)},
                    {"mpi_calls_before", NBefore},
-                   {"mpi_calls_after", NAfter}};
+                   {"mpi_calls_after", NAfter},
+                   {"removed", int64_t(Removed)},
+                   {"fused", int64_t(Fused)},
+                   {"deferred", int64_t(Deferred)},
+                   {"templates", int64_t(Templates.size())},
+                   {"declined", int64_t(Declined.size())}};
     std::string Text;
     raw_string_ostream S(Text);
     S << json::Value(std::move(J)) << "\n";
@@ -271,13 +280,16 @@ private:
   std::map<std::string, unsigned> Before, After;
   int64_t NBefore = 0, NAfter = 0;
   unsigned Applied = 0;
+  unsigned Fused = 0, Removed = 0, Deferred = 0; ///< calls fused, collectives removed, calls deferred
   std::map<unsigned, LoopInfo> Loops;
-  std::vector<const ChangeNote *> Templates;
+  std::vector<const ChangeNote *> Templates, Declined;
   std::vector<std::string> HA, HB; ///< highlighted lines
   unsigned Fold = 0;
 
   void count();
+  std::string callCounts() const;
   void summary();
+  void declinedList();
   void callTable();
   void loopTable();
   void table();
@@ -289,8 +301,6 @@ private:
 void PageWriter::count() {
   for (auto &[F, N] : Before)
     NBefore += StringRef(F).starts_with("MPI_") ? N : 0;
-  for (auto &[F, N] : After)
-    NAfter += StringRef(F).starts_with("MPI_") ? N : 0;
   std::map<unsigned, unsigned> LoopOfLine;
   for (const CallResult &C : Analysis.Calls) {
     if (!C.LoopLine || !C.Model || !C.Model->isCollective())
@@ -301,11 +311,17 @@ void PageWriter::count() {
     LoopOfLine[C.Line] = C.LoopLine;
   }
   for (const ChangeNote &N : Analysis.Notes) {
-    if (!N.Applied)
+    if (!N.Applied) {
+      Declined.push_back(&N);
       continue;
+    }
     ++Applied;
     if (N.Kind == NoteKind::Template)
       Templates.push_back(&N);
+    if (N.Kind == NoteKind::Fused)
+      Fused += N.CollectivesSaved + 1, Removed += N.CollectivesSaved;
+    if (N.Kind == NoteKind::Deferred)
+      ++Deferred;
     auto It = LoopOfLine.find(N.Line);
     if (It == LoopOfLine.end())
       continue;
@@ -313,6 +329,25 @@ void PageWriter::count() {
     if (N.Kind == NoteKind::Deferred)
       ++Loops[It->second].Deferred;
   }
+  NAfter = NBefore - std::min<int64_t>(NBefore, Removed); // deferred and template calls still run
+}
+
+/// "2 removed by fusing 3 into 1, 2 deferred to the lazy runtime, 1
+/// through a template" (or "none changed"): removed, fused and deferred
+/// calls are counted apart (a deferred call still runs, at a flush).
+std::string PageWriter::callCounts() const {
+  std::vector<std::string> Parts;
+  if (Fused)
+    Parts.push_back(std::to_string(Removed) + " removed by fusing " + std::to_string(Fused) + " into " +
+                    std::to_string(Fused - Removed));
+  if (Deferred)
+    Parts.push_back(std::to_string(Deferred) + " deferred to the lazy runtime");
+  if (!Templates.empty())
+    Parts.push_back(std::to_string(Templates.size()) + " through " +
+                    (Templates.size() == 1 ? "a template" : "templates"));
+  if (Parts.empty())
+    return "none changed";
+  return join(Parts, ", ");
 }
 
 void PageWriter::summary() {
@@ -324,7 +359,22 @@ void PageWriter::summary() {
     OS << "<p>none</p>";
   for (const ChangeNote *N : Templates)
     OS << "<p>line " << N->Line << ": " << esc(N->What) << "</p>";
-  OS << "</section>\n</div>\n";
+  OS << "</section>\n";
+  declinedList();
+  OS << "</div>\n";
+}
+
+/// Every candidate a transformation looked at and left alone, with why.
+void PageWriter::declinedList() {
+  OS << "<section><h2>Declined (" << Declined.size() << ")</h2>";
+  if (Declined.empty())
+    OS << "<p>none</p>";
+  else
+    OS << "<ul class=declined>";
+  for (const ChangeNote *N : Declined)
+    OS << "<li>line " << N->Line << ", " << esc(N->Transform) << ": " << esc(N->What)
+       << (N->Why.empty() ? "" : " <span class=why>(" + esc(N->Why) + ")</span>") << "</li>";
+  OS << (Declined.empty() ? "" : "</ul>") << "</section>\n";
 }
 
 void PageWriter::callTable() {
@@ -345,7 +395,8 @@ void PageWriter::callTable() {
 void PageWriter::loopTable() {
   OS << "<section><h2>Collectives per loop iteration</h2>";
   if (Loops.empty()) {
-    OS << "<p>no collective inside a loop</p></section>\n";
+    // Collectives in helpers a loop calls are not counted here.
+    OS << "<p>no collective written directly inside a loop</p></section>\n";
     return;
   }
   OS << "<table><tr><th>loop</th><th>before</th><th>after</th></tr>\n";
@@ -511,8 +562,8 @@ bool writeHtmlIndex(StringRef Dir, std::string &Error) {
      << Style << "table.idx{border-collapse:collapse;margin:12px 16px;background:#fff}"
      << "table.idx td,table.idx th{border:1px solid #ddd;padding:3px 10px;text-align:right}"
      << "table.idx td:first-child,table.idx th:first-child{text-align:left}</style></head>\n<body>\n"
-     << "<header><h1>ompi-opt: project report</h1><p>" << Rows.size() << " files, " << TC << " changes; MPI calls "
-     << TB << " &rarr; " << TA << "</p></header>\n"
+     << "<header><h1>ompi-opt: project report</h1><p>" << counted(Rows.size(), "file") << ", " << counted(TC, "change")
+     << "; MPI calls " << TB << " &rarr; " << TA << "</p></header>\n"
      << "<table class=idx><tr><th>file</th><th>changed blocks</th><th>changes</th><th>MPI calls before</th>"
      << "<th>after</th></tr>\n";
   for (const IndexRow &P : Rows)

@@ -1,5 +1,6 @@
 //===- Report.cpp - Text and JSON reports of the analysis ------------------===//
 #include "report/Report.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -18,9 +19,42 @@ static std::string setText(llvm::StringRef Name, const SetResult &S) {
   return " " + Name.str() + "=" + argClassName(S.Class).str() + "(" + S.Value + ")";
 }
 
-void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files) {
+/// The short line of a call: how many arguments of each class, and what
+/// the ones that are not static are (values, or the text of dynamic ones;
+/// why they are dynamic is in --report=long), cut at Width columns.
+static std::string shortLine(const CallResult &C, size_t Width) {
+  std::string Line = C.File + ":" + std::to_string(C.Line) + ":" + std::to_string(C.Column) + ": " + C.Function;
+  if (!C.Model)
+    return Line + ": not modelled";
+  unsigned Count[3] = {0, 0, 0};
+  std::vector<std::string> Detail;
+  for (const ArgResult &A : C.Args) {
+    ++Count[A.Class == ArgClass::Static ? 0 : A.Class == ArgClass::RankRelative ? 1 : 2];
+    if (A.Class == ArgClass::RankRelative)
+      Detail.push_back(A.Name + "=" + A.Value);
+    else if (A.Class == ArgClass::Dynamic)
+      Detail.push_back(A.Name + "=" + A.Text); // why: --report=long
+  }
+  static const char *Names[3] = {"static", "rank-relative", "dynamic"};
+  std::vector<std::string> Classes;
+  for (int I = 0; I < 3; ++I)
+    if (Count[I])
+      Classes.push_back(std::to_string(Count[I]) + " " + Names[I]);
+  Line += ": " + (C.Args.empty() ? std::string("no arguments") : llvm::join(Classes, ", "));
+  if (!Detail.empty())
+    Line += " (" + llvm::join(Detail, "; ") + ")";
+  if (Line.size() > Width)
+    Line = Line.substr(0, Width - 3) + "...";
+  return Line;
+}
+
+void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files, bool Long) {
   for (const FileResult &F : Files)
     for (const CallResult &C : F.Calls) {
+      if (!Long) {
+        OS << shortLine(C, 160) << "\n";
+        continue;
+      }
       OS << C.File << ":" << C.Line << ":" << C.Column << ": " << C.Function;
       if (!C.Model) {
         OS << ": not modelled\n";

@@ -26,7 +26,7 @@ void variance(void) {
     s = 0.0;
     for (j = 0; j < N; j++)
       s += a[i][j] * a[i][j];
-    // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:5: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-4]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&s -> &s1, &s -> &s2); the 2 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+    // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:5: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-4]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&s -> &s1, &s -> &s2); the 2 statements in between touch no result and hold no jump and no MPI call other than fused reductions); saves 1 collective per execution
     MPI_Allreduce(&s, &s2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     var[i] = (s2 - s1 * s1 / N) / (N - 1);
   }
@@ -47,7 +47,7 @@ int three(int x, int y, int z) {
   int sx = 0, sy = 0, sz = 0, rc1, rc2, rc3;
   rc1 = MPI_Allreduce(&x, &sx, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   rc2 = MPI_Allreduce(&y, &sy, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:9: reduction-fusion: fused 3 MPI_Allreduce calls (lines [[#@LINE-2]], [[#@LINE-1]], [[#@LINE+1]]) into one of 3 x MPI_INT with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&x -> &sx, &y -> &sy, &z -> &sz); the 0 statements in between touch no result and hold no other MPI call or jump); saves 2 collectives per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:9: reduction-fusion: fused 3 MPI_Allreduce calls (lines [[#@LINE-2]], [[#@LINE-1]], [[#@LINE+1]]) into one of 3 x MPI_INT with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&x -> &sx, &y -> &sy, &z -> &sz); nothing in between); saves 2 collectives per execution
   rc3 = MPI_Allreduce(&z, &sz, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   return (rc1 | rc2 | rc3) ? -1 : sx + sy + sz;
 }
@@ -73,9 +73,9 @@ void arrays(double *out) {
   MPI_Allreduce(lo, rlo, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(cnt, rcnt, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, inplace, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-2]], [[#@LINE+1]]) into one of 3 x MPI_INT with MPI_MAX on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (cnt -> rcnt, &big -> &rbig); the 1 statement in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-2]], [[#@LINE+1]]) into one of 3 x MPI_INT with MPI_MAX on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (cnt -> rcnt, &big -> &rbig); the statement in between touches no result and holds no jump and no MPI call other than fused reductions); saves 1 collective per execution
   MPI_Allreduce(&big, &rbig, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 3 MPI_Allreduce calls (lines [[#@LINE-5]], [[#@LINE-3]], [[#@LINE+1]]) into one of 9 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (lo -> rlo, MPI_IN_PLACE -> inplace, hi -> rhi); the 2 statements in between touch no result and hold no other MPI call or jump); saves 2 collectives per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 3 MPI_Allreduce calls (lines [[#@LINE-5]], [[#@LINE-3]], [[#@LINE+1]]) into one of 9 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (lo -> rlo, MPI_IN_PLACE -> inplace, hi -> rhi); the 2 statements in between touch no result and hold no jump and no MPI call other than fused reductions); saves 2 collectives per execution
   MPI_Allreduce(hi, rhi, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   out[0] = rlo[3] + rhi[2] + inplace[1] + rcnt[1] + rbig;
 }
@@ -103,7 +103,7 @@ void arrays(double *out) {
 void reduce_to_root(long x, long y, long *out) {
   long rx = 0, ry = 0;
   MPI_Reduce(&x, &rx, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Reduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_LONG with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype and root; distinct buffers (&x -> &rx, &y -> &ry); the 0 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Reduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of 2 x MPI_LONG with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype and root; distinct buffers (&x -> &rx, &y -> &ry); nothing in between); saves 1 collective per execution
   MPI_Reduce(&y, &ry, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   *out = rx + ry;
 }
@@ -132,7 +132,7 @@ void busy(int n, double *v) {
     if (v[j] > m)
       m = v[j];
   printf("local max %g\n", m);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-5]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&t -> &rt, &m -> &rm); the 2 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-5]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&t -> &rt, &m -> &rm); the 2 statements in between touch no result and hold no jump and no MPI call other than fused reductions); saves 1 collective per execution
   MPI_Allreduce(&m, &rm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   v[0] = rt + rm;
 }
@@ -151,7 +151,7 @@ void share(const double *data, int m, double *out) {
   s = 0;
   for (j = jmin; j < jmax; j++)
     s += data[j] * data[j];
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-4]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&s -> &g1, &s -> &g2); the 2 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-4]], [[#@LINE+1]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (&s -> &g1, &s -> &g2); the 2 statements in between touch no result and hold no jump and no MPI call other than fused reductions); saves 1 collective per execution
   MPI_Allreduce(&s, &g2, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   *out = g2 - g1 * g1 / m;
 }
@@ -161,7 +161,7 @@ void share(const double *data, int m, double *out) {
 void runtime_counts(const double *in, double *out, int n, int m) {
   double ga[512], gb[512];
   MPI_Allreduce(in, ga, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of (n) + (m + 1) x MPI_DOUBLE with MPI_MAX on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (in -> ga, in -> gb); the 0 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT-DAG: {{.*}}fusion.c:[[#@LINE+1]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one of (n) + (m + 1) x MPI_DOUBLE with MPI_MAX on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (in -> ga, in -> gb); nothing in between); saves 1 collective per execution
   MPI_Allreduce(in, gb, m + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   out[0] = ga[0] + gb[m];
 }

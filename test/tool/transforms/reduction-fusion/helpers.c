@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
     v[i] = (rank * 7 + i * 3) % 11 - 5;
   }
   for (int it = 0; it < 3; it++) {
-    // REPORT: {{.*}}helpers.c:[[#@LINE+8]]:10: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE+7]], [[#@LINE+8]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (norm2(...) -> rr, dot(...) -> rq); the 0 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+    // REPORT: {{.*}}helpers.c:[[#@LINE+8]]:10: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE+7]], [[#@LINE+8]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (norm2(...) -> rr, dot(...) -> rq); nothing in between); saves 1 collective per execution
     // SRC:    mpiopt_fuse1_buf[0] = mpiopt_part2_norm2(r, N);
     // SRC-NEXT:    { /* ompi-opt: 2 MPI_Allreduce calls (lines [[#@LINE+5]], [[#@LINE+6]]) fused into one */
     // SRC-NEXT:      mpiopt_fuse1_buf[1] = mpiopt_part1_dot(r, q, N);

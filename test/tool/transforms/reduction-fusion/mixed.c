@@ -65,7 +65,7 @@ static int rank, size;
 #define say(...) (void)(rank == 0 && printf(__VA_ARGS__))
 static void minmax_int(void) {
   int x = 3 * rank - 4, lo, hi;
-  // REPORT: {{.*}}mixed.c:[[#@LINE+5]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE+4]], [[#@LINE+5]]) into one of 2 x MPI_INT with MPI_MAX on MPI_COMM_WORLD (same communicator; MPI_MIN as MPI_MAX of the complement: min(x, y) = ~max(~x, ~y), exact for every integer; distinct buffers (&x -> &lo, &x -> &hi); the 0 statements in between touch no result and hold no other MPI call or jump); saves 1 collective per execution
+  // REPORT: {{.*}}mixed.c:[[#@LINE+5]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE+4]], [[#@LINE+5]]) into one of 2 x MPI_INT with MPI_MAX on MPI_COMM_WORLD (same communicator; MPI_MIN as MPI_MAX of the complement: min(x, y) = ~max(~x, ~y), exact for every integer; distinct buffers (&x -> &lo, &x -> &hi); nothing in between); saves 1 collective per execution
   // SRC:  mpiopt_fuse1_buf[0] = (int)~*(const int *)(&x);
   // SRC:    MPI_Allreduce(MPI_IN_PLACE, mpiopt_fuse1_buf, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   // SRC-NEXT:    *(int *)(&lo) = (int)~mpiopt_fuse1_buf[0];
