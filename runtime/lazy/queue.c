@@ -583,6 +583,8 @@ int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line) {
 
 int mpiopt_lazy_flush(MPI_Comm comm) { return mpiopt_lazy_flush_at(comm, NULL, 0); }
 
+const int mpiopt_lazy_runtime_linked = 1;
+
 int mpiopt_lazy_flush_all(void) {
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {

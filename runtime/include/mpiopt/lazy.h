@@ -24,16 +24,18 @@
  * Not thread-safe: call from one thread at a time.
  *
  * Linking: code written by ompi-opt includes this header through
- * mpiopt/lazy_optional.h, which declares the three entry points it calls
+ * mpiopt/lazy_optional.h, which gives the three entry points it calls
  * (mpiopt_lazy_allreduce_at, mpiopt_lazy_reduce_at,
- * mpiopt_lazy_wait_range_at) weak (GCC and Clang, ELF); the macros below
- * call them only when they are linked. An object compiled by ompi-cc -c that
- * a plain mpicc or mpicxx links without libompi-rt runs each reduction at
- * once with the MPI call it replaced, and every wait does nothing, exactly
- * as the original program. With libompi-rt linked (ompi-cc, pkg-config
- * ompi-rt, CMake's OMPI::rt, which all force these symbols in from the
- * static library) the reductions are deferred. Code that includes this
- * header itself refers to them strongly, as to any library.
+ * mpiopt_lazy_wait_range_at) weak definitions (GCC and Clang, ELF) that run
+ * the MPI call at once (a wait does nothing). An object compiled by
+ * ompi-cc -c that a plain mpicc or mpicxx links without libompi-rt
+ * therefore runs exactly as the original program. Where libompi-rt is
+ * linked, its strong definitions replace them: ompi-cc, pkg-config ompi-rt
+ * and CMake's OMPI::rt pull them in with -Wl,--undefined=
+ * mpiopt_lazy_runtime_linked (a weak definition alone would not pull a
+ * member out of the static library). The calls stay plain calls, so a file
+ * with thousands of them compiles as fast as before. Code that includes
+ * this header itself refers to the runtime as to any library.
  *
  * Valid C89/C90 (-ansi -pedantic-errors), C99 and later, and C++. */
 #ifndef MPIOPT_LAZY_H
@@ -47,32 +49,18 @@
 extern "C" {
 #endif
 
-#if defined(MPIOPT_LAZY_OPTIONAL) && defined(__GNUC__) && defined(__ELF__)
-#define MPIOPT_LAZY_WEAK __attribute__((weak))
-#define MPIOPT_LAZY_LINKED(f) ((f) != 0)
-#else
-#define MPIOPT_LAZY_WEAK
-#define MPIOPT_LAZY_LINKED(f) 1
-#endif
 #ifdef __GNUC__
 #define MPIOPT_LAZY_EXT __extension__ /* long long in C89 */
 #else
 #define MPIOPT_LAZY_EXT
 #endif
-#ifndef MPIOPT_INLINE /* inline in every C mode, C89 included */
-#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
-#define MPIOPT_INLINE inline
-#else
-#define MPIOPT_INLINE __inline__
-#endif
-#endif
 
 /* The _at forms name the call site (for MPIOPT_CHECK messages and the
  * per-site adaptive policy); the macros below fill it in. */
 int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm, const char *file, int line) MPIOPT_LAZY_WEAK;
+                             MPI_Op op, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, int root, MPI_Comm comm, const char *file, int line) MPIOPT_LAZY_WEAK;
+                          MPI_Op op, int root, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line);
 /* As mpiopt_lazy_allreduce, but sendbuf is read when the operation is
  * flushed, not at the call: the caller may keep accumulating into it until
@@ -80,7 +68,7 @@ int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, const char *file, int line);
 int mpiopt_lazy_wait_at(const void *recvbuf, const char *file, int line);
-int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line) MPIOPT_LAZY_WEAK;
+int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line);
 
 /* Function forms (the call site is the caller's return address). */
 int mpiopt_lazy_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -103,6 +91,9 @@ int mpiopt_lazy_pending(const void *recvbuf, size_t bytes);
  * queued with mpiopt_lazy_allreduce_by_ref_at still reads its input later. */
 MPIOPT_LAZY_EXT extern unsigned long long mpiopt_lazy_epoch;
 
+/* Defined by the runtime (queue.c) only: what links pull in to get it. */
+extern const int mpiopt_lazy_runtime_linked;
+
 /* Counters since MPI_Init (or the last reset), identical on every rank. */
 typedef struct {
   MPIOPT_LAZY_EXT unsigned long long queued;      /* operations deferred */
@@ -114,32 +105,12 @@ typedef struct {
 void mpiopt_lazy_get_stats(mpiopt_lazy_stats_t *stats);
 void mpiopt_lazy_reset_stats(void);
 
-/* The calls ompi-opt writes: deferred when libompi-rt is linked, else the
-   MPI call itself (a wait then has nothing to wait for). */
-static MPIOPT_INLINE int mpiopt_lazy_allreduce_call(const void *s, void *r, int c, MPI_Datatype d, MPI_Op o,
-                                                    MPI_Comm comm, const char *file, int line) {
-  if (MPIOPT_LAZY_LINKED(mpiopt_lazy_allreduce_at))
-    return mpiopt_lazy_allreduce_at(s, r, c, d, o, comm, file, line);
-  return MPI_Allreduce(s, r, c, d, o, comm);
-}
-static MPIOPT_INLINE int mpiopt_lazy_reduce_call(const void *s, void *r, int c, MPI_Datatype d, MPI_Op o, int root,
-                                                 MPI_Comm comm, const char *file, int line) {
-  if (MPIOPT_LAZY_LINKED(mpiopt_lazy_reduce_at))
-    return mpiopt_lazy_reduce_at(s, r, c, d, o, root, comm, file, line);
-  return MPI_Reduce(s, r, c, d, o, root, comm);
-}
-static MPIOPT_INLINE int mpiopt_lazy_wait_range_call(const void *p, size_t bytes, const char *file, int line) {
-  if (MPIOPT_LAZY_LINKED(mpiopt_lazy_wait_range_at))
-    return mpiopt_lazy_wait_range_at(p, bytes, file, line);
-  return MPI_SUCCESS;
-}
-
-#define mpiopt_lazy_allreduce(s, r, c, d, o, comm) mpiopt_lazy_allreduce_call(s, r, c, d, o, comm, __FILE__, __LINE__)
-#define mpiopt_lazy_reduce(s, r, c, d, o, root, comm) \
-  mpiopt_lazy_reduce_call(s, r, c, d, o, root, comm, __FILE__, __LINE__)
+#define mpiopt_lazy_allreduce(s, r, c, d, o, comm) mpiopt_lazy_allreduce_at(s, r, c, d, o, comm, __FILE__, __LINE__)
+#define mpiopt_lazy_reduce(s, r, c, d, o, root, comm)                                                                \
+  mpiopt_lazy_reduce_at(s, r, c, d, o, root, comm, __FILE__, __LINE__)
 #define mpiopt_lazy_flush(comm) mpiopt_lazy_flush_at(comm, __FILE__, __LINE__)
 #define mpiopt_lazy_wait(r) mpiopt_lazy_wait_at(r, __FILE__, __LINE__)
-#define mpiopt_lazy_wait_range(p, n) mpiopt_lazy_wait_range_call(p, n, __FILE__, __LINE__)
+#define mpiopt_lazy_wait_range(p, n) mpiopt_lazy_wait_range_at(p, n, __FILE__, __LINE__)
 /* The same wait as a declaration (of an int nobody reads), for the places
    among a block's declarations where C89 allows no statement. */
 #ifdef __GNUC__

@@ -15,6 +15,7 @@
 #include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,21 @@ struct RelatedNote {
   std::string Message;
 };
 
+/// A point-to-point end as another file's findings need it (a run over
+/// several files is one program): the communicator ("" when it is not a
+/// predefined one, which may then be any), the tag (none: any) and, for a
+/// peer written rank + k, k.
+struct P2PEnd {
+  std::string Comm;
+  std::optional<int64_t> Tag, Shift;
+  /// A receive R of another file may accept a send S with these: same or
+  /// unknown communicator, matching tags, and (ByShift) a compatible source.
+  static bool mayMatch(const P2PEnd &S, const P2PEnd &R, bool ByShift) {
+    return (S.Comm.empty() || R.Comm.empty() || S.Comm == R.Comm) && (!S.Tag || !R.Tag || *S.Tag == *R.Tag) &&
+           (!ByShift || !S.Shift || !R.Shift || *R.Shift == -*S.Shift);
+  }
+};
+
 /// How a finding is printed: optimisation findings are remarks, correctness
 /// findings warnings; either is an error where --Werror (or the config's
 /// WarningsAsErrors) selects its check.
@@ -54,6 +70,14 @@ struct Finding {
   std::vector<FixIt> Fixes;
   std::vector<RelatedNote> Notes;
   FindingLevel Level = FindingLevel::Warning;
+  /// unmatched-p2p: the send, and whether only its source was wrong; the
+  /// driver drops the finding when a receive of another file of the run
+  /// may accept it.
+  std::optional<P2PEnd> UnmatchedSend;
+  bool ByShift = false;
+  /// A tag finding's message where other files' receives accept the tag but
+  /// all expect another source ("" when the send's peer is not rank + k).
+  std::string ShiftMessage;
 };
 
 struct CheckContext {
@@ -63,7 +87,8 @@ struct CheckContext {
   ReductionPlans &Plans;
   const FileResult &Analysis; ///< with the transformations' notes
   std::vector<Finding> &Out;
-  std::vector<std::string> Selected = {}; ///< the checks that run (empty: all)
+  std::vector<std::string> Selected = {};  ///< the checks that run (empty: all)
+  std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
 
   bool enabled(llvm::StringRef Name) const;

@@ -1,7 +1,9 @@
 //===- UnmatchedP2P.cpp - Check: unmatched-p2p ------------------------------===//
 //
 // in a file that defines main, a send whose tag is static and which no
-// receive or probe of the file on the same communicator can accept (same
+// receive or probe of the program (every file of the run: the driver drops
+// a finding that another file's receive may answer) on the same
+// communicator can accept (same
 // tag, MPI_ANY_TAG, or a tag not known statically); and a send to rank + k
 // (modulo the size) when every receive that accepts its tag names its source
 // as rank + j with j != -k (MPI_ANY_SOURCE, other forms and sources not known
@@ -91,11 +93,29 @@ void noteReceives(CheckContext &C, Finding *D, const std::vector<End> &Recvs, co
 
 } // namespace
 
+/// A send to rank + k whose tag every receive accepts from another rank.
+std::string shiftMessage(const End &S) {
+  const ArgResult *Dest = S.CR->arg(Role::Dest);
+  return llvm::formatv(
+             "this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
+             "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
+             "2 x {6} is a multiple of the number of ranks)",
+             S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+", std::abs(*S.Shift), S.CommText,
+             *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
+      .str();
+}
+
+/// E as other files' findings see it.
+P2PEnd exported(const End &E) { return P2PEnd{E.Comm.K == CommId::Predefined ? E.Comm.Key : "", E.Tag, E.Shift}; }
+
 void checkUnmatchedP2P(CheckContext &C) {
-  if (!C.Ev.index().DefinesMain)
-    return; // the receives may be in another file
   std::vector<End> Sends, Recvs;
   collectEnds(C, Sends, Recvs);
+  if (C.Receives)
+    for (const End &R : Recvs)
+      C.Receives->push_back(exported(R));
+  if (!C.Ev.index().DefinesMain)
+    return; // the receives may be in another file
   for (const End &S : Sends) {
     // A tag match on the same communicator: two predefined or created
     // communicators are the same only when they are the same one; any other
@@ -110,6 +130,11 @@ void checkUnmatchedP2P(CheckContext &C) {
                                           "the message can never be received",
                                           S.CommText, *S.Tag, S.CR->Function)
                                 .str());
+      if (D) {
+        D->UnmatchedSend = exported(S);
+        if (S.Shift)
+          D->ShiftMessage = shiftMessage(S);
+      }
       noteReceives(C, D, Recvs, S, [](const End &) { return true; }, "accepts tag {0}, not {1}");
       continue;
     }
@@ -119,16 +144,11 @@ void checkUnmatchedP2P(CheckContext &C) {
     bool FromUs = llvm::any_of(Tagged, [&](const End *R) { return !R->Shift || *R->Shift == -*S.Shift; });
     if (FromUs)
       continue;
-    const ArgResult *Dest = S.CR->arg(Role::Dest);
-    Finding *D = C.report(
-        "unmatched-p2p", S.CR->Call->getBeginLoc(),
-        llvm::formatv(
-            "this {0} sends to '{1}' (rank {2} {3}), but every receive of this program on {4} that "
-            "accepts its tag expects a message from another rank (rank {5} {6} would be needed; they match only when "
-            "2 x {6} is a multiple of the number of ranks)",
-            S.CR->Function, Dest ? Dest->Text : "?", *S.Shift < 0 ? "-" : "+", std::abs(*S.Shift), S.CommText,
-            *S.Shift < 0 ? "+" : "-", std::abs(*S.Shift))
-            .str());
+    Finding *D = C.report("unmatched-p2p", S.CR->Call->getBeginLoc(), shiftMessage(S));
+    if (D) {
+      D->UnmatchedSend = exported(S);
+      D->ByShift = true;
+    }
     noteReceives(
         C, D, Recvs, S, [&](const End &R) { return llvm::is_contained(Tagged, &R); },
         "accepts the tag but expects a message from '{2}'");

@@ -300,11 +300,37 @@ bool selectFindings(const DriverOptions &O, FileOutcome &F) {
   return true;
 }
 
+/// A run over several files checks one program: a send that a receive of
+/// another file may accept is not unmatched; one whose tag other files
+/// accept only from other sources is reported as such.
+void matchAcrossFiles(std::vector<FileOutcome> &Outcomes) {
+  for (FileOutcome &F : Outcomes)
+    llvm::erase_if(F.Findings, [&](Finding &D) {
+      if (!D.UnmatchedSend)
+        return false;
+      bool Tagged = false;
+      for (const FileOutcome &G : Outcomes)
+        if (&G != &F)
+          for (const P2PEnd &R : G.Receives) {
+            if (P2PEnd::mayMatch(*D.UnmatchedSend, R, true))
+              return true;
+            Tagged |= P2PEnd::mayMatch(*D.UnmatchedSend, R, false);
+          }
+      if (Tagged && !D.ByShift && !D.ShiftMessage.empty()) {
+        D.Message = D.ShiftMessage;
+        D.ByShift = true;
+        D.Notes.clear(); // they named this file's receives of other tags
+      }
+      return false;
+    });
+}
+
 /// --check: diagnostics or SARIF, then the fix-its with --fix. Exit status:
 /// 1 when a finding is an error (or an output fails), else 0.
 int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes) {
   std::vector<LintFile> Files;
   bool Errors = false;
+  matchAcrossFiles(Outcomes);
   for (FileOutcome &F : Outcomes) {
     if (!selectFindings(O, F))
       return 2;

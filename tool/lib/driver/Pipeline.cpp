@@ -91,6 +91,7 @@ public:
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
       CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings, Opts.Checks};
+      CC.Receives = &O.Receives;
       for (const CheckInfo &K : checks())
         if (CC.enabled(K.Name))
           K.Run(CC);

@@ -42,6 +42,7 @@ struct FileOutcome {
   std::string Transformed;                                ///< the source text after every transformation
   std::vector<std::pair<std::string, int64_t>> Datatypes; ///< --list-datatypes
   std::vector<Finding> Findings;                          ///< --check
+  std::vector<P2PEnd> Receives;                           ///< --check: the receiving ends (whole-program checks)
   std::string Profile;                                    ///< the machine profile used, if any
 };
 
