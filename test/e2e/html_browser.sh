@@ -21,16 +21,18 @@ export OMPI_CC_MPICC=$MPI_MPICH_CC
 grep -q 'href="heat.c.html"' report/index.html && grep -q 'href="variance.c.html"' report/index.html \
   || fail "the index does not list both pages"
 
-render() { # render PAGE: print the DOM after the page's scripts ran; keep a screenshot
+render() { # render PAGE[#FRAGMENT]: print the DOM after the page's scripts ran; keep a screenshot
   local page=$1 png
-  png=$ARTEFACTS/$(basename "$page" .html).png
+  png=$ARTEFACTS/$(basename "${page%%#*}" .html).png
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1000 \
     --screenshot="$png" "file://$PWD/$page" > /dev/null 2>&1 || fail "Chromium could not render $page"
   [ -s "$png" ] || fail "no screenshot of $page"
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --window-size=1400,1000 --dump-dom \
     "file://$PWD/$page" 2> /dev/null
 }
-for page in report/heat.c.html report/variance.c.html; do
+# #unfold opens every fold (their rows are built from the plain text the
+# page holds once): they must line up too, and there must be more rows.
+for page in report/heat.c.html report/variance.c.html report/heat.c.html#unfold report/variance.c.html#unfold; do
   dom=$(render "$page")
   check=$(echo "$dom" | grep -o 'data-check="[^"]*"' || true)
   echo "$page: $check"
@@ -46,5 +48,8 @@ notes=$(echo "$dom" | grep -o 'data-check="[^"]*"' | sed 's/.* notes=\([0-9]*\).
 # The summary's cells are static HTML: read the page itself (a DOM dump
 # under load once came back without them).
 grep -q 'class=better' report/variance.c.html || fail "variance.c: the summary shows no saving"
+folded=$(render report/heat.c.html | grep -o 'data-check="[^"]*"' | sed 's/.* rows=\([0-9]*\).*/\1/')
+open=$(render report/heat.c.html#unfold | grep -o 'data-check="[^"]*"' | sed 's/.* rows=\([0-9]*\).*/\1/')
+[ "$open" -gt "$folded" ] || fail "heat.c: opening the folds added no rows ($folded, then $open)"
 render report/index.html | grep -q "ompi-opt: project report" || fail "the index did not render"
 ok "HTML report rendered in $(basename "$browser"); screenshots in $ARTEFACTS"

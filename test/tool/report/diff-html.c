@@ -39,9 +39,12 @@
 // PAGE-NEXT:</div>
 // PAGE-NEXT:<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>
 // PAGE-NEXT:<thead><tr><th class=pane colspan=2>original: diff-html.c</th><th class=pane colspan=2>transformed</th></tr></thead>
-// The unchanged lines before the loop are folded:
+// The unchanged lines before the loop are folded, their plain text once
+// (the script builds their rows when the fold first opens):
 // PAGE:<tbody><tr class=fold data-body=f0 data-label="{{[0-9]+}} unchanged lines"><td colspan=4>&#9656; {{[0-9]+}} unchanged lines</td></tr></tbody>
-// PAGE:<tr class=line><td class="ln l">[[#LOOP]]</td><td class="code l">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td><td class="ln r">[[#LOOP]]</td><td class="code r">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td></tr>
+// PAGE-NEXT:<tbody id=f0 hidden><tr class=raw data-i=1 data-j=1><td colspan=4>// --diff=html: one self-contained page per file, the two panes in one table
+// An unchanged line holds its text once; the script fills the right pane:
+// PAGE:<tr class=line><td class="ln l">[[#LOOP]]</td><td class="code l">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td><td class="ln r">[[#LOOP]]</td><td class="code r same"></td></tr>
 // PAGE-NEXT:</tbody>
 // PAGE-NEXT:<tbody id=c1><tr class="line chg first"><td class="ln l">[[#LOOP+1]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;a, &amp;b, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+1]]</td><td class="code r">    <span class=t>double</span> <span class=o>mpiopt_fuse1_buf</span>[<span class=n>2</span>];</td></tr>
 // PAGE-NEXT:<tr class="line chg"><td class="ln l">[[#LOOP+2]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;c, &amp;d, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+2]]</td><td class="code r">    __builtin_memcpy(&amp;<span class=o>mpiopt_fuse1_buf</span>[<span class=n>0</span>], &amp;a, <span class=n>1</span> * <span class=k>sizeof</span>(<span class=t>double</span>));</td></tr>
@@ -50,7 +53,7 @@
 // PAGE:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+8]]</td><td class="code r">    }</td></tr>
 // PAGE-NEXT:<tr class=note><td colspan=4><div class=note><b>reduction-fusion</b> (line [[#LOOP+2]]): fused 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD<span class=why>why it is safe: same communicator, op and datatype; distinct buffers (&amp;a -&gt; &amp;b, &amp;c -&gt; &amp;d); nothing in between</span><span class=saves>saves: 1 collective per execution</span></div></td></tr>
 // PAGE-NEXT:</tbody>
-// PAGE-NEXT:<tbody><tr class=line><td class="ln l">[[#LOOP+3]]</td><td class="code l">  }</td><td class="ln r">[[#LOOP+9]]</td><td class="code r">  }</td></tr>
+// PAGE-NEXT:<tbody><tr class=line><td class="ln l">[[#LOOP+3]]</td><td class="code l">  }</td><td class="ln r">[[#LOOP+9]]</td><td class="code r same"></td></tr>
 // PAGE:</table>
 // PAGE-NEXT:<script>
 // PAGE:</body></html>

@@ -1,7 +1,9 @@
 //===- Diff.cpp - Line diffs of a source and its transformed text ---------===//
 #include "report/Diff.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <cstdint>
 
 using namespace llvm;
 
@@ -21,23 +23,21 @@ std::vector<StringRef> splitLines(StringRef Text) {
   return Lines;
 }
 
-/// Myers' greedy algorithm: the edit script as a sequence of ' ', '-', '+'.
-static std::string editScript(const std::vector<StringRef> &A, const std::vector<StringRef> &B) {
-  // Common prefix and suffix first: transformations touch a few lines.
-  size_t Pre = 0;
-  while (Pre < A.size() && Pre < B.size() && A[Pre] == B[Pre])
-    ++Pre;
-  size_t Suf = 0;
-  while (Suf < A.size() - Pre && Suf < B.size() - Pre && A[A.size() - 1 - Suf] == B[B.size() - 1 - Suf])
-    ++Suf;
-  long N = long(A.size() - Pre - Suf), M = long(B.size() - Pre - Suf);
-  auto a = [&](long I) { return A[Pre + I]; };
-  auto b = [&](long J) { return B[Pre + J]; };
+/// Myers' greedy algorithm on A[0..N) and B[0..M): the edit script (' ',
+/// '-', '+') appended to Out. Its trace grows with the edit distance, so
+/// past a bound it gives up on a minimal script and replaces the range.
+template <typename LA, typename LB> static void myers(LA a, LB b, long N, long M, std::string &Out) {
   long Max = N + M, Off = Max + 1;
   std::vector<long> V(2 * Max + 3, 0);
   std::vector<std::vector<long>> Trace;
   long D = 0;
+  const size_t Budget = size_t(1) << 24; // longs kept in the trace (128 MiB)
   for (; D <= Max; ++D) {
+    if ((size_t(D) + 1) * V.size() > Budget) {
+      Out.append(size_t(N), '-');
+      Out.append(size_t(M), '+');
+      return;
+    }
     Trace.push_back(V);
     bool Done = false;
     for (long K = -D; K <= D; K += 2) {
@@ -69,10 +69,83 @@ static std::string editScript(const std::vector<StringRef> &A, const std::vector
   }
   while (X > 0 && Y > 0)
     Rev.push_back(' '), --X, --Y;
-  std::string Script(Pre, ' ');
-  Script.append(Rev.rbegin(), Rev.rend());
-  Script.append(Suf, ' ');
-  return Script;
+  Out.append(Rev.rbegin(), Rev.rend());
+}
+
+/// Lines unique in A[A0..A1) and in B[B0..B1) and present in both, as
+/// (index in A, index in B) pairs, the longest run increasing in both
+/// (patience sorting): anchors that split the ranges into small gaps.
+static std::vector<std::pair<size_t, size_t>> anchors(const std::vector<StringRef> &A, size_t A0, size_t A1,
+                                                      const std::vector<StringRef> &B, size_t B0, size_t B1) {
+  DenseMap<StringRef, std::pair<int, size_t>> InA, InB; // count, last index
+  for (size_t I = A0; I < A1; ++I) {
+    auto &E = InA[A[I]];
+    ++E.first, E.second = I;
+  }
+  for (size_t J = B0; J < B1; ++J) {
+    auto &E = InB[B[J]];
+    ++E.first, E.second = J;
+  }
+  std::vector<std::pair<size_t, size_t>> Pairs;
+  for (size_t I = A0; I < A1; ++I) {
+    auto EA = InA.find(A[I]), EB = InB.find(A[I]);
+    if (EA->second.first == 1 && EB != InB.end() && EB->second.first == 1)
+      Pairs.push_back({I, EB->second.second});
+  }
+  // Longest increasing subsequence of the B indices (A indices increase).
+  std::vector<size_t> Tails, Prev(Pairs.size(), SIZE_MAX), TailIdx;
+  for (size_t P = 0; P < Pairs.size(); ++P) {
+    size_t J = Pairs[P].second;
+    size_t L = std::lower_bound(Tails.begin(), Tails.end(), J) - Tails.begin();
+    if (L == Tails.size())
+      Tails.push_back(J), TailIdx.push_back(P);
+    else
+      Tails[L] = J, TailIdx[L] = P;
+    Prev[P] = L ? TailIdx[L - 1] : SIZE_MAX;
+  }
+  std::vector<std::pair<size_t, size_t>> Out;
+  for (size_t P = TailIdx.empty() ? SIZE_MAX : TailIdx.back(); P != SIZE_MAX; P = Prev[P])
+    Out.push_back(Pairs[P]);
+  std::reverse(Out.begin(), Out.end());
+  return Out;
+}
+
+/// The edit script of A[A0..A1) against B[B0..B1), appended to Out: common
+/// ends first, then unique common lines as anchors (patience diff), Myers
+/// in the gaps between them. A transformation changes a few lines in many
+/// places of a large file: the gaps stay small, and so do time and memory.
+static void script(const std::vector<StringRef> &A, size_t A0, size_t A1, const std::vector<StringRef> &B, size_t B0,
+                   size_t B1, std::string &Out) {
+  size_t Pre = 0;
+  while (A0 + Pre < A1 && B0 + Pre < B1 && A[A0 + Pre] == B[B0 + Pre])
+    ++Pre;
+  Out.append(Pre, ' ');
+  A0 += Pre, B0 += Pre;
+  size_t Suf = 0;
+  while (A1 - Suf > A0 && B1 - Suf > B0 && A[A1 - 1 - Suf] == B[B1 - 1 - Suf])
+    ++Suf;
+  A1 -= Suf, B1 -= Suf;
+  std::vector<std::pair<size_t, size_t>> Anchors;
+  if ((A1 - A0) + (B1 - B0) > 64)
+    Anchors = anchors(A, A0, A1, B, B0, B1);
+  if (Anchors.empty()) {
+    myers([&](long I) { return A[A0 + I]; }, [&](long J) { return B[B0 + J]; }, long(A1 - A0), long(B1 - B0), Out);
+  } else {
+    for (auto [I, J] : Anchors) {
+      script(A, A0, I, B, B0, J, Out);
+      Out.push_back(' ');
+      A0 = I + 1, B0 = J + 1;
+    }
+    script(A, A0, A1, B, B0, B1, Out);
+  }
+  Out.append(Suf, ' ');
+}
+
+static std::string editScript(const std::vector<StringRef> &A, const std::vector<StringRef> &B) {
+  std::string Out;
+  Out.reserve(A.size() + B.size());
+  script(A, 0, A.size(), B, 0, B.size(), Out);
+  return Out;
 }
 
 std::vector<DiffHunk> computeDiff(StringRef Old, StringRef New, const std::vector<ChangeNote> &Notes,

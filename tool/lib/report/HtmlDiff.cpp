@@ -198,15 +198,29 @@ tr.fold td{background:#eceff1;color:#546e7a;text-align:center;cursor:pointer;fon
 .n{color:#6a1b9a}.p{color:#795548}.m{color:#1565c0;font-weight:bold}.o{color:#2e7d32;font-weight:bold}
 )CSS";
 
-// Folds long unchanged runs; checks that the panes line up (the browser
-// test reads the result from body[data-check]); n / p jump between changes.
+// Fills the right pane of unchanged lines from the left (the page holds
+// their text once); folds long unchanged runs, building their rows from the
+// plain text the first time they open; checks that the panes line up (the
+// browser test reads the result from body[data-check]); n / p jump between
+// changes.
 static const char *Script = R"JS(
+document.querySelectorAll('td.same').forEach(function(c){c.innerHTML=c.parentNode.children[1].innerHTML;});
+function cell(cls,text){var d=document.createElement('td'); d.className=cls; d.textContent=text; return d;}
+function unfold(b){
+  var raw=b.querySelector('tr.raw'); if(!raw) return;
+  var i=+raw.dataset.i, j=+raw.dataset.j;
+  raw.firstChild.textContent.split('\n').forEach(function(t,k){
+    var r=document.createElement('tr'); r.className='line';
+    r.append(cell('ln l',i+k),cell('code l',t),cell('ln r',j+k),cell('code r',t)); b.insertBefore(r,raw);});
+  raw.remove();}
 document.querySelectorAll('tr.fold').forEach(function(f){
   f.addEventListener('click',function(){
-    var b=document.getElementById(f.dataset.body); b.hidden=!b.hidden;
+    var b=document.getElementById(f.dataset.body); unfold(b); b.hidden=!b.hidden;
     f.querySelector('td').textContent=(b.hidden?'\u25b8 ':'\u25be ')+f.dataset.label;});});
+if(location.hash=='#unfold') document.querySelectorAll('tr.fold').forEach(function(f){f.click();});
 (function(){
   var rows=document.querySelectorAll('table.diff tbody:not([hidden]) tr.line'), bad=0;
+  document.querySelectorAll('td.code.r').forEach(function(c){if(!c.textContent&&c.parentNode.children[1].textContent) bad++;});
   rows.forEach(function(r){var l=r.querySelector('td.code.l'), g=r.querySelector('td.code.r');
     if(!l||!g||Math.abs(l.getBoundingClientRect().top-g.getBoundingClientRect().top)>0.5) bad++;});
   var notes=document.querySelectorAll('tr.note'), orphan=0;
@@ -294,6 +308,7 @@ private:
   void loopTable();
   void table();
   void row(unsigned I, unsigned J);
+  void rawRows(unsigned I0, unsigned J0, unsigned N);
   void context(unsigned I0, unsigned I1, unsigned J0);
   void block(const DiffHunk &H, unsigned Id);
 };
@@ -437,9 +452,24 @@ void PageWriter::table() {
   OS << "</table>\n";
 }
 
+/// An unchanged line. The right pane repeats the left one, so the page
+/// holds its text once: the script fills the right cell (class same).
 void PageWriter::row(unsigned I, unsigned J) {
   OS << "<tr class=line><td class=\"ln l\">" << I + 1 << "</td><td class=\"code l\">" << HA[I]
-     << "</td><td class=\"ln r\">" << J + 1 << "</td><td class=\"code r\">" << HB[J] << "</td></tr>\n";
+     << "</td><td class=\"ln r\">" << J + 1 << "</td>";
+  if (A[I] == B[J])
+    OS << "<td class=\"code r same\"></td></tr>\n";
+  else
+    OS << "<td class=\"code r\">" << HB[J] << "</td></tr>\n";
+}
+
+/// Folded unchanged lines [I0, I0 + N) (new from J0): their plain text once,
+/// in one row the script turns into rows when the fold first opens.
+void PageWriter::rawRows(unsigned I0, unsigned J0, unsigned N) {
+  OS << "<tr class=raw data-i=" << I0 + 1 << " data-j=" << J0 + 1 << "><td colspan=4>";
+  for (unsigned K = 0; K < N; ++K)
+    OS << (K ? "\n" : "") << esc(A[I0 + K]);
+  OS << "</td></tr>";
 }
 
 /// Unchanged lines: old [I0, I1), new from J0 (0-based); a long run folds
@@ -463,8 +493,7 @@ void PageWriter::context(unsigned I0, unsigned I1, unsigned J0) {
   OS << "<tr class=fold data-body=f" << Fold << " data-label=\"" << Label << "\"><td colspan=4>&#9656; " << Label
      << "</td></tr></tbody>\n<tbody id=f" << Fold << " hidden>";
   ++Fold;
-  for (unsigned K = Head; K < Head + Hidden; ++K)
-    row(I0 + K, J0 + K);
+  rawRows(I0 + Head, J0 + Head, Hidden);
   OS << "</tbody>\n<tbody>";
   for (unsigned K = Head + Hidden; K < N; ++K)
     row(I0 + K, J0 + K);
