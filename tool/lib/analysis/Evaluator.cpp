@@ -479,8 +479,25 @@ std::string Evaluator::text(const Expr *E) const {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
-  if (R.isInvalid())
-    R = SM.getExpansionRange(E->getSourceRange());
+  if (R.isInvalid()) {
+    // Inside one macro's body (#define SYNC() MPI_Barrier(MPI_COMM_WORLD)):
+    // the expression as the body spells it, not the macro's use.
+    // Up the expansions to where this file spells it (MPI_COMM_WORLD is
+    // itself a macro of mpi.h).
+    auto Spelling = [&](SourceLocation L, bool End) {
+      while (L.isMacroID() && !SM.isWrittenInMainFile(SM.getSpellingLoc(L))) {
+        CharSourceRange X = SM.getImmediateExpansionRange(L);
+        L = End ? X.getEnd() : X.getBegin();
+      }
+      return SM.getSpellingLoc(L);
+    };
+    SourceLocation B = Spelling(E->getBeginLoc(), false), En = Spelling(E->getEndLoc(), true);
+    CharSourceRange Spelled = CharSourceRange::getTokenRange(B, En);
+    llvm::StringRef T = SM.getFileID(B) == SM.getFileID(En) && !SM.isBeforeInTranslationUnit(En, B)
+                            ? Lexer::getSourceText(Spelled, SM, LO)
+                            : "";
+    R = !T.empty() && !T.contains('#') && !T.contains('\n') ? Spelled : SM.getExpansionRange(E->getSourceRange());
+  }
   bool Invalid = false;
   llvm::StringRef T = Lexer::getSourceText(R, SM, LO, &Invalid);
   if (Invalid)

@@ -80,9 +80,20 @@ static llvm::StringRef lineText(const SourceManager &SM, FileID FID, unsigned Li
 
 Finding *CheckContext::report(llvm::StringRef Name, SourceLocation Loc, std::string Message) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation E = SM.getExpansionLoc(Loc);
-  return report(Name, SM.getFilename(E), SM.getExpansionLineNumber(E), SM.getExpansionColumnNumber(E),
-                std::move(Message));
+  // As clang does: a call written as a macro's argument (CHECK(MPI_Bcast(...)))
+  // is reported where it is written; one inside a macro's body where the
+  // macro is used, with a note at the macro's definition.
+  SourceLocation E = SM.getFileLoc(Loc);
+  Finding *F =
+      report(Name, SM.getFilename(E), SM.getSpellingLineNumber(E), SM.getSpellingColumnNumber(E), std::move(Message));
+  if (F && Loc.isMacroID() && !SM.isMacroArgExpansion(Loc)) {
+    llvm::StringRef Macro = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+    SourceLocation Def = SM.getSpellingLoc(Loc);
+    if (!Macro.empty() && Def.isValid() && SM.getFileID(Def).isValid())
+      F->Notes.push_back({SM.getFilename(Def).str(), SM.getSpellingLineNumber(Def), SM.getSpellingColumnNumber(Def),
+                          "expanded from macro '" + Macro.str() + "'"});
+  }
+  return F;
 }
 
 Finding *CheckContext::report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column,
@@ -121,8 +132,10 @@ void CheckContext::note(Finding &F, SourceLocation Loc, std::string Message) {
 
 void CheckContext::fix(Finding &F, SourceRange R, std::string Text) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
-    return; // not mechanical inside a macro
+  auto InArg = [&](SourceLocation L) { return L.isFileID() || SM.isMacroArgExpansion(L); };
+  if (!InArg(R.getBegin()) || !InArg(R.getEnd()))
+    return;                                                                // not mechanical inside a macro's body
+  R = SourceRange(SM.getFileLoc(R.getBegin()), SM.getFileLoc(R.getEnd())); // a macro argument: where it is written
   SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
   FixIt X;
   X.Line = SM.getSpellingLineNumber(R.getBegin());
