@@ -109,11 +109,15 @@ static void finalize_at_exit(void) {
 void mpiopt_bsp_start_mpi(void) {
   int init = 0;
   MPI_Initialized(&init);
-  if (init) return;
+  if (init) {
+    mpiopt_check_launcher("bsp_begin");
+    return;
+  }
   int fin = 0;
   MPI_Finalized(&fin);
   if (fin) mpiopt_bsp_fail("BSPlib used after MPI_Finalize");
   MPI_Init(NULL, NULL);
+  mpiopt_check_launcher("bsp_begin");
   G.mpi_by_us = 1;
   atexit(finalize_at_exit);
 }

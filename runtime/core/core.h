@@ -27,6 +27,10 @@ void mpiopt_vdie(MPI_Comm comm, const char *fmt, va_list ap) __attribute__((nore
  * value that is not an integer in [lo, hi] stops the job with a message
  * naming the variable (bad settings are never silently ignored). */
 long mpiopt_env_long(const char *name, long def, long lo, long hi);
+/* After MPI_Init: stop with a message naming the launcher when the program
+ * was started by the other MPI's launcher (a singleton world while that
+ * launcher's variables say it started several processes). */
+void mpiopt_check_launcher(const char *who);
 
 /* The index in names[0..n) of environment variable name's value: def when
  * unset or empty; any other value stops the job, listing the choices. */

@@ -30,6 +30,28 @@ if [ -n "${MPI_OPENMPI_CC:-}" ]; then
     BSPRUN_MPI=openmpi timeout 120 "$RT_SRC_ROOT/scripts/bsprun" -n 4 ./inprod_ompi)
   [ "$out" = "$want on 4 processes" ] || fail "bsprun -n 4 (Open MPI): '$out'"
   ok "bspcc + bsprun (Open MPI, 4 processes)"
+  # Run as root, bsprun passes what Open MPI's launcher needs.
+  if [ "$(id -u)" -eq 0 ]; then
+    out=$(env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism=none \
+      BSPRUN_MPI=openmpi timeout 120 "$RT_SRC_ROOT/scripts/bsprun" -n 3 ./inprod_ompi)
+    [ "$out" = "$want on 3 processes" ] || fail "bsprun as root (Open MPI): '$out'"
+    ok "bsprun as root (Open MPI)"
+  fi
+  # A program started by the other MPI's launcher stops with a message
+  # naming the launchers, instead of running as several "process 0".
+  for pair in "inprod openmpi" "inprod_ompi mpich"; do
+    set -- $pair
+    set +e
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 BSPRUN_MPI=$2 timeout 120 \
+      "$RT_SRC_ROOT/scripts/bsprun" -n 2 ./$1 > out.txt 2> err.txt
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || fail "$1 under the $2 launcher ran: $(cat out.txt)"
+    [ ! -s out.txt ] || fail "$1 under the $2 launcher printed: $(cat out.txt)"
+    grep -q "bsp_begin: error: .* started 2 processes, but each runs alone" err.txt ||
+      fail "$1 under the $2 launcher: $(cat err.txt)"
+  done
+  ok "the other MPI's launcher: a clear error"
 fi
 # errors
 if "$RT_SRC_ROOT/scripts/bsprun" -n 0 ./inprod 2> err.txt; then fail "bsprun -n 0 accepted"; fi
