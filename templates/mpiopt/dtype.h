@@ -39,20 +39,12 @@
 
 #include <mpi.h>
 
+#include "mpiopt/inline.h"
+
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define MPIOPT_THREAD_LOCAL _Thread_local
 #else
 #define MPIOPT_THREAD_LOCAL __thread /* GCC and Clang, in every C mode */
-#endif
-/* Valid C89/C90 (-ansi -pedantic-errors), C99 and later, and C++: the
-   templates are inline in every mode, declare before statements, and
-   use no long long. */
-#ifndef MPIOPT_INLINE
-#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
-#define MPIOPT_INLINE inline
-#else
-#define MPIOPT_INLINE __inline__
-#endif
 #endif
 
 /* Scratch buffer which (0: send, 1: receive) of at least bytes; NULL when

@@ -23,13 +23,7 @@
 
 #include <mpi.h>
 
-#ifndef MPIOPT_INLINE /* inline in every C mode, C89 included */
-#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
-#define MPIOPT_INLINE inline
-#else
-#define MPIOPT_INLINE __inline__
-#endif
-#endif
+#include "mpiopt/inline.h"
 
 /* One call site's datatype and op; zero-initialised (static storage). */
 typedef struct {
