@@ -19,13 +19,15 @@ static std::string setText(llvm::StringRef Name, const SetResult &S) {
   return " " + Name.str() + "=" + argClassName(S.Class).str() + "(" + S.Value + ")";
 }
 
-/// The short line of a call: how many arguments of each class, and what
-/// the ones that are not static are (values, or the text of dynamic ones;
-/// why they are dynamic is in --report=long), cut at Width columns.
+/// The short line of a call: where, then how many arguments of each class
+/// and what the ones that are not static are (values, or the text of
+/// dynamic ones; why they are dynamic is in --report=long), that part cut
+/// at Width columns whatever the length of the file's path.
 static std::string shortLine(const CallResult &C, size_t Width) {
-  std::string Line = C.File + ":" + std::to_string(C.Line) + ":" + std::to_string(C.Column) + ": " + C.Function;
+  std::string Where = C.File + ":" + std::to_string(C.Line) + ":" + std::to_string(C.Column) + ": ";
+  std::string Line = C.Function;
   if (!C.Model)
-    return Line + ": not modelled";
+    return Where + Line + ": not modelled";
   unsigned Count[3] = {0, 0, 0};
   std::vector<std::string> Detail;
   for (const ArgResult &A : C.Args) {
@@ -45,14 +47,14 @@ static std::string shortLine(const CallResult &C, size_t Width) {
     Line += " (" + llvm::join(Detail, "; ") + ")";
   if (Line.size() > Width)
     Line = Line.substr(0, Width - 3) + "...";
-  return Line;
+  return Where + Line;
 }
 
 void ompi::writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files, bool Long) {
   for (const FileResult &F : Files)
     for (const CallResult &C : F.Calls) {
       if (!Long) {
-        OS << shortLine(C, 160) << "\n";
+        OS << shortLine(C, 120) << "\n";
         continue;
       }
       OS << C.File << ":" << C.Line << ":" << C.Column << ": " << C.Function;

@@ -12,8 +12,8 @@ namespace ompi {
 ///   file:line:col: MPI_Send(buf=static(&x), count=dynamic(n; why), ...)
 ///   CommNode=... CommSize=... Buffer=... Tag=...
 /// One line per call (file:line:col: function: how many arguments of each
-/// class, and what the rank-relative and dynamic ones are, cut at 160
-/// columns), then one line per change and declined candidate; Long: every
+/// class, and what the rank-relative and dynamic ones are, that part cut at
+/// 120 columns), then one line per change and declined candidate; Long: every
 /// argument of every call with its class and value (--report=long).
 void writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files, bool Long = false);
 
