@@ -4,7 +4,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include <algorithm>
 
 using namespace clang;
 
@@ -60,10 +59,6 @@ const std::vector<RequestVar> &CheckContext::requests(const FunctionDecl *F) {
   return It->second;
 }
 
-bool CheckContext::enabled(llvm::StringRef Name) const {
-  return Selected.empty() || std::find(Selected.begin(), Selected.end(), Name) != Selected.end();
-}
-
 /// Line (1-based) of FID's text, "" when there is none.
 static llvm::StringRef lineText(const SourceManager &SM, FileID FID, unsigned Line) {
   if (Line == 0)
@@ -98,8 +93,6 @@ Finding *CheckContext::report(llvm::StringRef Name, SourceLocation Loc, std::str
 
 Finding *CheckContext::report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column,
                               std::string Message) {
-  if (!enabled(Name))
-    return nullptr;
   // // NOLINT on the line, // NOLINTNEXTLINE on the line before.
   const SourceManager &SM = Ctx.getSourceManager();
   if (auto FE = SM.getFileManager().getOptionalFileRef(File)) {

@@ -87,13 +87,11 @@ struct CheckContext {
   ReductionPlans &Plans;
   const FileResult &Analysis; ///< with the transformations' notes
   std::vector<Finding> &Out;
-  std::vector<std::string> Selected = {};  ///< the checks that run (empty: all)
   std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
 
-  bool enabled(llvm::StringRef Name) const;
-  /// A finding of check Name at Loc (its expansion location), if Name runs
-  /// (null otherwise, or when the same check already reported there).
+  /// A finding of check Name at Loc (null when a NOLINT comment suppresses
+  /// it, or the same check already reported there).
   Finding *report(llvm::StringRef Name, clang::SourceLocation Loc, std::string Message);
   Finding *report(llvm::StringRef Name, llvm::StringRef File, unsigned Line, unsigned Column, std::string Message);
   /// The request flow of F (analysis/RequestFlow), computed once for the

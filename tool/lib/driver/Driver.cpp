@@ -54,7 +54,7 @@ int usage(const Twine &Msg) {
   return 2;
 }
 
-/// A --transforms / --checks list: names separated by commas, 'all' or
+/// A --transforms list (--checks has its clang-tidy form, checks/Selection.h): names separated by commas, 'all' or
 /// 'none', '-name' removing one (a leading '-x' means all but x); the
 /// registries run in their own order whatever the list's. "none" stands for
 /// the empty selection. Returns the first unknown name, if any.

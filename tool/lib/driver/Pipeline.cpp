@@ -90,11 +90,11 @@ public:
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
-      CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings, Opts.Checks};
+      // Every check runs; the driver keeps what each file's selection asks for.
+      CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings};
       CC.Receives = &O.Receives;
       for (const CheckInfo &K : checks())
-        if (CC.enabled(K.Name))
-          K.Run(CC);
+        K.Run(CC);
       llvm::sort(O.Findings, [](const Finding &A, const Finding &B) {
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });

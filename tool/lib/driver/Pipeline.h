@@ -27,7 +27,6 @@ struct PipelineOptions {
   /// Keep every original line's number in the transformed text (#line after
   /// inserted lines): for code compiled in place of the original (ompi-cc).
   bool LineDirectives = false;
-  std::vector<std::string> Checks;
   /// The machine profile (a file, checked by the driver) or, when empty, the
   /// one of the MPI the source is compiled with in ProfileDir, if there is
   /// one; "none": no profile.
