@@ -52,6 +52,13 @@ static inline void *mpiopt_grow_int(void *p, int *cap, int want, size_t elem) {
   return p;
 }
 
+/* --- MPI library work-arounds (compat.c) -------------------------------- */
+
+/* MPI_Reduce(MPI_IN_PLACE, buf, ...) on the root: MPICH before 4.2 crashes
+ * there when the root is not rank 0 and the message is over 2 KiB
+ * (pmodels/mpich#6540), so the root's data goes as a copy. */
+int mpiopt_reduce_in_place(void *buf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm);
+
 /* --- per-communicator state (comm.c) ------------------------------------ */
 
 /* Attach to comm an attribute of *keyval (created on first use with

@@ -80,7 +80,7 @@ int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int no
   current = b;
   current_total = total;
   int rc = root < 0 ? MPI_Allreduce(MPI_IN_PLACE, scratch, 1, dt, composite_op[commute], c->comm)
-           : root == c->rank ? MPI_Reduce(MPI_IN_PLACE, scratch, 1, dt, composite_op[commute], root, c->comm)
+           : root == c->rank ? mpiopt_reduce_in_place(scratch, 1, dt, composite_op[commute], root, c->comm)
                              : MPI_Reduce(scratch, NULL, 1, dt, composite_op[commute], root, c->comm);
   current = NULL;
   mpiopt_lazy_counters.collectives++;

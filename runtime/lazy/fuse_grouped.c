@@ -31,8 +31,9 @@ int mpiopt_lazy_fuse_grouped(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int nonb
       rc = root < 0 ? MPI_Iallreduce(send, recv, count, g->ti->dt, g->oi->op, c->comm, r)
                     : MPI_Ireduce(send, recv, count, g->ti->dt, g->oi->op, root, c->comm, r);
     } else {
-      rc = root < 0 ? MPI_Allreduce(send, recv, count, g->ti->dt, g->oi->op, c->comm)
-                    : MPI_Reduce(send, recv, count, g->ti->dt, g->oi->op, root, c->comm);
+      rc = root < 0       ? MPI_Allreduce(send, recv, count, g->ti->dt, g->oi->op, c->comm)
+           : send == MPI_IN_PLACE ? mpiopt_reduce_in_place(recv, count, g->ti->dt, g->oi->op, root, c->comm)
+                                : MPI_Reduce(send, recv, count, g->ti->dt, g->oi->op, root, c->comm);
     }
     mpiopt_lazy_counters.collectives++;
   }

@@ -4,6 +4,9 @@
  *  - two communicators flushed independently;
  *  - a communicator freed with work pending (delivered by MPI_Comm_free);
  *  - reduce with a NULL receive buffer off the root, waited for with NULL;
+ *  - reduce of more than 2 KiB to the last rank, two groups of them (MPICH
+ *    4.0 and 4.1 crash on MPI_Reduce(MPI_IN_PLACE) at a root other than 0:
+ *    the runtime hands its packed inputs over as a send buffer there);
  *  - the adaptive policy: a site that always flushes alone goes immediate,
  *    with unchanged results;
  *  - a result still pending at MPI_Finalize is delivered (printed after it).
@@ -82,6 +85,29 @@ int main(int argc, char **argv) {
   mpiopt_lazy_wait(recv);
   if (rank == 0) CHECK(total == tri(size), "reduce total = %d", total);
   MPI_Comm_free(&dup);
+
+  /* MPI_Reduce of 600 doubles and 600 longs to the last rank. */
+  {
+    enum { M = 600 };
+    double *dv = malloc(M * sizeof *dv), *dr = malloc(M * sizeof *dr);
+    long *lv = malloc(M * sizeof *lv), *lr = malloc(M * sizeof *lr);
+    for (int i = 0; i < M; i++) {
+      dv[i] = i + rank;
+      lv[i] = 2L * i + rank;
+    }
+    mpiopt_lazy_reduce(dv, dr, M, MPI_DOUBLE, MPI_SUM, size - 1, MPI_COMM_WORLD);
+    mpiopt_lazy_reduce(lv, lr, M, MPI_LONG, MPI_SUM, size - 1, MPI_COMM_WORLD);
+    mpiopt_lazy_wait(dr);
+    mpiopt_lazy_wait(lr);
+    int bad = 0;
+    for (int i = 0; rank == size - 1 && i < M; i++)
+      bad += dr[i] != (double)i * size + tri(size - 1) || lr[i] != 2L * i * size + tri(size - 1);
+    CHECK(bad == 0, "reduce of %d elements to rank %d: %d wrong", M, size - 1, bad);
+    free(dv);
+    free(dr);
+    free(lv);
+    free(lr);
+  }
 
   /* One result written on two communicators: the later write wins (the
    * runtime delivers the earlier communicator's result first). */
