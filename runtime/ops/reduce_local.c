@@ -41,8 +41,6 @@ static builtin_type builtin_types[] = {
 #undef T
 #define NBUILTIN_TYPES ((int)(sizeof builtin_types / sizeof builtin_types[0]))
 
-enum { OP_SUM, OP_PROD, OP_MIN, OP_MAX, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BOR, OP_BXOR, OP_MAXLOC,
-       OP_MINLOC, OP_REPLACE, OP_NO_OP };
 typedef struct {
   MPI_Op op;
   const char *name;
@@ -143,25 +141,25 @@ void mpiopt_types_free(void) {
 
 #define ARITH(T, U)                                                                                          \
   switch (op) {                                                                                              \
-  case OP_SUM: LOOP(T, (U)x + (U)y);                                                                         \
-  case OP_PROD: LOOP(T, (U)x * (U)y);                                                                        \
-  case OP_MIN: LOOP(T, x < y ? x : y);                                                                       \
-  case OP_MAX: LOOP(T, x > y ? x : y);                                                                       \
-  case OP_LAND: LOOP(T, (x != 0) && (y != 0));                                                               \
-  case OP_LOR: LOOP(T, (x != 0) || (y != 0));                                                                \
-  case OP_LXOR: LOOP(T, (x != 0) != (y != 0));                                                               \
-  case OP_BAND: LOOP(T, (U)x & (U)y);                                                                        \
-  case OP_BOR: LOOP(T, (U)x | (U)y);                                                                         \
-  case OP_BXOR: LOOP(T, (U)x ^ (U)y);                                                                        \
+  case MPIOPT_OP_SUM: LOOP(T, (U)x + (U)y);                                                                         \
+  case MPIOPT_OP_PROD: LOOP(T, (U)x * (U)y);                                                                        \
+  case MPIOPT_OP_MIN: LOOP(T, x < y ? x : y);                                                                       \
+  case MPIOPT_OP_MAX: LOOP(T, x > y ? x : y);                                                                       \
+  case MPIOPT_OP_LAND: LOOP(T, (x != 0) && (y != 0));                                                               \
+  case MPIOPT_OP_LOR: LOOP(T, (x != 0) || (y != 0));                                                                \
+  case MPIOPT_OP_LXOR: LOOP(T, (x != 0) != (y != 0));                                                               \
+  case MPIOPT_OP_BAND: LOOP(T, (U)x & (U)y);                                                                        \
+  case MPIOPT_OP_BOR: LOOP(T, (U)x | (U)y);                                                                         \
+  case MPIOPT_OP_BXOR: LOOP(T, (U)x ^ (U)y);                                                                        \
   default: return 0;                                                                                         \
   }
 
 #define FLOAT(T)                                                                                             \
   switch (op) {                                                                                              \
-  case OP_SUM: LOOP(T, x + y);                                                                               \
-  case OP_PROD: LOOP(T, x * y);                                                                              \
-  case OP_MIN: LOOP(T, x < y ? x : y);                                                                       \
-  case OP_MAX: LOOP(T, x > y ? x : y);                                                                       \
+  case MPIOPT_OP_SUM: LOOP(T, x + y);                                                                               \
+  case MPIOPT_OP_PROD: LOOP(T, x * y);                                                                              \
+  case MPIOPT_OP_MIN: LOOP(T, x < y ? x : y);                                                                       \
+  case MPIOPT_OP_MAX: LOOP(T, x > y ? x : y);                                                                       \
   default: return 0;                                                                                         \
   }
 
@@ -190,7 +188,7 @@ static int kernel(const void *in, void *inout, size_t n, int kind, int size, int
 
 void mpiopt_reduce_local(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
                          const mpiopt_op_info *oi) {
-  if (oi->code < OP_MAXLOC && ti->kind && kernel(in, inout, count, ti->kind, ti->size, oi->code)) return;
+  if (oi->code < MPIOPT_OP_MAXLOC && ti->kind && kernel(in, inout, count, ti->kind, ti->size, oi->code)) return;
   /* MPI_Reduce_local takes an int count. */
   const unsigned char *a = in;
   unsigned char *b = inout;

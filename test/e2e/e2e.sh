@@ -278,7 +278,7 @@ PY
     done
     prefix/bin/ompi-cc --ompi-verbose -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> verbose.txt
     grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
-    grep -q -- "-L$E2E_WORK/prefix/lib -Wl,--undefined=mpiopt_lazy_runtime_linked -lompi-rt" verbose.txt || fail "did not link the installed runtime"
+    grep -q -- "-L$E2E_WORK/prefix/lib -Wl,--undefined=mpiopt_runtime_linked -lompi-rt -fopenmp" verbose.txt || fail "did not link the installed runtime"
     "$MPI_MPICH_CC" -o plain "$E2E_SRC_ROOT/examples/heat.c"
     same_output mpich 2 ./plain ./prog
     ok "installed ompi-cc builds the example"

@@ -1,0 +1,46 @@
+/* Allreduce algorithm "binomial": recursive doubling. In log2(P) rounds each
+ * rank exchanges its whole partial result with the rank whose number
+ * differs in one bit and combines, the lower rank's value always the left
+ * operand, so that every rank computes the same bits. A P that is not a
+ * power of two first folds the 2r extra ranks in pairs (odd into even) and
+ * unfolds at the end.
+ *
+ * Cost model: ceil(log2 P) (alpha + f N beta + N gamma / T), f the
+ * fraction a sparse encoding leaves, plus 2 (alpha + N beta) for a fold.
+ * Best for short vectors; for long ones every round moves all N bytes. */
+#include <string.h>
+
+#include "../vector.h"
+
+double mpiopt_allreduce_binomial_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f) {
+  double fold = mpiopt_pof2(P) == P ? 0 : 2 * (m->alpha + bytes * m->beta);
+  return mpiopt_log2ceil(P) * (m->alpha + f * bytes * m->beta + bytes * m->gamma / T) + fold;
+}
+
+/* The real rank of a participant's new rank after the fold. */
+static int real(int newrank, int rem) { return newrank < rem ? newrank * 2 : newrank + rem; }
+
+void mpiopt_allreduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
+  size_t n = v->n;
+  unsigned char *acc = recvbuf;
+  if (sendbuf != MPI_IN_PLACE) memcpy(acc, sendbuf, n * v->ext);
+  int P = v->P, rank = v->rank, pof2 = mpiopt_pof2(P), rem = P - pof2, newrank = rank - rem;
+  if (rank < 2 * rem) {
+    newrank = rank % 2 ? -1 : rank / 2;
+    if (rank % 2)
+      mpiopt_vec_reduce_xchg(v, acc, n, rank - 1, NULL, 0, MPI_PROC_NULL, 0);
+    else
+      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank + 1, 1);
+  }
+  if (newrank >= 0)
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+      int np = newrank ^ mask, partner = real(np, rem);
+      mpiopt_vec_reduce_xchg(v, acc, n, partner, acc, n, partner, newrank < np);
+    }
+  if (rank < 2 * rem) {
+    if (rank % 2)
+      mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank - 1);
+    else
+      mpiopt_vec_copy_xchg(v, acc, n, rank + 1, NULL, 0, MPI_PROC_NULL);
+  }
+}

@@ -1,0 +1,122 @@
+/* Planned Alltoallv internals (runtime/coll/alltoallv/, not installed): the
+ * plan, the algorithms (one file each, its cost model in its header
+ * comment), the selection table (select.c) and the plan cache (cache.c).
+ *
+ * The cost model. Every rank estimates, from its own counts and its node's,
+ * the time each algorithm would keep it busy; one MPI_Allreduce (MAX) gives
+ * every rank the same estimates, and the plan takes the smallest. The
+ * parameters are measured (scripts/tune, "alltoallv" section; built-in
+ * defaults per MPI, MPIOPT_ALLTOALLV_MODEL to override):
+ *   msg    us per message, charged to its sender and to its receiver
+ *   byte   us per byte of a message, charged to both sides
+ *   zero   us per zero-length pair in the MPI's own MPI_Alltoallv
+ *          (MPICH skips them: 0; Open MPI's pairwise exchange does not)
+ *   copy   us per byte copied by the runtime (packing, unpacking)
+ *   sync   us per node synchronisation, times log2 of the node's size
+ *   inter  how much dearer a message between nodes is than one within
+ *          (1 on one host with emulated nodes) */
+#ifndef MPIOPT_COLL_ALLTOALLV_H
+#define MPIOPT_COLL_ALLTOALLV_H
+
+#include "../coll_internal.h"
+#include "mpiopt/plan.h"
+
+typedef struct {
+  double msg, byte, zero, copy, sync, inter;
+} mpiopt_a2av_model;
+
+/* How one side (send or receive) of the plan lays its data out. */
+typedef struct {
+  int *counts, *displs;   /* copies, [P] */
+  MPI_Datatype type;      /* the program's handle, or the plan's duplicate of a derived type */
+  int owned;              /* type is the plan's duplicate (freed with it) */
+  int size;               /* MPI_Type_size */
+  MPI_Aint extent;
+  int dense;              /* an element is size contiguous bytes at its address: memcpy */
+  long long *bytes;       /* [P]: counts[j] * size */
+} mpiopt_a2av_side;
+
+struct mpiopt_plan_s {
+  mpiopt_coll_comm *c;
+  int algo;               /* index in mpiopt_a2av_algorithms */
+  int P, rank;
+  mpiopt_a2av_side s, r;
+  int inplace_ok;         /* the send side equals the receive side: MPI_IN_PLACE allowed */
+  int alltoall;           /* created for MPI_Alltoall (the MPI's own algorithm differs) */
+  int for_inplace;        /* created by a planned call for MPI_IN_PLACE */
+  long long *nsb, *nrb;   /* [lsize * P]: bytes each rank of the node sends to / receives from each rank */
+  void *data;             /* the algorithm's */
+  long long id;           /* creation order on the communicator */
+  const char *file;
+  int line;
+};
+typedef struct mpiopt_plan_s mpiopt_plan_s;
+
+typedef struct {
+  const char *name;
+  int stat;               /* MPIOPT_STAT_ALLTOALLV_... */
+  int node_aware;         /* needs the node tables (nsb, nrb) */
+  /* This rank's estimated time (us), or a negative value when it cannot run. */
+  double (*estimate)(const mpiopt_plan_s *p, const mpiopt_a2av_model *m);
+  /* Build the algorithm's data (after the choice; collective where it must be). */
+  void (*prepare)(mpiopt_plan_s *p);
+  void (*execute)(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+  void (*destroy)(mpiopt_plan_s *p);
+} mpiopt_a2av_algorithm;
+
+enum { MPIOPT_A2AV_NATIVE, MPIOPT_A2AV_PAIRWISE, MPIOPT_A2AV_NODE, MPIOPT_A2AV_LOCALITY, MPIOPT_A2AV_NALGS };
+extern const mpiopt_a2av_algorithm mpiopt_a2av_algorithms[MPIOPT_A2AV_NALGS];
+
+/* The algorithms, one file each (native.c, pairwise.c, node.c, locality.c);
+ * select.c holds the table. */
+double mpiopt_a2av_native_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m);
+void mpiopt_a2av_native_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+double mpiopt_a2av_pairwise_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m);
+void mpiopt_a2av_pairwise_prepare(mpiopt_plan_s *p);
+void mpiopt_a2av_pairwise_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+void mpiopt_a2av_pairwise_destroy(mpiopt_plan_s *p);
+double mpiopt_a2av_node_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m);
+void mpiopt_a2av_node_prepare(mpiopt_plan_s *p);
+void mpiopt_a2av_node_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+void mpiopt_a2av_node_destroy(mpiopt_plan_s *p);
+double mpiopt_a2av_locality_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m);
+void mpiopt_a2av_locality_prepare(mpiopt_plan_s *p);
+void mpiopt_a2av_locality_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+void mpiopt_a2av_locality_destroy(mpiopt_plan_s *p);
+
+/* select.c: the model's parameters and the forced algorithm (-1: auto). */
+const mpiopt_a2av_model *mpiopt_a2av_model_get(void);
+int mpiopt_a2av_forced(void);
+
+/* plan.c */
+mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                    const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                                    int alltoall, const char *file, int line);
+void mpiopt_a2av_plan_delete(mpiopt_plan_s *p);
+int mpiopt_a2av_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+
+/* Copy my block for peer j out of sendbuf into dst (s.bytes[j] bytes), and
+ * a block from peer j out of src into recvbuf (r.bytes[j] bytes). */
+void mpiopt_a2av_pack(const mpiopt_plan_s *p, const mpiopt_a2av_side *s, const void *buf, int j,
+                      unsigned char *dst);
+void mpiopt_a2av_unpack(const mpiopt_plan_s *p, const unsigned char *src, void *recvbuf, int j);
+/* The address of peer j's block in buf laid out by side s. */
+static inline unsigned char *mpiopt_a2av_at(const mpiopt_a2av_side *s, const void *buf, int j) {
+  return (unsigned char *)buf + (MPI_Aint)s->displs[j] * s->extent;
+}
+
+/* A message cost in the model: inter-node ones dearer. */
+static inline double mpiopt_a2av_msg(const mpiopt_a2av_model *m, int inter, long long bytes) {
+  return (m->msg + m->byte * (double)bytes) * (inter ? m->inter : 1.0);
+}
+static inline double mpiopt_a2av_sync(const mpiopt_a2av_model *m, int lsize) {
+  double l = 1;
+  for (int n = 2; n < lsize; n *= 2) l += 1;
+  return lsize > 1 ? m->sync * l : 0;
+}
+
+/* cache.c */
+void mpiopt_plan_cache_free(mpiopt_coll_comm *c);
+long mpiopt_plan_cache_limit(void); /* MPIOPT_PLAN_CACHE */
+
+#endif

@@ -1,0 +1,230 @@
+/* The plan cache: mpiopt_alltoallv_cached (see mpiopt/plan.h), for the
+ * MPI_Alltoallv calls whose arguments ompi-opt could not prove unchanged.
+ *
+ * Per communicator, up to MPIOPT_PLAN_CACHE plans (default 16; 0: no
+ * planning, every call runs MPI_Alltoallv), found by a hash of the count and
+ * displacement arrays and the datatypes and confirmed by comparing them.
+ * A rank's hit says nothing about the others' (their arrays may have
+ * changed), so every call agrees: one MPI_Allreduce (MAX) of (id, -id) of
+ * the plan each rank found tells whether all found the same one; if not,
+ * every rank plans afresh. Ids come from the communicator's plan counter,
+ * which advances alike on every rank, and hits and insertions are the
+ * same on every rank, so the caches evolve identically and the least
+ * recently used plan goes first everywhere.
+ *
+ * Datatypes are keyed by handle and by size and extent; a derived datatype
+ * is not cached (a freed handle may come back with another layout): such a
+ * call runs MPI_Alltoallv.
+ *
+ * Per call site: when a site's agreed plans choose the MPI's own algorithm
+ * 4 times in a row, the site calls MPI_Alltoallv directly for its next 16
+ * calls, then probes again, doubling the period up to 4096 each time the
+ * probe still chooses it. The decision depends only on agreed outcomes, so
+ * every rank takes it alike. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoallv.h"
+
+typedef struct {
+  uint64_t hash;
+  int *arrays;            /* sendcounts, sdispls, recvcounts, rdispls: 4P ints */
+  MPI_Datatype st, rt;
+  int inplace;
+  mpiopt_plan_s *plan;
+  unsigned long long used;
+} entry;
+
+typedef struct mpiopt_plan_cache {
+  entry *e;
+  int n, cap;
+  unsigned long long tick;
+} cache;
+
+typedef struct {
+  const char *file;
+  int line;
+  MPI_Comm comm;
+  int streak;
+  long left, period;
+} site;
+
+static site *sites;
+static int nsites, capsites;
+
+long mpiopt_plan_cache_limit(void) {
+  static long limit = -1;
+  if (limit < 0) limit = mpiopt_env_long("MPIOPT_PLAN_CACHE", 16, 0, 1 << 20);
+  return limit;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+static uint64_t hash_args(const int *sc, const int *sd, const int *rc, const int *rd, int P, int st_size,
+                          MPI_Aint st_ext, int rt_size, MPI_Aint rt_ext) {
+  uint64_t h = 1469598103934665603ull;
+  for (int j = 0; j < P; j++) {
+    h = mix(h, ((uint64_t)(unsigned)sc[j] << 32) | (unsigned)sd[j]);
+    h = mix(h, ((uint64_t)(unsigned)rc[j] << 32) | (unsigned)rd[j]);
+  }
+  h = mix(h, (uint64_t)st_size * 31 + (uint64_t)st_ext);
+  return mix(h, (uint64_t)rt_size * 31 + (uint64_t)rt_ext);
+}
+
+static int predefined(MPI_Datatype t) {
+  int ni, na, nd, combiner;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  return combiner == MPI_COMBINER_NAMED;
+}
+
+static site *site_of(const char *file, int line, MPI_Comm comm) {
+  for (int i = 0; i < nsites; i++)
+    if (sites[i].line == line && sites[i].file == file && sites[i].comm == comm) return &sites[i];
+  sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
+  site *s = &sites[nsites++];
+  memset(s, 0, sizeof *s);
+  s->file = file;
+  s->line = line;
+  s->comm = comm;
+  s->period = 16;
+  return s;
+}
+
+static void entry_free(entry *e) {
+  mpiopt_a2av_plan_delete(e->plan);
+  free(e->arrays);
+}
+
+void mpiopt_plan_cache_free(mpiopt_coll_comm *c) {
+  cache *k = c->cache;
+  if (k) {
+    for (int i = 0; i < k->n; i++) entry_free(&k->e[i]);
+    free(k->e);
+    free(k);
+    c->cache = NULL;
+  }
+  for (int i = 0; i < nsites; i++) /* the handle may come back as another communicator */
+    if (sites[i].comm == c->comm) sites[i--] = sites[--nsites];
+}
+
+static entry *lookup(cache *k, uint64_t h, const int *sc, const int *sd, const int *rc, const int *rd, int P,
+                     MPI_Datatype st, MPI_Datatype rt, int inplace) {
+  size_t n = sizeof(int) * (size_t)P;
+  for (int i = 0; i < k->n; i++) {
+    entry *e = &k->e[i];
+    if (e->hash == h && e->st == st && e->rt == rt && e->inplace == inplace && !memcmp(e->arrays, sc, n) &&
+        !memcmp(e->arrays + P, sd, n) && !memcmp(e->arrays + 2 * P, rc, n) && !memcmp(e->arrays + 3 * P, rd, n))
+      return e;
+  }
+  return NULL;
+}
+
+static entry *insert(cache *k, mpiopt_coll_comm *c, uint64_t h, const int *sc, const int *sd, const int *rc,
+                     const int *rd, int P, MPI_Datatype st, MPI_Datatype rt, int inplace, mpiopt_plan_s *plan) {
+  if (k->n >= mpiopt_plan_cache_limit()) { /* the least recently used goes (the same one on every rank) */
+    int old = 0;
+    for (int i = 1; i < k->n; i++)
+      if (k->e[i].used < k->e[old].used) old = i;
+    entry_free(&k->e[old]);
+    k->e[old] = k->e[--k->n];
+  }
+  k->e = mpiopt_grow_int(k->e, &k->cap, k->n + 1, sizeof *k->e);
+  entry *e = &k->e[k->n++];
+  e->hash = h;
+  e->arrays = malloc(4 * sizeof(int) * (size_t)P);
+  if (!e->arrays) mpiopt_die(c->comm, "out of memory caching an Alltoallv plan");
+  memcpy(e->arrays, sc, sizeof(int) * (size_t)P);
+  memcpy(e->arrays + P, sd, sizeof(int) * (size_t)P);
+  memcpy(e->arrays + 2 * P, rc, sizeof(int) * (size_t)P);
+  memcpy(e->arrays + 3 * P, rd, sizeof(int) * (size_t)P);
+  e->st = st;
+  e->rt = rt;
+  e->inplace = inplace;
+  e->plan = plan;
+  return e;
+}
+
+static int native(const void *sendbuf, const int *sc, const int *sd, MPI_Datatype st, void *recvbuf, const int *rc,
+                  const int *rd, MPI_Datatype rt, mpiopt_coll_comm *c) {
+  if (mpiopt_coll_cfg.stats) {
+    mpiopt_coll_count_call(c, MPIOPT_STAT_ALLTOALLV_NATIVE);
+    int size = 0;
+    MPI_Type_size(sendbuf == MPI_IN_PLACE ? rt : st, &size);
+    const int *counts = sendbuf == MPI_IN_PLACE ? rc : sc;
+    for (int j = 0; j < c->size; j++)
+      if (j != c->rank && counts[j]) mpiopt_coll_count_msg(c, MPIOPT_STAT_ALLTOALLV_NATIVE, j, (size_t)counts[j] * size);
+  }
+  return MPI_Alltoallv(sendbuf, sc, sd, st, recvbuf, rc, rd, rt, c->comm);
+}
+
+/* The plan every rank agrees on for these arguments: the cached one all
+ * found, or a new one. */
+static mpiopt_plan_s *agreed_plan(mpiopt_coll_comm *c, const int *sc, const int *sd, MPI_Datatype st, const int *rc,
+                                  const int *rd, MPI_Datatype rt, int inplace, const char *file, int line) {
+  if (!c->cache) {
+    c->cache = calloc(1, sizeof(cache));
+    if (!c->cache) mpiopt_die(c->comm, "out of memory");
+  }
+  cache *k = c->cache;
+  int P = c->size, ssize = 0, rsize = 0;
+  MPI_Aint lb, sext = 0, rext = 0;
+  MPI_Type_size(st, &ssize);
+  MPI_Type_get_extent(st, &lb, &sext);
+  MPI_Type_size(rt, &rsize);
+  MPI_Type_get_extent(rt, &lb, &rext);
+  uint64_t h = hash_args(sc, sd, rc, rd, P, ssize, sext, rsize, rext);
+  entry *e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
+  long long id[2] = {e ? e->plan->id : -1, e ? -e->plan->id : 1};
+  MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, c->priv);
+  if (!(e && id[0] == e->plan->id && -id[1] == e->plan->id)) { /* someone found another plan, or none */
+    mpiopt_plan_s *p = mpiopt_a2av_plan_new(sc, sd, st, rc, rd, rt, c->comm, 0, file, line);
+    e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
+    if (e) { /* mine was stale on some other rank: replace it */
+      mpiopt_a2av_plan_delete(e->plan);
+      e->plan = p;
+    } else {
+      e = insert(k, c, h, sc, sd, rc, rd, P, st, rt, inplace, p);
+    }
+  }
+  e->used = ++k->tick;
+  return e->plan;
+}
+
+int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                               void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                               MPI_Comm comm, const char *file, int line) {
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_alltoallv_cached at %s:%d", file ? file : "?", line);
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (recvtype == MPI_DATATYPE_NULL || (!inplace && sendtype == MPI_DATATYPE_NULL))
+    mpiopt_die(comm, "%s: the %stype is MPI_DATATYPE_NULL", who, recvtype == MPI_DATATYPE_NULL ? "recv" : "send");
+  if (!recvcounts || !rdispls || (!inplace && (!sendcounts || !sdispls)))
+    mpiopt_die(comm, "%s: a count or displacement array is NULL", who);
+  const int *sc = inplace ? recvcounts : sendcounts, *sd = inplace ? rdispls : sdispls;
+  MPI_Datatype st = inplace ? recvtype : sendtype;
+  if (c->inter || mpiopt_plan_cache_limit() == 0 || st == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL ||
+      !predefined(st) || !predefined(recvtype) || !sc || !sd || !recvcounts || !rdispls)
+    return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
+  site *s = site_of(file, line, comm);
+  if (s->left > 0) {
+    s->left--;
+    return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
+  }
+  mpiopt_plan_s *p = agreed_plan(c, sc, sd, st, recvcounts, rdispls, recvtype, inplace, file, line);
+  if (p->algo == MPIOPT_A2AV_NATIVE) {
+    if (++s->streak >= 4) {
+      s->left = s->period;
+      s->period = s->period * 2 > 4096 ? 4096 : s->period * 2;
+      s->streak = 0;
+    }
+  } else {
+    s->streak = 0;
+    s->period = 16;
+  }
+  return mpiopt_a2av_execute(p, sendbuf, recvbuf);
+}

@@ -1,0 +1,315 @@
+/* Planned Alltoallv: creating, executing and freeing a plan (see
+ * mpiopt/plan.h and alltoallv.h).
+ *
+ * Creating a plan is collective over the communicator:
+ *   1. the arguments are checked locally (a bad one stops the job with a
+ *      message naming the call and the argument);
+ *   2. one MPI_Alltoall of the byte counts checks that every pair of ranks
+ *      agrees on what it exchanges (MPI requires matching type signatures;
+ *      a mismatch is named, where MPI would truncate or read short);
+ *   3. the node topology (first time on the communicator) and one
+ *      MPI_Allgather within the node of every member's byte counts, when a
+ *      node-aware algorithm may run;
+ *   4. every algorithm's estimate, made the same on every rank by one
+ *      MPI_Allreduce (MAX): the smallest wins, unless MPIOPT_ALLTOALLV_ALGO
+ *      forces one;
+ *   5. the chosen algorithm prepares its schedule (the node algorithm
+ *      reserves the node's shared segment).
+ * Executing does only what the schedule says. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoallv.h"
+
+static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) mpiopt_die(comm, "out of memory creating an Alltoallv plan");
+  return p;
+}
+
+static const char *where(const char *file, int line) {
+  static char buf[512];
+  if (file)
+    snprintf(buf, sizeof buf, "%s:%d", file, line);
+  else
+    snprintf(buf, sizeof buf, "(unknown call site)");
+  return buf;
+}
+
+/* Check one side's arguments and fill it in. */
+static void side_init(mpiopt_a2av_side *s, const char *which, const int *counts, const int *displs,
+                      MPI_Datatype type, int P, MPI_Comm comm, const char *file, int line) {
+  const char *at = where(file, line);
+  if (!counts) mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %scounts array is NULL", at, which);
+  if (!displs) mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %sdispls array is NULL", at, which);
+  if (type == MPI_DATATYPE_NULL)
+    mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %stype is MPI_DATATYPE_NULL", at, which);
+  for (int j = 0; j < P; j++)
+    if (counts[j] < 0)
+      mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: %scounts[%d] is negative (%d)", at, which, j, counts[j]);
+  s->counts = xcalloc((size_t)P, sizeof(int), comm);
+  s->displs = xcalloc((size_t)P, sizeof(int), comm);
+  s->bytes = xcalloc((size_t)P, sizeof(long long), comm);
+  memcpy(s->counts, counts, sizeof(int) * (size_t)P);
+  memcpy(s->displs, displs, sizeof(int) * (size_t)P);
+  MPI_Aint lb = 0, tlb = 0, textent = 0;
+  if (MPI_Type_size(type, &s->size) != MPI_SUCCESS || MPI_Type_get_extent(type, &lb, &s->extent) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS)
+    mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %stype is not a valid datatype", at, which);
+  s->dense = s->size > 0 && lb == 0 && tlb == 0 && s->extent == s->size && textent == s->size;
+  int ni, na, nd, combiner;
+  MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
+  s->type = type;
+  if (combiner != MPI_COMBINER_NAMED) {
+    MPI_Type_dup(type, &s->type); /* the program may free its own */
+    s->owned = 1;
+  }
+  for (int j = 0; j < P; j++) s->bytes[j] = (long long)s->counts[j] * s->size;
+}
+
+static void side_free(mpiopt_a2av_side *s) {
+  if (s->owned) MPI_Type_free(&s->type);
+  free(s->counts);
+  free(s->displs);
+  free(s->bytes);
+  memset(s, 0, sizeof *s);
+}
+
+/* Step 2: every pair agrees on its bytes. */
+static void verify_pairs(mpiopt_plan_s *p) {
+  mpiopt_coll_comm *c = p->c;
+  long long *got = xcalloc((size_t)p->P, sizeof(long long), c->comm);
+  MPI_Alltoall(p->s.bytes, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, c->priv);
+  for (int j = 0; j < p->P; j++)
+    if (got[j] != p->r.bytes[j])
+      mpiopt_die(c->comm,
+                 "MPI_Alltoallv at %s: rank %d sends %lld bytes to rank %d, which expects %lld (recvcounts[%d] = %d "
+                 "elements of %d bytes): the send and receive type signatures must match",
+                 where(p->file, p->line), j, got[j], p->rank, p->r.bytes[j], j, p->r.counts[j], p->r.size);
+  free(got);
+}
+
+/* Step 3: the node's byte tables. */
+static void gather_node(mpiopt_plan_s *p) {
+  mpiopt_coll_comm *c = p->c;
+  const mpiopt_coll_topo *t = mpiopt_coll_topology(c);
+  size_t P = (size_t)p->P, L = (size_t)t->lsize;
+  long long *mine = xcalloc(2 * P, sizeof(long long), c->comm);
+  long long *all = xcalloc(2 * P * L, sizeof(long long), c->comm);
+  memcpy(mine, p->s.bytes, P * sizeof(long long));
+  memcpy(mine + P, p->r.bytes, P * sizeof(long long));
+  MPI_Allgather(mine, (int)(2 * P), MPI_LONG_LONG, all, (int)(2 * P), MPI_LONG_LONG, t->node);
+  p->nsb = xcalloc(L * P, sizeof(long long), c->comm);
+  p->nrb = xcalloc(L * P, sizeof(long long), c->comm);
+  for (size_t l = 0; l < L; l++) {
+    memcpy(p->nsb + l * P, all + l * 2 * P, P * sizeof(long long));
+    memcpy(p->nrb + l * P, all + l * 2 * P + P, P * sizeof(long long));
+  }
+  free(mine);
+  free(all);
+}
+
+/* Step 4: the algorithm every rank takes. */
+static int choose(mpiopt_plan_s *p, int forced) {
+  const mpiopt_a2av_model *m = mpiopt_a2av_model_get();
+  double est[MPIOPT_A2AV_NALGS];
+  for (int a = 0; a < MPIOPT_A2AV_NALGS; a++) {
+    const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[a];
+    est[a] = (alg->node_aware && !p->nsb) ? -1 : alg->estimate(p, m);
+    if (est[a] < 0) est[a] = 1e300; /* cannot run here: never chosen */
+  }
+  MPI_Allreduce(MPI_IN_PLACE, est, MPIOPT_A2AV_NALGS, MPI_DOUBLE, MPI_MAX, p->c->priv);
+  if (forced >= 0) {
+    if (est[forced] < 1e300) return forced;
+    if (p->rank == 0)
+      fprintf(stderr, "mpiopt: warning: MPIOPT_ALLTOALLV_ALGO=%s cannot run the MPI_Alltoallv at %s; it runs %s\n",
+              mpiopt_a2av_algorithms[forced].name, where(p->file, p->line), mpiopt_a2av_algorithms[0].name);
+    return MPIOPT_A2AV_NATIVE;
+  }
+  int best = MPIOPT_A2AV_NATIVE;
+  for (int a = 1; a < MPIOPT_A2AV_NALGS; a++)
+    if (est[a] < est[best]) best = a;
+  return best;
+}
+
+mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                    const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                                    int alltoall, const char *file, int line) {
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_alltoallv_plan at %s", where(file, line));
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  mpiopt_plan_s *p = xcalloc(1, sizeof *p, comm);
+  p->c = c;
+  p->file = file;
+  p->line = line;
+  p->rank = c->rank;
+  p->alltoall = alltoall;
+  if (c->inter)
+    MPI_Comm_remote_size(comm, &p->P);
+  else
+    p->P = c->size;
+  side_init(&p->s, "send", sendcounts, sdispls, sendtype, p->P, comm, file, line);
+  side_init(&p->r, "recv", recvcounts, rdispls, recvtype, p->P, comm, file, line);
+  p->inplace_ok = sendtype == recvtype && !memcmp(sendcounts, recvcounts, sizeof(int) * (size_t)p->P) &&
+                  !memcmp(sdispls, rdispls, sizeof(int) * (size_t)p->P);
+  mpiopt_coll_retain(c);
+  p->id = c->next_plan_id++;
+  int forced = mpiopt_a2av_forced();
+  if (c->inter || p->P == 1) {
+    if (p->P == 1 && p->s.bytes[0] != p->r.bytes[0])
+      mpiopt_die(comm, "MPI_Alltoallv at %s: this rank sends itself %lld bytes but expects %lld", where(file, line),
+                 p->s.bytes[0], p->r.bytes[0]);
+    p->algo = MPIOPT_A2AV_NATIVE; /* an intercommunicator, or one rank: the MPI's own */
+  } else {
+    verify_pairs(p);
+    if (forced < 0 || mpiopt_a2av_algorithms[forced].node_aware) gather_node(p);
+    p->algo = choose(p, forced);
+  }
+  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
+  if (alg->prepare) alg->prepare(p);
+  free(p->nsb);
+  free(p->nrb);
+  p->nsb = p->nrb = NULL;
+  if (mpiopt_coll_cfg.stats) mpiopt_coll_stats[alg->stat].plans++;
+  return p;
+}
+
+void mpiopt_a2av_plan_delete(mpiopt_plan_s *p) {
+  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
+  if (alg->destroy) alg->destroy(p);
+  side_free(&p->s);
+  side_free(&p->r);
+  mpiopt_coll_release(p->c);
+  free(p);
+}
+
+int mpiopt_a2av_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf) {
+  if (p->c->dead)
+    mpiopt_die(MPI_COMM_WORLD, "mpiopt_plan_execute (plan of %s): its communicator was freed",
+               where(p->file, p->line));
+  if (sendbuf == MPI_IN_PLACE && !p->inplace_ok)
+    mpiopt_die(p->c->comm,
+               "mpiopt_plan_execute (plan of %s): MPI_IN_PLACE needs a plan created with the receive counts, "
+               "displacements and datatype as its send ones",
+               where(p->file, p->line));
+  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
+  mpiopt_coll_count_call(p->c, alg->stat);
+  alg->execute(p, sendbuf, recvbuf);
+  return MPI_SUCCESS;
+}
+
+void mpiopt_a2av_pack(const mpiopt_plan_s *p, const mpiopt_a2av_side *s, const void *buf, int j,
+                      unsigned char *dst) {
+  long long n = s->bytes[j];
+  if (n == 0) return;
+  const unsigned char *src = mpiopt_a2av_at(s, buf, j);
+  if (s->dense) {
+    memcpy(dst, src, (size_t)n);
+    return;
+  }
+  int pos = 0;
+  MPI_Pack(src, s->counts[j], s->type, dst, (int)n, &pos, p->c->priv);
+  if (pos != n) mpiopt_die(p->c->comm, "MPI_Pack of %lld bytes wrote %d", n, pos);
+}
+
+void mpiopt_a2av_unpack(const mpiopt_plan_s *p, const unsigned char *src, void *recvbuf, int j) {
+  const mpiopt_a2av_side *r = &p->r;
+  long long n = r->bytes[j];
+  if (n == 0) return;
+  unsigned char *dst = mpiopt_a2av_at(r, recvbuf, j);
+  if (r->dense) {
+    if (dst != src) memcpy(dst, src, (size_t)n);
+    return;
+  }
+  int pos = 0;
+  MPI_Unpack(src, (int)n, &pos, dst, r->counts[j], r->type, p->c->priv);
+}
+
+/* --- the public entry points ------------------------------------------------ */
+
+int mpiopt_alltoallv_plan_create_at(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                    const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                                    mpiopt_plan *plan, const char *file, int line) {
+  if (!plan) mpiopt_die(comm, "mpiopt_alltoallv_plan_create at %s: the plan pointer is NULL", where(file, line));
+  *plan = mpiopt_a2av_plan_new(sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, comm, 0, file, line);
+  return MPI_SUCCESS;
+}
+
+/* MPI_Alltoall's arguments as Alltoallv's: uniform counts, consecutive blocks. */
+static void uniform(int count, int P, int *counts, int *displs) {
+  for (int j = 0; j < P; j++) {
+    counts[j] = count;
+    displs[j] = j * count;
+  }
+}
+
+int mpiopt_alltoall_plan_create_at(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, mpiopt_plan *plan, const char *file, int line) {
+  if (!plan) mpiopt_die(comm, "mpiopt_alltoall_plan_create at %s: the plan pointer is NULL", where(file, line));
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_alltoall_plan at %s", where(file, line));
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  int P = c->size;
+  if (c->inter) MPI_Comm_remote_size(comm, &P);
+  if (sendcount < 0 || recvcount < 0)
+    mpiopt_die(comm, "mpiopt_alltoall_plan at %s: the %scount is negative (%d)", where(file, line),
+               sendcount < 0 ? "send" : "recv", sendcount < 0 ? sendcount : recvcount);
+  if ((long long)P * (sendcount > recvcount ? sendcount : recvcount) > 0x7fffffffLL)
+    mpiopt_die(comm, "mpiopt_alltoall_plan at %s: %d ranks x %d elements overflow an int displacement",
+               where(file, line), P, sendcount > recvcount ? sendcount : recvcount);
+  int *a = xcalloc(4 * (size_t)P, sizeof(int), comm);
+  uniform(sendcount, P, a, a + P);
+  uniform(recvcount, P, a + 2 * P, a + 3 * P);
+  *plan = mpiopt_a2av_plan_new(a, a + P, sendtype, a + 2 * P, a + 3 * P, recvtype, comm, 1, file, line);
+  free(a);
+  return MPI_SUCCESS;
+}
+
+int mpiopt_plan_execute(mpiopt_plan plan, const void *sendbuf, void *recvbuf) {
+  if (!plan) mpiopt_die(MPI_COMM_WORLD, "mpiopt_plan_execute: the plan is NULL");
+  return mpiopt_a2av_execute(plan, sendbuf, recvbuf);
+}
+
+int mpiopt_plan_free(mpiopt_plan *plan) {
+  if (plan && *plan) {
+    mpiopt_a2av_plan_delete(*plan);
+    *plan = NULL;
+  }
+  return MPI_SUCCESS;
+}
+
+const char *mpiopt_plan_algorithm(mpiopt_plan plan) {
+  return plan ? mpiopt_a2av_algorithms[plan->algo].name : "none";
+}
+
+int mpiopt_alltoallv_planned_at(mpiopt_plan *plan, const void *sendbuf, const int *sendcounts, const int *sdispls,
+                                MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
+                                MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (*plan && (*plan)->for_inplace != inplace) /* MPI_IN_PLACE on every rank or none: all replan alike */
+    mpiopt_plan_free(plan);
+  if (!*plan) {
+    if (inplace) /* the send arguments are ignored: the receive ones stand for them */
+      *plan = mpiopt_a2av_plan_new(recvcounts, rdispls, recvtype, recvcounts, rdispls, recvtype, comm, 0, file, line);
+    else
+      *plan = mpiopt_a2av_plan_new(sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, comm, 0, file, line);
+    (*plan)->for_inplace = inplace;
+  }
+  return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
+}
+
+int mpiopt_alltoall_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
+                               int line) {
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (*plan && (*plan)->for_inplace != inplace) mpiopt_plan_free(plan);
+  if (!*plan) {
+    if (inplace)
+      mpiopt_alltoall_plan_create_at(recvcount, recvtype, recvcount, recvtype, comm, plan, file, line);
+    else
+      mpiopt_alltoall_plan_create_at(sendcount, sendtype, recvcount, recvtype, comm, plan, file, line);
+    (*plan)->for_inplace = inplace;
+  }
+  return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
+}

@@ -1,0 +1,77 @@
+/* The selection table of the planned Alltoallv and its cost model's
+ * parameters (see alltoallv.h for what each means).
+ *
+ *   MPIOPT_ALLTOALLV_ALGO   auto | native | pairwise | node | locality
+ *   MPIOPT_ALLTOALLV_MODEL  msg=US,byte=US,zero=US,copy=US,sync=US,inter=X
+ *                           (any subset; the rest keep the built-in values)
+ *
+ * The built-in parameters were measured on the machine the shipped profiles
+ * come from (scripts/tune prints a machine's own as the variable's value). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoallv.h"
+
+/* The table: name, statistics kind, needs the node tables, estimate,
+ * prepare, execute, destroy. */
+const mpiopt_a2av_algorithm mpiopt_a2av_algorithms[MPIOPT_A2AV_NALGS] = {
+    [MPIOPT_A2AV_NATIVE] = {"native", MPIOPT_STAT_ALLTOALLV_NATIVE, 0, mpiopt_a2av_native_estimate, NULL,
+                            mpiopt_a2av_native_execute, NULL},
+    [MPIOPT_A2AV_PAIRWISE] = {"pairwise", MPIOPT_STAT_ALLTOALLV_PAIRWISE, 0, mpiopt_a2av_pairwise_estimate,
+                              mpiopt_a2av_pairwise_prepare, mpiopt_a2av_pairwise_execute,
+                              mpiopt_a2av_pairwise_destroy},
+    [MPIOPT_A2AV_NODE] = {"node", MPIOPT_STAT_ALLTOALLV_NODE, 1, mpiopt_a2av_node_estimate, mpiopt_a2av_node_prepare,
+                          mpiopt_a2av_node_execute, mpiopt_a2av_node_destroy},
+    [MPIOPT_A2AV_LOCALITY] = {"locality", MPIOPT_STAT_ALLTOALLV_LOCALITY, 1, mpiopt_a2av_locality_estimate,
+                              mpiopt_a2av_locality_prepare, mpiopt_a2av_locality_execute,
+                              mpiopt_a2av_locality_destroy},
+};
+
+/* Built-in parameters, per MPI. */
+#ifdef OPEN_MPI
+static mpiopt_a2av_model model = {.msg = 0.30, .byte = 1.6e-4, .zero = 0.25, .copy = 1.0e-4, .sync = 0.45, .inter = 1};
+#else
+static mpiopt_a2av_model model = {.msg = 0.40, .byte = 1.6e-4, .zero = 0.0, .copy = 1.0e-4, .sync = 0.60, .inter = 1};
+#endif
+
+static void parse_model(const char *v) {
+  static const char *const keys[] = {"msg", "byte", "zero", "copy", "sync", "inter"};
+  double *fields[] = {&model.msg, &model.byte, &model.zero, &model.copy, &model.sync, &model.inter};
+  const char *s = v;
+  while (*s) {
+    const char *eq = strchr(s, '=');
+    int k = -1;
+    for (int i = 0; eq && i < 6; i++)
+      if ((size_t)(eq - s) == strlen(keys[i]) && !strncmp(s, keys[i], (size_t)(eq - s))) k = i;
+    char *end = NULL;
+    double x = k >= 0 ? strtod(eq + 1, &end) : -1;
+    if (k < 0 || end == eq + 1 || x < 0 || (*end && *end != ','))
+      mpiopt_die(MPI_COMM_NULL,
+                 "MPIOPT_ALLTOALLV_MODEL=%s: expected KEY=VALUE pairs separated by commas, keys msg, byte, zero, "
+                 "copy, sync, inter, values not negative",
+                 v);
+    *fields[k] = x;
+    s = *end ? end + 1 : end;
+  }
+  if (model.inter < 1) mpiopt_die(MPI_COMM_NULL, "MPIOPT_ALLTOALLV_MODEL=%s: inter must be at least 1", v);
+}
+
+const mpiopt_a2av_model *mpiopt_a2av_model_get(void) {
+  static int read;
+  if (!read) {
+    const char *v = getenv("MPIOPT_ALLTOALLV_MODEL");
+    if (v && *v) parse_model(v);
+    read = 1;
+  }
+  return &model;
+}
+
+int mpiopt_a2av_forced(void) {
+  static int forced = -2;
+  if (forced == -2) {
+    static const char *const names[] = {"auto", "native", "pairwise", "node", "locality"};
+    forced = mpiopt_env_choice("MPIOPT_ALLTOALLV_ALGO", names, 5, 0) - 1;
+  }
+  return forced;
+}

@@ -1,0 +1,150 @@
+/* What the planned collectives share (runtime/coll/, internal, not
+ * installed): per-communicator state kept in an MPI attribute (a private
+ * duplicate for the runtime's own messages, the node topology, the node's
+ * shared segment, the plan cache), MPIOPT_STATS counters, and the threads
+ * setting.
+ *
+ * The runtime's own messages travel on the private duplicate, never on the
+ * program's communicator: a receive the program posted with MPI_ANY_TAG can
+ * never match them. Every array here grows geometrically and is reused. */
+#ifndef MPIOPT_COLL_INTERNAL_H
+#define MPIOPT_COLL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/core.h"
+#include "../ops/ops.h"
+
+struct mpiopt_plan_cache;
+
+/* The nodes of a communicator: real ones (MPI_Comm_split_type
+ * MPI_COMM_TYPE_SHARED) or, with MPIOPT_RANKS_PER_NODE=k, emulated nodes of
+ * k consecutive MPI_COMM_WORLD ranks (so one host can run the node-aware
+ * paths; the segment is then per emulated node). Nodes are numbered by
+ * their lowest rank; ranks within a node keep the communicator's order. */
+typedef struct {
+  int ready;
+  MPI_Comm node;        /* this rank's node, a sub-communicator of the private duplicate */
+  int nnodes, mynode, lrank, lsize;
+  int *node_of;         /* [P]: node of each rank */
+  int *lrank_of;        /* [P]: its rank within the node */
+  int *first;           /* [nnodes + 1]: members of node n are members[first[n] .. first[n+1]) */
+  int *members;         /* [P]: ranks, node by node */
+} mpiopt_coll_topo;
+
+/* The node's shared segment (MPI_Win_allocate_shared on the node
+ * communicator, held by local rank 0): two halves used alternately by
+ * successive executions, so one node synchronisation at the start of an
+ * execution is enough to know that nobody still reads the half being
+ * overwritten. Grown, collectively over the node, when a plan needs more. */
+typedef struct {
+  MPI_Win win;          /* MPI_WIN_NULL until first needed */
+  unsigned char *base;  /* local address of the segment */
+  size_t half;          /* bytes of each half */
+  unsigned parity;      /* the half the next execution uses */
+} mpiopt_coll_segment;
+
+typedef struct mpiopt_coll_comm {
+  MPI_Comm comm;        /* the program's communicator */
+  MPI_Comm priv;        /* its private duplicate */
+  int rank, size, inter;
+  int refs;             /* the table's reference, plus one per plan */
+  int dead;             /* the program freed comm: the MPI objects are gone */
+  unsigned long serial; /* creation order */
+  mpiopt_coll_topo topo;
+  mpiopt_coll_segment seg;
+  struct mpiopt_plan_cache *cache; /* cached Alltoallv plans (alltoallv/cache.c) */
+  long long next_plan_id;          /* plans created on comm so far: the same sequence on every rank */
+  long backoff_left, backoff;      /* cached calls that skip planning (native plans) */
+  int native_streak;
+} mpiopt_coll_comm;
+
+/* The state of comm, created on first use (collective: MPI_Comm_dup). Stops
+ * the job with a message naming who for MPI_COMM_NULL or a call before
+ * MPI_Init or after MPI_Finalize. */
+mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who);
+/* A plan keeps its communicator's state alive (the MPI objects go when the
+ * program frees the communicator; the struct when the last plan goes). */
+void mpiopt_coll_retain(mpiopt_coll_comm *c);
+void mpiopt_coll_release(mpiopt_coll_comm *c);
+
+/* The node topology of c (collective over c on first use). */
+const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c);
+/* Make each half of the node's segment at least bytes (collective over the
+ * node: every member must ask for the same size, as the plans computed from
+ * node-wide data do). */
+void mpiopt_coll_segment_reserve(mpiopt_coll_comm *c, size_t bytes);
+/* The half the next execution uses, and flip. */
+unsigned char *mpiopt_coll_segment_next(mpiopt_coll_comm *c);
+/* A node synchronisation: every member's stores to the segment before it are
+ * visible to every member after it. */
+void mpiopt_coll_node_sync(mpiopt_coll_comm *c);
+
+/* --- settings (state.c) ------------------------------------------------- */
+
+typedef struct {
+  int read;
+  int stats;            /* MPIOPT_STATS */
+  int threads;          /* MPIOPT_THREADS */
+  long ranks_per_node;  /* MPIOPT_RANKS_PER_NODE: 0 real nodes */
+} mpiopt_coll_config;
+extern mpiopt_coll_config mpiopt_coll_cfg;
+void mpiopt_coll_config_read(void);
+
+/* --- MPIOPT_STATS (stats.c) --------------------------------------------- */
+
+/* The collectives counted, by kind and algorithm. */
+enum {
+  MPIOPT_STAT_ALLTOALLV_NATIVE,
+  MPIOPT_STAT_ALLTOALLV_PAIRWISE,
+  MPIOPT_STAT_ALLTOALLV_NODE,
+  MPIOPT_STAT_ALLTOALLV_LOCALITY,
+  MPIOPT_STAT_REDUCE_NATIVE,
+  MPIOPT_STAT_REDUCE_BINOMIAL,
+  MPIOPT_STAT_REDUCE_REDSCAT,
+  MPIOPT_STAT_REDUCE_RING,
+  MPIOPT_STAT_ALLREDUCE_NATIVE,
+  MPIOPT_STAT_ALLREDUCE_BINOMIAL,
+  MPIOPT_STAT_ALLREDUCE_REDSCAT,
+  MPIOPT_STAT_ALLREDUCE_RING,
+  MPIOPT_STAT_KINDS
+};
+typedef struct {
+  long long calls, plans;
+  long long inter_msgs, inter_bytes, intra_msgs, intra_bytes; /* sent by this rank */
+} mpiopt_coll_stat;
+extern mpiopt_coll_stat mpiopt_coll_stats[MPIOPT_STAT_KINDS];
+/* Count one message of bytes from this rank to peer of c (inter-node or
+ * intra-node by c's topology, when MPIOPT_STATS built it). */
+static inline void mpiopt_coll_count_msg(mpiopt_coll_comm *c, int kind, int peer, size_t bytes) {
+  if (!mpiopt_coll_cfg.stats) return;
+  mpiopt_coll_stat *s = &mpiopt_coll_stats[kind];
+  if (c->topo.ready && c->topo.node_of[peer] != c->topo.mynode) {
+    s->inter_msgs++;
+    s->inter_bytes += (long long)bytes;
+  } else {
+    s->intra_msgs++;
+    s->intra_bytes += (long long)bytes;
+  }
+}
+/* Start counting a call of kind on c (builds c's topology when counting). */
+void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind);
+/* At MPI_Finalize: every rank's counters summed, printed by rank 0. */
+void mpiopt_coll_stats_print(void);
+
+/* Scratch memory (geometric growth, kept): slot i of a small set. */
+void *mpiopt_coll_scratch(int slot, size_t bytes);
+enum { MPIOPT_SCRATCH_A, MPIOPT_SCRATCH_B, MPIOPT_SCRATCH_C, MPIOPT_SCRATCH_D, MPIOPT_SCRATCH_SLOTS };
+
+/* Tags of the runtime's messages on the private duplicate. */
+enum {
+  MPIOPT_TAG_PAIRWISE = 1001,
+  MPIOPT_TAG_NODE = 1002,
+  MPIOPT_TAG_LOCAL_A = 1003,
+  MPIOPT_TAG_LOCAL_B = 1004,
+  MPIOPT_TAG_LOCAL_C = 1005,
+  MPIOPT_TAG_REDUCE = 1010,
+};
+
+#endif

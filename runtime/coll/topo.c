@@ -1,0 +1,102 @@
+/* The node topology and the node's shared segment: see coll_internal.h.
+ *
+ * Nodes are MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of the private
+ * duplicate; with MPIOPT_RANKS_PER_NODE=k each of them is split further into
+ * emulated nodes of k consecutive MPI_COMM_WORLD ranks, which still share
+ * memory (one host runs the node-aware algorithms as on k-way nodes). The
+ * tables come from one MPI_Allgather of each rank's node leader (its lowest
+ * rank), at the first use on the communicator.
+ *
+ * The segment belongs to local rank 0 of each node (MPI_Win_allocate_shared,
+ * the others allocate nothing and address it through
+ * MPI_Win_shared_query); a passive epoch (MPI_Win_lock_all) stays open for
+ * the window's life so that MPI_Win_sync orders the members' loads and
+ * stores around each node barrier (the MPI-3 shared memory model). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_internal.h"
+
+static void *xmalloc(size_t n, MPI_Comm comm) {
+  void *p = malloc(n ? n : 1);
+  if (!p) mpiopt_die(comm, "out of memory (%zu bytes) building the node topology", n);
+  return p;
+}
+
+const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c) {
+  mpiopt_coll_topo *t = &c->topo;
+  if (t->ready) return t;
+  MPI_Comm shared;
+  MPI_Comm_split_type(c->priv, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
+  if (mpiopt_coll_cfg.ranks_per_node > 0) {
+    int wrank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_split(shared, (int)(wrank / mpiopt_coll_cfg.ranks_per_node), c->rank, &t->node);
+    MPI_Comm_free(&shared);
+  } else {
+    t->node = shared;
+  }
+  MPI_Comm_rank(t->node, &t->lrank);
+  MPI_Comm_size(t->node, &t->lsize);
+  int leader = c->rank, P = c->size;
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, t->node);
+  int *leaders = xmalloc(sizeof(int) * (size_t)P, c->comm);
+  MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, c->priv);
+  t->node_of = xmalloc(sizeof(int) * (size_t)P, c->comm);
+  t->lrank_of = xmalloc(sizeof(int) * (size_t)P, c->comm);
+  t->members = xmalloc(sizeof(int) * (size_t)P, c->comm);
+  int *count = xmalloc(sizeof(int) * (size_t)P, c->comm);
+  t->nnodes = 0;
+  for (int r = 0; r < P; r++) {
+    if (leaders[r] == r) count[r] = t->nnodes++; /* count[leader] holds the node's index for now */
+    t->node_of[r] = count[leaders[r]];
+  }
+  t->first = xmalloc(sizeof(int) * (size_t)(t->nnodes + 1), c->comm);
+  memset(t->first, 0, sizeof(int) * (size_t)(t->nnodes + 1));
+  for (int r = 0; r < P; r++) t->first[t->node_of[r] + 1]++;
+  for (int n = 0; n < t->nnodes; n++) t->first[n + 1] += t->first[n];
+  memset(count, 0, sizeof(int) * (size_t)P);
+  for (int r = 0; r < P; r++) {
+    int n = t->node_of[r];
+    t->lrank_of[r] = count[n]++;
+    t->members[t->first[n] + t->lrank_of[r]] = r;
+  }
+  t->mynode = t->node_of[c->rank];
+  free(count);
+  free(leaders);
+  t->ready = 1;
+  return t;
+}
+
+void mpiopt_coll_segment_reserve(mpiopt_coll_comm *c, size_t bytes) {
+  mpiopt_coll_segment *s = &c->seg;
+  if (s->win != MPI_WIN_NULL && bytes <= s->half) return;
+  size_t half = s->half ? 2 * s->half : 64 * 1024;
+  while (half < bytes) half *= 2;
+  if (s->win != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(s->win);
+    MPI_Win_free(&s->win);
+  }
+  unsigned char *mine = NULL;
+  MPI_Aint size = c->topo.lrank == 0 ? (MPI_Aint)(2 * half) : 0;
+  if (MPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, c->topo.node, &mine, &s->win) != MPI_SUCCESS)
+    mpiopt_die(c->comm, "MPI_Win_allocate_shared of %zu bytes for the node's segment failed", 2 * half);
+  MPI_Aint got = 0;
+  int unit = 0;
+  MPI_Win_shared_query(s->win, 0, &got, &unit, &s->base);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  s->half = half;
+  s->parity = 0;
+}
+
+unsigned char *mpiopt_coll_segment_next(mpiopt_coll_comm *c) {
+  unsigned char *p = c->seg.base + (c->seg.parity ? c->seg.half : 0);
+  c->seg.parity ^= 1u;
+  return p;
+}
+
+void mpiopt_coll_node_sync(mpiopt_coll_comm *c) {
+  MPI_Win_sync(c->seg.win);
+  MPI_Barrier(c->topo.node);
+  MPI_Win_sync(c->seg.win);
+}

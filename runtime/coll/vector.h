@@ -1,0 +1,125 @@
+/* Building blocks of the large-vector reductions (runtime/coll/reduce/ and
+ * runtime/coll/allreduce/, internal): a call's context, the block
+ * partition, and the two kinds of message every algorithm is made of.
+ *
+ *   reducing messages  carry a part of a partial result to a rank that
+ *                      combines it into its own: with sparse encodings on
+ *                      (an op whose identity is zero) each one is a 16-byte
+ *                      header, then the payload, dense or encoded as the
+ *                      sender found its density;
+ *   copying messages   carry finished results (gather, allgather,
+ *                      broadcast): dense, straight into place.
+ * Messages over 1 GiB go in 1 GiB pieces; all travel on the communicator's
+ * private duplicate. Elements are whole extents (a pair type's padding
+ * travels with it). */
+#ifndef MPIOPT_COLL_VECTOR_H
+#define MPIOPT_COLL_VECTOR_H
+
+#include "coll_internal.h"
+
+/* The algorithms, in the order of both selection tables. */
+enum { MPIOPT_VEC_NATIVE, MPIOPT_VEC_BINOMIAL, MPIOPT_VEC_REDSCAT, MPIOPT_VEC_RING, MPIOPT_VEC_NALGS };
+
+/* The cost model of a collective's algorithms (alpha-beta-gamma, Shan et
+ * al.), with the selector's limits; measured by scripts/tune:
+ *   alpha  us per message
+ *   beta   us per byte sent
+ *   gamma  us per byte reduced on one thread
+ *   min    bytes below which the MPI's own call always runs
+ *   dense  bytes from which the runtime's algorithms beat the MPI's own on
+ *          dense data (0: never measured to)
+ *   density  the largest fraction of nonzero elements for which a sparse
+ *          encoding pays (percent) */
+typedef struct {
+  double alpha, beta, gamma, min, dense, density;
+} mpiopt_vec_model;
+
+typedef struct {
+  mpiopt_coll_comm *c;
+  MPI_Comm comm;               /* the private duplicate */
+  int P, rank, root;           /* root -1: allreduce */
+  size_t n, ext;               /* elements, bytes each */
+  const mpiopt_type_info *ti;
+  const mpiopt_op_info *oi;
+  int sparse;                  /* reducing messages carry a header and may be encoded */
+  int force_enc;               /* MPIOPT_SPARSE: 0 auto, 1 bitmap, 2 index, 3 dense */
+  double max_density;          /* encode only below this fraction of nonzeros */
+  int threads;
+  int stat;                    /* MPIOPT_STAT_... of the algorithm */
+} mpiopt_vec;
+
+/* Block i of k equal parts of n elements: [lo, lo + count). */
+static inline size_t mpiopt_vec_lo(size_t n, int k, int i) { return n / (size_t)k * (size_t)i + ((size_t)i < n % (size_t)k ? (size_t)i : n % (size_t)k); }
+
+/* Send n elements at sbuf to dst as a reducing message, receive one of m
+ * elements from src and combine it into acc (acc = received op acc, or
+ * acc op received when acc_first); dst or src may be MPI_PROC_NULL. sbuf
+ * may be acc itself (it is read before acc changes). */
+void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *acc, size_t m, int src,
+                            int acc_first);
+/* The same for copying messages: receive into rbuf. */
+void mpiopt_vec_copy_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *rbuf, size_t m, int src);
+/* acc = in op acc, on the configured threads. */
+void mpiopt_vec_combine(mpiopt_vec *v, const void *in, void *acc, size_t n);
+/* acc = acc op in (the left operand first: ranks that compute the same
+ * value get the same bits even where the op is not bitwise commutative,
+ * as MIN and MAX on signed zeros); in is overwritten. */
+void mpiopt_vec_combine_left(mpiopt_vec *v, const void *in, void *acc, size_t n);
+
+/* An algorithm: the whole collective on v (sendbuf may be MPI_IN_PLACE). */
+typedef void (*mpiopt_vec_fn)(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_reduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_reduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_reduce_ring(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_allreduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+void mpiopt_allreduce_ring(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
+
+/* Estimated time (us) of each algorithm of a collective (allreduce: root
+ * -1) for bytes, P ranks, T threads, the fraction f of bytes a reducing
+ * message carries after encoding; the estimates are in the algorithms'
+ * files. */
+double mpiopt_reduce_binomial_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+double mpiopt_reduce_redscat_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+double mpiopt_reduce_ring_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+double mpiopt_allreduce_binomial_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+double mpiopt_allreduce_redscat_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+double mpiopt_allreduce_ring_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f);
+
+/* The largest power of two not above P, and ceil(log2 P). */
+static inline int mpiopt_pof2(int P) {
+  int k = 1;
+  while (k * 2 <= P) k *= 2;
+  return k;
+}
+static inline double mpiopt_log2ceil(int P) {
+  int l = 0;
+  for (int k = 1; k < P; k *= 2) l++;
+  return l;
+}
+
+/* The selection shared by both collectives (select.c in coll/): the
+ * algorithm to run, and why (the call is checked first: a bad argument
+ * stops the job naming who, file and line). */
+typedef struct {
+  const char *who;             /* "mpiopt_allreduce" */
+  const char *file;
+  int line;
+  const mpiopt_vec_model *model;
+  const char *algo_var;        /* MPIOPT_ALLREDUCE_ALGO */
+  double (*cost[MPIOPT_VEC_NALGS])(const mpiopt_vec_model *, double, int, int, double);
+  int stats[MPIOPT_VEC_NALGS];
+} mpiopt_vec_kind;
+int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendbuf, const void *recvbuf, int count,
+                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm);
+/* Parse a model variable (KEY=VALUE,... over alpha beta gamma min dense
+ * density) into m. */
+void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m);
+extern const char *mpiopt_vec_last;
+/* Read MPIOPT_SPARSE and MPIOPT_SPARSE_DENSITY (once), and each
+ * collective's model (once): a bad value stops the job. */
+void mpiopt_vec_settings(void);
+const mpiopt_vec_model *mpiopt_reduce_model(void);
+const mpiopt_vec_model *mpiopt_allreduce_model(void);
+
+#endif

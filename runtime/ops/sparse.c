@@ -1,0 +1,176 @@
+/* Sparse encodings of vectors for the large-vector reductions: see ops.h.
+ *
+ * An element is "zero" when all its bytes are (so -0.0 travels: a sum that
+ * skips only +0.0 contributions loses nothing on integers and at most the
+ * sign of a zero sum in floating point). Layouts, 8-byte aligned parts:
+ *   bitmap  ceil(n / 8) bytes rounded up to 8, bit i of byte i/8 set for a
+ *           nonzero element i; then the nonzero values in order
+ *   index   nnz 32-bit indices rounded up to 8 bytes; then the values
+ * (n is at most INT_MAX: an MPI count). */
+#include <stdint.h>
+#include <string.h>
+
+#include "ops.h"
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+int mpiopt_sparse_eligible(const mpiopt_type_info *ti, const mpiopt_op_info *oi) {
+  if (!ti || !oi || !ti->kind || !ti->dense) return 0;
+  if (ti->size != 1 && ti->size != 2 && ti->size != 4 && ti->size != 8) return 0;
+  if (oi->code == MPIOPT_OP_SUM) return 1;
+  return (oi->code == MPIOPT_OP_BOR || oi->code == MPIOPT_OP_BXOR) && ti->kind != 'f';
+}
+
+static inline int nonzero(const unsigned char *p, int size) {
+  switch (size) {
+  case 1: return *p != 0;
+  case 2: { uint16_t x; memcpy(&x, p, 2); return x != 0; }
+  case 4: { uint32_t x; memcpy(&x, p, 4); return x != 0; }
+  default: { uint64_t x; memcpy(&x, p, 8); return x != 0; }
+  }
+}
+
+double mpiopt_sparse_sample(const void *v, size_t n, int size, size_t samples) {
+  if (n == 0) return 0;
+  if (samples > n) samples = n;
+  const unsigned char *p = v;
+  size_t step = n / samples, nz = 0;
+  for (size_t k = 0; k < samples; k++) nz += (size_t)nonzero(p + k * step * (size_t)size, size);
+  return (double)nz / (double)samples;
+}
+
+size_t mpiopt_sparse_bitmap_bytes(size_t n, size_t nnz, int size) { return round8((n + 7) / 8) + nnz * (size_t)size; }
+size_t mpiopt_sparse_index_bytes(size_t nnz, int size) { return round8(nnz * 4) + nnz * (size_t)size; }
+
+/* The encoders for one element size: one pass, values appended as found. */
+#define ENCODERS(S, T)                                                                                       \
+  static size_t bitmap_##S(const T *x, size_t n, unsigned char *dst, size_t max_nnz) {                       \
+    size_t nb = round8((n + 7) / 8), nnz = 0;                                                                \
+    unsigned char *bits = dst;                                                                               \
+    T *vals = (T *)(void *)(dst + nb);                                                                       \
+    memset(bits, 0, nb);                                                                                     \
+    for (size_t i = 0; i < n; i++)                                                                           \
+      if (x[i] != 0) {                                                                                       \
+        if (nnz == max_nnz) return (size_t)-1;                                                               \
+        bits[i >> 3] |= (unsigned char)(1u << (i & 7));                                                      \
+        vals[nnz++] = x[i];                                                                                  \
+      }                                                                                                      \
+    return nnz;                                                                                              \
+  }                                                                                                          \
+  static size_t index_##S(const T *x, size_t n, unsigned char *dst, size_t max_nnz) {                        \
+    uint32_t *idx = (uint32_t *)(void *)dst;                                                                 \
+    size_t nnz = 0;                                                                                          \
+    for (size_t i = 0; i < n; i++)                                                                           \
+      if (x[i] != 0) {                                                                                       \
+        if (nnz == max_nnz) return (size_t)-1;                                                               \
+        idx[nnz++] = (uint32_t)i;                                                                            \
+      }                                                                                                      \
+    T *vals = (T *)(void *)(dst + round8(nnz * 4));                                                          \
+    for (size_t k = 0; k < nnz; k++) vals[k] = x[idx[k]];                                                    \
+    return nnz;                                                                                              \
+  }
+ENCODERS(1, uint8_t)
+ENCODERS(2, uint16_t)
+ENCODERS(4, uint32_t)
+ENCODERS(8, uint64_t)
+#undef ENCODERS
+
+size_t mpiopt_sparse_encode_bitmap(const void *v, size_t n, int size, void *dst, size_t max_nnz) {
+  switch (size) {
+  case 1: return bitmap_1(v, n, dst, max_nnz);
+  case 2: return bitmap_2(v, n, dst, max_nnz);
+  case 4: return bitmap_4(v, n, dst, max_nnz);
+  default: return bitmap_8(v, n, dst, max_nnz);
+  }
+}
+
+size_t mpiopt_sparse_encode_index(const void *v, size_t n, int size, void *dst, size_t max_nnz) {
+  switch (size) {
+  case 1: return index_1(v, n, dst, max_nnz);
+  case 2: return index_2(v, n, dst, max_nnz);
+  case 4: return index_4(v, n, dst, max_nnz);
+  default: return index_8(v, n, dst, max_nnz);
+  }
+}
+
+/* The decoders: for each encoded (i, value), acc[i] = COMBINE(value, acc[i]). */
+#define DECODERS(NAME, T, COMBINE)                                                                           \
+  static void NAME##_bitmap(const unsigned char *enc, size_t n, void *accv) {                                \
+    size_t nb = round8((n + 7) / 8), k = 0;                                                                  \
+    const T *vals = (const T *)(const void *)(enc + nb);                                                     \
+    T *acc = accv;                                                                                           \
+    for (size_t b = 0; b < (n + 7) / 8; b++) {                                                               \
+      unsigned bits = enc[b];                                                                                \
+      while (bits) {                                                                                         \
+        size_t i = b * 8 + (size_t)__builtin_ctz(bits);                                                      \
+        T x = vals[k++], y = acc[i];                                                                         \
+        (void)y;                                                                                             \
+        acc[i] = (T)(COMBINE);                                                                               \
+        bits &= bits - 1;                                                                                    \
+      }                                                                                                      \
+    }                                                                                                        \
+  }                                                                                                          \
+  static void NAME##_index(const unsigned char *enc, size_t nnz, void *accv) {                               \
+    const uint32_t *idx = (const uint32_t *)(const void *)enc;                                               \
+    const T *vals = (const T *)(const void *)(enc + round8(nnz * 4));                                        \
+    T *acc = accv;                                                                                           \
+    for (size_t k = 0; k < nnz; k++) {                                                                       \
+      T x = vals[k], y = acc[idx[k]];                                                                        \
+      (void)y;                                                                                               \
+      acc[idx[k]] = (T)(COMBINE);                                                                            \
+    }                                                                                                        \
+  }
+/* Integers by width (unsigned arithmetic wraps as MPI's signed sums do). */
+DECODERS(sum_u1, uint8_t, x + y)
+DECODERS(sum_u2, uint16_t, x + y)
+DECODERS(sum_u4, uint32_t, x + y)
+DECODERS(sum_u8, uint64_t, x + y)
+DECODERS(bor_u1, uint8_t, x | y)
+DECODERS(bor_u2, uint16_t, x | y)
+DECODERS(bor_u4, uint32_t, x | y)
+DECODERS(bor_u8, uint64_t, x | y)
+DECODERS(bxor_u1, uint8_t, x ^ y)
+DECODERS(bxor_u2, uint16_t, x ^ y)
+DECODERS(bxor_u4, uint32_t, x ^ y)
+DECODERS(bxor_u8, uint64_t, x ^ y)
+DECODERS(sum_f4, float, x + y)
+DECODERS(sum_f8, double, x + y)
+DECODERS(copy_u1, uint8_t, x)
+DECODERS(copy_u2, uint16_t, x)
+DECODERS(copy_u4, uint32_t, x)
+DECODERS(copy_u8, uint64_t, x)
+#undef DECODERS
+
+typedef void (*decoder)(const unsigned char *, size_t, void *);
+typedef struct {
+  decoder bitmap, index;
+} decoders;
+
+#define PAIR(N) {N##_bitmap, N##_index}
+static decoders pick(const mpiopt_type_info *ti, const mpiopt_op_info *oi) {
+  static const decoders sum[4] = {PAIR(sum_u1), PAIR(sum_u2), PAIR(sum_u4), PAIR(sum_u8)};
+  static const decoders bor[4] = {PAIR(bor_u1), PAIR(bor_u2), PAIR(bor_u4), PAIR(bor_u8)};
+  static const decoders bxor[4] = {PAIR(bxor_u1), PAIR(bxor_u2), PAIR(bxor_u4), PAIR(bxor_u8)};
+  static const decoders copy[4] = {PAIR(copy_u1), PAIR(copy_u2), PAIR(copy_u4), PAIR(copy_u8)};
+  static const decoders fsum[2] = {PAIR(sum_f4), PAIR(sum_f8)};
+  int w = ti->size == 1 ? 0 : ti->size == 2 ? 1 : ti->size == 4 ? 2 : 3;
+  if (!oi) return copy[w];
+  if (ti->kind == 'f') return fsum[ti->size == 4 ? 0 : 1];
+  if (oi->code == MPIOPT_OP_BOR) return bor[w];
+  if (oi->code == MPIOPT_OP_BXOR) return bxor[w];
+  return sum[w];
+}
+#undef PAIR
+
+void mpiopt_sparse_apply_bitmap(const void *enc, size_t n, size_t nnz, void *acc, const mpiopt_type_info *ti,
+                                const mpiopt_op_info *oi) {
+  (void)nnz;
+  if (!oi) memset(acc, 0, n * (size_t)ti->size);
+  pick(ti, oi).bitmap(enc, n, acc);
+}
+
+void mpiopt_sparse_apply_index(const void *enc, size_t n, size_t nnz, void *acc, const mpiopt_type_info *ti,
+                               const mpiopt_op_info *oi) {
+  if (!oi) memset(acc, 0, n * (size_t)ti->size);
+  pick(ti, oi).index(enc, nnz, acc);
+}

@@ -1,0 +1,78 @@
+/* Runtime test (expected to abort): a planned collective or large-vector
+ * reduction called with arguments no MPI accepts, or a plan used wrongly,
+ * stops the job with a message naming the call (the ctest checks each
+ * message). MPIOPT_BAD selects the case; with it unset the program runs
+ * one valid call of each kind (for the bad-environment cases). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+#include "mpiopt/coll.h"
+#include "mpiopt/plan.h"
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *bad = getenv("MPIOPT_BAD");
+  if (!bad) bad = "";
+  int *c = calloc((size_t)size, sizeof(int)), *d = calloc((size_t)size, sizeof(int));
+  int *rc = calloc((size_t)size, sizeof(int)), buf[64] = {0}, out[64] = {0};
+  for (int j = 0; j < size; j++) {
+    c[j] = rc[j] = 1;
+    d[j] = j;
+  }
+  mpiopt_plan plan = NULL;
+  if (!strcmp(bad, "count")) {
+    c[size - 1] = -1;
+    mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+  } else if (!strcmp(bad, "mismatch")) { /* rank 0 sends 2 ints to the last rank, which expects 1 */
+    if (rank == 0) c[size - 1] = 2;
+    mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+  } else if (!strcmp(bad, "type")) {
+    mpiopt_alltoallv_cached(buf, c, d, MPI_INT, out, rc, d, MPI_DATATYPE_NULL, MPI_COMM_WORLD);
+    mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_DATATYPE_NULL, MPI_COMM_WORLD, &plan);
+  } else if (!strcmp(bad, "inplace")) { /* a plan whose send side differs from its receive side */
+    for (int j = 0; j < size; j++) {
+      rc[j] = 4;
+      d[j] = 4 * j;
+    }
+    int *sd = calloc((size_t)size, sizeof(int));
+    for (int j = 0; j < size; j++) sd[j] = j;
+    mpiopt_alltoallv_plan_create(c, sd, MPI_INT, rc, d, MPI_BYTE, MPI_COMM_WORLD, &plan);
+    mpiopt_plan_execute(plan, MPI_IN_PLACE, out);
+  } else if (!strcmp(bad, "freed")) {
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, dup, &plan);
+    MPI_Comm_free(&dup);
+    mpiopt_plan_execute(plan, buf, out);
+  } else if (!strcmp(bad, "noncommutative")) { /* with MPIOPT_ALLREDUCE_ALGO=ring */
+    MPI_Op op;
+    MPI_Op_create((MPI_User_function *)(void *)abs, 0, &op);
+    mpiopt_allreduce(buf, out, 64, MPI_INT, op, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "reduce_count")) {
+    mpiopt_reduce(buf, out, -5, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "reduce_root")) {
+    mpiopt_reduce(buf, out, 64, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "allreduce_buf")) {
+    mpiopt_allreduce(NULL, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "comm")) {
+    mpiopt_allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_NULL);
+  } else {
+    mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+    mpiopt_plan_execute(plan, buf, out);
+    mpiopt_alltoallv_cached(buf, c, d, MPI_INT, out, rc, d, MPI_INT, MPI_COMM_WORLD);
+    mpiopt_allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    mpiopt_reduce(buf, out, 64, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
+  mpiopt_plan_free(&plan);
+  if (rank == 0) printf("not reached unless MPIOPT_BAD is unset\n");
+  free(c);
+  free(d);
+  free(rc);
+  MPI_Finalize();
+  return 0;
+}
