@@ -39,9 +39,8 @@ void mpiopt_coll_config_read(void) {
   mpiopt_vec_settings();
   mpiopt_reduce_model();
   mpiopt_allreduce_model();
-  static const char *const names[] = {"auto", "native", "binomial", "redscat", "ring"};
-  mpiopt_env_choice("MPIOPT_REDUCE_ALGO", names, 5, 0);
-  mpiopt_env_choice("MPIOPT_ALLREDUCE_ALGO", names, 5, 0);
+  mpiopt_vec_forced("MPIOPT_REDUCE_ALGO");
+  mpiopt_vec_forced("MPIOPT_ALLREDUCE_ALGO");
 }
 
 /* Free what c holds in MPI (collective over c's members, who are all in
@@ -51,6 +50,7 @@ static void release_mpi(mpiopt_coll_comm *c) {
   c->dead = 1;
   mpiopt_plan_cache_free(c);
   if (c->seg.win != MPI_WIN_NULL) {
+    MPI_Barrier(c->topo.node); /* nobody still reads the segment */
     MPI_Win_unlock_all(c->seg.win);
     MPI_Win_free(&c->seg.win);
   }

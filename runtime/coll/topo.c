@@ -10,12 +10,35 @@
  * The segment belongs to local rank 0 of each node (MPI_Win_allocate_shared,
  * the others allocate nothing and address it through
  * MPI_Win_shared_query); a passive epoch (MPI_Win_lock_all) stays open for
- * the window's life so that MPI_Win_sync orders the members' loads and
- * stores around each node barrier (the MPI-3 shared memory model). */
+ * the window's life. Its first 256 bytes are the node barrier: a counter and
+ * a generation on cache lines of their own; the last member to arrive
+ * resets the counter and advances the generation (release), the others
+ * wait for it (acquire), which also orders every member's stores to the
+ * segment before the barrier before every load after it. Waiters spin, then
+ * yield the processor (nodes may hold more ranks than cores). This costs a
+ * fraction of an MPI_Barrier on the node communicator. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_internal.h"
+
+#define HEADER 256
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+typedef struct {
+  unsigned count;
+  char pad1[124];
+  unsigned generation;
+  char pad2[124];
+} node_barrier;
 
 static void *xmalloc(size_t n, MPI_Comm comm) {
   void *p = malloc(n ? n : 1);
@@ -74,29 +97,46 @@ void mpiopt_coll_segment_reserve(mpiopt_coll_comm *c, size_t bytes) {
   size_t half = s->half ? 2 * s->half : 64 * 1024;
   while (half < bytes) half *= 2;
   if (s->win != MPI_WIN_NULL) {
+    MPI_Barrier(c->topo.node); /* nobody still reads the old segment */
     MPI_Win_unlock_all(s->win);
     MPI_Win_free(&s->win);
   }
   unsigned char *mine = NULL;
-  MPI_Aint size = c->topo.lrank == 0 ? (MPI_Aint)(2 * half) : 0;
+  MPI_Aint size = c->topo.lrank == 0 ? (MPI_Aint)(HEADER + 2 * half) : 0;
   if (MPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, c->topo.node, &mine, &s->win) != MPI_SUCCESS)
     mpiopt_die(c->comm, "MPI_Win_allocate_shared of %zu bytes for the node's segment failed", 2 * half);
   MPI_Aint got = 0;
   int unit = 0;
   MPI_Win_shared_query(s->win, 0, &got, &unit, &s->base);
+  if (c->topo.lrank == 0) memset(s->base, 0, HEADER);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  MPI_Win_sync(s->win);
+  MPI_Barrier(c->topo.node); /* the barrier's words are zero before anyone uses them */
+  MPI_Win_sync(s->win);
   s->half = half;
   s->parity = 0;
 }
 
 unsigned char *mpiopt_coll_segment_next(mpiopt_coll_comm *c) {
-  unsigned char *p = c->seg.base + (c->seg.parity ? c->seg.half : 0);
+  unsigned char *p = c->seg.base + HEADER + (c->seg.parity ? c->seg.half : 0);
   c->seg.parity ^= 1u;
   return p;
 }
 
 void mpiopt_coll_node_sync(mpiopt_coll_comm *c) {
-  MPI_Win_sync(c->seg.win);
-  MPI_Barrier(c->topo.node);
-  MPI_Win_sync(c->seg.win);
+  int L = c->topo.lsize;
+  if (L == 1) return;
+  node_barrier *b = (node_barrier *)(void *)c->seg.base;
+  unsigned g = __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == (unsigned)L) {
+    __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->generation, g + 1, __ATOMIC_RELEASE);
+    return;
+  }
+  for (unsigned spin = 0; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == g; spin++) {
+    if (spin < 2000)
+      CPU_RELAX();
+    else
+      sched_yield();
+  }
 }

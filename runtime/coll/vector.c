@@ -36,15 +36,15 @@ static void irecv_bytes(mpiopt_vec *v, void *buf, size_t bytes, int src, MPI_Req
   } while (bytes > 0 && *k < MAXREQ);
 }
 
-void mpiopt_vec_combine(mpiopt_vec *v, const void *in, void *acc, size_t n) {
-  if (n) mpiopt_reduce_local_threads(in, acc, n, v->ti, v->oi, v->threads);
-}
-
-void mpiopt_vec_combine_left(mpiopt_vec *v, const void *in, void *acc, size_t n) {
+/* out = in op mine, or mine op in (the left operand first: ranks that
+ * compute the same value get the same bits even where the op is not
+ * bitwise commutative, as MIN and MAX on signed zeros). */
+static void combine(mpiopt_vec *v, const void *in, const void *mine, void *out, size_t n, int mine_first) {
   if (!n) return;
-  void *w = (void *)in; /* the received block: scratch, free to overwrite */
-  mpiopt_reduce_local_threads(acc, w, n, v->ti, v->oi, v->threads);
-  memcpy(acc, w, n * v->ext);
+  if (mine_first)
+    mpiopt_reduce_local_threads(mine, in, out, n, v->ti, v->oi, v->threads);
+  else
+    mpiopt_reduce_local_threads(in, mine, out, n, v->ti, v->oi, v->threads);
 }
 
 /* The sender's choice: a header and what to send after it. */
@@ -81,8 +81,8 @@ static size_t payload(const mpiopt_vec *v, const header *h, size_t m) {
   }
 }
 
-void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *acc, size_t m, int src,
-                            int acc_first) {
+void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, const void *mine, void *out,
+                            size_t m, int src, int mine_first) {
   MPI_Request req[MAXREQ];
   int k = 0;
   if (!v->sparse) {
@@ -93,18 +93,18 @@ void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, 
       mpiopt_coll_count_msg(v->c, v->stat, dst, n * v->ext);
     }
     MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
-    if (src != MPI_PROC_NULL) (acc_first ? mpiopt_vec_combine_left : mpiopt_vec_combine)(v, tmp, acc, m);
+    if (src != MPI_PROC_NULL) combine(v, tmp, mine, out, m, mine_first);
     return;
   }
   header hin, hout;
-  size_t out = 0;
+  size_t obytes = 0;
   MPI_Request hreq = MPI_REQUEST_NULL;
   if (src != MPI_PROC_NULL) MPI_Irecv(&hin, (int)sizeof hin, MPI_BYTE, src, MPIOPT_TAG_REDUCE, v->comm, &hreq);
   if (dst != MPI_PROC_NULL) {
-    const void *p = encode(v, sbuf, n, &hout, &out);
+    const void *p = encode(v, sbuf, n, &hout, &obytes);
     MPI_Isend(&hout, (int)sizeof hout, MPI_BYTE, dst, MPIOPT_TAG_REDUCE, v->comm, &req[k++]);
-    isend_bytes(v, p, out, dst, req, &k);
-    mpiopt_coll_count_msg(v->c, v->stat, dst, out + sizeof hout);
+    isend_bytes(v, p, obytes, dst, req, &k);
+    mpiopt_coll_count_msg(v->c, v->stat, dst, obytes + sizeof hout);
   }
   unsigned char *tmp = NULL;
   if (src != MPI_PROC_NULL) {
@@ -114,12 +114,15 @@ void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, 
   }
   MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
   if (src == MPI_PROC_NULL) return;
+  if (hin.enc == ENC_DENSE) { /* sparse ops are bitwise commutative: either order gives the same bits */
+    combine(v, tmp, mine, out, m, 0);
+    return;
+  }
+  if (out != mine) memcpy(out, mine, m * v->ext);
   if (hin.enc == ENC_BITMAP)
-    mpiopt_sparse_apply_bitmap(tmp, m, (size_t)hin.nnz, acc, v->ti, v->oi);
-  else if (hin.enc == ENC_INDEX)
-    mpiopt_sparse_apply_index(tmp, m, (size_t)hin.nnz, acc, v->ti, v->oi);
-  else /* sparse ops are bitwise commutative: either order gives the same bits */
-    mpiopt_vec_combine(v, tmp, acc, m);
+    mpiopt_sparse_apply_bitmap(tmp, m, (size_t)hin.nnz, out, v->ti, v->oi);
+  else
+    mpiopt_sparse_apply_index(tmp, m, (size_t)hin.nnz, out, v->ti, v->oi);
 }
 
 void mpiopt_vec_copy_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *rbuf, size_t m, int src) {
@@ -227,6 +230,15 @@ void mpiopt_vec_settings(void) {
 
 int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendbuf, const void *recvbuf, int count,
                       MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm) {
+  /* Short vectors go to the MPI at once, at the cost of a table lookup (the
+     MPI checks their arguments as it would have). */
+  if (count > 0 && dt != MPI_DATATYPE_NULL && comm != MPI_COMM_NULL && k->forced < 0) {
+    const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
+    if (ti && (double)count * (double)ti->extent < k->model->min) {
+      mpiopt_vec_last = "native";
+      return MPIOPT_VEC_NATIVE;
+    }
+  }
   char who[640];
   snprintf(who, sizeof who, "%s at %s:%d", k->who, k->file ? k->file : "?", k->line);
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
@@ -246,7 +258,7 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   int usable = lb == 0 && (ti->code < 1000 || ti->dense);
   int eligible = !c->inter && c->size > 1 && count > 0 && usable && oi->commute;
   static const char *const names[] = {"auto", "native", "binomial", "redscat", "ring"};
-  int forced = mpiopt_env_choice(k->algo_var, names, 5, 0) - 1;
+  int forced = k->forced;
   int algo = MPIOPT_VEC_NATIVE;
   if (forced > MPIOPT_VEC_NATIVE && !oi->commute && !c->inter && c->size > 1)
     mpiopt_die(comm, "%s at %s:%d: %s=%s cannot run %s: the op is not commutative (only the MPI's own call reduces in "
@@ -295,3 +307,8 @@ void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m) {
 }
 
 const char *mpiopt_coll_last_algorithm(void) { return mpiopt_vec_last; }
+
+int mpiopt_vec_forced(const char *var) {
+  static const char *const names[] = {"auto", "native", "binomial", "redscat", "ring"};
+  return mpiopt_env_choice(var, names, 5, 0) - 1;
+}

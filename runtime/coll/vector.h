@@ -52,19 +52,14 @@ typedef struct {
 static inline size_t mpiopt_vec_lo(size_t n, int k, int i) { return n / (size_t)k * (size_t)i + ((size_t)i < n % (size_t)k ? (size_t)i : n % (size_t)k); }
 
 /* Send n elements at sbuf to dst as a reducing message, receive one of m
- * elements from src and combine it into acc (acc = received op acc, or
- * acc op received when acc_first); dst or src may be MPI_PROC_NULL. sbuf
- * may be acc itself (it is read before acc changes). */
-void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *acc, size_t m, int src,
-                            int acc_first);
+ * elements from src and combine it with mine into out (out = received op
+ * mine, or mine op received when mine_first); dst or src may be
+ * MPI_PROC_NULL. out may be mine, and sbuf may be either (everything is
+ * sent before out changes): no algorithm copies its input first. */
+void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, const void *mine, void *out,
+                            size_t m, int src, int mine_first);
 /* The same for copying messages: receive into rbuf. */
 void mpiopt_vec_copy_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *rbuf, size_t m, int src);
-/* acc = in op acc, on the configured threads. */
-void mpiopt_vec_combine(mpiopt_vec *v, const void *in, void *acc, size_t n);
-/* acc = acc op in (the left operand first: ranks that compute the same
- * value get the same bits even where the op is not bitwise commutative,
- * as MIN and MAX on signed zeros); in is overwritten. */
-void mpiopt_vec_combine_left(mpiopt_vec *v, const void *in, void *acc, size_t n);
 
 /* An algorithm: the whole collective on v (sendbuf may be MPI_IN_PLACE). */
 typedef void (*mpiopt_vec_fn)(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
@@ -107,11 +102,14 @@ typedef struct {
   int line;
   const mpiopt_vec_model *model;
   const char *algo_var;        /* MPIOPT_ALLREDUCE_ALGO */
+  int forced;                  /* its value: -1 auto, else MPIOPT_VEC_... */
   double (*cost[MPIOPT_VEC_NALGS])(const mpiopt_vec_model *, double, int, int, double);
   int stats[MPIOPT_VEC_NALGS];
 } mpiopt_vec_kind;
 int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendbuf, const void *recvbuf, int count,
                       MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm);
+/* The algorithm variable var forces (-1: auto); a bad value stops the job. */
+int mpiopt_vec_forced(const char *var);
 /* Parse a model variable (KEY=VALUE,... over alpha beta gamma min dense
  * density) into m. */
 void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m);

@@ -11,6 +11,7 @@
 typedef struct {
   MPI_Datatype dt;
   int size;         /* MPI_Type_size */
+  MPI_Aint extent;  /* MPI_Type_get_extent */
   int dense;        /* count elements are count*size contiguous bytes: packable with memcpy */
   int kind;         /* 'i' signed, 'u' unsigned integer, 'f' floating, 0 other (MPI_Reduce_local) */
   int code;         /* the same on every rank: builtin index, or 1000 + size for derived types */
@@ -30,11 +31,14 @@ typedef struct {
  * builtin arithmetic types and ops, MPI_Reduce_local for the rest. */
 void mpiopt_reduce_local(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
                          const mpiopt_op_info *oi);
-/* The same on up to threads threads (OpenMP) where it pays: builtin
+/* out[i] = in[i] op inb[i] (out may be inb). */
+void mpiopt_reduce_local3(const void *in, const void *inb, void *out, size_t count, const mpiopt_type_info *ti,
+                          const mpiopt_op_info *oi);
+/* The same (three operands) on up to threads threads (OpenMP) where it pays: builtin
  * arithmetic types and ops, at least 64 KiB per thread; else as above.
  * (reduce_threads.c, built with OpenMP) */
-void mpiopt_reduce_local_threads(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
-                                 const mpiopt_op_info *oi, int threads);
+void mpiopt_reduce_local_threads(const void *in, const void *inb, void *out, size_t count,
+                                 const mpiopt_type_info *ti, const mpiopt_op_info *oi, int threads);
 
 /* Sparse encodings of a vector (sparse.c): the elements whose bytes are
  * not all zero, as a bitmap (one bit per element, then the values) or an

@@ -71,7 +71,7 @@ const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt) {
   if (last >= 0 && last < ntypes && types[last]->dt == dt) return types[last];
   for (int i = 0; i < ntypes; i++)
     if (types[i]->dt == dt) return types[last = i];
-  mpiopt_type_info ti = {dt, 0, 0, 0, 0, "derived"};
+  mpiopt_type_info ti = {dt, 0, 0, 0, 0, 0, "derived"};
   if (dt == MPI_DATATYPE_NULL) return NULL;
   int size = 0;
   MPI_Aint lb, extent, tlb, textent;
@@ -79,6 +79,7 @@ const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt) {
       MPI_Type_get_true_extent(dt, &tlb, &textent) != MPI_SUCCESS)
     return NULL;
   ti.size = size;
+  ti.extent = extent;
   ti.dense = size > 0 && lb == 0 && tlb == 0 && extent == size && textent == size;
   ti.code = 1000 + size;
   for (int i = 0; i < NBUILTIN_TYPES; i++)
@@ -131,10 +132,11 @@ void mpiopt_types_free(void) {
 #define LOOP(T, EXPR)                                                                                        \
   do {                                                                                                       \
     const T *a_ = (const T *)in;                                                                             \
-    T *b_ = (T *)inout;                                                                                      \
+    const T *b_ = (const T *)inb;                                                                            \
+    T *o_ = (T *)out;                                                                                        \
     for (size_t i_ = 0; i_ < n; i_++) {                                                                      \
       T x = a_[i_], y = b_[i_];                                                                              \
-      b_[i_] = (T)(EXPR);                                                                                    \
+      o_[i_] = (T)(EXPR);                                                                                    \
     }                                                                                                        \
     return 1;                                                                                                \
   } while (0)
@@ -163,7 +165,8 @@ void mpiopt_types_free(void) {
   default: return 0;                                                                                         \
   }
 
-static int kernel(const void *in, void *inout, size_t n, int kind, int size, int op) {
+/* out[i] = in[i] op inb[i]; out may be inb. */
+static int kernel(const void *in, const void *inb, void *out, size_t n, int kind, int size, int op) {
   if (kind == 'i') {
     switch (size) {
     case 1: ARITH(int8_t, uint8_t);
@@ -188,15 +191,34 @@ static int kernel(const void *in, void *inout, size_t n, int kind, int size, int
 
 void mpiopt_reduce_local(const void *in, void *inout, size_t count, const mpiopt_type_info *ti,
                          const mpiopt_op_info *oi) {
-  if (oi->code < MPIOPT_OP_MAXLOC && ti->kind && kernel(in, inout, count, ti->kind, ti->size, oi->code)) return;
+  if (oi->code < MPIOPT_OP_MAXLOC && ti->kind && kernel(in, inout, inout, count, ti->kind, ti->size, oi->code)) return;
   /* MPI_Reduce_local takes an int count. */
   const unsigned char *a = in;
   unsigned char *b = inout;
   while (count > 0) {
     int n = count > (size_t)INT32_MAX / 2 ? INT32_MAX / 2 : (int)count;
     MPI_Reduce_local(a, b, n, ti->dt, oi->op);
-    a += (size_t)n * ti->size;
-    b += (size_t)n * ti->size;
+    a += (size_t)n * (size_t)ti->extent;
+    b += (size_t)n * (size_t)ti->extent;
     count -= (size_t)n;
   }
+}
+
+void mpiopt_reduce_local3(const void *in, const void *inb, void *out, size_t count, const mpiopt_type_info *ti,
+                          const mpiopt_op_info *oi) {
+  if (oi->code < MPIOPT_OP_MAXLOC && ti->kind && kernel(in, inb, out, count, ti->kind, ti->size, oi->code)) return;
+  size_t bytes = count * (size_t)ti->extent;
+  if (out == in && out != inb) { /* MPI_Reduce_local writes its second operand: keep the first apart */
+    static unsigned char *keep_in;
+    static size_t cap;
+    if (bytes > cap) {
+      free(keep_in);
+      keep_in = malloc(bytes);
+      cap = keep_in ? bytes : 0;
+      if (!keep_in) mpiopt_die(MPI_COMM_WORLD, "out of memory (%zu bytes) in a local reduction", bytes);
+    }
+    in = memcpy(keep_in, in, bytes);
+  }
+  if (out != inb) memcpy(out, inb, bytes);
+  mpiopt_reduce_local(in, out, count, ti, oi);
 }

@@ -2,7 +2,9 @@
  * reduction called with arguments no MPI accepts, or a plan used wrongly,
  * stops the job with a message naming the call (the ctest checks each
  * message). MPIOPT_BAD selects the case; with it unset the program runs
- * one valid call of each kind (for the bad-environment cases). */
+ * one valid call of each kind (for the bad-environment cases). Short
+ * reductions go to the MPI unchecked (it checks them: small_root), long
+ * ones are checked by the runtime. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@ int main(int argc, char **argv) {
   if (!bad) bad = "";
   int *c = calloc((size_t)size, sizeof(int)), *d = calloc((size_t)size, sizeof(int));
   int *rc = calloc((size_t)size, sizeof(int)), buf[64] = {0}, out[64] = {0};
+  enum { BIG = 100000 };
+  int *big = calloc(BIG, sizeof(int)), *bigout = calloc(BIG, sizeof(int));
   for (int j = 0; j < size; j++) {
     c[j] = rc[j] = 1;
     d[j] = j;
@@ -56,9 +60,11 @@ int main(int argc, char **argv) {
   } else if (!strcmp(bad, "reduce_count")) {
     mpiopt_reduce(buf, out, -5, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   } else if (!strcmp(bad, "reduce_root")) {
+    mpiopt_reduce(big, bigout, BIG, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "small_root")) {
     mpiopt_reduce(buf, out, 64, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD);
   } else if (!strcmp(bad, "allreduce_buf")) {
-    mpiopt_allreduce(NULL, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    mpiopt_allreduce(NULL, bigout, BIG, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   } else if (!strcmp(bad, "comm")) {
     mpiopt_allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_NULL);
   } else {
@@ -73,6 +79,8 @@ int main(int argc, char **argv) {
   free(c);
   free(d);
   free(rc);
+  free(big);
+  free(bigout);
   MPI_Finalize();
   return 0;
 }

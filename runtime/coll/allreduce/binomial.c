@@ -8,8 +8,6 @@
  * Cost model: ceil(log2 P) (alpha + f N beta + N gamma / T), f the
  * fraction a sparse encoding leaves, plus 2 (alpha + N beta) for a fold.
  * Best for short vectors; for long ones every round moves all N bytes. */
-#include <string.h>
-
 #include "../vector.h"
 
 double mpiopt_allreduce_binomial_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f) {
@@ -22,25 +20,27 @@ static int real(int newrank, int rem) { return newrank < rem ? newrank * 2 : new
 
 void mpiopt_allreduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
   size_t n = v->n;
-  unsigned char *acc = recvbuf;
-  if (sendbuf != MPI_IN_PLACE) memcpy(acc, sendbuf, n * v->ext);
+  const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* the partial result so far */
   int P = v->P, rank = v->rank, pof2 = mpiopt_pof2(P), rem = P - pof2, newrank = rank - rem;
   if (rank < 2 * rem) {
     newrank = rank % 2 ? -1 : rank / 2;
-    if (rank % 2)
-      mpiopt_vec_reduce_xchg(v, acc, n, rank - 1, NULL, 0, MPI_PROC_NULL, 0);
-    else
-      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank + 1, 1);
+    if (rank % 2) {
+      mpiopt_vec_reduce_xchg(v, mine, n, rank - 1, NULL, NULL, 0, MPI_PROC_NULL, 0);
+    } else {
+      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, mine, recvbuf, n, rank + 1, 1);
+      mine = recvbuf;
+    }
   }
   if (newrank >= 0)
     for (int mask = 1; mask < pof2; mask <<= 1) {
       int np = newrank ^ mask, partner = real(np, rem);
-      mpiopt_vec_reduce_xchg(v, acc, n, partner, acc, n, partner, newrank < np);
+      mpiopt_vec_reduce_xchg(v, mine, n, partner, mine, recvbuf, n, partner, newrank < np);
+      mine = recvbuf;
     }
   if (rank < 2 * rem) {
     if (rank % 2)
-      mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank - 1);
+      mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, recvbuf, n, rank - 1);
     else
-      mpiopt_vec_copy_xchg(v, acc, n, rank + 1, NULL, 0, MPI_PROC_NULL);
+      mpiopt_vec_copy_xchg(v, recvbuf, n, rank + 1, NULL, 0, MPI_PROC_NULL);
   }
 }

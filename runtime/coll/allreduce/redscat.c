@@ -11,8 +11,6 @@
  * (the reduce-scatter's bytes shrink by the encoding, the allgather's are
  * dense), plus the fold. Best for long vectors: each rank moves about 2N
  * bytes whatever P. */
-#include <string.h>
-
 #include "../vector.h"
 
 double mpiopt_allreduce_redscat_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f) {
@@ -25,14 +23,16 @@ static int real(int newrank, int rem) { return newrank < rem ? newrank * 2 : new
 void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
   size_t n = v->n, ext = v->ext;
   unsigned char *acc = recvbuf;
-  if (sendbuf != MPI_IN_PLACE) memcpy(acc, sendbuf, n * ext);
+  const unsigned char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* the partial result so far */
   int P = v->P, rank = v->rank, pof2 = mpiopt_pof2(P), rem = P - pof2, newrank = rank - rem;
   if (rank < 2 * rem) {
     newrank = rank % 2 ? -1 : rank / 2;
-    if (rank % 2)
-      mpiopt_vec_reduce_xchg(v, acc, n, rank - 1, NULL, 0, MPI_PROC_NULL, 0);
-    else
-      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank + 1, 1);
+    if (rank % 2) {
+      mpiopt_vec_reduce_xchg(v, mine, n, rank - 1, NULL, NULL, 0, MPI_PROC_NULL, 0);
+    } else {
+      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, mine, acc, n, rank + 1, 1);
+      mine = acc;
+    }
   }
   if (newrank >= 0) {
     int lo = 0, hi = pof2; /* the blocks I hold */
@@ -41,8 +41,9 @@ void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf)
       int partner = real(newrank ^ mask, rem), mid = lo + mask;
       int klo = newrank & mask ? mid : lo, khi = newrank & mask ? hi : mid;
       int slo = newrank & mask ? lo : mid, shi = newrank & mask ? mid : hi;
-      mpiopt_vec_reduce_xchg(v, acc + E(slo) * ext, E(shi) - E(slo), partner, acc + E(klo) * ext, E(khi) - E(klo),
-                             partner, 0);
+      mpiopt_vec_reduce_xchg(v, mine + E(slo) * ext, E(shi) - E(slo), partner, mine + E(klo) * ext,
+                             acc + E(klo) * ext, E(khi) - E(klo), partner, 0);
+      mine = acc;
       lo = klo;
       hi = khi;
     }

@@ -24,12 +24,15 @@ const mpiopt_vec_model *mpiopt_allreduce_model(void) {
 
 int mpiopt_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm, const char *file, int line) {
+  static int forced = -2;
+  if (forced == -2) forced = mpiopt_vec_forced("MPIOPT_ALLREDUCE_ALGO");
   const mpiopt_vec_kind kind = {
       "mpiopt_allreduce",
       file,
       line,
       mpiopt_allreduce_model(),
       "MPIOPT_ALLREDUCE_ALGO",
+      forced,
       {NULL, mpiopt_allreduce_binomial_cost, mpiopt_allreduce_redscat_cost, mpiopt_allreduce_ring_cost},
       {MPIOPT_STAT_ALLREDUCE_NATIVE, MPIOPT_STAT_ALLREDUCE_BINOMIAL, MPIOPT_STAT_ALLREDUCE_REDSCAT,
        MPIOPT_STAT_ALLREDUCE_RING},

@@ -7,6 +7,7 @@
  * every rank the same estimates, and the plan takes the smallest. The
  * parameters are measured (scripts/tune, "alltoallv" section; built-in
  * defaults per MPI, MPIOPT_ALLTOALLV_MODEL to override):
+ *   call   us the MPI's own MPI_Alltoallv costs beyond its messages
  *   msg    us per message, charged to its sender and to its receiver
  *   byte   us per byte of a message, charged to both sides
  *   zero   us per zero-length pair in the MPI's own MPI_Alltoallv
@@ -22,7 +23,7 @@
 #include "mpiopt/plan.h"
 
 typedef struct {
-  double msg, byte, zero, copy, sync, inter;
+  double call, msg, byte, zero, copy, sync, inter;
 } mpiopt_a2av_model;
 
 /* How one side (send or receive) of the plan lays its data out. */

@@ -1,7 +1,8 @@
 /* Alltoallv algorithm "native": the MPI's own MPI_Alltoallv, on the
  * program's communicator, with the plan's arrays.
  *
- * Cost model (per rank): every nonzero pair is a message, charged to both
+ * Cost model (per rank): the call's own cost, then every nonzero pair is a
+ * message, charged to both
  * sides, inter-node ones dearer; every zero-length pair costs "zero" (the
  * MPI may post it anyway); the self block is a copy. For a plan made for
  * MPI_Alltoall with blocks of at most 256 bytes, the MPI runs Bruck's
@@ -10,7 +11,7 @@
 
 double mpiopt_a2av_native_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
   const mpiopt_coll_topo *t = p->c->topo.ready ? &p->c->topo : NULL;
-  double est = m->copy * (double)p->s.bytes[p->rank];
+  double est = m->call + m->copy * (double)p->s.bytes[p->rank];
   long long zeros = 0, total = 0;
   for (int j = 0; j < p->P; j++) {
     total += p->s.bytes[j];

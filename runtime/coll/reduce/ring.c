@@ -4,8 +4,6 @@
  *
  * Cost model: (P-1 + log2 P) alpha + (P-1)/P N (f + 1) beta
  * + (P-1)/P N gamma / T (Shan et al.'s (log P + P) alpha). */
-#include <string.h>
-
 #include "../vector.h"
 
 double mpiopt_reduce_ring_cost(const mpiopt_vec_model *m, double bytes, int P, int T, double f) {
@@ -17,14 +15,14 @@ void mpiopt_reduce_ring(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
   size_t n = v->n, ext = v->ext;
   int P = v->P, root = v->root, vr = (v->rank - root + P) % P;
   int right = (vr + 1) % P, left = (vr - 1 + P) % P;
+  const unsigned char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* this rank's own data */
   unsigned char *acc = vr == 0 ? recvbuf : mpiopt_coll_scratch(MPIOPT_SCRATCH_A, n * ext);
-  if (sendbuf != MPI_IN_PLACE) memcpy(acc, sendbuf, n * ext);
 #define E(b) mpiopt_vec_lo(n, P, (b))
 #define R(x) (((x) + root) % P)
-  for (int s = 0; s < P - 1; s++) {
+  for (int s = 0; s < P - 1; s++) { /* each block is combined here once: with this rank's own part */
     int sb = ((vr - s - 1) % P + P) % P, rb = ((vr - s - 2) % P + P) % P;
-    mpiopt_vec_reduce_xchg(v, acc + E(sb) * ext, E(sb + 1) - E(sb), R(right), acc + E(rb) * ext, E(rb + 1) - E(rb),
-                           R(left), 0);
+    mpiopt_vec_reduce_xchg(v, (s == 0 ? mine : acc) + E(sb) * ext, E(sb + 1) - E(sb), R(right), mine + E(rb) * ext,
+                           acc + E(rb) * ext, E(rb + 1) - E(rb), R(left), 0);
   }
   for (int mask = 1; mask < P; mask <<= 1) { /* I hold blocks [vr, vr + held) */
     if (vr & mask) {

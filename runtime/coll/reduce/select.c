@@ -23,12 +23,15 @@ const mpiopt_vec_model *mpiopt_reduce_model(void) {
 
 int mpiopt_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                      MPI_Comm comm, const char *file, int line) {
+  static int forced = -2;
+  if (forced == -2) forced = mpiopt_vec_forced("MPIOPT_REDUCE_ALGO");
   const mpiopt_vec_kind kind = {
       "mpiopt_reduce",
       file,
       line,
       mpiopt_reduce_model(),
       "MPIOPT_REDUCE_ALGO",
+      forced,
       {NULL, mpiopt_reduce_binomial_cost, mpiopt_reduce_redscat_cost, mpiopt_reduce_ring_cost},
       {MPIOPT_STAT_REDUCE_NATIVE, MPIOPT_STAT_REDUCE_BINOMIAL, MPIOPT_STAT_REDUCE_REDSCAT, MPIOPT_STAT_REDUCE_RING},
   };
