@@ -34,6 +34,11 @@ static cl::opt<bool> LineDirectives(
     cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "
              "compiled in place of the original (ompi-cc sets this)"),
     cl::cat(OptCategory));
+static cl::opt<bool> Reassociate(
+    "reassociate",
+    cl::desc("Let transformations reorder floating-point sums and products (vector-reductions: the runtime's "
+             "algorithms associate them differently from the MPI's; the last bits of a result may change)"),
+    cl::cat(OptCategory));
 static cl::opt<std::string> MPIInclude("mpi-include",
                                        cl::desc("MPI include directory searched after all others ('' for none)"),
                                        cl::init(ompi::defaultMPIInclude()), cl::value_desc("dir"),
@@ -144,6 +149,7 @@ int main(int argc, const char **argv) {
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;
   O.ClosedWorld = ClosedWorld;
   O.LineDirectives = LineDirectives;
+  O.Reassociate = Reassociate;
   O.ListModel = ListModel;
   O.ListDatatypes = ListDatatypes;
   O.ListTransforms = ListTransforms;

@@ -35,7 +35,13 @@ double mpiopt_sparse_sample(const void *v, size_t n, int size, size_t samples) {
   if (samples > n) samples = n;
   const unsigned char *p = v;
   size_t step = n / samples, nz = 0;
-  for (size_t k = 0; k < samples; k++) nz += (size_t)nonzero(p + k * step * (size_t)size, size);
+  uint32_t x = 2463534242u;
+  for (size_t k = 0; k < samples; k++) { /* one element at random in each window (a regular stride can alias) */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    nz += (size_t)nonzero(p + (k * step + x % step) * (size_t)size, size);
+  }
   return (double)nz / (double)samples;
 }
 

@@ -108,6 +108,32 @@ PY
     ok "9 calls through datatype templates; same output with $impl on $n ranks"
     ;;
 
+  planned)
+    # planned-collectives and vector-reductions (planned_cases.c) with a
+    # profile in which the runtime's forms win: 5 all-to-alls planned per
+    # loop run, 2 through the plan cache, 3 reductions to the selector (4
+    # with --ompi-reassociate); the same output, with emulated nodes of
+    # MPIOPT_RANKS_PER_NODE ranks where given.
+    impl=$1 n=$2 rpn=${3:-0} extra=${4:-}
+    export MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-collectives.json" MPIOPT_RANKS_PER_NODE=$rpn
+    cc=$(mpicc_of "$impl")
+    "$cc" -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC/planned_cases.c"
+    # shellcheck disable=SC2086 # extra: an ompi-cc option or nothing
+    OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep $extra -O2 -Wall -Wextra -Werror -o planned \
+      "$E2E_SRC/planned_cases.c" 2> report.txt || { cat report.txt; fail "planned_cases.c did not compile with ompi-cc"; }
+    np=$(grep -c "planned-collectives: MPI_[A-Za-z]* planned once" report.txt || true)
+    nc=$(grep -c "planned-collectives: MPI_Alltoallv handed to the runtime's plan cache" report.txt || true)
+    nv=$(grep -c "vector-reductions: MPI_[A-Za-z]* of" report.txt || true)
+    want_v=3
+    [ -n "$extra" ] && want_v=4
+    [ "$np" -eq 5 ] && [ "$nc" -eq 2 ] && [ "$nv" -eq "$want_v" ] ||
+      { cat report.txt; fail "expected 5 planned, 2 cached and $want_v reductions, found $np, $nc and $nv"; }
+    same_output "$impl" "$n" ./plain ./planned
+    MPIOPT_STATS=1 launch "$impl" "$n" ./planned > stats.txt 2>&1
+    grep -q "mpiopt: stats: alltoallv" stats.txt || { cat stats.txt; fail "the runtime's planned forms did not run"; }
+    ok "$np planned, $nc cached, $nv reductions; same output with $impl on $n ranks (nodes of $rpn)"
+    ;;
+
   fusion)
     # reduction-fusion on every positive case: the fusions happen, the code
     # compiles without warnings, and prints what the original prints.

@@ -7,6 +7,8 @@
  * scripts/tune on the machine the shipped profiles come from. */
 #include "../vector.h"
 
+const int mpiopt_allreduce_linked = 1; /* see core/linked.c */
+
 #ifdef OPEN_MPI
 static mpiopt_vec_model model = {.alpha = 1.0, .beta = 2.0e-4, .gamma = 2.5e-4, .min = 65536, .dense = 0, .density = 40};
 #else

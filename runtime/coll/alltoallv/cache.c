@@ -27,6 +27,8 @@
 
 #include "alltoallv.h"
 
+const int mpiopt_plan_cache_linked = 1; /* see core/linked.c */
+
 typedef struct {
   uint64_t hash;
   int *arrays;            /* sendcounts, sdispls, recvcounts, rdispls: 4P ints */

@@ -22,6 +22,10 @@
 
 #include "alltoallv.h"
 
+/* Pulls this member out of the archive for code written by ompi-opt (see
+ * core/linked.c). */
+const int mpiopt_plan_linked = 1;
+
 static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
   void *p = calloc(n ? n : 1, size);
   if (!p) mpiopt_die(comm, "out of memory creating an Alltoallv plan");
@@ -271,7 +275,16 @@ int mpiopt_plan_execute(mpiopt_plan plan, const void *sendbuf, void *recvbuf) {
   return mpiopt_a2av_execute(plan, sendbuf, recvbuf);
 }
 
+/* A planned call's first call runs the MPI's own collective and leaves this
+ * mark: the plan is made at the second call, so a loop that runs once pays
+ * no planning (every rank counts its calls at the site alike). */
+static struct mpiopt_plan_s first_call;
+
 int mpiopt_plan_free(mpiopt_plan *plan) {
+  if (plan && *plan == &first_call) {
+    *plan = NULL;
+    return MPI_SUCCESS;
+  }
   if (plan && *plan) {
     mpiopt_a2av_plan_delete(*plan);
     *plan = NULL;
@@ -280,14 +293,20 @@ int mpiopt_plan_free(mpiopt_plan *plan) {
 }
 
 const char *mpiopt_plan_algorithm(mpiopt_plan plan) {
-  return plan ? mpiopt_a2av_algorithms[plan->algo].name : "none";
+  return plan && plan != &first_call ? mpiopt_a2av_algorithms[plan->algo].name : "none";
 }
 
 int mpiopt_alltoallv_planned_at(mpiopt_plan *plan, const void *sendbuf, const int *sendcounts, const int *sdispls,
                                 MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
                                 MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
   int inplace = sendbuf == MPI_IN_PLACE;
-  if (*plan && (*plan)->for_inplace != inplace) /* MPI_IN_PLACE on every rank or none: all replan alike */
+  if (!*plan) {
+    *plan = &first_call;
+    return MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  }
+  if (*plan == &first_call)
+    *plan = NULL;
+  else if ((*plan)->for_inplace != inplace) /* MPI_IN_PLACE on every rank or none: all replan alike */
     mpiopt_plan_free(plan);
   if (!*plan) {
     if (inplace) /* the send arguments are ignored: the receive ones stand for them */
@@ -303,7 +322,14 @@ int mpiopt_alltoall_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendc
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
                                int line) {
   int inplace = sendbuf == MPI_IN_PLACE;
-  if (*plan && (*plan)->for_inplace != inplace) mpiopt_plan_free(plan);
+  if (!*plan) {
+    *plan = &first_call;
+    return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  if (*plan == &first_call)
+    *plan = NULL;
+  else if ((*plan)->for_inplace != inplace)
+    mpiopt_plan_free(plan);
   if (!*plan) {
     if (inplace)
       mpiopt_alltoall_plan_create_at(recvcount, recvtype, recvcount, recvtype, comm, plan, file, line);

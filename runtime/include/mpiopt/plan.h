@@ -22,9 +22,10 @@
  *   mpiopt_alltoallv_planned(&plan, sendbuf, sendcounts, sdispls, sendtype,
  *                            recvbuf, recvcounts, rdispls, recvtype, comm)
  *       what ompi-opt writes for a call whose arguments it proved the same
- *       on every iteration of a loop: creates *plan at the first call
- *       (*plan must start NULL), executes it at every call; the program
- *       frees it with mpiopt_plan_free after the loop.
+ *       on every iteration of a loop (*plan must start NULL): the first call
+ *       runs MPI_Alltoallv itself, the second creates the plan (so a loop
+ *       that runs once pays no planning), every call from then on executes
+ *       it; the program frees it with mpiopt_plan_free after the loop.
  *   mpiopt_alltoallv_cached(sendbuf, sendcounts, ..., comm)
  *       MPI_Alltoallv's own arguments, for calls whose arguments may change:
  *       a plan cache per communicator (keyed by a hash of the arrays and

@@ -112,8 +112,7 @@ private:
         F.Varies.push_back(Inv.varies(C.expr(A), L, Cur).value_or(""));
         bool Array =
             A.R == Role::SendCounts || A.R == Role::RecvCounts || A.R == Role::SendDispls || A.R == Role::RecvDispls;
-        const VarDecl *V = Array ? rootVar(C.expr(A)) : nullptr;
-        F.Written.push_back(!Array ? "" : V ? Inv.written(V, L, Cur).value_or("") : "it is not a named array");
+        F.Written.push_back(Array ? Inv.contentsWritten(C.expr(A), L, Cur).value_or("") : "");
       }
       C.Loops.push_back(std::move(F));
     }

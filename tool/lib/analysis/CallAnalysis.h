@@ -99,6 +99,7 @@ enum class NoteKind {
   Deferred,   ///< a reduction handed to the lazy runtime
   ForcePoint, ///< a wait inserted where a deferred result is needed
   Template,   ///< a call replaced by a specialised template
+  Planned,    ///< a collective handed to the runtime's planned or large-vector forms
 };
 
 /// A change a transformation made, or one it looked at and declined.

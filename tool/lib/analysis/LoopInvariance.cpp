@@ -198,6 +198,142 @@ std::optional<std::string> LoopInvariance::callWrites(const CallExpr *CE, const 
   return Inner ? std::optional<std::string>(Says("writes " + V->getName().str() + ": " + *Inner)) : std::nullopt;
 }
 
+std::optional<std::string> LoopInvariance::contentsWritten(const Expr *E, const Stmt *Loop, const FunctionDecl *F) {
+  const Expr *B = bare(E);
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(B); U && U->getOpcode() == UO_AddrOf)
+    B = bare(U->getSubExpr()); // &a[k]: the array a
+  while (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(B))
+    B = bare(AS->getBase());
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(B); BO && BO->isAdditiveOp())
+    B = bare(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS()); // p + k
+  const VarDecl *V = namedVar(B);
+  if (!V)
+    return "the array is reached through an expression the analysis cannot follow";
+  if (V->getType()->isArrayType())
+    return written(V, Loop, F);
+  if (V->getType()->isPointerType())
+    return pointeeWritten(V, Loop, F);
+  return V->getName().str() + " is not an array";
+}
+
+namespace {
+
+/// Whether CE is a call of malloc, calloc or realloc (fresh memory).
+bool allocates(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+  return G && G->getIdentifier() && llvm::is_contained({"malloc", "calloc", "realloc"}, G->getName());
+}
+
+/// The call an argument expression A belongs to, with A's index, through
+/// parentheses and casts.
+std::pair<const CallExpr *, unsigned> callOfArg(ASTContext &Ctx, const Expr *A) {
+  const Expr *Child = nullptr;
+  const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, A, &Child));
+  if (!CE)
+    return {nullptr, 0};
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (CE->getArg(I) == Child)
+      return {CE, I};
+  return {nullptr, 0};
+}
+
+/// Whether role R lets an MPI call write its buffer argument.
+bool writesRole(Role R) {
+  return R == Role::RecvBuf || R == Role::Buf || R == Role::Out || R == Role::Status || R == Role::Statuses ||
+         R == Role::Request || R == Role::Requests || R == Role::RankOut || R == Role::SizeOut || R == Role::Message;
+}
+
+} // namespace
+
+/// Why P (a pointer variable of F) may share its memory with other names:
+/// nullopt when every definition allocates fresh memory and every use
+/// keeps the pointer to itself.
+std::optional<std::string> LoopInvariance::uniquePointer(const VarDecl *P, const FunctionDecl *F) {
+  if (!P->hasLocalStorage() || isa<ParmVarDecl>(P))
+    return P->getName().str() + " may point to memory other names reach (it is not a local variable)";
+  FunctionAnalysis &FA = Ev.analysis(F);
+  if (!FA.valid() || FA.addressTaken(P))
+    return P->getName().str() + "'s address is taken";
+  for (const Def &D : FA.defs())
+    if (D.Var == P && D.K != Def::NoInit && !allocates(D.Value))
+      return llvm::formatv("{0} is assigned at line {1} something else than fresh memory", P->getName(), D.Line).str();
+  std::optional<std::string> Why;
+  anyNode(F->getBody(), [&](const Stmt *N) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(N);
+    if (!DRE || DRE->getDecl() != P)
+      return false;
+    const Expr *Use = DRE;
+    const Stmt *Par = parentThroughCasts(Ctx, DRE, &Use);
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Par); BO && BO->isAdditiveOp())
+      Par = parentThroughCasts(Ctx, BO, &Use); // p + k, then used as below
+    if (isa_and_nonnull<ArraySubscriptExpr, UnaryOperator>(Par))
+      return false; // p[i], *p, !p
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Par);
+        BO && (BO->isComparisonOp() || BO->isLogicalOp() || (BO->isAssignmentOp() && BO->getLHS() == Use)))
+      return false; // p == NULL, p && ..., p = malloc(...)
+    if (isa_and_nonnull<IfStmt, WhileStmt, ConditionalOperator>(Par))
+      return false;
+    auto [CE, Index] = callOfArg(Ctx, Use);
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    llvm::StringRef Name = G && G->getIdentifier() ? G->getName() : "";
+    if (const FunctionModel *M = lookupFunction(Name); M && M->M != Mode::Nonblocking && M->M != Mode::Persistent)
+      return false; // a blocking MPI call does not keep it
+    if (Name == "free" || (G && Eff.isLibrary(G) && Name != "realloc"))
+      return false; // the C library does not keep it (a write is counted in the loop)
+    Why = llvm::formatv("{0} is shared at line {1}", P->getName(), line(DRE)).str();
+    return true;
+  });
+  return Why;
+}
+
+std::optional<std::string> LoopInvariance::pointeeWritten(const VarDecl *P, const Stmt *Loop, const FunctionDecl *F) {
+  if (auto Why = uniquePointer(P, F))
+    return Why;
+  auto Through = [&](const Expr *L) { // an lvalue reached through P: p[i], *p, *(p + k)
+    L = bare(L);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L))
+      L = bare(AS->getBase());
+    else if (const auto *U = dyn_cast<UnaryOperator>(L); U && U->getOpcode() == UO_Deref)
+      L = bare(U->getSubExpr());
+    else
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(L); BO && BO->isAdditiveOp())
+      L = bare(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS());
+    return namedVar(L) == P;
+  };
+  std::optional<std::string> Why;
+  anyNode(Loop, [&](const Stmt *N) {
+    const Expr *Target = nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    if (Target && Through(Target)) {
+      Why = llvm::formatv("{0} is written at line {1}, inside the loop", P->getName(), line(N)).str();
+      return true;
+    }
+    const auto *CE = dyn_cast<CallExpr>(N);
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    if (!CE || (G && G->getIdentifier() && G->getName() == "free"))
+      return false;
+    const FunctionModel *M = G && G->getIdentifier() ? lookupFunction(G->getName()) : nullptr;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const Expr *A = bare(CE->getArg(I));
+      if (const auto *BO = dyn_cast<BinaryOperator>(A); BO && BO->isAdditiveOp())
+        A = bare(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS());
+      if (namedVar(A) != P)
+        continue;
+      if (M && I < M->Args.size() && !writesRole(M->Args[I].R))
+        continue; // an MPI call reads it
+      Why = llvm::formatv("{0} at line {1} may write {2}", G ? G->getName() : "a call", line(CE), P->getName()).str();
+      return true;
+    }
+    return false;
+  });
+  return Why;
+}
+
 namespace {
 
 /// The calls of the main file, by their callee (canonical declaration).

@@ -58,6 +58,14 @@ public:
   /// it, a call that may write it, a write through a pointer when its
   /// address is taken; nullopt when they cannot.
   std::optional<std::string> written(const clang::VarDecl *V, const clang::Stmt *Loop, const clang::FunctionDecl *F);
+  /// Why the array an argument E points to (an array variable, &a[k], or a
+  /// pointer variable) may change while Loop (of F) runs; nullopt when it
+  /// cannot. A pointer counts only when it holds fresh memory no other name
+  /// reaches: every definition is malloc, calloc or realloc, and it is only
+  /// subscripted, dereferenced, compared, freed or given to MPI calls; then
+  /// only writes through that pointer can change the array.
+  std::optional<std::string> contentsWritten(const clang::Expr *E, const clang::Stmt *Loop,
+                                             const clang::FunctionDecl *F);
 
 private:
   clang::ASTContext &Ctx;
@@ -71,6 +79,9 @@ private:
                                        const clang::FunctionDecl *F);
   std::optional<std::string> writesIn(const clang::Stmt *Body, const clang::VarDecl *V, bool AddressTaken);
   std::optional<std::string> callWrites(const clang::CallExpr *CE, const clang::VarDecl *V, bool AddressTaken);
+  std::optional<std::string> pointeeWritten(const clang::VarDecl *P, const clang::Stmt *Loop,
+                                            const clang::FunctionDecl *F);
+  std::optional<std::string> uniquePointer(const clang::VarDecl *P, const clang::FunctionDecl *F);
 };
 
 } // namespace ompi

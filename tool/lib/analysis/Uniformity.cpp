@@ -430,7 +430,16 @@ std::optional<std::string> Uniformity::variesParam(const ParmVarDecl *PV) {
     for (auto [Caller, CE] : It->second) {
       unsigned Idx = PV->getFunctionScopeIndex();
       Func &C = func(Caller);
-      if (Idx >= CE->getNumArgs() || C.Solving) {
+      // A caller whose own values are being solved (the call's result feeds
+      // them) can still be asked about an argument that names no variable
+      // at all: a constant is the same on every rank whatever the fixpoint.
+      bool Constant = Idx < CE->getNumArgs() && !anyNode(
+                                                    CE->getArg(Idx),
+                                                    [](const Stmt *N) {
+                                                      const auto *DRE = dyn_cast<DeclRefExpr>(N);
+                                                      return (DRE && isa<VarDecl>(DRE->getDecl())) || isa<CallExpr>(N);
+                                                    });
+      if (Idx >= CE->getNumArgs() || (C.Solving && !Constant)) {
         R = llvm::formatv("{0} is a parameter of the recursive function {1}", PV->getName(), F->getName()).str();
         break;
       }
@@ -646,15 +655,6 @@ std::optional<Divergence> Uniformity::divergentBlock(Func &Fn, unsigned Block, c
   if (!Inside)
     Fn.BlockMemo[Block] = Result;
   return Result;
-}
-
-/// The body of a loop statement.
-static const Stmt *loopBody(const Stmt *L) {
-  if (const auto *F = dyn_cast<ForStmt>(L))
-    return F->getBody();
-  if (const auto *W = dyn_cast<WhileStmt>(L))
-    return W->getBody();
-  return cast<DoStmt>(L)->getBody();
 }
 
 /// The call an expression statement consists of: f(...), (void)f(...), rc = f(...).

@@ -182,6 +182,7 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
   Opts.ProfileDir = defaultProfileDir();
   Opts.Eval.ClosedWorld = O.ClosedWorld;
   Opts.LineDirectives = O.LineDirectives;
+  Opts.Reassociate = O.Reassociate;
   Opts.ListDatatypes = O.ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
   if (auto Env = sys::Process::GetEnv("MPIOPT_RESOURCE_DIR"))

@@ -48,7 +48,7 @@ struct DriverOptions {
   std::string HtmlDir;                   ///< --html-dir
   std::string BackupSuffix = ".orig";    ///< --backup-suffix
   bool BackupSuffixGiven = false;
-  bool ClosedWorld = false, LineDirectives = false;
+  bool ClosedWorld = false, LineDirectives = false, Reassociate = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
   bool Check = false, Fix = false, InPlace = false, DryRun = false;
   /// The compile command after "--", if one was given.

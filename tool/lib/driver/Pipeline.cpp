@@ -64,6 +64,7 @@ public:
     ReductionPlans Plans(Ctx, Ev, Uni, O.Analysis, Profile);
     TransformContext TC{Ctx, Ev, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
     TC.Profile = Profile;
+    TC.Reassociate = Opts.Reassociate;
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())

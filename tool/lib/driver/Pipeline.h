@@ -32,6 +32,8 @@ struct PipelineOptions {
   /// one; "none": no profile.
   std::string Profile;
   std::string ProfileDir;
+  /// --reassociate: transformations may reorder floating-point sums.
+  bool Reassociate = false;
 };
 
 struct FileOutcome {

@@ -558,7 +558,29 @@ llvm::StringRef ompi::persistentCounterpart(llvm::StringRef Name) {
       .Default("");
 }
 
-bool ompi::hasPlannedForm(llvm::StringRef Name) { return Name == "MPI_Alltoallv"; }
+bool ompi::hasPlannedForm(llvm::StringRef Name) { return plannedForms(Name).has_value(); }
+
+std::optional<PlannedForms> ompi::plannedForms(llvm::StringRef Name) {
+  if (Name == "MPI_Alltoallv")
+    return PlannedForms{"mpiopt_alltoallv_planned", "mpiopt_alltoallv_cached"};
+  if (Name == "MPI_Alltoall")
+    return PlannedForms{"mpiopt_alltoall_planned", ""};
+  return std::nullopt;
+}
+
+bool ompi::isPlanRole(Role R) {
+  return R == Role::SendCounts || R == Role::RecvCounts || R == Role::SendDispls || R == Role::RecvDispls ||
+         R == Role::SendCount || R == Role::RecvCount || isDatatypeRole(R) || R == Role::Comm;
+}
+
+llvm::StringRef ompi::largeVectorCounterpart(llvm::StringRef Name) {
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Case("MPI_Allreduce", "mpiopt_allreduce")
+      .Case("MPI_Reduce", "mpiopt_reduce")
+      .Default("");
+}
+
+bool ompi::reassociates(llvm::StringRef Op) { return Op == "MPI_SUM" || Op == "MPI_PROD"; }
 
 ompi::RequestEffect ompi::requestEffect(const FunctionModel &M) {
   if (!M.find(Role::Request) && !M.find(Role::Requests))

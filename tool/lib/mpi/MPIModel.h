@@ -135,8 +135,28 @@ llvm::StringRef lazyCounterpart(llvm::StringRef Name);
 /// MPI_Send and MPI_Isend), or "" when it has none.
 llvm::StringRef persistentCounterpart(llvm::StringRef Name);
 /// Whether the runtime offers a planned form of the collective (a plan
-/// built once for arguments that do not change: MPI_Alltoallv).
+/// built once for arguments that do not change: MPI_Alltoallv, MPI_Alltoall).
 bool hasPlannedForm(llvm::StringRef Name);
+/// The runtime's planned forms of such a collective: Planned takes the
+/// plan's address, then the call's own arguments (ompi-opt writes it where
+/// it proves every plan argument the same on every iteration of a loop);
+/// Cached takes the call's own arguments (a plan cache, for calls whose
+/// arrays it cannot prove unchanged; "" when there is none).
+struct PlannedForms {
+  llvm::StringRef Planned, Cached;
+};
+std::optional<PlannedForms> plannedForms(llvm::StringRef Name);
+/// Whether an argument of role R is part of a collective's plan (what must
+/// not change for the plan to be reused: counts, displacements, datatypes,
+/// communicator; not the buffers).
+bool isPlanRole(Role R);
+/// The runtime's large-vector form of a reduction (mpiopt_allreduce for
+/// MPI_Allreduce, mpiopt_reduce for MPI_Reduce: the same arguments), or "".
+llvm::StringRef largeVectorCounterpart(llvm::StringRef Name);
+/// Whether the predefined op is a floating-point sum or product when applied
+/// to a floating type (the operations whose result depends on the order of
+/// evaluation): MPI_SUM, MPI_PROD.
+bool reassociates(llvm::StringRef Op);
 
 /// A datatype constructor whose result ompi-opt can compile (templates):
 /// its argument positions. Stride is in elements of the old type (vector)

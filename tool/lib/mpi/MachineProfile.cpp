@@ -52,7 +52,68 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
   return llvm::Error::success();
 }
 
+/// The "collectives" object: "alltoallv" points, "allreduce" and "reduce"
+/// points (other keys, such as the runtime's model strings, are notes).
+llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, MachineProfile &P) {
+  if (const llvm::json::Array *A = C.getArray("alltoallv"))
+    for (size_t I = 0; I < A->size(); ++I) {
+      const llvm::json::Object *O = (*A)[I].getAsObject();
+      std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
+      std::optional<double> Nat = O ? O->getNumber("native_us") : std::nullopt;
+      std::optional<double> Plan = O ? O->getNumber("planned_us") : std::nullopt;
+      if (!Bytes || !Nat || !Plan || *Bytes < 0 || *Nat <= 0 || *Plan <= 0)
+        return bad(Path, llvm::formatv("collectives.alltoallv[{0}] needs bytes (not negative), native_us and "
+                                       "planned_us (positive)",
+                                       I)
+                             .str());
+      std::optional<llvm::StringRef> Alg = O->getString("algorithm");
+      P.Alltoallv.push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
+    }
+  for (llvm::StringRef Coll : {"allreduce", "reduce"})
+    if (const llvm::json::Array *A = C.getArray(Coll))
+      for (size_t I = 0; I < A->size(); ++I) {
+        const llvm::json::Object *O = (*A)[I].getAsObject();
+        std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
+        std::optional<double> Nat = O ? O->getNumber("native_us") : std::nullopt;
+        std::optional<double> Dense = O ? O->getNumber("dense_us") : std::nullopt;
+        std::optional<double> Sparse = O ? O->getNumber("sparse_us") : std::nullopt;
+        if (!Bytes || !Nat || !Dense || !Sparse || *Bytes <= 0 || *Nat <= 0 || *Dense <= 0 || *Sparse <= 0)
+          return bad(Path, llvm::formatv("collectives.{0}[{1}] needs bytes, native_us, dense_us and sparse_us "
+                                         "(positive)",
+                                         Coll, I)
+                               .str());
+        P.Reductions.push_back({Coll.str(), *Bytes, *Nat, *Dense, *Sparse});
+      }
+  return llvm::Error::success();
+}
+
 } // namespace
+
+std::optional<PlannedPoint> MachineProfile::plannedFor(std::optional<int64_t> Bytes) const {
+  std::optional<PlannedPoint> R, Largest;
+  for (const PlannedPoint &T : Alltoallv) {
+    if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
+              : !R || T.PlannedUs / T.NativeUs < R->PlannedUs / R->NativeUs)
+      R = T;
+    if (!Largest || T.Bytes > Largest->Bytes)
+      Largest = T;
+  }
+  return R ? R : Largest; // beyond every measured size: the largest
+}
+
+std::optional<VectorPoint> MachineProfile::vectorFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const {
+  std::optional<VectorPoint> R, Largest;
+  auto Best = [](const VectorPoint &V) { return std::min(V.DenseUs, V.SparseUs) / V.NativeUs; };
+  for (const VectorPoint &V : Reductions) {
+    if (V.Collective != Collective)
+      continue;
+    if (Bytes ? V.Bytes >= *Bytes && (!R || V.Bytes < R->Bytes) : !R || Best(V) < Best(*R))
+      R = V;
+    if (!Largest || V.Bytes > Largest->Bytes)
+      Largest = V;
+  }
+  return R ? R : Largest; // beyond every measured size: the largest
+}
 
 std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const {
   std::optional<TemplatePoint> R;
@@ -100,6 +161,9 @@ llvm::Expected<MachineProfile> ompi::loadProfile(llvm::StringRef Path) {
         return E;
   if (const llvm::json::Object *T = Root->getObject("templates"))
     if (llvm::Error E = readTemplates(Path, *T, P))
+      return E;
+  if (const llvm::json::Object *C = Root->getObject("collectives"))
+    if (llvm::Error E = readCollectives(Path, *C, P))
       return E;
   return P;
 }

@@ -42,6 +42,29 @@ struct TemplatePoint {
   bool wins() const { return TemplateUs < Margin * GenericUs; }
 };
 
+/// One measurement of the planned Alltoallv: every pair of ranks exchanging
+/// Bytes, MPI_Alltoallv against the plan (with the algorithm its cost model
+/// chose), medians, microseconds per call, at the profile's rank count.
+struct PlannedPoint {
+  int64_t Bytes = 0;
+  double NativeUs = 0, PlannedUs = 0;
+  std::string Algorithm;
+  static constexpr double Margin = 0.95;
+  bool wins() const { return PlannedUs < Margin * NativeUs; }
+};
+
+/// One measurement of a large-vector reduction (Collective "allreduce" or
+/// "reduce"): Bytes of floats summed, the MPI's own call against the
+/// runtime's selector on dense data and on data with 90% zeros.
+struct VectorPoint {
+  std::string Collective;
+  int64_t Bytes = 0;
+  double NativeUs = 0, DenseUs = 0, SparseUs = 0;
+  static constexpr double Margin = 0.95;
+  bool winsDense() const { return DenseUs < Margin * NativeUs; }
+  bool winsSparse() const { return SparseUs < Margin * NativeUs; }
+};
+
 struct MachineProfile {
   std::string Path;   ///< where it was read from
   std::string MPI;    ///< the MPI it was measured with ("MPICH 4.0.2")
@@ -60,6 +83,21 @@ struct MachineProfile {
   /// time), the measured point where the template does worst. None when
   /// nothing measured covers it.
   std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
+
+  std::vector<PlannedPoint> Alltoallv;
+  /// The measurement that decides a planned all-to-all exchanging Bytes per
+  /// pair: the smallest size measured not below it; with no size (unknown
+  /// until run time, as an Alltoallv's counts), the measured point where the
+  /// plan does best (the plan's own model falls back to MPI_Alltoallv where
+  /// it would not win); beyond every size measured, the largest. None when
+  /// nothing was measured.
+  std::optional<PlannedPoint> plannedFor(std::optional<int64_t> Bytes) const;
+
+  std::vector<VectorPoint> Reductions;
+  /// The smallest size measured not below Bytes for Collective (beyond every
+  /// size measured, the largest); with no size, the point where the runtime
+  /// does best. None when nothing was measured.
+  std::optional<VectorPoint> vectorFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const;
 };
 
 /// Read a profile; the error names the file and what is wrong.

@@ -84,6 +84,17 @@ inline const clang::Stmt *parentThroughCasts(clang::ASTContext &Ctx, const clang
   return P;
 }
 
+/// The body of a for, while or do statement (null for anything else).
+inline const clang::Stmt *loopBody(const clang::Stmt *Loop) {
+  if (const auto *F = llvm::dyn_cast_or_null<clang::ForStmt>(Loop))
+    return F->getBody();
+  if (const auto *W = llvm::dyn_cast_or_null<clang::WhileStmt>(Loop))
+    return W->getBody();
+  if (const auto *D = llvm::dyn_cast_or_null<clang::DoStmt>(Loop))
+    return D->getBody();
+  return nullptr;
+}
+
 /// The for, while and do statements around S within its function,
 /// innermost first.
 inline std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx, const clang::Stmt *S) {

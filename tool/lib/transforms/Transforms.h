@@ -37,6 +37,9 @@ struct TransformContext {
   std::vector<std::string> Prologue = {};
   /// The machine profile, for choices made on performance grounds (null: none).
   const MachineProfile *Profile = nullptr;
+  /// --reassociate: floating-point sums and products may be evaluated in
+  /// another order (vector-reductions).
+  bool Reassociate = false;
 
   void needs(const std::string &Code) {
     if (std::find(Prologue.begin(), Prologue.end(), Code) == Prologue.end())
@@ -64,9 +67,11 @@ llvm::ArrayRef<TransformInfo> transforms();
 llvm::Error addPrologue(TransformContext &TC);
 
 // The transformations, one file each.
-llvm::Error runReductionFusion(TransformContext &TC);   // ReductionFusion.cpp
-llvm::Error runLazyDeferral(TransformContext &TC);      // LazyDeferral.cpp
-llvm::Error runDatatypeTemplates(TransformContext &TC); // DatatypeTemplates.cpp
+llvm::Error runReductionFusion(TransformContext &TC);    // ReductionFusion.cpp
+llvm::Error runLazyDeferral(TransformContext &TC);       // LazyDeferral.cpp
+llvm::Error runDatatypeTemplates(TransformContext &TC);  // DatatypeTemplates.cpp
+llvm::Error runPlannedCollectives(TransformContext &TC); // PlannedCollectives.cpp
+llvm::Error runVectorReductions(TransformContext &TC);   // VectorReductions.cpp
 
 } // namespace ompi
 

@@ -1,0 +1,339 @@
+//===- CollectivePlan.cpp - Which collectives the runtime plans or selects ===//
+#include "analysis/CollectivePlan.h"
+#include "analysis/LoopInvariance.h"
+#include "support/AST.h"
+#include "support/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Planned = "planned-collectives";
+constexpr const char *Vector = "vector-reductions";
+
+bool sendSide(Role R) {
+  return R == Role::SendCounts || R == Role::SendDispls || R == Role::SendType || R == Role::SendCount;
+}
+
+/// Whether the call's send buffer is MPI_IN_PLACE (the send arguments are
+/// then ignored).
+bool inPlace(const CallResult &C) {
+  const ArgResult *A = C.arg(Role::SendBuf);
+  return A && A->Sym.K == SymValue::Handle && isInPlaceBuffer(A->Sym.Name);
+}
+
+/// Why some plan argument of C may change between iterations of loop L
+/// (nullopt: none can).
+std::optional<std::string> planChanges(const CallResult &C, const LoopFact &L) {
+  bool Skip = inPlace(C);
+  for (const ArgResult &A : C.Args) {
+    if (!isPlanRole(A.R) || (Skip && sendSide(A.R)))
+      continue;
+    if (!L.invariant(A.Index))
+      return A.Name + " (" + A.Text + ") may change: " + L.Varies[A.Index];
+    if (!L.unchanged(A.Index))
+      return "the " + A.Name + " array (" + A.Text + ") may change: " + L.Written[A.Index];
+  }
+  return std::nullopt;
+}
+
+unsigned lineOf(const SourceManager &SM, SourceLocation L) { return SM.getExpansionLineNumber(L); }
+
+bool inside(const SourceManager &SM, SourceLocation L, const Stmt *S) {
+  auto Off = [&](SourceLocation X) { return SM.getFileOffset(SM.getExpansionLoc(X)); };
+  return Off(S->getBeginLoc()) <= Off(L) && Off(L) <= Off(S->getEndLoc());
+}
+
+/// Why a block wrapped around Loop could not hold the plan: code that jumps
+/// into the loop past the plan's declaration (a label in it, a case of a
+/// switch around it), out of it past the plan's release (a goto), or a
+/// return the release cannot precede. Returns collects the loop's returns.
+std::optional<std::string> wrapBlocker(ASTContext &Ctx, const Stmt *Loop, const CallExpr *Call,
+                                       std::vector<const ReturnStmt *> &Returns) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Loop->getBeginLoc().isMacroID() || !SM.isInMainFile(Loop->getBeginLoc()) || stmtEnd(Ctx, Loop).isInvalid())
+    return std::string("the loop is written through a macro");
+  if (const Stmt *Body = loopBody(Loop); !Body || Body->getBeginLoc().isMacroID() || stmtEnd(Ctx, Body).isInvalid())
+    return std::string("the loop's body is written through a macro");
+  std::optional<std::string> Why;
+  anyNode(Loop, [&](const Stmt *N) {
+    if (const auto *L = dyn_cast<LabelStmt>(N))
+      Why = llvm::formatv("the label {0} at line {1} lets a goto enter the loop", L->getName(),
+                          lineOf(SM, L->getBeginLoc()));
+    else if (const auto *G = dyn_cast<GotoStmt>(N);
+             G && G->getLabel()->getStmt() && !inside(SM, G->getLabel()->getStmt()->getBeginLoc(), Loop))
+      Why = llvm::formatv("the goto at line {0} leaves the loop", lineOf(SM, G->getBeginLoc()));
+    else if (isa<IndirectGotoStmt>(N))
+      Why = llvm::formatv("the computed goto at line {0} may leave the loop", lineOf(SM, N->getBeginLoc()));
+    else if (isa<SwitchCase>(N)) {
+      const Stmt *P = parentStmt(Ctx, N);
+      while (P && !isa<SwitchStmt>(P))
+        P = parentStmt(Ctx, P);
+      if (!P || !inside(SM, P->getBeginLoc(), Loop))
+        Why = llvm::formatv("the case at line {0} of a switch around the loop jumps into it",
+                            lineOf(SM, N->getBeginLoc()));
+    } else if (const auto *R = dyn_cast<ReturnStmt>(N)) {
+      if (R->getBeginLoc().isMacroID() || stmtEnd(Ctx, R).isInvalid())
+        Why = llvm::formatv("the return at line {0} is written through a macro", lineOf(SM, R->getBeginLoc()));
+      else if (anyNode(R, [&](const Stmt *X) { return X == Call; }))
+        Why = llvm::formatv("the call is part of the return at line {0}", lineOf(SM, R->getBeginLoc()));
+      else
+        Returns.push_back(R);
+    }
+    return Why.has_value();
+  });
+  return Why;
+}
+
+/// Bytes each pair exchanges, when static (MPI_Alltoall's count x size).
+std::optional<int64_t> pairBytes(const CallResult &C, Evaluator &Ev) {
+  const ArgResult *Count = C.arg(inPlace(C) ? Role::RecvCount : Role::SendCount);
+  const ArgResult *Type = C.arg(inPlace(C) ? Role::RecvType : Role::SendType);
+  if (!Count || !Count->Int || !Type || Type->Sym.K != SymValue::Handle)
+    return std::nullopt;
+  std::optional<int64_t> Size = Ev.datatypeSize(Type->Sym.Name);
+  return Size ? std::optional<int64_t>(*Count->Int * *Size) : std::nullopt;
+}
+
+std::string figure(const PlannedPoint &P) {
+  return llvm::formatv("the machine profile measured {0} us per call against the MPI's {1} us at {2} bytes per "
+                       "pair{3}",
+                       P.PlannedUs, P.NativeUs, P.Bytes, P.Algorithm.empty() ? "" : " (" + P.Algorithm + ")")
+      .str();
+}
+
+std::string saving(const PlannedPoint &P) {
+  return llvm::formatv("{0:2} of the MPI's {1} us per call at {2} bytes per pair (machine profile{3})",
+                       P.NativeUs - P.PlannedUs, P.NativeUs, P.Bytes,
+                       P.Algorithm.empty() ? "" : ", algorithm " + P.Algorithm)
+      .str();
+}
+
+/// The profile's verdict on planning C: what it saves, or why not.
+std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, const MachineProfile *Profile) {
+  if (!Profile)
+    return {false, "no machine profile is loaded (the planned form is used only where a measurement shows it "
+                   "faster)"};
+  std::optional<int64_t> Bytes = C.Function == "MPI_Alltoall" ? pairBytes(C, Ev) : std::nullopt;
+  std::optional<PlannedPoint> P = Profile->plannedFor(Bytes);
+  if (!P)
+    return {false, "the machine profile has no planned all-to-all measurement" +
+                       (Bytes ? " at " + std::to_string(*Bytes) + " bytes per pair or more" : std::string())};
+  if (!P->wins())
+    return {false, figure(*P) + ": the MPI's own call is as fast"};
+  return {true, saving(*P)};
+}
+
+} // namespace
+
+PlanLifetime ompi::planLifetime(const CallResult &C) {
+  PlanLifetime L;
+  for (const LoopFact &F : C.Loops) {
+    if (std::optional<std::string> Change = planChanges(C, F)) {
+      if (!L.Loop)
+        L.Why = llvm::formatv("in the loop at line {0}, {1}", F.Line, *Change).str();
+      break;
+    }
+    L.Loop = F.Loop;
+    L.Line = F.Line;
+  }
+  return L;
+}
+
+AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                const MachineProfile *Profile) {
+  AllToAllPlan Plan;
+  std::optional<CallerLoops> Callers;
+  for (const CallResult &C : Calls.Calls) {
+    std::optional<PlannedForms> Forms = C.Model ? plannedForms(C.Function) : std::nullopt;
+    if (!Forms || !C.Call || !C.Caller)
+      continue;
+    auto Decline = [&](const std::string &Why) {
+      Plan.Declined.push_back(
+          ChangeNote::at(Planned, false, C.File, C.Line, C.Column, C.Function + " not planned", Why));
+    };
+    if (C.Call->getBeginLoc().isMacroID()) {
+      Decline("the call is written through a macro");
+      continue;
+    }
+    if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller)) {
+      Decline("every rank must make the runtime's calls alike, but " + D->Why);
+      continue;
+    }
+    auto [Wins, Figure] = profileSays(C, Ev, Profile);
+    if (!Wins) {
+      Decline(Figure);
+      continue;
+    }
+    PlanLifetime Life = planLifetime(C);
+    int Level = -1;
+    std::string Why = Life.Why;
+    for (size_t I = 0; I < C.Loops.size(); ++I)
+      if (C.Loops[I].Loop == Life.Loop)
+        Level = int(I);
+    std::vector<const ReturnStmt *> Returns;
+    if (Level >= 0)
+      if (std::optional<std::string> B = wrapBlocker(Ctx, C.Loops[Level].Loop, C.Call, Returns)) {
+        Why = "its plan could live through the loop at line " + std::to_string(C.Loops[Level].Line) + ", but " + *B;
+        Level = -1;
+      }
+    PlannedCall P;
+    P.Call = C.Call;
+    if (Level >= 0) {
+      const LoopFact &L = C.Loops[Level];
+      P.Loop = L.Loop;
+      P.To = Forms->Planned.str();
+      P.Returns = std::move(Returns);
+      P.Note = ChangeNote::at(
+          Planned, true, C.File, C.Line, C.Column,
+          llvm::formatv("{0} planned once per run of the loop at line {1} ({2})", C.Function, L.Line, P.To).str(),
+          llvm::formatv("its counts, displacements, datatypes and communicator are the same on "
+                        "every iteration{0} and every rank runs it alike; the runtime makes the "
+                        "plan at the call and frees it after the loop{1}",
+                        Level > 0 ? " of the " + std::to_string(Level + 1) + " loops around it" : std::string(),
+                        P.Returns.empty() ? "" : " and before each return in it")
+              .str());
+    } else {
+      bool InLoop = !C.Loops.empty();
+      if (!InLoop) {
+        if (!Callers)
+          Callers.emplace(Ctx);
+        InLoop = !Callers->of(C.Caller).empty();
+      }
+      if (Forms->Cached.empty() || !InLoop) {
+        Decline(!InLoop ? "it is in no loop (directly or through the functions that call it): a plan would serve one "
+                          "call"
+                        : "its plan arguments are not proved the same on every iteration (" + Why +
+                              ") and the runtime has no plan cache for " + C.Function);
+        continue;
+      }
+      P.To = Forms->Cached.str();
+      P.Note = ChangeNote::at(Planned, true, C.File, C.Line, C.Column,
+                              C.Function + " handed to the runtime's plan cache (" + P.To + ")",
+                              (Why.empty() ? std::string("it is not in a loop of its own function")
+                                           : "its plan is not proved to last (" + Why + ")") +
+                                  "; the cache keeps a plan per set of counts and displacements, and the ranks agree "
+                                  "at each call whether theirs still fit (one small MPI_Allreduce)");
+    }
+    P.Note.Kind = NoteKind::Planned;
+    P.Note.Saves = Figure;
+    Plan.Calls.push_back(std::move(P));
+  }
+  return Plan;
+}
+
+namespace {
+
+/// The predefined arithmetic datatype of a reduction, and whether it is
+/// floating point; nullopt for pair, derived or unknown datatypes.
+std::optional<bool> arithmetic(const ArgResult *Type) {
+  if (!Type || Type->Sym.K != SymValue::Handle)
+    return std::nullopt;
+  const HandleModel *H = lookupHandle(Type->Sym.Name);
+  if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || H->CTypes.find('+') != std::string::npos ||
+      isUntypedDatatype(H->Name) || H->CTypes.find("_Complex") != std::string::npos ||
+      H->CTypes.find("_Bool") != std::string::npos)
+    return std::nullopt;
+  return H->CTypes == "float" || H->CTypes == "double" || H->CTypes == "long double";
+}
+
+std::string vectorSaving(const VectorPoint &V, bool Sparse) {
+  if (V.winsDense())
+    return llvm::formatv("{0:2} of the MPI's {1} us at {2} bytes on dense data{3} (machine profile)",
+                         V.NativeUs - V.DenseUs, V.NativeUs, V.Bytes,
+                         Sparse ? llvm::formatv(", {0:2} with 90% zeros", V.NativeUs - V.SparseUs).str()
+                                : std::string())
+        .str();
+  return llvm::formatv("{0:2} of the MPI's {1} us at {2} bytes with 90% zeros (machine profile; dense data goes to "
+                       "the MPI's own call, as the selector measures each call's density)",
+                       V.NativeUs - V.SparseUs, V.NativeUs, V.Bytes)
+      .str();
+}
+
+std::string vectorFigure(const VectorPoint &V) {
+  return llvm::formatv("the machine profile measured the selector at {0} us (dense) and {1} us (90% zeros) against "
+                       "{2} us for the MPI's own call at {3} bytes",
+                       V.DenseUs, V.SparseUs, V.NativeUs, V.Bytes)
+      .str();
+}
+
+} // namespace
+
+VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                      const MachineProfile *Profile,
+                                      const std::set<std::pair<unsigned, unsigned>> &Taken, bool Reassociate) {
+  (void)Ctx;
+  VectorPlan Plan;
+  for (const CallResult &C : Calls.Calls) {
+    llvm::StringRef To = C.Model ? largeVectorCounterpart(C.Function) : "";
+    if (To.empty() || !C.Call || !C.Caller || Taken.count({C.Line, C.Column}))
+      continue;
+    const ArgResult *Count = C.arg(Role::Count), *Type = C.arg(Role::Type), *Op = C.arg(Role::Op);
+    std::optional<int64_t> Size =
+        Type && Type->Sym.K == SymValue::Handle ? Ev.datatypeSize(Type->Sym.Name) : std::nullopt;
+    std::optional<int64_t> Bytes =
+        Count && Count->Int && Size ? std::optional<int64_t>(*Count->Int * *Size) : std::nullopt;
+    llvm::StringRef Coll = C.Function == "MPI_Allreduce" ? "allreduce" : "reduce";
+    // Scalars and short vectors are no candidates (nothing to say about them).
+    int64_t Smallest = INT64_MAX;
+    if (Profile)
+      for (const VectorPoint &V : Profile->Reductions)
+        if (V.Collective == Coll)
+          Smallest = std::min(Smallest, V.Bytes);
+    if (Bytes && (!Profile || *Bytes < std::min<int64_t>(Smallest, 1024)))
+      continue;
+    auto Decline = [&](const std::string &Why) {
+      Plan.Declined.push_back(
+          ChangeNote::at(Vector, false, C.File, C.Line, C.Column, C.Function + " left to the MPI", Why));
+    };
+    std::optional<bool> Float = arithmetic(Type);
+    bool BuiltinOp = Op && Op->Sym.K == SymValue::Handle && isReductionOp(Op->Sym.Name) &&
+                     Op->Sym.Name != "MPI_MAXLOC" && Op->Sym.Name != "MPI_MINLOC";
+    if (C.Call->getBeginLoc().isMacroID())
+      Decline("the call is written through a macro");
+    else if (!Float)
+      Decline("its datatype (" + (Type ? Type->Text : std::string("?")) +
+              ") is not a predefined arithmetic type the selector's algorithms reduce");
+    else if (!BuiltinOp)
+      Decline("its op (" + (Op ? Op->Text : std::string("?")) + ") is not a predefined one known to commute");
+    else if (*Float && reassociates(Op->Sym.Name) && !Reassociate)
+      Decline("a floating-point " + Op->Sym.Name.substr(4) +
+              " would be reassociated by the selector's algorithms (the last bits may change); --reassociate allows "
+              "it");
+    else if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller))
+      Decline("every rank must make the runtime's calls alike, but " + D->Why);
+    else if (!Profile)
+      Decline("no machine profile is loaded (the selector is used only where a measurement shows it faster)");
+    else if (std::optional<VectorPoint> V = Profile->vectorFor(Coll, Bytes); !V)
+      Decline("the machine profile has no " + Coll.str() + " measurement" +
+              (Bytes ? " at " + std::to_string(*Bytes) + " bytes or more" : std::string()));
+    else if (Bytes && *Bytes < Smallest)
+      Decline(llvm::formatv("{0} bytes: below the smallest size the machine profile measured ({1} bytes)", *Bytes,
+                            Smallest));
+    else if (!V->winsDense() && !(V->winsSparse() && Op->Sym.Name == "MPI_SUM"))
+      Decline(vectorFigure(*V) + ": the MPI's own call is as fast");
+    else {
+      VectorReduction R;
+      R.Call = C.Call;
+      R.To = To.str();
+      std::string Size = Bytes ? std::to_string(*Bytes) + " bytes" : "a size known at run time";
+      R.Note = ChangeNote::at(Vector, true, C.File, C.Line, C.Column,
+                              C.Function + " of " + Type->Sym.Name + " with " + Op->Sym.Name +
+                                  " handed to the large-vector selector (" + R.To + ")",
+                              "every rank runs it alike and it reduces " + Size +
+                                  "; the selector runs binomial, reduce-scatter or ring algorithms where its model "
+                                  "expects them faster, and the MPI's own call elsewhere" +
+                                  (*Float && reassociates(Op->Sym.Name) ? " (the sums are reassociated: --reassociate)"
+                                                                        : " (the result is exactly the MPI's)"));
+      R.Note.Kind = NoteKind::Planned;
+      R.Note.Saves = vectorSaving(*V, Op->Sym.Name == "MPI_SUM");
+      Plan.Calls.push_back(std::move(R));
+    }
+  }
+  return Plan;
+}

@@ -1,0 +1,96 @@
+//===- CollectivePlan.h - Which collectives the runtime plans or selects --===//
+//
+// Two decisions on the runtime's planned collectives (runtime/coll/):
+//
+// planAllToAll: an MPI_Alltoallv (or MPI_Alltoall) whose counts,
+// displacements, datatypes and communicator read the same on every
+// iteration of a loop (the call facts' loop invariance: the arrays are not
+// written in the loop, nothing the loop calls can write them, their
+// addresses reach nothing that could) gets a plan that lives as long as
+// that loop runs: the runtime makes it at the call and reuses it on every
+// later iteration; the plan is freed after the loop and before every
+// return inside it. The outermost loop for which every plan argument stays
+// the same is the one the plan lives in. A call the analysis cannot prove
+// so, in a loop or in a function a loop calls, goes to the runtime's plan
+// cache instead (the ranks agree at each call whether their cached plans
+// still fit). Either needs every rank to run the call alike (the
+// uniformity analysis) and a machine profile that measured the planned
+// form faster than the MPI's own call.
+//
+// planVectorReductions: an MPI_Allreduce or MPI_Reduce that reduction
+// fusion and lazy deferral leave alone, of a predefined arithmetic type
+// with a predefined commutative op, goes to the runtime's large-vector
+// selector when the machine profile measured the selector faster at its
+// size (a size known only at run time: where it measured it faster at
+// all; the selector itself calls the MPI's own below the sizes it wins).
+// Floating-point sums and products are reassociated by the runtime's
+// algorithms, so they go only with --reassociate. Integer results, and
+// every minimum and maximum, are exactly the MPI's.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_COLLECTIVEPLAN_H
+#define OMPI_TOOL_ANALYSIS_COLLECTIVEPLAN_H
+
+#include "analysis/CallAnalysis.h"
+#include "analysis/Uniformity.h"
+#include "mpi/MachineProfile.h"
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang {
+class ReturnStmt;
+}
+
+namespace ompi {
+
+/// The loop an all-to-all's plan can live in: the outermost loop around the
+/// call in its function every plan argument stays the same in (null when
+/// none, with Why: the innermost loop's reason).
+struct PlanLifetime {
+  const clang::Stmt *Loop = nullptr;
+  unsigned Line = 0;
+  std::string Why;
+};
+PlanLifetime planLifetime(const CallResult &C);
+
+/// An all-to-all call the runtime plans: Loop is the loop the plan lives
+/// in (null: the plan cache).
+struct PlannedCall {
+  const clang::CallExpr *Call = nullptr;
+  const clang::Stmt *Loop = nullptr;
+  std::string To;                                 ///< the runtime's function
+  std::vector<const clang::ReturnStmt *> Returns; ///< returns inside Loop (the plan is freed before each)
+  ChangeNote Note;
+};
+
+struct AllToAllPlan {
+  std::vector<PlannedCall> Calls;
+  std::vector<ChangeNote> Declined;
+};
+
+AllToAllPlan planAllToAll(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                          const MachineProfile *Profile);
+
+/// A reduction handed to the large-vector selector.
+struct VectorReduction {
+  const clang::CallExpr *Call = nullptr;
+  std::string To; ///< mpiopt_allreduce or mpiopt_reduce
+  ChangeNote Note;
+};
+
+struct VectorPlan {
+  std::vector<VectorReduction> Calls;
+  std::vector<ChangeNote> Declined;
+};
+
+/// Taken: the (line, column) of the calls reduction fusion or lazy deferral
+/// rewrite (left to them).
+VectorPlan planVectorReductions(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                const MachineProfile *Profile, const std::set<std::pair<unsigned, unsigned>> &Taken,
+                                bool Reassociate);
+
+} // namespace ompi
+
+#endif
