@@ -104,6 +104,23 @@ TEST(MachineProfile, PicksTheMostLanesNotAboveAndTheSmallestSizeNotBelow) {
   EXPECT_FALSE(P.compositeFor(3, 100).has_value());
 }
 
+TEST(MachineProfile, CollectivesDecideAtTheSmallestSizeNotBelowElseTheLargest) {
+  MachineProfile P;
+  P.Alltoallv = {{8, 2, 1, "node"}, {2560, 4, 4.5, "pairwise"}};
+  EXPECT_EQ(P.plannedFor(8)->Bytes, 8);
+  EXPECT_EQ(P.plannedFor(100)->Bytes, 2560);
+  EXPECT_FALSE(P.plannedFor(100)->wins());
+  EXPECT_EQ(P.plannedFor(100000)->Bytes, 2560);    // beyond every size: the largest
+  EXPECT_EQ(P.plannedFor(std::nullopt)->Bytes, 8); // unknown size: where the plan does best
+  P.Reductions = {{"allreduce", 4096, 4, 4.4, 4.5}, {"allreduce", 262144, 64, 40, 30}, {"reduce", 262144, 60, 61, 30}};
+  EXPECT_EQ(P.vectorFor("allreduce", 5000)->Bytes, 262144);
+  EXPECT_TRUE(P.vectorFor("allreduce", 5000)->winsDense());
+  EXPECT_FALSE(P.vectorFor("reduce", 300000)->winsDense());
+  EXPECT_TRUE(P.vectorFor("reduce", 300000)->winsSparse());
+  EXPECT_FALSE(P.vectorFor("allreduce", 1000)->winsDense());
+  EXPECT_FALSE(MachineProfile().vectorFor("reduce", 8).has_value());
+}
+
 TEST(MachineProfile, BadFilesAreErrorsNamingTheFile) {
   llvm::SmallString<128> Path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("profile", "json", Path));
@@ -118,6 +135,13 @@ TEST(MachineProfile, BadFilesAreErrorsNamingTheFile) {
   std::string Msg = llvm::toString(P.takeError());
   EXPECT_NE(Msg.find(Path.str().str()), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("fusion.composite[0]"), std::string::npos) << Msg;
+  Write("{\"schema\": \"ompi-profile/1\", \"collectives\": {\"allreduce\": [{\"bytes\": 8, \"native_us\": 1}]}}");
+  auto C = loadProfile(Path);
+  ASSERT_FALSE(C);
+  EXPECT_NE(llvm::toString(C.takeError())
+                .find("collectives.allreduce[0] needs bytes, native_us, dense_us and "
+                      "sparse_us"),
+            std::string::npos);
   Write("{\"schema\": \"other\"}");
   auto Q = loadProfile(Path);
   ASSERT_FALSE(Q);

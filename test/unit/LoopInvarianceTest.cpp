@@ -71,6 +71,34 @@ TEST(LoopInvariance, ArrayContentsWrittenByACallee) {
   EXPECT_FALSE(Y.Inv->written(rootVar(Y.Call->getArg(0)), Y.Loop, Y.F).has_value());
 }
 
+// The array behind a pointer: only a pointer that holds fresh memory no
+// other name reaches (malloc, then subscripts, MPI calls, free) proves it;
+// then only writes through that pointer count.
+TEST(LoopInvariance, HeapArraysChangeOnlyThroughTheirOwnPointer) {
+  const char *Decls = "void *malloc(unsigned long); void free(void *); void use(int *);";
+  auto Contents = [&](const std::string &Body) {
+    Fixture X(std::string(Decls) + "void f(int n) { int *c = malloc(16), *d = malloc(16); c[0] = 1; " + Body + " }");
+    return X.Inv->contentsWritten(X.Call->getArg(0), X.Loop, X.F);
+  };
+  EXPECT_FALSE(Contents("for (int s = 0; s < n; s++) { d[s % 4] = s; MPI_Send(c, 4, MPI_INT, 0, 0, "
+                        "MPI_COMM_WORLD); } free(c); free(d);")
+                   .has_value());
+  auto W = Contents("for (int s = 0; s < n; s++) { c[s % 4] = s; MPI_Send(c, 4, MPI_INT, 0, 0, MPI_COMM_WORLD); }");
+  ASSERT_TRUE(W.has_value());
+  EXPECT_NE(W->find("c is written at line"), std::string::npos) << *W;
+  auto Shared = Contents("int *e = c; for (int s = 0; s < n; s++) { e[0] = s; MPI_Send(c, 4, MPI_INT, 0, 0, "
+                         "MPI_COMM_WORLD); }");
+  ASSERT_TRUE(Shared.has_value());
+  EXPECT_NE(Shared->find("c is shared at line"), std::string::npos) << *Shared;
+  auto Given = Contents("use(c); for (int s = 0; s < n; s++) MPI_Send(c, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);");
+  ASSERT_TRUE(Given.has_value());
+  Fixture Param(std::string(Decls) +
+                "void f(int *c, int n) { for (int s = 0; s < n; s++) MPI_Send(c, 4, MPI_INT, 0, 0, MPI_COMM_WORLD); }");
+  auto P = Param.Inv->contentsWritten(Param.Call->getArg(0), Param.Loop, Param.F);
+  ASSERT_TRUE(P.has_value());
+  EXPECT_NE(P->find("not a local variable"), std::string::npos) << *P;
+}
+
 TEST(LoopInvariance, CallsAndPointerReadsVary) {
   Fixture X("int g(void); void f(int *p, int n) { for (int s = 0; s < n; s++)"
             " MPI_Send(0, g(), MPI_INT, *p, 0, MPI_COMM_WORLD); }");

@@ -24,6 +24,22 @@ TEST(Model, Counterparts) {
   EXPECT_FALSE(isFusibleReduction("MPI_Iallreduce"));
 }
 
+TEST(Model, PlannedAndLargeVectorForms) {
+  ASSERT_TRUE(plannedForms("MPI_Alltoallv").has_value());
+  EXPECT_EQ(plannedForms("MPI_Alltoallv")->Planned, "mpiopt_alltoallv_planned");
+  EXPECT_EQ(plannedForms("MPI_Alltoallv")->Cached, "mpiopt_alltoallv_cached");
+  EXPECT_EQ(plannedForms("MPI_Alltoall")->Cached, "");
+  EXPECT_FALSE(plannedForms("MPI_Alltoallw").has_value());
+  EXPECT_TRUE(isPlanRole(Role::SendCounts));
+  EXPECT_TRUE(isPlanRole(Role::Comm));
+  EXPECT_FALSE(isPlanRole(Role::SendBuf));
+  EXPECT_EQ(largeVectorCounterpart("MPI_Allreduce"), "mpiopt_allreduce");
+  EXPECT_EQ(largeVectorCounterpart("MPI_Reduce"), "mpiopt_reduce");
+  EXPECT_EQ(largeVectorCounterpart("MPI_Scan"), "");
+  EXPECT_TRUE(reassociates("MPI_SUM"));
+  EXPECT_FALSE(reassociates("MPI_MAX"));
+}
+
 TEST(Model, RequestEffects) {
   EXPECT_EQ(requestEffect(*lookupFunction("MPI_Isend")), RequestEffect::Starts);
   EXPECT_EQ(requestEffect(*lookupFunction("MPI_Wait")), RequestEffect::Completes);
