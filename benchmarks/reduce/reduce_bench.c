@@ -4,6 +4,8 @@
  * forces, or the selector's), one of them per run.
  *
  *   reduce_bench reduce|allreduce mpi|ours ZEROS COUNT,COUNT,... [ITERS]
+ *   reduce_bench local mpi 0 COUNT,...   MPI_Reduce_local alone (the gamma
+ *                                        of the runtime's cost model)
  *
  * ZEROS is the percentage of zero elements (placed at random, the same on
  * every rank for a fair comparison of encodings: each rank's own pattern).
@@ -29,7 +31,8 @@ int main(int argc, char **argv) {
     if (rank == 0) fprintf(stderr, "usage: reduce_bench reduce|allreduce mpi|ours ZEROS COUNTS [ITERS]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  int all = !strcmp(argv[1], "allreduce"), ours = !strcmp(argv[2], "ours"), zeros = atoi(argv[3]);
+  int all = !strcmp(argv[1], "allreduce"), local = !strcmp(argv[1], "local"), ours = !strcmp(argv[2], "ours"),
+      zeros = atoi(argv[3]);
   int fixed_iters = argc > 5 ? atoi(argv[5]) : 0;
   long counts[64];
   int nc = 0;
@@ -53,7 +56,9 @@ int main(int argc, char **argv) {
     for (int it = -2; it < iters; it++) {
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = MPI_Wtime();
-      if (all && ours)
+      if (local)
+        MPI_Reduce_local(in, out, n, MPI_FLOAT, MPI_SUM);
+      else if (all && ours)
         mpiopt_allreduce(in, out, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
       else if (all)
         MPI_Allreduce(in, out, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);

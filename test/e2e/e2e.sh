@@ -84,8 +84,19 @@ def once(pairs):
 p = json.load(open(sys.argv[1]), object_pairs_hook=once)
 assert p["schema"] == "ompi-profile/1"
 assert p["fusion"]["composite"] and p["lazy"]["model"] and p["templates"]["vector"]
+c = p["collectives"]
+assert c["alltoallv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
 PY
-    grep -q "^export MPIOPT_LAZY_MODEL=" tune.out || { cat tune.out; fail "no MPIOPT_LAZY_MODEL line"; }
+    for v in LAZY ALLTOALLV ALLREDUCE REDUCE; do
+      grep -q "^export MPIOPT_${v}_MODEL=" tune.out || { cat tune.out; fail "no MPIOPT_${v}_MODEL line"; }
+    done
+    # The runtime accepts the models the tuner prints.
+    eval "$(grep '^export MPIOPT_ALLTOALLV_MODEL=' tune.out)"
+    eval "$(grep '^export MPIOPT_ALLREDUCE_MODEL=' tune.out)"
+    eval "$(grep '^export MPIOPT_REDUCE_MODEL=' tune.out)"
+    "$MPI_MPICH_CC" -I"$E2E_SRC_ROOT/runtime/include" -o models "$E2E_SRC_ROOT/test/runtime/coll_bad_args.c" \
+      -L"$E2E_BUILD_DIR/lib" -lompi-rt -fopenmp
+    launch mpich 2 ./models > models.txt 2>&1 || { cat models.txt; fail "the runtime rejected the tuned models"; }
     "$E2E_BUILD_DIR/bin/ompi-opt" --profile=profile.json --report "$E2E_SRC/dtype_templates.c" -- \
       > report.txt 2>&1 || { cat report.txt; fail "ompi-opt did not read the profile"; }
     ok "scripts/tune wrote a profile ompi-opt reads"
