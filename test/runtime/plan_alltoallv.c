@@ -138,8 +138,8 @@ static void plans_of(int pattern) {
     check_recv(&l, rb, round, what);
   }
   /* The planned call, as ompi-opt writes it in a loop. */
-  mpiopt_plan p2 = NULL;
-  for (int round = 0; round < 3; round++) {
+  mpiopt_plan p2 = NULL; /* the first call runs MPI_Alltoallv, the second plans */
+  for (int round = 0; round < 4; round++) {
     fill_send(&l, sb, round);
     for (int k = 0; k < l.rtotal; k++) rb[k] = -7;
     mpiopt_alltoallv_planned(&p2, sb, l.sc, l.sd, MPI_DOUBLE, rb, l.rc, l.rd, MPI_DOUBLE, MPI_COMM_WORLD);
@@ -218,7 +218,7 @@ static void in_place(void) {
   /* The cached and planned forms with MPI_IN_PLACE. */
   for (int form = 0; form < 2; form++) {
     mpiopt_plan p = NULL;
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < 3; round++) {
       for (int k = 0; k < l.rtotal; k++) want[k] = -7;
       for (int j = 0; j < size; j++)
         for (int k = 0; k < l.rc[j]; k++) want[l.rd[j] + k] = value(rank, j, k, round);
@@ -251,7 +251,7 @@ static void alltoall_on_split(void) {
   int n = 5;
   int *sb = malloc(sizeof(int) * (size_t)(n * hs)), *rb = malloc(sizeof(int) * (size_t)(n * hs));
   mpiopt_plan plan = NULL;
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < 4; round++) {
     for (int j = 0; j < hs; j++)
       for (int k = 0; k < n; k++) sb[j * n + k] = hr * 10000 + j * 100 + k + round;
     mpiopt_alltoall_planned(&plan, sb, n, MPI_INT, rb, n, MPI_INT, half);

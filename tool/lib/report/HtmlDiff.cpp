@@ -278,6 +278,7 @@ public:
                    {"fused", int64_t(Fused)},
                    {"deferred", int64_t(Deferred)},
                    {"templates", int64_t(Templates.size())},
+                   {"planned", int64_t(Planned.size())},
                    {"declined", int64_t(Declined.size())}};
     std::string Text;
     raw_string_ostream S(Text);
@@ -296,7 +297,7 @@ private:
   unsigned Applied = 0;
   unsigned Fused = 0, Removed = 0, Deferred = 0; ///< calls fused, collectives removed, calls deferred
   std::map<unsigned, LoopInfo> Loops;
-  std::vector<const ChangeNote *> Templates, Declined;
+  std::vector<const ChangeNote *> Templates, Planned, Declined;
   std::vector<std::string> HA, HB; ///< highlighted lines
   unsigned Fold = 0;
 
@@ -333,6 +334,8 @@ void PageWriter::count() {
     ++Applied;
     if (N.Kind == NoteKind::Template)
       Templates.push_back(&N);
+    if (N.Kind == NoteKind::Planned)
+      Planned.push_back(&N);
     if (N.Kind == NoteKind::Fused)
       Fused += N.CollectivesSaved + 1, Removed += N.CollectivesSaved;
     if (N.Kind == NoteKind::Deferred)
@@ -360,6 +363,8 @@ std::string PageWriter::callCounts() const {
   if (!Templates.empty())
     Parts.push_back(std::to_string(Templates.size()) + " through " +
                     (Templates.size() == 1 ? "a template" : "templates"));
+  if (!Planned.empty())
+    Parts.push_back(std::to_string(Planned.size()) + " through the runtime's planned collectives");
   if (Parts.empty())
     return "none changed";
   return join(Parts, ", ");
@@ -374,6 +379,13 @@ void PageWriter::summary() {
     OS << "<p>none</p>";
   for (const ChangeNote *N : Templates)
     OS << "<p>line " << N->Line << ": " << esc(N->What) << "</p>";
+  OS << "</section>\n";
+  OS << "<section><h2>Planned collectives</h2>";
+  if (Planned.empty())
+    OS << "<p>none</p>";
+  for (const ChangeNote *N : Planned)
+    OS << "<p>line " << N->Line << ": " << esc(N->What) << (N->Saves.empty() ? "" : "; saves " + esc(N->Saves))
+       << "</p>";
   OS << "</section>\n";
   declinedList();
   OS << "</div>\n";
