@@ -50,7 +50,7 @@ static void composite(void *in, void *inout, int *len, MPI_Datatype *dt) {
 static MPI_Datatype byte_type(int bytes) {
   int slot = (bytes / 16) % NTYPES;
   if (byte_types[slot].bytes == bytes) return byte_types[slot].dt;
-  if (byte_types[slot].bytes) MPI_Type_free(&byte_types[slot].dt);
+  if (byte_types[slot].bytes) PMPI_Type_free(&byte_types[slot].dt);
   MPI_Type_contiguous(bytes, MPI_BYTE, &byte_types[slot].dt);
   MPI_Type_commit(&byte_types[slot].dt);
   byte_types[slot].bytes = bytes;
@@ -91,9 +91,9 @@ int mpiopt_lazy_fuse_composite(mpiopt_lazy_batch *b, mpiopt_lazy_comm *c, int no
 void mpiopt_lazy_composite_free(void) {
   for (int i = 0; i < NTYPES; i++)
     if (byte_types[i].bytes) {
-      MPI_Type_free(&byte_types[i].dt);
+      PMPI_Type_free(&byte_types[i].dt);
       byte_types[i].bytes = 0;
     }
   for (int i = 0; i < 2; i++)
-    if (composite_op[i] != MPI_OP_NULL) MPI_Op_free(&composite_op[i]);
+    if (composite_op[i] != MPI_OP_NULL) PMPI_Op_free(&composite_op[i]);
 }

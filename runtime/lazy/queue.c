@@ -633,6 +633,16 @@ int mpiopt_lazy_wait_range(const void *p, size_t bytes) { return mpiopt_lazy_wai
 void mpiopt_lazy_get_stats(mpiopt_lazy_stats_t *stats) { *stats = mpiopt_lazy_counters; }
 void mpiopt_lazy_reset_stats(void) { memset(&mpiopt_lazy_counters, 0, sizeof mpiopt_lazy_counters); }
 
+/* The program frees a datatype or an op (core/free_type.c, free_op.c): a
+ * pending operation may use it, and MPI may hand the handle to another one,
+ * so everything pending is delivered first (a force point, as
+ * MPI_Comm_free is) and every call site's cached records are dropped. */
+void mpiopt_lazy_handle_freed(void) {
+  if (!initialised) return;
+  mpiopt_lazy_flush_all();
+  comms_gen++;
+}
+
 /* Called by MPI_Finalize (finalize.c): deliver everything, report, free. */
 void mpiopt_lazy_finalize(void) {
   if (!initialised) return;

@@ -64,6 +64,11 @@ void mpiopt_sparse_apply_index(const void *enc, size_t n, size_t nnz, void *acc,
 const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt);
 const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op);
 void mpiopt_types_free(void);
+/* The program frees a handle (core/free_type.c, free_op.c): its record goes
+ * (MPI may give the handle to another datatype or op). Whoever keeps
+ * records must have dropped them first (the lazy runtime flushes). */
+void mpiopt_type_forget(MPI_Datatype dt);
+void mpiopt_op_forget(MPI_Op op);
 
 /* The builtin ops' codes. */
 enum { MPIOPT_OP_SUM, MPIOPT_OP_PROD, MPIOPT_OP_MIN, MPIOPT_OP_MAX, MPIOPT_OP_LAND, MPIOPT_OP_LOR, MPIOPT_OP_LXOR,

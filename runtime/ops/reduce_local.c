@@ -117,6 +117,22 @@ const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op) {
   return ops[last = nops++];
 }
 
+void mpiopt_type_forget(MPI_Datatype dt) {
+  for (int i = 0; i < ntypes; i++)
+    if (types[i]->dt == dt) {
+      free(types[i]);
+      types[i] = types[--ntypes];
+    }
+}
+
+void mpiopt_op_forget(MPI_Op op) {
+  for (int i = 0; i < nops; i++)
+    if (ops[i]->op == op) {
+      free(ops[i]);
+      ops[i] = ops[--nops];
+    }
+}
+
 void mpiopt_types_free(void) {
   for (int i = 0; i < ntypes; i++) free(types[i]);
   for (int i = 0; i < nops; i++) free(ops[i]);

@@ -4,6 +4,9 @@
  *  - two communicators flushed independently;
  *  - a communicator freed with work pending (delivered by MPI_Comm_free);
  *  - reduce with a NULL receive buffer off the root, waited for with NULL;
+ *  - a datatype and an op freed with a reduction pending on them, then made
+ *    again with other sizes (MPI may reuse the handles): MPI_Type_free and
+ *    MPI_Op_free deliver first, and the runtime forgets their records;
  *  - reduce of more than 2 KiB to the last rank, two groups of them (MPICH
  *    4.0 and 4.1 crash on MPI_Reduce(MPI_IN_PLACE) at a root other than 0:
  *    the runtime hands its packed inputs over as a send buffer there);
@@ -22,6 +25,13 @@
 static int rank, size;
 
 static long tri(long n) { return n * (n + 1) / 2; } /* sum of 1..n */
+
+static void add_longs(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  int size = 0;
+  MPI_Type_size(*dt, &size);
+  long *a = in, *b = inout;
+  for (long i = 0; i < (long)*len * size / (long)sizeof(long); i++) b[i] += a[i];
+}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -85,6 +95,25 @@ int main(int argc, char **argv) {
   mpiopt_lazy_wait(recv);
   if (rank == 0) CHECK(total == tri(size), "reduce total = %d", total);
   MPI_Comm_free(&dup);
+
+  /* Handles freed with work pending, then made again with other sizes. */
+  for (int round = 0; round < 2; round++) {
+    int width = round ? 5 : 3;
+    MPI_Datatype t;
+    MPI_Op op;
+    MPI_Type_contiguous(width, MPI_LONG, &t);
+    MPI_Type_commit(&t);
+    MPI_Op_create(add_longs, 1, &op);
+    long in[10], out[10] = {0};
+    for (int i = 0; i < 10; i++) in[i] = rank + i;
+    mpiopt_lazy_allreduce(in, out, 2, t, op, MPI_COMM_WORLD);
+    MPI_Type_free(&t);
+    MPI_Op_free(&op);
+    CHECK(!mpiopt_lazy_pending(out, sizeof out), "round %d: MPI_Type_free did not deliver the pending result", round);
+    int bad = 0;
+    for (int i = 0; i < 2 * width; i++) bad += out[i] != (long)size * i + tri(size - 1);
+    CHECK(bad == 0, "round %d: %d of %d elements wrong after the datatype was freed", round, bad, 2 * width);
+  }
 
   /* MPI_Reduce of 600 doubles and 600 longs to the last rank. */
   {

@@ -73,7 +73,7 @@ static void side_init(mpiopt_a2av_side *s, const char *which, const int *counts,
 }
 
 static void side_free(mpiopt_a2av_side *s) {
-  if (s->owned) MPI_Type_free(&s->type);
+  if (s->owned) PMPI_Type_free(&s->type); /* the runtime's own: not a force point */
   free(s->counts);
   free(s->displs);
   free(s->bytes);

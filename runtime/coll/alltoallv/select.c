@@ -30,9 +30,11 @@ const mpiopt_a2av_algorithm mpiopt_a2av_algorithms[MPIOPT_A2AV_NALGS] = {
 
 /* Built-in parameters, per MPI. */
 #ifdef OPEN_MPI
-static mpiopt_a2av_model model = {.call = 0.2, .msg = 0.17, .byte = 7e-5, .zero = 0.1, .copy = 3e-5, .sync = 0.05, .inter = 1};
+static mpiopt_a2av_model model = {
+    .call = 0.02, .msg = 0.145, .byte = 9.6e-5, .zero = 0.21, .copy = 4.22e-5, .sync = 0.124, .inter = 1};
 #else
-static mpiopt_a2av_model model = {.call = 0.3, .msg = 0.17, .byte = 7e-5, .zero = 0.0, .copy = 3e-5, .sync = 0.05, .inter = 1};
+static mpiopt_a2av_model model = {
+    .call = 0.341, .msg = 0.19, .byte = 1.26e-4, .zero = 0, .copy = 4.22e-5, .sync = 0.129, .inter = 1};
 #endif
 
 static void parse_model(const char *v) {

@@ -9,9 +9,9 @@
 const int mpiopt_reduce_linked = 1; /* see core/linked.c */
 
 #ifdef OPEN_MPI
-static mpiopt_vec_model model = {.alpha = 1.0, .beta = 2.0e-4, .gamma = 2.5e-4, .min = 65536, .dense = 0, .density = 40};
+static mpiopt_vec_model model = {.alpha = 2.77, .beta = 2.46e-4, .gamma = 3.18e-5, .min = 4194304, .dense = 0, .density = 10};
 #else
-static mpiopt_vec_model model = {.alpha = 1.0, .beta = 2.0e-4, .gamma = 2.5e-4, .min = 65536, .dense = 0, .density = 40};
+static mpiopt_vec_model model = {.alpha = 1.22, .beta = 1.53e-4, .gamma = 7.68e-5, .min = 65536, .dense = 65536, .density = 10};
 #endif
 
 const mpiopt_vec_model *mpiopt_reduce_model(void) {
