@@ -16,7 +16,7 @@
 // RUN: diff %t.html %t.d/report/diff-html.c.html
 // Beside each page, the summary the index is built from (never the page):
 // RUN: FileCheck --match-full-lines --check-prefix=SIDE %s < %t.d/report/diff-html.c.html.json
-// SIDE:{"blocks":1,"changes":1,"declined":0,"deferred":0,"fused":2,"mpi_calls_after":1,"mpi_calls_before":2,"path":"diff-html.c","removed":1,"templates":0}
+// SIDE:{"blocks":1,"changes":1,"declined":0,"deferred":0,"fused":2,"mpi_calls_after":1,"mpi_calls_before":2,"path":"diff-html.c","planned":0,"removed":1,"templates":0}
 // --html-dir beside another output (what ompi-cc --ompi-diff=DIR uses); the
 // index lists the pages of earlier runs too:
 // RUN: cd %t.d && %ompi-opt --html-dir=more diff-html.c -o out.c -- %mpich_cflags
@@ -35,6 +35,7 @@
 // PAGE-NEXT:<tr><td>f, line [[#LOOP:]]</td><td>2</td><td class=better>1</td></tr>
 // PAGE-NEXT:</table></section>
 // PAGE-NEXT:<section><h2>Templates chosen</h2><p>none</p></section>
+// PAGE-NEXT:<section><h2>Planned collectives</h2><p>none</p></section>
 // PAGE-NEXT:<section><h2>Declined (0)</h2><p>none</p></section>
 // PAGE-NEXT:</div>
 // PAGE-NEXT:<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>
