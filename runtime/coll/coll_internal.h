@@ -58,6 +58,7 @@ typedef struct mpiopt_coll_comm {
   long long next_plan_id;          /* plans created on comm so far: the same sequence on every rank */
   long backoff_left, backoff;      /* cached calls that skip planning (native plans) */
   int native_streak;
+  int threads;                     /* the local reductions' threads (0: not agreed yet) */
 } mpiopt_coll_comm;
 
 /* The state of comm, created on first use (collective: MPI_Comm_dup). Stops
@@ -71,6 +72,14 @@ void mpiopt_coll_release(mpiopt_coll_comm *c);
 
 /* The node topology of c (collective over c on first use). */
 const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c);
+/* The threads each rank of c gives a local reduction: MPIOPT_THREADS, but
+ * no more than the cores this rank has to itself (those of its affinity
+ * mask when the launcher bound it, else the host's divided among the
+ * host's ranks; threads spinning on cores the MPI busy-polls on made a
+ * reduction 25 times slower) unless MPIOPT_THREADS_OVERSUBSCRIBE=1; the
+ * same on every rank (collective over c the first time: the selectors'
+ * costs depend on it). */
+int mpiopt_coll_threads(mpiopt_coll_comm *c);
 /* Make each half of the node's segment at least bytes (collective over the
  * node: every member must ask for the same size, as the plans computed from
  * node-wide data do). */
@@ -87,6 +96,7 @@ typedef struct {
   int read;
   int stats;            /* MPIOPT_STATS */
   int threads;          /* MPIOPT_THREADS */
+  int oversubscribe;    /* MPIOPT_THREADS_OVERSUBSCRIBE: no cap by the cores */
   long ranks_per_node;  /* MPIOPT_RANKS_PER_NODE: 0 real nodes */
 } mpiopt_coll_config;
 extern mpiopt_coll_config mpiopt_coll_cfg;
@@ -130,6 +140,9 @@ static inline void mpiopt_coll_count_msg(mpiopt_coll_comm *c, int kind, int peer
 }
 /* Start counting a call of kind on c (builds c's topology when counting). */
 void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind);
+/* Count the outcome of a planned Alltoallv's check (kept: the model's
+ * choice was the fastest). */
+void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept);
 /* At MPI_Finalize: every rank's counters summed, printed by rank 0. */
 void mpiopt_coll_stats_print(void);
 

@@ -23,6 +23,14 @@ void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind) {
   mpiopt_coll_stats[kind].calls++;
 }
 
+/* The planned Alltoallv's checks: [0] another won, [1] the model's choice (plans, counted
+ * by rank 0 of the plan's communicator, summed at MPI_Finalize). */
+static long long trials[2];
+
+void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept) {
+  if (mpiopt_coll_cfg.stats && c->rank == 0) trials[kept ? 1 : 0]++;
+}
+
 void mpiopt_coll_stats_print(void) {
   enum { F = 6 };
   long long mine[MPIOPT_STAT_KINDS * F], all[MPIOPT_STAT_KINDS * F];
@@ -36,6 +44,8 @@ void mpiopt_coll_stats_print(void) {
   long long most[MPIOPT_STAT_KINDS * F];
   MPI_Reduce(mine, all, MPIOPT_STAT_KINDS * F, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(mine, most, MPIOPT_STAT_KINDS * F, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  long long checks[2];
+  MPI_Reduce(trials, checks, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
   for (int k = 0; k < MPIOPT_STAT_KINDS; k++) {
     all[k * F] = most[k * F];
@@ -49,5 +59,8 @@ void mpiopt_coll_stats_print(void) {
     fprintf(stderr, "mpiopt: stats: %-20s %8lld %6lld %12lld %14lld %12lld %14lld\n", names[k], v[0], v[1],
             v[2], v[3], v[4], v[5]);
   }
+  if (checks[0] + checks[1])
+    fprintf(stderr, "mpiopt: stats: planned Alltoallv checks: %lld kept the model's choice, %lld took another\n",
+            checks[1], checks[0]);
   fflush(stderr);
 }

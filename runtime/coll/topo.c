@@ -17,9 +17,12 @@
  * segment before the barrier before every load after it. Waiters spin, then
  * yield the processor (nodes may hold more ranks than cores). This costs a
  * fraction of an MPI_Barrier on the node communicator. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll_internal.h"
 
@@ -44,6 +47,52 @@ static void *xmalloc(size_t n, MPI_Comm comm) {
   void *p = malloc(n ? n : 1);
   if (!p) mpiopt_die(comm, "out of memory (%zu bytes) building the node topology", n);
   return p;
+}
+
+/* The ranks on this host: the launcher's count (MPICH's Hydra, Open MPI),
+ * else c's members that share memory with this rank. */
+static int host_ranks(mpiopt_coll_comm *c) {
+  static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_LOCAL_SIZE"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && atoi(v) > 0) return atoi(v);
+  }
+  MPI_Comm shared;
+  int n = 1;
+  MPI_Comm_split_type(c->priv, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
+  MPI_Comm_size(shared, &n);
+  MPI_Comm_free(&shared);
+  return n;
+}
+
+int mpiopt_coll_threads(mpiopt_coll_comm *c) {
+  if (c->threads) return c->threads;
+  int want = mpiopt_coll_cfg.threads, cap = want;
+  if (c->inter) {
+    c->threads = 1; /* no collective on c to agree with */
+    return 1;
+  }
+  if (want > 1 && !mpiopt_coll_cfg.oversubscribe) {
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int mine = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : (int)online;
+    int ranks = host_ranks(c);
+    cap = mine < online ? mine : (int)(online / (ranks > 0 ? ranks : 1));
+    if (cap < 1) cap = 1;
+    if (cap > want) cap = want;
+  }
+  int agreed[2] = {cap, -want}; /* the smallest cap, and the largest request */
+  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MIN, c->priv);
+  c->threads = agreed[0];
+  static int warned;
+  if (c->threads < -agreed[1] && c->rank == 0 && !warned) {
+    warned = 1;
+    fprintf(stderr,
+            "mpiopt: warning: MPIOPT_THREADS=%d: a rank has only %d core%s of its own on its host; the local "
+            "reductions use %d thread%s per rank (MPIOPT_THREADS_OVERSUBSCRIBE=1 keeps %d)\n",
+            -agreed[1], c->threads, c->threads == 1 ? "" : "s", c->threads, c->threads == 1 ? "" : "s", -agreed[1]);
+  }
+  return c->threads;
 }
 
 const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c) {

@@ -250,7 +250,7 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   MPI_Aint lb = 0, ext = 0;
   MPI_Type_get_extent(dt, &lb, &ext);
   *v = (mpiopt_vec){.c = c, .comm = c->priv, .P = c->size, .rank = c->rank, .root = root, .n = (size_t)count,
-                    .ext = (size_t)ext, .ti = ti, .oi = oi, .threads = mpiopt_coll_cfg.threads};
+                    .ext = (size_t)ext, .ti = ti, .oi = oi, .threads = mpiopt_coll_threads(c)};
   v->max_density = density_limit >= 0 ? density_limit : k->model->density / 100;
   v->force_enc = sparse_mode >= 2 ? sparse_mode - 1 : 0;
   /* Our algorithms copy whole extents: builtin types (a pair type's padding

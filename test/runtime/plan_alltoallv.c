@@ -4,7 +4,8 @@
  * MPI_IN_PLACE, plans executed several times (both halves of the node
  * segment), arrays changed by the program after the plan was made, the
  * cache (hits, misses, changed arrays), the planned call ompi-opt writes,
- * MPI_Alltoall plans, and plans outliving a freed datatype. Run with each
+ * MPI_Alltoall plans, plans outliving a freed datatype, and the check
+ * against the MPI's own (MPIOPT_ALLTOALLV_TRIAL). Run with each
  * algorithm forced (MPIOPT_ALLTOALLV_ALGO) and emulated nodes
  * (MPIOPT_RANKS_PER_NODE). Prints "ok: N checks, 0 failures". */
 #include <mpi.h>
@@ -153,6 +154,37 @@ static void plans_of(int pattern) {
   unmake(&l);
 }
 
+/* The check (MPIOPT_ALLTOALLV_TRIAL): a plan executed through its check and
+ * well past it gives the same results every time, and every rank ends with
+ * the same algorithm (a rank that took another would deadlock or
+ * misplace blocks); a second plan is freed in the middle of its check. */
+static void checked(int pattern) {
+  layout l;
+  make(&l, pattern, 0);
+  double *sb = malloc(sizeof(double) * (size_t)l.stotal), *rb = malloc(sizeof(double) * (size_t)l.rtotal);
+  char what[128];
+  mpiopt_plan plan = NULL, half = NULL;
+  mpiopt_alltoallv_plan_create(l.sc, l.sd, MPI_DOUBLE, l.rc, l.rd, MPI_DOUBLE, MPI_COMM_WORLD, &plan);
+  mpiopt_alltoallv_plan_create(l.sc, l.sd, MPI_DOUBLE, l.rc, l.rd, MPI_DOUBLE, MPI_COMM_WORLD, &half);
+  for (int round = 0; round < 64; round++) { /* the default check takes up to 48 */
+    fill_send(&l, sb, round);
+    for (int k = 0; k < l.rtotal; k++) rb[k] = -7;
+    mpiopt_plan_execute(round % 2 || !half ? plan : half, sb, rb);
+    snprintf(what, sizeof what, "%s checked plan round %d", pname[pattern], round);
+    check_recv(&l, rb, round, what);
+    if (round == 4) mpiopt_plan_free(&half);
+  }
+  const char *algo = mpiopt_plan_algorithm(plan);
+  int mine = (int)strlen(algo) * 256 + algo[0], lo = 0, hi = 0;
+  MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK(lo == hi, "%s: the ranks' checks ended with different algorithms (this rank: %s)", pname[pattern], algo);
+  mpiopt_plan_free(&plan);
+  free(sb);
+  free(rb);
+  unmake(&l);
+}
+
 /* Derived types: pairs of doubles sent as one contiguous type, received as
  * doubles spaced by a hole (a resized type), and the reverse. */
 static void derived(void) {
@@ -272,6 +304,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   check_rank = rank;
   for (int pattern = 0; pattern < NPATTERNS; pattern++) plans_of(pattern);
+  checked(UNIFORM40);
+  checked(FFT);
   derived();
   in_place();
   alltoall_on_split();

@@ -48,6 +48,7 @@ struct mpiopt_plan_s {
   long long *nsb, *nrb;   /* [lsize * P]: bytes each rank of the node sends to / receives from each rank */
   void *data;             /* the algorithm's */
   long long id;           /* creation order on the communicator */
+  struct mpiopt_a2av_trial *trial; /* the check under way (trial.c), or NULL */
   const char *file;
   int line;
 };
@@ -88,6 +89,15 @@ void mpiopt_a2av_locality_destroy(mpiopt_plan_s *p);
 /* select.c: the model's parameters and the forced algorithm (-1: auto). */
 const mpiopt_a2av_model *mpiopt_a2av_model_get(void);
 int mpiopt_a2av_forced(void);
+long mpiopt_a2av_trial_samples(void); /* MPIOPT_ALLTOALLV_TRIAL */
+
+/* trial.c: the check of the model's choice against the MPI's own and the
+ * pairwise exchange by timing. start: after the choice (nothing when it is
+ * the MPI's own); execute: while p->trial; free: a plan freed before its
+ * check ended (every candidate's data). */
+void mpiopt_a2av_trial_start(mpiopt_plan_s *p);
+void mpiopt_a2av_trial_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
+void mpiopt_a2av_trial_free(mpiopt_plan_s *p);
 
 /* plan.c */
 mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,

@@ -15,7 +15,10 @@
  *      forces one;
  *   5. the chosen algorithm prepares its schedule (the node algorithm
  *      reserves the node's shared segment).
- * Executing does only what the schedule says. */
+ * Executing does only what the schedule says.
+ *
+ * The model's choice is then checked by timing (trial.c): a plan executes
+ * through its check first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +163,7 @@ mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, M
   mpiopt_coll_retain(c);
   p->id = c->next_plan_id++;
   int forced = mpiopt_a2av_forced();
+  (void)mpiopt_a2av_trial_samples(); /* a bad setting stops every run, not only those that check */
   if (c->inter || p->P == 1) {
     if (p->P == 1 && p->s.bytes[0] != p->r.bytes[0])
       mpiopt_die(comm, "MPI_Alltoallv at %s: this rank sends itself %lld bytes but expects %lld", where(file, line),
@@ -172,6 +176,7 @@ mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, M
   }
   const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
   if (alg->prepare) alg->prepare(p);
+  if (forced < 0) mpiopt_a2av_trial_start(p);
   free(p->nsb);
   free(p->nrb);
   p->nsb = p->nrb = NULL;
@@ -180,8 +185,10 @@ mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, M
 }
 
 void mpiopt_a2av_plan_delete(mpiopt_plan_s *p) {
-  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
-  if (alg->destroy) alg->destroy(p);
+  if (p->trial)
+    mpiopt_a2av_trial_free(p); /* freed before the check decided: every candidate's data */
+  else if (mpiopt_a2av_algorithms[p->algo].destroy)
+    mpiopt_a2av_algorithms[p->algo].destroy(p);
   side_free(&p->s);
   side_free(&p->r);
   mpiopt_coll_release(p->c);
@@ -197,6 +204,10 @@ int mpiopt_a2av_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf) {
                "mpiopt_plan_execute (plan of %s): MPI_IN_PLACE needs a plan created with the receive counts, "
                "displacements and datatype as its send ones",
                where(p->file, p->line));
+  if (p->trial) {
+    mpiopt_a2av_trial_execute(p, sendbuf, recvbuf);
+    return MPI_SUCCESS;
+  }
   const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
   mpiopt_coll_count_call(p->c, alg->stat);
   alg->execute(p, sendbuf, recvbuf);

@@ -4,6 +4,11 @@
  *   MPIOPT_ALLTOALLV_ALGO   auto | native | pairwise | node | locality
  *   MPIOPT_ALLTOALLV_MODEL  call=US,msg=US,byte=US,zero=US,copy=US,sync=US,inter=X
  *                           (any subset; the rest keep the built-in values)
+ *   MPIOPT_ALLTOALLV_TRIAL  N: a plan the model gave another algorithm than
+ *                           the MPI's own times it, the MPI's own and the
+ *                           pairwise exchange, up to N times each, and
+ *                           keeps the fastest (trial.c; default 15, 0
+ *                           trusts the model)
  *
  * The built-in parameters were measured on the machine the shipped profiles
  * come from (scripts/tune prints a machine's own as the variable's value). */
@@ -76,4 +81,10 @@ int mpiopt_a2av_forced(void) {
     forced = mpiopt_env_choice("MPIOPT_ALLTOALLV_ALGO", names, 5, 0) - 1;
   }
   return forced;
+}
+
+long mpiopt_a2av_trial_samples(void) {
+  static long n = -1;
+  if (n < 0) n = mpiopt_env_long("MPIOPT_ALLTOALLV_TRIAL", 15, 0, 1000);
+  return n;
 }
