@@ -44,7 +44,7 @@ def main():
              "| case | bytes per pair | MPI_Alltoallv | planned | planned / MPI | algorithm | plan creation | "
              "inter-node msgs MPI / planned |", "|---|---:|---:|---:|---:|---|---:|---|"]
     for kind, k in cases:
-        iters = str(2000 if kind == "uniform" and k <= 80 else 400 if kind == "uniform" else 60 if k <= 64 else 10)
+        iters = str(2000 if kind == "uniform" and k <= 80 else 400 if kind == "uniform" else 60 if k <= 64 else 20)
         t = {"mpi": [], "plan": []}
         info = {}
         for rep in range(a.reps):
