@@ -8,13 +8,14 @@
 Each case runs a2av_bench.c twice per repetition, MPI_Alltoallv and the plan
 (auto, or --algo), alternately; the table gives medians over repetitions of
 each run's median call (slowest rank), the median of the per-repetition
-ratios, the algorithm the plan chose, the plan's creation time, and the
-messages of one call over all ranks between emulated nodes (MPIOPT_RANKS_PER_NODE
---rpn; MPI's as its pairwise exchange sends them, the plan's counted by
-MPIOPT_STATS).
+ratios, the algorithm the plan kept (with how many repetitions kept it
+when they differ), the plan's creation time, and the messages of one call
+over all ranks between emulated nodes (MPIOPT_RANKS_PER_NODE --rpn; MPI's
+as its pairwise exchange sends them, the plan's counted by MPIOPT_STATS).
 
   bench.py [--np 2] [--rpn 0] [--mpi mpich|openmpi] [--reps 7] [--algo auto] [--ks 1,5,...] [--ffts 64,128] [--out DIR]
 """
+import collections
 import os
 import re
 import statistics
@@ -23,6 +24,13 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from benchlib import REPO, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
+
+
+def chosen(algos):
+    """The algorithm the plan kept in most repetitions, with how often (the
+    trial's timings decide between near-equal candidates)."""
+    name, n = collections.Counter(algos).most_common(1)[0]
+    return name if n == len(algos) else "%s (%d/%d)" % (name, n, len(algos))
 
 
 def main():
@@ -54,7 +62,7 @@ def main():
                 t[impl].append(float(f[0]))
                 if impl == "plan":
                     info["create"] = float(f[1])
-                    info["algo"] = f[2]
+                    info.setdefault("algos", []).append(f[2])
                     m = re.search(r"stats: alltoallv \w+ +(\d+) +\d+ +(\d+)", r.stderr)
                     info["plan_inter"] = int(m.group(2)) // max(1, int(m.group(1))) if m else 0
                 else:
@@ -63,7 +71,7 @@ def main():
         per_pair = "%d" % (k * 8) if kind == "uniform" else "~%d" % (16 * k * k * k // (a.np * a.np))
         lines.append("| %s %d | %s | %.2f | %.2f | %.2f | %s | %.0f | %d / %d |" % (
             kind, k, per_pair, statistics.median(t["mpi"]), statistics.median(t["plan"]),
-            paired_ratio(t["plan"], t["mpi"]), info["algo"], info["create"], info["mpi_inter"], info["plan_inter"]))
+            paired_ratio(t["plan"], t["mpi"]), chosen(info["algos"]), info["create"], info["mpi_inter"], info["plan_inter"]))
     report(a, "alltoallv-rpn%d-%s" % (a.rpn, a.algo), lines)
     return 0
 

@@ -164,9 +164,10 @@ static int native(const void *sendbuf, const int *sc, const int *sd, MPI_Datatyp
 }
 
 /* The plan every rank agrees on for these arguments: the cached one all
- * found, or a new one. */
+ * found, or a new one (*fresh set, on every rank alike). */
 static mpiopt_plan_s *agreed_plan(mpiopt_coll_comm *c, const int *sc, const int *sd, MPI_Datatype st, const int *rc,
-                                  const int *rd, MPI_Datatype rt, int inplace, const char *file, int line) {
+                                  const int *rd, MPI_Datatype rt, int inplace, const char *file, int line,
+                                  int *fresh) {
   if (!c->cache) {
     c->cache = calloc(1, sizeof(cache));
     if (!c->cache) mpiopt_die(c->comm, "out of memory");
@@ -182,7 +183,8 @@ static mpiopt_plan_s *agreed_plan(mpiopt_coll_comm *c, const int *sc, const int 
   entry *e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
   long long id[2] = {e ? e->plan->id : -1, e ? -e->plan->id : 1};
   MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, c->priv);
-  if (!(e && id[0] == e->plan->id && -id[1] == e->plan->id)) { /* someone found another plan, or none */
+  *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
+  if (*fresh) { /* someone found another plan, or none */
     mpiopt_plan_s *p = mpiopt_a2av_plan_new(sc, sd, st, rc, rd, rt, c->comm, 0, file, line);
     e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
     if (e) { /* mine was stale on some other rank: replace it */
@@ -217,8 +219,13 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
     s->left--;
     return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
   }
-  mpiopt_plan_s *p = agreed_plan(c, sc, sd, st, recvcounts, rdispls, recvtype, inplace, file, line);
-  if (p->algo == MPIOPT_A2AV_NATIVE) {
+  /* A call whose agreed plan runs MPI's own algorithm, or was just made
+   * (counts that change at every call: a plan is never used twice and
+   * planning costs several collectives), gains nothing from the cache:
+   * after 4 in a row the site calls MPI_Alltoallv directly for a while. */
+  int fresh = 0;
+  mpiopt_plan_s *p = agreed_plan(c, sc, sd, st, recvcounts, rdispls, recvtype, inplace, file, line, &fresh);
+  if (p->algo == MPIOPT_A2AV_NATIVE || fresh) {
     if (++s->streak >= 4) {
       s->left = s->period;
       s->period = s->period * 2 > 4096 ? 4096 : s->period * 2;

@@ -206,10 +206,12 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
         InLoop = !Callers->of(C.Caller).empty();
       }
       if (Forms->Cached.empty() || !InLoop) {
-        Decline(!InLoop ? "it is in no loop (directly or through the functions that call it): a plan would serve one "
-                          "call"
-                        : "its plan arguments are not proved the same on every iteration (" + Why +
-                              ") and the runtime has no plan cache for " + C.Function);
+        Decline(!InLoop
+                    ? "it is in no loop (directly or through the functions that call it): a plan would serve one "
+                      "call"
+                    : (Why.empty() ? std::string("it is not in a loop of its own function")
+                                   : "its plan arguments are not proved the same on every iteration (" + Why + ")") +
+                          " and the runtime has no plan cache for " + C.Function);
         continue;
       }
       P.To = Forms->Cached.str();
@@ -260,6 +262,26 @@ std::string vectorFigure(const VectorPoint &V) {
                        "{2} us for the MPI's own call at {3} bytes",
                        V.DenseUs, V.SparseUs, V.NativeUs, V.Bytes)
       .str();
+}
+
+/// The smallest measured size from which the selector won at every larger
+/// measured size (dense, or with 90% zeros for a sum: the selector measures
+/// each call's density), as scripts/tune sets the runtime model's min; the
+/// selector runs the MPI's own call below it. None: it did not win at the
+/// largest.
+std::optional<int64_t> vectorWinsFrom(const MachineProfile &P, llvm::StringRef Coll, bool Sum) {
+  std::vector<const VectorPoint *> Points;
+  for (const VectorPoint &V : P.Reductions)
+    if (V.Collective == Coll)
+      Points.push_back(&V);
+  llvm::sort(Points, [](const VectorPoint *A, const VectorPoint *B) { return A->Bytes < B->Bytes; });
+  std::optional<int64_t> From;
+  for (auto It = Points.rbegin(); It != Points.rend(); ++It) {
+    if (!(*It)->winsDense() && !(Sum && (*It)->winsSparse()))
+      break;
+    From = (*It)->Bytes;
+  }
+  return From;
 }
 
 } // namespace
@@ -317,6 +339,13 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
                             Smallest));
     else if (!V->winsDense() && !(V->winsSparse() && Op->Sym.Name == "MPI_SUM"))
       Decline(vectorFigure(*V) + ": the MPI's own call is as fast");
+    else if (std::optional<int64_t> From = vectorWinsFrom(*Profile, Coll, Op->Sym.Name == "MPI_SUM"); !From)
+      Decline("the machine profile measured the selector no faster than the MPI's own call at its largest size: "
+              "the selector would run the MPI's own call at every size");
+    else if (Bytes && *Bytes < *From)
+      Decline(llvm::formatv("{0} bytes: the selector would run the MPI's own call, as the machine profile measured "
+                            "it faster only from {1} bytes on",
+                            *Bytes, *From));
     else {
       VectorReduction R;
       R.Call = C.Call;
