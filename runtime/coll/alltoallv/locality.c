@@ -131,7 +131,7 @@ double mpiopt_a2av_locality_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_m
   sizes(p, &d);
   double est = -1;
   if (!d.toolarge) {
-    est = m->copy * (double)(d.ta + d.tb + d.tc);
+    est = mpiopt_a2av_copy(m, (long long)(d.ta + d.tb + d.tc));
     for (int l = 0; l < p->c->topo.lsize; l++) {
       if (l == p->c->topo.lrank) continue;
       if (d.aout[l]) est += mpiopt_a2av_msg(m, 0, (long long)d.aout[l]);

@@ -11,7 +11,7 @@
 
 double mpiopt_a2av_native_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
   const mpiopt_coll_topo *t = p->c->topo.ready ? &p->c->topo : NULL;
-  double est = m->call + m->copy * (double)p->s.bytes[p->rank];
+  double est = m->call + mpiopt_a2av_copy(m, p->s.bytes[p->rank]);
   long long zeros = 0, total = 0;
   for (int j = 0; j < p->P; j++) {
     total += p->s.bytes[j];
@@ -27,7 +27,7 @@ double mpiopt_a2av_native_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_mod
   if (p->alltoall && p->P > 1 && p->s.bytes[(p->rank + 1) % p->P] <= 256) {
     int rounds = 0;
     for (int n = 1; n < p->P; n *= 2) rounds++;
-    double bruck = rounds * 2 * mpiopt_a2av_msg(m, 1, total / 2) + m->copy * 2.0 * (double)total;
+    double bruck = rounds * 2 * mpiopt_a2av_msg(m, 1, total / 2) + mpiopt_a2av_copy(m, 2 * total);
     if (bruck < est) est = bruck;
   }
   return est;

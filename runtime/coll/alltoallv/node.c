@@ -20,7 +20,7 @@
  * this alone, and when a node has at least 2 (N - 1) members each rank
  * sends at most one message and receives at most one.
  *
- * Cost model (per rank): the copies in and out (copy x bytes), two node
+ * Cost model (per rank): the copies in and out (mpiopt_a2av_copy), two node
  * synchronisations (sync x log2 L), and its messages between nodes. It
  * cannot run when a node's segment would pass 1 GiB or a region 2 GiB
  * (one message). */
@@ -124,7 +124,7 @@ double mpiopt_a2av_node_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model
   if (!d.toolarge) {
     long long bytes = 0;
     for (int j = 0; j < p->P; j++) bytes += p->s.bytes[j] + p->r.bytes[j];
-    est = m->copy * (double)bytes + 2 * mpiopt_a2av_sync(m, p->c->topo.lsize);
+    est = mpiopt_a2av_copy(m, bytes) + 2 * mpiopt_a2av_sync(m, p->c->topo.lsize);
     for (int k = 0; k < d.nsends; k++) est += mpiopt_a2av_msg(m, 1, (long long)d.sends[k].bytes);
     for (int k = 0; k < d.nrecvs; k++) est += mpiopt_a2av_msg(m, 1, (long long)d.recvs[k].bytes);
   }

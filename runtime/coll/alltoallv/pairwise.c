@@ -23,7 +23,7 @@ typedef struct {
 
 double mpiopt_a2av_pairwise_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
   const mpiopt_coll_topo *t = p->c->topo.ready ? &p->c->topo : NULL;
-  double est = m->copy * (double)p->s.bytes[p->rank];
+  double est = mpiopt_a2av_copy(m, p->s.bytes[p->rank]);
   for (int j = 0; j < p->P; j++) {
     if (j == p->rank) continue;
     int inter = t && t->node_of[j] != t->mynode;
