@@ -264,11 +264,11 @@ std::string vectorFigure(const VectorPoint &V) {
       .str();
 }
 
-/// The smallest measured size from which the selector won at every larger
-/// measured size (dense, or with 90% zeros for a sum: the selector measures
-/// each call's density), as scripts/tune sets the runtime model's min; the
-/// selector runs the MPI's own call below it. None: it did not win at the
-/// largest.
+/// The smallest measured size from which the selector was no slower than
+/// the MPI's own call at every larger measured size and at least 5% faster
+/// at one of them (dense, or with 90% zeros for a sum: the selector measures
+/// each call's density), as scripts/tune sets the runtime model's min and
+/// dense; the selector runs the MPI's own call below it. None: there is none.
 std::optional<int64_t> vectorWinsFrom(const MachineProfile &P, llvm::StringRef Coll, bool Sum) {
   std::vector<const VectorPoint *> Points;
   for (const VectorPoint &V : P.Reductions)
@@ -276,10 +276,15 @@ std::optional<int64_t> vectorWinsFrom(const MachineProfile &P, llvm::StringRef C
       Points.push_back(&V);
   llvm::sort(Points, [](const VectorPoint *A, const VectorPoint *B) { return A->Bytes < B->Bytes; });
   std::optional<int64_t> From;
+  bool Won = false;
   for (auto It = Points.rbegin(); It != Points.rend(); ++It) {
-    if (!(*It)->winsDense() && !(Sum && (*It)->winsSparse()))
+    const VectorPoint &V = **It;
+    double Ours = Sum ? std::min(V.DenseUs, V.SparseUs) : V.DenseUs;
+    if (Ours > V.NativeUs)
       break;
-    From = (*It)->Bytes;
+    Won |= V.winsDense() || (Sum && V.winsSparse());
+    if (Won)
+      From = V.Bytes;
   }
   return From;
 }
