@@ -102,6 +102,31 @@ typedef struct {
 extern mpiopt_coll_config mpiopt_coll_cfg;
 void mpiopt_coll_config_read(void);
 
+/* --- Per call site back-off (site.c) ------------------------------------- */
+
+/* A call site's check that keeps finding nothing to gain (the plan cache's
+ * agreed plan, the selector's agreed density): after 4 such calls in a row
+ * the site skips the check for 16 calls, then 32, ... up to 4096; a gain
+ * resets it. Keyed by kind (MPIOPT_SITE_...), file, line and communicator;
+ * the outcomes are agreed ones, so every rank backs off alike. */
+enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_DENSITY };
+typedef struct {
+  int kind;
+  const char *file;
+  int line;
+  MPI_Comm comm;
+  int streak;
+  long left, period;
+} mpiopt_coll_site;
+/* The site's record (valid until the next new site). */
+mpiopt_coll_site *mpiopt_coll_site_of(int kind, const char *file, int line, MPI_Comm comm);
+/* True, counting one skipped call, while the site backs off. */
+int mpiopt_coll_site_skip(mpiopt_coll_site *s);
+/* The outcome of a checked call. */
+void mpiopt_coll_site_note(mpiopt_coll_site *s, int wasted);
+/* Drop comm's sites (it is being freed: MPI may reuse the handle). */
+void mpiopt_coll_sites_forget(MPI_Comm comm);
+
 /* --- MPIOPT_STATS (stats.c) --------------------------------------------- */
 
 /* The collectives counted, by kind and algorithm. */

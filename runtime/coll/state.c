@@ -50,6 +50,7 @@ static void release_mpi(mpiopt_coll_comm *c) {
   if (c->dead) return;
   c->dead = 1;
   mpiopt_plan_cache_free(c);
+  mpiopt_coll_sites_forget(c->comm);
   if (c->seg.win != MPI_WIN_NULL) {
     MPI_Barrier(c->topo.node); /* nobody still reads the segment */
     MPI_Win_unlock_all(c->seg.win);

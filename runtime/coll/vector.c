@@ -160,29 +160,25 @@ static void check(const mpiopt_vec_kind *k, const void *sendbuf, const void *rec
                root);
 }
 
-/* Per call site: agreed densities that were too high several times in a row
- * stop the sampling for a while (every rank decides alike). */
-typedef struct {
-  const char *file;
-  int line;
-  MPI_Comm comm;
-  int streak;
-  long left, period;
-} site;
-static site *sites;
-static int nsites, capsites;
+int mpiopt_vec_fold(mpiopt_vec *v, const void **mine, void *recvbuf, int rem) {
+  int rank = v->rank;
+  if (rank >= 2 * rem) return rank - rem;
+  if (rank % 2) {
+    mpiopt_vec_reduce_xchg(v, *mine, v->n, rank - 1, NULL, NULL, 0, MPI_PROC_NULL, 0);
+    return -1;
+  }
+  mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, *mine, recvbuf, v->n, rank + 1, 1);
+  *mine = recvbuf;
+  return rank / 2;
+}
 
-static site *site_of(const char *file, int line, MPI_Comm comm) {
-  for (int i = 0; i < nsites; i++)
-    if (sites[i].line == line && sites[i].file == file && sites[i].comm == comm) return &sites[i];
-  sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
-  site *s = &sites[nsites++];
-  memset(s, 0, sizeof *s);
-  s->file = file;
-  s->line = line;
-  s->comm = comm;
-  s->period = 16;
-  return s;
+void mpiopt_vec_unfold(mpiopt_vec *v, void *recvbuf, int rem) {
+  int rank = v->rank;
+  if (rank >= 2 * rem) return;
+  if (rank % 2)
+    mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, recvbuf, v->n, rank - 1);
+  else
+    mpiopt_vec_copy_xchg(v, recvbuf, v->n, rank + 1, NULL, 0, MPI_PROC_NULL);
 }
 
 /* The fraction of a message's bytes left after encoding at density d. */
@@ -193,25 +189,14 @@ static double encoded_fraction(const mpiopt_vec *v, double d) {
 }
 
 /* The agreed density (the largest of any rank's sample), or 1 when sampling
- * is off at this site for now. */
+ * is off at this site for now: agreed densities too high to encode several
+ * times in a row stop the sampling for a while (mpiopt_coll_site_note). */
 static double agreed_density(mpiopt_vec *v, const void *data, const char *file, int line) {
-  site *s = site_of(file, line, v->c->comm);
-  if (s->left > 0) {
-    s->left--;
-    return 1;
-  }
+  mpiopt_coll_site *s = mpiopt_coll_site_of(MPIOPT_SITE_DENSITY, file, line, v->c->comm);
+  if (mpiopt_coll_site_skip(s)) return 1;
   double d = mpiopt_sparse_sample(data, v->n, v->ti->size, 1024);
   MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, v->comm);
-  if (d > v->max_density) {
-    if (++s->streak >= 4) {
-      s->left = s->period;
-      s->period = s->period * 2 > 4096 ? 4096 : s->period * 2;
-      s->streak = 0;
-    }
-  } else {
-    s->streak = 0;
-    s->period = 16;
-  }
+  mpiopt_coll_site_note(s, d > v->max_density);
   return d;
 }
 

@@ -61,6 +61,16 @@ void mpiopt_vec_reduce_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, 
 /* The same for copying messages: receive into rbuf. */
 void mpiopt_vec_copy_xchg(mpiopt_vec *v, const void *sbuf, size_t n, int dst, void *rbuf, size_t m, int src);
 
+/* The fold of an allreduce on a P that is not a power of two (binomial.c,
+ * redscat.c): of the first 2 rem ranks, each odd one gives its data to the
+ * even one below it and sits out. Returns this rank's number among the
+ * pof2 ranks that go on (-1: it sits out), with *mine the partial result so
+ * far (recvbuf after a fold); unfold sends the result back. A participant's
+ * real rank is mpiopt_vec_real. */
+int mpiopt_vec_fold(mpiopt_vec *v, const void **mine, void *recvbuf, int rem);
+void mpiopt_vec_unfold(mpiopt_vec *v, void *recvbuf, int rem);
+static inline int mpiopt_vec_real(int newrank, int rem) { return newrank < rem ? newrank * 2 : newrank + rem; }
+
 /* An algorithm: the whole collective on v (sendbuf may be MPI_IN_PLACE). */
 typedef void (*mpiopt_vec_fn)(mpiopt_vec *v, const void *sendbuf, void *recvbuf);
 void mpiopt_reduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf);

@@ -15,32 +15,15 @@ double mpiopt_allreduce_binomial_cost(const mpiopt_vec_model *m, double bytes, i
   return mpiopt_log2ceil(P) * (m->alpha + f * bytes * m->beta + bytes * m->gamma / T) + fold;
 }
 
-/* The real rank of a participant's new rank after the fold. */
-static int real(int newrank, int rem) { return newrank < rem ? newrank * 2 : newrank + rem; }
-
 void mpiopt_allreduce_binomial(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
   size_t n = v->n;
   const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* the partial result so far */
-  int P = v->P, rank = v->rank, pof2 = mpiopt_pof2(P), rem = P - pof2, newrank = rank - rem;
-  if (rank < 2 * rem) {
-    newrank = rank % 2 ? -1 : rank / 2;
-    if (rank % 2) {
-      mpiopt_vec_reduce_xchg(v, mine, n, rank - 1, NULL, NULL, 0, MPI_PROC_NULL, 0);
-    } else {
-      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, mine, recvbuf, n, rank + 1, 1);
-      mine = recvbuf;
-    }
-  }
+  int pof2 = mpiopt_pof2(v->P), rem = v->P - pof2, newrank = mpiopt_vec_fold(v, &mine, recvbuf, rem);
   if (newrank >= 0)
     for (int mask = 1; mask < pof2; mask <<= 1) {
-      int np = newrank ^ mask, partner = real(np, rem);
+      int np = newrank ^ mask, partner = mpiopt_vec_real(np, rem);
       mpiopt_vec_reduce_xchg(v, mine, n, partner, mine, recvbuf, n, partner, newrank < np);
       mine = recvbuf;
     }
-  if (rank < 2 * rem) {
-    if (rank % 2)
-      mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, recvbuf, n, rank - 1);
-    else
-      mpiopt_vec_copy_xchg(v, recvbuf, n, rank + 1, NULL, 0, MPI_PROC_NULL);
-  }
+  mpiopt_vec_unfold(v, recvbuf, rem);
 }

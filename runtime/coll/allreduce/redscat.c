@@ -18,27 +18,17 @@ double mpiopt_allreduce_redscat_cost(const mpiopt_vec_model *m, double bytes, in
   return 2 * mpiopt_log2ceil(P) * m->alpha + q * bytes * (f + 1) * m->beta + q * bytes * m->gamma / T + fold;
 }
 
-static int real(int newrank, int rem) { return newrank < rem ? newrank * 2 : newrank + rem; }
-
 void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf) {
   size_t n = v->n, ext = v->ext;
   unsigned char *acc = recvbuf;
-  const unsigned char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* the partial result so far */
-  int P = v->P, rank = v->rank, pof2 = mpiopt_pof2(P), rem = P - pof2, newrank = rank - rem;
-  if (rank < 2 * rem) {
-    newrank = rank % 2 ? -1 : rank / 2;
-    if (rank % 2) {
-      mpiopt_vec_reduce_xchg(v, mine, n, rank - 1, NULL, NULL, 0, MPI_PROC_NULL, 0);
-    } else {
-      mpiopt_vec_reduce_xchg(v, NULL, 0, MPI_PROC_NULL, mine, acc, n, rank + 1, 1);
-      mine = acc;
-    }
-  }
+  const void *folded = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  int pof2 = mpiopt_pof2(v->P), rem = v->P - pof2, newrank = mpiopt_vec_fold(v, &folded, acc, rem);
+  const unsigned char *mine = folded; /* the partial result so far */
   if (newrank >= 0) {
     int lo = 0, hi = pof2; /* the blocks I hold */
 #define E(b) mpiopt_vec_lo(n, pof2, b)
     for (int mask = pof2 / 2; mask >= 1; mask >>= 1) {
-      int partner = real(newrank ^ mask, rem), mid = lo + mask;
+      int partner = mpiopt_vec_real(newrank ^ mask, rem), mid = lo + mask;
       int klo = newrank & mask ? mid : lo, khi = newrank & mask ? hi : mid;
       int slo = newrank & mask ? lo : mid, shi = newrank & mask ? mid : hi;
       mpiopt_vec_reduce_xchg(v, mine + E(slo) * ext, E(shi) - E(slo), partner, mine + E(klo) * ext,
@@ -48,7 +38,7 @@ void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf)
       hi = khi;
     }
     for (int mask = 1; mask < pof2; mask <<= 1) {
-      int partner = real(newrank ^ mask, rem);
+      int partner = mpiopt_vec_real(newrank ^ mask, rem);
       int plo = newrank & mask ? lo - mask : hi, phi = plo + mask;
       mpiopt_vec_copy_xchg(v, acc + E(lo) * ext, E(hi) - E(lo), partner, acc + E(plo) * ext, E(phi) - E(plo),
                            partner);
@@ -57,10 +47,5 @@ void mpiopt_allreduce_redscat(mpiopt_vec *v, const void *sendbuf, void *recvbuf)
     }
 #undef E
   }
-  if (rank < 2 * rem) {
-    if (rank % 2)
-      mpiopt_vec_copy_xchg(v, NULL, 0, MPI_PROC_NULL, acc, n, rank - 1);
-    else
-      mpiopt_vec_copy_xchg(v, acc, n, rank + 1, NULL, 0, MPI_PROC_NULL);
-  }
+  mpiopt_vec_unfold(v, acc, rem);
 }

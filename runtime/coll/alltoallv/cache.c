@@ -44,17 +44,6 @@ typedef struct mpiopt_plan_cache {
   unsigned long long tick;
 } cache;
 
-typedef struct {
-  const char *file;
-  int line;
-  MPI_Comm comm;
-  int streak;
-  long left, period;
-} site;
-
-static site *sites;
-static int nsites, capsites;
-
 long mpiopt_plan_cache_limit(void) {
   static long limit = -1;
   if (limit < 0) limit = mpiopt_env_long("MPIOPT_PLAN_CACHE", 16, 0, 1 << 20);
@@ -83,19 +72,6 @@ static int predefined(MPI_Datatype t) {
   return combiner == MPI_COMBINER_NAMED;
 }
 
-static site *site_of(const char *file, int line, MPI_Comm comm) {
-  for (int i = 0; i < nsites; i++)
-    if (sites[i].line == line && sites[i].file == file && sites[i].comm == comm) return &sites[i];
-  sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
-  site *s = &sites[nsites++];
-  memset(s, 0, sizeof *s);
-  s->file = file;
-  s->line = line;
-  s->comm = comm;
-  s->period = 16;
-  return s;
-}
-
 static void entry_free(entry *e) {
   mpiopt_a2av_plan_delete(e->plan);
   free(e->arrays);
@@ -109,8 +85,6 @@ void mpiopt_plan_cache_free(mpiopt_coll_comm *c) {
     free(k);
     c->cache = NULL;
   }
-  for (int i = 0; i < nsites; i++) /* the handle may come back as another communicator */
-    if (sites[i].comm == c->comm) sites[i--] = sites[--nsites];
 }
 
 static entry *lookup(cache *k, uint64_t h, const int *sc, const int *sd, const int *rc, const int *rd, int P,
@@ -214,26 +188,15 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
   if (c->inter || mpiopt_plan_cache_limit() == 0 || st == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL ||
       !predefined(st) || !predefined(recvtype) || !sc || !sd || !recvcounts || !rdispls)
     return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
-  site *s = site_of(file, line, comm);
-  if (s->left > 0) {
-    s->left--;
+  mpiopt_coll_site *s = mpiopt_coll_site_of(MPIOPT_SITE_ALLTOALLV, file, line, comm);
+  if (mpiopt_coll_site_skip(s))
     return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
-  }
   /* A call whose agreed plan runs MPI's own algorithm, or was just made
    * (counts that change at every call: a plan is never used twice and
    * planning costs several collectives), gains nothing from the cache:
    * after 4 in a row the site calls MPI_Alltoallv directly for a while. */
   int fresh = 0;
   mpiopt_plan_s *p = agreed_plan(c, sc, sd, st, recvcounts, rdispls, recvtype, inplace, file, line, &fresh);
-  if (p->algo == MPIOPT_A2AV_NATIVE || fresh) {
-    if (++s->streak >= 4) {
-      s->left = s->period;
-      s->period = s->period * 2 > 4096 ? 4096 : s->period * 2;
-      s->streak = 0;
-    }
-  } else {
-    s->streak = 0;
-    s->period = 16;
-  }
+  mpiopt_coll_site_note(s, p->algo == MPIOPT_A2AV_NATIVE || fresh);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }
