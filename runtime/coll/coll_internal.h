@@ -135,6 +135,8 @@ enum {
   MPIOPT_STAT_ALLTOALLV_PAIRWISE,
   MPIOPT_STAT_ALLTOALLV_NODE,
   MPIOPT_STAT_ALLTOALLV_LOCALITY,
+  MPIOPT_STAT_ALLGATHERV_NATIVE,
+  MPIOPT_STAT_ALLGATHERV_NODE,
   MPIOPT_STAT_REDUCE_NATIVE,
   MPIOPT_STAT_REDUCE_BINOMIAL,
   MPIOPT_STAT_REDUCE_REDSCAT,
@@ -165,8 +167,8 @@ static inline void mpiopt_coll_count_msg(mpiopt_coll_comm *c, int kind, int peer
 }
 /* Start counting a call of kind on c (builds c's topology when counting). */
 void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind);
-/* Count the outcome of a planned Alltoallv's check (kept: the model's
- * choice was the fastest). */
+/* Count the outcome of a plan's check by timing (kept: the model's choice
+ * was the fastest). */
 void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept);
 /* At MPI_Finalize: every rank's counters summed, printed by rank 0. */
 void mpiopt_coll_stats_print(void);
@@ -179,6 +181,7 @@ enum { MPIOPT_SCRATCH_A, MPIOPT_SCRATCH_B, MPIOPT_SCRATCH_C, MPIOPT_SCRATCH_D, M
 enum {
   MPIOPT_TAG_PAIRWISE = 1001,
   MPIOPT_TAG_NODE = 1002,
+  MPIOPT_TAG_GATHER = 1006,
   MPIOPT_TAG_LOCAL_A = 1003,
   MPIOPT_TAG_LOCAL_B = 1004,
   MPIOPT_TAG_LOCAL_C = 1005,

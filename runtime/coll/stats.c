@@ -13,6 +13,7 @@ mpiopt_coll_stat mpiopt_coll_stats[MPIOPT_STAT_KINDS];
 
 static const char *const names[MPIOPT_STAT_KINDS] = {
     "alltoallv native",   "alltoallv pairwise", "alltoallv node",    "alltoallv locality",
+    "allgatherv native",  "allgatherv node",
     "reduce native",      "reduce binomial",    "reduce redscat",    "reduce ring",
     "allreduce native",   "allreduce binomial", "allreduce redscat", "allreduce ring",
 };
@@ -23,7 +24,7 @@ void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind) {
   mpiopt_coll_stats[kind].calls++;
 }
 
-/* The planned Alltoallv's checks: [0] another won, [1] the model's choice (plans, counted
+/* The plans' checks by timing: [0] another won, [1] the model's choice (plans, counted
  * by rank 0 of the plan's communicator, summed at MPI_Finalize). */
 static long long trials[2];
 
@@ -60,7 +61,7 @@ void mpiopt_coll_stats_print(void) {
             v[2], v[3], v[4], v[5]);
   }
   if (checks[0] + checks[1])
-    fprintf(stderr, "mpiopt: stats: planned Alltoallv checks: %lld kept the model's choice, %lld took another\n",
+    fprintf(stderr, "mpiopt: stats: plans checked by timing: %lld kept the model's choice, %lld took another\n",
             checks[1], checks[0]);
   fflush(stderr);
 }

@@ -53,6 +53,13 @@ int main(int argc, char **argv) {
     mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, dup, &plan);
     MPI_Comm_free(&dup);
     mpiopt_plan_execute(plan, buf, out);
+  } else if (!strcmp(bad, "agv_count")) {
+    mpiopt_allgatherv_plan_create(-2, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+  } else if (!strcmp(bad, "agv_mismatch")) { /* the last rank sends 2 ints, everyone expects 1 */
+    mpiopt_allgatherv_plan_create(rank == size - 1 ? 2 : 1, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+  } else if (!strcmp(bad, "agv_displs")) {
+    mpiopt_allgatherv_planned(&plan, buf, 1, MPI_INT, out, rc, d, MPI_INT, MPI_COMM_WORLD); /* the MPI's own */
+    mpiopt_allgatherv_planned(&plan, buf, 1, MPI_INT, out, rc, NULL, MPI_INT, MPI_COMM_WORLD);
   } else if (!strcmp(bad, "noncommutative")) { /* with MPIOPT_ALLREDUCE_ALGO=ring */
     MPI_Op op;
     MPI_Op_create((MPI_User_function *)(void *)abs, 0, &op);
@@ -82,6 +89,9 @@ int main(int argc, char **argv) {
     mpiopt_allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_NULL);
   } else {
     mpiopt_alltoallv_plan_create(c, d, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
+    mpiopt_plan_execute(plan, buf, out);
+    mpiopt_plan_free(&plan);
+    mpiopt_allgatherv_plan_create(1, MPI_INT, rc, d, MPI_INT, MPI_COMM_WORLD, &plan);
     mpiopt_plan_execute(plan, buf, out);
     mpiopt_alltoallv_cached(buf, c, d, MPI_INT, out, rc, d, MPI_INT, MPI_COMM_WORLD);
     mpiopt_allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

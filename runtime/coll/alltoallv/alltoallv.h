@@ -1,6 +1,10 @@
-/* Planned Alltoallv internals (runtime/coll/alltoallv/, not installed): the
- * plan, the algorithms (one file each, its cost model in its header
- * comment), the selection table (select.c) and the plan cache (cache.c).
+/* Planned collectives' internals (runtime/coll/alltoallv/, not installed):
+ * the plan, the Alltoallv algorithms (one file each, its cost model in its
+ * header comment), their selection table (select.c) and the plan cache
+ * (cache.c). A planned MPI_Allgatherv (runtime/coll/allgatherv/) is the
+ * same plan with its own kind: its own algorithm table, forcing variable
+ * and check of the arguments; creation, the model's parameters and the
+ * check by timing (trial.c) are shared.
  *
  * The cost model. Every rank estimates, from its own counts and its node's,
  * the time each algorithm would keep it busy; one MPI_Allreduce (MAX) gives
@@ -37,12 +41,15 @@ typedef struct {
   long long *bytes;       /* [P]: counts[j] * size */
 } mpiopt_a2av_side;
 
+struct mpiopt_plan_kind;
+
 struct mpiopt_plan_s {
+  const struct mpiopt_plan_kind *kind; /* the collective planned */
   mpiopt_coll_comm *c;
-  int algo;               /* index in mpiopt_a2av_algorithms */
+  int algo;               /* index in kind->algs */
   int P, rank;
   mpiopt_a2av_side s, r;
-  int inplace_ok;         /* the send side equals the receive side: MPI_IN_PLACE allowed */
+  int inplace_ok;         /* MPI_IN_PLACE allowed (Alltoallv: the send side equals the receive side) */
   int alltoall;           /* created for MPI_Alltoall (the MPI's own algorithm differs) */
   int for_inplace;        /* created by a planned call for MPI_IN_PLACE */
   long long *nsb, *nrb;   /* [lsize * P]: bytes each rank of the node sends to / receives from each rank */
@@ -68,6 +75,23 @@ typedef struct {
 
 enum { MPIOPT_A2AV_NATIVE, MPIOPT_A2AV_PAIRWISE, MPIOPT_A2AV_NODE, MPIOPT_A2AV_LOCALITY, MPIOPT_A2AV_NALGS };
 extern const mpiopt_a2av_algorithm mpiopt_a2av_algorithms[MPIOPT_A2AV_NALGS];
+
+/* What a planned collective is: its names in messages, its algorithms (the
+ * MPI's own first), the candidate the check by timing adds besides the
+ * model's choice and the MPI's own (-1: none), the algorithm forced by its
+ * variable (-1: auto), the check's most rounds, and the check that every
+ * rank's arguments match (collective; stops the job naming the call). */
+typedef struct mpiopt_plan_kind {
+  const char *coll;       /* "Alltoallv" */
+  const char *who;        /* "mpiopt_alltoallv_plan" */
+  const mpiopt_a2av_algorithm *algs;
+  int nalgs;
+  int alt;
+  int (*forced)(void);
+  long (*trial_samples)(void);
+  void (*verify)(mpiopt_plan_s *p);
+} mpiopt_plan_kind;
+extern const mpiopt_plan_kind mpiopt_plan_alltoallv; /* select.c */
 
 /* The algorithms, one file each (native.c, pairwise.c, node.c, locality.c);
  * select.c holds the table. */
@@ -99,10 +123,20 @@ void mpiopt_a2av_trial_start(mpiopt_plan_s *p);
 void mpiopt_a2av_trial_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
 void mpiopt_a2av_trial_free(mpiopt_plan_s *p);
 
-/* plan.c */
+/* plan.c. plan_new: kind's plan for these arguments (alltoall: made for
+ * MPI_Alltoall); mpiopt_a2av_plan_new: an Alltoallv's. */
+mpiopt_plan_s *mpiopt_plan_new(const mpiopt_plan_kind *kind, const int *sendcounts, const int *sdispls,
+                               MPI_Datatype sendtype, const int *recvcounts, const int *rdispls,
+                               MPI_Datatype recvtype, MPI_Comm comm, int alltoall, const char *file, int line);
 mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                     const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
                                     int alltoall, const char *file, int line);
+/* The Alltoallv kind's check that every pair agrees on its bytes. */
+void mpiopt_a2av_verify(mpiopt_plan_s *p);
+/* A planned call's first-call and MPI_IN_PLACE bookkeeping (plan.c). */
+int mpiopt_plan_begin(mpiopt_plan *plan, int inplace);
+/* "FILE:LINE" of a call site (a static buffer). */
+const char *mpiopt_plan_where(const char *file, int line);
 void mpiopt_a2av_plan_delete(mpiopt_plan_s *p);
 int mpiopt_a2av_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf);
 

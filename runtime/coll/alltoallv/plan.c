@@ -35,7 +35,7 @@ static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
   return p;
 }
 
-static const char *where(const char *file, int line) {
+const char *mpiopt_plan_where(const char *file, int line) {
   static char buf[512];
   if (file)
     snprintf(buf, sizeof buf, "%s:%d", file, line);
@@ -45,16 +45,16 @@ static const char *where(const char *file, int line) {
 }
 
 /* Check one side's arguments and fill it in. */
-static void side_init(mpiopt_a2av_side *s, const char *which, const int *counts, const int *displs,
-                      MPI_Datatype type, int P, MPI_Comm comm, const char *file, int line) {
-  const char *at = where(file, line);
-  if (!counts) mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %scounts array is NULL", at, which);
-  if (!displs) mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %sdispls array is NULL", at, which);
+static void side_init(const mpiopt_plan_kind *k, mpiopt_a2av_side *s, const char *which, const int *counts,
+                      const int *displs, MPI_Datatype type, int P, MPI_Comm comm, const char *file, int line) {
+  const char *at = mpiopt_plan_where(file, line), *who = k->who;
+  if (!counts) mpiopt_die(comm, "%s at %s: the %scounts array is NULL", who, at, which);
+  if (!displs) mpiopt_die(comm, "%s at %s: the %sdispls array is NULL", who, at, which);
   if (type == MPI_DATATYPE_NULL)
-    mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %stype is MPI_DATATYPE_NULL", at, which);
+    mpiopt_die(comm, "%s at %s: the %stype is MPI_DATATYPE_NULL", who, at, which);
   for (int j = 0; j < P; j++)
     if (counts[j] < 0)
-      mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: %scounts[%d] is negative (%d)", at, which, j, counts[j]);
+      mpiopt_die(comm, "%s at %s: %scounts[%d] is negative (%d)", who, at, which, j, counts[j]);
   s->counts = xcalloc((size_t)P, sizeof(int), comm);
   s->displs = xcalloc((size_t)P, sizeof(int), comm);
   s->bytes = xcalloc((size_t)P, sizeof(long long), comm);
@@ -63,7 +63,7 @@ static void side_init(mpiopt_a2av_side *s, const char *which, const int *counts,
   MPI_Aint lb = 0, tlb = 0, textent = 0;
   if (MPI_Type_size(type, &s->size) != MPI_SUCCESS || MPI_Type_get_extent(type, &lb, &s->extent) != MPI_SUCCESS ||
       MPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS)
-    mpiopt_die(comm, "mpiopt_alltoallv_plan at %s: the %stype is not a valid datatype", at, which);
+    mpiopt_die(comm, "%s at %s: the %stype is not a valid datatype", who, at, which);
   s->dense = s->size > 0 && lb == 0 && tlb == 0 && s->extent == s->size && textent == s->size;
   int ni, na, nd, combiner;
   MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
@@ -83,8 +83,8 @@ static void side_free(mpiopt_a2av_side *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Step 2: every pair agrees on its bytes. */
-static void verify_pairs(mpiopt_plan_s *p) {
+/* Step 2 of an Alltoallv plan: every pair agrees on its bytes. */
+void mpiopt_a2av_verify(mpiopt_plan_s *p) {
   mpiopt_coll_comm *c = p->c;
   long long *got = xcalloc((size_t)p->P, sizeof(long long), c->comm);
   MPI_Alltoall(p->s.bytes, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, c->priv);
@@ -93,7 +93,7 @@ static void verify_pairs(mpiopt_plan_s *p) {
       mpiopt_die(c->comm,
                  "MPI_Alltoallv at %s: rank %d sends %lld bytes to rank %d, which expects %lld (recvcounts[%d] = %d "
                  "elements of %d bytes): the send and receive type signatures must match",
-                 where(p->file, p->line), j, got[j], p->rank, p->r.bytes[j], j, p->r.counts[j], p->r.size);
+                 mpiopt_plan_where(p->file, p->line), j, got[j], p->rank, p->r.bytes[j], j, p->r.counts[j], p->r.size);
   free(got);
 }
 
@@ -120,33 +120,36 @@ static void gather_node(mpiopt_plan_s *p) {
 /* Step 4: the algorithm every rank takes. */
 static int choose(mpiopt_plan_s *p, int forced) {
   const mpiopt_a2av_model *m = mpiopt_a2av_model_get();
-  double est[MPIOPT_A2AV_NALGS];
-  for (int a = 0; a < MPIOPT_A2AV_NALGS; a++) {
-    const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[a];
+  const mpiopt_plan_kind *k = p->kind;
+  enum { MOST = 8 };
+  double est[MOST];
+  for (int a = 0; a < k->nalgs; a++) {
+    const mpiopt_a2av_algorithm *alg = &k->algs[a];
     est[a] = (alg->node_aware && !p->nsb) ? -1 : alg->estimate(p, m);
     if (est[a] < 0) est[a] = 1e300; /* cannot run here: never chosen */
   }
-  MPI_Allreduce(MPI_IN_PLACE, est, MPIOPT_A2AV_NALGS, MPI_DOUBLE, MPI_MAX, p->c->priv);
+  MPI_Allreduce(MPI_IN_PLACE, est, k->nalgs, MPI_DOUBLE, MPI_MAX, p->c->priv);
   if (forced >= 0) {
     if (est[forced] < 1e300) return forced;
     if (p->rank == 0)
-      fprintf(stderr, "mpiopt: warning: MPIOPT_ALLTOALLV_ALGO=%s cannot run the MPI_Alltoallv at %s; it runs %s\n",
-              mpiopt_a2av_algorithms[forced].name, where(p->file, p->line), mpiopt_a2av_algorithms[0].name);
-    return MPIOPT_A2AV_NATIVE;
+      fprintf(stderr, "mpiopt: warning: the forced algorithm %s cannot run the MPI_%s at %s; it runs %s\n",
+              k->algs[forced].name, k->coll, mpiopt_plan_where(p->file, p->line), k->algs[0].name);
+    return 0;
   }
-  int best = MPIOPT_A2AV_NATIVE;
-  for (int a = 1; a < MPIOPT_A2AV_NALGS; a++)
+  int best = 0; /* the MPI's own */
+  for (int a = 1; a < k->nalgs; a++)
     if (est[a] < est[best]) best = a;
   return best;
 }
 
-mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
-                                    const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                                    int alltoall, const char *file, int line) {
+mpiopt_plan_s *mpiopt_plan_new(const mpiopt_plan_kind *kind, const int *sendcounts, const int *sdispls,
+                               MPI_Datatype sendtype, const int *recvcounts, const int *rdispls,
+                               MPI_Datatype recvtype, MPI_Comm comm, int alltoall, const char *file, int line) {
   char who[640];
-  snprintf(who, sizeof who, "mpiopt_alltoallv_plan at %s", where(file, line));
+  snprintf(who, sizeof who, "%s at %s", kind->who, mpiopt_plan_where(file, line));
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
   mpiopt_plan_s *p = xcalloc(1, sizeof *p, comm);
+  p->kind = kind;
   p->c = c;
   p->file = file;
   p->line = line;
@@ -156,25 +159,26 @@ mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, M
     MPI_Comm_remote_size(comm, &p->P);
   else
     p->P = c->size;
-  side_init(&p->s, "send", sendcounts, sdispls, sendtype, p->P, comm, file, line);
-  side_init(&p->r, "recv", recvcounts, rdispls, recvtype, p->P, comm, file, line);
-  p->inplace_ok = sendtype == recvtype && !memcmp(sendcounts, recvcounts, sizeof(int) * (size_t)p->P) &&
-                  !memcmp(sdispls, rdispls, sizeof(int) * (size_t)p->P);
+  side_init(kind, &p->s, "send", sendcounts, sdispls, sendtype, p->P, comm, file, line);
+  side_init(kind, &p->r, "recv", recvcounts, rdispls, recvtype, p->P, comm, file, line);
+  p->inplace_ok = kind != &mpiopt_plan_alltoallv ||
+                  (sendtype == recvtype && !memcmp(sendcounts, recvcounts, sizeof(int) * (size_t)p->P) &&
+                   !memcmp(sdispls, rdispls, sizeof(int) * (size_t)p->P));
   mpiopt_coll_retain(c);
   p->id = c->next_plan_id++;
-  int forced = mpiopt_a2av_forced();
-  (void)mpiopt_a2av_trial_samples(); /* a bad setting stops every run, not only those that check */
+  int forced = kind->forced();
+  (void)kind->trial_samples(); /* a bad setting stops every run, not only those that check */
   if (c->inter || p->P == 1) {
     if (p->P == 1 && p->s.bytes[0] != p->r.bytes[0])
-      mpiopt_die(comm, "MPI_Alltoallv at %s: this rank sends itself %lld bytes but expects %lld", where(file, line),
-                 p->s.bytes[0], p->r.bytes[0]);
-    p->algo = MPIOPT_A2AV_NATIVE; /* an intercommunicator, or one rank: the MPI's own */
+      mpiopt_die(comm, "MPI_%s at %s: this rank sends itself %lld bytes but expects %lld", kind->coll,
+                 mpiopt_plan_where(file, line), p->s.bytes[0], p->r.bytes[0]);
+    p->algo = 0; /* an intercommunicator, or one rank: the MPI's own */
   } else {
-    verify_pairs(p);
-    if (forced < 0 || mpiopt_a2av_algorithms[forced].node_aware) gather_node(p);
+    kind->verify(p);
+    if (forced < 0 || kind->algs[forced].node_aware) gather_node(p);
     p->algo = choose(p, forced);
   }
-  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
+  const mpiopt_a2av_algorithm *alg = &kind->algs[p->algo];
   if (alg->prepare) alg->prepare(p);
   if (forced < 0) mpiopt_a2av_trial_start(p);
   free(p->nsb);
@@ -184,11 +188,18 @@ mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, M
   return p;
 }
 
+mpiopt_plan_s *mpiopt_a2av_plan_new(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                    const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                                    int alltoall, const char *file, int line) {
+  return mpiopt_plan_new(&mpiopt_plan_alltoallv, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, comm,
+                         alltoall, file, line);
+}
+
 void mpiopt_a2av_plan_delete(mpiopt_plan_s *p) {
   if (p->trial)
     mpiopt_a2av_trial_free(p); /* freed before the check decided: every candidate's data */
-  else if (mpiopt_a2av_algorithms[p->algo].destroy)
-    mpiopt_a2av_algorithms[p->algo].destroy(p);
+  else if (p->kind->algs[p->algo].destroy)
+    p->kind->algs[p->algo].destroy(p);
   side_free(&p->s);
   side_free(&p->r);
   mpiopt_coll_release(p->c);
@@ -197,18 +208,18 @@ void mpiopt_a2av_plan_delete(mpiopt_plan_s *p) {
 
 int mpiopt_a2av_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf) {
   if (p->c->dead)
-    mpiopt_die(MPI_COMM_WORLD, "mpiopt_plan_execute (plan of %s): its communicator was freed",
-               where(p->file, p->line));
+    mpiopt_die(MPI_COMM_WORLD, "mpiopt_plan_execute (MPI_%s plan of %s): its communicator was freed", p->kind->coll,
+               mpiopt_plan_where(p->file, p->line));
   if (sendbuf == MPI_IN_PLACE && !p->inplace_ok)
     mpiopt_die(p->c->comm,
                "mpiopt_plan_execute (plan of %s): MPI_IN_PLACE needs a plan created with the receive counts, "
                "displacements and datatype as its send ones",
-               where(p->file, p->line));
+               mpiopt_plan_where(p->file, p->line));
   if (p->trial) {
     mpiopt_a2av_trial_execute(p, sendbuf, recvbuf);
     return MPI_SUCCESS;
   }
-  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[p->algo];
+  const mpiopt_a2av_algorithm *alg = &p->kind->algs[p->algo];
   mpiopt_coll_count_call(p->c, alg->stat);
   alg->execute(p, sendbuf, recvbuf);
   return MPI_SUCCESS;
@@ -246,7 +257,7 @@ void mpiopt_a2av_unpack(const mpiopt_plan_s *p, const unsigned char *src, void *
 int mpiopt_alltoallv_plan_create_at(const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                     const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
                                     mpiopt_plan *plan, const char *file, int line) {
-  if (!plan) mpiopt_die(comm, "mpiopt_alltoallv_plan_create at %s: the plan pointer is NULL", where(file, line));
+  if (!plan) mpiopt_die(comm, "mpiopt_alltoallv_plan_create at %s: the plan pointer is NULL", mpiopt_plan_where(file, line));
   *plan = mpiopt_a2av_plan_new(sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, comm, 0, file, line);
   return MPI_SUCCESS;
 }
@@ -261,18 +272,18 @@ static void uniform(int count, int P, int *counts, int *displs) {
 
 int mpiopt_alltoall_plan_create_at(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, mpiopt_plan *plan, const char *file, int line) {
-  if (!plan) mpiopt_die(comm, "mpiopt_alltoall_plan_create at %s: the plan pointer is NULL", where(file, line));
+  if (!plan) mpiopt_die(comm, "mpiopt_alltoall_plan_create at %s: the plan pointer is NULL", mpiopt_plan_where(file, line));
   char who[640];
-  snprintf(who, sizeof who, "mpiopt_alltoall_plan at %s", where(file, line));
+  snprintf(who, sizeof who, "mpiopt_alltoall_plan at %s", mpiopt_plan_where(file, line));
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
   int P = c->size;
   if (c->inter) MPI_Comm_remote_size(comm, &P);
   if (sendcount < 0 || recvcount < 0)
-    mpiopt_die(comm, "mpiopt_alltoall_plan at %s: the %scount is negative (%d)", where(file, line),
+    mpiopt_die(comm, "mpiopt_alltoall_plan at %s: the %scount is negative (%d)", mpiopt_plan_where(file, line),
                sendcount < 0 ? "send" : "recv", sendcount < 0 ? sendcount : recvcount);
   if ((long long)P * (sendcount > recvcount ? sendcount : recvcount) > 0x7fffffffLL)
     mpiopt_die(comm, "mpiopt_alltoall_plan at %s: %d ranks x %d elements overflow an int displacement",
-               where(file, line), P, sendcount > recvcount ? sendcount : recvcount);
+               mpiopt_plan_where(file, line), P, sendcount > recvcount ? sendcount : recvcount);
   int *a = xcalloc(4 * (size_t)P, sizeof(int), comm);
   uniform(sendcount, P, a, a + P);
   uniform(recvcount, P, a + 2 * P, a + 3 * P);
@@ -304,21 +315,31 @@ int mpiopt_plan_free(mpiopt_plan *plan) {
 }
 
 const char *mpiopt_plan_algorithm(mpiopt_plan plan) {
-  return plan && plan != &first_call ? mpiopt_a2av_algorithms[plan->algo].name : "none";
+  return plan && plan != &first_call ? plan->kind->algs[plan->algo].name : "none";
+}
+
+/* A planned call's bookkeeping (mpiopt_plan_begin): 1 when this call is
+ * the site's first and runs the MPI's own collective; otherwise 0, *plan
+ * then a plan to execute or NULL (to be made: the second call, or a call
+ * that changed to or from MPI_IN_PLACE, as every rank does alike). */
+int mpiopt_plan_begin(mpiopt_plan *plan, int inplace) {
+  if (!*plan) {
+    *plan = &first_call;
+    return 1;
+  }
+  if (*plan == &first_call)
+    *plan = NULL;
+  else if ((*plan)->for_inplace != inplace)
+    mpiopt_plan_free(plan);
+  return 0;
 }
 
 int mpiopt_alltoallv_planned_at(mpiopt_plan *plan, const void *sendbuf, const int *sendcounts, const int *sdispls,
                                 MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
                                 MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
   int inplace = sendbuf == MPI_IN_PLACE;
-  if (!*plan) {
-    *plan = &first_call;
+  if (mpiopt_plan_begin(plan, inplace))
     return MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  }
-  if (*plan == &first_call)
-    *plan = NULL;
-  else if ((*plan)->for_inplace != inplace) /* MPI_IN_PLACE on every rank or none: all replan alike */
-    mpiopt_plan_free(plan);
   if (!*plan) {
     if (inplace) /* the send arguments are ignored: the receive ones stand for them */
       *plan = mpiopt_a2av_plan_new(recvcounts, rdispls, recvtype, recvcounts, rdispls, recvtype, comm, 0, file, line);
@@ -333,14 +354,8 @@ int mpiopt_alltoall_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendc
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
                                int line) {
   int inplace = sendbuf == MPI_IN_PLACE;
-  if (!*plan) {
-    *plan = &first_call;
+  if (mpiopt_plan_begin(plan, inplace))
     return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  if (*plan == &first_call)
-    *plan = NULL;
-  else if ((*plan)->for_inplace != inplace)
-    mpiopt_plan_free(plan);
   if (!*plan) {
     if (inplace)
       mpiopt_alltoall_plan_create_at(recvcount, recvtype, recvcount, recvtype, comm, plan, file, line);

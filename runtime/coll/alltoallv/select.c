@@ -88,3 +88,8 @@ long mpiopt_a2av_trial_samples(void) {
   if (n < 0) n = mpiopt_env_long("MPIOPT_ALLTOALLV_TRIAL", 15, 0, 1000);
   return n;
 }
+
+/* The planned Alltoallv (and MPI_Alltoall, the same with uniform counts). */
+const mpiopt_plan_kind mpiopt_plan_alltoallv = {
+    "Alltoallv",        "mpiopt_alltoallv_plan", mpiopt_a2av_algorithms, MPIOPT_A2AV_NALGS, MPIOPT_A2AV_PAIRWISE,
+    mpiopt_a2av_forced, mpiopt_a2av_trial_samples, mpiopt_a2av_verify};

@@ -1,10 +1,12 @@
-/* The check of a plan's algorithm by timing (MPIOPT_ALLTOALLV_TRIAL).
+/* The check of a plan's algorithm by timing (MPIOPT_ALLTOALLV_TRIAL,
+ * MPIOPT_ALLGATHERV_TRIAL).
  *
  * A model is a model: a copy through the node's segment costs far more per
  * byte once the data no longer fits in the cache, and the MPI's large
  * messages far less per byte than its small ones. So a plan the model gave
- * another algorithm than the MPI's own (unforced) tries it against
- * MPI_Alltoallv and the pairwise exchange in its first executions:
+ * another algorithm than the MPI's own (unforced) tries it against the
+ * MPI's own collective and, for an Alltoallv, the pairwise exchange (the
+ * kind's alt) in its first executions:
  *   1. each candidate once, timed only to size the check (first touch);
  *   2. one MPI_Allreduce (MAX) of that round's time: every rank runs the
  *      same number of rounds, as many as fit in about 10 ms, at least 3
@@ -35,17 +37,18 @@ struct mpiopt_a2av_trial {
 };
 
 void mpiopt_a2av_trial_start(mpiopt_plan_s *p) {
-  long most = mpiopt_a2av_trial_samples();
-  if (p->algo == MPIOPT_A2AV_NATIVE || most == 0) return;
+  const mpiopt_plan_kind *k = p->kind;
+  long most = k->trial_samples();
+  if (p->algo == 0 || most == 0) return;
   struct mpiopt_a2av_trial *t = calloc(1, sizeof *t);
-  if (!t) mpiopt_die(p->c->comm, "out of memory planning an Alltoallv");
+  if (!t) mpiopt_die(p->c->comm, "out of memory planning an %s", k->coll);
   t->algo[t->n] = p->algo;
   t->data[t->n++] = p->data;
-  t->algo[t->n++] = MPIOPT_A2AV_NATIVE;
-  if (p->algo != MPIOPT_A2AV_PAIRWISE) {
+  t->algo[t->n++] = 0; /* the MPI's own */
+  if (k->alt >= 0 && p->algo != k->alt) {
     p->data = NULL;
-    mpiopt_a2av_pairwise_prepare(p);
-    t->algo[t->n] = MPIOPT_A2AV_PAIRWISE;
+    if (k->algs[k->alt].prepare) k->algs[k->alt].prepare(p);
+    t->algo[t->n] = k->alt;
     t->data[t->n++] = p->data;
     p->data = t->data[0];
   }
@@ -56,7 +59,7 @@ void mpiopt_a2av_trial_start(mpiopt_plan_s *p) {
 void mpiopt_a2av_trial_free(mpiopt_plan_s *p) {
   struct mpiopt_a2av_trial *t = p->trial;
   for (int k = 0; k < t->n; k++) {
-    const mpiopt_a2av_algorithm *a = &mpiopt_a2av_algorithms[t->algo[k]];
+    const mpiopt_a2av_algorithm *a = &p->kind->algs[t->algo[k]];
     p->data = t->data[k];
     if (a->destroy) a->destroy(p);
   }
@@ -69,14 +72,14 @@ void mpiopt_a2av_trial_free(mpiopt_plan_s *p) {
 /* Step 2: the number of rounds, the same on every rank. */
 static void size_rounds(mpiopt_plan_s *p, struct mpiopt_a2av_trial *t) {
   MPI_Allreduce(MPI_IN_PLACE, &t->warm, 1, MPI_DOUBLE, MPI_MAX, p->c->priv);
-  long most = mpiopt_a2av_trial_samples();
+  long most = p->kind->trial_samples();
   double fit = BUDGET_US / (t->warm > 0 ? t->warm : 1e-3);
   long rounds = fit >= (double)most ? most : (long)fit;
   if (rounds < 3) rounds = most < 3 ? most : 3;
   t->rounds = (int)rounds;
   t->total = t->n * (1 + t->rounds);
   t->times = malloc(sizeof(double) * (size_t)(t->n * t->rounds));
-  if (!t->times) mpiopt_die(p->c->comm, "out of memory planning an Alltoallv");
+  if (!t->times) mpiopt_die(p->c->comm, "out of memory planning an %s", p->kind->coll);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -102,7 +105,7 @@ static int decide(mpiopt_plan_s *p, struct mpiopt_a2av_trial *t) {
 void mpiopt_a2av_trial_execute(mpiopt_plan_s *p, const void *sendbuf, void *recvbuf) {
   struct mpiopt_a2av_trial *t = p->trial;
   int k = t->step % t->n;
-  const mpiopt_a2av_algorithm *alg = &mpiopt_a2av_algorithms[t->algo[k]];
+  const mpiopt_a2av_algorithm *alg = &p->kind->algs[t->algo[k]];
   p->data = t->data[k];
   mpiopt_coll_count_call(p->c, alg->stat);
   double t0 = MPI_Wtime();
@@ -119,13 +122,13 @@ void mpiopt_a2av_trial_execute(mpiopt_plan_s *p, const void *sendbuf, void *recv
   int win = decide(p, t);
   mpiopt_coll_count_trial(p->c, win == 0);
   if (mpiopt_coll_cfg.stats && win != 0) {
-    mpiopt_coll_stats[mpiopt_a2av_algorithms[p->algo].stat].plans--;
-    mpiopt_coll_stats[mpiopt_a2av_algorithms[t->algo[win]].stat].plans++;
+    mpiopt_coll_stats[p->kind->algs[p->algo].stat].plans--;
+    mpiopt_coll_stats[p->kind->algs[t->algo[win]].stat].plans++;
   }
   void *keep = t->data[win];
   t->data[win] = NULL; /* not destroyed with the others */
   int algo = t->algo[win];
-  t->algo[win] = MPIOPT_A2AV_NATIVE; /* no destroy */
+  t->algo[win] = 0; /* the MPI's own: no destroy */
   mpiopt_a2av_trial_free(p);
   p->algo = algo;
   p->data = keep;

@@ -1,6 +1,6 @@
-/* Planned collectives: MPI_Alltoallv (and MPI_Alltoall) with a plan built
- * once for arguments that do not change, after Jackson and Booth's planned
- * AlltoAllv. Part of libompi-rt.
+/* Planned collectives: MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv with
+ * a plan built once for arguments that do not change, after Jackson and
+ * Booth's planned AlltoAllv. Part of libompi-rt.
  *
  *   mpiopt_alltoallv_plan_create(sendcounts, sdispls, sendtype,
  *                                recvcounts, rdispls, recvtype, comm, &plan)
@@ -11,13 +11,22 @@
  *       are duplicated, so the program may free its own.
  *   mpiopt_alltoall_plan_create(sendcount, sendtype, recvcount, recvtype,
  *                               comm, &plan)      the same for MPI_Alltoall
+ *   mpiopt_allgatherv_plan_create(sendcount, sendtype, recvcounts, displs,
+ *                                 recvtype, comm, &plan)
+ *       the same for MPI_Allgatherv: the MPI's own algorithm or the node's
+ *       shared segment (one copy in, the result copied out, one message per
+ *       pair of nodes), as its cost model and a check by timing choose
+ *       (MPIOPT_ALLGATHERV_ALGO, MPIOPT_ALLGATHERV_TRIAL)
  *   mpiopt_plan_execute(plan, sendbuf, recvbuf)
  *       collective: exactly MPI_Alltoallv(sendbuf, <the plan's arrays and
- *       types>, recvbuf, ..., comm). sendbuf may be MPI_IN_PLACE when the
- *       plan was created with the receive counts, displacements and type as
- *       its send ones (as MPI_Alltoallv ignores the send arguments then).
+ *       types>, recvbuf, ..., comm) (MPI_Allgatherv for its plans).
+ *       sendbuf may be MPI_IN_PLACE for an Allgatherv plan, and for an
+ *       Alltoallv plan created with the receive counts, displacements and
+ *       type as its send ones (as MPI_Alltoallv ignores the send arguments
+ *       then).
  *   mpiopt_plan_free(&plan)     local; sets plan to NULL (NULL: nothing)
  *   mpiopt_plan_algorithm(plan) "native", "pairwise", "node" or "locality"
+ *                               ("native" or "node" for an Allgatherv)
  *
  *   mpiopt_alltoallv_planned(&plan, sendbuf, sendcounts, sdispls, sendtype,
  *                            recvbuf, recvcounts, rdispls, recvtype, comm)
@@ -26,6 +35,9 @@
  *       runs MPI_Alltoallv itself, the second creates the plan (so a loop
  *       that runs once pays no planning), every call from then on executes
  *       it; the program frees it with mpiopt_plan_free after the loop.
+ *   mpiopt_alltoall_planned(&plan, ...), mpiopt_allgatherv_planned(&plan,
+ *       sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+ *       comm): the same for MPI_Alltoall and MPI_Allgatherv
  *   mpiopt_alltoallv_cached(sendbuf, sendcounts, ..., comm)
  *       MPI_Alltoallv's own arguments, for calls whose arguments may change:
  *       a plan cache per communicator (keyed by a hash of the arrays and
@@ -42,6 +54,7 @@
  * between a pair of ranks, MPI_DATATYPE_NULL, MPI_COMM_NULL) stop the job
  * with a message naming the call. Environment variables (README, "Planned
  * collectives"): MPIOPT_ALLTOALLV_ALGO, MPIOPT_ALLTOALLV_MODEL,
+ * MPIOPT_ALLTOALLV_TRIAL, MPIOPT_ALLGATHERV_ALGO, MPIOPT_ALLGATHERV_TRIAL,
  * MPIOPT_RANKS_PER_NODE, MPIOPT_PLAN_CACHE, MPIOPT_STATS.
  *
  * Not thread-safe: call from one thread at a time.
@@ -65,6 +78,9 @@ int mpiopt_alltoallv_plan_create_at(const int *sendcounts, const int *sdispls, M
                                     mpiopt_plan *plan, const char *file, int line);
 int mpiopt_alltoall_plan_create_at(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, mpiopt_plan *plan, const char *file, int line);
+int mpiopt_allgatherv_plan_create_at(int sendcount, MPI_Datatype sendtype, const int *recvcounts, const int *displs,
+                                     MPI_Datatype recvtype, MPI_Comm comm, mpiopt_plan *plan, const char *file,
+                                     int line);
 int mpiopt_plan_execute(mpiopt_plan plan, const void *sendbuf, void *recvbuf);
 int mpiopt_plan_free(mpiopt_plan *plan);
 const char *mpiopt_plan_algorithm(mpiopt_plan plan);
@@ -75,6 +91,9 @@ int mpiopt_alltoallv_planned_at(mpiopt_plan *plan, const void *sendbuf, const in
 int mpiopt_alltoall_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
                                int line);
+int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                                 MPI_Comm comm, const char *file, int line);
 int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                                MPI_Comm comm, const char *file, int line);
@@ -83,6 +102,10 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
   mpiopt_alltoallv_plan_create_at(sc, sd, st, rc, rd, rt, comm, plan, __FILE__, __LINE__)
 #define mpiopt_alltoall_plan_create(scount, st, rcount, rt, comm, plan)                                             \
   mpiopt_alltoall_plan_create_at(scount, st, rcount, rt, comm, plan, __FILE__, __LINE__)
+#define mpiopt_allgatherv_plan_create(scount, st, rc, rd, rt, comm, plan)                                          \
+  mpiopt_allgatherv_plan_create_at(scount, st, rc, rd, rt, comm, plan, __FILE__, __LINE__)
+#define mpiopt_allgatherv_planned(plan, sb, scount, st, rb, rc, rd, rt, comm)                                       \
+  mpiopt_allgatherv_planned_at(plan, sb, scount, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
 #define mpiopt_alltoallv_planned(plan, sb, sc, sd, st, rb, rc, rd, rt, comm)                                        \
   mpiopt_alltoallv_planned_at(plan, sb, sc, sd, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
 #define mpiopt_alltoall_planned(plan, sb, scount, st, rb, rcount, rt, comm)                                         \

@@ -1,0 +1,77 @@
+/* Planned Allgatherv: the entry points (mpiopt/plan.h) and the check of a
+ * plan's arguments; the plan itself is made, executed and freed as every
+ * planned collective's (../alltoallv/plan.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "allgatherv.h"
+
+/* Every rank's block has the bytes every other rank expects of it (MPI
+ * requires matching type signatures; a mismatch is named, where MPI would
+ * truncate or read short). */
+void mpiopt_agv_verify(mpiopt_plan_s *p) {
+  mpiopt_coll_comm *c = p->c;
+  long long mine = p->s.bytes[p->rank];
+  long long *got = malloc(sizeof(long long) * (size_t)p->P);
+  if (!got) mpiopt_die(c->comm, "out of memory creating an Allgatherv plan");
+  MPI_Allgather(&mine, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, c->priv);
+  for (int j = 0; j < p->P; j++)
+    if (got[j] != p->r.bytes[j])
+      mpiopt_die(c->comm,
+                 "MPI_Allgatherv at %s: rank %d sends %lld bytes, but rank %d expects %lld (recvcounts[%d] = %d "
+                 "elements of %d bytes): the send and receive type signatures must match",
+                 mpiopt_plan_where(p->file, p->line), j, got[j], p->rank, p->r.bytes[j], j, p->r.counts[j],
+                 p->r.size);
+  free(got);
+}
+
+/* The plan; inplace: made for MPI_IN_PLACE (this rank's receive block
+ * stands for its send arguments, which MPI ignores then). */
+static mpiopt_plan_s *plan_new(int sendcount, MPI_Datatype sendtype, const int *recvcounts, const int *displs,
+                               MPI_Datatype recvtype, MPI_Comm comm, int inplace, const char *file, int line) {
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_allgatherv_plan at %s", mpiopt_plan_where(file, line));
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  int P = c->size;
+  if (c->inter) MPI_Comm_remote_size(comm, &P);
+  if (!recvcounts) mpiopt_die(comm, "%s: the recvcounts array is NULL", who);
+  if (!displs) mpiopt_die(comm, "%s: the displs array is NULL", who);
+  if (inplace) {
+    if (c->inter) mpiopt_die(comm, "%s: MPI_IN_PLACE on an intercommunicator", who);
+    sendcount = recvcounts[c->rank];
+    sendtype = recvtype;
+  }
+  if (sendcount < 0) mpiopt_die(comm, "%s: the sendcount is negative (%d)", who, sendcount);
+  int *a = malloc(sizeof(int) * 2 * (size_t)P);
+  if (!a) mpiopt_die(comm, "out of memory creating an Allgatherv plan");
+  for (int j = 0; j < P; j++) {
+    a[j] = sendcount; /* one block, the same for every peer */
+    a[P + j] = 0;
+  }
+  mpiopt_plan_s *p =
+      mpiopt_plan_new(&mpiopt_plan_allgatherv, a, a + P, sendtype, recvcounts, displs, recvtype, comm, 0, file, line);
+  free(a);
+  return p;
+}
+
+int mpiopt_allgatherv_plan_create_at(int sendcount, MPI_Datatype sendtype, const int *recvcounts, const int *displs,
+                                     MPI_Datatype recvtype, MPI_Comm comm, mpiopt_plan *plan, const char *file,
+                                     int line) {
+  if (!plan)
+    mpiopt_die(comm, "mpiopt_allgatherv_plan_create at %s: the plan pointer is NULL", mpiopt_plan_where(file, line));
+  *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, 0, file, line);
+  return MPI_SUCCESS;
+}
+
+int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                                 MPI_Comm comm, const char *file, int line) {
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (mpiopt_plan_begin(plan, inplace))
+    return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  if (!*plan) {
+    *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, inplace, file, line);
+    (*plan)->for_inplace = inplace;
+  }
+  return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
+}
