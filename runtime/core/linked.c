@@ -9,11 +9,11 @@
  * with the strong one would stay in the archive. So each of those members
  * defines a symbol of its own, which only this one refers to. */
 extern const int mpiopt_lazy_runtime_linked, mpiopt_plan_linked, mpiopt_plan_cache_linked, mpiopt_allreduce_linked,
-    mpiopt_reduce_linked;
+    mpiopt_reduce_linked, mpiopt_allgatherv_linked;
 
 const int mpiopt_runtime_linked = 1;
 
 static const int *const members[] __attribute__((used)) = {
     &mpiopt_lazy_runtime_linked, &mpiopt_plan_linked,  &mpiopt_plan_cache_linked,
-    &mpiopt_allreduce_linked,    &mpiopt_reduce_linked,
+    &mpiopt_allreduce_linked,    &mpiopt_reduce_linked, &mpiopt_allgatherv_linked,
 };

@@ -85,7 +85,7 @@ p = json.load(open(sys.argv[1]), object_pairs_hook=once)
 assert p["schema"] == "ompi-profile/1"
 assert p["fusion"]["composite"] and p["lazy"]["model"] and p["templates"]["vector"]
 c = p["collectives"]
-assert c["alltoallv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
+assert c["alltoallv"] and c["allgatherv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
 PY
     for v in LAZY ALLTOALLV ALLREDUCE REDUCE; do
       grep -q "^export MPIOPT_${v}_MODEL=" tune.out || { cat tune.out; fail "no MPIOPT_${v}_MODEL line"; }
@@ -121,8 +121,8 @@ PY
 
   planned)
     # planned-collectives and vector-reductions (planned_cases.c) with a
-    # profile in which the runtime's forms win: 5 all-to-alls planned per
-    # loop run, 2 through the plan cache, 3 reductions to the selector (4
+    # profile in which the runtime's forms win: 5 all-to-alls and 2
+    # allgathervs planned per loop run, 2 through the plan cache, 3 reductions to the selector (4
     # with --ompi-reassociate); the same output, with emulated nodes of
     # MPIOPT_RANKS_PER_NODE ranks where given.
     impl=$1 n=$2 rpn=${3:-0} extra=${4:-}
@@ -137,11 +137,12 @@ PY
     nv=$(grep -c "vector-reductions: MPI_[A-Za-z]* of" report.txt || true)
     want_v=3
     [ -n "$extra" ] && want_v=4
-    [ "$np" -eq 5 ] && [ "$nc" -eq 2 ] && [ "$nv" -eq "$want_v" ] ||
-      { cat report.txt; fail "expected 5 planned, 2 cached and $want_v reductions, found $np, $nc and $nv"; }
+    [ "$np" -eq 7 ] && [ "$nc" -eq 2 ] && [ "$nv" -eq "$want_v" ] ||
+      { cat report.txt; fail "expected 7 planned, 2 cached and $want_v reductions, found $np, $nc and $nv"; }
     same_output "$impl" "$n" ./plain ./planned
     MPIOPT_STATS=1 launch "$impl" "$n" ./planned > stats.txt 2>&1
-    grep -q "mpiopt: stats: alltoallv" stats.txt || { cat stats.txt; fail "the runtime's planned forms did not run"; }
+    grep -q "mpiopt: stats: alltoallv" stats.txt && grep -q "mpiopt: stats: allgatherv" stats.txt ||
+      { cat stats.txt; fail "the runtime's planned forms did not run"; }
     ok "$np planned, $nc cached, $nv reductions; same output with $impl on $n ranks (nodes of $rpn)"
     ;;
 

@@ -2,9 +2,10 @@
  * "planned"): built with ompi-cc and a profile in which the runtime's forms
  * win, it must print what the plain build prints at every rank count.
  *
- *   - a time loop's MPI_Alltoallv and MPI_Alltoall (planned per loop run),
- *     an FFT-like transpose over heap arrays (planned), MPI_IN_PLACE
- *     (planned), a return inside a planned loop;
+ *   - a time loop's MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv (planned
+ *     per loop run, blocks of 1 to 3 doubles per rank for the gather), an
+ *     FFT-like transpose over heap arrays (planned), MPI_IN_PLACE (planned,
+ *     Alltoallv and Allgatherv), a return inside a planned loop;
  *   - counts that change every third step, a helper a loop calls (the plan
  *     cache);
  *   - a histogram of longs summed (MPI_Allreduce), a sparse vector of ints
@@ -18,7 +19,7 @@
 #define MAXP 64
 #define STEPS 7
 static int rank, size;
-static int counts[MAXP], displs[MAXP], vcounts[MAXP], vdispls[MAXP];
+static int counts[MAXP], displs[MAXP], vcounts[MAXP], vdispls[MAXP], gcounts[MAXP], gdispls[MAXP], gtotal;
 static double sbuf[MAXP * 8], rbuf[MAXP * 8];
 static unsigned long sum;
 
@@ -85,6 +86,9 @@ int main(int argc, char **argv) {
     displs[j] = j;
     vcounts[j] = 2;
     vdispls[j] = 2 * j;
+    gcounts[j] = 1 + j % 3;
+    gdispls[j] = gtotal;
+    gtotal += gcounts[j];
   }
   for (int step = 0; step < STEPS; step++) {
     for (int i = 0; i < size * 4; i++) sbuf[i] = rank * 1000 + i * 3 + step;
@@ -94,6 +98,11 @@ int main(int argc, char **argv) {
     fold(rbuf, size * 4);
     MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
     fold(rbuf, size);
+    MPI_Allgatherv(sbuf, 1 + rank % 3, MPI_DOUBLE, rbuf, gcounts, gdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+    fold(rbuf, gtotal);
+    for (int i = 0; i < gcounts[rank]; i++) rbuf[gdispls[rank] + i] = rank * 7 + i + step;
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, gcounts, gdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+    fold(rbuf, gtotal);
   }
   for (int step = 0; step < STEPS * 2; step++) {
     if (step % 3 == 0)

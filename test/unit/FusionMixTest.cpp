@@ -107,11 +107,15 @@ TEST(MachineProfile, PicksTheMostLanesNotAboveAndTheSmallestSizeNotBelow) {
 TEST(MachineProfile, CollectivesDecideAtTheSmallestSizeNotBelowElseTheLargest) {
   MachineProfile P;
   P.Alltoallv = {{8, 2, 1, "node"}, {2560, 4, 4.5, "pairwise"}};
-  EXPECT_EQ(P.plannedFor(8)->Bytes, 8);
-  EXPECT_EQ(P.plannedFor(100)->Bytes, 2560);
-  EXPECT_FALSE(P.plannedFor(100)->wins());
-  EXPECT_EQ(P.plannedFor(100000)->Bytes, 2560);    // beyond every size: the largest
-  EXPECT_EQ(P.plannedFor(std::nullopt)->Bytes, 8); // unknown size: where the plan does best
+  EXPECT_EQ(P.plannedFor("alltoallv", 8)->Bytes, 8);
+  EXPECT_EQ(P.plannedFor("alltoallv", 100)->Bytes, 2560);
+  EXPECT_FALSE(P.plannedFor("alltoallv", 100)->wins());
+  EXPECT_EQ(P.plannedFor("alltoallv", 100000)->Bytes, 2560);    // beyond every size: the largest
+  EXPECT_EQ(P.plannedFor("alltoallv", std::nullopt)->Bytes, 8); // unknown size: where the plan does best
+  EXPECT_FALSE(P.plannedFor("allgatherv", 8).has_value());      // each collective its own measurements
+  P.Allgatherv = {{8, 0.7, 0.3, "node"}, {1048576, 263, 262, "native"}};
+  EXPECT_TRUE(P.plannedFor("allgatherv", 8)->wins());
+  EXPECT_FALSE(P.plannedFor("allgatherv", 4096)->wins());
   P.Reductions = {{"allreduce", 4096, 4, 4.4, 4.5}, {"allreduce", 262144, 64, 40, 30}, {"reduce", 262144, 60, 61, 30}};
   EXPECT_EQ(P.vectorFor("allreduce", 5000)->Bytes, 262144);
   EXPECT_TRUE(P.vectorFor("allreduce", 5000)->winsDense());

@@ -29,6 +29,8 @@ TEST(Model, PlannedAndLargeVectorForms) {
   EXPECT_EQ(plannedForms("MPI_Alltoallv")->Planned, "mpiopt_alltoallv_planned");
   EXPECT_EQ(plannedForms("MPI_Alltoallv")->Cached, "mpiopt_alltoallv_cached");
   EXPECT_EQ(plannedForms("MPI_Alltoall")->Cached, "");
+  EXPECT_EQ(plannedForms("MPI_Allgatherv")->Planned, "mpiopt_allgatherv_planned");
+  EXPECT_FALSE(plannedForms("MPI_Allgather").has_value());
   EXPECT_FALSE(plannedForms("MPI_Alltoallw").has_value());
   EXPECT_TRUE(isPlanRole(Role::SendCounts));
   EXPECT_TRUE(isPlanRole(Role::Comm));

@@ -6,6 +6,10 @@
 
 #include "allgatherv.h"
 
+/* Pulls this member out of the archive for code written by ompi-opt (see
+ * core/linked.c). */
+const int mpiopt_allgatherv_linked = 1;
+
 /* Every rank's block has the bytes every other rank expects of it (MPI
  * requires matching type signatures; a mismatch is named, where MPI would
  * truncate or read short). */

@@ -90,7 +90,8 @@ std::optional<std::string> wrapBlocker(ASTContext &Ctx, const Stmt *Loop, const 
   return Why;
 }
 
-/// Bytes each pair exchanges, when static (MPI_Alltoall's count x size).
+/// Bytes each pair exchanges (MPI_Alltoall) or each rank contributes
+/// (MPI_Allgatherv), when static: the send count x the type's size.
 std::optional<int64_t> pairBytes(const CallResult &C, Evaluator &Ev) {
   const ArgResult *Count = C.arg(inPlace(C) ? Role::RecvCount : Role::SendCount);
   const ArgResult *Type = C.arg(inPlace(C) ? Role::RecvType : Role::SendType);
@@ -100,16 +101,16 @@ std::optional<int64_t> pairBytes(const CallResult &C, Evaluator &Ev) {
   return Size ? std::optional<int64_t>(*Count->Int * *Size) : std::nullopt;
 }
 
-std::string figure(const PlannedPoint &P) {
+std::string figure(const PlannedPoint &P, llvm::StringRef Per) {
   return llvm::formatv("the machine profile measured {0} us per call against the MPI's {1} us at {2} bytes per "
-                       "pair{3}",
-                       P.PlannedUs, P.NativeUs, P.Bytes, P.Algorithm.empty() ? "" : " (" + P.Algorithm + ")")
+                       "{3}{4}",
+                       P.PlannedUs, P.NativeUs, P.Bytes, Per, P.Algorithm.empty() ? "" : " (" + P.Algorithm + ")")
       .str();
 }
 
-std::string saving(const PlannedPoint &P) {
-  return llvm::formatv("{0:2} of the MPI's {1} us per call at {2} bytes per pair (machine profile{3})",
-                       P.NativeUs - P.PlannedUs, P.NativeUs, P.Bytes,
+std::string saving(const PlannedPoint &P, llvm::StringRef Per) {
+  return llvm::formatv("{0:2} of the MPI's {1} us per call at {2} bytes per {3} (machine profile{4})",
+                       P.NativeUs - P.PlannedUs, P.NativeUs, P.Bytes, Per,
                        P.Algorithm.empty() ? "" : ", algorithm " + P.Algorithm)
       .str();
 }
@@ -119,14 +120,17 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
   if (!Profile)
     return {false, "no machine profile is loaded (the planned form is used only where a measurement shows it "
                    "faster)"};
-  std::optional<int64_t> Bytes = C.Function == "MPI_Alltoall" ? pairBytes(C, Ev) : std::nullopt;
-  std::optional<PlannedPoint> P = Profile->plannedFor(Bytes);
+  bool Gather = C.Function == "MPI_Allgatherv";
+  llvm::StringRef Per = Gather ? "rank" : "pair";
+  std::optional<int64_t> Bytes = C.Function == "MPI_Alltoallv" ? std::nullopt : pairBytes(C, Ev);
+  std::optional<PlannedPoint> P = Profile->plannedFor(Gather ? "allgatherv" : "alltoallv", Bytes);
   if (!P)
-    return {false, "the machine profile has no planned all-to-all measurement" +
-                       (Bytes ? " at " + std::to_string(*Bytes) + " bytes per pair or more" : std::string())};
+    return {false, llvm::formatv("the machine profile has no planned {0} measurement", Gather ? "Allgatherv" : "all-to-all")
+                           .str() +
+                       (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
   if (!P->wins())
-    return {false, figure(*P) + ": the MPI's own call is as fast"};
-  return {true, saving(*P)};
+    return {false, figure(*P, Per) + ": the MPI's own call is as fast"};
+  return {true, saving(*P, Per)};
 }
 
 } // namespace

@@ -2,8 +2,8 @@
 //
 // Two decisions on the runtime's planned collectives (runtime/coll/):
 //
-// planAllToAll: an MPI_Alltoallv (or MPI_Alltoall) whose counts,
-// displacements, datatypes and communicator read the same on every
+// planAllToAll: an MPI_Alltoallv (or MPI_Alltoall, or MPI_Allgatherv) whose
+// counts, displacements, datatypes and communicator read the same on every
 // iteration of a loop (the call facts' loop invariance: the arrays are not
 // written in the loop, nothing the loop calls can write them, their
 // addresses reach nothing that could) gets a plan that lives as long as
@@ -13,9 +13,10 @@
 // the same is the one the plan lives in. A call the analysis cannot prove
 // so, in a loop or in a function a loop calls, goes to the runtime's plan
 // cache instead (the ranks agree at each call whether their cached plans
-// still fit). Either needs every rank to run the call alike (the
-// uniformity analysis) and a machine profile that measured the planned
-// form faster than the MPI's own call.
+// still fit; MPI_Alltoallv only). Either needs every rank to run the call
+// alike (the uniformity analysis) and a machine profile that measured the
+// planned form faster than the MPI's own call (its "alltoallv" points, or
+// "allgatherv" for MPI_Allgatherv, at the call's block size where static).
 //
 // planVectorReductions: an MPI_Allreduce or MPI_Reduce that reduction
 // fusion and lazy deferral leave alone, of a predefined arithmetic type

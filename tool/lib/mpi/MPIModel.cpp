@@ -565,6 +565,8 @@ std::optional<PlannedForms> ompi::plannedForms(llvm::StringRef Name) {
     return PlannedForms{"mpiopt_alltoallv_planned", "mpiopt_alltoallv_cached"};
   if (Name == "MPI_Alltoall")
     return PlannedForms{"mpiopt_alltoall_planned", ""};
+  if (Name == "MPI_Allgatherv")
+    return PlannedForms{"mpiopt_allgatherv_planned", ""};
   return std::nullopt;
 }
 

@@ -135,7 +135,8 @@ llvm::StringRef lazyCounterpart(llvm::StringRef Name);
 /// MPI_Send and MPI_Isend), or "" when it has none.
 llvm::StringRef persistentCounterpart(llvm::StringRef Name);
 /// Whether the runtime offers a planned form of the collective (a plan
-/// built once for arguments that do not change: MPI_Alltoallv, MPI_Alltoall).
+/// built once for arguments that do not change: MPI_Alltoallv, MPI_Alltoall,
+/// MPI_Allgatherv).
 bool hasPlannedForm(llvm::StringRef Name);
 /// The runtime's planned forms of such a collective: Planned takes the
 /// plan's address, then the call's own arguments (ompi-opt writes it where

@@ -52,23 +52,25 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
   return llvm::Error::success();
 }
 
-/// The "collectives" object: "alltoallv" points, "allreduce" and "reduce"
-/// points (other keys, such as the runtime's model strings, are notes).
+/// The "collectives" object: "alltoallv" and "allgatherv" points,
+/// "allreduce" and "reduce" points (other keys, such as the runtime's model
+/// strings, are notes).
 llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, MachineProfile &P) {
-  if (const llvm::json::Array *A = C.getArray("alltoallv"))
-    for (size_t I = 0; I < A->size(); ++I) {
-      const llvm::json::Object *O = (*A)[I].getAsObject();
-      std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
-      std::optional<double> Nat = O ? O->getNumber("native_us") : std::nullopt;
-      std::optional<double> Plan = O ? O->getNumber("planned_us") : std::nullopt;
-      if (!Bytes || !Nat || !Plan || *Bytes < 0 || *Nat <= 0 || *Plan <= 0)
-        return bad(Path, llvm::formatv("collectives.alltoallv[{0}] needs bytes (not negative), native_us and "
-                                       "planned_us (positive)",
-                                       I)
-                             .str());
-      std::optional<llvm::StringRef> Alg = O->getString("algorithm");
-      P.Alltoallv.push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
-    }
+  for (llvm::StringRef Coll : {"alltoallv", "allgatherv"})
+    if (const llvm::json::Array *A = C.getArray(Coll))
+      for (size_t I = 0; I < A->size(); ++I) {
+        const llvm::json::Object *O = (*A)[I].getAsObject();
+        std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
+        std::optional<double> Nat = O ? O->getNumber("native_us") : std::nullopt;
+        std::optional<double> Plan = O ? O->getNumber("planned_us") : std::nullopt;
+        if (!Bytes || !Nat || !Plan || *Bytes < 0 || *Nat <= 0 || *Plan <= 0)
+          return bad(Path, llvm::formatv("collectives.{0}[{1}] needs bytes (not negative), native_us and "
+                                         "planned_us (positive)",
+                                         Coll, I)
+                               .str());
+        std::optional<llvm::StringRef> Alg = O->getString("algorithm");
+        (Coll == "alltoallv" ? P.Alltoallv : P.Allgatherv).push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
+      }
   for (llvm::StringRef Coll : {"allreduce", "reduce"})
     if (const llvm::json::Array *A = C.getArray(Coll))
       for (size_t I = 0; I < A->size(); ++I) {
@@ -89,9 +91,10 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
 
 } // namespace
 
-std::optional<PlannedPoint> MachineProfile::plannedFor(std::optional<int64_t> Bytes) const {
+std::optional<PlannedPoint> MachineProfile::plannedFor(llvm::StringRef Collective,
+                                                       std::optional<int64_t> Bytes) const {
   std::optional<PlannedPoint> R, Largest;
-  for (const PlannedPoint &T : Alltoallv) {
+  for (const PlannedPoint &T : Collective == "allgatherv" ? Allgatherv : Alltoallv) {
     if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
               : !R || T.PlannedUs / T.NativeUs < R->PlannedUs / R->NativeUs)
       R = T;

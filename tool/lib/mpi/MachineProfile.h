@@ -42,9 +42,10 @@ struct TemplatePoint {
   bool wins() const { return TemplateUs < Margin * GenericUs; }
 };
 
-/// One measurement of the planned Alltoallv: every pair of ranks exchanging
-/// Bytes, MPI_Alltoallv against the plan (with the algorithm its cost model
-/// chose), medians, microseconds per call, at the profile's rank count.
+/// One measurement of a planned collective: for the Alltoallv every pair of
+/// ranks exchanging Bytes, for the Allgatherv every rank contributing Bytes;
+/// the MPI's own call against the plan (with the algorithm the plan kept),
+/// medians, microseconds per call, at the profile's rank count.
 struct PlannedPoint {
   int64_t Bytes = 0;
   double NativeUs = 0, PlannedUs = 0;
@@ -84,14 +85,15 @@ struct MachineProfile {
   /// nothing measured covers it.
   std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
 
-  std::vector<PlannedPoint> Alltoallv;
-  /// The measurement that decides a planned all-to-all exchanging Bytes per
-  /// pair: the smallest size measured not below it; with no size (unknown
-  /// until run time, as an Alltoallv's counts), the measured point where the
-  /// plan does best (the plan's own model falls back to MPI_Alltoallv where
-  /// it would not win); beyond every size measured, the largest. None when
-  /// nothing was measured.
-  std::optional<PlannedPoint> plannedFor(std::optional<int64_t> Bytes) const;
+  std::vector<PlannedPoint> Alltoallv, Allgatherv;
+  /// The measurement that decides a planned collective (Collective
+  /// "alltoallv", which MPI_Alltoall shares, or "allgatherv") moving Bytes
+  /// per pair or per rank: the smallest size measured not below it; with no
+  /// size (unknown until run time, as an Alltoallv's counts), the measured
+  /// point where the plan does best (the plan's own model and check fall
+  /// back to the MPI's call where it would not win); beyond every size
+  /// measured, the largest. None when nothing was measured.
+  std::optional<PlannedPoint> plannedFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const;
 
   std::vector<VectorPoint> Reductions;
   /// The smallest size measured not below Bytes for Collective (beyond every

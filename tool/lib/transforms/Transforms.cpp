@@ -14,7 +14,7 @@ static const std::vector<TransformInfo> Registry = {
     {"lazy-deferral", "defer the remaining reductions to the lazy runtime; wait at each force point", runLazyDeferral},
     {"datatype-templates", "send and receive derived datatypes of known shape through compiled pack loops",
      runDatatypeTemplates},
-    {"planned-collectives", "plan MPI_Alltoallv / MPI_Alltoall once per loop (or through the plan cache)",
+    {"planned-collectives", "plan MPI_Alltoallv / MPI_Alltoall / MPI_Allgatherv once per loop (or through the plan cache)",
      runPlannedCollectives},
     {"vector-reductions", "hand large MPI_Allreduce / MPI_Reduce to the runtime's algorithm selector",
      runVectorReductions},
