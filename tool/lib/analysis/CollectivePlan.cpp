@@ -125,9 +125,10 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
   std::optional<int64_t> Bytes = C.Function == "MPI_Alltoallv" ? std::nullopt : pairBytes(C, Ev);
   std::optional<PlannedPoint> P = Profile->plannedFor(Gather ? "allgatherv" : "alltoallv", Bytes);
   if (!P)
-    return {false, llvm::formatv("the machine profile has no planned {0} measurement", Gather ? "Allgatherv" : "all-to-all")
-                           .str() +
-                       (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
+    return {false,
+            llvm::formatv("the machine profile has no planned {0} measurement", Gather ? "Allgatherv" : "all-to-all")
+                    .str() +
+                (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
   if (!P->wins())
     return {false, figure(*P, Per) + ": the MPI's own call is as fast"};
   return {true, saving(*P, Per)};

@@ -91,8 +91,7 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
 
 } // namespace
 
-std::optional<PlannedPoint> MachineProfile::plannedFor(llvm::StringRef Collective,
-                                                       std::optional<int64_t> Bytes) const {
+std::optional<PlannedPoint> MachineProfile::plannedFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const {
   std::optional<PlannedPoint> R, Largest;
   for (const PlannedPoint &T : Collective == "allgatherv" ? Allgatherv : Alltoallv) {
     if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
