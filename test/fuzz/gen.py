@@ -14,7 +14,9 @@ through pointers; MPI_IN_PLACE; results used at once, later, after loops, in
 other functions, through return values and out-parameters; helpers that
 communicate, called from rank-dependent branches and loops; communicators
 duplicated, split and freed; nonblocking, point-to-point and persistent
-requests; early returns, break, continue and goto; macros around calls.
+requests; early returns, break, continue and goto; macros around calls;
+MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv in loops whose counts stay
+the same or change (what the planned collectives look for).
 
 Correctness by construction: in code every rank runs, any statement may be
 generated; a rank-dependent branch gets, in each arm, its own realisation of
@@ -255,6 +257,8 @@ class Gen:
             self.split_helpers(f, out)
         elif w < 94 and len(self.funcs) < 8:
             self.out_params(f, out)
+        elif w < 96 and not deep:
+            self.planned_loop(f, out)
         else:
             # consecutive reductions of one kind: what fusion looks for
             kind, ctype, mpitype, op, comm, root = self.signature()
@@ -494,6 +498,73 @@ class Gen:
         out.append("%s(%s, %s);" % (h.name, self.pick(["rank", "size", "3"]), ", ".join(v.addr for v in targets)))
         for v in targets:
             out.append(self.mix(v))
+
+    def planned_loop(self, f, out):
+        """An MPI_Alltoallv, MPI_Alltoall or MPI_Allgatherv of longs in a loop
+        (what planned-collectives looks for): counts the same on every
+        iteration, or recomputed in the loop (alike on every rank, so every
+        pair still agrees); sometimes MPI_IN_PLACE; every block received is
+        mixed in."""
+        kind = self.pick(["alltoallv", "alltoall", "allgatherv"])
+        comm = self.pick([c for c in self.comms if c != "chalf"] + ["MPI_COMM_WORLD"])
+        c, d, sb, rb, i, j = (self.fresh(p) for p in ("pc", "pd", "psb", "prb", "pi", "pj"))
+        decl = "int %s[64], %s[64];" % (c, d)
+        if self.chance(0.5) or f is None:
+            self.globals.append("static " + decl)
+        else:
+            f.locals.append(decl)
+        f.locals.append("long %s[256], %s[256];" % (sb, rb))
+        f.locals.append("int %s = 0, %s = 0;" % (i, j))
+        k = self.r.randint(0, 5)
+        changes = self.chance(0.3)
+        inplace = kind != "alltoall" and self.chance(0.3)
+        # counts: symmetric in (rank, j) for the all-to-all, by j for the gather
+        who = "rank + %s" % j if kind == "alltoallv" else j
+
+        def recount(shift):
+            return ["for (%s = 0; %s < size; %s++) %s[%s] = 1 + (%s + %s) %% 3;" % (j, j, j, c, j, who, shift),
+                    "for (%s = 1, %s[0] = 0; %s < size; %s++) %s[%s] = %s[%s - 1] + %s[%s - 1];"
+                    % (j, d, j, j, d, j, d, j, c, j)]
+        out.extend(recount(str(k)))
+        out.append("for (%s = 0; %s < 256; %s++) %s[%s] = 0;" % (j, j, j, rb, j))
+        bound = self.pick(["3", "size + 1", "argc_copy + 2"])
+        out.append("for (%s = 0; %s < %s; %s++) {" % (i, i, bound, i))
+        if changes:
+            out.extend("  " + l for l in recount("%d + %s" % (k, i)))
+        blk = self.r.randint(1, 3)
+        if kind == "alltoall":
+            fill = "for (%s = 0; %s < size * %d; %s++) %s[%s] = (rank * 31 + %s + %s) %% 97;" % (
+                j, j, blk, j, sb, j, j, i)
+        elif kind == "alltoallv":
+            fill = "for (%s = 0; %s < %s[size - 1] + %s[size - 1]; %s++) %s[%s] = (rank * 31 + %s + %s) %% 97;" % (
+                j, j, d, c, j, sb, j, j, i)
+        else:
+            fill = "for (%s = 0; %s < %s[rank]; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
+                j, j, c, j, rb if inplace else sb, (d + "[rank]") if inplace else "0", j, j, i)
+        out.append("  " + fill)
+        if kind == "alltoall":
+            call = "MPI_Alltoall(%s, %d, MPI_LONG, %s, %d, MPI_LONG, %s)" % (sb, blk, rb, blk, comm)
+            total = "size * %d" % blk
+        elif kind == "alltoallv":
+            src = "MPI_IN_PLACE" if inplace else sb
+            if inplace:
+                out.append("  for (%s = 0; %s < 256; %s++) %s[%s] = %s[%s];" % (j, j, j, rb, j, sb, j))
+            call = "MPI_Alltoallv(%s, %s, %s, MPI_LONG, %s, %s, %s, MPI_LONG, %s)" % (
+                src, c, d, rb, c, d, comm)
+            total = "%s[size - 1] + %s[size - 1]" % (d, c)
+        else:
+            if inplace:
+                call = "MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, %s, %s, %s, MPI_LONG, %s)" % (
+                    rb, c, d, comm)
+            else:
+                call = "MPI_Allgatherv(%s, %s[rank], MPI_LONG, %s, %s, %s, MPI_LONG, %s)" % (sb, c, rb, c, d, comm)
+            total = "%s[size - 1] + %s[size - 1]" % (d, c)
+        out.append("  " + self.call_text(call))
+        if self.chance(0.2):
+            out.append("  if (%s == 1) %s;" % (i, self.pick(["continue", "break"])))
+        out.append("  for (%s = 0; %s < %s; %s++) mix(%s[%s]);" % (j, j, total, j, rb, j))
+        out.append("}")
+        out.append("mix(%s);" % i)
 
     def reduce_in_place_root(self, f, out):
         """MPI_IN_PLACE at the root, the send buffer elsewhere (the OSU shape)."""

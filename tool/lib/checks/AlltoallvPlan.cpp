@@ -1,9 +1,9 @@
 //===- AlltoallvPlan.cpp - Check: alltoallv-plan ----------------------------===//
 //
-// an MPI_Alltoallv in a loop whose counts, displacements, datatypes and
-// communicator nothing in the loop changes (the plan lifetime the
-// planned-collectives transformation uses, analysis/CollectivePlan.h): its
-// communication plan can be computed once. A call in a helper that a loop
+// an MPI_Alltoallv (or MPI_Allgatherv) in a loop whose counts,
+// displacements, datatypes and communicator nothing in the loop changes (the
+// plan lifetime the planned-collectives transformation uses,
+// analysis/CollectivePlan.h): its communication plan can be computed once. A call in a helper that a loop
 // calls counts too when the count and displacement arrays are objects of
 // static storage that nothing in that loop (the helper included) writes.
 //
@@ -40,9 +40,10 @@ static std::optional<CallerLoop> unchangedInCaller(CheckContext &C, const CallRe
 void checkAlltoallvPlans(CheckContext &C) {
   std::optional<CallerLoops> Callers;
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (CR.Function != "MPI_Alltoallv" || !CR.Call)
+    bool Gather = CR.Function == "MPI_Allgatherv";
+    if ((CR.Function != "MPI_Alltoallv" && !Gather) || !CR.Call)
       continue;
-    if (CR.Loops.empty()) {
+    if (CR.Loops.empty() && !Gather) {
       if (!Callers)
         Callers.emplace(C.Ctx);
       if (std::optional<CallerLoop> L = unchangedInCaller(C, CR, *Callers))
@@ -54,16 +55,15 @@ void checkAlltoallvPlans(CheckContext &C) {
                      .str());
       continue;
     }
-    if (CR.Function != "MPI_Alltoallv")
-      continue;
     PlanLifetime Life = planLifetime(CR);
     if (!Life.Loop)
       continue;
+    llvm::StringRef Coll = Gather ? "Allgatherv" : "Alltoallv";
     C.report("alltoallv-plan", CR.File, CR.Line, CR.Column,
-             llvm::formatv("the counts and displacements of this MPI_Alltoallv do not change in the loop at line "
+             llvm::formatv("the counts and displacements of this MPI_{1} do not change in the loop at line "
                            "{0}: its communication plan can be computed once before the loop (a planned "
-                           "Alltoallv; ompi-cc plans it where the machine profile measured that faster)",
-                           Life.Line)
+                           "{1}; ompi-cc plans it where the machine profile measured that faster)",
+                           Life.Line, Coll)
                  .str());
   }
 }
