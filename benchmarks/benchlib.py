@@ -2,6 +2,7 @@
 command (stopping with its output when it fails), the common options and
 environment, and where libompi-rt for an MPI is."""
 import argparse
+import collections
 import os
 import statistics
 import subprocess
@@ -62,3 +63,10 @@ def paired_ratio(ts, base):
     neighbour on a shared host) scales both and cancels in the ratio, which
     the ratio of two medians does not."""
     return statistics.median(t / b for t, b in zip(ts, base))
+
+
+def chosen(algos):
+    """The algorithm a plan kept in most repetitions, with how often when
+    they differ (its trial's timings decide between near-equal candidates)."""
+    name, n = collections.Counter(algos).most_common(1)[0]
+    return name if n == len(algos) else "%s (%d/%d)" % (name, n, len(algos))

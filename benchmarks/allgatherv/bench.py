@@ -14,20 +14,13 @@ differ), and the plan's creation time.
 
   bench.py [--np 2] [--rpn 0] [--mpi mpich|openmpi] [--reps 7] [--algo auto] [--ks 1,5,...] [--uneven 40,4096] [--out DIR]
 """
-import collections
 import os
 import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
-
-
-def chosen(algos):
-    """The algorithm the plan kept in most repetitions, with how often."""
-    name, n = collections.Counter(algos).most_common(1)[0]
-    return name if n == len(algos) else "%s (%d/%d)" % (name, n, len(algos))
+from benchlib import REPO, chosen, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():

@@ -15,7 +15,6 @@ as its pairwise exchange sends them, the plan's counted by MPIOPT_STATS).
 
   bench.py [--np 2] [--rpn 0] [--mpi mpich|openmpi] [--reps 7] [--algo auto] [--ks 1,5,...] [--ffts 64,128] [--out DIR]
 """
-import collections
 import os
 import re
 import statistics
@@ -23,14 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
-
-
-def chosen(algos):
-    """The algorithm the plan kept in most repetitions, with how often (the
-    trial's timings decide between near-equal candidates)."""
-    name, n = collections.Counter(algos).most_common(1)[0]
-    return name if n == len(algos) else "%s (%d/%d)" % (name, n, len(algos))
+from benchlib import REPO, chosen, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():

@@ -173,6 +173,10 @@ void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept);
 /* At MPI_Finalize: every rank's counters summed, printed by rank 0. */
 void mpiopt_coll_stats_print(void);
 
+/* calloc of at least one element, or the job stops with "out of memory
+ * <what>" (what: "planning an Alltoallv"). */
+void *mpiopt_coll_calloc(size_t n, size_t size, MPI_Comm comm, const char *what);
+
 /* Scratch memory (geometric growth, kept): slot i of a small set. */
 void *mpiopt_coll_scratch(int slot, size_t bytes);
 enum { MPIOPT_SCRATCH_A, MPIOPT_SCRATCH_B, MPIOPT_SCRATCH_C, MPIOPT_SCRATCH_D, MPIOPT_SCRATCH_SLOTS };

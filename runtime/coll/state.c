@@ -124,6 +124,12 @@ mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who) {
   return last = c;
 }
 
+void *mpiopt_coll_calloc(size_t n, size_t size, MPI_Comm comm, const char *what) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) mpiopt_die(comm, "out of memory %s", what);
+  return p;
+}
+
 static unsigned char *scratch[MPIOPT_SCRATCH_SLOTS];
 static size_t scratch_cap[MPIOPT_SCRATCH_SLOTS];
 

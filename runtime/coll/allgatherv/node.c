@@ -11,11 +11,8 @@
  * synchronisation of the next execution tells that nobody still reads this
  * one.
  *
- * Who sends and who receives: for the pair (S -> D), j = (D - S - 1) mod N
- * numbers D among S's other nodes (and S among D's); member j mod L_S of S
- * sends, member L_D - 1 - (j mod L_D) of D receives (as the Alltoallv's
- * node algorithm: with at least N - 1 members per node each rank sends and
- * receives at most one message).
+ * Who sends and who receives: mpiopt_node_sender / mpiopt_node_receiver
+ * (../alltoallv/alltoallv.h), as in the Alltoallv's node algorithm.
  *
  * Cost model (per rank): its block copied in and the whole result copied
  * out (mpiopt_a2av_copy), one node synchronisation (two with other nodes;
@@ -29,34 +26,25 @@
 #include "allgatherv.h"
 
 typedef struct {
-  int peer;
-  size_t off, bytes;
-} xfer;
-
-typedef struct {
   size_t need;  /* bytes of a segment half: the whole result */
   size_t *off;  /* [P]: where rank j's block is */
-  xfer *sends, *recvs;
+  mpiopt_node_xfer *sends, *recvs;
   int nsends, nrecvs;
   int toolarge; /* a message over INT_MAX bytes, or a segment over 1 GiB */
   MPI_Request *req;
 } node;
 
-static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) mpiopt_die(comm, "out of memory planning an Allgatherv");
-  return p;
-}
+#define xcalloc(n, size, comm) mpiopt_coll_calloc(n, size, comm, "planning an Allgatherv")
 
 /* The layout every rank computes alike (the receive byte counts agree on
  * every rank once the plan's check passed). */
 static void layout(const mpiopt_plan_s *p, node *d) {
   const mpiopt_coll_topo *t = &p->c->topo;
-  int L = t->lsize, N = t->nnodes, S = t->mynode, ml = t->lrank;
+  int N = t->nnodes, S = t->mynode;
   MPI_Comm comm = p->c->comm;
   d->off = xcalloc((size_t)p->P, sizeof(size_t), comm);
-  d->sends = xcalloc((size_t)N, sizeof(xfer), comm);
-  d->recvs = xcalloc((size_t)N, sizeof(xfer), comm);
+  d->sends = xcalloc((size_t)N, sizeof(mpiopt_node_xfer), comm);
+  d->recvs = xcalloc((size_t)N, sizeof(mpiopt_node_xfer), comm);
   size_t *rstart = xcalloc((size_t)N, sizeof(size_t), comm), *rsize = xcalloc((size_t)N, sizeof(size_t), comm);
   size_t off = 0;
   for (int D = 0; D < N; D++) {
@@ -70,10 +58,10 @@ static void layout(const mpiopt_plan_s *p, node *d) {
   }
   for (int D = 0; D < N; D++) {
     if (D == S) continue;
-    int j = (D - S - 1 + N) % N, LD = t->first[D + 1] - t->first[D];
-    if (rsize[S] && j % L == ml) d->sends[d->nsends++] = (xfer){t->members[t->first[D] + LD - 1 - j % LD], rstart[S], rsize[S]};
-    int k = (S - D - 1 + N) % N; /* D as a sender to S */
-    if (rsize[D] && L - 1 - k % L == ml) d->recvs[d->nrecvs++] = (xfer){t->members[t->first[D] + k % LD], rstart[D], rsize[D]};
+    if (rsize[S] && mpiopt_node_sender(t, S, D) == p->rank)
+      d->sends[d->nsends++] = (mpiopt_node_xfer){mpiopt_node_receiver(t, S, D), rstart[S], rsize[S]};
+    if (rsize[D] && mpiopt_node_receiver(t, D, S) == p->rank)
+      d->recvs[d->nrecvs++] = (mpiopt_node_xfer){mpiopt_node_sender(t, D, S), rstart[D], rsize[D]};
   }
   d->need = off;
   if (off > ((size_t)1 << 30)) d->toolarge = 1;
@@ -88,17 +76,9 @@ static void release(node *d) {
   free(d->req);
 }
 
-/* MPI_Pack and MPI_Unpack take an int size. */
-static int packable(const mpiopt_a2av_side *s, int P) {
-  if (s->dense) return 1;
-  for (int j = 0; j < P; j++)
-    if (s->bytes[j] > INT_MAX) return 0;
-  return 1;
-}
-
 double mpiopt_agv_node_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
   const mpiopt_coll_topo *t = mpiopt_coll_topology(p->c);
-  if (!packable(&p->s, p->P) || !packable(&p->r, p->P)) return -1;
+  if (!mpiopt_a2av_packable(&p->s, p->P) || !mpiopt_a2av_packable(&p->r, p->P)) return -1;
   node d = {0};
   layout(p, &d);
   double est = -1;

@@ -150,6 +150,35 @@ static inline unsigned char *mpiopt_a2av_at(const mpiopt_a2av_side *s, const voi
   return (unsigned char *)buf + (MPI_Aint)s->displs[j] * s->extent;
 }
 
+/* Whether MPI_Pack / MPI_Unpack can move every block of side s (they take
+ * an int size; a dense side is copied with memcpy). */
+static inline int mpiopt_a2av_packable(const mpiopt_a2av_side *s, int P) {
+  if (s->dense) return 1;
+  for (int j = 0; j < P; j++)
+    if (s->bytes[j] > 0x7fffffffLL) return 0;
+  return 1;
+}
+
+/* The node algorithms (Alltoallv's and Allgatherv's node.c): one message
+ * per pair of nodes S -> D, its peer and where it lies in the segment. Who
+ * sends and who receives: j = (D - S - 1) mod N numbers D among S's other
+ * nodes (and S among D's); member j mod L_S of S sends, member
+ * L_D - 1 - (j mod L_D) of D receives, so that with at least N - 1 members
+ * per node each rank sends and receives at most one message. Both sides
+ * compute this alone; the results are ranks of the communicator. */
+typedef struct {
+  int peer;
+  size_t off, bytes;
+} mpiopt_node_xfer;
+static inline int mpiopt_node_sender(const mpiopt_coll_topo *t, int S, int D) {
+  int j = (D - S - 1 + t->nnodes) % t->nnodes;
+  return t->members[t->first[S] + j % (t->first[S + 1] - t->first[S])];
+}
+static inline int mpiopt_node_receiver(const mpiopt_coll_topo *t, int S, int D) {
+  int j = (D - S - 1 + t->nnodes) % t->nnodes, LD = t->first[D + 1] - t->first[D];
+  return t->members[t->first[D] + LD - 1 - j % LD];
+}
+
 /* A message cost in the model: inter-node ones dearer. */
 static inline double mpiopt_a2av_msg(const mpiopt_a2av_model *m, int inter, long long bytes) {
   return (m->msg + m->byte * (double)bytes) * (inter ? m->inter : 1.0);

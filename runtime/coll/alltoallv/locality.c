@@ -32,11 +32,7 @@ typedef struct {
   MPI_Request *req;
 } locality;
 
-static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) mpiopt_die(comm, "out of memory planning an Alltoallv");
-  return p;
-}
+#define xcalloc(n, size, comm) mpiopt_coll_calloc(n, size, comm, "planning an Alltoallv")
 
 /* The member of node X that owns (sends to, or handles receipts from) node Y. */
 static int owner(const mpiopt_coll_topo *t, int X, int Y) {

@@ -16,9 +16,10 @@
  *
  * Who sends and who receives: for the pair (S -> D), j = (D - S - 1) mod N
  * numbers D among S's other nodes (and S among D's); member j mod L_S of S
- * sends, member L_D - 1 - (j mod L_D) of D receives. Both sides compute
- * this alone, and when a node has at least 2 (N - 1) members each rank
- * sends at most one message and receives at most one.
+ * sends, member L_D - 1 - (j mod L_D) of D receives (mpiopt_node_sender,
+ * mpiopt_node_receiver). Both sides compute this alone, and when a node has
+ * at least 2 (N - 1) members each rank sends at most one message and
+ * receives at most one.
  *
  * Cost model (per rank): the copies in and out (mpiopt_a2av_copy), two node
  * synchronisations (sync x log2 L), and its messages between nodes. It
@@ -31,25 +32,16 @@
 #include "alltoallv.h"
 
 typedef struct {
-  int peer;
-  size_t off, bytes;
-} xfer;
-
-typedef struct {
   size_t need;           /* bytes of a segment half */
   size_t *soff;          /* [P]: where my block for rank j goes in the send area */
   size_t *roff;          /* [P]: where the block from rank j is (send area: same node; receive area: others) */
-  xfer *sends, *recvs;
+  mpiopt_node_xfer *sends, *recvs;
   int nsends, nrecvs;
   int toolarge;          /* a message over INT_MAX bytes, or a segment over 1 GiB */
   MPI_Request *req;
 } node;
 
-static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) mpiopt_die(comm, "out of memory planning an Alltoallv");
-  return p;
-}
+#define xcalloc(n, size, comm) mpiopt_coll_calloc(n, size, comm, "planning an Alltoallv")
 
 /* The layout every member of the node computes alike from the node tables. */
 static void layout(const mpiopt_plan_s *p, node *d) {
@@ -59,8 +51,8 @@ static void layout(const mpiopt_plan_s *p, node *d) {
   MPI_Comm comm = p->c->comm;
   d->soff = xcalloc((size_t)P, sizeof(size_t), comm);
   d->roff = xcalloc((size_t)P, sizeof(size_t), comm);
-  d->sends = xcalloc((size_t)N, sizeof(xfer), comm);
-  d->recvs = xcalloc((size_t)N, sizeof(xfer), comm);
+  d->sends = xcalloc((size_t)N, sizeof(mpiopt_node_xfer), comm);
+  d->recvs = xcalloc((size_t)N, sizeof(mpiopt_node_xfer), comm);
   size_t *rstart = xcalloc((size_t)N, sizeof(size_t), comm), *rsize = xcalloc((size_t)N, sizeof(size_t), comm);
   size_t off = 0;
   for (int D = 0; D < N; D++) { /* the send area: R_D for every node */
@@ -85,14 +77,14 @@ static void layout(const mpiopt_plan_s *p, node *d) {
         off += (size_t)nrb[(size_t)rl * P + s];
       }
     size_t qsize = off - qstart;
-    int j = (S - Sx - 1 + N) % N, LS = t->first[Sx + 1] - t->first[Sx];
-    if (qsize && L - 1 - j % L == ml) d->recvs[d->nrecvs++] = (xfer){t->members[t->first[Sx] + j % LS], qstart, qsize};
+    if (qsize && mpiopt_node_receiver(t, Sx, S) == p->rank)
+      d->recvs[d->nrecvs++] = (mpiopt_node_xfer){mpiopt_node_sender(t, Sx, S), qstart, qsize};
     if (qsize > INT_MAX) d->toolarge = 1;
   }
   for (int D = 0; D < N; D++) {
     if (D == S || !rsize[D]) continue;
-    int j = (D - S - 1 + N) % N, LD = t->first[D + 1] - t->first[D];
-    if (j % L == ml) d->sends[d->nsends++] = (xfer){t->members[t->first[D] + LD - 1 - j % LD], rstart[D], rsize[D]};
+    if (mpiopt_node_sender(t, S, D) == p->rank)
+      d->sends[d->nsends++] = (mpiopt_node_xfer){mpiopt_node_receiver(t, S, D), rstart[D], rsize[D]};
     if (rsize[D] > INT_MAX) d->toolarge = 1;
   }
   d->need = off;
@@ -109,15 +101,8 @@ static void release(node *d) {
   free(d->req);
 }
 
-static int packable(const mpiopt_a2av_side *s, int P) {
-  if (s->dense) return 1;
-  for (int j = 0; j < P; j++)
-    if (s->bytes[j] > INT_MAX) return 0; /* MPI_Pack takes an int size */
-  return 1;
-}
-
 double mpiopt_a2av_node_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
-  if (!packable(&p->s, p->P) || !packable(&p->r, p->P)) return -1;
+  if (!mpiopt_a2av_packable(&p->s, p->P) || !mpiopt_a2av_packable(&p->r, p->P)) return -1;
   node d = {0};
   layout(p, &d);
   double est = -1;

@@ -29,11 +29,7 @@
  * core/linked.c). */
 const int mpiopt_plan_linked = 1;
 
-static void *xcalloc(size_t n, size_t size, MPI_Comm comm) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) mpiopt_die(comm, "out of memory creating an Alltoallv plan");
-  return p;
-}
+#define xcalloc(n, size, comm) mpiopt_coll_calloc(n, size, comm, "creating an Alltoallv plan")
 
 const char *mpiopt_plan_where(const char *file, int line) {
   static char buf[512];
