@@ -34,7 +34,7 @@ void mpiopt_agv_verify(mpiopt_plan_s *p) {
 static mpiopt_plan_s *plan_new(int sendcount, MPI_Datatype sendtype, const int *recvcounts, const int *displs,
                                MPI_Datatype recvtype, MPI_Comm comm, int inplace, const char *file, int line) {
   char who[640];
-  snprintf(who, sizeof who, "mpiopt_allgatherv_plan at %s", mpiopt_plan_where(file, line));
+  snprintf(who, sizeof who, "%s at %s", mpiopt_plan_allgatherv.who, mpiopt_plan_where(file, line));
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
   int P = c->size;
   if (c->inter) MPI_Comm_remote_size(comm, &P);

@@ -35,6 +35,7 @@ static long trial_samples(void) {
   return n;
 }
 
+_Static_assert((int)MPIOPT_AGV_NALGS <= (int)MPIOPT_PLAN_MAX_ALGS, "the plan's choice has room for every algorithm");
 const mpiopt_plan_kind mpiopt_plan_allgatherv = {
-    "Allgatherv", "mpiopt_allgatherv_plan", mpiopt_agv_algorithms, MPIOPT_AGV_NALGS, -1, forced, trial_samples,
+    "Allgatherv", "mpiopt_allgatherv_plan", mpiopt_agv_algorithms, MPIOPT_AGV_NALGS, -1, 0, forced, trial_samples,
     mpiopt_agv_verify};

@@ -78,15 +78,18 @@ extern const mpiopt_a2av_algorithm mpiopt_a2av_algorithms[MPIOPT_A2AV_NALGS];
 
 /* What a planned collective is: its names in messages, its algorithms (the
  * MPI's own first), the candidate the check by timing adds besides the
- * model's choice and the MPI's own (-1: none), the algorithm forced by its
+ * model's choice and the MPI's own (-1: none), whether MPI_IN_PLACE needs a
+ * plan whose send side is its receive side, the algorithm forced by its
  * variable (-1: auto), the check's most rounds, and the check that every
  * rank's arguments match (collective; stops the job naming the call). */
+enum { MPIOPT_PLAN_MAX_ALGS = 8 };
 typedef struct mpiopt_plan_kind {
   const char *coll;       /* "Alltoallv" */
   const char *who;        /* "mpiopt_alltoallv_plan" */
   const mpiopt_a2av_algorithm *algs;
-  int nalgs;
+  int nalgs;              /* at most MPIOPT_PLAN_MAX_ALGS */
   int alt;
+  int send_side;          /* MPI_IN_PLACE needs the send side to equal the receive side (Alltoallv) */
   int (*forced)(void);
   long (*trial_samples)(void);
   void (*verify)(mpiopt_plan_s *p);

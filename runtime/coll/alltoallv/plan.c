@@ -117,8 +117,7 @@ static void gather_node(mpiopt_plan_s *p) {
 static int choose(mpiopt_plan_s *p, int forced) {
   const mpiopt_a2av_model *m = mpiopt_a2av_model_get();
   const mpiopt_plan_kind *k = p->kind;
-  enum { MOST = 8 };
-  double est[MOST];
+  double est[MPIOPT_PLAN_MAX_ALGS];
   for (int a = 0; a < k->nalgs; a++) {
     const mpiopt_a2av_algorithm *alg = &k->algs[a];
     est[a] = (alg->node_aware && !p->nsb) ? -1 : alg->estimate(p, m);
@@ -157,7 +156,7 @@ mpiopt_plan_s *mpiopt_plan_new(const mpiopt_plan_kind *kind, const int *sendcoun
     p->P = c->size;
   side_init(kind, &p->s, "send", sendcounts, sdispls, sendtype, p->P, comm, file, line);
   side_init(kind, &p->r, "recv", recvcounts, rdispls, recvtype, p->P, comm, file, line);
-  p->inplace_ok = kind != &mpiopt_plan_alltoallv ||
+  p->inplace_ok = !kind->send_side ||
                   (sendtype == recvtype && !memcmp(sendcounts, recvcounts, sizeof(int) * (size_t)p->P) &&
                    !memcmp(sdispls, rdispls, sizeof(int) * (size_t)p->P));
   mpiopt_coll_retain(c);

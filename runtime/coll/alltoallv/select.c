@@ -90,6 +90,7 @@ long mpiopt_a2av_trial_samples(void) {
 }
 
 /* The planned Alltoallv (and MPI_Alltoall, the same with uniform counts). */
+_Static_assert((int)MPIOPT_A2AV_NALGS <= (int)MPIOPT_PLAN_MAX_ALGS, "the plan's choice has room for every algorithm");
 const mpiopt_plan_kind mpiopt_plan_alltoallv = {
-    "Alltoallv",        "mpiopt_alltoallv_plan", mpiopt_a2av_algorithms, MPIOPT_A2AV_NALGS, MPIOPT_A2AV_PAIRWISE,
+    "Alltoallv",        "mpiopt_alltoallv_plan",   mpiopt_a2av_algorithms, MPIOPT_A2AV_NALGS, MPIOPT_A2AV_PAIRWISE, 1,
     mpiopt_a2av_forced, mpiopt_a2av_trial_samples, mpiopt_a2av_verify};
