@@ -530,12 +530,16 @@ C
     [ "$rc" -ne 0 ] || fail "switched to the default MPI silently"
     grep -q "^ompi-cc: error: .*obj was built with $MPI_OPENMPI_CC" err.txt || { cat err.txt; fail "no clear error"; }
     OMPI_CC_MPICC="$MPI_OPENMPI_CC" "$E2E_OMPI_CC" -o obj/heat obj/heat.o
-    ldd obj/heat | grep -q "libmpi\.so" || fail "not linked with Open MPI"
+    # (ldd's output to a file first: with pipefail, grep -q leaving at the
+    # first match can kill ldd with SIGPIPE and fail the pipeline)
+    ldd obj/heat > ldd.txt
+    grep -q "libmpi\.so" ldd.txt || fail "not linked with Open MPI"
     CC="$E2E_OMPI_CC --ompi-mpicc=$MPI_OPENMPI_CC" cmake -G Ninja -S "$E2E_SRC/project" -B build \
       -DCMAKE_BUILD_TYPE=Release > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure"; }
     grep -q "CMAKE_C_COMPILER_ARG1.*--ompi-mpicc=$MPI_OPENMPI_CC" build/CMakeCache.txt || fail "CMake did not keep the option"
     cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
-    ldd build/prog | grep -q "libmpi\.so" || fail "the CMake build is not linked with Open MPI"
+    ldd build/prog > ldd.txt
+    grep -q "libmpi\.so" ldd.txt || fail "the CMake build is not linked with Open MPI"
     ok "--ompi-mpicc kept by CMake; no silent switch"
     ;;
 
