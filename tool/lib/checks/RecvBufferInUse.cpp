@@ -75,7 +75,8 @@ void checkRecvBufferInUse(CheckContext &C) {
     for (auto &[O, D] : Uses) {
       if (O <= From || O >= Until)
         continue;
-      if (llvm::any_of(MPIArgs, [&](auto &Rg) { return O >= Rg.first && O <= Rg.second; }))
+      unsigned At = O; // a structured binding cannot be captured in C++17
+      if (llvm::any_of(MPIArgs, [&](auto &Rg) { return At >= Rg.first && At <= Rg.second; }))
         continue; // another MPI call: a different part of the buffer, its own business
       C.report("recv-buffer-in-use", D->getLocation(),
                llvm::formatv("'{0}' is used before the {1} at line {2} that writes it has completed (the "

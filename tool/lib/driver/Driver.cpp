@@ -147,9 +147,9 @@ std::optional<std::string> conflict(const DriverOptions &O) {
   return std::nullopt;
 }
 
-/// What the pipeline runs: the selections, the evaluator's options and the
-/// compiler arguments every command gets. An error message, if any.
-std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptions &Opts) {
+} // namespace
+
+std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, PipelineOptions &Opts) {
   std::vector<StringRef> Names;
   for (const TransformInfo &T : transforms())
     Names.push_back(T.Name);
@@ -211,6 +211,8 @@ std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptio
   Opts.ExtraArgs.push_back("-Qunused-arguments");
   return std::nullopt;
 }
+
+namespace {
 
 /// -p DIR: the sources of its compilation database when none were named,
 /// and the database itself; else the command after "--", else none.

@@ -55,6 +55,14 @@ struct DriverOptions {
   std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
 };
 
+struct PipelineOptions;
+
+/// What the pipeline runs for these options: the selections, the
+/// evaluator's options and the compiler arguments every command gets
+/// (resource directory, MPI and runtime include directories, legacy C
+/// accepted). An error message, if any.
+std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptions &Opts);
+
 /// Run ompi-opt; returns its exit status (README.md lists them).
 int runDriver(DriverOptions &O);
 

@@ -38,7 +38,7 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
       return bad(Path, "templates." + Family.str() + " is not an array");
     for (size_t I = 0; I < A->size(); ++I) {
       const llvm::json::Object *O = (*A)[I].getAsObject();
-      auto Where = [&] { return llvm::formatv("templates.{0}[{1}]", Family.str(), I).str(); };
+      auto Where = [&, Name = Family.str()] { return llvm::formatv("templates.{0}[{1}]", Name, I).str(); };
       std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
       std::optional<double> Gen = O ? O->getNumber("generic_us") : std::nullopt;
       std::optional<double> Tpl = O ? O->getNumber("template_us") : std::nullopt;
