@@ -109,7 +109,7 @@ void mpiopt_coll_config_read(void);
  * the site skips the check for 16 calls, then 32, ... up to 4096; a gain
  * resets it. Keyed by kind (MPIOPT_SITE_...), file, line and communicator;
  * the outcomes are agreed ones, so every rank backs off alike. */
-enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_DENSITY };
+enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_ALLGATHERV, MPIOPT_SITE_DENSITY };
 typedef struct {
   int kind;
   const char *file;

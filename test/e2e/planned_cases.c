@@ -6,8 +6,8 @@
  *     per loop run, blocks of 1 to 3 doubles per rank for the gather), an
  *     FFT-like transpose over heap arrays (planned), MPI_IN_PLACE (planned,
  *     Alltoallv and Allgatherv), a return inside a planned loop;
- *   - counts that change every third step, a helper a loop calls (the plan
- *     cache);
+ *   - counts that change every third step (Alltoallv and Allgatherv), a
+ *     helper a loop calls (the plan cache);
  *   - a histogram of longs summed (MPI_Allreduce), a sparse vector of ints
  *     summed to the last rank (MPI_Reduce), a minimum of doubles (exact)
  *     and a sum of doubles (left to the MPI unless --ompi-reassociate; its
@@ -20,6 +20,7 @@
 #define STEPS 7
 static int rank, size;
 static int counts[MAXP], displs[MAXP], vcounts[MAXP], vdispls[MAXP], gcounts[MAXP], gdispls[MAXP], gtotal;
+static int ccounts[MAXP], cdispls[MAXP];
 static double sbuf[MAXP * 8], rbuf[MAXP * 8];
 static unsigned long sum;
 
@@ -109,6 +110,12 @@ int main(int argc, char **argv) {
       for (int j = 0; j < size; j++) vcounts[j] = 1 + (step / 3 + rank + j) % 2;
     for (int i = 0; i < size * 2; i++) sbuf[i] = rank * 10 + i + step;
     MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_DOUBLE, rbuf, vcounts, vdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+    fold(rbuf, size * 2);
+    for (int j = 0; j < size; j++) { /* recomputed at every step: the plan cache */
+      ccounts[j] = 1 + (step / 3 + j) % 2;
+      cdispls[j] = 2 * (size - 1 - j);
+    }
+    MPI_Allgatherv(sbuf, ccounts[rank], MPI_DOUBLE, rbuf, ccounts, cdispls, MPI_DOUBLE, MPI_COMM_WORLD);
     fold(rbuf, size * 2);
   }
   for (int j = 0; j < size; j++) vcounts[j] = 2;

@@ -60,6 +60,8 @@ int main(int argc, char **argv) {
   } else if (!strcmp(bad, "agv_displs")) {
     mpiopt_allgatherv_planned(&plan, buf, 1, MPI_INT, out, rc, d, MPI_INT, MPI_COMM_WORLD); /* the MPI's own */
     mpiopt_allgatherv_planned(&plan, buf, 1, MPI_INT, out, rc, NULL, MPI_INT, MPI_COMM_WORLD);
+  } else if (!strcmp(bad, "agv_cached")) {
+    mpiopt_allgatherv_cached(buf, 1, MPI_INT, out, NULL, d, MPI_INT, MPI_COMM_WORLD);
   } else if (!strcmp(bad, "noncommutative")) { /* with MPIOPT_ALLREDUCE_ALGO=ring */
     MPI_Op op;
     MPI_Op_create((MPI_User_function *)(void *)abs, 0, &op);

@@ -4,8 +4,9 @@
  * holes and a send type of pairs, MPI_IN_PLACE (plan, planned call), plans
  * executed several times (both halves of the node segment), arrays changed
  * by the program after the plan was made, the planned call ompi-opt
- * writes, a split communicator freed before its plan, and the check
- * against the MPI's own (MPIOPT_ALLGATHERV_TRIAL). Run with each algorithm
+ * writes, a split communicator freed before its plan, the check against
+ * the MPI's own (MPIOPT_ALLGATHERV_TRIAL) and the plan cache
+ * (mpiopt_allgatherv_cached). Run with each algorithm
  * forced (MPIOPT_ALLGATHERV_ALGO) and emulated nodes (MPIOPT_RANKS_PER_NODE).
  * Prints "ok: N checks, 0 failures". */
 #include <mpi.h>
@@ -237,6 +238,74 @@ static void on_split(void) {
   free(rb);
 }
 
+/* The plan cache (mpiopt_allgatherv_cached, as ompi-opt writes a call whose
+ * arguments may change): recurring patterns (hits; with MPIOPT_PLAN_CACHE=2
+ * evictions), rounds in place, a layout only rank 0 changes (its plan is
+ * stale while the others' hit: every rank plans afresh), cached Alltoallv
+ * calls on the same communicator between them (one cache holds both
+ * kinds), and a derived receive type (not cached: MPI_Allgatherv). */
+static void cached(void) {
+  static const int order[] = {UNIFORM40, RANDOM, UNIFORM40, ZEROHEAVY, RANDOM, UNIFORM40, ONEHOLDER, UNIFORM1,
+                              UNIFORM40, RANDOM, ALLZERO, RANDOM};
+  int nrounds = (int)(sizeof order / sizeof order[0]);
+  char what[160];
+  for (int round = 0; round < 2 * nrounds; round++) {
+    int pattern = order[round % nrounds], inplace = round % 5 == 4;
+    layout l;
+    make(&l, pattern, rank == 0 && round % 3 == 1 ? 3 : 0); /* rank 0's own layout now and then */
+    int n = l.rc[rank];
+    double *sb = malloc(sizeof(double) * (size_t)(n + 1)), *rb = malloc(sizeof(double) * (size_t)l.total);
+    fill_send(sb, n, round);
+    for (int k = 0; k < l.total; k++) rb[k] = -7;
+    if (inplace) {
+      for (int k = 0; k < n; k++) rb[l.rd[rank] + k] = value(rank, k, round);
+      mpiopt_allgatherv_cached(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rb, l.rc, l.rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    } else {
+      mpiopt_allgatherv_cached(sb, n, MPI_DOUBLE, rb, l.rc, l.rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    }
+    snprintf(what, sizeof what, "%s cached round %d%s", pname[pattern], round, inplace ? " (in place)" : "");
+    check_recv(&l, rb, round, what);
+    /* An Alltoallv through the same cache: one int from every rank to every rank. */
+    int *ones = malloc(sizeof(int) * (size_t)size), *d = malloc(sizeof(int) * (size_t)size);
+    int *out = malloc(sizeof(int) * (size_t)size), *in = malloc(sizeof(int) * (size_t)size);
+    for (int j = 0; j < size; j++) {
+      ones[j] = 1;
+      d[j] = j;
+      out[j] = rank * 1000 + j + round;
+      in[j] = -1;
+    }
+    mpiopt_alltoallv_cached(out, ones, d, MPI_INT, in, ones, d, MPI_INT, MPI_COMM_WORLD);
+    int bad = 0;
+    for (int j = 0; j < size; j++) bad += in[j] != j * 1000 + rank + round;
+    CHECK(bad == 0, "cached Alltoallv between cached Allgatherv calls, round %d: %d wrong", round, bad);
+    free(ones);
+    free(d);
+    free(out);
+    free(in);
+    free(sb);
+    free(rb);
+    unmake(&l);
+  }
+  /* A derived receive type: the MPI's own call. */
+  MPI_Datatype two;
+  MPI_Type_contiguous(2, MPI_INT, &two);
+  MPI_Type_commit(&two);
+  int *rc = malloc(sizeof(int) * (size_t)size), *rd = malloc(sizeof(int) * (size_t)size);
+  int *all = malloc(sizeof(int) * 2 * (size_t)size), mine[2] = {rank, -rank};
+  for (int j = 0; j < size; j++) {
+    rc[j] = 1;
+    rd[j] = j;
+  }
+  mpiopt_allgatherv_cached(mine, 2, MPI_INT, all, rc, rd, two, MPI_COMM_WORLD);
+  int bad = 0;
+  for (int j = 0; j < size; j++) bad += all[2 * j] != j || all[2 * j + 1] != -j;
+  CHECK(bad == 0, "cached Allgatherv with a derived receive type: %d wrong", bad);
+  MPI_Type_free(&two);
+  free(rc);
+  free(rd);
+  free(all);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -247,6 +316,7 @@ int main(int argc, char **argv) {
   checked(LARGE);
   derived();
   on_split();
+  cached();
   int f = failures, all = 0;
   MPI_Allreduce(&f, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("ok: %d checks, %d failures\n", checks, all);

@@ -1,6 +1,7 @@
 /* Planned Allgatherv: the entry points (mpiopt/plan.h) and the check of a
  * plan's arguments; the plan itself is made, executed and freed as every
- * planned collective's (../alltoallv/plan.c). */
+ * planned collective's (../alltoallv/plan.c), and cached as every cached
+ * one's (../alltoallv/cache.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,4 +79,68 @@ int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sen
     (*plan)->for_inplace = inplace;
   }
   return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
+}
+
+typedef struct {
+  int sendcount;
+  MPI_Datatype sendtype, recvtype;
+  const int *recvcounts, *displs;
+  MPI_Comm comm;
+  int inplace;
+  const char *file;
+  int line;
+} agv_args;
+
+static mpiopt_plan_s *agv_make(const void *v) {
+  const agv_args *a = v;
+  mpiopt_plan_s *p =
+      plan_new(a->sendcount, a->sendtype, a->recvcounts, a->displs, a->recvtype, a->comm, a->inplace, a->file, a->line);
+  p->for_inplace = a->inplace;
+  return p;
+}
+
+static int agv_native(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                      const int *displs, MPI_Datatype recvtype, mpiopt_coll_comm *c) {
+  if (mpiopt_coll_cfg.stats) {
+    mpiopt_coll_count_call(c, MPIOPT_STAT_ALLGATHERV_NATIVE);
+    int size = 0;
+    if (sendbuf == MPI_IN_PLACE) {
+      MPI_Type_size(recvtype, &size);
+      sendcount = recvcounts ? recvcounts[c->rank] : 0;
+    } else {
+      MPI_Type_size(sendtype, &size);
+    }
+    for (int j = 0; j < c->size; j++)
+      if (j != c->rank && sendcount > 0)
+        mpiopt_coll_count_msg(c, MPIOPT_STAT_ALLGATHERV_NATIVE, j, (size_t)sendcount * size);
+  }
+  return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c->comm);
+}
+
+int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm,
+                                const char *file, int line) {
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_allgatherv_cached at %s", mpiopt_plan_where(file, line));
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (!recvcounts) mpiopt_die(comm, "%s: the recvcounts array is NULL", who);
+  if (!displs) mpiopt_die(comm, "%s: the displs array is NULL", who);
+  if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(recvtype) ||
+      (!inplace && !mpiopt_plan_cacheable(sendtype)))
+    return agv_native(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c);
+  mpiopt_coll_site *s = mpiopt_coll_site_of(MPIOPT_SITE_ALLGATHERV, file, line, comm);
+  if (mpiopt_coll_site_skip(s))
+    return agv_native(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c);
+  /* As the cached Alltoallv (../alltoallv/cache.c): a site whose agreed
+   * plans keep running the MPI's own, or keep being made afresh, calls
+   * MPI_Allgatherv directly for a while. */
+  int P = c->size, fresh = 0, mine = inplace ? recvcounts[c->rank] : sendcount;
+  MPI_Datatype st = inplace ? recvtype : sendtype;
+  mpiopt_cache_key q = {&mpiopt_plan_allgatherv, {&mine, recvcounts, displs, NULL}, {1, P, P, 0}, st, recvtype,
+                        inplace};
+  agv_args a = {sendcount, sendtype, recvtype, recvcounts, displs, comm, inplace, file, line};
+  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, agv_make, &a, &fresh);
+  mpiopt_coll_site_note(s, p->algo == MPIOPT_AGV_NATIVE || fresh);
+  return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }

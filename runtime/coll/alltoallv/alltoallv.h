@@ -206,5 +206,24 @@ static inline double mpiopt_a2av_sync(const mpiopt_a2av_model *m, int lsize) {
 /* cache.c */
 void mpiopt_plan_cache_free(mpiopt_coll_comm *c);
 long mpiopt_plan_cache_limit(void); /* MPIOPT_PLAN_CACHE */
+/* What finds a cached plan: its kind, up to four int arrays (a[i] of len[i]
+ * ints; Alltoallv: sendcounts, sdispls, recvcounts, rdispls; Allgatherv:
+ * the send count, recvcounts, displs), the datatypes and MPI_IN_PLACE. */
+enum { MPIOPT_CACHE_KEY_ARRAYS = 4 };
+typedef struct {
+  const mpiopt_plan_kind *kind;
+  const int *a[MPIOPT_CACHE_KEY_ARRAYS];
+  int len[MPIOPT_CACHE_KEY_ARRAYS];
+  MPI_Datatype st, rt;
+  int inplace;
+} mpiopt_cache_key;
+/* Whether a datatype can key a cached plan (a predefined one: a freed
+ * derived handle may come back with another layout). */
+int mpiopt_plan_cacheable(MPI_Datatype t);
+/* The plan every rank agrees on for key q (collective: one small
+ * MPI_Allreduce): the cached one all found, or make(args) on every rank
+ * (*fresh set alike everywhere). */
+mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q,
+                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh);
 
 #endif

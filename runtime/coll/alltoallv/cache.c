@@ -1,9 +1,11 @@
-/* The plan cache: mpiopt_alltoallv_cached (see mpiopt/plan.h), for the
- * MPI_Alltoallv calls whose arguments ompi-opt could not prove unchanged.
+/* The plan cache: mpiopt_alltoallv_cached and mpiopt_allgatherv_cached
+ * (../allgatherv/plan.c; see mpiopt/plan.h), for the calls whose arguments
+ * ompi-opt could not prove unchanged.
  *
- * Per communicator, up to MPIOPT_PLAN_CACHE plans (default 16; 0: no
- * planning, every call runs MPI_Alltoallv), found by a hash of the count and
- * displacement arrays and the datatypes and confirmed by comparing them.
+ * Per communicator, up to MPIOPT_PLAN_CACHE plans of every kind together
+ * (default 16; 0: no planning, every call runs the MPI's own), found by a
+ * hash of the count and displacement arrays and the datatypes and confirmed
+ * by comparing them.
  * A rank's hit says nothing about the others' (their arrays may have
  * changed), so every call agrees: one MPI_Allreduce (MAX) of (id, -id) of
  * the plan each rank found tells whether all found the same one; if not,
@@ -14,10 +16,10 @@
  *
  * Datatypes are keyed by handle and by size and extent; a derived datatype
  * is not cached (a freed handle may come back with another layout): such a
- * call runs MPI_Alltoallv.
+ * call runs the MPI's own.
  *
  * Per call site: when a site's agreed plans choose the MPI's own algorithm
- * 4 times in a row, the site calls MPI_Alltoallv directly for its next 16
+ * 4 times in a row, the site calls the MPI's own directly for its next 16
  * calls, then probes again, doubling the period up to 4096 each time the
  * probe still chooses it. The decision depends only on agreed outcomes, so
  * every rank takes it alike. */
@@ -30,8 +32,9 @@
 const int mpiopt_plan_cache_linked = 1; /* see core/linked.c */
 
 typedef struct {
+  const mpiopt_plan_kind *kind;
   uint64_t hash;
-  int *arrays;            /* sendcounts, sdispls, recvcounts, rdispls: 4P ints */
+  int *key, nkey;         /* the key's arrays, one after the other */
   MPI_Datatype st, rt;
   int inplace;
   mpiopt_plan_s *plan;
@@ -55,26 +58,30 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-static uint64_t hash_args(const int *sc, const int *sd, const int *rc, const int *rd, int P, int st_size,
-                          MPI_Aint st_ext, int rt_size, MPI_Aint rt_ext) {
+static uint64_t hash_key(const mpiopt_cache_key *k) {
   uint64_t h = 1469598103934665603ull;
-  for (int j = 0; j < P; j++) {
-    h = mix(h, ((uint64_t)(unsigned)sc[j] << 32) | (unsigned)sd[j]);
-    h = mix(h, ((uint64_t)(unsigned)rc[j] << 32) | (unsigned)rd[j]);
-  }
-  h = mix(h, (uint64_t)st_size * 31 + (uint64_t)st_ext);
-  return mix(h, (uint64_t)rt_size * 31 + (uint64_t)rt_ext);
+  int ssize = 0, rsize = 0;
+  MPI_Aint lb, sext = 0, rext = 0;
+  MPI_Type_size(k->st, &ssize);
+  MPI_Type_get_extent(k->st, &lb, &sext);
+  MPI_Type_size(k->rt, &rsize);
+  MPI_Type_get_extent(k->rt, &lb, &rext);
+  for (int i = 0; i < MPIOPT_CACHE_KEY_ARRAYS; i++)
+    for (int j = 0; j < k->len[i]; j++) h = mix(h, (uint64_t)(unsigned)k->a[i][j] * 4 + (unsigned)i);
+  h = mix(h, (uint64_t)ssize * 31 + (uint64_t)sext);
+  return mix(h, (uint64_t)rsize * 31 + (uint64_t)rext);
 }
 
-static int predefined(MPI_Datatype t) {
+int mpiopt_plan_cacheable(MPI_Datatype t) {
   int ni, na, nd, combiner;
+  if (t == MPI_DATATYPE_NULL) return 0;
   MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
   return combiner == MPI_COMBINER_NAMED;
 }
 
 static void entry_free(entry *e) {
   mpiopt_a2av_plan_delete(e->plan);
-  free(e->arrays);
+  free(e->key);
 }
 
 void mpiopt_plan_cache_free(mpiopt_coll_comm *c) {
@@ -87,20 +94,29 @@ void mpiopt_plan_cache_free(mpiopt_coll_comm *c) {
   }
 }
 
-static entry *lookup(cache *k, uint64_t h, const int *sc, const int *sd, const int *rc, const int *rd, int P,
-                     MPI_Datatype st, MPI_Datatype rt, int inplace) {
-  size_t n = sizeof(int) * (size_t)P;
-  for (int i = 0; i < k->n; i++) {
-    entry *e = &k->e[i];
-    if (e->hash == h && e->st == st && e->rt == rt && e->inplace == inplace && !memcmp(e->arrays, sc, n) &&
-        !memcmp(e->arrays + P, sd, n) && !memcmp(e->arrays + 2 * P, rc, n) && !memcmp(e->arrays + 3 * P, rd, n))
-      return e;
-  }
+static int key_length(const mpiopt_cache_key *q) {
+  int n = 0;
+  for (int i = 0; i < MPIOPT_CACHE_KEY_ARRAYS; i++) n += q->len[i];
+  return n;
+}
+
+static int matches(const entry *e, uint64_t h, const mpiopt_cache_key *q) {
+  if (e->kind != q->kind || e->hash != h || e->st != q->st || e->rt != q->rt || e->inplace != q->inplace ||
+      e->nkey != key_length(q))
+    return 0;
+  const int *at = e->key;
+  for (int i = 0; i < MPIOPT_CACHE_KEY_ARRAYS; at += q->len[i], i++)
+    if (q->len[i] && memcmp(at, q->a[i], sizeof(int) * (size_t)q->len[i])) return 0;
+  return 1;
+}
+
+static entry *lookup(cache *k, uint64_t h, const mpiopt_cache_key *q) {
+  for (int i = 0; i < k->n; i++)
+    if (matches(&k->e[i], h, q)) return &k->e[i];
   return NULL;
 }
 
-static entry *insert(cache *k, mpiopt_coll_comm *c, uint64_t h, const int *sc, const int *sd, const int *rc,
-                     const int *rd, int P, MPI_Datatype st, MPI_Datatype rt, int inplace, mpiopt_plan_s *plan) {
+static entry *insert(cache *k, mpiopt_coll_comm *c, uint64_t h, const mpiopt_cache_key *q, mpiopt_plan_s *plan) {
   if (k->n >= mpiopt_plan_cache_limit()) { /* the least recently used goes (the same one on every rank) */
     int old = 0;
     for (int i = 1; i < k->n; i++)
@@ -110,18 +126,45 @@ static entry *insert(cache *k, mpiopt_coll_comm *c, uint64_t h, const int *sc, c
   }
   k->e = mpiopt_grow_int(k->e, &k->cap, k->n + 1, sizeof *k->e);
   entry *e = &k->e[k->n++];
+  e->kind = q->kind;
   e->hash = h;
-  e->arrays = malloc(4 * sizeof(int) * (size_t)P);
-  if (!e->arrays) mpiopt_die(c->comm, "out of memory caching an Alltoallv plan");
-  memcpy(e->arrays, sc, sizeof(int) * (size_t)P);
-  memcpy(e->arrays + P, sd, sizeof(int) * (size_t)P);
-  memcpy(e->arrays + 2 * P, rc, sizeof(int) * (size_t)P);
-  memcpy(e->arrays + 3 * P, rd, sizeof(int) * (size_t)P);
-  e->st = st;
-  e->rt = rt;
-  e->inplace = inplace;
+  e->nkey = key_length(q);
+  e->key = malloc(sizeof(int) * (size_t)(e->nkey ? e->nkey : 1));
+  if (!e->key) mpiopt_die(c->comm, "out of memory caching %s plan", q->kind->coll);
+  int *at = e->key;
+  for (int i = 0; i < MPIOPT_CACHE_KEY_ARRAYS; at += q->len[i], i++)
+    if (q->len[i]) memcpy(at, q->a[i], sizeof(int) * (size_t)q->len[i]);
+  e->st = q->st;
+  e->rt = q->rt;
+  e->inplace = q->inplace;
   e->plan = plan;
   return e;
+}
+
+mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q,
+                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh) {
+  if (!c->cache) {
+    c->cache = calloc(1, sizeof(cache));
+    if (!c->cache) mpiopt_die(c->comm, "out of memory");
+  }
+  cache *k = c->cache;
+  uint64_t h = hash_key(q);
+  entry *e = lookup(k, h, q);
+  long long id[2] = {e ? e->plan->id : -1, e ? -e->plan->id : 1};
+  MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, c->priv);
+  *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
+  if (*fresh) { /* someone found another plan, or none */
+    mpiopt_plan_s *p = make(args);
+    e = lookup(k, h, q);
+    if (e) { /* mine was stale on some other rank: replace it */
+      mpiopt_a2av_plan_delete(e->plan);
+      e->plan = p;
+    } else {
+      e = insert(k, c, h, q, p);
+    }
+  }
+  e->used = ++k->tick;
+  return e->plan;
 }
 
 static int native(const void *sendbuf, const int *sc, const int *sd, MPI_Datatype st, void *recvbuf, const int *rc,
@@ -137,39 +180,17 @@ static int native(const void *sendbuf, const int *sc, const int *sd, MPI_Datatyp
   return MPI_Alltoallv(sendbuf, sc, sd, st, recvbuf, rc, rd, rt, c->comm);
 }
 
-/* The plan every rank agrees on for these arguments: the cached one all
- * found, or a new one (*fresh set, on every rank alike). */
-static mpiopt_plan_s *agreed_plan(mpiopt_coll_comm *c, const int *sc, const int *sd, MPI_Datatype st, const int *rc,
-                                  const int *rd, MPI_Datatype rt, int inplace, const char *file, int line,
-                                  int *fresh) {
-  if (!c->cache) {
-    c->cache = calloc(1, sizeof(cache));
-    if (!c->cache) mpiopt_die(c->comm, "out of memory");
-  }
-  cache *k = c->cache;
-  int P = c->size, ssize = 0, rsize = 0;
-  MPI_Aint lb, sext = 0, rext = 0;
-  MPI_Type_size(st, &ssize);
-  MPI_Type_get_extent(st, &lb, &sext);
-  MPI_Type_size(rt, &rsize);
-  MPI_Type_get_extent(rt, &lb, &rext);
-  uint64_t h = hash_args(sc, sd, rc, rd, P, ssize, sext, rsize, rext);
-  entry *e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
-  long long id[2] = {e ? e->plan->id : -1, e ? -e->plan->id : 1};
-  MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, c->priv);
-  *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
-  if (*fresh) { /* someone found another plan, or none */
-    mpiopt_plan_s *p = mpiopt_a2av_plan_new(sc, sd, st, rc, rd, rt, c->comm, 0, file, line);
-    e = lookup(k, h, sc, sd, rc, rd, P, st, rt, inplace);
-    if (e) { /* mine was stale on some other rank: replace it */
-      mpiopt_a2av_plan_delete(e->plan);
-      e->plan = p;
-    } else {
-      e = insert(k, c, h, sc, sd, rc, rd, P, st, rt, inplace, p);
-    }
-  }
-  e->used = ++k->tick;
-  return e->plan;
+typedef struct {
+  const int *sc, *sd, *rc, *rd;
+  MPI_Datatype st, rt;
+  MPI_Comm comm;
+  const char *file;
+  int line;
+} a2av_args;
+
+static mpiopt_plan_s *a2av_make(const void *v) {
+  const a2av_args *a = v;
+  return mpiopt_a2av_plan_new(a->sc, a->sd, a->st, a->rc, a->rd, a->rt, a->comm, 0, a->file, a->line);
 }
 
 int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
@@ -185,8 +206,8 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
     mpiopt_die(comm, "%s: a count or displacement array is NULL", who);
   const int *sc = inplace ? recvcounts : sendcounts, *sd = inplace ? rdispls : sdispls;
   MPI_Datatype st = inplace ? recvtype : sendtype;
-  if (c->inter || mpiopt_plan_cache_limit() == 0 || st == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL ||
-      !predefined(st) || !predefined(recvtype) || !sc || !sd || !recvcounts || !rdispls)
+  if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(st) || !mpiopt_plan_cacheable(recvtype) ||
+      !sc || !sd || !recvcounts || !rdispls)
     return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
   mpiopt_coll_site *s = mpiopt_coll_site_of(MPIOPT_SITE_ALLTOALLV, file, line, comm);
   if (mpiopt_coll_site_skip(s))
@@ -195,8 +216,10 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
    * (counts that change at every call: a plan is never used twice and
    * planning costs several collectives), gains nothing from the cache:
    * after 4 in a row the site calls MPI_Alltoallv directly for a while. */
-  int fresh = 0;
-  mpiopt_plan_s *p = agreed_plan(c, sc, sd, st, recvcounts, rdispls, recvtype, inplace, file, line, &fresh);
+  int P = c->size, fresh = 0;
+  mpiopt_cache_key q = {&mpiopt_plan_alltoallv, {sc, sd, recvcounts, rdispls}, {P, P, P, P}, st, recvtype, inplace};
+  a2av_args a = {sc, sd, recvcounts, rdispls, st, recvtype, comm, file, line};
+  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, a2av_make, &a, &fresh);
   mpiopt_coll_site_note(s, p->algo == MPIOPT_A2AV_NATIVE || fresh);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }

@@ -56,6 +56,15 @@ __attribute__((weak)) int mpiopt_alltoallv_cached_at(const void *sendbuf, const 
   return MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
+__attribute__((weak)) int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                      void *recvbuf, const int *recvcounts, const int *displs,
+                                                      MPI_Datatype recvtype, MPI_Comm comm, const char *file,
+                                                      int line) {
+  (void)file;
+  (void)line;
+  return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
 __attribute__((weak)) int mpiopt_plan_free(mpiopt_plan *plan) {
   (void)plan;
   return MPI_SUCCESS;

@@ -47,6 +47,10 @@
  *       each found the same plan, and plans afresh otherwise; a site whose
  *       plans keep choosing the MPI's own algorithm calls it directly for a
  *       while (doubling periods), as every rank decides alike.
+ *   mpiopt_allgatherv_cached(sendbuf, sendcount, sendtype, recvbuf,
+ *       recvcounts, displs, recvtype, comm): the same for MPI_Allgatherv
+ *       (keyed by the send count, recvcounts and displs; one cache per
+ *       communicator holds both kinds)
  *
  * Every rank must call these where it would call the MPI collective, in
  * the same order. Results are those of MPI_Alltoallv for every input;
@@ -97,6 +101,9 @@ int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sen
 int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                                MPI_Comm comm, const char *file, int line);
+int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm,
+                                const char *file, int line);
 
 #define mpiopt_alltoallv_plan_create(sc, sd, st, rc, rd, rt, comm, plan)                                            \
   mpiopt_alltoallv_plan_create_at(sc, sd, st, rc, rd, rt, comm, plan, __FILE__, __LINE__)
@@ -112,6 +119,8 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
   mpiopt_alltoall_planned_at(plan, sb, scount, st, rb, rcount, rt, comm, __FILE__, __LINE__)
 #define mpiopt_alltoallv_cached(sb, sc, sd, st, rb, rc, rd, rt, comm)                                               \
   mpiopt_alltoallv_cached_at(sb, sc, sd, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
+#define mpiopt_allgatherv_cached(sb, scount, st, rb, rc, rd, rt, comm)                                              \
+  mpiopt_allgatherv_cached_at(sb, scount, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }

@@ -566,7 +566,7 @@ std::optional<PlannedForms> ompi::plannedForms(llvm::StringRef Name) {
   if (Name == "MPI_Alltoall")
     return PlannedForms{"mpiopt_alltoall_planned", ""};
   if (Name == "MPI_Allgatherv")
-    return PlannedForms{"mpiopt_allgatherv_planned", ""};
+    return PlannedForms{"mpiopt_allgatherv_planned", "mpiopt_allgatherv_cached"};
   return std::nullopt;
 }
 

@@ -13,7 +13,7 @@
 // Other calls are renamed to the plan cache's. Nothing inserted spans a
 // line, so every line keeps its number. Where another transformation
 // already changes the code at the loop's start or end, its calls go to the
-// plan cache (MPI_Alltoall and MPI_Allgatherv stay as written).
+// plan cache (MPI_Alltoall stays as written).
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/CollectivePlan.h"
