@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -18,6 +19,32 @@ constexpr const char *Vector = "vector-reductions";
 
 bool sendSide(Role R) {
   return R == Role::SendCounts || R == Role::SendDispls || R == Role::SendType || R == Role::SendCount;
+}
+
+/// Why a call the runtime's form would replace cannot be renamed where it is
+/// written, or "". A call written as a macro's argument
+/// (CHECK(MPI_Alltoallv(...)), the return code still going to the macro)
+/// is renamed in the argument's text, if the macro expands that argument
+/// once (a second expansion is a second call at the same text); a call
+/// in a macro's body has no text of its own to rename.
+std::string macroProblem(const ASTContext &Ctx, const CallExpr *Call, const FileResult &Calls) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = Call->getBeginLoc();
+  if (!B.isMacroID())
+    return "";
+  if (!SM.isMacroArgExpansion(B))
+    return "the call is written in a macro's body (only a call written as a macro's argument, as in "
+           "CHECK(MPI_Alltoallv(...)), is rewritten)";
+  CharSourceRange R =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Call->getSourceRange()), SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return "part of the call is written in a macro's body";
+  SourceLocation Spelled = SM.getFileLoc(B);
+  for (const CallResult &O : Calls.Calls)
+    if (O.Call && O.Call != Call && O.Call->getBeginLoc().isMacroID() &&
+        SM.getFileLoc(O.Call->getBeginLoc()) == Spelled)
+      return "the macro around the call expands its argument more than once";
+  return "";
 }
 
 /// Whether the call's send buffer is MPI_IN_PLACE (the send arguments are
@@ -162,8 +189,8 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
       Plan.Declined.push_back(
           ChangeNote::at(Planned, false, C.File, C.Line, C.Column, C.Function + " not planned", Why));
     };
-    if (C.Call->getBeginLoc().isMacroID()) {
-      Decline("the call is written through a macro");
+    if (std::string Why = macroProblem(Ctx, C.Call, Calls); !Why.empty()) {
+      Decline(Why);
       continue;
     }
     if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller)) {
@@ -299,7 +326,6 @@ std::optional<int64_t> vectorWinsFrom(const MachineProfile &P, llvm::StringRef C
 VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                       const MachineProfile *Profile,
                                       const std::set<std::pair<unsigned, unsigned>> &Taken, bool Reassociate) {
-  (void)Ctx;
   VectorPlan Plan;
   for (const CallResult &C : Calls.Calls) {
     llvm::StringRef To = C.Model ? largeVectorCounterpart(C.Function) : "";
@@ -326,8 +352,8 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
     std::optional<bool> Float = arithmetic(Type);
     bool BuiltinOp = Op && Op->Sym.K == SymValue::Handle && isReductionOp(Op->Sym.Name) &&
                      Op->Sym.Name != "MPI_MAXLOC" && Op->Sym.Name != "MPI_MINLOC";
-    if (C.Call->getBeginLoc().isMacroID())
-      Decline("the call is written through a macro");
+    if (std::string Why = macroProblem(Ctx, C.Call, Calls); !Why.empty())
+      Decline(Why);
     else if (!Float)
       Decline("its datatype (" + (Type ? Type->Text : std::string("?")) +
               ") is not a predefined arithmetic type the selector's algorithms reduce");

@@ -95,12 +95,20 @@ inline const clang::Stmt *loopBody(const clang::Stmt *Loop) {
   return nullptr;
 }
 
+/// Whether Loop is `do ... while (0)`: a statement that runs its body once
+/// (the usual wrapper of a statement-like macro), not a loop.
+inline bool isDoWhileZero(const clang::Stmt *Loop) {
+  const auto *D = llvm::dyn_cast_or_null<clang::DoStmt>(Loop);
+  const auto *Zero = D ? llvm::dyn_cast<clang::IntegerLiteral>(D->getCond()->IgnoreParenImpCasts()) : nullptr;
+  return Zero && Zero->getValue() == 0;
+}
+
 /// The for, while and do statements around S within its function,
-/// innermost first.
+/// innermost first (not `do ... while (0)`, which runs once).
 inline std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx, const clang::Stmt *S) {
   std::vector<const clang::Stmt *> R;
   for (const clang::Stmt *P = parentStmt(Ctx, S); P; P = parentStmt(Ctx, P))
-    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(P))
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(P) && !isDoWhileZero(P))
       R.push_back(P);
   return R;
 }

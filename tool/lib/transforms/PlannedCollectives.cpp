@@ -162,7 +162,8 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
                    "the cache keeps a plan per set of counts and displacements, and the ranks agree at each call "
                    "whether theirs still fit (one small MPI_Allreduce)";
     }
-    SourceLocation Callee = P.Call->getCallee()->getBeginLoc();
+    // As written: a call in a macro's argument is renamed there.
+    SourceLocation Callee = SM.getFileLoc(P.Call->getCallee()->getBeginLoc());
     std::optional<Token> LParen = Lexer::findNextToken(Callee, SM, TC.Ctx.getLangOpts());
     if (!LParen || !LParen->is(tok::l_paren))
       continue;

@@ -36,7 +36,8 @@ llvm::Error ompi::runVectorReductions(TransformContext &TC) {
   TC.needs("#include <mpiopt/coll_optional.h>");
   const SourceManager &SM = TC.Ctx.getSourceManager();
   for (const VectorReduction &V : Plan.Calls) {
-    SourceLocation Callee = V.Call->getCallee()->getBeginLoc();
+    // As written: a call in a macro's argument is renamed there.
+    SourceLocation Callee = SM.getFileLoc(V.Call->getCallee()->getBeginLoc());
     if (auto E = TC.Out.add(
             tooling::Replacement(SM, CharSourceRange::getTokenRange(Callee, Callee), V.To, TC.Ctx.getLangOpts())))
       return E;

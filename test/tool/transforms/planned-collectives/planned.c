@@ -20,6 +20,12 @@
 #define P 4
 #define STEPS 10
 #define A2AV(sb, rb) MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD)
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((call) != MPI_SUCCESS)                                                                                         \
+      abort();                                                                                                         \
+  } while (0)
+#define TWICE(call) ((call), (call))
 static double sb[64], rb[64];
 static int counts[P], displs[P], other[P];
 void unknown(int *);
@@ -149,11 +155,35 @@ static void negative(void) {
     if (rank == 0)
       // REPORT-DAG: planned.c:[[#@LINE+1]]:7: planned-collectives: not done: MPI_Alltoallv not planned (every rank must make the runtime's calls alike, but the branch at line [[#@LINE-1]] {{.*}})
       MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
-    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoallv not planned (the call is written through a macro)
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoallv not planned (the call is written in a macro's body (only a call written as a macro's argument, as in CHECK(MPI_Alltoallv(...)), is rewritten))
     A2AV(sb, rb);
     // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoall not planned (its plan arguments are not proved the same on every iteration (in the loop at line {{.*}}, sendcount (s) may change: s is assigned at line {{.*}}, inside the loop) and the runtime has no plan cache for MPI_Alltoall)
     MPI_Alltoall(sb, s, MPI_DOUBLE, rb, s, MPI_DOUBLE, MPI_COMM_WORLD);
   }
+}
+
+// Calls written as a macro's argument: renamed in the argument, the return
+// code still going to the macro. Left as written: a macro that expands its
+// argument twice (two calls at one text).
+static void macros(void) {
+  for (int s = 0; s < STEPS; s++) {
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: MPI_Alltoallv planned once per run of the loop at line [[#@LINE-1]] (mpiopt_alltoallv_planned) (its counts, displacements, datatypes and communicator are the same on every iteration and every rank runs it alike; {{.*}}
+    CHECK(MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD));
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: MPI_Alltoall planned once per run of the loop at line {{.*}} (mpiopt_alltoall_planned) {{.*}}
+    CHECK(MPI_Alltoall(sb, 4, MPI_DOUBLE, rb, 4, MPI_DOUBLE, MPI_COMM_WORLD));
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoall not planned (the macro around the call expands its argument more than once)
+    TWICE(MPI_Alltoall(sb, 2, MPI_DOUBLE, rb, 2, MPI_DOUBLE, MPI_COMM_WORLD));
+  }
+  // SRC:  { mpiopt_plan mpiopt_plan7_p = 0, mpiopt_plan8_p = 0; for (int s = 0; s < STEPS; s++) {
+  // SRC:    CHECK(mpiopt_alltoallv_planned(&mpiopt_plan7_p, sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD));
+  // SRC:    CHECK(mpiopt_alltoall_planned(&mpiopt_plan8_p, sb, 4, MPI_DOUBLE, rb, 4, MPI_DOUBLE, MPI_COMM_WORLD));
+  // SRC:    TWICE(MPI_Alltoall(sb, 2, MPI_DOUBLE, rb, 2, MPI_DOUBLE, MPI_COMM_WORLD));
+  // The do ... while (0) of a statement macro is no loop: a call in no
+  // other stays as written (not even the plan cache: a plan would serve
+  // one call).
+  // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: not done: MPI_Alltoallv not planned (it is in no loop (directly or through the functions that call it): a plan would serve one call)
+  CHECK(MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD));
+  // SRC:  CHECK(MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD));
 }
 
 int main(int argc, char **argv) {
@@ -164,6 +194,7 @@ int main(int argc, char **argv) {
   exits(3);
   cached(c);
   negative();
+  macros();
   MPI_Finalize();
   return 0;
 }
