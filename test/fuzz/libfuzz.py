@@ -16,8 +16,11 @@ import glob
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -66,14 +69,21 @@ def main():
     print("fuzz-tool: " + " ".join(cmd))
     sys.stdout.flush()
     log = os.path.join(out, "libfuzzer.log")
+    # The fuzzer's scratch file goes to a directory of its own (libFuzzer
+    # may leave without running exit handlers), removed afterwards.
+    scratch = tempfile.mkdtemp(prefix="scratch-", dir=out)
+    env = dict(os.environ, TMPDIR=scratch)
+    start = time.time()
     with open(log, "w") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
+    elapsed = time.time() - start
+    shutil.rmtree(scratch, ignore_errors=True)
     text = open(log, errors="replace").read()
     stats = dict(re.findall(r"^stat::(\w+):\s+(\d+)", text, re.M))
     found = sorted(set(p for p in glob.glob(os.path.join(out, "*-*"))
                        if re.match(r"(crash|timeout|oom|leak)-", os.path.basename(p))) - before)
-    print("fuzz-tool: %s inputs run in at most %s s (%s a second), %s new inputs kept, corpus %d inputs; %d failures"
-          % (stats.get("number_of_executed_units", "?"), a.seconds, stats.get("average_exec_per_sec", "?"),
+    print("fuzz-tool: %s inputs run in %.0f s (%s a second), %s new inputs kept, corpus %d inputs; %d failures"
+          % (stats.get("number_of_executed_units", "?"), elapsed, stats.get("average_exec_per_sec", "?"),
              stats.get("new_units_added", "?"), len(os.listdir(corpus)), len(found)))
     for p in found:
         print("fuzz-tool: %s (%s %s)" % (p, a.fuzzer, p))
