@@ -6,6 +6,7 @@
  * array (the queue) that points into the receive buffers, which stay
  * untouched until the next sync, so bsp_hpmove hands out pointers without
  * copying and unread messages simply disappear at the next sync. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -113,6 +114,9 @@ static size_t get_tag(const void *status, void *tag) {
 /* bsp_move of both APIs: copy at most max bytes of the first message's
  * payload and dequeue it (`shown` is the argument as the caller gave it). */
 static void move(void *payload, size_t max, long long shown) {
+  mpiopt_bsp_require_active("bsp_move");
+  if (!payload && max > 0)
+    mpiopt_bsp_fail("bsp_move(payload=NULL, nbytes=%lld): no buffer to receive the payload", shown);
   const mpiopt_bsp_msg *m = first("bsp_move");
   if (!m) mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%lld): the message queue is empty", payload, shown);
   size_t c = max < m->n ? max : m->n;
@@ -122,10 +126,14 @@ static void move(void *payload, size_t max, long long shown) {
 
 /* bsp_hpmove of both APIs: the payload size, SIZE_MAX on an empty queue. */
 static size_t hpmove(void **tag_ptr, void **payload_ptr) {
+  mpiopt_bsp_require_active("bsp_hpmove");
+  if (!tag_ptr || !payload_ptr)
+    mpiopt_bsp_fail("bsp_hpmove(tag_ptr=%p, payload_ptr=%p): an output pointer is NULL", (void *)tag_ptr,
+                    (void *)payload_ptr);
   const mpiopt_bsp_msg *m = first("bsp_hpmove");
   if (!m) return SIZE_MAX;
-  if (tag_ptr) *tag_ptr = (void *)m->msg_tag;
-  if (payload_ptr) *payload_ptr = (void *)m->payload;
+  *tag_ptr = (void *)m->msg_tag;
+  *payload_ptr = (void *)m->payload;
   size_t n = m->n;
   dequeue();
   return n;
@@ -133,10 +141,17 @@ static size_t hpmove(void **tag_ptr, void **payload_ptr) {
 
 static int clamp_int(size_t n) { return n > INT32_MAX ? INT32_MAX : (int)n; }
 
-void bsp_qsize(int *nmessages, int *accum_nbytes) {
+/* Both output pointers of bsp_qsize must be given. */
+static void qsize_check(const void *nmessages, const void *accum_nbytes) {
   mpiopt_bsp_require_active("bsp_qsize");
-  if (nmessages) *nmessages = clamp_int(G.nmsgs - G.head);
-  if (accum_nbytes) *accum_nbytes = clamp_int(G.qbytes);
+  if (!nmessages || !accum_nbytes)
+    mpiopt_bsp_fail("bsp_qsize(nmessages=%p, accum_nbytes=%p): an output pointer is NULL", nmessages, accum_nbytes);
+}
+
+void bsp_qsize(int *nmessages, int *accum_nbytes) {
+  qsize_check(nmessages, accum_nbytes);
+  *nmessages = clamp_int(G.nmsgs - G.head);
+  *accum_nbytes = clamp_int(G.qbytes);
 }
 
 void bsp_get_tag(int *status, void *tag) {
@@ -145,7 +160,10 @@ void bsp_get_tag(int *status, void *tag) {
 }
 
 void bsp_move(void *payload, int reception_nbytes) {
-  move(payload, reception_nbytes < 0 ? 0 : (size_t)reception_nbytes, reception_nbytes);
+  mpiopt_bsp_require_active("bsp_move");
+  if (reception_nbytes < 0) /* the message would be lost */
+    mpiopt_bsp_fail("bsp_move(payload=%p, nbytes=%d): the reception size is negative", payload, reception_nbytes);
+  move(payload, (size_t)reception_nbytes, reception_nbytes);
 }
 
 int bsp_hpmove(void **tag_ptr, void **payload_ptr) {
@@ -165,9 +183,9 @@ void mpiopt_mcbsp_hpsend(unsigned int pid, const void *tag, const void *payload,
 }
 
 void mpiopt_mcbsp_qsize(unsigned int *nmessages, size_t *accum_nbytes) {
-  mpiopt_bsp_require_active("bsp_qsize");
-  if (nmessages) *nmessages = (unsigned int)(G.nmsgs - G.head);
-  if (accum_nbytes) *accum_nbytes = G.qbytes;
+  qsize_check(nmessages, accum_nbytes);
+  *nmessages = (unsigned int)(G.nmsgs - G.head);
+  *accum_nbytes = G.qbytes;
 }
 
 void mpiopt_mcbsp_get_tag(size_t *status, void *tag) {
@@ -176,7 +194,7 @@ void mpiopt_mcbsp_get_tag(size_t *status, void *tag) {
 }
 
 void mpiopt_mcbsp_move(void *payload, size_t reception_nbytes) {
-  move(payload, reception_nbytes, (long long)reception_nbytes);
+  move(payload, reception_nbytes, reception_nbytes > LLONG_MAX ? -1 : (long long)reception_nbytes);
 }
 
 size_t mpiopt_mcbsp_hpmove(void **tag_ptr, void **payload_ptr) { return hpmove(tag_ptr, payload_ptr); }

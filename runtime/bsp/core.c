@@ -215,8 +215,9 @@ void bsp_end(void) {
 }
 
 int bsp_nprocs(void) {
-  if (G.active) return G.p;
-  if (G.ended) mpiopt_bsp_fail("bsp_nprocs called after bsp_end");
+  /* After bsp_end (on process 0, the one that continues): the number of
+   * processes of the finished parallel section. */
+  if (G.active || G.ended) return G.p;
   /* Before bsp_begin: how many processes bsp_begin can start. */
   mpiopt_bsp_start_mpi();
   int n;

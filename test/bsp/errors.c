@@ -27,6 +27,16 @@ int main(void) {
   if (is("negative")) bsp_put(right, a, b, -8, 8);
   if (is("pop_unreg")) bsp_pop_reg(c);
   if (is("move_empty")) bsp_move(c, 8);
+  if (is("move_negative")) bsp_move(c, -1);
+  if (is("move_null")) bsp_move(NULL, 8);
+  if (is("qsize_null")) {
+    int n = 0;
+    bsp_qsize(&n, NULL);
+  }
+  if (is("hpmove_null")) {
+    void *pp = NULL;
+    bsp_hpmove(NULL, &pp); /* checked before the (empty) queue is looked at */
+  }
   if (is("abort") && s == p - 1) bsp_abort("custom failure %d on %s", 42, "purpose");
   if (is("unsafe_oob")) bsp_put(right, b, b, 24, 16); /* with MPIOPT_BSP_UNSAFE=1: caught where it lands */
   if (is("reg_mismatch")) {

@@ -2,7 +2,8 @@
  * bsp_init lets bsp_begin live outside main (only process 0 runs main's code
  * before it: it reads the process count, the others receive it); bsp_begin
  * with more processes than exist gives what exists; bsp_time runs forward;
- * only process 0 continues after bsp_end. */
+ * only process 0 continues after bsp_end, where bsp_nprocs gives the size
+ * of the finished parallel section. */
 #include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,11 @@ static void spmd(void) {
   bsp_end();
   if (s != 0) {
     printf("FAIL: process %d continued after bsp_end\n", s);
+    exit(1);
+  }
+  /* The process that continues: bsp_nprocs is the finished section's size. */
+  if (bsp_nprocs() != p) {
+    printf("FAIL: bsp_nprocs after bsp_end = %d, want %d\n", bsp_nprocs(), p);
     exit(1);
   }
 }

@@ -8,7 +8,10 @@
 //   - crashes or trips UndefinedBehaviorSanitizer (libFuzzer reports it),
 //   - runs past libFuzzer's -timeout (a hang), or
 //   - accepts the source and writes a transformed source that Clang, with
-//     the same arguments, rejects (a rewrite that breaks code).
+//     the same arguments, rejects (a rewrite that breaks code), or
+//   - writes a JSON report, SARIF or HTML summary that is not JSON (every
+//     output of ompi-opt is rendered: text and JSON reports, diagnostics,
+//     SARIF, and for a changed source the unified diff and HTML page).
 // A source Clang rejects is never transformed: the pipeline fails on it
 // before writing anything. Clang's diagnostics go to /dev/null unless
 // MPIOPT_FUZZ_VERBOSE is set; MPIOPT_FUZZ_MPI_INCLUDE names another MPI's
@@ -17,9 +20,14 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
 #include "driver/Pipeline.h"
+#include "report/Diff.h"
+#include "report/HtmlDiff.h"
+#include "report/Lint.h"
+#include "report/Report.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <cstdlib>
@@ -73,9 +81,39 @@ bool compiles(const std::string &Text) {
 
 [[noreturn]] void fail(const char *Why, const std::string &Input, const std::string &Output) {
   llvm::errs() << "ompi-opt-fuzzer: " << Why << "\n--- input ---\n"
-               << Input << "\n--- transformed ---\n"
+               << Input << "\n--- output ---\n"
                << Output << "\n--- end ---\n";
   abort();
+}
+
+/// Every output ompi-opt writes from O; the JSON ones must parse.
+void renderOutputs(const FileOutcome &O, const std::string &Input) {
+  std::vector<FileResult> Files{O.Analysis};
+  llvm::raw_null_ostream Null;
+  std::string Json, Sarif, Summary;
+  writeTextReport(Null, Files, /*Long=*/true);
+  {
+    llvm::raw_string_ostream OS(Json);
+    writeJSONReport(OS, Files);
+  }
+  LintFile L{O.Original, O.Findings};
+  writeDiagnostics(Null, L);
+  {
+    llvm::raw_string_ostream OS(Sarif);
+    writeSarif(OS, L, "fuzz");
+  }
+  if (O.Transformed != O.Original) {
+    writeUnifiedDiff(Null, O.Path, O.Original, O.Transformed, O.Analysis.Notes);
+    Summary = renderHtmlDiff(O.Path, O.Original, O.Transformed, O.Analysis).Summary;
+  }
+  for (auto [What, Text] : {std::pair<const char *, std::string *>{"the JSON report", &Json},
+                            {"the SARIF log", &Sarif},
+                            {"the HTML page's summary", &Summary}})
+    if (!Text->empty())
+      if (llvm::Expected<llvm::json::Value> V = llvm::json::parse(*Text); !V) {
+        llvm::consumeError(V.takeError());
+        fail((std::string(What) + " is not JSON").c_str(), Input, *Text);
+      }
 }
 
 } // namespace
@@ -127,7 +165,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   clang::tooling::FixedCompilationDatabase DB(F->Dir, {"-std=gnu11"});
   std::vector<FileOutcome> Outcomes;
   bool Parsed = quietly([&] { return runPipeline(DB, {F->Path}, F->Opts, Outcomes); });
-  if (!Parsed || Outcomes.empty() || Outcomes[0].Transformed == Outcomes[0].Original)
+  if (!Parsed || Outcomes.empty())
+    return 0;
+  renderOutputs(Outcomes[0], Input);
+  if (Outcomes[0].Transformed == Outcomes[0].Original)
     return 0;
   if (Outcomes[0].Original != Input)
     fail("the pipeline parsed another text than the input", Input, Outcomes[0].Original);
