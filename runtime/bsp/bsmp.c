@@ -20,6 +20,10 @@ void mpiopt_bsp_set_tagsize_at(size_t *tagsize, const char *call) {
   size_t want = *tagsize;
   *tagsize = G.tagsize_next; /* the value before this call */
   G.tagsize_next = want;
+  /* Collective: every process sets the same values in the same order in a
+   * superstep (compared at the sync, even when the last values agree). */
+  G.ntagset++;
+  G.taghash = (G.taghash ^ (uint32_t)want ^ (uint32_t)((uint64_t)want >> 32)) * 16777619u + 0x9e3779b9u;
 }
 
 void bsp_set_tagsize(int *tag_nbytes) {

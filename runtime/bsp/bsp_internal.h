@@ -116,6 +116,8 @@ typedef struct {
   uint64_t stream;   /* bytes of the stream to the receiver */
   uint32_t superstep;
   uint32_t first_pop; /* sequence number of the first popped registration, or 0 */
+  uint32_t ntagset;   /* bsp_set_tagsize calls this superstep */
+  uint32_t taghash;   /* of the values they set, in call order */
 } mpiopt_bsp_hdr;
 enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 #define MPIOPT_BSP_F_INLINE 1u  /* the stream follows the header in the block */
@@ -185,6 +187,7 @@ typedef struct {
 
   /* BSMP */
   size_t tagsize, tagsize_next;
+  uint32_t ntagset, taghash; /* bsp_set_tagsize this superstep: calls, hash of their values */
   size_t qtagsize;           /* the tag size of the queued messages (when they were sent) */
   mpiopt_bsp_msg *msgs;
   size_t nmsgs, head, capmsgs, qbytes;

@@ -33,7 +33,7 @@ static void check_headers(const mpiopt_bsp_hdr *mine) {
   for (int q = 0; q < G.p; q++) {
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
     if (h->vote == mine->vote && h->npush == mine->npush && h->npop == mine->npop && h->pophash == mine->pophash &&
-        h->tagsize_next == mine->tagsize_next)
+        h->tagsize_next == mine->tagsize_next && h->ntagset == mine->ntagset && h->taghash == mine->taghash)
       continue;
     int lo = q < G.pid ? q : G.pid, hi = q < G.pid ? G.pid : q;
     const mpiopt_bsp_hdr *hl = q < G.pid ? h : mine, *hh = q < G.pid ? mine : h;
@@ -51,10 +51,11 @@ static void check_headers(const mpiopt_bsp_hdr *mine) {
                                  "are numbered in bsp_push_reg order and every process must pop the same ones in "
                                  "the same order",
                                  mine->superstep, lo, hl->npop, hl->first_pop, hi, hh->npop, hh->first_pop);
-    mpiopt_bsp_fail_collective(lo, "superstep %u: bsp_set_tagsize differs: process %d sets the tag size to %llu, "
-                               "process %d to %llu (it is collective)",
-                               mine->superstep, lo, (unsigned long long)hl->tagsize_next, hi,
-                               (unsigned long long)hh->tagsize_next);
+    mpiopt_bsp_fail_collective(lo, "superstep %u: bsp_set_tagsize differs: process %d called it %u times (the tag "
+                               "size then %llu), process %d %u times (then %llu); it is collective: every process "
+                               "sets the same values in the same order",
+                               mine->superstep, lo, hl->ntagset, (unsigned long long)hl->tagsize_next, hi,
+                               hh->ntagset, (unsigned long long)hh->tagsize_next);
   }
 }
 
@@ -126,7 +127,7 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   int sending = 0; /* streams to send that do not fit inline */
   mpiopt_bsp_hdr mine = {vote, G.rma_flags, (uint32_t)G.npushed, (uint32_t)G.npopped,
                          G.pophash, G.tagsize_next, 0, G.superstep,
-                         G.npopped ? G.regs[G.popped[0]].seq : 0u};
+                         G.npopped ? G.regs[G.popped[0]].seq : 0u, G.ntagset, G.taghash};
   for (int q = 0; q < p; q++) {
     char *blk = G.a2a_send + (size_t)q * G.block;
     mpiopt_bsp_hdr h = mine;
@@ -218,6 +219,7 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   G.rma_flags = 0;
   if (mine.npush || mine.npop) mpiopt_bsp_apply_registrations();
   G.tagsize = G.tagsize_next;
+  G.ntagset = G.taghash = 0;
   G.superstep++;
 }
 

@@ -33,10 +33,15 @@ int main(void) {
   bsp_get_tag(&st, NULL);
   CHECK(st == 0, "empty message: status %d", st);
 
-  /* Set the tag size: the previous one is returned; it applies next superstep. */
-  int ts = (int)sizeof(int);
+  /* Set the tag size: the previous one is returned; it applies next
+   * superstep. Every process sets it twice here, the same values in the
+   * same order (collective), and the last one counts. */
+  int ts = 16;
   bsp_set_tagsize(&ts);
   CHECK(ts == 0, "previous tag size %d", ts);
+  ts = (int)sizeof(int);
+  bsp_set_tagsize(&ts);
+  CHECK(ts == 16, "previous tag size %d (set earlier in the superstep)", ts);
   bsp_sync(); /* the empty messages are dropped here */
   bsp_qsize(&n, &nb);
   CHECK(n == 0, "unread messages not dropped: %d", n);

@@ -48,6 +48,12 @@ int main(void) {
     int t = s == 0 ? 4 : 8;
     bsp_set_tagsize(&t);
   }
+  if (is("tagsize_sequence")) { /* the last values agree, the sequences do not */
+    int t = 4;
+    if (s == 0) bsp_set_tagsize(&t);
+    t = 8;
+    bsp_set_tagsize(&t);
+  }
   if (is("sync_end") && s == 0) bsp_end();
   bsp_sync();
   if (is("after_end")) {
