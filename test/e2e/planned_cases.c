@@ -2,8 +2,9 @@
  * "planned"): built with ompi-cc and a profile in which the runtime's forms
  * win, it must print what the plain build prints at every rank count.
  *
- *   - a time loop's MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv (planned
- *     per loop run, blocks of 1 to 3 doubles per rank for the gather), an
+ *   - a time loop's MPI_Alltoallv, MPI_Alltoall (written in a CHECK macro)
+ *     and MPI_Allgatherv (planned per loop run, blocks of 1 to 3 doubles
+ *     per rank for the gather), an
  *     FFT-like transpose over heap arrays (planned), MPI_IN_PLACE (planned,
  *     Alltoallv and Allgatherv), a return inside a planned loop;
  *   - counts that change every third step (Alltoallv and Allgatherv), a
@@ -17,6 +18,10 @@
 #include <stdlib.h>
 
 #define MAXP 64
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((call) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 3);                                                           \
+  } while (0)
 #define STEPS 7
 static int rank, size;
 static int counts[MAXP], displs[MAXP], vcounts[MAXP], vdispls[MAXP], gcounts[MAXP], gdispls[MAXP], gtotal;
@@ -95,7 +100,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < size * 4; i++) sbuf[i] = rank * 1000 + i * 3 + step;
     MPI_Alltoallv(sbuf, counts, displs, MPI_DOUBLE, rbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
     fold(rbuf, size);
-    MPI_Alltoall(sbuf, 4, MPI_DOUBLE, rbuf, 4, MPI_DOUBLE, MPI_COMM_WORLD);
+    CHECK(MPI_Alltoall(sbuf, 4, MPI_DOUBLE, rbuf, 4, MPI_DOUBLE, MPI_COMM_WORLD)); /* renamed in the macro */
     fold(rbuf, size * 4);
     MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
     fold(rbuf, size);
