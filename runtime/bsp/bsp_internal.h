@@ -3,10 +3,12 @@
  * A superstep's communication is recorded in one byte stream per
  * destination process (arrays grown geometrically and reused, never a list
  * of allocations): put records carry their payload, get requests name the
- * remote area, send records carry tag and payload. bsp_sync ships the
- * streams (exchange_*.c), lets each owner answer the get requests from its
- * memory as it is before any put lands, applies the puts, queues the
- * messages and then completes the gets. */
+ * remote area, send records carry tag and payload, and a one-sided put
+ * leaves a marker where it was issued. bsp_sync ships the streams
+ * (exchange_*.c), lets each owner answer the get requests from its memory
+ * as it is before anything lands, writes the get results in issue order,
+ * then lands the puts by source and issue order and queues the messages
+ * (sync.c). */
 #ifndef MPIOPT_BSP_INTERNAL_H
 #define MPIOPT_BSP_INTERNAL_H
 
@@ -24,11 +26,12 @@ typedef struct {
   size_t len, cap;
 } mpiopt_bsp_buf;
 
-/* Stream records. PUT and GETREQ: u32 (kind << 28 | slot), u32 nbytes,
- * u64 offset, then (PUT) the payload. SEND: u32 (kind << 28), u32 payload
- * bytes, then the tag and the payload, each padded to 8 bytes so that
- * bsp_hpmove hands out aligned pointers. */
-enum { MPIOPT_BSP_PUT = 1, MPIOPT_BSP_GETREQ = 2, MPIOPT_BSP_SEND = 3 };
+/* Stream records. PUT, GETREQ and RMAPUT: u32 (kind << 28 | slot), u32
+ * nbytes, u64 offset, then (PUT) the payload; RMAPUT marks where a
+ * one-sided put was issued (its data travels apart). SEND: u32 (kind <<
+ * 28), u32 payload bytes, then the tag and the payload, each padded to 8
+ * bytes so that bsp_hpmove hands out aligned pointers. */
+enum { MPIOPT_BSP_PUT = 1, MPIOPT_BSP_GETREQ = 2, MPIOPT_BSP_SEND = 3, MPIOPT_BSP_RMAPUT = 4 };
 #define MPIOPT_BSP_REC 16
 #define MPIOPT_BSP_SENDREC 8
 #define MPIOPT_BSP_SLOT_MASK 0x0fffffffu
@@ -60,22 +63,31 @@ static inline void mpiopt_bsp_rec_write(char *r, uint32_t word, uint32_t n, uint
 static inline size_t mpiopt_bsp_rec_size(mpiopt_bsp_rec h, size_t tagsize) {
   switch (h.word >> 28) {
   case MPIOPT_BSP_PUT: return MPIOPT_BSP_REC + h.n;
-  case MPIOPT_BSP_GETREQ: return MPIOPT_BSP_REC;
+  case MPIOPT_BSP_GETREQ:
+  case MPIOPT_BSP_RMAPUT: return MPIOPT_BSP_REC;
   default: return MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(tagsize) + MPIOPT_BSP_PAD8(h.n);
   }
 }
 
-/* Where a get's data goes, in request order per owner. */
+/* A get of this process, in issue order (every owner, itself included):
+ * where its data goes and where it comes from. */
 typedef struct {
   char *dst;
   size_t n;
+  int owner;
+  size_t stage;      /* MPIOPT_BSP_GET_MSG: the next n bytes of the owner's reply;
+                        MPIOPT_BSP_GET_DIRECT: one-sided, straight into dst;
+                        else one-sided, at this offset of getstage */
 } mpiopt_bsp_getdst;
+#define MPIOPT_BSP_GET_MSG SIZE_MAX
+#define MPIOPT_BSP_GET_DIRECT (SIZE_MAX - 1)
 
+/* An address range [lo, hi) of this process's memory, for overlap tests. */
 typedef struct {
-  mpiopt_bsp_getdst *v;
-  size_t len, cap;
-  size_t bytes;      /* total requested from this owner */
-} mpiopt_bsp_getlist;
+  uintptr_t lo, hi;
+  size_t idx;
+  int mark;          /* overlaps another range of the set */
+} mpiopt_bsp_span;
 
 /* bsp_hpput / bsp_hpsend: the source is read at the sync, into the stream. */
 typedef struct {
@@ -89,8 +101,9 @@ typedef struct {
 typedef struct {
   int pid, slot;
   size_t off, n;
-  char *local;       /* put: a copy of the source (in rmabuf); get: the destination */
-  size_t at;         /* put: offset of the copy in rmabuf */
+  char *local;       /* get: where the data goes (set at the sync) */
+  size_t at;         /* put: offset of the copy in rmabuf; get: SIZE_MAX */
+  size_t ord;        /* get: its index in getord */
 } mpiopt_bsp_rmaop;
 
 typedef struct {
@@ -101,7 +114,9 @@ typedef struct {
   int attached;      /* to the one-sided windows */
   uint32_t seq;      /* 1 + number of bsp_push_reg calls before this one (same everywhere) */
 } mpiopt_bsp_reg;
-enum { MPIOPT_BSP_REG_FREE, MPIOPT_BSP_REG_LIVE, MPIOPT_BSP_REG_PUSHED, MPIOPT_BSP_REG_POPPED };
+/* PUSHED: pushed this superstep; POPPED: in effect, popped this superstep;
+ * DROPPED: pushed and popped this superstep (it leaves nothing). */
+enum { MPIOPT_BSP_REG_FREE, MPIOPT_BSP_REG_LIVE, MPIOPT_BSP_REG_PUSHED, MPIOPT_BSP_REG_POPPED, MPIOPT_BSP_REG_DROPPED };
 
 /* The metadata every process sends every other process at every sync, in
  * the same all-to-all block as the small streams. Besides the stream size it
@@ -124,6 +139,7 @@ enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 #define MPIOPT_BSP_F_GETREQ 2u  /* the stream holds get requests */
 #define MPIOPT_BSP_F_RMAGET 4u  /* the sender has one-sided gets this superstep */
 #define MPIOPT_BSP_F_RMAPUT 8u  /* ... one-sided puts */
+#define MPIOPT_BSP_F_WILDPOP 16u /* the sender popped NULL this superstep (resolved at the sync) */
 
 /* Exchange algorithms for the part of a superstep that is not inline. */
 enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA };
@@ -148,7 +164,13 @@ typedef struct {
   mpiopt_bsp_buf *out;       /* [p] streams; out[pid] is the process's own */
   size_t *lastput;           /* [p] offset of the last put record, for coalescing, or SIZE_MAX */
   size_t *lastget;           /* [p] offset of the last get request, for merging, or SIZE_MAX */
-  mpiopt_bsp_getlist *gets;  /* [p] */
+  mpiopt_bsp_getdst *getord; /* every get, in issue order */
+  size_t ngets, capgets;
+  size_t *getbytes;          /* [p] bytes asked of each owner as messages */
+  size_t *getcur;            /* [p] delivery cursor in each owner's reply */
+  mpiopt_bsp_buf getstage;   /* one-sided get data that cannot go straight to place */
+  mpiopt_bsp_span *spans;    /* scratch for overlap tests */
+  size_t capspans;
   uint32_t *flags;           /* [p] MPIOPT_BSP_F_GETREQ per destination */
   mpiopt_bsp_fixup *fix;
   size_t nfix, capfix;
@@ -173,7 +195,8 @@ typedef struct {
   int nfree;
   size_t capfree;
   int *pushed, npushed, cappushed; /* pending, in call order */
-  int *popped, npopped, cappopped;
+  int *popped, npopped, cappopped; /* slots, in call order; -1: a NULL pop not yet resolved */
+  int wildpops;              /* NULL pops this superstep */
   uint64_t pophash;
   uint32_t nseq;
   size_t *rsize;             /* [capregs * p]: size of each registration on each process */
@@ -219,6 +242,7 @@ void mpiopt_bsp_start_mpi(void);
 int mpiopt_bsp_lookup(const void *addr); /* live registration of addr, or -1 */
 void mpiopt_bsp_push(const void *addr, size_t size, const char *call);
 void mpiopt_bsp_apply_registrations(void);
+void mpiopt_bsp_resolve_pops(void); /* collective: NULL pops take the registration they name */
 
 /* drma.c / bsmp.c */
 void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, size_t n, int hp, const char *call);
@@ -237,6 +261,9 @@ void mpiopt_bsp_rma_stop(void);
 int mpiopt_bsp_rma_attach(int slot); /* 0: this MPI could not attach the area */
 void mpiopt_bsp_rma_detach(int slot);
 void mpiopt_bsp_rma_run(int puts); /* 0: the get epoch, 1: the put epoch */
+void mpiopt_bsp_rma_plan_gets(void); /* where each one-sided get's data goes */
+int mpiopt_bsp_rma_puts_as_messages(void); /* the one-sided puts' data to rrep[]; returns requests posted */
+void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);
 int mpiopt_bsp_use_rma(size_t n);
 void mpiopt_bsp_select_init(void);
 

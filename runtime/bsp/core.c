@@ -173,7 +173,8 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.out = calloc(p, sizeof *G.out);
   G.lastput = malloc(p * sizeof *G.lastput);
   G.lastget = malloc(p * sizeof *G.lastget);
-  G.gets = calloc(p, sizeof *G.gets);
+  G.getbytes = calloc(p, sizeof *G.getbytes);
+  G.getcur = calloc(p, sizeof *G.getcur);
   G.flags = calloc(p, sizeof *G.flags);
   G.in = calloc(p, sizeof *G.in);
   G.rep = calloc(p, sizeof *G.rep);
@@ -183,7 +184,7 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.stream_len = malloc(p * sizeof *G.stream_len);
   G.a2a_send = calloc(p, G.block);
   G.a2a_recv = calloc(p, G.block);
-  if (!G.out || !G.lastput || !G.lastget || !G.gets || !G.flags || !G.in || !G.rep || !G.rrep || !G.reqs || !G.stream_of ||
+  if (!G.out || !G.lastput || !G.lastget || !G.getbytes || !G.getcur || !G.flags || !G.in || !G.rep || !G.rrep || !G.reqs || !G.stream_of ||
       !G.stream_len || !G.a2a_send || !G.a2a_recv)
     mpiopt_bsp_fail("out of memory starting %d processes", p);
   for (int q = 0; q < p; q++) G.lastput[q] = G.lastget[q] = SIZE_MAX;

@@ -6,9 +6,13 @@
  * offset) is appended to that record, so a loop of word puts costs one
  * header. bsp_hpput records the source and copies it at the sync. bsp_get
  * appends a request to the owner's stream and remembers the destination;
- * consecutive gets of consecutive words are merged the same way. With the
- * one-sided exchange, transfers of at least MPIOPT_BSP_RMA_MIN bytes are
- * set aside for MPI_Put/MPI_Get instead (exchange_rma.c). */
+ * consecutive gets of consecutive words are merged the same way. Every get
+ * is listed in issue order too (getord), whatever its owner, so that the
+ * sync writes the results in that order. With the one-sided exchange,
+ * transfers of at least MPIOPT_BSP_RMA_MIN bytes are set aside for
+ * MPI_Put/MPI_Get instead (exchange_rma.c); a one-sided put leaves a marker
+ * in the destination's stream, so that the destination knows where it
+ * falls in the order of the puts it receives. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,8 +109,15 @@ void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, s
     } else {
       memcpy(G.rmabuf.p + G.rmabuf.len, src, n);
     }
-    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, G.rmabuf.len};
+    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, G.rmabuf.len, 0};
     G.rmabuf.len += n;
+    mpiopt_bsp_buf *b = &G.out[pid];
+    for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) { /* the marker, in the pieces the data travels in */
+      size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
+      mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
+      mpiopt_bsp_rec_write(b->p + b->len, rec_word(MPIOPT_BSP_RMAPUT, s), (uint32_t)c, off + at);
+      b->len += MPIOPT_BSP_REC;
+    }
     return;
   }
   while (n) {
@@ -124,35 +135,43 @@ void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, s
   }
 }
 
+/* Append a get to the issue-order list. */
+static inline void list_get(char *dst, size_t n, int owner, size_t stage) {
+  G.getord = mpiopt_bsp_grow(G.getord, &G.capgets, G.ngets + 1, sizeof *G.getord);
+  G.getord[G.ngets++] = (mpiopt_bsp_getdst){dst, n, owner, stage};
+}
+
 void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t n, const char *call) {
   int s = checked_slot(pid, src, off, n, call, src, dst, 1);
   if (n == 0) return;
   if (pid != G.pid && mpiopt_bsp_use_rma(n) && G.raddr[(size_t)s * G.p + pid]) {
     G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
     G.rma_flags |= MPIOPT_BSP_F_RMAGET;
-    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, dst, SIZE_MAX};
+    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, SIZE_MAX, G.ngets};
+    list_get(dst, n, (int)pid, 0); /* placed at the sync (mpiopt_bsp_rma_plan_gets) */
     return;
   }
-  mpiopt_bsp_getlist *gl = &G.gets[pid];
   mpiopt_bsp_buf *b = &G.out[pid];
   G.flags[pid] |= MPIOPT_BSP_F_GETREQ;
   while (n) {
     size_t c = n < MPIOPT_BSP_CHUNK ? n : MPIOPT_BSP_CHUNK;
-    /* Merge with the previous request when both sides continue it. */
+    /* Merge with the previous request when both sides continue it and no
+     * other get came between (the results are written in issue order). */
     uint32_t word = rec_word(MPIOPT_BSP_GETREQ, s);
-    if (gl->len && G.lastget[pid] != SIZE_MAX && G.lastget[pid] + MPIOPT_BSP_REC == b->len &&
-        gl->v[gl->len - 1].dst + gl->v[gl->len - 1].n == (char *)dst && extend(b->p + G.lastget[pid], word, off, c)) {
-      gl->v[gl->len - 1].n += c;
+    mpiopt_bsp_getdst *last = G.ngets ? &G.getord[G.ngets - 1] : NULL;
+    if (last && last->owner == pid && last->stage == MPIOPT_BSP_GET_MSG && last->dst + last->n == (char *)dst &&
+        G.lastget[pid] != SIZE_MAX && G.lastget[pid] + MPIOPT_BSP_REC == b->len &&
+        extend(b->p + G.lastget[pid], word, off, c)) {
+      last->n += c;
     } else {
       mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
       mpiopt_bsp_rec_write(b->p + b->len, word, (uint32_t)c, off);
       G.lastget[pid] = b->len;
       b->len += MPIOPT_BSP_REC;
       G.lastput[pid] = SIZE_MAX;
-      gl->v = mpiopt_bsp_grow(gl->v, &gl->cap, gl->len + 1, sizeof *gl->v);
-      gl->v[gl->len++] = (mpiopt_bsp_getdst){(char *)dst, c};
+      list_get((char *)dst, c, (int)pid, MPIOPT_BSP_GET_MSG);
     }
-    gl->bytes += c;
+    G.getbytes[pid] += c;
     dst = (char *)dst + c;
     off += c;
     n -= c;

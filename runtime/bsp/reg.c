@@ -6,9 +6,15 @@
  * first, which is the same on every process too. An open-addressing hash
  * map finds the most recent live registration of an address; registrations
  * of the same address chain through `prev` (the one each hides). Pushes and
- * pops take effect at the next sync; the sync then exchanges the new areas'
- * sizes (and addresses), so a put or get is checked against the bounds of
- * the remote area at the call. */
+ * pops take effect at the next sync, in call order by identity: a pop names
+ * the most recent registration of its address that is in effect or pushed
+ * earlier in the superstep and not yet popped (a push and its pop leave
+ * nothing). A pop of NULL is a wildcard, resolved at the sync
+ * (mpiopt_bsp_resolve_pops): it takes the registration the other processes
+ * pop at the same position, which must be NULL here, or, where every
+ * process pops NULL, the most recent registration that is NULL everywhere.
+ * The sync then exchanges the new areas' sizes (and addresses), so a put or
+ * get is checked against the bounds of the remote area at the call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,26 +112,104 @@ void bsp_push_reg(const void *addr, int nbytes) {
 
 void mpiopt_mcbsp_push_reg(const void *addr, size_t nbytes) { mpiopt_bsp_push(addr, nbytes, "bsp_push_reg"); }
 
-/* Pop the most recent live registration of addr not already being popped. */
-void bsp_pop_reg(const void *addr) {
-  mpiopt_bsp_require_active("bsp_pop_reg");
+/* The registration a pop of addr names: the most recent one pushed in this
+ * superstep and not popped, else the most recent in effect and not popped;
+ * -1 if none. */
+static int poppable(const void *addr) {
+  for (int i = G.npushed - 1; i >= 0; i--) {
+    int s = G.pushed[i];
+    if (G.regs[s].addr == addr && G.regs[s].state == MPIOPT_BSP_REG_PUSHED) return s;
+  }
   int *e = map_entry(addr, 0);
   int s = e ? *e : -1;
   while (s >= 0 && G.regs[s].state == MPIOPT_BSP_REG_POPPED) s = G.regs[s].prev;
-  if (s < 0) {
-    for (int i = 0; i < G.npushed; i++)
-      if (G.regs[G.pushed[i]].addr == addr)
-        mpiopt_bsp_fail("bsp_pop_reg(addr=%p): the address is registered in this superstep; the registration "
-                        "takes effect at the next bsp_sync and can be popped after it",
-                        addr);
-    mpiopt_bsp_fail("bsp_pop_reg(addr=%p): the address is not registered", addr);
+  return s;
+}
+
+static void mark_popped(int s) {
+  mpiopt_bsp_reg *r = &G.regs[s];
+  r->state = r->state == MPIOPT_BSP_REG_PUSHED ? MPIOPT_BSP_REG_DROPPED : MPIOPT_BSP_REG_POPPED;
+}
+
+void bsp_pop_reg(const void *addr) {
+  mpiopt_bsp_require_active("bsp_pop_reg");
+  int s = poppable(addr);
+  if (s < 0)
+    mpiopt_bsp_fail("bsp_pop_reg(addr=%p): the address is not registered (neither in effect nor pushed earlier "
+                    "in this superstep, or every such registration is popped already)",
+                    addr);
+  if (addr) {
+    mark_popped(s);
+  } else { /* a wildcard: which NULL registration is known at the sync */
+    s = -1;
+    G.wildpops++;
   }
-  G.regs[s].state = MPIOPT_BSP_REG_POPPED;
   size_t cap = G.cappopped;
   G.popped = mpiopt_bsp_grow(G.popped, &cap, G.npopped + 1, sizeof *G.popped);
   G.cappopped = (int)cap;
   G.popped[G.npopped++] = s;
-  G.pophash = (G.pophash ^ G.regs[s].seq) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+  G.pophash = (G.pophash ^ (s >= 0 ? G.regs[s].seq : 0u)) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+/* The slot of the registration numbered seq that a pop can still take, or -1. */
+static int slot_of(uint32_t seq) {
+  for (int s = 0; s < G.nregs; s++)
+    if (G.regs[s].seq == seq && (G.regs[s].state == MPIOPT_BSP_REG_LIVE || G.regs[s].state == MPIOPT_BSP_REG_PUSHED))
+      return s;
+  return -1;
+}
+
+/* Where every process popped NULL: the most recent registration still
+ * available that is NULL everywhere (notnull[s] == 0), or -1. */
+static int newest_null(const uint64_t *notnull) {
+  int best = -1;
+  for (int s = 0; s < G.nregs; s++) {
+    const mpiopt_bsp_reg *r = &G.regs[s];
+    if ((r->state == MPIOPT_BSP_REG_LIVE || r->state == MPIOPT_BSP_REG_PUSHED) && !notnull[s] &&
+        (best < 0 || r->seq > G.regs[best].seq))
+      best = s;
+  }
+  return best;
+}
+
+/* One MPI_Allreduce (MAX) tells every process, per pop position, the
+ * highest and lowest registration number a real (non-NULL) pop named there,
+ * and per slot whether any process has a non-NULL address in it; each
+ * process then resolves its NULL pops in call order, the same way. */
+void mpiopt_bsp_resolve_pops(void) {
+  int n = G.npopped, m = G.nregs;
+  uint64_t *v = malloc(((size_t)2 * n + (size_t)m + 1) * sizeof *v);
+  if (!v) mpiopt_bsp_fail("out of memory resolving %d pops", n);
+  for (int i = 0; i < n; i++) {
+    uint32_t seq = G.popped[i] >= 0 ? G.regs[G.popped[i]].seq : 0u;
+    v[i] = seq;
+    v[n + i] = seq ? UINT32_MAX - seq : 0u;
+  }
+  for (int s = 0; s < m; s++) v[2 * n + s] = G.regs[s].state != MPIOPT_BSP_REG_FREE && G.regs[s].addr;
+  if (G.p > 1) MPI_Allreduce(MPI_IN_PLACE, v, 2 * n + m, MPI_UINT64_T, MPI_MAX, G.comm);
+  for (int i = 0; i < n; i++) {
+    uint32_t hi = (uint32_t)v[i], lo = v[n + i] ? (uint32_t)(UINT32_MAX - v[n + i]) : 0u;
+    if (hi != lo)
+      mpiopt_bsp_fail_collective(0, "superstep %u: bsp_pop_reg differs: pop %d of the superstep takes registration "
+                                 "#%u on one process and #%u on another (registrations are numbered in "
+                                 "bsp_push_reg order; every process must pop the same ones in the same order)",
+                                 G.superstep, i + 1, lo, hi);
+    if (G.popped[i] >= 0) continue;
+    int s = hi ? slot_of(hi) : newest_null(v + 2 * n);
+    if (s < 0 && !hi)
+      mpiopt_bsp_fail_collective(0, "superstep %u: every process called bsp_pop_reg(NULL) (pop %d of the superstep), "
+                                 "but no registration left is NULL on every process",
+                                 G.superstep, i + 1);
+    if (s < 0 || G.regs[s].addr)
+      mpiopt_bsp_fail("superstep %u: bsp_pop_reg(NULL), pop %d of the superstep: the other processes pop "
+                      "registration #%u, which is %s here (a NULL pop takes the registration the others name only "
+                      "where it is NULL)",
+                      G.superstep, i + 1, hi, s < 0 ? "popped already" : "not NULL");
+    mark_popped(s);
+    G.popped[i] = s;
+  }
+  free(v);
+  G.wildpops = 0;
 }
 
 /* At the sync (after every process agreed on the counts and pops): pops,
@@ -136,6 +220,12 @@ void mpiopt_bsp_apply_registrations(void) {
   for (int i = 0; i < G.npopped; i++) {
     int s = G.popped[i];
     mpiopt_bsp_reg *r = &G.regs[s];
+    if (r->state == MPIOPT_BSP_REG_DROPPED) { /* pushed and popped: never in effect */
+      r->state = MPIOPT_BSP_REG_FREE;
+      G.freeslots = mpiopt_bsp_grow(G.freeslots, &G.capfree, (size_t)G.nfree + 1, sizeof *G.freeslots);
+      G.freeslots[G.nfree++] = s;
+      continue;
+    }
     int *e = map_entry(r->addr, 0);
     if (*e == s) {
       *e = r->prev;
@@ -151,9 +241,12 @@ void mpiopt_bsp_apply_registrations(void) {
   }
   G.npopped = 0;
   G.pophash = 0;
-  if (!G.npushed) return;
+  int n = 0, p = G.p;
+  for (int i = 0; i < G.npushed; i++) /* the pushes that were not popped, in order */
+    if (G.regs[G.pushed[i]].state == MPIOPT_BSP_REG_PUSHED) G.pushed[n++] = G.pushed[i];
+  G.npushed = n;
+  if (!n) return;
   /* Exchange (size, address) of every new area. */
-  int n = G.npushed, p = G.p;
   uint64_t *mine = malloc(2 * n * sizeof *mine), *all = malloc(2 * (size_t)n * p * sizeof *all);
   if (!mine || !all) mpiopt_bsp_fail("out of memory registering %d areas", n);
   for (int i = 0; i < n; i++) {

@@ -8,14 +8,17 @@
  * with a few small puts, gets or sends, is exactly one all-to-all; nothing
  * else is sent. Streams that do not fit travel by the selected exchange
  * (exchange_msg.c, exchange_rma.c) between the pairs that have them only.
- * Then:
- *   1. each owner answers the get requests it received from its memory as
- *      it is now, before any put lands (the replies go out at once);
- *   2. puts land and messages are queued, sources in process order;
- *   3. one-sided transfers, if any process has some: gets in an epoch that
- *      ends before any put lands (before 2), puts in one after;
- *   4. the get replies are copied to their destinations;
- *   5. pops, then pushes, take effect; the new tag size too.
+ * Then, the same order on every path and at every size:
+ *   1. every get source is read: each owner answers the get requests it
+ *      received from its memory as it is now (the replies go out at once),
+ *      and one-sided gets read in an epoch in which nobody writes;
+ *   2. each process writes its get results in the order it issued the gets,
+ *      its own pid included (a later get wins where destinations overlap);
+ *   3. puts land and messages are queued, by source process and, within a
+ *      source, in issue order: one-sided puts in an epoch after every
+ *      process has done 2, or, where one would overlap another put, as
+ *      messages landed in order (exchange_rma.c);
+ *   4. pops, then pushes, take effect; the new tag size too.
  * Phases nobody uses cost nothing: no get phase without gets, no message
  * phase without sends. */
 #include <limits.h>
@@ -29,10 +32,11 @@ static const char *vote_call(uint32_t v) { return v == MPIOPT_BSP_VOTE_END ? "bs
 
 /* Every process compares every header with its own: all find the same
  * disagreement, and the lowest process that sees it reports. */
-static void check_headers(const mpiopt_bsp_hdr *mine) {
+static void check_headers(const mpiopt_bsp_hdr *mine, int wild) {
   for (int q = 0; q < G.p; q++) {
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
-    if (h->vote == mine->vote && h->npush == mine->npush && h->npop == mine->npop && h->pophash == mine->pophash &&
+    if (h->vote == mine->vote && h->npush == mine->npush && h->npop == mine->npop &&
+        (wild || h->pophash == mine->pophash) &&
         h->tagsize_next == mine->tagsize_next && h->ntagset == mine->ntagset && h->taghash == mine->taghash)
       continue;
     int lo = q < G.pid ? q : G.pid, hi = q < G.pid ? G.pid : q;
@@ -45,7 +49,7 @@ static void check_headers(const mpiopt_bsp_hdr *mine) {
       mpiopt_bsp_fail_collective(lo, "superstep %u: process %d called bsp_push_reg %u times, process %d %u times "
                                  "(registration is collective: every process registers in the same order)",
                                  mine->superstep, lo, hl->npush, hi, hh->npush);
-    if (h->npop != mine->npop || h->pophash != mine->pophash)
+    if (h->npop != mine->npop || (!wild && h->pophash != mine->pophash))
       mpiopt_bsp_fail_collective(lo, "superstep %u: bsp_pop_reg differs: process %d popped %u registrations (the "
                                  "first: registration #%u), process %d popped %u (the first: #%u); registrations "
                                  "are numbered in bsp_push_reg order and every process must pop the same ones in "
@@ -92,8 +96,10 @@ static void serve_gets(int src, const char *s, size_t len) {
   }
 }
 
-/* Land the puts and queue the messages of src's stream. */
-static void apply_stream(int src, const char *s, size_t len) {
+/* Land the puts and queue the messages of src's stream. The data of its
+ * one-sided puts is at rma (in marker order) when they go as messages, else
+ * NULL (they land in the put epoch). */
+static void apply_stream(int src, const char *s, size_t len, const char *rma) {
   for (size_t i = 0; i < len;) {
     mpiopt_bsp_rec h = mpiopt_bsp_rec_read(s + i);
     if (h.word >> 28 == MPIOPT_BSP_PUT) {
@@ -101,19 +107,81 @@ static void apply_stream(int src, const char *s, size_t len) {
       memcpy((char *)r->addr + h.off, s + i + MPIOPT_BSP_REC, h.n);
     } else if (h.word >> 28 == MPIOPT_BSP_SEND) {
       mpiopt_bsp_queue_message(s + i, h.n);
+    } else if (h.word >> 28 == MPIOPT_BSP_RMAPUT && rma) {
+      mpiopt_bsp_reg *r = target(src, "put", h.word, h.off, h.n);
+      memcpy((char *)r->addr + h.off, rma, h.n);
+      rma += h.n;
     }
     i += mpiopt_bsp_rec_size(h, G.tagsize);
   }
 }
 
-static void deliver_gets(int owner, const char *data) {
-  mpiopt_bsp_getlist *gl = &G.gets[owner];
-  for (size_t k = 0; k < gl->len; k++) {
-    memcpy(gl->v[k].dst, data, gl->v[k].n);
-    data += gl->v[k].n;
+/* Write every get result of this process in issue order. */
+static void deliver_gets(void) {
+  for (int q = 0; q < G.p; q++) G.getcur[q] = 0;
+  for (size_t k = 0; k < G.ngets; k++) {
+    const mpiopt_bsp_getdst *e = &G.getord[k];
+    if (e->stage == MPIOPT_BSP_GET_DIRECT) continue;
+    const char *from;
+    if (e->stage == MPIOPT_BSP_GET_MSG) {
+      from = (e->owner == G.pid ? G.rep[e->owner].p : G.rrep[e->owner].p) + G.getcur[e->owner];
+      G.getcur[e->owner] += e->n;
+    } else {
+      from = G.getstage.p + e->stage;
+    }
+    memcpy(e->dst, from, e->n);
   }
-  gl->len = 0;
-  gl->bytes = 0;
+  G.ngets = 0;
+  for (int q = 0; q < G.p; q++) G.getbytes[q] = 0;
+}
+
+/* Does a one-sided put into this process overlap another put into it this
+ * superstep (then the put epoch could land them out of order)? Checks
+ * every put's bounds on the way. */
+static int put_conflict(void) {
+  size_t n = 0;
+  int any_rma = 0;
+  for (int q = 0; q < G.p; q++) {
+    const char *st = G.stream_of[q];
+    for (size_t i = 0; i < G.stream_len[q];) {
+      mpiopt_bsp_rec h = mpiopt_bsp_rec_read(st + i);
+      uint32_t kind = h.word >> 28;
+      if (kind == MPIOPT_BSP_PUT || kind == MPIOPT_BSP_RMAPUT) {
+        uintptr_t lo = (uintptr_t)target(q, "put", h.word, h.off, h.n)->addr + h.off;
+        G.spans = mpiopt_bsp_grow(G.spans, &G.capspans, n + 1, sizeof *G.spans);
+        G.spans[n++] = (mpiopt_bsp_span){lo, lo + h.n, kind == MPIOPT_BSP_RMAPUT, 0};
+        any_rma |= kind == MPIOPT_BSP_RMAPUT;
+      }
+      i += mpiopt_bsp_rec_size(h, G.tagsize);
+    }
+  }
+  if (!any_rma) return 0;
+  mpiopt_bsp_mark_overlaps(G.spans, n);
+  for (size_t k = 0; k < n; k++)
+    if (G.spans[k].mark && G.spans[k].idx) return 1;
+  return 0;
+}
+
+/* Step 3: every put lands, by source and issue order. */
+static void land_puts(void) {
+  const int p = G.p;
+  if (!(G.rma_any & MPIOPT_BSP_F_RMAPUT)) {
+    for (int q = 0; q < p; q++)
+      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], NULL);
+    return;
+  }
+  int conflict = put_conflict(), any = 0;
+  MPI_Allreduce(&conflict, &any, 1, MPI_INT, MPI_MAX, G.comm);
+  if (!any) { /* no order to keep between one-sided puts and the rest */
+    for (int q = 0; q < p; q++)
+      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], NULL);
+    mpiopt_bsp_rma_run(1);
+    return;
+  }
+  int nreq = mpiopt_bsp_rma_puts_as_messages();
+  MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
+  for (int q = 0; q < p; q++)
+    if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], q == G.pid ? NULL : G.rrep[q].p);
 }
 
 void mpiopt_bsp_exchange(uint32_t vote) {
@@ -125,9 +193,9 @@ void mpiopt_bsp_exchange(uint32_t vote) {
 
   /* The block to each process: header, then the stream if it fits. */
   int sending = 0; /* streams to send that do not fit inline */
-  mpiopt_bsp_hdr mine = {vote, G.rma_flags, (uint32_t)G.npushed, (uint32_t)G.npopped,
-                         G.pophash, G.tagsize_next, 0, G.superstep,
-                         G.npopped ? G.regs[G.popped[0]].seq : 0u, G.ntagset, G.taghash};
+  mpiopt_bsp_hdr mine = {vote, G.rma_flags | (G.wildpops ? MPIOPT_BSP_F_WILDPOP : 0u), (uint32_t)G.npushed,
+                         (uint32_t)G.npopped, G.pophash, G.tagsize_next, 0, G.superstep,
+                         G.npopped && G.popped[0] >= 0 ? G.regs[G.popped[0]].seq : 0u, G.ntagset, G.taghash};
   for (int q = 0; q < p; q++) {
     char *blk = G.a2a_send + (size_t)q * G.block;
     mpiopt_bsp_hdr h = mine;
@@ -145,7 +213,11 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
   else
     memcpy(G.a2a_recv, G.a2a_send, G.block);
-  check_headers(&mine);
+  int wild = 0; /* NULL pops somewhere: checked when they are resolved */
+  for (int q = 0; q < p; q++)
+    wild |= ((const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block))->flags & MPIOPT_BSP_F_WILDPOP;
+  check_headers(&mine, wild);
+  if (wild) mpiopt_bsp_resolve_pops();
 
   /* This process's own stream is read in place; it becomes `self` (queued
    * messages point into it until the next sync). */
@@ -191,23 +263,18 @@ void mpiopt_bsp_exchange(uint32_t vote) {
       if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
     }
     for (int q = 0; q < p; q++) {
-      if (q == me || !G.gets[q].len) continue;
+      if (q == me || !G.getbytes[q]) continue;
       mpiopt_bsp_buf *rr = &G.rrep[q];
       rr->len = 0;
-      mpiopt_bsp_reserve(rr, G.gets[q].bytes);
-      MPI_Irecv(rr->p, (int)G.gets[q].bytes, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      mpiopt_bsp_reserve(rr, G.getbytes[q]);
+      MPI_Irecv(rr->p, (int)G.getbytes[q], MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
     }
   }
-  if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets, before any put lands */
-  for (int q = 0; q < p; q++)
-    if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q]);
-  if (G.rma_any) mpiopt_bsp_rma_run(1);
-  if (any_get) {
-    if (G.gets[me].len) deliver_gets(me, G.rep[me].p);
-    MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
-    for (int q = 0; q < p; q++)
-      if (q != me && G.gets[q].len) deliver_gets(q, G.rrep[q].p);
-  }
+  if (G.rma_flags & MPIOPT_BSP_F_RMAGET) mpiopt_bsp_rma_plan_gets();
+  if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets: nobody writes in this epoch */
+  MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
+  if (G.ngets) deliver_gets();
+  land_puts();
 
   for (int q = 0; q < p; q++) {
     G.out[q].len = 0;

@@ -2,6 +2,7 @@
  * with the BSP process number, and the closing line rt.sh requires. */
 #ifndef BSP_CHECK_H
 #define BSP_CHECK_H
+#include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "../runtime/check.h"

@@ -44,6 +44,27 @@ int main(void) {
     if (s == 0) bsp_push_reg(c, sizeof c);
   }
   if (is("pop_mismatch")) bsp_pop_reg(s == 0 ? (void *)a : (void *)b);
+  if (is("pop_dropped")) { /* the push popped in its superstep leaves a's one word in effect */
+    bsp_push_reg(a, 4 * sizeof(long));
+    bsp_pop_reg(a);
+    bsp_sync();
+    bsp_put(right, b, a, 0, 16);
+  }
+  if (is("pop_twice")) { /* one registration, two pops */
+    bsp_pop_reg(a);
+    bsp_pop_reg(a);
+  }
+  if (is("pop_null_notnull")) { /* process 0 pops NULL where the others pop b's registration, real here */
+    bsp_push_reg(s == 0 ? NULL : (void *)c, s == 0 ? 0 : sizeof c);
+    bsp_sync();
+    bsp_pop_reg(s == 0 ? NULL : (void *)b);
+  }
+  if (is("pop_null_none")) { /* every process pops NULL; each has a NULL registration, none NULL everywhere */
+    bsp_push_reg(s == 0 ? NULL : (void *)c, s == 0 ? 0 : sizeof c);
+    bsp_push_reg(s == 0 ? (void *)c : NULL, s == 0 ? sizeof c : 0);
+    bsp_sync();
+    bsp_pop_reg(NULL);
+  }
   if (is("tagsize_mismatch")) {
     int t = s == 0 ? 4 : 8;
     bsp_set_tagsize(&t);
