@@ -26,12 +26,23 @@ typedef struct {
   size_t len, cap;
 } mpiopt_bsp_buf;
 
-/* Stream records. PUT, GETREQ and RMAPUT: u32 (kind << 28 | slot), u32
- * nbytes, u64 offset, then (PUT) the payload; RMAPUT marks where a
- * one-sided put was issued (its data travels apart). SEND: u32 (kind <<
- * 28), u32 payload bytes, then the tag and the payload, each padded to 8
- * bytes so that bsp_hpmove hands out aligned pointers. */
-enum { MPIOPT_BSP_PUT = 1, MPIOPT_BSP_GETREQ = 2, MPIOPT_BSP_SEND = 3, MPIOPT_BSP_RMAPUT = 4 };
+/* Stream records. PUT, GETREQ, RMAPUT, BULKPUT, BULKGET and BULKHERE: u32
+ * (kind << 28 | slot), u32 nbytes, u64 offset, then (PUT) the payload;
+ * RMAPUT and BULKPUT mark where a one-sided or bulk put was issued (its
+ * data travels apart), BULKGET is a get whose reply travels alone
+ * (exchange_bulk.c); the receiver turns the marker of a bulk put it
+ * received straight into place into BULKHERE. SEND: u32 (kind << 28), u32
+ * payload bytes, then the tag and the payload, each padded to 8 bytes so
+ * that bsp_hpmove hands out aligned pointers. */
+enum {
+  MPIOPT_BSP_PUT = 1,
+  MPIOPT_BSP_GETREQ = 2,
+  MPIOPT_BSP_SEND = 3,
+  MPIOPT_BSP_RMAPUT = 4,
+  MPIOPT_BSP_BULKPUT = 5,
+  MPIOPT_BSP_BULKGET = 6,
+  MPIOPT_BSP_BULKHERE = 7
+};
 #define MPIOPT_BSP_REC 16
 #define MPIOPT_BSP_SENDREC 8
 #define MPIOPT_BSP_SLOT_MASK 0x0fffffffu
@@ -63,9 +74,8 @@ static inline void mpiopt_bsp_rec_write(char *r, uint32_t word, uint32_t n, uint
 static inline size_t mpiopt_bsp_rec_size(mpiopt_bsp_rec h, size_t tagsize) {
   switch (h.word >> 28) {
   case MPIOPT_BSP_PUT: return MPIOPT_BSP_REC + h.n;
-  case MPIOPT_BSP_GETREQ:
-  case MPIOPT_BSP_RMAPUT: return MPIOPT_BSP_REC;
-  default: return MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(tagsize) + MPIOPT_BSP_PAD8(h.n);
+  case MPIOPT_BSP_SEND: return MPIOPT_BSP_SENDREC + MPIOPT_BSP_PAD8(tagsize) + MPIOPT_BSP_PAD8(h.n);
+  default: return MPIOPT_BSP_REC;
   }
 }
 
@@ -75,9 +85,10 @@ typedef struct {
   char *dst;
   size_t n;
   int owner;
+  int bulk;          /* its reply travels alone (exchange_bulk.c) */
   size_t stage;      /* MPIOPT_BSP_GET_MSG: the next n bytes of the owner's reply;
-                        MPIOPT_BSP_GET_DIRECT: one-sided, straight into dst;
-                        else one-sided, at this offset of getstage */
+                        MPIOPT_BSP_GET_DIRECT: one-sided or bulk, straight into dst;
+                        else one-sided or bulk, at this offset of getstage */
 } mpiopt_bsp_getdst;
 #define MPIOPT_BSP_GET_MSG SIZE_MAX
 #define MPIOPT_BSP_GET_DIRECT (SIZE_MAX - 1)
@@ -96,6 +107,12 @@ typedef struct {
   const void *src;
   size_t n;
 } mpiopt_bsp_fixup;
+
+/* A bulk put of this process: its data, at rmabuf + at, travels alone. */
+typedef struct {
+  int pid;
+  size_t at, n;
+} mpiopt_bsp_bulkop;
 
 /* A large put or get done with MPI one-sided communication (exchange_rma.c). */
 typedef struct {
@@ -140,9 +157,10 @@ enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 #define MPIOPT_BSP_F_RMAGET 4u  /* the sender has one-sided gets this superstep */
 #define MPIOPT_BSP_F_RMAPUT 8u  /* ... one-sided puts */
 #define MPIOPT_BSP_F_WILDPOP 16u /* the sender popped NULL this superstep (resolved at the sync) */
+#define MPIOPT_BSP_F_BULKPUT 32u /* the stream holds bulk puts */
 
 /* Exchange algorithms for the part of a superstep that is not inline. */
-enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA };
+enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK };
 
 typedef struct {
   const char *msg_tag;
@@ -185,7 +203,7 @@ typedef struct {
   mpiopt_bsp_buf *rrep;      /* [p] get replies received */
   MPI_Request *reqs;         /* at least [2p] */
   size_t capreqs;
-  const char **stream_of;    /* [p] where each source's stream is, this sync */
+  char **stream_of;          /* [p] where each source's stream is, this sync */
   size_t *stream_len;        /* [p] */
 
   /* registrations */
@@ -218,11 +236,15 @@ typedef struct {
   /* exchange */
   int exchange;              /* MPIOPT_BSP_EX_* (MPIOPT_BSP_EXCHANGE) */
   size_t rma_min, rma_max;   /* transfers of rma_min..rma_max bytes go one-sided */
+  size_t bulk_min;           /* other transfers of bulk_min bytes or more go alone */
+  mpiopt_bsp_bulkop *bulk;   /* this superstep's bulk puts, in issue order */
+  size_t nbulk, capbulk;
+  size_t nbulkget;           /* this superstep's bulk gets */
   MPI_Win win;               /* dynamic window over every registration (one-sided only) */
   int have_win;
   mpiopt_bsp_rmaop *rma;
   size_t nrma, caprma;
-  mpiopt_bsp_buf rmabuf;
+  mpiopt_bsp_buf rmabuf;     /* the data of one-sided and bulk puts */
   uint32_t rma_flags;        /* this process's MPIOPT_BSP_F_RMAGET/RMAPUT this superstep */
   uint32_t rma_any;          /* the same, of every process */
 } mpiopt_bsp_state;
@@ -261,10 +283,15 @@ void mpiopt_bsp_rma_stop(void);
 int mpiopt_bsp_rma_attach(int slot); /* 0: this MPI could not attach the area */
 void mpiopt_bsp_rma_detach(int slot);
 void mpiopt_bsp_rma_run(int puts); /* 0: the get epoch, 1: the put epoch */
-void mpiopt_bsp_rma_plan_gets(void); /* where each one-sided get's data goes */
-int mpiopt_bsp_rma_puts_as_messages(void); /* the one-sided puts' data to rrep[]; returns requests posted */
-void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);
 int mpiopt_bsp_use_rma(size_t n);
+int mpiopt_bsp_use_bulk(size_t n);
+
+/* exchange_bulk.c */
+void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);
+void mpiopt_bsp_plan_gets(void); /* where each one-sided or bulk get's data goes */
+int mpiopt_bsp_bulk_get_receives(int nreq);
+int mpiopt_bsp_bulk_get_send(int to, const char *from, size_t n, int nreq);
+int mpiopt_bsp_bulk_puts(int nreq, int stage_all); /* post the bulk puts' sends and receives */
 void mpiopt_bsp_select_init(void);
 
 #endif

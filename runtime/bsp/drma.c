@@ -96,28 +96,48 @@ static inline char *put_space(int pid, int slot, size_t off, size_t n) {
   return r + MPIOPT_BSP_REC;
 }
 
+/* A put whose data travels apart from the stream (one-sided or bulk): the
+ * source is copied to rmabuf now (bsp_hpput: at the sync), and a marker of
+ * the given kind goes in the stream for each piece the data travels in. */
+static void put_apart(long pid, int s, const void *src, size_t off, size_t n, int hp, int kind) {
+  size_t at0 = G.rmabuf.len;
+  mpiopt_bsp_reserve(&G.rmabuf, n);
+  if (hp) {
+    G.fix = mpiopt_bsp_grow(G.fix, &G.capfix, G.nfix + 1, sizeof *G.fix);
+    G.fix[G.nfix++] = (mpiopt_bsp_fixup){-1, at0, src, n};
+  } else {
+    memcpy(G.rmabuf.p + at0, src, n);
+  }
+  G.rmabuf.len += n;
+  if (kind == MPIOPT_BSP_RMAPUT) {
+    G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
+    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, at0, 0};
+    G.rma_flags |= MPIOPT_BSP_F_RMAPUT;
+  } else {
+    G.flags[pid] |= MPIOPT_BSP_F_BULKPUT;
+  }
+  mpiopt_bsp_buf *b = &G.out[pid];
+  for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) {
+    size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
+    mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
+    mpiopt_bsp_rec_write(b->p + b->len, rec_word(kind, s), (uint32_t)c, off + at);
+    b->len += MPIOPT_BSP_REC;
+    if (kind == MPIOPT_BSP_BULKPUT) {
+      G.bulk = mpiopt_bsp_grow(G.bulk, &G.capbulk, G.nbulk + 1, sizeof *G.bulk);
+      G.bulk[G.nbulk++] = (mpiopt_bsp_bulkop){(int)pid, at0 + at, c};
+    }
+  }
+}
+
 void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, size_t n, int hp, const char *call) {
   int s = checked_slot(pid, dst, off, n, call, src, dst, 0);
   if (n == 0) return;
   if (pid != G.pid && mpiopt_bsp_use_rma(n) && G.raddr[(size_t)s * G.p + pid]) {
-    G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
-    G.rma_flags |= MPIOPT_BSP_F_RMAPUT;
-    mpiopt_bsp_reserve(&G.rmabuf, n);
-    if (hp) { /* read at the sync */
-      G.fix = mpiopt_bsp_grow(G.fix, &G.capfix, G.nfix + 1, sizeof *G.fix);
-      G.fix[G.nfix++] = (mpiopt_bsp_fixup){-1, G.rmabuf.len, src, n};
-    } else {
-      memcpy(G.rmabuf.p + G.rmabuf.len, src, n);
-    }
-    G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, G.rmabuf.len, 0};
-    G.rmabuf.len += n;
-    mpiopt_bsp_buf *b = &G.out[pid];
-    for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) { /* the marker, in the pieces the data travels in */
-      size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
-      mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
-      mpiopt_bsp_rec_write(b->p + b->len, rec_word(MPIOPT_BSP_RMAPUT, s), (uint32_t)c, off + at);
-      b->len += MPIOPT_BSP_REC;
-    }
+    put_apart(pid, s, src, off, n, hp, MPIOPT_BSP_RMAPUT);
+    return;
+  }
+  if (pid != G.pid && mpiopt_bsp_use_bulk(n)) {
+    put_apart(pid, s, src, off, n, hp, MPIOPT_BSP_BULKPUT);
     return;
   }
   while (n) {
@@ -136,9 +156,25 @@ void mpiopt_bsp_put_at(long pid, const void *src, const void *dst, size_t off, s
 }
 
 /* Append a get to the issue-order list. */
-static inline void list_get(char *dst, size_t n, int owner, size_t stage) {
+static inline void list_get(char *dst, size_t n, int owner, int bulk, size_t stage) {
   G.getord = mpiopt_bsp_grow(G.getord, &G.capgets, G.ngets + 1, sizeof *G.getord);
-  G.getord[G.ngets++] = (mpiopt_bsp_getdst){dst, n, owner, stage};
+  G.getord[G.ngets++] = (mpiopt_bsp_getdst){dst, n, owner, bulk, stage};
+}
+
+/* A bulk get: a request of its own for each piece (never merged: the
+ * owner answers each alone), placed at the sync (mpiopt_bsp_plan_gets). */
+static void get_bulk(long pid, int s, size_t off, char *dst, size_t n) {
+  mpiopt_bsp_buf *b = &G.out[pid];
+  G.flags[pid] |= MPIOPT_BSP_F_GETREQ;
+  for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) {
+    size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
+    mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
+    mpiopt_bsp_rec_write(b->p + b->len, rec_word(MPIOPT_BSP_BULKGET, s), (uint32_t)c, off + at);
+    b->len += MPIOPT_BSP_REC;
+    list_get(dst + at, c, (int)pid, 1, 0);
+    G.nbulkget++;
+  }
+  G.lastget[pid] = G.lastput[pid] = SIZE_MAX;
 }
 
 void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t n, const char *call) {
@@ -148,7 +184,11 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
     G.rma = mpiopt_bsp_grow(G.rma, &G.caprma, G.nrma + 1, sizeof *G.rma);
     G.rma_flags |= MPIOPT_BSP_F_RMAGET;
     G.rma[G.nrma++] = (mpiopt_bsp_rmaop){(int)pid, s, off, n, NULL, SIZE_MAX, G.ngets};
-    list_get(dst, n, (int)pid, 0); /* placed at the sync (mpiopt_bsp_rma_plan_gets) */
+    list_get(dst, n, (int)pid, 0, 0); /* placed at the sync (mpiopt_bsp_plan_gets) */
+    return;
+  }
+  if (pid != G.pid && mpiopt_bsp_use_bulk(n)) {
+    get_bulk(pid, s, off, dst, n);
     return;
   }
   mpiopt_bsp_buf *b = &G.out[pid];
@@ -169,7 +209,7 @@ void mpiopt_bsp_get_at(long pid, const void *src, size_t off, void *dst, size_t 
       G.lastget[pid] = b->len;
       b->len += MPIOPT_BSP_REC;
       G.lastput[pid] = SIZE_MAX;
-      list_get((char *)dst, c, (int)pid, MPIOPT_BSP_GET_MSG);
+      list_get((char *)dst, c, (int)pid, 0, MPIOPT_BSP_GET_MSG);
     }
     G.getbytes[pid] += c;
     dst = (char *)dst + c;

@@ -20,7 +20,8 @@
  * in its streams: if a one-sided put into it overlaps any other put into it
  * this superstep, the processes agree (one MPI_Allreduce in supersteps with
  * one-sided puts) to send that superstep's one-sided put data as messages
- * instead, and every destination lands all puts by source and issue order.
+ * instead (exchange_bulk.c), and every destination lands all puts by source
+ * and issue order.
  *
  * Cost model, for a transfer of n bytes (f: one fence, about a barrier,
  * alpha * log p):
@@ -33,7 +34,6 @@
  * MulticoreBSP's bsp_direct_get (a get that completes at once) uses a second
  * window over the same areas in a passive-target epoch opened at bsp_begin,
  * so that it never meets the fences of the first. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "bsp_internal.h"
@@ -100,103 +100,6 @@ void mpiopt_bsp_rma_detach(int slot) {
   MPI_Win_detach(G.win, r->addr);
   MPI_Win_detach(dwin, r->addr);
   r->attached = 0;
-}
-
-/* Mark every span that overlaps another (sorting the spans): walking them
- * by start, a span that starts before the furthest end so far overlaps the
- * span that reaches there, and every member of a run of such spans overlaps
- * some other member. */
-static int by_lo(const void *a, const void *b) {
-  uintptr_t x = ((const mpiopt_bsp_span *)a)->lo, y = ((const mpiopt_bsp_span *)b)->lo;
-  return x < y ? -1 : x > y;
-}
-
-void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n) {
-  qsort(s, n, sizeof *s, by_lo);
-  uintptr_t reach = 0;
-  size_t first = 0;
-  for (size_t i = 0; i < n; i++) {
-    s[i].mark = 0;
-    if (i && s[i].lo < reach) {
-      s[i].mark = s[first].mark = 1;
-    } else {
-      first = i;
-    }
-    if (s[i].hi > reach) reach = s[i].hi;
-  }
-}
-
-/* Does [p, p + n) overlap a registration of this process? */
-static int in_registration(const char *p, size_t n) {
-  for (int k = 0; k < G.nregs; k++) {
-    const mpiopt_bsp_reg *r = &G.regs[k];
-    if (r->state != MPIOPT_BSP_REG_FREE && r->addr && p < r->addr + r->size && r->addr < p + n) return 1;
-  }
-  return 0;
-}
-
-void mpiopt_bsp_rma_plan_gets(void) {
-  G.spans = mpiopt_bsp_grow(G.spans, &G.capspans, G.ngets, sizeof *G.spans);
-  for (size_t k = 0; k < G.ngets; k++) {
-    uintptr_t lo = (uintptr_t)G.getord[k].dst;
-    G.spans[k] = (mpiopt_bsp_span){lo, lo + G.getord[k].n, k, 0};
-  }
-  mpiopt_bsp_mark_overlaps(G.spans, G.ngets);
-  size_t staged = 0;
-  for (size_t i = 0; i < G.ngets; i++) {
-    mpiopt_bsp_getdst *e = &G.getord[G.spans[i].idx];
-    if (e->stage == MPIOPT_BSP_GET_MSG) continue;
-    if (!G.spans[i].mark && !in_registration(e->dst, e->n)) {
-      e->stage = MPIOPT_BSP_GET_DIRECT;
-    } else {
-      e->stage = staged;
-      staged += e->n;
-    }
-  }
-  G.getstage.len = 0;
-  mpiopt_bsp_reserve(&G.getstage, staged);
-  for (size_t k = 0; k < G.nrma; k++) {
-    mpiopt_bsp_rmaop *o = &G.rma[k];
-    if (o->at != SIZE_MAX) continue;
-    const mpiopt_bsp_getdst *e = &G.getord[o->ord];
-    o->local = e->stage == MPIOPT_BSP_GET_DIRECT ? e->dst : G.getstage.p + e->stage;
-  }
-}
-
-/* The fallback when one-sided puts would land out of order: each one goes
- * as messages (the pieces its markers name, non-overtaking per pair) into
- * the destination's rrep[source], in the order of the markers. */
-int mpiopt_bsp_rma_puts_as_messages(void) {
-  int nreq = 0;
-  for (int q = 0; q < G.p; q++) {
-    if (q == G.pid) continue;
-    mpiopt_bsp_buf *b = &G.rrep[q];
-    const char *st = G.stream_of[q];
-    size_t total = 0; /* first the room, so that no posted receive moves */
-    for (size_t i = 0; i < G.stream_len[q]; i += mpiopt_bsp_rec_size(mpiopt_bsp_rec_read(st + i), G.tagsize)) {
-      mpiopt_bsp_rec h = mpiopt_bsp_rec_read(st + i);
-      if (h.word >> 28 == MPIOPT_BSP_RMAPUT) total += h.n;
-    }
-    b->len = 0;
-    mpiopt_bsp_reserve(b, total);
-    for (size_t i = 0; i < G.stream_len[q]; i += mpiopt_bsp_rec_size(mpiopt_bsp_rec_read(st + i), G.tagsize)) {
-      mpiopt_bsp_rec h = mpiopt_bsp_rec_read(st + i);
-      if (h.word >> 28 != MPIOPT_BSP_RMAPUT) continue;
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
-      MPI_Irecv(b->p + b->len, (int)h.n, MPI_BYTE, q, 0x7ab8, G.comm, &G.reqs[nreq++]);
-      b->len += h.n;
-    }
-  }
-  for (size_t k = 0; k < G.nrma; k++) {
-    const mpiopt_bsp_rmaop *o = &G.rma[k];
-    if (o->at == SIZE_MAX) continue;
-    for (size_t at = 0; at < o->n; at += PIECE) {
-      int c = (int)(o->n - at < PIECE ? o->n - at : PIECE);
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
-      MPI_Isend(G.rmabuf.p + o->at + at, c, MPI_BYTE, o->pid, 0x7ab8, G.comm, &G.reqs[nreq++]);
-    }
-  }
-  return nreq;
 }
 
 static void transfer(const mpiopt_bsp_rmaop *o, int put) {

@@ -5,8 +5,13 @@
  *   msg    exchange_msg.c  every stream (one message per pair and superstep)
  *   rma    exchange_rma.c  every put and get of MPIOPT_BSP_RMA_MIN bytes or
  *                          more (1 when forced) and at most MPIOPT_BSP_RMA_MAX;
- *                          the rest as msg
- *   auto   (default)       rma in the measured window below, else msg
+ *                          the rest as auto
+ *   bulk   exchange_bulk.c every put and get to or from another process of
+ *                          MPIOPT_BSP_BULK_MIN bytes or more (1 when forced)
+ *                          alone, into place where the order allows; the
+ *                          rest (and every send) as msg
+ *   auto   (default)       rma in the measured window below, else bulk from
+ *                          the measured size below, else msg
  *
  * The window comes from `scripts/bench bsp` (bsp_bench bulk/bulkget: one
  * transfer of n bytes per superstep, MPICH, p = 2, this machine): one-sided
@@ -14,7 +19,12 @@
  * as messages) but loses from 256 KiB on (MPICH moves dynamic-window data
  * in pipelined active messages: 1 MiB 1.0-1.3 ms against 0.15 ms). Below
  * 16 KiB the fences cost more than the copy saves. Open MPI's shared-memory
- * one-sided component has no dynamic windows: there everything is msg. */
+ * one-sided component has no dynamic windows: there everything is bulk or
+ * msg.
+ *
+ * Bulk from 64 KiB (bsp_bench bulk/bulkget with MPIOPT_BSP_EXCHANGE=msg and
+ * =bulk, same machine): see the README's BSPlib table; below it the second
+ * message costs more than the receiver's copy saves. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,29 +36,38 @@
 #define G mpiopt_bsp_g
 
 /* MPIOPT_BSP_EXCHANGE's values, in the order of their ids. */
-static const char *const exchanges[] = {"auto", "msg", "rma"};
-static const int exchange_ids[] = {MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA};
+static const char *const exchanges[] = {"auto", "msg", "rma", "bulk"};
+static const int exchange_ids[] = {MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK};
 
 #define AUTO_RMA_MIN ((size_t)16 << 10) /* measured: see the comment above */
 #define AUTO_RMA_MAX ((size_t)128 << 10)
+#define AUTO_BULK_MIN ((size_t)64 << 10)
 
 /* A positive byte count from the environment, or -1 when unset. */
 static long env_bytes(const char *name) { return mpiopt_env_long(name, -1, 1, LONG_MAX); }
 
 void mpiopt_bsp_select_init(void) {
-  long mode[3] = {MPIOPT_BSP_EX_AUTO, -1, -1};
-  mode[0] = exchange_ids[mpiopt_env_choice("MPIOPT_BSP_EXCHANGE", exchanges, 3, 0)];
+  long mode[4] = {MPIOPT_BSP_EX_AUTO, -1, -1, -1};
+  mode[0] = exchange_ids[mpiopt_env_choice("MPIOPT_BSP_EXCHANGE", exchanges, 4, 0)];
   mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
   mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
-  /* Window creation is collective: process 0's choice counts. */
-  MPI_Bcast(mode, 3, MPI_LONG, 0, G.comm);
+  mode[3] = env_bytes("MPIOPT_BSP_BULK_MIN");
+  /* Window creation is collective, and both sides of a transfer must agree
+   * on its path: process 0's choice counts. */
+  MPI_Bcast(mode, 4, MPI_LONG, 0, G.comm);
   G.exchange = (int)mode[0];
   int forced = G.exchange == MPIOPT_BSP_EX_RMA;
   G.rma_min = mode[1] > 0 ? (size_t)mode[1] : forced ? 1 : AUTO_RMA_MIN;
   G.rma_max = mode[2] > 0 ? (size_t)mode[2] : forced ? SIZE_MAX : AUTO_RMA_MAX;
-  if (G.exchange != MPIOPT_BSP_EX_MSG && G.p > 1 && !mpiopt_bsp_rma_start() && G.exchange == MPIOPT_BSP_EX_RMA &&
+  G.bulk_min = mode[3] > 0                         ? (size_t)mode[3]
+               : G.exchange == MPIOPT_BSP_EX_BULK ? 1
+               : G.exchange == MPIOPT_BSP_EX_MSG  ? SIZE_MAX
+                                                  : AUTO_BULK_MIN;
+  if ((G.exchange == MPIOPT_BSP_EX_AUTO || G.exchange == MPIOPT_BSP_EX_RMA) && G.p > 1 && !mpiopt_bsp_rma_start() && G.exchange == MPIOPT_BSP_EX_RMA &&
       G.pid == 0)
     fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: this MPI has no dynamic windows; using messages\n");
 }
 
 int mpiopt_bsp_use_rma(size_t n) { return G.have_win && n >= G.rma_min && n <= G.rma_max; }
+
+int mpiopt_bsp_use_bulk(size_t n) { return n >= G.bulk_min; }

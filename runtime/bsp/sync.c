@@ -80,37 +80,46 @@ static inline mpiopt_bsp_reg *target(int src, const char *what, uint32_t w, size
   return r;
 }
 
-/* Answer the get requests in src's stream into rep[src]. */
-static void serve_gets(int src, const char *s, size_t len) {
+/* Answer the get requests in src's stream: into rep[src], and each bulk
+ * get with a message of its own straight from the registration. */
+static int serve_gets(int src, const char *s, size_t len, int nreq) {
   mpiopt_bsp_buf *rep = &G.rep[src];
   rep->len = 0;
   for (size_t i = 0; i < len;) {
     mpiopt_bsp_rec h = mpiopt_bsp_rec_read(s + i);
-    if (h.word >> 28 == MPIOPT_BSP_GETREQ) {
+    uint32_t kind = h.word >> 28;
+    if (kind == MPIOPT_BSP_GETREQ || kind == MPIOPT_BSP_BULKGET) {
       mpiopt_bsp_reg *r = target(src, "get", h.word, h.off, h.n);
-      mpiopt_bsp_reserve(rep, h.n);
-      memcpy(rep->p + rep->len, r->addr + h.off, h.n);
-      rep->len += h.n;
+      if (kind == MPIOPT_BSP_BULKGET) {
+        nreq = mpiopt_bsp_bulk_get_send(src, r->addr + h.off, h.n, nreq);
+      } else {
+        mpiopt_bsp_reserve(rep, h.n);
+        memcpy(rep->p + rep->len, r->addr + h.off, h.n);
+        rep->len += h.n;
+      }
     }
     i += mpiopt_bsp_rec_size(h, G.tagsize);
   }
+  return nreq;
 }
 
 /* Land the puts and queue the messages of src's stream. The data of its
- * one-sided puts is at rma (in marker order) when they go as messages, else
- * NULL (they land in the put epoch). */
-static void apply_stream(int src, const char *s, size_t len, const char *rma) {
+ * staged bulk puts, and of its one-sided puts when they went as messages
+ * (rma_msgs; else they land in the put epoch), is at staged, in marker
+ * order. Bulk puts received in place (BULKHERE) are there already. */
+static void apply_stream(int src, const char *s, size_t len, const char *staged, int rma_msgs) {
   for (size_t i = 0; i < len;) {
     mpiopt_bsp_rec h = mpiopt_bsp_rec_read(s + i);
-    if (h.word >> 28 == MPIOPT_BSP_PUT) {
+    uint32_t kind = h.word >> 28;
+    if (kind == MPIOPT_BSP_PUT) {
       mpiopt_bsp_reg *r = target(src, "put", h.word, h.off, h.n);
       memcpy((char *)r->addr + h.off, s + i + MPIOPT_BSP_REC, h.n);
-    } else if (h.word >> 28 == MPIOPT_BSP_SEND) {
+    } else if (kind == MPIOPT_BSP_SEND) {
       mpiopt_bsp_queue_message(s + i, h.n);
-    } else if (h.word >> 28 == MPIOPT_BSP_RMAPUT && rma) {
+    } else if (kind == MPIOPT_BSP_BULKPUT || (kind == MPIOPT_BSP_RMAPUT && rma_msgs)) {
       mpiopt_bsp_reg *r = target(src, "put", h.word, h.off, h.n);
-      memcpy((char *)r->addr + h.off, rma, h.n);
-      rma += h.n;
+      memcpy((char *)r->addr + h.off, staged, h.n);
+      staged += h.n;
     }
     i += mpiopt_bsp_rec_size(h, G.tagsize);
   }
@@ -135,53 +144,51 @@ static void deliver_gets(void) {
   for (int q = 0; q < G.p; q++) G.getbytes[q] = 0;
 }
 
-/* Does a one-sided put into this process overlap another put into it this
- * superstep (then the put epoch could land them out of order)? Checks
- * every put's bounds on the way. */
-static int put_conflict(void) {
+/* Sweep the puts into this process (checking their bounds on the way):
+ * a bulk put that overlaps no other put is received straight into place
+ * (its marker becomes BULKHERE). Returns whether a one-sided put overlaps
+ * another put (then the put epoch could land them out of order). */
+static int sweep_puts(void) {
   size_t n = 0;
-  int any_rma = 0;
   for (int q = 0; q < G.p; q++) {
-    const char *st = G.stream_of[q];
+    char *st = G.stream_of[q];
     for (size_t i = 0; i < G.stream_len[q];) {
       mpiopt_bsp_rec h = mpiopt_bsp_rec_read(st + i);
       uint32_t kind = h.word >> 28;
-      if (kind == MPIOPT_BSP_PUT || kind == MPIOPT_BSP_RMAPUT) {
+      if (kind == MPIOPT_BSP_PUT || kind == MPIOPT_BSP_RMAPUT || kind == MPIOPT_BSP_BULKPUT) {
         uintptr_t lo = (uintptr_t)target(q, "put", h.word, h.off, h.n)->addr + h.off;
         G.spans = mpiopt_bsp_grow(G.spans, &G.capspans, n + 1, sizeof *G.spans);
-        G.spans[n++] = (mpiopt_bsp_span){lo, lo + h.n, kind == MPIOPT_BSP_RMAPUT, 0};
-        any_rma |= kind == MPIOPT_BSP_RMAPUT;
+        G.spans[n++] = (mpiopt_bsp_span){lo, lo + h.n, (size_t)(uintptr_t)(st + i), 0};
       }
       i += mpiopt_bsp_rec_size(h, G.tagsize);
     }
   }
-  if (!any_rma) return 0;
   mpiopt_bsp_mark_overlaps(G.spans, n);
-  for (size_t k = 0; k < n; k++)
-    if (G.spans[k].mark && G.spans[k].idx) return 1;
-  return 0;
+  int conflict = 0;
+  for (size_t k = 0; k < n; k++) {
+    char *rec = (char *)(uintptr_t)G.spans[k].idx;
+    mpiopt_bsp_rec h = mpiopt_bsp_rec_read(rec);
+    if (h.word >> 28 == MPIOPT_BSP_RMAPUT && G.spans[k].mark) conflict = 1;
+    if (h.word >> 28 == MPIOPT_BSP_BULKPUT && !G.spans[k].mark)
+      mpiopt_bsp_rec_write(rec, (uint32_t)MPIOPT_BSP_BULKHERE << 28 | (h.word & MPIOPT_BSP_SLOT_MASK), h.n, h.off);
+  }
+  return conflict;
 }
 
 /* Step 3: every put lands, by source and issue order. */
-static void land_puts(void) {
+static void land_puts(int bulk_in) {
   const int p = G.p;
-  if (!(G.rma_any & MPIOPT_BSP_F_RMAPUT)) {
-    for (int q = 0; q < p; q++)
-      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], NULL);
-    return;
+  int rmaput = (G.rma_any & MPIOPT_BSP_F_RMAPUT) != 0, as_msgs = 0, nreq = 0;
+  if (rmaput || bulk_in) {
+    int conflict = sweep_puts();
+    if (rmaput) MPI_Allreduce(&conflict, &as_msgs, 1, MPI_INT, MPI_MAX, G.comm);
   }
-  int conflict = put_conflict(), any = 0;
-  MPI_Allreduce(&conflict, &any, 1, MPI_INT, MPI_MAX, G.comm);
-  if (!any) { /* no order to keep between one-sided puts and the rest */
-    for (int q = 0; q < p; q++)
-      if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], NULL);
-    mpiopt_bsp_rma_run(1);
-    return;
-  }
-  int nreq = mpiopt_bsp_rma_puts_as_messages();
+  if (bulk_in || G.nbulk || as_msgs) nreq = mpiopt_bsp_bulk_puts(0, as_msgs);
   MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
   for (int q = 0; q < p; q++)
-    if (G.stream_len[q]) apply_stream(q, G.stream_of[q], G.stream_len[q], q == G.pid ? NULL : G.rrep[q].p);
+    if (G.stream_len[q])
+      apply_stream(q, G.stream_of[q], G.stream_len[q], q == G.pid ? NULL : G.rrep[q].p, as_msgs);
+  if (rmaput && !as_msgs) mpiopt_bsp_rma_run(1); /* no order to keep between one-sided puts and the rest */
 }
 
 void mpiopt_bsp_exchange(uint32_t vote) {
@@ -226,20 +233,21 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   G.out[me] = t;
   G.out[me].len = 0;
 
-  int any_stream = G.self.len > 0 || sending, any_get = 0;
+  int any_stream = G.self.len > 0 || sending, any_get = 0, bulk_in = 0;
   G.rma_any = 0;
   for (int q = 0; q < p; q++) {
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
     G.rma_any |= h->flags & (MPIOPT_BSP_F_RMAGET | MPIOPT_BSP_F_RMAPUT);
     /* gets to answer (q asked this process, itself included) or to receive */
     if ((h->flags | G.flags[q]) & MPIOPT_BSP_F_GETREQ) any_get = 1;
+    if (q != me && (h->flags & MPIOPT_BSP_F_BULKPUT)) bulk_in = 1;
     if (q == me) {
       G.stream_of[q] = G.self.p;
       G.stream_len[q] = G.self.len;
       continue;
     }
     G.stream_len[q] = h->stream;
-    G.stream_of[q] = (h->flags & MPIOPT_BSP_F_INLINE) ? (const char *)h + sizeof *h : NULL;
+    G.stream_of[q] = (h->flags & MPIOPT_BSP_F_INLINE) ? G.a2a_recv + (size_t)q * G.block + sizeof *h : NULL;
     if (h->stream) any_stream = 1;
   }
 
@@ -255,33 +263,37 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     for (int q = 0; q < p; q++) {
       const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block);
       if (!(h->flags & MPIOPT_BSP_F_GETREQ)) continue;
-      serve_gets(q, G.stream_of[q], G.stream_len[q]);
+      nreq = serve_gets(q, G.stream_of[q], G.stream_len[q], nreq);
       if (G.rep[q].len > INT_MAX)
         mpiopt_bsp_fail("superstep %u: process %d gets %zu bytes from this process in one superstep; at most %d "
                         "per pair are supported",
                         G.superstep, q, G.rep[q].len, INT_MAX);
-      if (q != me) MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      if (q == me || !G.rep[q].len) continue;
+      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
+      MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
     }
     for (int q = 0; q < p; q++) {
       if (q == me || !G.getbytes[q]) continue;
       mpiopt_bsp_buf *rr = &G.rrep[q];
       rr->len = 0;
       mpiopt_bsp_reserve(rr, G.getbytes[q]);
+      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
       MPI_Irecv(rr->p, (int)G.getbytes[q], MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
     }
   }
-  if (G.rma_flags & MPIOPT_BSP_F_RMAGET) mpiopt_bsp_rma_plan_gets();
+  if ((G.rma_flags & MPIOPT_BSP_F_RMAGET) || G.nbulkget) mpiopt_bsp_plan_gets();
+  if (G.nbulkget) nreq = mpiopt_bsp_bulk_get_receives(nreq);
   if (G.rma_any) mpiopt_bsp_rma_run(0); /* one-sided gets: nobody writes in this epoch */
   MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
   if (G.ngets) deliver_gets();
-  land_puts();
+  land_puts(bulk_in);
 
   for (int q = 0; q < p; q++) {
     G.out[q].len = 0;
     G.lastput[q] = G.lastget[q] = SIZE_MAX;
     G.flags[q] = 0;
   }
-  G.nrma = 0;
+  G.nrma = G.nbulk = G.nbulkget = 0;
   G.rmabuf.len = 0;
   G.rma_flags = 0;
   if (mine.npush || mine.npop) mpiopt_bsp_apply_registrations();

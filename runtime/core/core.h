@@ -43,6 +43,11 @@ int mpiopt_env_choice(const char *name, const char *const *names, int n, int def
  * when memory runs out. */
 void *mpiopt_grow_array(void *p, size_t *cap, size_t need, size_t elem, size_t first);
 
+/* The same without zeroing, for byte buffers that are written before they
+ * are read: a large buffer's pages are then touched only where used (a
+ * zeroed 2 GiB stream buffer cost seconds of page faults). */
+void *mpiopt_grow_raw(void *p, size_t *cap, size_t need, size_t elem, size_t first);
+
 /* The same for an int capacity (from 8). */
 static inline void *mpiopt_grow_int(void *p, int *cap, int want, size_t elem) {
   if (want <= *cap) return p; /* the common case, without a call */
