@@ -211,6 +211,8 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.cache_slot = -1;
   mpiopt_bsp_select_init();
   G.active = 1;
+  mpiopt_bsp_pid_now = G.pid;
+  mpiopt_bsp_nprocs_now = G.p;
   MPI_Barrier(comm);
   G.t0 = MPI_Wtime();
 }
@@ -224,6 +226,7 @@ void bsp_end(void) {
   mpiopt_bsp_exchange(MPIOPT_BSP_VOTE_END);
   G.active = 0;
   G.ended = 1;
+  mpiopt_bsp_pid_now = -1; /* bsp_pid is an error now; bsp_nprocs keeps the section's size */
   mpiopt_bsp_rma_stop();
   int pid = G.pid;
   MPI_Comm_free(&G.comm);
@@ -234,7 +237,9 @@ void bsp_end(void) {
   }
 }
 
-int bsp_nprocs(void) {
+int mpiopt_bsp_pid_now = -1, mpiopt_bsp_nprocs_now = -1;
+
+int(bsp_nprocs)(void) {
   /* After bsp_end (on process 0, the one that continues): the number of
    * processes of the finished parallel section. */
   if (G.active || G.ended) return G.p;
@@ -245,8 +250,8 @@ int bsp_nprocs(void) {
   return n;
 }
 
-int bsp_pid(void) {
-  mpiopt_bsp_require_active("bsp_pid");
+int(bsp_pid)(void) {
+  if (!G.active) mpiopt_bsp_require_active("bsp_pid");
   return G.pid;
 }
 

@@ -6,8 +6,8 @@
 #define G mpiopt_bsp_g
 
 void mpiopt_mcbsp_begin(unsigned int maxprocs) { mpiopt_bsp_begin_sized((long)maxprocs, "bsp_begin"); }
-unsigned int mpiopt_mcbsp_nprocs(void) { return (unsigned int)bsp_nprocs(); }
-unsigned int mpiopt_mcbsp_pid(void) { return (unsigned int)bsp_pid(); }
+unsigned int(mpiopt_mcbsp_nprocs)(void) { return (unsigned int)(bsp_nprocs)(); }
+unsigned int(mpiopt_mcbsp_pid)(void) { return (unsigned int)(bsp_pid)(); }
 
 void mpiopt_mcbsp_put(unsigned int pid, const void *src, const void *dst, size_t offset, size_t nbytes) {
   mpiopt_bsp_put_at(pid, src, dst, offset, nbytes, 0, "bsp_put");

@@ -111,6 +111,24 @@ size_t mpiopt_mcbsp_hpmove(void **tag_ptr, void **payload_ptr);
 #define bsp_hpmove mpiopt_mcbsp_hpmove
 #endif
 
+/* bsp_pid() and bsp_nprocs() cost a load and a test: while a parallel
+ * section runs (and, for bsp_nprocs, after it ended) these hold the answer;
+ * otherwise they are -1 and the call goes to the function, which reports
+ * the misuse or asks MPI. The names alone (a function pointer) still name
+ * the functions. Define MPIOPT_BSP_NO_FAST_PID to call the functions. */
+extern int mpiopt_bsp_pid_now, mpiopt_bsp_nprocs_now;
+#ifndef MPIOPT_BSP_NO_FAST_PID
+#ifdef MPIOPT_BSP_MULTICOREBSP
+#define mpiopt_mcbsp_pid() \
+  (mpiopt_bsp_pid_now >= 0 ? (unsigned int)mpiopt_bsp_pid_now : mpiopt_mcbsp_pid())
+#define mpiopt_mcbsp_nprocs() \
+  (mpiopt_bsp_nprocs_now >= 0 ? (unsigned int)mpiopt_bsp_nprocs_now : mpiopt_mcbsp_nprocs())
+#else
+#define bsp_pid() (mpiopt_bsp_pid_now >= 0 ? mpiopt_bsp_pid_now : bsp_pid())
+#define bsp_nprocs() (mpiopt_bsp_nprocs_now >= 0 ? mpiopt_bsp_nprocs_now : bsp_nprocs())
+#endif
+#endif
+
 #ifdef __cplusplus
 }
 #endif

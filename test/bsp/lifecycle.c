@@ -1,4 +1,5 @@
-/* Conformance: the program's life. bsp_nprocs is valid before bsp_begin;
+/* Conformance: the program's life. bsp_nprocs is valid before bsp_begin
+ * (and the header's fast bsp_pid()/bsp_nprocs() agree with the functions);
  * bsp_init lets bsp_begin live outside main (only process 0 runs main's code
  * before it: it reads the process count, the others receive it); bsp_begin
  * with more processes than exist gives what exists; bsp_time runs forward;
@@ -17,6 +18,11 @@ static void spmd(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   check_rank = s;
   CHECK(p >= 1 && s >= 0 && s < p, "pid %d of %d", s, p);
+  /* bsp_pid() and bsp_nprocs() are a load in the header; the names alone
+   * still name the functions, which agree. */
+  int (*pid_fn)(void) = bsp_pid, (*nprocs_fn)(void) = bsp_nprocs;
+  CHECK(pid_fn() == s && nprocs_fn() == p, "the functions give %d of %d, the header %d of %d", pid_fn(),
+        nprocs_fn(), s, p);
   CHECK(s == 0 || !main_ran, "process %d ran main's code before bsp_begin", s);
   CHECK(s != 0 || main_ran, "process 0 did not run main");
   double t0 = bsp_time();
