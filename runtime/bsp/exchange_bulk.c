@@ -49,6 +49,10 @@ static int by_lo(const void *a, const void *b) {
 }
 
 void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n) {
+  if (n < 2) { /* nothing to sort (s may be NULL) */
+    if (n) s[0].mark = 0;
+    return;
+  }
   qsort(s, n, sizeof *s, by_lo);
   uintptr_t reach = 0;
   size_t first = 0;
