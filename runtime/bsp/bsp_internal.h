@@ -161,6 +161,8 @@ enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 
 /* Exchange algorithms for the part of a superstep that is not inline. */
 enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK };
+/* How the headers of a sync travel. */
+enum { MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE };
 
 typedef struct {
   const char *msg_tag;
@@ -240,6 +242,8 @@ typedef struct {
   mpiopt_bsp_bulkop *bulk;   /* this superstep's bulk puts, in issue order */
   size_t nbulk, capbulk;
   size_t nbulkget;           /* this superstep's bulk gets */
+  int sync;                  /* MPIOPT_BSP_SYNC_* (MPIOPT_BSP_SYNC) */
+  unsigned char *sparse_got; /* [p] scratch of the sparse sync */
   MPI_Win win;               /* dynamic window over every registration (one-sided only) */
   int have_win;
   mpiopt_bsp_rmaop *rma;
@@ -285,6 +289,10 @@ void mpiopt_bsp_rma_detach(int slot);
 void mpiopt_bsp_rma_run(int puts); /* 0: the get epoch, 1: the put epoch */
 int mpiopt_bsp_use_rma(size_t n);
 int mpiopt_bsp_use_bulk(size_t n);
+
+/* sync_sparse.c: the blocks of a sync without the all-to-all; 0 when the
+ * headers disagree (then every process falls back to the all-to-all). */
+int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine);
 
 /* exchange_bulk.c */
 void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);

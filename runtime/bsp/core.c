@@ -203,8 +203,9 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.stream_len = malloc(p * sizeof *G.stream_len);
   G.a2a_send = calloc(p, G.block);
   G.a2a_recv = calloc(p, G.block);
+  G.sparse_got = calloc(p, 1);
   if (!G.out || !G.lastput || !G.lastget || !G.getbytes || !G.getcur || !G.flags || !G.in || !G.rep || !G.rrep || !G.reqs || !G.stream_of ||
-      !G.stream_len || !G.a2a_send || !G.a2a_recv)
+      !G.stream_len || !G.a2a_send || !G.a2a_recv || !G.sparse_got)
     mpiopt_bsp_fail("out of memory starting %d processes", p);
   for (int q = 0; q < p; q++) G.lastput[q] = G.lastget[q] = SIZE_MAX;
   G.cache_addr = NULL;

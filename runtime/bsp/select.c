@@ -35,6 +35,19 @@
 
 #define G mpiopt_bsp_g
 
+/* How the headers of a sync travel (MPIOPT_BSP_SYNC):
+ *
+ *   name      file           used for
+ *   alltoall  sync.c         one MPI_Alltoall of a fixed block per pair
+ *   sparse    sync_sparse.c  blocks to the processes with a stream only,
+ *                            plus one small non-blocking allreduce (NBX)
+ *   auto      (default)      alltoall: sparse is not yet measured where it
+ *                            should win (16 processes and more; DEVELOPERS.md,
+ *                            Machines); at 2 processes the all-to-all is one
+ *                            exchange and wins */
+static const char *const syncs[] = {"auto", "alltoall", "sparse"};
+static const int sync_ids[] = {MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE};
+
 /* MPIOPT_BSP_EXCHANGE's values, in the order of their ids. */
 static const char *const exchanges[] = {"auto", "msg", "rma", "bulk"};
 static const int exchange_ids[] = {MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK};
@@ -47,15 +60,17 @@ static const int exchange_ids[] = {MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT
 static long env_bytes(const char *name) { return mpiopt_env_long(name, -1, 1, LONG_MAX); }
 
 void mpiopt_bsp_select_init(void) {
-  long mode[4] = {MPIOPT_BSP_EX_AUTO, -1, -1, -1};
+  long mode[5] = {MPIOPT_BSP_EX_AUTO, -1, -1, -1, MPIOPT_BSP_SYNC_ALLTOALL};
   mode[0] = exchange_ids[mpiopt_env_choice("MPIOPT_BSP_EXCHANGE", exchanges, 4, 0)];
   mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
   mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
   mode[3] = env_bytes("MPIOPT_BSP_BULK_MIN");
+  mode[4] = sync_ids[mpiopt_env_choice("MPIOPT_BSP_SYNC", syncs, 3, 0)];
   /* Window creation is collective, and both sides of a transfer must agree
    * on its path: process 0's choice counts. */
-  MPI_Bcast(mode, 4, MPI_LONG, 0, G.comm);
+  MPI_Bcast(mode, 5, MPI_LONG, 0, G.comm);
   G.exchange = (int)mode[0];
+  G.sync = (int)mode[4];
   int forced = G.exchange == MPIOPT_BSP_EX_RMA;
   G.rma_min = mode[1] > 0 ? (size_t)mode[1] : forced ? 1 : AUTO_RMA_MIN;
   G.rma_max = mode[2] > 0 ? (size_t)mode[2] : forced ? SIZE_MAX : AUTO_RMA_MAX;

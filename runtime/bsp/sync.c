@@ -216,10 +216,10 @@ void mpiopt_bsp_exchange(uint32_t vote) {
     }
     memcpy(blk, &h, sizeof h);
   }
-  if (p > 1)
-    MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
-  else
+  if (p == 1)
     memcpy(G.a2a_recv, G.a2a_send, G.block);
+  else if (G.sync != MPIOPT_BSP_SYNC_SPARSE || !mpiopt_bsp_sparse_blocks(&mine))
+    MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
   int wild = 0; /* NULL pops somewhere: checked when they are resolved */
   for (int q = 0; q < p; q++)
     wild |= ((const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block))->flags & MPIOPT_BSP_F_WILDPOP;
