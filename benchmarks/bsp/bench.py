@@ -2,7 +2,8 @@
 """bspbench-style measurement of the BSPlib layer (bsp_bench.c), medians of
 several runs, all in one session:
 
-  g and l    for put, hpput, get and send: the time of a superstep in which
+  g and l    for put, hpput, get and send (and put with MPIOPT_BSP_SYNC=sparse):
+             the time of a superstep in which
              every process moves h words of 8 bytes (h = 0..HMAX, spread over
              the processes), fitted T(h) = l + g h over h >= p (as bspbench);
              beside it the MPI floor measured in the same runs: MPI_Barrier,
@@ -66,14 +67,16 @@ def main():
              "|---|---:|---:|---:|---:|"]
     floors = {}
     res = {}
-    for op in ("put", "hpput", "get", "send", "alltoallv"):
-        m = med([op, str(a.hmax), str(a.iters)])
+    for op in ("put", "hpput", "get", "send", "put-sparse", "alltoallv"):
+        env = {"MPIOPT_BSP_SYNC": "sparse"} if op.endswith("-sparse") else {}
+        m = med([op.split("-")[0], str(a.hmax), str(a.iters)], **env)
         floors.setdefault("barrier", []).append(m.pop("barrier"))
         floors.setdefault("alltoall", []).append(m.pop("alltoall"))
         pts = sorted((int(h), t) for h, t in m.items())
         g, l = fit(pts, a.np)
         res[op] = (g, l, m["0"], m[str(pts[-1][0])])
-        name = "MPI_Alltoallv (floor)" if op == "alltoallv" else "bsp_" + op
+        name = ("MPI_Alltoallv (floor)" if op == "alltoallv" else
+                "bsp_put, sparse sync" if op == "put-sparse" else "bsp_" + op)
         lines.append("| %s | %.1f | %.2f | %.2f | %.1f |" % (name, g * 1000, l, m["0"], m[str(pts[-1][0])]))
     barrier = statistics.median(floors["barrier"])
     alltoall = statistics.median(floors["alltoall"])
