@@ -47,6 +47,8 @@ enum {
 #define MPIOPT_BSP_SENDREC 8
 #define MPIOPT_BSP_SLOT_MASK 0x0fffffffu
 #define MPIOPT_BSP_CHUNK ((size_t)1 << 30) /* larger transfers are split */
+/* The length of the piece of an n-byte transfer that starts at byte at. */
+#define MPIOPT_BSP_PIECE(n, at) ((n) - (at) < MPIOPT_BSP_CHUNK ? (n) - (at) : MPIOPT_BSP_CHUNK)
 #define MPIOPT_BSP_PAD8(n) (((n) + 7) & ~(size_t)7)
 
 /* A record's header, read from or written to a stream (unaligned). */
@@ -255,11 +257,19 @@ typedef struct {
 
 extern mpiopt_bsp_state mpiopt_bsp_g;
 
+
 /* core.c */
 void mpiopt_bsp_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void mpiopt_bsp_fail_collective(int reporter, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void mpiopt_bsp_require_active(const char *call);
 void *mpiopt_bsp_grow(void *p, size_t *cap, size_t need, size_t elem);
+/* Room for request number nreq in the sync's request array (grown; the
+ * requests posted so far are handles and may move). */
+static inline MPI_Request *mpiopt_bsp_req(int nreq) {
+  mpiopt_bsp_g.reqs = (MPI_Request *)mpiopt_bsp_grow(mpiopt_bsp_g.reqs, &mpiopt_bsp_g.capreqs, (size_t)nreq + 1,
+                                                     sizeof *mpiopt_bsp_g.reqs);
+  return &mpiopt_bsp_g.reqs[nreq];
+}
 void mpiopt_bsp_reserve(mpiopt_bsp_buf *b, size_t extra);
 void mpiopt_bsp_begin_sized(long maxprocs, const char *call);
 void mpiopt_bsp_start_mpi(void);
@@ -299,7 +309,9 @@ void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);
 void mpiopt_bsp_plan_gets(void); /* where each one-sided or bulk get's data goes */
 int mpiopt_bsp_bulk_get_receives(int nreq);
 int mpiopt_bsp_bulk_get_send(int to, const char *from, size_t n, int nreq);
-int mpiopt_bsp_bulk_puts(int nreq, int stage_all); /* post the bulk puts' sends and receives */
+/* Post the sends and receives of the bulk puts' data and, when stage_rma,
+ * of the one-sided puts' data as messages (staged in rrep[source]). */
+int mpiopt_bsp_bulk_puts(int nreq, int stage_rma);
 void mpiopt_bsp_select_init(void);
 
 #endif

@@ -118,7 +118,7 @@ static void put_apart(long pid, int s, const void *src, size_t off, size_t n, in
   }
   mpiopt_bsp_buf *b = &G.out[pid];
   for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) {
-    size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
+    size_t c = MPIOPT_BSP_PIECE(n, at);
     mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
     mpiopt_bsp_rec_write(b->p + b->len, rec_word(kind, s), (uint32_t)c, off + at);
     b->len += MPIOPT_BSP_REC;
@@ -167,7 +167,7 @@ static void get_bulk(long pid, int s, size_t off, char *dst, size_t n) {
   mpiopt_bsp_buf *b = &G.out[pid];
   G.flags[pid] |= MPIOPT_BSP_F_GETREQ;
   for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK) {
-    size_t c = n - at < MPIOPT_BSP_CHUNK ? n - at : MPIOPT_BSP_CHUNK;
+    size_t c = MPIOPT_BSP_PIECE(n, at);
     mpiopt_bsp_reserve(b, MPIOPT_BSP_REC);
     mpiopt_bsp_rec_write(b->p + b->len, rec_word(MPIOPT_BSP_BULKGET, s), (uint32_t)c, off + at);
     b->len += MPIOPT_BSP_REC;

@@ -110,18 +110,13 @@ void mpiopt_bsp_plan_gets(void) {
   }
 }
 
-static inline MPI_Request *next_req(int nreq) {
-  G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
-  return &G.reqs[nreq];
-}
-
 /* The requester's side of its bulk gets, in issue order (after planning). */
 int mpiopt_bsp_bulk_get_receives(int nreq) {
   for (size_t k = 0; k < G.ngets; k++) {
     const mpiopt_bsp_getdst *e = &G.getord[k];
     if (!e->bulk) continue;
     char *to = e->stage == MPIOPT_BSP_GET_DIRECT ? e->dst : G.getstage.p + e->stage;
-    MPI_Irecv(to, (int)e->n, MPI_BYTE, e->owner, TAG_GET, G.comm, next_req(nreq));
+    MPI_Irecv(to, (int)e->n, MPI_BYTE, e->owner, TAG_GET, G.comm, mpiopt_bsp_req(nreq));
     nreq++;
   }
   return nreq;
@@ -129,7 +124,7 @@ int mpiopt_bsp_bulk_get_receives(int nreq) {
 
 /* The owner's side of one bulk get: straight from the registration. */
 int mpiopt_bsp_bulk_get_send(int to, const char *from, size_t n, int nreq) {
-  MPI_Isend(from, (int)n, MPI_BYTE, to, TAG_GET, G.comm, next_req(nreq));
+  MPI_Isend(from, (int)n, MPI_BYTE, to, TAG_GET, G.comm, mpiopt_bsp_req(nreq));
   return nreq + 1;
 }
 
@@ -161,7 +156,7 @@ static int receive_puts(int src, int stage_rma, int nreq) {
     } else {
       continue;
     }
-    MPI_Irecv(to, (int)h.n, MPI_BYTE, src, kind == MPIOPT_BSP_RMAPUT ? TAG_RMAPUT : TAG_PUT, G.comm, next_req(nreq));
+    MPI_Irecv(to, (int)h.n, MPI_BYTE, src, kind == MPIOPT_BSP_RMAPUT ? TAG_RMAPUT : TAG_PUT, G.comm, mpiopt_bsp_req(nreq));
     nreq++;
   }
   return nreq;
@@ -176,15 +171,15 @@ int mpiopt_bsp_bulk_puts(int nreq, int stage_rma) {
   }
   for (size_t k = 0; k < G.nbulk; k++) {
     const mpiopt_bsp_bulkop *o = &G.bulk[k];
-    MPI_Isend(G.rmabuf.p + o->at, (int)o->n, MPI_BYTE, o->pid, TAG_PUT, G.comm, next_req(nreq));
+    MPI_Isend(G.rmabuf.p + o->at, (int)o->n, MPI_BYTE, o->pid, TAG_PUT, G.comm, mpiopt_bsp_req(nreq));
     nreq++;
   }
   for (size_t k = 0; stage_rma && k < G.nrma; k++) {
     const mpiopt_bsp_rmaop *o = &G.rma[k];
     if (o->at == SIZE_MAX) continue;
     for (size_t at = 0; at < o->n; at += MPIOPT_BSP_CHUNK) {
-      int c = (int)(o->n - at < MPIOPT_BSP_CHUNK ? o->n - at : MPIOPT_BSP_CHUNK);
-      MPI_Isend(G.rmabuf.p + o->at + at, c, MPI_BYTE, o->pid, TAG_RMAPUT, G.comm, next_req(nreq));
+      int c = (int)MPIOPT_BSP_PIECE(o->n, at);
+      MPI_Isend(G.rmabuf.p + o->at + at, c, MPI_BYTE, o->pid, TAG_RMAPUT, G.comm, mpiopt_bsp_req(nreq));
       nreq++;
     }
   }

@@ -13,7 +13,6 @@
 #include "bsp_internal.h"
 
 #define G mpiopt_bsp_g
-#define PIECE ((size_t)1 << 30)
 
 void mpiopt_bsp_msg_streams(void) {
   const int p = G.p, me = G.pid;
@@ -24,21 +23,15 @@ void mpiopt_bsp_msg_streams(void) {
     mpiopt_bsp_buf *b = &G.in[q];
     b->len = 0;
     mpiopt_bsp_reserve(b, n);
-    for (size_t at = 0; at < n; at += PIECE) {
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, nreq + 1, sizeof *G.reqs);
-      size_t c = n - at < PIECE ? n - at : PIECE;
-      MPI_Irecv(b->p + at, (int)c, MPI_BYTE, q, 0x7ab7, G.comm, &G.reqs[nreq++]);
-    }
+    for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK)
+      MPI_Irecv(b->p + at, (int)MPIOPT_BSP_PIECE(n, at), MPI_BYTE, q, 0x7ab7, G.comm, mpiopt_bsp_req(nreq++));
     G.stream_of[q] = b->p;
   }
   for (int q = 0; q < p; q++) {
     size_t n = G.out[q].len;
     if (q == me || n <= G.inl) continue;
-    for (size_t at = 0; at < n; at += PIECE) {
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, nreq + 1, sizeof *G.reqs);
-      size_t c = n - at < PIECE ? n - at : PIECE;
-      MPI_Isend(G.out[q].p + at, (int)c, MPI_BYTE, q, 0x7ab7, G.comm, &G.reqs[nreq++]);
-    }
+    for (size_t at = 0; at < n; at += MPIOPT_BSP_CHUNK)
+      MPI_Isend(G.out[q].p + at, (int)MPIOPT_BSP_PIECE(n, at), MPI_BYTE, q, 0x7ab7, G.comm, mpiopt_bsp_req(nreq++));
   }
   MPI_Waitall(nreq, G.reqs, MPI_STATUSES_IGNORE);
 }

@@ -39,7 +39,6 @@
 #include "bsp_internal.h"
 
 #define G mpiopt_bsp_g
-#define PIECE ((size_t)1 << 30)
 
 static MPI_Win dwin;
 
@@ -105,8 +104,8 @@ void mpiopt_bsp_rma_detach(int slot) {
 static void transfer(const mpiopt_bsp_rmaop *o, int put) {
   MPI_Aint base = G.raddr[(size_t)o->slot * G.p + o->pid] + (MPI_Aint)o->off;
   char *local = put ? G.rmabuf.p + o->at : o->local;
-  for (size_t at = 0; at < o->n; at += PIECE) {
-    int c = (int)(o->n - at < PIECE ? o->n - at : PIECE);
+  for (size_t at = 0; at < o->n; at += MPIOPT_BSP_CHUNK) {
+    int c = (int)MPIOPT_BSP_PIECE(o->n, at);
     if (put)
       MPI_Put(local + at, c, MPI_BYTE, o->pid, base + (MPI_Aint)at, c, MPI_BYTE, G.win);
     else
@@ -159,8 +158,8 @@ void mpiopt_mcbsp_direct_get(unsigned int pid, const void *src, size_t offset, v
                     G.exchange == MPIOPT_BSP_EX_MSG ? "MPIOPT_BSP_EXCHANGE=msg turned off"
                                                     : "this MPI does not provide");
   MPI_Aint base = G.raddr[(size_t)s * G.p + pid] + (MPI_Aint)offset;
-  for (size_t at = 0; at < nbytes; at += PIECE) {
-    int c = (int)(nbytes - at < PIECE ? nbytes - at : PIECE);
+  for (size_t at = 0; at < nbytes; at += MPIOPT_BSP_CHUNK) {
+    int c = (int)MPIOPT_BSP_PIECE(nbytes, at);
     MPI_Get((char *)dst + at, c, MPI_BYTE, (int)pid, base + (MPI_Aint)at, c, MPI_BYTE, dwin);
   }
   MPI_Win_flush((int)pid, dwin);

@@ -78,8 +78,8 @@ void mpiopt_bsp_select_init(void) {
                : G.exchange == MPIOPT_BSP_EX_BULK ? 1
                : G.exchange == MPIOPT_BSP_EX_MSG  ? SIZE_MAX
                                                   : AUTO_BULK_MIN;
-  if ((G.exchange == MPIOPT_BSP_EX_AUTO || G.exchange == MPIOPT_BSP_EX_RMA) && G.p > 1 && !mpiopt_bsp_rma_start() && G.exchange == MPIOPT_BSP_EX_RMA &&
-      G.pid == 0)
+  int want_rma = G.exchange == MPIOPT_BSP_EX_AUTO || forced;
+  if (want_rma && G.p > 1 && !mpiopt_bsp_rma_start() && forced && G.pid == 0)
     fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: this MPI has no dynamic windows; using messages\n");
 }
 

@@ -269,16 +269,14 @@ void mpiopt_bsp_exchange(uint32_t vote) {
                         "per pair are supported",
                         G.superstep, q, G.rep[q].len, INT_MAX);
       if (q == me || !G.rep[q].len) continue;
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
-      MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      MPI_Isend(G.rep[q].p, (int)G.rep[q].len, MPI_BYTE, q, 0x7ab6, G.comm, mpiopt_bsp_req(nreq++));
     }
     for (int q = 0; q < p; q++) {
       if (q == me || !G.getbytes[q]) continue;
       mpiopt_bsp_buf *rr = &G.rrep[q];
       rr->len = 0;
       mpiopt_bsp_reserve(rr, G.getbytes[q]);
-      G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nreq + 1, sizeof *G.reqs);
-      MPI_Irecv(rr->p, (int)G.getbytes[q], MPI_BYTE, q, 0x7ab6, G.comm, &G.reqs[nreq++]);
+      MPI_Irecv(rr->p, (int)G.getbytes[q], MPI_BYTE, q, 0x7ab6, G.comm, mpiopt_bsp_req(nreq++));
     }
   }
   if ((G.rma_flags & MPIOPT_BSP_F_RMAGET) || G.nbulkget) mpiopt_bsp_plan_gets();

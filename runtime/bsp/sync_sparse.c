@@ -77,8 +77,7 @@ int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine) {
     const char *blk = G.a2a_send + (size_t)q * G.block;
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)blk;
     size_t n = sizeof *h + ((h->flags & MPIOPT_BSP_F_INLINE) ? G.out[q].len : 0);
-    G.reqs = mpiopt_bsp_grow(G.reqs, &G.capreqs, (size_t)nsend + 1, sizeof *G.reqs);
-    MPI_Issend(blk, (int)n, MPI_BYTE, q, tag, G.comm, &G.reqs[nsend++]);
+    MPI_Issend(blk, (int)n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
   }
   uint64_t in[NAGREE], out[NAGREE];
   agreement(mine, in);
