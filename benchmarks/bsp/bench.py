@@ -85,10 +85,13 @@ def main():
               "Empty superstep (bsp_sync): %.2f us = %.2fx MPI_Alltoall (target: at most 3x)" % (empty,
                                                                                                  empty / alltoall),
               "g for put: %.1f ns per 8-byte word (target: at most 70 ns at p = 2); MPI_Alltoallv moves a word "
-              "in %.1f ns" % (res["put"][0] * 1000, res["alltoallv"][0] * 1000), ""]
+              "in %.1f ns" % (res["put"][0] * 1000, res["alltoallv"][0] * 1000),
+              "Sparse sync / all-to-all sync (bsp_put): empty superstep %.2fx, l %.2fx, g %.2fx" % (
+                  res["put-sparse"][2] / res["put"][2], res["put-sparse"][1] / res["put"][1],
+                  res["put-sparse"][0] / res["put"][0]), ""]
     exs = ("msg", "rma", "bulk")
     lines += ["| bytes per superstep | " + " | ".join("%s, %s (us)" % (op, ex) for op in ("put", "get") for ex in exs)
-              + " |", "|---:" + "|---:" * 6 + "|"]
+              + " | put, bulk / msg | get, bulk / msg |", "|---:" + "|---:" * 8 + "|"]
     runs = {}
     for _ in range(a.reps):  # alternating, so that a slow spell of the machine hits every path alike
         for op in ("bulk", "bulkget"):
@@ -97,7 +100,7 @@ def main():
     bulk = dict((k, median_of(v)) for k, v in runs.items())
     for n in sorted(bulk["bulk", "msg"], key=int):
         lines.append("| %s | " % n + " | ".join("%.1f" % bulk[op, ex][n] for op in ("bulk", "bulkget") for ex in exs)
-                     + " |")
+                     + " | %.2f | %.2f |" % tuple(bulk[op, "bulk"][n] / bulk[op, "msg"][n] for op in ("bulk", "bulkget")))
     lines.append("(one-sided falls back to messages where the MPI has no dynamic windows, as Open MPI's "
                  "shared-memory component)")
     report(a, "bsp", lines)
