@@ -40,7 +40,7 @@ void positives(void) {
   MPI_Allreduce(d, e, 2, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
   // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 16 x MPI_DOUBLE = 128 bytes from 'dbuf', but 'dbuf' has 64 bytes [ompi-count-overflow]
   MPI_Send(dbuf, 16, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
-  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:22: warning: MPI_Recv writes 4 x MPI_DOUBLE = 32 bytes from '&dbuf[6]', but 'dbuf' has 64 bytes (16 from byte 48 on) [ompi-count-overflow]
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:22: warning: MPI_Recv writes 4 x MPI_DOUBLE = 32 bytes into '&dbuf[6]', but 'dbuf' has 64 bytes (16 from byte 48 on) [ompi-count-overflow]
   MPI_Recv(&dbuf[6], 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   double *p = dbuf;
   // PTR: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]

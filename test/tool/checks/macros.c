@@ -21,10 +21,10 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0)
     CHECK(MPI_Barrier(MPI_COMM_WORLD));
-  // CHECK:{{.*}}macros.c:[[#@LINE-1]]:11: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-2]]) holds, as 'rank' is the rank: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+  // CHECK:{{.*}}macros.c:[[#@LINE-1]]:11: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE-1]]) as their 1st collective but ranks 1 call MPI_Bcast (line [[#@LINE+4]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
   // CHECK-NEXT:    CHECK(MPI_Barrier(MPI_COMM_WORLD));
   // CHECK-NEXT:          ^
-  // CHECK-NEXT:{{.*}}macros.c:[[#@LINE-5]]:7: note: the condition that selects the ranks ('rank' is the rank)
+  // CHECK-NEXT:{{.*}}macros.c:[[#@LINE+1]]:3: note: where ranks 1 call MPI_Bcast
   CHECK(MPI_Bcast(&p, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
   // CHECK:{{.*}}macros.c:[[#@LINE-1]]:19: warning: MPI_Bcast buffer '&p' is a pointer to double *: the call would transfer the pointer, not the data it points to [ompi-pointer-to-pointer]
   // CHECK-NEXT:  CHECK(MPI_Bcast(&p, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));

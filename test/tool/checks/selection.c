@@ -24,14 +24,14 @@
 // CORR: 3 warnings generated.
 // RUN: %ompi-opt --check --checks=-optimisation-*,-ompi-request-* %s -- %mpich_cflags | FileCheck --check-prefix=GLOB %s
 // GLOB: 2 warnings generated.
-// RUN: %ompi-opt --check --checks=rank-dependent-* %s -- %mpich_cflags | FileCheck --check-prefix=ONE %s
+// RUN: %ompi-opt --check --checks=collective-* %s -- %mpich_cflags | FileCheck --check-prefix=ONE %s
 // ONE: 1 warning generated.
 // RUN: not %ompi-opt --check --checks=correctness-no-such %s -- %mpich_cflags 2>&1 | FileCheck --check-prefix=BAD %s
 // BAD: ompi-opt: error: --checks: unknown check 'correctness-no-such' (see --list-checks)
-// Notes: where the overwritten request started, the condition.
-// RUN: %ompi-opt --check --checks=request-overwritten,rank-dependent-collective %s -- %mpich_cflags | FileCheck --check-prefix=NOTE %s
+// Notes: where the overwritten request started, where the other ranks go.
+// RUN: %ompi-opt --check --checks=request-overwritten,collective-sequence %s -- %mpich_cflags | FileCheck --check-prefix=NOTE %s
 // NOTE: selection.c:[[#@LINE+23]]:3: note: the MPI_Isend that request 'r' still holds starts here
-// NOTE: selection.c:[[#@LINE+25]]:7: note: the condition that selects the ranks ('rank' is the rank)
+// NOTE: selection.c:[[#@LINE+41]]:3: note: where ranks 4-7 call MPI_Finalize
 // .ompi-opt, found upwards from the source; the command line wins.
 // RUN: rm -rf %t && mkdir -p %t/src/sub && cp %s %t/src/sub/s.c
 // RUN: printf 'Checks: "-*,correctness-*"\nWarningsAsErrors: "request-*"\n' > %t/src/.ompi-opt

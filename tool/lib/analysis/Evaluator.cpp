@@ -601,6 +601,25 @@ SymValue Evaluator::evaluate(const Expr *E, const FunctionDecl *FD, const Stmt *
   return eval(E, &FA, *P);
 }
 
+std::vector<Evaluator::Alternative> Evaluator::alternatives(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
+  std::vector<Alternative> Out;
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || V->isStaticLocal())
+    return Out;
+  FunctionAnalysis &FA = analysis(FD);
+  auto P = FA.valid() ? FA.pointOf(Anchor) : std::nullopt;
+  if (!P || FA.addressTaken(V))
+    return Out;
+  std::vector<const Def *> Ds = FA.reaching(V, *P);
+  if (Ds.size() < 2)
+    return Out;
+  Depth = 0;
+  for (const Def *D : Ds)
+    Out.push_back({normalise(evalDef(*D, FA), V->getType()), D->Line});
+  return Out;
+}
+
 CommId Evaluator::commId(const Expr *E, const FunctionDecl *FD, const Stmt *Anchor) {
   FunctionAnalysis &FA = analysis(FD);
   auto P = FA.valid() ? FA.pointOf(Anchor) : std::nullopt;

@@ -181,6 +181,17 @@ public:
   /// The value of E evaluated at the program point of Anchor (a statement of
   /// function FD, normally the MPI call E is an argument of).
   SymValue evaluate(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
+  /// One value a variable may have at a point, and the line of the
+  /// definition that gives it.
+  struct Alternative {
+    SymValue Value;
+    unsigned Line = 0;
+  };
+  /// When E (at Anchor, in FD) reads a local variable that several
+  /// definitions reach with different values (set on different paths), the
+  /// value of each definition; empty otherwise (one definition, or not a
+  /// plain local variable, or its address is taken).
+  std::vector<Alternative> alternatives(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
   /// The predefined handle E is spelled as, through any macros.
   std::optional<std::string> spelledHandle(const clang::Expr *E) const;
   /// The source text of E, whitespace collapsed.

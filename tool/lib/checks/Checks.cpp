@@ -1,9 +1,11 @@
 //===- Checks.cpp - The registry of lint checks ---------------------------===//
 #include "checks/Checks.h"
 #include "checks/Selection.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include <set>
 
 using namespace clang;
 
@@ -30,8 +32,13 @@ static const CheckInfo Registry[] = {
      checkWaitWithoutStart},
     {"recv-buffer-in-use", "correctness", "a nonblocking receive's buffer is used before the receive completes",
      checkRecvBufferInUse},
+    {"collective-sequence", "correctness",
+     "ranks that issue different collectives, or pass different roots, ops or counts, on one communicator",
+     checkCollectiveSequences},
     {"rank-dependent-collective", "correctness", "a collective reached only by the ranks a condition selects",
      checkRankDependentCollectives},
+    {"invalid-argument", "correctness", "an argument no MPI accepts (null handles, negative counts, tags, ranks)",
+     checkInvalidArguments},
     {"unmatched-p2p", "correctness", "a send whose static tag no receive of the program accepts", checkUnmatchedP2P},
 };
 
@@ -50,6 +57,49 @@ std::vector<const FunctionDecl *> CheckContext::functionsWithCalls() const {
     if (C.Caller && C.Caller->hasBody() && !llvm::is_contained(Fs, C.Caller))
       Fs.push_back(C.Caller);
   return Fs;
+}
+
+const std::vector<SequenceResult> &CheckContext::sequences() {
+  if (!Sequences)
+    Sequences = collectiveSequences(Ctx, Ev, Uni);
+  return *Sequences;
+}
+
+bool CheckContext::sequencesAgree(const FunctionDecl *F) {
+  // The functions each entry reaches through direct calls.
+  auto reaches = [&](const FunctionDecl *Entry) {
+    std::set<const FunctionDecl *> Seen{Entry};
+    std::vector<const FunctionDecl *> Work{Entry};
+    while (!Work.empty()) {
+      const FunctionDecl *G = Work.back();
+      Work.pop_back();
+      anyNode(G->getBody(), [&](const Stmt *N) {
+        const auto *CE = dyn_cast<CallExpr>(N);
+        const FunctionDecl *H = CE ? CE->getDirectCallee() : nullptr;
+        const FunctionDecl *Def = nullptr;
+        if (H && H->hasBody(Def) && Def && Seen.insert(Def).second)
+          Work.push_back(Def);
+        return false;
+      });
+    }
+    return Seen.count(F) != 0;
+  };
+  bool Any = false;
+  for (const SequenceResult &R : sequences())
+    if (reaches(R.F)) {
+      if (!R.Decided || R.Divergence)
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
+bool CheckContext::sequenceDivergesAt(const Stmt *S) {
+  auto at = [&](const std::optional<CollectiveEvent> &E) { return E && (E->At == S || E->Call == S); };
+  for (const SequenceResult &R : sequences())
+    if (R.Divergence && (at(R.Divergence->A) || at(R.Divergence->B)))
+      return true;
+  return false;
 }
 
 const std::vector<RequestVar> &CheckContext::requests(const FunctionDecl *F) {

@@ -11,6 +11,7 @@
 #define OMPI_TOOL_CHECKS_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/CollectiveSequence.h"
 #include "analysis/RequestFlow.h"
 #include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -89,6 +90,7 @@ struct CheckContext {
   std::vector<Finding> &Out;
   std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
+  std::optional<std::vector<SequenceResult>> Sequences = {};                        ///< sequences(), computed once
 
   /// A finding of check Name at Loc (null when a NOLINT comment suppresses
   /// it, or the same check already reported there).
@@ -97,6 +99,16 @@ struct CheckContext {
   /// The request flow of F (analysis/RequestFlow), computed once for the
   /// request checks that read it.
   const std::vector<RequestVar> &requests(const clang::FunctionDecl *F);
+  /// Each entry function's collectives per rank (analysis/CollectiveSequence),
+  /// computed once for the checks that read them.
+  const std::vector<SequenceResult> &sequences();
+  /// Whether the collective sequences prove every call of F right: F is
+  /// reached only from entry functions whose runs were followed to their
+  /// end and found every rank issuing the same collectives.
+  bool sequencesAgree(const clang::FunctionDecl *F);
+  /// Whether collective-sequence reports its divergence at the call S (or
+  /// names it in its note).
+  bool sequenceDivergesAt(const clang::Stmt *S);
   /// The functions with an MPI call, in source order.
   std::vector<const clang::FunctionDecl *> functionsWithCalls() const;
   /// A fix-it replacing the characters of R (a token range) by Text.
@@ -131,6 +143,8 @@ void checkWaitWithoutStart(CheckContext &C);
 void checkRecvBufferInUse(CheckContext &C);
 void checkRankDependentCollectives(CheckContext &C);
 void checkUnmatchedP2P(CheckContext &C);
+void checkInvalidArguments(CheckContext &C);
+void checkCollectiveSequences(CheckContext &C);
 
 } // namespace ompi
 

@@ -5,7 +5,9 @@
 // values), unless the other branch of the if calls the same collective (the
 // root / non-root idiom). Conditions on the size, or on the rank of another
 // communicator (a split's colour), are uniform for the collective's members
-// and not reported.
+// and not reported. Nor are calls of functions whose every rank
+// analysis/CollectiveSequence follows and finds issuing the same
+// collectives, and the call where collective-sequence reports a divergence.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
@@ -28,11 +30,31 @@ static bool callsFunction(const Stmt *S, llvm::StringRef Name) {
   });
 }
 
+/// Whether the condition compares with a variable that one path sets to
+/// the size or more ("participants = size" on one path, a constant on
+/// another): "rank < participants" may then hold on every rank.
+static bool mayBeSize(CheckContext &C, const Expr *Cond, const CallResult &CR) {
+  return anyNode(Cond, [&](const Stmt *N) {
+    const auto *D = dyn_cast<DeclRefExpr>(N);
+    if (!D || !isa<VarDecl>(D->getDecl()))
+      return false;
+    std::vector<Evaluator::Alternative> Alts = C.Ev.alternatives(D, CR.Caller, Cond->IgnoreParens());
+    if (Alts.empty())
+      Alts = C.Ev.alternatives(D, CR.Caller, D);
+    for (const Evaluator::Alternative &A : Alts)
+      if (A.Value.K == SymValue::Affine && A.Value.A.Rank == 0 && A.Value.A.Size >= 1 && A.Value.A.Const >= 0 &&
+          A.Value.A.Mod == AffineForm::NoMod)
+        return true;
+    return false;
+  });
+}
+
 void checkRankDependentCollectives(CheckContext &C) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.Model->isCollective() || !CR.Call || !CR.Caller)
-      continue;
+    if (!CR.Model || !CR.Model->isCollective() || !CR.Call || !CR.Caller || C.sequencesAgree(CR.Caller) ||
+        C.sequenceDivergesAt(CR.Call))
+      continue; // every rank's collectives agree, or collective-sequence reports this call
     const ArgResult *CommArg = CR.arg(Role::Comm);
     if (!CommArg)
       continue;
@@ -49,7 +71,7 @@ void checkRankDependentCollectives(CheckContext &C) {
       } else if (const auto *W = dyn_cast<WhileStmt>(P); W && Child == W->getBody()) {
         Cond = W->getCond();
       }
-      if (Cond && !(Other && callsFunction(Other, CR.Function))) {
+      if (Cond && !(Other && callsFunction(Other, CR.Function)) && !mayBeSize(C, Cond, CR)) {
         const DeclRefExpr *RankRef = nullptr;
         anyNode(Cond, [&](const Stmt *N) {
           const auto *D = dyn_cast<DeclRefExpr>(N);

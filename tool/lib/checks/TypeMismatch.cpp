@@ -4,7 +4,8 @@
 // against the C type(s) of its predefined datatype; pair types (MPI_2INT,
 // MPI_DOUBLE_INT) accept a struct of those members or an array of the one
 // type they pair; MPI_BYTE and MPI_PACKED, void pointers, derived datatypes
-// and MPI_IN_PLACE / MPI_BOTTOM are not checked.
+// and MPI_IN_PLACE / MPI_BOTTOM are not checked, nor a character type with
+// a count computed by sizeof (bytes sent as MPI_CHAR).
 //
 //===----------------------------------------------------------------------===//
 #include "checks/BufferUses.h"
@@ -16,6 +17,18 @@
 using namespace clang;
 
 namespace ompi {
+
+/// Whether the buffer goes as bytes: a one-byte character datatype with a
+/// count computed by sizeof (MPI_CHAR and sizeof(int) * n for an int
+/// array), which moves the same bytes as MPI_BYTE on a homogeneous system.
+static bool countsBytes(CheckContext &C, const CallResult &CR, const BufferUse &U, llvm::StringRef DT) {
+  if (!U.Count || C.Ev.datatypeSize(DT) != 1)
+    return false;
+  return anyNode(CR.expr(*U.Count), [](const Stmt *N) {
+    const auto *S = dyn_cast<UnaryExprOrTypeTraitExpr>(N);
+    return S && S->getKind() == UETT_SizeOf;
+  });
+}
 
 void checkTypeMismatch(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
@@ -30,6 +43,8 @@ void checkTypeMismatch(CheckContext &C) {
       auto DT = C.Ev.spelledHandle(CR.expr(*U.Type));
       const HandleModel *H = DT ? lookupHandle(*DT) : nullptr;
       if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(*DT))
+        continue;
+      if (countsBytes(C, CR, U, *DT))
         continue;
       const Expr *E = bufferExpr(BE);
       QualType Elem = elementType(E);

@@ -625,5 +625,39 @@ const TypeConstructorModel *ompi::lookupTypeConstructor(llvm::StringRef Name) {
   return nullptr;
 }
 
+std::string ompi::blockingForm(llvm::StringRef Name) {
+  std::string N = Name.str();
+  if (llvm::StringRef(N).ends_with("_init"))
+    N.resize(N.size() - 5);
+  if (llvm::StringRef(N).starts_with("MPI_I") && N.size() > 5 && lookupFunction("MPI_" + N.substr(5)) &&
+      lookupFunction("MPI_" + N.substr(5))->isCollective())
+    N = "MPI_" + N.substr(5);
+  return N;
+}
+
+bool ompi::significantOnlyAtRoot(llvm::StringRef Name, Role R) {
+  std::string B = blockingForm(Name);
+  if (B == "MPI_Gather" || B == "MPI_Gatherv")
+    return R == Role::RecvBuf || R == Role::RecvCount || R == Role::RecvCounts || R == Role::RecvType ||
+           R == Role::RecvDispls;
+  if (B == "MPI_Scatter" || B == "MPI_Scatterv")
+    return R == Role::SendBuf || R == Role::SendCount || R == Role::SendCounts || R == Role::SendType ||
+           R == Role::SendDispls;
+  return B == "MPI_Reduce" && R == Role::RecvBuf;
+}
+
+bool ompi::blockPerProcess(llvm::StringRef Name, Role R) {
+  std::string B = blockingForm(Name);
+  return llvm::StringSwitch<bool>(B)
+      .Cases("MPI_Gather", "MPI_Allgather", R == Role::RecvBuf)
+      .Case("MPI_Scatter", R == Role::SendBuf)
+      .Case("MPI_Alltoall", R == Role::SendBuf || R == Role::RecvBuf)
+      .Default(false);
+}
+
+bool ompi::isNullHandle(llvm::StringRef Name) {
+  return Name != "MPI_PROC_NULL" && Name.starts_with("MPI_") && Name.ends_with("_NULL");
+}
+
 bool ompi::committsType(llvm::StringRef Name) { return Name == "MPI_Type_commit"; }
 bool ompi::freesType(llvm::StringRef Name) { return Name == "MPI_Type_free"; }

@@ -159,6 +159,24 @@ llvm::StringRef largeVectorCounterpart(llvm::StringRef Name);
 /// evaluation): MPI_SUM, MPI_PROD.
 bool reassociates(llvm::StringRef Op);
 
+/// The blocking collective a nonblocking (MPI_Igather) or persistent
+/// (MPI_Gather_init) form belongs to, or Name itself.
+std::string blockingForm(llvm::StringRef Name);
+/// Whether the buffer (or count, datatype, displacements) of role R of the
+/// collective Name is significant only at the root (the receive side of
+/// MPI_Gather(v), the send side of MPI_Scatter(v), MPI_Reduce's result).
+bool significantOnlyAtRoot(llvm::StringRef Name, Role R);
+/// Whether the buffer of role R of the collective Name holds one block of
+/// its count per process of the communicator (MPI_Allgather's receive
+/// buffer, both of MPI_Alltoall's, MPI_Gather's at the root).
+bool blockPerProcess(llvm::StringRef Name, Role R);
+/// Whether the handle is a null handle of its kind (MPI_COMM_NULL,
+/// MPI_DATATYPE_NULL, MPI_OP_NULL, MPI_REQUEST_NULL, ...).
+bool isNullHandle(llvm::StringRef Name);
+/// The largest tag every MPI accepts (the standard's lower bound on the
+/// MPI_TAG_UB attribute).
+constexpr int64_t GuaranteedTagUB = 32767;
+
 /// A datatype constructor whose result ompi-opt can compile (templates):
 /// its argument positions. Stride is in elements of the old type (vector)
 /// or in bytes (hvector); contiguous has no block length or stride (-1).

@@ -1,0 +1,130 @@
+// collective-sequence: every rank of a communicator issues the same
+// collectives in the same order with the same root, op and count. Each
+// function here is an entry (no function of the file calls it), run per
+// rank with 2, 3, 4 and 8 processes. rank-dependent-collective runs too: it
+// is silent where collective-sequence proves the ranks agree, and at the
+// call where it reports a divergence.
+// RUN: %ompi-opt --check --checks=collective-sequence,rank-dependent-collective %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+// RUN: %ompi-opt --check --checks=collective-sequence,rank-dependent-collective %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+#include <mpi.h>
+#include <stddef.h>
+
+#define TRY(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((call) != MPI_SUCCESS)                                                                                         \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                                                    \
+  } while (0)
+
+static double a, b, buf[4];
+
+static void reduce_all(void) { MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }
+
+// Odd and even ranks issue different collectives.
+void odd_even(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2)
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  else
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Reduce (line [[#@LINE+1]]) as their 1st collective but ranks 1 call MPI_Bcast (line [[#@LINE-2]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
+    MPI_Reduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+}
+
+// Rank 0 leaves before the barrier the others wait in.
+int early_return(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    return 1;
+  // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:3: warning: with 2 processes, ranks 1 call MPI_Barrier (line [[#@LINE+1]]) as their 1st collective but ranks 0 call none (their path ends at line [[#@LINE-1]]): every rank of a communicator must issue the same collectives [ompi-collective-sequence]
+  MPI_Barrier(MPI_COMM_WORLD);
+  return 0;
+}
+
+// The root depends on the rank.
+void root_by_rank(void) {
+  int rank, root = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank > 1)
+    root = 1;
+  // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:3: warning: with 3 processes, ranks 0-1 call MPI_Bcast (line [[#@LINE+1]]) (root=0 count=1 type=MPI_DOUBLE) as their 1st collective but ranks 2 call it (root=1 count=1 type=MPI_DOUBLE) (line [[#@LINE+1]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+  MPI_Bcast(&a, 1, MPI_DOUBLE, root, MPI_COMM_WORLD);
+}
+
+// The op depends on the rank.
+void op_by_rank(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Allreduce (line [[#@LINE+1]]) (op=MPI_MAX count=1 type=MPI_DOUBLE) as their 1st collective but ranks 1 call it (op=MPI_MIN count=1 type=MPI_DOUBLE) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  else
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+}
+
+// The count of a broadcast depends on the rank.
+void count_by_rank(void) {
+  int rank, n = 4;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    n = 2;
+  // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:3: warning: with 2 processes, ranks 0 call MPI_Bcast (line [[#@LINE+1]]) (root=0 count=2 type=MPI_DOUBLE) as their 1st collective but ranks 1 call it (root=0 count=4 type=MPI_DOUBLE) (line [[#@LINE+1]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+  MPI_Bcast(buf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+// Only rank 0 calls the helper that reduces.
+void helper_on_one_rank(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Allreduce (line [[#@LINE-60]], through the call at line [[#@LINE+1]]) as their 1st collective but ranks 1 call MPI_Barrier (line [[#@LINE+2]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
+    reduce_all();
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: every rank issues the same collectives in each of these.
+void root_and_others(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // The root and non-root forms of a rooted collective.
+  if (rank == 0)
+    MPI_Reduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(&a, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  // The same sequence written twice.
+  if (rank % 2) {
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    reduce_all();
+  } else {
+    MPI_Bcast(&b, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
+
+// Three conditions that between them give every rank one barrier.
+void covering_conditions(void) {
+  int rank, src = 0, dest = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == src)
+    MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == dest) {
+    if (rank != src)
+      MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (rank != dest && rank != src)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// A rank that aborts stops every rank; a size test is the same everywhere;
+// a collective in a CHECK macro is one call.
+void abort_and_size(int bad) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank == 0 && bad)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  if (size < 2)
+    return;
+  TRY(MPI_Barrier(MPI_COMM_WORLD));
+}
+// CHECK: 6 warnings generated.

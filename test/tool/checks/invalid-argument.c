@@ -1,0 +1,102 @@
+// invalid-argument: arguments no MPI accepts, from their static values (or
+// the value one path gives them), under both MPIs' headers; the negative
+// cases are valid uses of the same arguments.
+// RUN: %ompi-opt --check --checks=invalid-argument %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+// RUN: %ompi-opt --check --checks=invalid-argument %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+#include <mpi.h>
+#include <stddef.h>
+
+static void positives(int argc) {
+  int rank, size, x = 1, y[4];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm nullcomm = MPI_COMM_NULL;
+  MPI_Op op = NULL;
+  int *none = NULL;
+  MPI_Request *noreq = NULL;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:32: warning: MPI_Bcast comm 'nullcomm' is MPI_COMM_NULL: the standard requires a valid communicator [ompi-invalid-argument]
+  MPI_Bcast(&x, 1, MPI_INT, 0, nullcomm);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:27: warning: MPI_Allreduce datatype 'MPI_DATATYPE_NULL' is MPI_DATATYPE_NULL: the standard requires a valid datatype [ompi-invalid-argument]
+  MPI_Allreduce(&x, y, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:33: warning: MPI_Reduce op 'op' is NULL: NULL is not an op handle (the standard requires a valid op) [ompi-invalid-argument]
+  MPI_Reduce(&x, y, 1, MPI_INT, op, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:33: warning: MPI_Reduce op 'MPI_INT' is MPI_INT, a datatype, where the standard requires an op [ompi-invalid-argument]
+  MPI_Reduce(&x, y, 1, MPI_INT, MPI_INT, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:17: warning: MPI_Bcast count '-1' is negative (-1): a count must be non-negative [ompi-invalid-argument]
+  MPI_Bcast(&x, -1, MPI_INT, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:31: warning: MPI_Send tag '-1' is negative (-1): a tag must be non-negative (-1 is MPI_ANY_TAG's value in MPICH and Open MPI: write the constant where any tag is meant) [ompi-invalid-argument]
+  MPI_Send(&x, 1, MPI_INT, 1, -1, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:31: warning: MPI_Send tag 'MPI_ANY_TAG' is MPI_ANY_TAG: a message's tag must be non-negative; MPI_ANY_TAG is only for receives [ompi-invalid-argument]
+  MPI_Send(&x, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:31: warning: MPI_Send tag '40000' is 40000, above 32767, the only MPI_TAG_UB the standard guarantees (MPICH and Open MPI accept it; other MPIs need not: query MPI_TAG_UB) [ompi-invalid-argument]
+  MPI_Send(&x, 1, MPI_INT, 1, 40000, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:28: warning: MPI_Send dest '-1' is negative (-1): ranks are non-negative; -1 is MPI_PROC_NULL under MPICH but MPI_ANY_SOURCE under Open MPI: write the constant [ompi-invalid-argument]
+  MPI_Send(&x, 1, MPI_INT, -1, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:28: warning: MPI_Send dest 'size' is size, never below the communicator's size: a rank must be less than the size [ompi-invalid-argument]
+  MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:28: warning: MPI_Recv source 'rank + size' is rank+size, never below the communicator's size: a rank must be less than the size [ompi-invalid-argument]
+  MPI_Recv(&x, 1, MPI_INT, rank + size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:29: warning: MPI_Bcast root 'MPI_ANY_SOURCE' is MPI_ANY_SOURCE: a root must be a rank of the communicator [ompi-invalid-argument]
+  MPI_Bcast(&x, 1, MPI_INT, MPI_ANY_SOURCE, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'none' is NULL with count 1: a buffer of a positive count must be a valid address [ompi-invalid-argument]
+  MPI_Send(none, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:51: warning: MPI_Irecv request 'noreq' is NULL: the call writes its result there, and the standard requires a valid address [ompi-invalid-argument]
+  MPI_Irecv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, noreq);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:50: warning: MPI_Recv status 'NULL' is NULL: Open MPI's MPI_STATUS_IGNORE is NULL, but MPICH's is not and MPICH writes the status there; write MPI_STATUS_IGNORE [ompi-invalid-argument]
+  MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL);
+  int count = 1;
+  if (argc > 1)
+    count = -4;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:17: warning: MPI_Bcast count 'count' (as set at line [[#@LINE-1]], one of the values reaching the call) is negative (-4): a count must be non-negative [ompi-invalid-argument]
+  MPI_Bcast(&x, count, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Datatype t;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:23: warning: MPI_Type_contiguous count '-2' is negative (-2): the standard requires a non-negative count [ompi-invalid-argument]
+  MPI_Type_contiguous(-2, MPI_INT, &t);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:28: warning: MPI_Type_vector oldtype 'MPI_DATATYPE_NULL' is a null datatype: the standard requires a valid datatype to build from [ompi-invalid-argument]
+  MPI_Type_vector(2, 1, 4, MPI_DATATYPE_NULL, &t);
+}
+
+// Negative: each of these is valid and must not be reported.
+static void negatives(int argc) {
+  int rank, size, x = 1, y[8];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // The named constants, whatever their values.
+  MPI_Send(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // NULL with a zero count; the last rank, size - 1.
+  MPI_Send(NULL, 0, MPI_INT, size - 1, 32767, MPI_COMM_WORLD);
+  // MPI_IN_PLACE: the send count and type are not read (nor, at the root of
+  // MPI_Scatter, the receive side).
+  MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, y, 1, MPI_INT, MPI_COMM_WORLD);
+  if (rank == 0)
+    MPI_Scatter(y, 1, MPI_INT, MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+  else
+    MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, &x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  // The receive side of MPI_Gather is read only at the root.
+  if (rank != 0)
+    MPI_Gather(&x, 1, MPI_INT, NULL, -1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+  else
+    MPI_Gather(&x, 1, MPI_INT, y, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  // A peer set to -1 on one path but tested before the call.
+  int peer = -1;
+  if (rank == 0)
+    peer = 1;
+  if (peer >= 0)
+    MPI_Send(&x, 1, MPI_INT, peer, 0, MPI_COMM_WORLD);
+  // MPI_Waitsome with no requests may take NULL arrays.
+  int n = 0, outcount;
+  MPI_Waitsome(n, NULL, &outcount, NULL, MPI_STATUSES_IGNORE);
+  MPI_Datatype t;
+  MPI_Type_vector(2, 0, -4, MPI_INT, &t);
+  (void)argc;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  positives(argc);
+  negatives(argc);
+  MPI_Finalize();
+  return 0;
+}
+// CHECK: 18 warnings generated.

@@ -1,0 +1,587 @@
+//===- CollectiveSequence.cpp - The collectives each rank issues -----------===//
+#include "analysis/CollectiveSequence.h"
+#include "mpi/MPIModel.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace ompi {
+
+namespace {
+
+enum class Flow { Normal, Returned, Exited, Aborted, Broke, Continued };
+
+struct Undecided {
+  std::string Why;
+};
+
+/// The function a call calls when the file defines it.
+const FunctionDecl *definedCallee(const CallExpr *CE) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  return F && F->hasBody(Def) && Def ? Def : nullptr;
+}
+
+llvm::StringRef calleeName(const CallExpr *CE) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  return F && F->getIdentifier() ? F->getName() : "";
+}
+
+/// Whether two events may be the same collective: equal keys, where an
+/// argument the evaluation could not decide ("root=?") matches any value.
+bool sameKey(llvm::StringRef A, llvm::StringRef B) {
+  llvm::SmallVector<llvm::StringRef, 6> PA, PB;
+  A.split(PA, ' ');
+  B.split(PB, ' ');
+  if (PA.size() != PB.size())
+    return false;
+  for (size_t I = 0; I < PA.size(); ++I)
+    if (PA[I] != PB[I] && !PA[I].ends_with("=?") && !PB[I].ends_with("=?"))
+      return false;
+  return true;
+}
+
+bool isCollectiveCall(const CallExpr *CE) {
+  const FunctionModel *M = lookupFunction(calleeName(CE));
+  return (M && M->isCollective()) || calleeName(CE) == "MPI_Finalize";
+}
+
+/// Whether S issues collectives, directly or through the file's functions.
+class Relevance {
+public:
+  bool collectives(const Stmt *S) {
+    return S && anyNode(S, [&](const Stmt *N) {
+             const auto *CE = dyn_cast<CallExpr>(N);
+             if (!CE)
+               return false;
+             if (isCollectiveCall(CE))
+               return true;
+             const FunctionDecl *F = definedCallee(CE);
+             return F && calls(F);
+           });
+  }
+
+private:
+  std::map<const FunctionDecl *, bool> Memo;
+  bool calls(const FunctionDecl *F) {
+    auto [It, New] = Memo.try_emplace(F, false);
+    if (New)
+      It->second = collectives(F->getBody());
+    return It->second;
+  }
+};
+
+/// One rank's run through a function (and the functions it calls).
+class RankRun {
+public:
+  RankRun(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel, int Rank, int Size)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Rel(Rel), Rank(Rank), Size(Size) {}
+
+  std::vector<CollectiveEvent> Events;
+  unsigned EndLine = 0;
+  std::optional<CommId> TheComm;
+
+  Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
+    if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
+      throw Undecided{llvm::formatv("{0} is called recursively or too deeply", F->getName()).str()};
+    Frames.push_back({F, std::move(Args)});
+    Flow R = exec(F->getBody());
+    if (R == Flow::Normal && Frames.size() == 1)
+      EndLine = line(F->getBody()->getEndLoc());
+    Frames.pop_back();
+    return R == Flow::Returned ? Flow::Normal : R;
+  }
+
+private:
+  struct Frame {
+    const FunctionDecl *F;
+    std::map<const VarDecl *, std::optional<int64_t>> Env; ///< absent: ask the evaluator; nullopt: unknown
+  };
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Evaluator &Ev;
+  Uniformity &Uni;
+  Relevance &Rel;
+  int Rank, Size;
+  std::vector<Frame> Frames;
+  const Stmt *Cur = nullptr;      ///< the statement being run (the evaluator's anchor)
+  const CallExpr *Site = nullptr; ///< the entry function's call being run (in a called function)
+
+  unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+  Frame &frame() { return Frames.back(); }
+
+  std::optional<int64_t> concrete(const SymValue &V) const {
+    if (V.K == SymValue::Int)
+      return V.I;
+    if (V.K != SymValue::Affine || (TheComm && V.Comm.known() && V.Comm != *TheComm))
+      return std::nullopt;
+    int64_t X = V.A.Rank * Rank + V.A.Size * Size + V.A.Const;
+    int64_t M = V.A.Mod == AffineForm::ModSize ? Size : V.A.Mod == AffineForm::ModConst ? V.A.ModValue : 0;
+    if (V.A.Mod != AffineForm::NoMod)
+      X = M > 0 ? X % M : 0;
+    return X;
+  }
+
+  std::optional<int64_t> leaf(const Expr *E) {
+    SymValue V = Ev.evaluate(E, frame().F, E);
+    if (V.K == SymValue::Dynamic && Cur)
+      V = Ev.evaluate(E, frame().F, Cur);
+    return concrete(V);
+  }
+
+  std::optional<int64_t> value(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        if (auto It = frame().Env.find(V); It != frame().Env.end())
+          return It->second;
+      return leaf(E);
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      auto X = value(U->getSubExpr());
+      if (!X)
+        return std::nullopt;
+      switch (U->getOpcode()) {
+      case UO_LNot:
+        return !*X;
+      case UO_Minus:
+        return -*X;
+      case UO_Plus:
+        return *X;
+      default:
+        return leaf(E);
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return binary(B);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      auto X = value(C->getCond());
+      return X ? value(*X ? C->getTrueExpr() : C->getFalseExpr()) : std::nullopt;
+    }
+    return leaf(E);
+  }
+
+  std::optional<int64_t> binary(const BinaryOperator *B) {
+    BinaryOperatorKind Op = B->getOpcode();
+    auto L = value(B->getLHS());
+    if (Op == BO_LAnd && L && !*L)
+      return 0;
+    if (Op == BO_LOr && L && *L)
+      return 1;
+    auto R = value(B->getRHS());
+    if (Op == BO_LAnd && R && !*R)
+      return 0;
+    if (Op == BO_LOr && R && *R)
+      return 1;
+    if (!L || !R)
+      return B->isAssignmentOp() || B->isCommaOp() ? std::nullopt : leaf(B);
+    return apply(Op, *L, *R);
+  }
+
+  static std::optional<int64_t> apply(BinaryOperatorKind Op, int64_t X, int64_t Y) {
+    switch (Op) {
+    case BO_Add:
+      return X + Y;
+    case BO_Sub:
+      return X - Y;
+    case BO_Mul:
+      return X * Y;
+    case BO_Div:
+      return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
+    case BO_Rem:
+      return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
+    case BO_LT:
+      return X < Y;
+    case BO_GT:
+      return X > Y;
+    case BO_LE:
+      return X <= Y;
+    case BO_GE:
+      return X >= Y;
+    case BO_EQ:
+      return X == Y;
+    case BO_NE:
+      return X != Y;
+    case BO_LAnd:
+      return X && Y;
+    case BO_LOr:
+      return X || Y;
+    case BO_And:
+      return X & Y;
+    case BO_Or:
+      return X | Y;
+    case BO_Xor:
+      return X ^ Y;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  void assign(const Expr *LHS, std::optional<int64_t> V) {
+    const auto *DR = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
+    const auto *Var = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (Var && Var->isLocalVarDecl() && !Var->isStaticLocal() && Var->getType()->isIntegralOrEnumerationType())
+      frame().Env[Var] = V;
+  }
+
+  /// Writes of an expression statement: assignments of local integers, and
+  /// variables whose address escapes (the evaluator decides those again).
+  void effects(const Expr *E) {
+    anyNode(E, [&](const Stmt *N) {
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp()) {
+        std::optional<int64_t> V;
+        if (B->getOpcode() == BO_Assign)
+          V = value(B->getRHS());
+        else if (const auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
+          auto X = value(B->getLHS()), Y = value(B->getRHS());
+          V = X && Y ? apply(BinaryOperator::getOpForCompoundAssignment(CA->getOpcode()), *X, *Y) : std::nullopt;
+        }
+        assign(B->getLHS(), V);
+      } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+        if (U->isIncrementDecrementOp()) {
+          auto X = value(U->getSubExpr());
+          assign(U->getSubExpr(), X ? std::optional<int64_t>(*X + (U->isIncrementOp() ? 1 : -1)) : std::nullopt);
+        } else if (U->getOpcode() == UO_AddrOf) {
+          if (const auto *V = namedVar(U->getSubExpr()))
+            frame().Env.erase(V);
+        }
+      }
+      return false;
+    });
+  }
+
+  /// Every variable a statement assigns becomes unknown (a loop run an
+  /// unknown number of times).
+  void forget(const Stmt *S) {
+    anyNode(S, [&](const Stmt *N) {
+      const Expr *LHS = nullptr;
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+        LHS = B->getLHS();
+      else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp())
+        LHS = U->getSubExpr();
+      if (LHS)
+        assign(LHS, std::nullopt);
+      return false;
+    });
+  }
+
+  Flow calls(const Stmt *S) {
+    std::vector<const CallExpr *> Cs;
+    anyNode(S, [&](const Stmt *N) {
+      if (const auto *CE = dyn_cast<CallExpr>(N))
+        Cs.push_back(CE);
+      return false;
+    });
+    // Arguments run before the call: the innermost call first.
+    for (auto It = Cs.rbegin(); It != Cs.rend(); ++It)
+      if (Flow F = call(*It); F != Flow::Normal)
+        return F;
+    return Flow::Normal;
+  }
+
+  Flow call(const CallExpr *CE) {
+    llvm::StringRef Name = calleeName(CE);
+    if (endsProcess(Name) || Name == "abort")
+      return Flow::Aborted;
+    if (Name == "exit" || Name == "_Exit") {
+      auto Code = CE->getNumArgs() ? value(CE->getArg(0)) : std::nullopt;
+      EndLine = line(CE->getBeginLoc());
+      return Code && *Code == 0 ? Flow::Exited : Flow::Aborted;
+    }
+    if (isCollectiveCall(CE)) {
+      record(CE);
+      return Flow::Normal;
+    }
+    const FunctionDecl *F = definedCallee(CE);
+    if (!F || !Rel.collectives(F->getBody()))
+      return Flow::Normal;
+    std::map<const VarDecl *, std::optional<int64_t>> Args;
+    for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I)
+      if (F->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
+        Args[F->getParamDecl(I)] = value(CE->getArg(I));
+    const Stmt *Saved = Cur;
+    Cur = nullptr;
+    if (Frames.size() == 1)
+      Site = CE;
+    Flow R = function(F, std::move(Args));
+    Cur = Saved;
+    return R;
+  }
+
+  void record(const CallExpr *CE) {
+    llvm::StringRef Name = calleeName(CE);
+    const FunctionModel *M = lookupFunction(Name);
+    std::string Key = Name.str();
+    CommId Comm{CommId::Predefined, "MPI_COMM_WORLD"};
+    if (M) {
+      if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs())
+        Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
+      auto arg = [&](Role R) -> const Expr * {
+        auto I = M->find(R);
+        return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+      };
+      if (const Expr *Root = arg(Role::Root)) {
+        auto V = value(Root);
+        Key += " root=" + (V ? std::to_string(*V) : std::string("?"));
+      }
+      if (const Expr *Op = arg(Role::Op))
+        Key += " op=" + Ev.spelledHandle(Op).value_or("?");
+      const Expr *Count = arg(Role::Count), *Type = arg(Role::Type);
+      if (Count && Type && Ev.spelledHandle(Type)) {
+        auto V = value(Count);
+        Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *Ev.spelledHandle(Type);
+      }
+    }
+    if (!Comm.known())
+      throw Undecided{
+          llvm::formatv("the communicator of {0} at line {1} is not known", Name, line(CE->getBeginLoc())).str()};
+    if (!TheComm)
+      TheComm = Comm;
+    else if (*TheComm != Comm && Name != "MPI_Finalize")
+      throw Undecided{"collectives on more than one communicator"};
+    if (Frames.size() > 1)
+      Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key});
+    else
+      Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key});
+  }
+
+  Flow exec(const Stmt *S);
+  Flow branch(const IfStmt *If);
+  Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body);
+};
+
+Flow RankRun::exec(const Stmt *S) {
+  if (!S)
+    return Flow::Normal;
+  Cur = S;
+  if (const auto *C = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *X : C->body())
+      if (Flow F = exec(X); F != Flow::Normal)
+        return F;
+    return Flow::Normal;
+  }
+  if (const auto *D = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *X : D->decls())
+      if (const auto *V = dyn_cast<VarDecl>(X); V && V->getType()->isIntegralOrEnumerationType()) {
+        if (const Expr *Init = V->getInit())
+          if (Flow F = calls(Init); F != Flow::Normal)
+            return F;
+        frame().Env[V] = V->getInit() ? value(V->getInit()) : std::nullopt;
+      } else if (V && V->getInit()) {
+        if (Flow F = calls(V->getInit()); F != Flow::Normal)
+          return F;
+      }
+    return Flow::Normal;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    Flow F = calls(E);
+    effects(E);
+    return F;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return branch(If);
+  if (const auto *Fo = dyn_cast<ForStmt>(S)) {
+    if (Flow F = exec(Fo->getInit()); F != Flow::Normal)
+      return F;
+    return loop(Fo, Fo->getCond(), Fo->getBody());
+  }
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return loop(W, W->getCond(), W->getBody());
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    if (auto C = value(D->getCond()); C && !*C) { // do { ... } while (0): a block (macros)
+      Flow F = exec(D->getBody());
+      return F == Flow::Broke || F == Flow::Continued ? Flow::Normal : F;
+    }
+    return loop(D, D->getCond(), D->getBody());
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    Flow F = R->getRetValue() ? calls(R->getRetValue()) : Flow::Normal;
+    if (Frames.size() == 1)
+      EndLine = line(R->getBeginLoc());
+    return F == Flow::Normal ? Flow::Returned : F;
+  }
+  if (isa<BreakStmt>(S))
+    return Flow::Broke;
+  if (isa<ContinueStmt>(S))
+    return Flow::Continued;
+  if (const auto *L = dyn_cast<LabelStmt>(S))
+    return exec(L->getSubStmt());
+  if (isa<NullStmt>(S))
+    return Flow::Normal;
+  if (Rel.collectives(S) || anyNode(S, [](const Stmt *N) { return isa<ReturnStmt>(N) || isa<GotoStmt>(N); }))
+    throw Undecided{
+        llvm::formatv("the {0} at line {1} is not followed", S->getStmtClassName(), line(S->getBeginLoc())).str()};
+  forget(S);
+  return Flow::Normal;
+}
+
+Flow RankRun::branch(const IfStmt *If) {
+  if (If->getInit() || If->getConditionVariable())
+    throw Undecided{llvm::formatv("the if at line {0} declares a variable", line(If->getBeginLoc())).str()};
+  if (Flow F = calls(If->getCond()); F != Flow::Normal)
+    return F;
+  if (auto C = value(If->getCond()))
+    return exec(*C ? If->getThen() : If->getElse());
+  // Undecided condition: both arms must issue the same collectives and end alike.
+  auto SavedEvents = Events;
+  auto SavedFrames = Frames;
+  Flow A = exec(If->getThen());
+  auto EventsA = Events;
+  Events = SavedEvents;
+  auto FramesA = Frames;
+  Frames = SavedFrames;
+  Flow B = exec(If->getElse());
+  bool Same = A == B && EventsA.size() == Events.size();
+  for (size_t I = 0; Same && I < Events.size(); ++I)
+    Same = sameKey(EventsA[I].Key, Events[I].Key);
+  if (!Same && !(A == Flow::Aborted && B == Flow::Aborted)) {
+    if (A == Flow::Aborted) // the ranks that take the aborting arm stop the job: follow the other
+      return B;
+    if (B == Flow::Aborted) {
+      Events = EventsA;
+      Frames = FramesA;
+      return A;
+    }
+    throw Undecided{llvm::formatv("the branch at line {0} is not decided by the rank and size, and its arms differ",
+                                  line(If->getBeginLoc()))
+                        .str()};
+  }
+  // Variables the arms set differently become unknown.
+  for (auto &[V, X] : FramesA.back().Env) {
+    auto It = frame().Env.find(V);
+    if (It == frame().Env.end() || It->second != X)
+      frame().Env[V] = std::nullopt;
+  }
+  return A;
+}
+
+Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body) {
+  if (!Rel.collectives(Loop)) {
+    forget(Loop);
+    return Flow::Normal;
+  }
+  if (Cond && Uni.varies(Cond, frame().F))
+    throw Undecided{
+        llvm::formatv("the condition of the loop at line {0} may differ between ranks", line(Loop->getBeginLoc()))
+            .str()};
+  forget(Loop);
+  auto Saved = Events;
+  Events.clear();
+  Flow F = exec(Body);
+  if (F != Flow::Normal && F != Flow::Continued)
+    throw Undecided{
+        llvm::formatv("the loop at line {0} leaves early around collectives", line(Loop->getBeginLoc())).str()};
+  std::string Key = "loop {";
+  for (const CollectiveEvent &E : Events)
+    Key += E.Key + "; ";
+  Key += "}";
+  Events = Saved;
+  if (Frames.size() > 1)
+    Events.push_back({Site, line(Loop->getBeginLoc()), line(Site->getBeginLoc()), Loop, Key});
+  else
+    Events.push_back({Loop, line(Loop->getBeginLoc()), 0, Loop, Key});
+  forget(Loop);
+  return Flow::Normal;
+}
+
+std::string ranks(const std::vector<int> &R) {
+  std::string S;
+  for (size_t I = 0; I < R.size(); ++I) {
+    size_t J = I;
+    while (J + 1 < R.size() && R[J + 1] == R[J] + 1)
+      ++J;
+    S += (S.empty() ? "" : ", ") + std::to_string(R[I]) + (J > I ? "-" + std::to_string(R[J]) : "");
+    I = J;
+  }
+  return S;
+}
+
+SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel, const FunctionDecl *F) {
+  SequenceResult Out;
+  Out.F = F;
+  try {
+    for (int Size : {2, 3, 4, 8}) {
+      struct Group {
+        std::vector<int> Ranks;
+        std::vector<CollectiveEvent> Events;
+        unsigned End;
+      };
+      std::vector<Group> Groups;
+      for (int Rank = 0; Rank < Size; ++Rank) {
+        RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
+        if (Run.function(F, {}) == Flow::Aborted)
+          continue;
+        auto Same = [&](const Group &G) {
+          if (G.Events.size() != Run.Events.size())
+            return false;
+          for (size_t I = 0; I < G.Events.size(); ++I)
+            if (!sameKey(G.Events[I].Key, Run.Events[I].Key))
+              return false;
+          return true;
+        };
+        auto It = llvm::find_if(Groups, Same);
+        if (It == Groups.end())
+          Groups.push_back({{}, Run.Events, Run.EndLine}), It = std::prev(Groups.end());
+        It->Ranks.push_back(Rank);
+      }
+      if (Groups.size() < 2)
+        continue;
+      SequenceDivergence D;
+      D.Size = Size;
+      const Group &A = Groups[0], &B = Groups[1];
+      D.RanksA = A.Ranks;
+      D.RanksB = B.Ranks;
+      while (D.Index < A.Events.size() && D.Index < B.Events.size() &&
+             sameKey(A.Events[D.Index].Key, B.Events[D.Index].Key))
+        ++D.Index;
+      if (D.Index < A.Events.size())
+        D.A = A.Events[D.Index];
+      if (D.Index < B.Events.size())
+        D.B = B.Events[D.Index];
+      D.EndLineA = A.End;
+      D.EndLineB = B.End;
+      Out.Divergence = D;
+      break;
+    }
+    Out.Decided = true;
+  } catch (const Undecided &U) {
+    Out.Why = U.Why;
+  }
+  return Out;
+}
+
+} // namespace
+
+std::string describeRanks(const std::vector<int> &R) { return ranks(R); }
+
+std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel;
+  std::set<const FunctionDecl *> Called;
+  std::vector<const FunctionDecl *> Fs;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *F = dyn_cast<FunctionDecl>(D);
+    if (!F || !F->doesThisDeclarationHaveABody() ||
+        !Ctx.getSourceManager().isInMainFile(Ctx.getSourceManager().getExpansionLoc(F->getBeginLoc())))
+      continue;
+    Fs.push_back(F);
+    anyNode(F->getBody(), [&](const Stmt *N) {
+      if (const auto *CE = dyn_cast<CallExpr>(N))
+        if (const FunctionDecl *G = definedCallee(CE))
+          Called.insert(G);
+      return false;
+    });
+  }
+  std::vector<SequenceResult> Out;
+  for (const FunctionDecl *F : Fs)
+    if (!Called.count(F) && Rel.collectives(F->getBody()))
+      Out.push_back(analyse(Ctx, Ev, Uni, Rel, F));
+  return Out;
+}
+
+} // namespace ompi

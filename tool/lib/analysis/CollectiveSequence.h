@@ -1,0 +1,69 @@
+//===- CollectiveSequence.h - The collectives each rank issues ------------===//
+//
+// Every rank of a communicator must issue the same collectives in the same
+// order, with the same root, op, and (where the standard asks for equal
+// counts) count. This analysis runs a function once per rank for a few
+// communicator sizes (2, 3, 4 and 8 processes): conditions and arguments are
+// evaluated with the rank and size made concrete (values derived from
+// MPI_Comm_rank / MPI_Comm_size, and local integer variables the path
+// assigns), and the collectives met along the path are recorded, through
+// calls to functions the file defines. Runs that end in MPI_Abort, abort()
+// or a failing exit are left out; the others must record equal sequences.
+//
+// The function is left undecided (and the older, per-condition
+// rank-dependent-collective check speaks for it) when a branch the
+// evaluation cannot decide leads to different collectives on its two arms,
+// a loop with collectives has a condition that varies between ranks, a
+// collective runs on a communicator other than the one the rank values
+// belong to or on one the tool cannot identify, or the code jumps (goto,
+// switch around collectives, return inside a loop with collectives).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_COLLECTIVESEQUENCE_H
+#define OMPI_TOOL_ANALYSIS_COLLECTIVESEQUENCE_H
+
+#include "analysis/Evaluator.h"
+#include "analysis/Uniformity.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+/// One collective a rank issues: the call, and what must agree across
+/// ranks ("MPI_Reduce root=0 op=MPI_SUM count=1 type=MPI_INT").
+struct CollectiveEvent {
+  const clang::Stmt *At = nullptr;   ///< the call (or the loop), or the entry function's call that leads to it
+  unsigned Line = 0;                 ///< the collective's own line
+  unsigned Via = 0;                  ///< the line of At when the collective is in a called function
+  const clang::Stmt *Call = nullptr; ///< the collective (or the loop) itself
+  std::string Key;
+};
+
+/// Where two groups of ranks part: the I-th collective of group A differs
+/// from group B's (or one group has none there: its path ended at EndLine).
+struct SequenceDivergence {
+  int Size = 0;                    ///< the number of processes it was found with
+  std::vector<int> RanksA, RanksB; ///< the two groups
+  std::optional<CollectiveEvent> A, B;
+  unsigned Index = 0;
+  unsigned EndLineA = 0, EndLineB = 0;
+};
+
+struct SequenceResult {
+  const clang::FunctionDecl *F = nullptr;
+  bool Decided = false; ///< every rank's run was followed to its end
+  std::string Why;      ///< why not
+  std::optional<SequenceDivergence> Divergence;
+};
+
+/// "0, 2-3": a list of ranks for messages.
+std::string describeRanks(const std::vector<int> &R);
+
+/// The functions of the file that no other function of it calls and that
+/// issue collectives (main, or library entry points), each run per rank.
+std::vector<SequenceResult> collectiveSequences(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
+
+} // namespace ompi
+
+#endif

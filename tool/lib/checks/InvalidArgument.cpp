@@ -1,0 +1,226 @@
+//===- InvalidArgument.cpp - Check: invalid-argument ------------------------===//
+//
+// arguments that no MPI accepts, decided from their static values: null
+// handles (MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_OP_NULL, or NULL / 0 where
+// a handle is required) and handles of the wrong kind; negative counts;
+// negative tags other than MPI_ANY_TAG, MPI_ANY_TAG in a send, tags above
+// the 32767 every MPI accepts; negative ranks other than the named
+// constants (whose values differ: MPICH's MPI_PROC_NULL is -1, Open MPI's
+// -2), MPI_ANY_SOURCE as a destination or root, and peers or roots that are
+// the communicator's size or beyond (size + k, rank + size + k); NULL
+// buffers with a positive count; NULL where the call writes a request, a
+// flag or a rank; and negative counts and block lengths of datatype
+// constructors. Arguments the standard reads only at the root are checked
+// where every rank makes the call (so the root makes it too); the send
+// side of a call whose send buffer is MPI_IN_PLACE is not read at all.
+//
+//===----------------------------------------------------------------------===//
+#include "checks/Checks.h"
+#include "checks/PathValues.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace ompi {
+
+namespace {
+
+std::optional<HandleKind> handleKindOf(Role R) {
+  if (R == Role::Comm)
+    return HandleKind::Comm;
+  if (isDatatypeRole(R) && R != Role::SendTypes && R != Role::RecvTypes)
+    return HandleKind::Datatype;
+  if (R == Role::Op)
+    return HandleKind::Op;
+  return std::nullopt;
+}
+
+bool isNullPointer(const SymValue &V) {
+  return (V.K == SymValue::Handle && V.Name == "NULL") || (V.K == SymValue::Int && V.I == 0);
+}
+
+bool isSend(const CallResult &CR) { return CR.arg(Role::Dest) != nullptr; }
+
+/// "a communicator", "an op".
+std::string article(llvm::StringRef Kind) { return (Kind.starts_with("o") ? "an " : "a ") + Kind.str(); }
+
+class ArgChecker {
+public:
+  ArgChecker(CheckContext &C, const CallResult &CR) : C(C), CR(CR) {}
+
+  /// Check A with each value it may have, reporting the first invalid one.
+  void run(const ArgResult &A) {
+    for (PathValue &P : pathValues(C, CR, CR.expr(A))) {
+      V = std::move(P.Value);
+      Where = std::move(P.Where);
+      Reported = false;
+      check(A);
+      if (Reported)
+        return;
+    }
+  }
+
+private:
+  CheckContext &C;
+  const CallResult &CR;
+  SymValue V;
+  std::string Where;
+  bool Reported = false;
+
+  void check(const ArgResult &A) {
+    if (auto K = handleKindOf(A.R))
+      handle(A, *K);
+    else if (isCountRole(A.R) && V.K == SymValue::Int && V.I < 0)
+      report(A, llvm::formatv("is negative ({0}): a count must be non-negative", V.I));
+    else if (isTagRole(A.R))
+      tag(A);
+    else if (isPeerRole(A.R))
+      peer(A);
+    else if (isBufferRole(A.R))
+      buffer(A);
+    else if ((A.R == Role::Request || A.R == Role::RankOut || A.R == Role::SizeOut ||
+              (A.R == Role::Out && !CR.arg(Role::Requests))) &&
+             isNullPointer(V))
+      report(A, "is NULL: the call writes its result there, and the standard requires a valid address");
+    else if (A.R == Role::Status && isNullPointer(V))
+      report(A, "is NULL: Open MPI's MPI_STATUS_IGNORE is NULL, but MPICH's is not and MPICH writes the status "
+                "there; write MPI_STATUS_IGNORE");
+  }
+
+  void report(const ArgResult &A, const llvm::Twine &What) {
+    Reported = true;
+    C.report("invalid-argument", CR.expr(A)->getBeginLoc(),
+             llvm::formatv("{0} {1} '{2}'{3} {4}", CR.Function, A.Name, A.Text, Where, What.str()).str());
+  }
+
+  void handle(const ArgResult &A, HandleKind Want) {
+    llvm::StringRef KindName = handleKindName(Want);
+    if (isNullPointer(V)) {
+      report(A, llvm::formatv("is {0}: NULL is not {1} handle (the standard requires a valid {2})",
+                              V.K == SymValue::Int ? "0" : "NULL", article(KindName), KindName));
+      return;
+    }
+    const HandleModel *H = V.K == SymValue::Handle ? lookupHandle(V.Name) : nullptr;
+    if (!H)
+      return;
+    if (H->Kind == Want && isNullHandle(V.Name))
+      report(A, llvm::formatv("is {0}: the standard requires a valid {1}", V.Name, KindName));
+    else if (H->Kind != Want && H->Kind != HandleKind::Other)
+      report(A, llvm::formatv("is {0}, {1}, where the standard requires {2}", V.Name, article(handleKindName(H->Kind)),
+                              article(KindName)));
+  }
+
+  void tag(const ArgResult &A) {
+    bool Send = A.R == Role::SendTag || (A.R == Role::Tag && isSend(CR));
+    if (V.K == SymValue::Handle && V.Name == "MPI_ANY_TAG" && Send)
+      report(A, "is MPI_ANY_TAG: a message's tag must be non-negative; MPI_ANY_TAG is only for receives");
+    else if (V.K == SymValue::Int && V.I < 0)
+      report(A, llvm::formatv("is negative ({0}): a tag must be non-negative{1}", V.I,
+                              V.I == -1 ? " (-1 is MPI_ANY_TAG's value in MPICH and Open MPI: write the constant "
+                                          "where any tag is meant)"
+                                        : ""));
+    else if (V.K == SymValue::Int && V.I > GuaranteedTagUB)
+      report(A, llvm::formatv("is {0}, above 32767, the only MPI_TAG_UB the standard guarantees (MPICH and Open "
+                              "MPI accept it; other MPIs need not: query MPI_TAG_UB)",
+                              V.I));
+  }
+
+  void peer(const ArgResult &A) {
+    if (V.K == SymValue::Handle && V.Name == "MPI_ANY_SOURCE" && A.R != Role::Source) {
+      report(A, llvm::formatv("is MPI_ANY_SOURCE: a {0} must be a rank of the communicator",
+                              A.R == Role::Root ? "root" : "destination"));
+    } else if (V.K == SymValue::Int && V.I < 0) {
+      std::string Why = "ranks are non-negative";
+      if (A.R == Role::Root)
+        Why += "; MPI_ROOT and MPI_PROC_NULL are only for intercommunicators";
+      else if (V.I == -1)
+        Why += "; -1 is MPI_PROC_NULL under MPICH but MPI_ANY_SOURCE under Open MPI: write the constant";
+      else if (V.I == -2)
+        Why += "; -2 is MPI_ANY_SOURCE under MPICH but MPI_PROC_NULL under Open MPI: write the constant";
+      report(A, llvm::formatv("is negative ({0}): {1}", V.I, Why));
+    } else if (V.K == SymValue::Affine && V.A.Mod == AffineForm::NoMod && V.A.Size >= 1 && V.A.Rank >= 0 &&
+               V.A.Const >= 0) {
+      report(A,
+             llvm::formatv("is {0}, never below the communicator's size: a rank must be less than the size", V.str()));
+    }
+  }
+
+  void buffer(const ArgResult &A) {
+    if (!isNullPointer(V))
+      return;
+    const ArgResult *Count = nullptr;
+    for (const ArgResult &O : CR.Args)
+      if ((A.R == Role::SendBuf && (O.R == Role::SendCount || O.R == Role::Count)) ||
+          (A.R == Role::RecvBuf && (O.R == Role::RecvCount || O.R == Role::Count)) ||
+          (A.R == Role::Buf && O.R == Role::Count))
+        Count = &O;
+    if (Count && Count->Int && *Count->Int > 0)
+      report(A, llvm::formatv("is NULL with {0} {1}: a buffer of a positive count must be a valid address", Count->Name,
+                              *Count->Int));
+  }
+};
+
+/// MPI_Type_contiguous / vector / hvector: negative counts and block lengths,
+/// a null old type, NULL for the new type.
+void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstructorModel &T) {
+  const CallExpr *CE = CR.Call;
+  auto value = [&](int I) {
+    return I >= 0 && unsigned(I) < CE->getNumArgs() ? C.Ev.evaluate(CE->getArg(I), CR.Caller, CE) : SymValue{};
+  };
+  auto report = [&](int I, llvm::StringRef Name, const llvm::Twine &What) {
+    C.report("invalid-argument", CE->getArg(I)->getBeginLoc(),
+             llvm::formatv("{0} {1} '{2}' {3}", CR.Function, Name, C.Ev.text(CE->getArg(I)), What.str()).str());
+  };
+  for (auto [I, Name] : {std::pair<int, const char *>{T.Count, "count"}, {T.BlockLength, "blocklength"}}) {
+    SymValue V = value(I);
+    if (V.K == SymValue::Int && V.I < 0)
+      report(I, Name, llvm::formatv("is negative ({0}): the standard requires a non-negative {1}", V.I, Name));
+  }
+  SymValue Old = value(T.OldType);
+  if (isNullPointer(Old) || (Old.K == SymValue::Handle && isNullHandle(Old.Name)))
+    report(T.OldType, "oldtype", "is a null datatype: the standard requires a valid datatype to build from");
+  if (isNullPointer(value(T.NewType)))
+    report(T.NewType, "newtype", "is NULL: the call writes the new datatype there");
+}
+
+/// Whether the call's buffer of role R is MPI_IN_PLACE (the count and
+/// datatype of that side are then not read: MPI_Scatter's receive side at
+/// the root, the send side elsewhere).
+bool inPlace(CheckContext &C, const CallResult &CR, Role R) {
+  const ArgResult *B = CR.arg(R);
+  auto H = B ? C.Ev.spelledHandle(CR.expr(*B)) : std::nullopt;
+  return H && isInPlaceBuffer(*H);
+}
+
+} // namespace
+
+void checkInvalidArguments(CheckContext &C) {
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Call || !CR.Caller)
+      continue;
+    if (const TypeConstructorModel *T = lookupTypeConstructor(CR.Function)) {
+      checkConstructor(C, CR, *T);
+      continue;
+    }
+    if (!CR.Model)
+      continue;
+    bool SendInPlace = inPlace(C, CR, Role::SendBuf), RecvInPlace = inPlace(C, CR, Role::RecvBuf);
+    std::optional<bool> EveryRank;
+    ArgChecker Check(C, CR);
+    for (const ArgResult &A : CR.Args) {
+      if (A.Index >= CR.Call->getNumArgs() || (SendInPlace && (A.R == Role::SendCount || A.R == Role::SendType)) ||
+          (RecvInPlace && (A.R == Role::RecvCount || A.R == Role::RecvType)))
+        continue;
+      if (significantOnlyAtRoot(CR.Function, A.R)) {
+        if (!EveryRank)
+          EveryRank = !C.Uni.at(CR.Call, CR.Caller);
+        if (!*EveryRank)
+          continue;
+      }
+      Check.run(A);
+    }
+  }
+}
+
+} // namespace ompi
