@@ -338,6 +338,12 @@ private:
         Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *Ev.spelledHandle(Type);
       }
     }
+    if (Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_SELF")
+      return; // each rank alone: nothing to agree on
+    if (Comm.known() && !(Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_WORLD"))
+      throw Undecided{llvm::formatv("{0} at line {1} runs on a communicator whose members the tool does not know", Name,
+                                    line(CE->getBeginLoc()))
+                          .str()};
     if (!Comm.known())
       throw Undecided{
           llvm::formatv("the communicator of {0} at line {1} is not known", Name, line(CE->getBeginLoc())).str()};

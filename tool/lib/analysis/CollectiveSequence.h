@@ -14,8 +14,9 @@
 // rank-dependent-collective check speaks for it) when a branch the
 // evaluation cannot decide leads to different collectives on its two arms,
 // a loop with collectives has a condition that varies between ranks, a
-// collective runs on a communicator other than the one the rank values
-// belong to or on one the tool cannot identify, or the code jumps (goto,
+// collective runs on a communicator other than MPI_COMM_WORLD (whose
+// members are every rank; MPI_COMM_SELF's collectives are left out), or
+// the code jumps (goto,
 // switch around collectives, return inside a loop with collectives).
 //
 //===----------------------------------------------------------------------===//

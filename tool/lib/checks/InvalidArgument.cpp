@@ -8,8 +8,8 @@
 // constants (whose values differ: MPICH's MPI_PROC_NULL is -1, Open MPI's
 // -2), MPI_ANY_SOURCE as a destination or root, and peers or roots that are
 // the communicator's size or beyond (size + k, rank + size + k); NULL
-// buffers with a positive count; NULL where the call writes a request, a
-// flag or a rank; and negative counts and block lengths of datatype
+// buffers with a positive count of a predefined datatype; NULL where the
+// call writes a request, a flag or a rank; and negative counts and block lengths of datatype
 // constructors. Arguments the standard reads only at the root are checked
 // where every rank makes the call (so the root makes it too); the send
 // side of a call whose send buffer is MPI_IN_PLACE is not read at all.
@@ -155,7 +155,14 @@ private:
           (A.R == Role::RecvBuf && (O.R == Role::RecvCount || O.R == Role::Count)) ||
           (A.R == Role::Buf && O.R == Role::Count))
         Count = &O;
-    if (Count && Count->Int && *Count->Int > 0)
+    // A derived datatype may be empty (hindexed with zero-length blocks).
+    const ArgResult *Type = CR.arg(A.R == Role::SendBuf   ? Role::SendType
+                                   : A.R == Role::RecvBuf ? Role::RecvType
+                                                          : Role::Type);
+    if (!Type)
+      Type = CR.arg(Role::Type);
+    auto DT = Type ? C.Ev.spelledHandle(CR.expr(*Type)) : std::nullopt;
+    if (Count && Count->Int && *Count->Int > 0 && DT && C.Ev.datatypeSize(*DT).value_or(0) > 0)
       report(A, llvm::formatv("is NULL with {0} {1}: a buffer of a positive count must be a valid address", Count->Name,
                               *Count->Int));
   }
