@@ -108,3 +108,30 @@ TEST(CommId, UnknownMaySameAnything) {
 }
 
 } // namespace
+
+// alternatives(): a variable set to different values on different paths
+// gives each definition's value (what invalid-argument judges one by one);
+// one definition, or an address taken, gives none.
+TEST(Evaluator, AlternativesPerPath) {
+  auto AST = parse("void f(int argc) { int n = 1, m = 2; if (argc > 1) n = -4;"
+                   " MPI_Send(0, n, MPI_INT, 0, m, MPI_COMM_WORLD); int k = 3; int *p = &k; if (argc) k = 5;"
+                   " MPI_Send(0, k, MPI_INT, 0, 0, MPI_COMM_WORLD); (void)p; }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  const clang::CallExpr *CE = call(F, "MPI_Send", 0);
+  ASSERT_NE(CE, nullptr);
+  auto Alts = Ev.alternatives(CE->getArg(1), F, CE);
+  ASSERT_EQ(Alts.size(), 2u);
+  std::vector<int64_t> Values;
+  for (const Evaluator::Alternative &A : Alts) {
+    ASSERT_EQ(A.Value.K, SymValue::Int);
+    Values.push_back(A.Value.I);
+    EXPECT_GT(A.Line, 0u);
+  }
+  llvm::sort(Values);
+  EXPECT_EQ(Values, (std::vector<int64_t>{-4, 1}));
+  EXPECT_TRUE(Ev.alternatives(CE->getArg(4), F, CE).empty()); // one definition: evaluate() says it
+  const clang::CallExpr *CE2 = call(F, "MPI_Send", 1);
+  ASSERT_NE(CE2, nullptr);
+  EXPECT_TRUE(Ev.alternatives(CE2->getArg(1), F, CE2).empty()); // written through p too
+}

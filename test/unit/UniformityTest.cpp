@@ -1,6 +1,7 @@
 //===- UniformityTest.cpp - The CFG analyses: definitions and uniformity --===//
 #include "analysis/Uniformity.h"
 #include "TestAST.h"
+#include "analysis/CollectiveSequence.h"
 #include "gtest/gtest.h"
 
 using namespace ompi;
@@ -72,3 +73,31 @@ TEST(Uniformity, AllreduceResultIsUniform) {
 }
 
 } // namespace
+
+// CollectiveSequence: the collectives each rank issues, with the rank and
+// size made concrete; the first point where two groups part.
+TEST(CollectiveSequence, FindsWhereRanksPart) {
+  auto AST = parse("void f(void) { int r; double a = 0, b; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " if (r == 0) MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);"
+                   " MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }"
+                   " void g(void) { int r; double a = 0; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " if (r == 0) MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);"
+                   " else MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  auto R = collectiveSequences(AST->getASTContext(), Ev, Uni);
+  ASSERT_EQ(R.size(), 2u);
+  ASSERT_TRUE(R[0].Decided) << R[0].Why;
+  ASSERT_TRUE(R[0].Divergence.has_value());
+  const SequenceDivergence &D = *R[0].Divergence;
+  EXPECT_EQ(D.Size, 2);
+  EXPECT_EQ(D.RanksA, std::vector<int>{0});
+  EXPECT_EQ(D.RanksB, std::vector<int>{1});
+  EXPECT_EQ(D.Index, 0u);
+  ASSERT_TRUE(D.A && D.B);
+  EXPECT_EQ(llvm::StringRef(D.A->Key).split(' ').first, "MPI_Bcast");
+  EXPECT_EQ(llvm::StringRef(D.B->Key).split(' ').first, "MPI_Allreduce");
+  ASSERT_TRUE(R[1].Decided) << R[1].Why;
+  EXPECT_FALSE(R[1].Divergence.has_value());
+  EXPECT_EQ(describeRanks({0, 2, 3, 4, 7}), "0, 2-4, 7");
+}
