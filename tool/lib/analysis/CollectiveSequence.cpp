@@ -260,12 +260,7 @@ private:
   /// unknown number of times).
   void forget(const Stmt *S) {
     anyNode(S, [&](const Stmt *N) {
-      const Expr *LHS = nullptr;
-      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
-        LHS = B->getLHS();
-      else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp())
-        LHS = U->getSubExpr();
-      if (LHS)
+      if (const Expr *LHS = assignedLValue(N))
         assign(LHS, std::nullopt);
       return false;
     });
@@ -562,6 +557,24 @@ SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevanc
   return Out;
 }
 
+/// F and the functions of the file it calls, directly or through others.
+std::set<const FunctionDecl *> reachable(const FunctionDecl *F) {
+  std::set<const FunctionDecl *> Seen{F};
+  std::vector<const FunctionDecl *> Work{F};
+  while (!Work.empty()) {
+    const FunctionDecl *G = Work.back();
+    Work.pop_back();
+    anyNode(G->getBody(), [&](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      const FunctionDecl *H = CE ? definedCallee(CE) : nullptr;
+      if (H && Seen.insert(H).second)
+        Work.push_back(H);
+      return false;
+    });
+  }
+  return Seen;
+}
+
 } // namespace
 
 std::string describeRanks(const std::vector<int> &R) { return ranks(R); }
@@ -585,8 +598,10 @@ std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, 
   }
   std::vector<SequenceResult> Out;
   for (const FunctionDecl *F : Fs)
-    if (!Called.count(F) && Rel.collectives(F->getBody()))
+    if (!Called.count(F) && Rel.collectives(F->getBody())) {
       Out.push_back(analyse(Ctx, Ev, Uni, Rel, F));
+      Out.back().Reaches = reachable(F);
+    }
   return Out;
 }
 

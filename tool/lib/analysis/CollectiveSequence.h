@@ -26,6 +26,7 @@
 #include "analysis/Evaluator.h"
 #include "analysis/Uniformity.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,7 @@ struct SequenceResult {
   bool Decided = false; ///< every rank's run was followed to its end
   std::string Why;      ///< why not
   std::optional<SequenceDivergence> Divergence;
+  std::set<const clang::FunctionDecl *> Reaches; ///< F and the file's functions it calls, directly or not
 };
 
 /// "0, 2-3": a list of ranks for messages.

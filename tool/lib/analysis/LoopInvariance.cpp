@@ -139,14 +139,10 @@ std::optional<std::string> LoopInvariance::written(const VarDecl *V, const Stmt 
 std::optional<std::string> LoopInvariance::writesIn(const Stmt *Body, const VarDecl *V, bool AddressTaken) {
   std::optional<std::string> Why;
   anyNode(Body, [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp()) {
-      const Expr *L = bare(B->getLHS());
+    if (const Expr *Target = assignedLValue(N)) {
+      const Expr *L = bare(Target);
       if (rootVar(L) == V || (AddressTaken && !rootVar(L) && !isa<DeclRefExpr>(L)))
-        Why = llvm::formatv("{0} is written at line {1}, inside the loop", V->getName(), line(B)).str();
-    } else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp()) {
-      const Expr *S = bare(U->getSubExpr());
-      if (rootVar(S) == V || (AddressTaken && !rootVar(S) && !isa<DeclRefExpr>(S)))
-        Why = llvm::formatv("{0} is written at line {1}, inside the loop", V->getName(), line(U)).str();
+        Why = llvm::formatv("{0} is written at line {1}, inside the loop", V->getName(), line(N)).str();
     } else if (const auto *CE = dyn_cast<CallExpr>(N)) {
       Why = callWrites(CE, V, AddressTaken);
     }
@@ -304,12 +300,7 @@ std::optional<std::string> LoopInvariance::pointeeWritten(const VarDecl *P, cons
   };
   std::optional<std::string> Why;
   anyNode(Loop, [&](const Stmt *N) {
-    const Expr *Target = nullptr;
-    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
-      Target = B->getLHS();
-    else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->isIncrementDecrementOp())
-      Target = U->getSubExpr();
-    if (Target && Through(Target)) {
+    if (const Expr *Target = assignedLValue(N); Target && Through(Target)) {
       Why = llvm::formatv("{0} is written at line {1}, inside the loop", P->getName(), line(N)).str();
       return true;
     }

@@ -66,32 +66,19 @@ const std::vector<SequenceResult> &CheckContext::sequences() {
 }
 
 bool CheckContext::sequencesAgree(const FunctionDecl *F) {
-  // The functions each entry reaches through direct calls.
-  auto reaches = [&](const FunctionDecl *Entry) {
-    std::set<const FunctionDecl *> Seen{Entry};
-    std::vector<const FunctionDecl *> Work{Entry};
-    while (!Work.empty()) {
-      const FunctionDecl *G = Work.back();
-      Work.pop_back();
-      anyNode(G->getBody(), [&](const Stmt *N) {
-        const auto *CE = dyn_cast<CallExpr>(N);
-        const FunctionDecl *H = CE ? CE->getDirectCallee() : nullptr;
-        const FunctionDecl *Def = nullptr;
-        if (H && H->hasBody(Def) && Def && Seen.insert(Def).second)
-          Work.push_back(Def);
-        return false;
-      });
+  if (!Agreeing) {
+    // A function agrees when every entry reaching it was followed to its end
+    // and found no divergence.
+    Agreeing.emplace();
+    for (const SequenceResult &R : sequences()) {
+      bool Ok = R.Decided && !R.Divergence;
+      for (const FunctionDecl *G : R.Reaches)
+        if (auto [It, New] = Agreeing->try_emplace(G, Ok); !New)
+          It->second = It->second && Ok;
     }
-    return Seen.count(F) != 0;
-  };
-  bool Any = false;
-  for (const SequenceResult &R : sequences())
-    if (reaches(R.F)) {
-      if (!R.Decided || R.Divergence)
-        return false;
-      Any = true;
-    }
-  return Any;
+  }
+  auto It = Agreeing->find(F);
+  return It != Agreeing->end() && It->second;
 }
 
 bool CheckContext::sequenceDivergesAt(const Stmt *S) {

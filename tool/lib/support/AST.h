@@ -84,6 +84,16 @@ inline const clang::Stmt *parentThroughCasts(clang::ASTContext &Ctx, const clang
   return P;
 }
 
+/// The lvalue N writes when N is an assignment (=, +=, ...) or an increment
+/// or decrement; null for anything else.
+inline const clang::Expr *assignedLValue(const clang::Stmt *N) {
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(N); B && B->isAssignmentOp())
+    return B->getLHS();
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(N); U && U->isIncrementDecrementOp())
+    return U->getSubExpr();
+  return nullptr;
+}
+
 /// The body of a for, while or do statement (null for anything else).
 inline const clang::Stmt *loopBody(const clang::Stmt *Loop) {
   if (const auto *F = llvm::dyn_cast_or_null<clang::ForStmt>(Loop))
