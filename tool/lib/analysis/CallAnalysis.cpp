@@ -20,9 +20,12 @@ std::optional<HandleKind> handleRole(Role R) {
   case Role::SendType:
   case Role::RecvType:
   case Role::Type:
+  case Role::TargetType:
     return HandleKind::Datatype;
   case Role::Op:
     return HandleKind::Op;
+  case Role::Win:
+    return HandleKind::Win;
   default:
     return std::nullopt;
   }

@@ -237,7 +237,8 @@ std::pair<const CallExpr *, unsigned> callOfArg(ASTContext &Ctx, const Expr *A) 
 /// Whether role R lets an MPI call write its buffer argument.
 bool writesRole(Role R) {
   return R == Role::RecvBuf || R == Role::Buf || R == Role::Out || R == Role::Status || R == Role::Statuses ||
-         R == Role::Request || R == Role::Requests || R == Role::RankOut || R == Role::SizeOut || R == Role::Message;
+         R == Role::Request || R == Role::Requests || R == Role::RankOut || R == Role::SizeOut || R == Role::Message ||
+         R == Role::WinOut || R == Role::WinBase;
 }
 
 } // namespace

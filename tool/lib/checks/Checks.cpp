@@ -40,6 +40,16 @@ static const CheckInfo Registry[] = {
     {"invalid-argument", "correctness", "an argument no MPI accepts (null handles, negative counts, tags, ranks)",
      checkInvalidArguments},
     {"unmatched-p2p", "correctness", "a send whose static tag no receive of the program accepts", checkUnmatchedP2P},
+    {"handle-lifecycle", "correctness",
+     "a handle used after it is freed, an uncommitted datatype in communication, a live handle overwritten",
+     checkHandleLifecycle},
+    {"handle-leak", "correctness", "a handle created in a function, never freed and never leaving it",
+     checkHandleLeaks},
+    {"persistent-request", "correctness", "a start of an active persistent request, a wait on one never started",
+     checkPersistentRequests},
+    {"rma-epoch", "correctness", "one-sided calls outside an access epoch, locks inside a fence epoch", checkRmaEpochs},
+    {"rma-buffer-in-use", "correctness", "an RMA origin buffer used before the epoch that completes it ends",
+     checkRmaBufferInUse},
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }
@@ -87,6 +97,13 @@ bool CheckContext::sequenceDivergesAt(const Stmt *S) {
     if (R.Divergence && (at(R.Divergence->A) || at(R.Divergence->B)))
       return true;
   return false;
+}
+
+const std::vector<HandleVar> &CheckContext::handles(const FunctionDecl *F) {
+  auto [It, New] = HandleFlows.try_emplace(F);
+  if (New)
+    It->second = handleFlow(Ctx, Ev, F);
+  return It->second;
 }
 
 const std::vector<RequestVar> &CheckContext::requests(const FunctionDecl *F) {

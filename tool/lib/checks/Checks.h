@@ -12,6 +12,7 @@
 
 #include "analysis/CallAnalysis.h"
 #include "analysis/CollectiveSequence.h"
+#include "analysis/HandleFlow.h"
 #include "analysis/RequestFlow.h"
 #include "analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -90,6 +91,7 @@ struct CheckContext {
   std::vector<Finding> &Out;
   std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
+  std::map<const clang::FunctionDecl *, std::vector<HandleVar>> HandleFlows = {};   ///< handles(), computed once
   std::optional<std::vector<SequenceResult>> Sequences = {};                        ///< sequences(), computed once
   std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {};         ///< sequencesAgree(), computed once
 
@@ -100,6 +102,9 @@ struct CheckContext {
   /// The request flow of F (analysis/RequestFlow), computed once for the
   /// request checks that read it.
   const std::vector<RequestVar> &requests(const clang::FunctionDecl *F);
+  /// The handle flow of F (analysis/HandleFlow), computed once for the
+  /// lifecycle and RMA checks.
+  const std::vector<HandleVar> &handles(const clang::FunctionDecl *F);
   /// Each entry function's collectives per rank (analysis/CollectiveSequence),
   /// computed once for the checks that read them.
   const std::vector<SequenceResult> &sequences();
@@ -146,6 +151,11 @@ void checkRankDependentCollectives(CheckContext &C);
 void checkUnmatchedP2P(CheckContext &C);
 void checkInvalidArguments(CheckContext &C);
 void checkCollectiveSequences(CheckContext &C);
+void checkHandleLifecycle(CheckContext &C);
+void checkHandleLeaks(CheckContext &C);
+void checkPersistentRequests(CheckContext &C);
+void checkRmaEpochs(CheckContext &C);
+void checkRmaBufferInUse(CheckContext &C);
 
 } // namespace ompi
 

@@ -9,6 +9,7 @@
 #include "checks/BufferUses.h"
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -30,10 +31,71 @@ static int64_t blocks(CheckContext &C, const CallResult &CR, const BufferUse &U)
   return U.Count->R == Role::SendCount || U.Count->R == Role::RecvCount ? 1 : 0;
 }
 
+/// The MPI_Win_create or MPI_Win_allocate call that made the window W names
+/// at the RMA call CR: the only creation of a local window variable, which
+/// nothing else sets on any path to CR.
+static const CallExpr *windowCreation(CheckContext &C, const CallResult &CR, const VarDecl *W) {
+  for (const HandleVar &H : C.handles(CR.Caller)) {
+    if (H.V != W)
+      continue;
+    const HandleEvent *Made = nullptr;
+    for (unsigned I = 0; I < H.Events.size(); ++I) {
+      const HandleEvent &E = H.Events[I];
+      if (E.K == HandleEvent::Create) {
+        if (Made)
+          return nullptr;
+        Made = &E;
+      }
+      if (E.S == CR.Call && (H.At[I].count(HUnknown) || H.At[I].count(HUnset) || H.At[I].count(HFreed)))
+        return nullptr;
+    }
+    if (Made && (Made->Function == "MPI_Win_create" || Made->Function == "MPI_Win_allocate" ||
+                 Made->Function == "MPI_Win_allocate_shared"))
+      return dyn_cast<CallExpr>(Made->S);
+  }
+  return nullptr;
+}
+
+/// An RMA call reaching past the end of the target's window: target_disp x
+/// disp_unit + target_count x size of the target datatype against the
+/// window's size, where both are static.
+static void checkTargetRange(CheckContext &C, const CallResult &CR) {
+  const ArgResult *W = CR.arg(Role::Win), *Disp = CR.arg(Role::TargetDisp), *Count = CR.arg(Role::TargetCount),
+                  *Type = CR.arg(Role::TargetType);
+  const VarDecl *WV = W ? namedVar(CR.expr(*W)) : nullptr;
+  const CallExpr *Made = WV && Disp && Count && Type ? windowCreation(C, CR, WV) : nullptr;
+  const FunctionModel *M = Made ? modelOf(Made) : nullptr;
+  if (!M || !Disp->Int || !Count->Int)
+    return;
+  auto arg = [&](Role R) {
+    auto I = M->find(R);
+    SymValue V = I ? C.Ev.evaluate(Made->getArg(*I), CR.Caller, Made) : SymValue{};
+    return V.K == SymValue::Int ? std::optional<int64_t>(V.I) : std::nullopt;
+  };
+  auto Size = arg(Role::WinSize), Unit = arg(Role::DispUnit);
+  auto DT = C.Ev.spelledHandle(CR.expr(*Type));
+  std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
+  if (!Size || !Unit || !TS || *Size < 0 || *Unit <= 0 || *Disp->Int < 0 || *Count->Int <= 0)
+    return;
+  int64_t From = *Disp->Int * *Unit, End = From + *Count->Int * *TS;
+  if (End <= *Size)
+    return;
+  if (Finding *F =
+          C.report("count-overflow", CR.expr(*Count)->getBeginLoc(),
+                   llvm::formatv("{0} reaches bytes {1} to {2} of the target's window '{3}', but the window "
+                                 "has {4} bytes (target_disp {5} x disp_unit {6}, then {7} x {8}): an RMA "
+                                 "access must lie inside the target window",
+                                 CR.Function, From, End, WV->getName(), *Size, *Disp->Int, *Unit, *Count->Int, *DT)
+                       .str()))
+    C.note(*F, Made->getBeginLoc(), "the window is created here");
+}
+
 void checkCountOverflow(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.Call || !CR.Caller)
       continue;
+    if (CR.Model->Cat == Category::OneSided)
+      checkTargetRange(C, CR);
     for (const BufferUse &U : buffers(CR)) {
       if (!U.Count || !U.Type || U.Count->Index >= CR.Call->getNumArgs())
         continue;

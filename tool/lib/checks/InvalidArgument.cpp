@@ -29,8 +29,10 @@ namespace {
 std::optional<HandleKind> handleKindOf(Role R) {
   if (R == Role::Comm)
     return HandleKind::Comm;
-  if (isDatatypeRole(R) && R != Role::SendTypes && R != Role::RecvTypes)
+  if ((isDatatypeRole(R) && R != Role::SendTypes && R != Role::RecvTypes) || R == Role::TargetType)
     return HandleKind::Datatype;
+  if (R == Role::Win)
+    return HandleKind::Win;
   if (R == Role::Op)
     return HandleKind::Op;
   return std::nullopt;
@@ -71,8 +73,16 @@ private:
   void check(const ArgResult &A) {
     if (auto K = handleKindOf(A.R))
       handle(A, *K);
-    else if (isCountRole(A.R) && V.K == SymValue::Int && V.I < 0)
+    else if ((isCountRole(A.R) || A.R == Role::TargetCount) && V.K == SymValue::Int && V.I < 0)
       report(A, llvm::formatv("is negative ({0}): a count must be non-negative", V.I));
+    else if (A.R == Role::WinSize && V.K == SymValue::Int && V.I < 0)
+      report(A, llvm::formatv("is negative ({0}): a window's size must be non-negative", V.I));
+    else if (A.R == Role::DispUnit && V.K == SymValue::Int && V.I <= 0)
+      report(A, llvm::formatv("is {0}: a displacement unit must be positive", V.I));
+    else if (A.R == Role::TargetDisp && V.K == SymValue::Int && V.I < 0)
+      report(A, llvm::formatv("is negative ({0}): a target displacement must be non-negative", V.I));
+    else if (A.R == Role::WinBase)
+      windowMemory(A);
     else if (isTagRole(A.R))
       tag(A);
     else if (isPeerRole(A.R))
@@ -146,6 +156,14 @@ private:
     }
   }
 
+  /// MPI_Win_create / MPI_Win_attach: NULL memory of a positive size.
+  void windowMemory(const ArgResult &A) {
+    const ArgResult *Size = CR.arg(Role::WinSize);
+    if (isNullPointer(V) && Size && Size->Int && *Size->Int > 0)
+      report(A,
+             llvm::formatv("is NULL with size {0}: a window of a positive size must expose valid memory", *Size->Int));
+  }
+
   void buffer(const ArgResult &A) {
     if (!isNullPointer(V))
       return;
@@ -213,11 +231,17 @@ void checkInvalidArguments(CheckContext &C) {
     if (!CR.Model)
       continue;
     bool SendInPlace = inPlace(C, CR, Role::SendBuf), RecvInPlace = inPlace(C, CR, Role::RecvBuf);
+    // MPI_Get_accumulate / MPI_Fetch_and_op with MPI_NO_OP ignore the origin.
+    const ArgResult *Op = CR.arg(Role::Op);
+    auto OpName = Op && CR.Model->Cat == Category::OneSided ? C.Ev.spelledHandle(CR.expr(*Op)) : std::nullopt;
+    bool NoOrigin = OpName && *OpName == "MPI_NO_OP";
     std::optional<bool> EveryRank;
     ArgChecker Check(C, CR);
     for (const ArgResult &A : CR.Args) {
       if (A.Index >= CR.Call->getNumArgs() || (SendInPlace && (A.R == Role::SendCount || A.R == Role::SendType)) ||
-          (RecvInPlace && (A.R == Role::RecvCount || A.R == Role::RecvType)))
+          (RecvInPlace && (A.R == Role::RecvCount || A.R == Role::RecvType)) ||
+          (NoOrigin && (A.R == Role::SendBuf || A.R == Role::SendCount || A.R == Role::SendType ||
+                        (A.R == Role::Type && !CR.arg(Role::Count)))))
         continue;
       if (significantOnlyAtRoot(CR.Function, A.R)) {
         if (!EveryRank)

@@ -6,7 +6,9 @@
 // the argument's value when it is known, else the value of each reaching
 // definition, leaving out a definition when the variable is tested by a
 // condition between the definition and the call (a guard such as
-// "if (peer >= 0)" may exclude that path: the check then stays silent).
+// "if (peer >= 0)" may exclude that path: the check then stays silent), or
+// when every path to the call sets the variable again after the definition
+// (under conditions spelled like those that guard the call).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_CHECKS_PATHVALUES_H
@@ -60,6 +62,48 @@ inline bool testedBetween(clang::ASTContext &Ctx, const clang::FunctionDecl *F, 
   });
 }
 
+/// The conditions of the if statements whose then-branch holds S, or none
+/// when S may be skipped otherwise (an else branch, a loop, a switch, the
+/// right of && or ||, an arm of ?:).
+inline std::optional<std::vector<std::string>> guardsOf(CheckContext &C, const clang::Stmt *S) {
+  std::vector<std::string> Out;
+  for (const clang::Stmt *Cur = S, *P = parentStmt(C.Ctx, S); P; Cur = P, P = parentStmt(C.Ctx, P)) {
+    if (const auto *I = llvm::dyn_cast<clang::IfStmt>(P)) {
+      if (I->getThen() == Cur)
+        Out.push_back(C.Ev.text(I->getCond()));
+      else if (I->getElse() == Cur)
+        return std::nullopt;
+    } else if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::CaseStmt,
+                         clang::DefaultStmt, clang::ConditionalOperator>(P)) {
+      return std::nullopt;
+    } else if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(P); B && B->isLogicalOp() && B->getRHS() == Cur) {
+      return std::nullopt;
+    }
+  }
+  return Out;
+}
+
+/// Whether V is assigned between line From and the call CR where every path
+/// to the call assigns it: under if conditions, spelled the same, that also
+/// guard the call ("if (me == last) p = malloc(...); ... if (me == last)
+/// MPI_Put(p, ...)" passes the malloc'd p, not the value p had before).
+inline bool reassignedOnEveryPath(CheckContext &C, const CallResult &CR, const clang::VarDecl *V, unsigned From) {
+  std::optional<std::vector<std::string>> Guards = guardsOf(C, CR.Call);
+  if (!Guards)
+    return false;
+  const clang::SourceManager &SM = C.Ctx.getSourceManager();
+  return anyNode(CR.Caller->getBody(), [&](const clang::Stmt *N) {
+    const auto *B = llvm::dyn_cast<clang::BinaryOperator>(N);
+    if (!B || B->getOpcode() != clang::BO_Assign || namedVar(B->getLHS()) != V)
+      return false;
+    unsigned L = SM.getExpansionLineNumber(B->getBeginLoc());
+    if (L <= From || L >= CR.Line)
+      return false;
+    std::optional<std::vector<std::string>> Mine = guardsOf(C, B);
+    return Mine && llvm::all_of(*Mine, [&](const std::string &G) { return llvm::is_contained(*Guards, G); });
+  });
+}
+
 /// The values the argument E of the call CR may have (see above).
 inline std::vector<PathValue> pathValues(CheckContext &C, const CallResult &CR, const clang::Expr *E) {
   SymValue V = C.Ev.evaluate(E, CR.Caller, CR.Call);
@@ -68,7 +112,8 @@ inline std::vector<PathValue> pathValues(CheckContext &C, const CallResult &CR, 
   std::vector<PathValue> Out;
   const auto *Var = namedVar(E);
   for (const Evaluator::Alternative &A : C.Ev.alternatives(E, CR.Caller, CR.Call))
-    if (A.Value.K != SymValue::Dynamic && Var && !testedBetween(C.Ctx, CR.Caller, Var, A.Line, CR.Line))
+    if (A.Value.K != SymValue::Dynamic && Var && !testedBetween(C.Ctx, CR.Caller, Var, A.Line, CR.Line) &&
+        !reassignedOnEveryPath(C, CR, Var, A.Line))
       Out.push_back({A.Value, llvm::formatv(" (as set at line {0}, one of the values reaching the call)", A.Line)});
   return Out;
 }

@@ -48,6 +48,9 @@ void checkTypeMismatch(CheckContext &C) {
         continue;
       const Expr *E = bufferExpr(BE);
       QualType Elem = elementType(E);
+      // &a of T a[N], &m[i] of T m[N][M]: the elements are T.
+      while (!Elem.isNull() && Elem->isConstantArrayType())
+        Elem = C.Ctx.getAsArrayType(Elem)->getElementType();
       if (Elem.isNull() || Elem->isVoidType() || Elem->isPointerType())
         continue; // unknown, or pointer-to-pointer's business
       llvm::SmallVector<llvm::StringRef, 2> Parts;

@@ -38,6 +38,7 @@ constexpr Category COL = Category::Collective;
 constexpr Category LOC = Category::Local;
 constexpr Category QRY = Category::Query;
 constexpr Category ENV = Category::Environment;
+constexpr Category RMA = Category::OneSided;
 constexpr Mode BLK = Mode::Blocking;
 constexpr Mode NBK = Mode::Nonblocking;
 constexpr Mode PER = Mode::Persistent;
@@ -104,6 +105,64 @@ const Entry Table[] = {
     {"MPI_Abort", ENV, NON, "comm:comm errorcode:other"},
     {"MPI_Wtime", ENV, NON, ""},
     {"MPI_Wtick", ENV, NON, ""},
+    // One-sided: windows (the window keeps its memory, so the creating calls
+    // are nonblocking: the memory is in use until MPI_Win_free).
+    {"MPI_Win_create", RMA, NBK, "base:wbase size:wsize disp_unit:dispunit info:info comm:comm win:winout"},
+    {"MPI_Win_allocate", RMA, NON, "size:wsize disp_unit:dispunit info:info comm:comm baseptr:out win:winout"},
+    {"MPI_Win_allocate_shared", RMA, NON, "size:wsize disp_unit:dispunit info:info comm:comm baseptr:out win:winout"},
+    {"MPI_Win_create_dynamic", RMA, NON, "info:info comm:comm win:winout"},
+    {"MPI_Win_attach", RMA, NBK, "win:win base:wbase size:wsize"},
+    {"MPI_Win_detach", RMA, NON, "win:win base:other"},
+    {"MPI_Win_free", RMA, NON, "win:other"},
+    // One-sided: synchronisation.
+    {"MPI_Win_fence", RMA, NON, "assert:assert win:win"},
+    {"MPI_Win_lock", RMA, NON, "lock_type:locktype rank:dest assert:assert win:win"},
+    {"MPI_Win_unlock", RMA, NON, "rank:dest win:win"},
+    {"MPI_Win_lock_all", RMA, NON, "assert:assert win:win"},
+    {"MPI_Win_unlock_all", RMA, NON, "win:win"},
+    {"MPI_Win_flush", RMA, NON, "rank:dest win:win"},
+    {"MPI_Win_flush_local", RMA, NON, "rank:dest win:win"},
+    {"MPI_Win_flush_all", RMA, NON, "win:win"},
+    {"MPI_Win_flush_local_all", RMA, NON, "win:win"},
+    {"MPI_Win_sync", RMA, NON, "win:win"},
+    {"MPI_Win_start", RMA, NON, "group:other assert:assert win:win"},
+    {"MPI_Win_complete", RMA, NON, "win:win"},
+    {"MPI_Win_post", RMA, NON, "group:other assert:assert win:win"},
+    {"MPI_Win_wait", RMA, NON, "win:win"},
+    {"MPI_Win_test", RMA, NON, "win:win flag:out"},
+    // One-sided: communication. The origin buffer is in use until the epoch
+    // (or the request) completes.
+    {"MPI_Put", RMA, NBK,
+     "origin_addr:sbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype win:win"},
+    {"MPI_Get", RMA, NBK,
+     "origin_addr:rbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype win:win"},
+    {"MPI_Accumulate", RMA, NBK,
+     "origin_addr:sbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype op:op win:win"},
+    {"MPI_Get_accumulate", RMA, NBK,
+     "origin_addr:sbuf origin_count:scount origin_datatype:stype result_addr:rbuf result_count:rcount "
+     "result_datatype:rtype target_rank:dest target_disp:tdisp target_count:tcount target_datatype:ttype op:op "
+     "win:win"},
+    {"MPI_Fetch_and_op", RMA, NBK,
+     "origin_addr:sbuf result_addr:rbuf datatype:type target_rank:dest target_disp:tdisp op:op win:win"},
+    {"MPI_Compare_and_swap", RMA, NBK,
+     "origin_addr:sbuf compare_addr:other result_addr:rbuf datatype:type target_rank:dest target_disp:tdisp "
+     "win:win"},
+    {"MPI_Rput", RMA, NBK,
+     "origin_addr:sbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype win:win request:req"},
+    {"MPI_Rget", RMA, NBK,
+     "origin_addr:rbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype win:win request:req"},
+    {"MPI_Raccumulate", RMA, NBK,
+     "origin_addr:sbuf origin_count:count origin_datatype:type target_rank:dest target_disp:tdisp "
+     "target_count:tcount target_datatype:ttype op:op win:win request:req"},
+    {"MPI_Rget_accumulate", RMA, NBK,
+     "origin_addr:sbuf origin_count:scount origin_datatype:stype result_addr:rbuf result_count:rcount "
+     "result_datatype:rtype target_rank:dest target_disp:tdisp target_count:tcount target_datatype:ttype op:op "
+     "win:win request:req"},
 };
 
 // Blocking collectives; the nonblocking and persistent forms are derived.
@@ -231,6 +290,14 @@ const HandleModel Handles[] = {
     {"MPI_MESSAGE_NULL", HandleKind::Other, ""},
     {"MPI_MESSAGE_NO_PROC", HandleKind::Other, ""},
     {"MPI_INFO_NULL", HandleKind::Other, ""},
+    {"MPI_WIN_NULL", HandleKind::Win, ""},
+    {"MPI_MODE_NOCHECK", HandleKind::Other, ""},
+    {"MPI_MODE_NOSTORE", HandleKind::Other, ""},
+    {"MPI_MODE_NOPUT", HandleKind::Other, ""},
+    {"MPI_MODE_NOPRECEDE", HandleKind::Other, ""},
+    {"MPI_MODE_NOSUCCEED", HandleKind::Other, ""},
+    {"MPI_LOCK_SHARED", HandleKind::Other, ""},
+    {"MPI_LOCK_EXCLUSIVE", HandleKind::Other, ""},
     {"MPI_UNDEFINED", HandleKind::Other, ""},
     {"MPI_ERRCODES_IGNORE", HandleKind::Other, ""},
     {"MPI_UNWEIGHTED", HandleKind::Other, ""},
@@ -272,6 +339,16 @@ Role parseRole(llvm::StringRef S) {
                .Case("size", Role::SizeOut)
                .Case("out", Role::Out)
                .Case("other", Role::Other)
+               .Case("win", Role::Win)
+               .Case("winout", Role::WinOut)
+               .Case("wbase", Role::WinBase)
+               .Case("wsize", Role::WinSize)
+               .Case("dispunit", Role::DispUnit)
+               .Case("tdisp", Role::TargetDisp)
+               .Case("tcount", Role::TargetCount)
+               .Case("ttype", Role::TargetType)
+               .Case("assert", Role::Assert)
+               .Case("locktype", Role::LockType)
                .Default(std::nullopt);
   if (!R)
     llvm::report_fatal_error(llvm::Twine("MPI model: unknown role '") + S + "'");
@@ -418,6 +495,26 @@ llvm::StringRef ompi::roleName(Role R) {
     return "out";
   case Role::Other:
     return "other";
+  case Role::Win:
+    return "window";
+  case Role::WinOut:
+    return "window-out";
+  case Role::WinBase:
+    return "window-memory";
+  case Role::WinSize:
+    return "window-size";
+  case Role::DispUnit:
+    return "disp-unit";
+  case Role::TargetDisp:
+    return "target-disp";
+  case Role::TargetCount:
+    return "target-count";
+  case Role::TargetType:
+    return "target-datatype";
+  case Role::Assert:
+    return "assert";
+  case Role::LockType:
+    return "lock-type";
   }
   llvm_unreachable("role");
 }
@@ -434,6 +531,8 @@ llvm::StringRef ompi::categoryName(Category C) {
     return "collective";
   case Category::Local:
     return "local";
+  case Category::OneSided:
+    return "one-sided";
   case Category::Query:
     return "query";
   case Category::Environment:
@@ -474,6 +573,8 @@ llvm::StringRef ompi::handleKindName(HandleKind K) {
     return "status";
   case HandleKind::Request:
     return "request";
+  case HandleKind::Win:
+    return "window";
   case HandleKind::Other:
     return "other";
   }

@@ -23,39 +23,49 @@ namespace ompi {
 
 /// What one argument of an MPI function means.
 enum class Role {
-  SendBuf,    ///< data read by the call
-  RecvBuf,    ///< data written by the call
-  Buf,        ///< data read and written (Bcast buffer, Sendrecv_replace)
-  SendCount,  ///< element count of the send side
-  RecvCount,  ///< element count of the receive side
-  Count,      ///< element count of both sides (reductions, Bcast, Send, Recv)
-  SendCounts, ///< per-peer send counts (v/w collectives)
-  RecvCounts, ///< per-peer receive counts
-  SendDispls, ///< per-peer send displacements
-  RecvDispls, ///< per-peer receive displacements
-  SendType,   ///< datatype of the send side
-  RecvType,   ///< datatype of the receive side
-  Type,       ///< datatype of both sides
-  SendTypes,  ///< per-peer send datatypes (w collectives)
-  RecvTypes,  ///< per-peer receive datatypes
-  Dest,       ///< destination rank
-  Source,     ///< source rank
-  SendTag,    ///< tag of the outgoing message
-  RecvTag,    ///< tag of the incoming message
-  Tag,        ///< tag (matching; p2p and probe)
-  Comm,       ///< communicator
-  Op,         ///< reduction operation
-  Root,       ///< root rank of a rooted collective
-  Request,    ///< output or input request
-  Requests,   ///< array of requests
-  Status,     ///< output status (or MPI_STATUS_IGNORE)
-  Statuses,   ///< array of statuses
-  Message,    ///< matched-probe message handle
-  Info,       ///< info object
-  RankOut,    ///< output: rank of the caller (MPI_Comm_rank)
-  SizeOut,    ///< output: size of the communicator (MPI_Comm_size)
-  Out,        ///< another output (flag, index, count, provided, ...)
-  Other       ///< anything else (argc/argv, error codes, array lengths)
+  SendBuf,     ///< data read by the call
+  RecvBuf,     ///< data written by the call
+  Buf,         ///< data read and written (Bcast buffer, Sendrecv_replace)
+  SendCount,   ///< element count of the send side
+  RecvCount,   ///< element count of the receive side
+  Count,       ///< element count of both sides (reductions, Bcast, Send, Recv)
+  SendCounts,  ///< per-peer send counts (v/w collectives)
+  RecvCounts,  ///< per-peer receive counts
+  SendDispls,  ///< per-peer send displacements
+  RecvDispls,  ///< per-peer receive displacements
+  SendType,    ///< datatype of the send side
+  RecvType,    ///< datatype of the receive side
+  Type,        ///< datatype of both sides
+  SendTypes,   ///< per-peer send datatypes (w collectives)
+  RecvTypes,   ///< per-peer receive datatypes
+  Dest,        ///< destination rank
+  Source,      ///< source rank
+  SendTag,     ///< tag of the outgoing message
+  RecvTag,     ///< tag of the incoming message
+  Tag,         ///< tag (matching; p2p and probe)
+  Comm,        ///< communicator
+  Op,          ///< reduction operation
+  Root,        ///< root rank of a rooted collective
+  Request,     ///< output or input request
+  Requests,    ///< array of requests
+  Status,      ///< output status (or MPI_STATUS_IGNORE)
+  Statuses,    ///< array of statuses
+  Message,     ///< matched-probe message handle
+  Info,        ///< info object
+  RankOut,     ///< output: rank of the caller (MPI_Comm_rank)
+  SizeOut,     ///< output: size of the communicator (MPI_Comm_size)
+  Out,         ///< another output (flag, index, count, provided, ...)
+  Win,         ///< window (one-sided calls)
+  WinOut,      ///< output: the window a call creates
+  WinBase,     ///< memory a window exposes (kept by the window until it is freed)
+  WinSize,     ///< size of a window's memory in bytes
+  DispUnit,    ///< a window's displacement unit in bytes
+  TargetDisp,  ///< displacement at the target of a one-sided call, in displacement units
+  TargetCount, ///< element count at the target
+  TargetType,  ///< datatype at the target
+  Assert,      ///< a synchronisation call's assertions (MPI_MODE_*)
+  LockType,    ///< MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE
+  Other        ///< anything else (argc/argv, error codes, array lengths)
 };
 
 /// The family an MPI function belongs to.
@@ -65,6 +75,7 @@ enum class Category {
   Completion,   ///< wait, test, start, cancel, request free
   Collective,   ///< every collective operation
   Local,        ///< local operations with communication meaning (Reduce_local)
+  OneSided,     ///< windows, their synchronisation and RMA (Put, Get, Accumulate, ...)
   Query,        ///< Comm_rank, Comm_size, Get_count
   Environment   ///< Init, Finalize, Abort, Wtime
 };
@@ -223,6 +234,7 @@ enum class HandleKind {
   Buffer,   ///< MPI_IN_PLACE, MPI_BOTTOM, NULL
   Status,   ///< MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE
   Request,  ///< MPI_REQUEST_NULL
+  Win,      ///< MPI_WIN_NULL
   Other     ///< MPI_INFO_NULL, MPI_UNDEFINED, ...
 };
 

@@ -1,0 +1,357 @@
+//===- HandleFlow.cpp - MPI handles' lives along the CFG -------------------===//
+#include "analysis/HandleFlow.h"
+#include "mpi/CallModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <functional>
+#include <map>
+
+using namespace clang;
+using namespace ompi;
+
+std::optional<HandleClass> ompi::handleClassOf(llvm::StringRef TypeName) {
+  return llvm::StringSwitch<std::optional<HandleClass>>(TypeName)
+      .Case("MPI_Datatype", HandleClass::Datatype)
+      .Case("MPI_Comm", HandleClass::Comm)
+      .Case("MPI_Group", HandleClass::Group)
+      .Case("MPI_Op", HandleClass::Op)
+      .Case("MPI_Win", HandleClass::Win)
+      .Case("MPI_Info", HandleClass::Info)
+      .Case("MPI_Errhandler", HandleClass::Errhandler)
+      .Case("MPI_Request", HandleClass::Request)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef ompi::handleClassName(HandleClass C) {
+  switch (C) {
+  case HandleClass::Datatype:
+    return "datatype";
+  case HandleClass::Comm:
+    return "communicator";
+  case HandleClass::Group:
+    return "group";
+  case HandleClass::Op:
+    return "op";
+  case HandleClass::Win:
+    return "window";
+  case HandleClass::Info:
+    return "info";
+  case HandleClass::Errhandler:
+    return "error handler";
+  case HandleClass::Request:
+    return "persistent request";
+  }
+  return "handle";
+}
+
+namespace {
+
+std::optional<HandleClass> classOfVar(const VarDecl *V) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+    return std::nullopt;
+  return handleClassOf(V->getType().getAsString());
+}
+
+const DeclRefExpr *refIn(const Expr *E, bool &Address) {
+  E = E->IgnoreParenImpCasts();
+  Address = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
+    Address = true;
+    E = U->getSubExpr()->IgnoreParens();
+  }
+  return dyn_cast<DeclRefExpr>(E);
+}
+
+/// What a call does to the handle whose address is its argument I.
+HandleEvent::Kind addressEvent(const CallExpr *CE, llvm::StringRef Name, unsigned I, HandleClass C) {
+  const FunctionModel *M = lookupFunction(Name);
+  if (C == HandleClass::Request) {
+    if (M && M->M == Mode::Persistent)
+      return HandleEvent::Create;
+    if (Name == "MPI_Start")
+      return HandleEvent::Start;
+    if (Name == "MPI_Wait")
+      return HandleEvent::Complete;
+    if (Name == "MPI_Test")
+      return HandleEvent::MayComplete;
+    return Name == "MPI_Request_free" ? HandleEvent::Free : HandleEvent::Other;
+  }
+  if (Name == "MPI_Type_commit")
+    return HandleEvent::Commit;
+  if (Name.ends_with("_free") || Name == "MPI_Comm_disconnect")
+    return HandleEvent::Free;
+  // Calls that hand out a handle the program does not own.
+  if (Name == "MPI_Type_match_size" || Name == "MPI_Comm_get_parent" || Name.contains("_get_errhandler") ||
+      Name.starts_with("MPI_Type_get_"))
+    return HandleEvent::Other;
+  if (I + 1 == CE->getNumArgs() || (Name == "MPI_Comm_idup" && I == 1))
+    return HandleEvent::Create;
+  return HandleEvent::Other;
+}
+
+/// What a call does to a window given by value.
+HandleEvent::Kind windowEvent(llvm::StringRef Name, const FunctionModel *M) {
+  auto K = llvm::StringSwitch<std::optional<HandleEvent::Kind>>(Name)
+               .Case("MPI_Win_fence", HandleEvent::Fence)
+               .Case("MPI_Win_lock", HandleEvent::Lock)
+               .Case("MPI_Win_unlock", HandleEvent::Unlock)
+               .Case("MPI_Win_lock_all", HandleEvent::LockAll)
+               .Case("MPI_Win_unlock_all", HandleEvent::UnlockAll)
+               .Case("MPI_Win_start", HandleEvent::AccessStart)
+               .Case("MPI_Win_complete", HandleEvent::AccessEnd)
+               .Default(std::nullopt);
+  if (K)
+    return *K;
+  if (M && M->Cat == Category::OneSided && M->find(Role::TargetDisp))
+    return HandleEvent::RMA;
+  return HandleEvent::Use;
+}
+
+/// What a call does to the handle given by value as its argument I.
+HandleEvent::Kind valueEvent(llvm::StringRef Name, unsigned I, HandleClass C) {
+  const FunctionModel *M = lookupFunction(Name);
+  if (C == HandleClass::Win)
+    return windowEvent(Name, M);
+  if (C == HandleClass::Datatype && M && I < M->Args.size() &&
+      (isDatatypeRole(M->Args[I].R) || M->Args[I].R == Role::TargetType) &&
+      (M->Cat == Category::PointToPoint || M->Cat == Category::Collective || M->Cat == Category::OneSided ||
+       M->Cat == Category::Local))
+    return HandleEvent::UseComm;
+  return HandleEvent::Use;
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  std::map<const VarDecl *, std::vector<HandleEvent>> Events;
+  std::set<const VarDecl *> Persistent; ///< requests some _init call creates
+
+  unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (classOfVar(V) && V->hasInit())
+      add(V, HandleEvent::Other, V->getLocation(), "", V->getInit());
+    return true;
+  }
+
+  /// Comparisons (comm == MPI_COMM_NULL) neither use nor change a handle.
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isEqualityOp())
+      for (const Expr *E : {B->getLHS(), B->getRHS()})
+        if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+          Seen.insert(D);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    if (!F || !F->getIdentifier() || !isMPIFunctionName(F->getName()))
+      return true;
+    llvm::StringRef Name = F->getName();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      bool Address = false;
+      const DeclRefExpr *D = refIn(CE->getArg(I), Address);
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      std::optional<HandleClass> C = classOfVar(V);
+      if (!C)
+        continue;
+      Seen.insert(D);
+      HandleEvent::Kind K = Address ? addressEvent(CE, Name, I, *C) : valueEvent(Name, I, *C);
+      if (*C == HandleClass::Request && K == HandleEvent::Create)
+        Persistent.insert(V);
+      HandleEvent &E = add(V, K, CE->getBeginLoc(), Name.str(), CE);
+      if (K == HandleEvent::Fence && CE->getNumArgs() == 2)
+        E.NoSucceed = llvm::StringRef(spelled(CE->getArg(0))).contains("MPI_MODE_NOSUCCEED");
+    }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (classOfVar(dyn_cast<VarDecl>(D->getDecl())))
+      Pending.push_back(D);
+    return true;
+  }
+
+  /// References not consumed by an MPI call or a comparison: "other" events.
+  void finish() {
+    for (const DeclRefExpr *D : Pending)
+      if (!Seen.count(D))
+        add(cast<VarDecl>(D->getDecl()), HandleEvent::Other, D->getLocation(), "", D);
+    for (auto &[V, Es] : Events) {
+      llvm::stable_sort(Es, [](const HandleEvent &A, const HandleEvent &B) { return A.Offset < B.Offset; });
+      // A macro argument the expansion evaluates twice (CHECK(x): if ((x) !=
+      // MPI_SUCCESS) fail(x)) is one call in the source: keep its first event.
+      Es.erase(std::unique(Es.begin(), Es.end(),
+                           [](const HandleEvent &A, const HandleEvent &B) {
+                             return A.Offset == B.Offset && A.K == B.K && A.Function == B.Function;
+                           }),
+               Es.end());
+    }
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<const DeclRefExpr *> Pending;
+  std::set<const DeclRefExpr *> Seen;
+
+  HandleEvent &add(const VarDecl *V, HandleEvent::Kind K, SourceLocation L, std::string Fn, const Stmt *S) {
+    std::vector<HandleEvent> &Es = Events[V];
+    Es.push_back({K, offset(L), L, std::move(Fn), S});
+    return Es.back();
+  }
+
+  std::string spelled(const Expr *E) const {
+    CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
+    return Lexer::getSourceText(R, SM, LangOptions()).str();
+  }
+};
+
+/// The state after event E from state S.
+void step(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
+  using EK = HandleEvent;
+  auto Win = [&](int X) { return S == HUnset || S == HUnknown || S == HFreed ? S : X; };
+  switch (E.K) {
+  case EK::Other:
+    Out.insert(HUnknown);
+    return;
+  case EK::Create:
+    // MPI_Type_dup's copy is committed if its original is (a predefined or
+    // committed one, as duplicated types almost always are).
+    Out.insert(C == HandleClass::Datatype && E.Function != "MPI_Type_dup" ? HBuilt
+               : C == HandleClass::Request                                ? HInactive
+               : C == HandleClass::Win                                    ? WNoEpoch
+                                                                          : HLive);
+    return;
+  case EK::Commit:
+    Out.insert(S == HBuilt ? HLive : S);
+    return;
+  case EK::Free:
+    Out.insert(HFreed);
+    return;
+  case EK::Start:
+    Out.insert(S == HInactive ? HActive : S);
+    return;
+  case EK::Complete:
+    Out.insert(S == HActive ? HInactive : S);
+    return;
+  case EK::MayComplete:
+    Out.insert(S);
+    if (S == HActive)
+      Out.insert(HInactive);
+    return;
+  case EK::Fence:
+    if (S >= WLocked || S == WLockAll || S == WAccess)
+      Out.insert(S);
+    else
+      Out.insert(Win(E.NoSucceed ? WNoEpoch : S == WNoEpoch ? WFenceOpen : WFenceMaybe));
+    return;
+  case EK::RMA:
+    Out.insert(S == WFenceOpen || S == WFenceMaybe ? WFencePending : S);
+    return;
+  case EK::Lock:
+    Out.insert(S >= WLocked ? std::min(S + 1, WLocked + 16) : Win(WLocked + 1));
+    return;
+  case EK::Unlock:
+    Out.insert(S > WLocked + 1 ? S - 1 : S == WLocked + 1 ? WNoEpoch : S);
+    return;
+  case EK::LockAll:
+    Out.insert(Win(WLockAll));
+    return;
+  case EK::AccessStart:
+    Out.insert(Win(WAccess));
+    return;
+  case EK::UnlockAll:
+  case EK::AccessEnd:
+    Out.insert(S == WLockAll || S == WAccess ? WNoEpoch : S);
+    return;
+  case EK::UseComm:
+  case EK::Use:
+    Out.insert(S);
+    return;
+  }
+}
+
+/// Every path's state of one variable on F's CFG: the states where each
+/// event happens, and at the exit.
+void flow(HandleVar &H, FunctionAnalysis &FA) {
+  const std::vector<HandleEvent> &Es = H.Events;
+  H.At.resize(Es.size());
+  const CFG &G = FA.cfg();
+  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPoint;
+  std::function<std::optional<Point>(const Stmt *)> PointIn = [&](const Stmt *S) -> std::optional<Point> {
+    if (!S)
+      return std::nullopt;
+    if (std::optional<Point> P = FA.pointOf(S))
+      return P;
+    for (const Stmt *Child : S->children())
+      if (std::optional<Point> P = PointIn(Child))
+        return P;
+    return std::nullopt;
+  };
+  for (unsigned K = 0; K < Es.size(); ++K)
+    if (std::optional<Point> P = PointIn(Es[K].S))
+      ByPoint[{P->Block, P->Index}].push_back(K);
+  std::vector<std::optional<HandleStates>> In(G.getNumBlockIDs());
+  In[G.getEntry().getBlockID()] = HandleStates{HUnset};
+  std::vector<const CFGBlock *> Work{&G.getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    HandleStates S = *In[B->getBlockID()];
+    for (unsigned I = 0; I < B->size(); ++I) {
+      auto It = ByPoint.find({B->getBlockID(), I});
+      if (It == ByPoint.end())
+        continue;
+      for (unsigned K : It->second) {
+        H.At[K].insert(S.begin(), S.end());
+        HandleStates Next;
+        for (int X : S)
+          step(Es[K], H.Class, X, Next);
+        S = std::move(Next);
+      }
+    }
+    if (B == &G.getExit())
+      H.Exit = S;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ)
+        continue;
+      std::optional<HandleStates> &Next = In[Succ->getBlockID()];
+      size_t Before = Next ? Next->size() : 0;
+      if (!Next)
+        Next = HandleStates();
+      Next->insert(S.begin(), S.end());
+      if (Next->size() != Before || Before == 0)
+        Work.push_back(Succ);
+    }
+  }
+}
+
+} // namespace
+
+std::vector<HandleVar> ompi::handleFlow(ASTContext &Ctx, Evaluator &Ev, const FunctionDecl *F) {
+  std::vector<HandleVar> Out;
+  FunctionAnalysis &FA = Ev.analysis(F);
+  if (!FA.valid() || !F->getBody())
+    return Out;
+  Collector Col(Ctx);
+  Col.TraverseStmt(F->getBody());
+  Col.finish();
+  for (auto &[V, Es] : Col.Events) {
+    HandleClass C = *classOfVar(V);
+    if (C == HandleClass::Request && !Col.Persistent.count(V))
+      continue; // a nonblocking request: RequestFlow's
+    HandleVar H;
+    H.V = V;
+    H.Class = C;
+    H.Events = std::move(Es);
+    H.Escapes = llvm::any_of(H.Events, [](const HandleEvent &E) { return E.K == HandleEvent::Other; });
+    flow(H, FA);
+    Out.push_back(std::move(H));
+  }
+  llvm::sort(Out, [](const HandleVar &A, const HandleVar &B) { return A.V->getLocation() < B.V->getLocation(); });
+  return Out;
+}

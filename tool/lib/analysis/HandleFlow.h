@@ -1,0 +1,106 @@
+//===- HandleFlow.h - MPI handles' lives along the CFG ---------------------===//
+//
+// For every local handle variable of a function (MPI_Datatype, MPI_Comm,
+// MPI_Group, MPI_Op, MPI_Win, MPI_Info, MPI_Errhandler, and MPI_Request
+// when a persistent _init call creates it), the events on it in source
+// order: created (its address given to a constructor: MPI_Type_vector,
+// MPI_Comm_split, MPI_Win_create, MPI_Send_init, ...), committed, freed,
+// used by value in an MPI call, and for windows the synchronisation calls
+// and the RMA operations, for persistent requests the starts and
+// completions. Anything else (an assignment, an initialiser, the handle or
+// its address given to a function that is not MPI's, a copy into another
+// variable) makes the handle unknown from there on, and marks it escaping.
+//
+// The states a handle may be in flow along the CFG, one set per point, as
+// RequestFlow's do: only what holds on every path is a finding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_HANDLEFLOW_H
+#define OMPI_TOOL_ANALYSIS_HANDLEFLOW_H
+
+#include "analysis/Evaluator.h"
+#include "clang/Basic/SourceLocation.h"
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+enum class HandleClass { Datatype, Comm, Group, Op, Win, Info, Errhandler, Request };
+
+struct HandleEvent {
+  enum Kind {
+    Create,      ///< the handle's address went to a constructor
+    Commit,      ///< MPI_Type_commit
+    Free,        ///< MPI_*_free, MPI_Request_free
+    UseComm,     ///< a datatype describing a communication's data (must be committed)
+    Use,         ///< any other use by value in an MPI call (must be valid)
+    Start,       ///< MPI_Start(all) of a persistent request
+    Complete,    ///< a wait on a persistent request
+    MayComplete, ///< a test on a persistent request
+    Fence,       ///< MPI_Win_fence
+    Lock,        ///< MPI_Win_lock
+    Unlock,      ///< MPI_Win_unlock
+    LockAll,     ///< MPI_Win_lock_all
+    UnlockAll,   ///< MPI_Win_unlock_all
+    AccessStart, ///< MPI_Win_start
+    AccessEnd,   ///< MPI_Win_complete
+    RMA,         ///< MPI_Put, MPI_Get, MPI_Accumulate, ...
+    Other        ///< anything else: unknown from here on
+  } K;
+  unsigned Offset = 0;
+  clang::SourceLocation Loc;
+  std::string Function; ///< the call's, for calls
+  const clang::Stmt *S = nullptr;
+  bool NoSucceed = false; ///< a fence asserting MPI_MODE_NOSUCCEED
+};
+
+/// The states of a handle on the paths reaching a point.
+using HandleStates = std::set<int>;
+enum HandleState : int {
+  HUnset = -1,   ///< never assigned
+  HUnknown = -2, ///< assigned by other means, or given away
+  HFreed = -3,
+  HBuilt = 0,        ///< a datatype constructed, not committed
+  HLive = 1,         ///< valid (a committed datatype, a communicator, ...)
+  HInactive = 2,     ///< a persistent request not started, or completed
+  HActive = 3,       ///< a persistent request started
+  WNoEpoch = 4,      ///< a window outside any access epoch
+  WFenceOpen = 5,    ///< a fence opened an epoch and no RMA was issued yet
+  WFencePending = 6, ///< RMA issued in a fence epoch, not yet closed
+  WFenceMaybe = 7,   ///< a fence closed an epoch (it opens one only if RMA follows)
+  WLockAll = 8,      ///< inside MPI_Win_lock_all
+  WAccess = 9,       ///< inside MPI_Win_start .. MPI_Win_complete
+  WLocked = 100      ///< WLocked + k: k locks held
+};
+
+struct HandleVar {
+  const clang::VarDecl *V = nullptr;
+  HandleClass Class = HandleClass::Comm;
+  std::vector<HandleEvent> Events; ///< in source order
+  std::vector<HandleStates> At;    ///< At[k]: the states just before event k
+  HandleStates Exit;               ///< the states at the function's exit
+  bool Escapes = false;            ///< some event is Other
+};
+
+/// Whether every state of S satisfies P (and S is not empty).
+template <typename Pred> bool allStates(const HandleStates &S, Pred P) {
+  if (S.empty())
+    return false;
+  for (int X : S)
+    if (!P(X))
+      return false;
+  return true;
+}
+
+/// The handle class of a C type spelled TypeName ("MPI_Comm"), if it is one.
+std::optional<HandleClass> handleClassOf(llvm::StringRef TypeName);
+llvm::StringRef handleClassName(HandleClass C); ///< "datatype", "communicator", ...
+
+/// The local handle variables of F with their events and states (empty when
+/// F's CFG could not be built).
+std::vector<HandleVar> handleFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F);
+
+} // namespace ompi
+
+#endif

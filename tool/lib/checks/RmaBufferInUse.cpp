@@ -1,0 +1,127 @@
+//===- RmaBufferInUse.cpp - Check: rma-buffer-in-use -------------------------===//
+//
+// after MPI_Get (or the result buffer of MPI_Get_accumulate,
+// MPI_Fetch_and_op, MPI_Compare_and_swap) any use of the origin buffer's
+// variable, and after MPI_Put or MPI_Accumulate a write to it, before the
+// next call that completes the window's RMA at the origin (a fence, an
+// unlock, a flush, MPI_Win_complete, MPI_Win_free): until then MPI may still
+// be reading or writing that memory. Only uses in the statement block of the
+// RMA call itself count (a use in another branch is on another path).
+//
+//===----------------------------------------------------------------------===//
+#include "checks/Checks.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace ompi {
+
+namespace {
+
+bool completesAtOrigin(llvm::StringRef Name) {
+  return Name == "MPI_Win_fence" || Name == "MPI_Win_unlock" || Name == "MPI_Win_unlock_all" ||
+         Name.starts_with("MPI_Win_flush") || Name == "MPI_Win_complete" || Name == "MPI_Win_free";
+}
+
+/// Whether the reference D is written: the target of an assignment or an
+/// increment, itself or through a subscript or member of it.
+bool written(ASTContext &Ctx, const DeclRefExpr *D) {
+  const Stmt *Cur = D;
+  for (const Stmt *P = parentStmt(Ctx, Cur); P; Cur = P, P = parentStmt(Ctx, P)) {
+    if (isa<ParenExpr, ImplicitCastExpr, MemberExpr>(P) ||
+        (isa<ArraySubscriptExpr>(P) && cast<ArraySubscriptExpr>(P)->getBase() == Cur))
+      continue;
+    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+      if (U->isIncrementDecrementOp())
+        return true;
+      if (U->getOpcode() == UO_Deref)
+        continue;
+      return false;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(P))
+      return B->isAssignmentOp() && B->getLHS() == Cur;
+    return false;
+  }
+  return false;
+}
+
+/// The innermost compound statement around S.
+const Stmt *block(ASTContext &Ctx, const Stmt *S) {
+  for (const Stmt *P = parentStmt(Ctx, S); P; P = parentStmt(Ctx, P))
+    if (isa<CompoundStmt>(P))
+      return P;
+  return nullptr;
+}
+
+void checkCall(CheckContext &C, const CallResult &CR) {
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  const ArgResult *W = CR.arg(Role::Win);
+  const ArgResult *B = CR.arg(Role::RecvBuf) ? CR.arg(Role::RecvBuf) : CR.arg(Role::SendBuf);
+  if (!W || !B || CR.arg(Role::Request))
+    return;
+  bool Reads = CR.arg(Role::RecvBuf) != nullptr; // MPI writes it: any use is early
+  const Expr *BE = strip(CR.expr(*B));
+  if (const auto *U = dyn_cast<UnaryOperator>(BE); U && U->getOpcode() == UO_AddrOf)
+    BE = U->getSubExpr();
+  const VarDecl *WV = namedVar(CR.expr(*W)), *BV = rootVar(BE);
+  const Stmt *Block = block(C.Ctx, CR.Call);
+  if (!WV || !BV || !Block)
+    return;
+  unsigned From = offset(CR.Call->getEndLoc()), Until = ~0u, UntilLine = 0;
+  std::vector<std::pair<unsigned, unsigned>> MPIArgs;
+  anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    if (!G || !G->getIdentifier())
+      return false;
+    unsigned O = offset(CE->getBeginLoc());
+    if (isMPIFunctionName(G->getName()))
+      MPIArgs.push_back({O, offset(CE->getEndLoc())});
+    bool NamesW = llvm::any_of(CE->arguments(), [&](const Expr *A) { return namedVar(A) == WV; });
+    if (O > From && O < Until && NamesW && (completesAtOrigin(G->getName()) || !isMPIFunctionName(G->getName()))) {
+      Until = O;
+      UntilLine = SM.getExpansionLineNumber(CE->getBeginLoc());
+    }
+    return false;
+  });
+  if (Until == ~0u)
+    return;
+  anyNode(Block, [&](const Stmt *S) {
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    unsigned O = D ? offset(D->getLocation()) : 0;
+    if (!D || D->getDecl() != BV || O <= From || O >= Until ||
+        llvm::any_of(MPIArgs, [&](auto &Rg) { return O >= Rg.first && O <= Rg.second; }))
+      return false;
+    if (!Reads && !written(C.Ctx, D))
+      return false;
+    C.report("rma-buffer-in-use", D->getLocation(),
+             llvm::formatv(
+                 "'{0}' is {1} before the {2} at line {3} has completed: the origin buffer of RMA "
+                 "belongs to MPI until the window's epoch ends (the {4} at line {5})",
+                 BV->getName(), Reads ? "used" : "written", CR.Function, CR.Line,
+                 [&] {
+                   for (const CallResult &O : C.Analysis.Calls)
+                     if (O.Call && offset(O.Call->getBeginLoc()) == Until)
+                       return O.Function;
+                   return std::string("call");
+                 }(),
+                 UntilLine)
+                 .str());
+    return true; // one finding per call
+  });
+}
+
+} // namespace
+
+void checkRmaBufferInUse(CheckContext &C) {
+  for (const CallResult &CR : C.Analysis.Calls)
+    if (CR.Model && CR.Call && CR.Caller && CR.Model->Cat == Category::OneSided)
+      checkCall(C, CR);
+}
+
+} // namespace ompi
