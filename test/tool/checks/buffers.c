@@ -70,3 +70,23 @@ void negatives(void *anything, int n) {
   MPI_Send(p, 8, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);                        // through a pointer: size unknown
   MPI_Send(&disp, 1, MPI_AINT, 1, 0, MPI_COMM_WORLD);                      // an address, on purpose
 }
+
+// Derived datatypes of known shape (contiguous, vector over one predefined
+// type): judged by the type they are built from and by their extent.
+void derived(void) {
+  long lbuf[4];
+  int ints[8];
+  MPI_Datatype two, col;
+  MPI_Type_contiguous(2, MPI_INT, &two);
+  MPI_Type_commit(&two);
+  MPI_Type_vector(2, 1, 4, MPI_INT, &col);
+  MPI_Type_commit(&col);
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'lbuf' has elements of type long, but its datatype two (built from MPI_INT) describes int [ompi-type-mismatch]
+  MPI_Send(lbuf, 1, two, 1, 0, MPI_COMM_WORLD);
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 5 x two = 40 bytes from 'ints', but 'ints' has 32 bytes [ompi-count-overflow]
+  MPI_Send(ints, 5, two, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(ints, 4, two, 1, 0, MPI_COMM_WORLD); // 4 x 8 bytes: exactly ints
+  MPI_Send(ints, 1, col, 1, 0, MPI_COMM_WORLD); // one column spans 5 ints
+  MPI_Type_free(&two);
+  MPI_Type_free(&col);
+}

@@ -127,4 +127,53 @@ void abort_and_size(int bad) {
     return;
   TRY(MPI_Barrier(MPI_COMM_WORLD));
 }
-// CHECK: 6 warnings generated.
+
+// A window's creation, fences and free are collective over its group.
+void window_on_some_ranks(int *mem) {
+  int rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Win_create (line [[#@LINE+1]]) as their 1st collective but ranks 1 call none (their path ends at line [[#@LINE+4]]): every rank of a communicator must issue the same collectives [ompi-collective-sequence]
+    MPI_Win_create(mem, 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    MPI_Win_free(&w);
+  }
+}
+
+void fence_against_barrier(int *mem) {
+  int rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Win_fence (line [[#@LINE+1]]) as their 2nd collective but ranks 1 call MPI_Barrier (line [[#@LINE+4]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
+    MPI_Win_fence(0, w);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_fence(0, w);
+  }
+  MPI_Win_free(&w);
+}
+
+// Negative: fences on every rank with RMA on some; a window of a split
+// communicator (its members are not known) is left out.
+void fences_everywhere(int *mem, int *local) {
+  int rank;
+  MPI_Win w, v;
+  MPI_Comm half;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(0, w);
+  if (rank == 0)
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, 0, &half);
+  MPI_Win_create(mem, 16, 4, MPI_INFO_NULL, half, &v);
+  if (rank % 2 == 0)
+    MPI_Win_fence(0, v);
+  MPI_Win_free(&v);
+  MPI_Comm_free(&half);
+}
+// CHECK: 8 warnings generated.

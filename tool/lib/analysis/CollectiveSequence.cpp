@@ -47,9 +47,33 @@ bool sameKey(llvm::StringRef A, llvm::StringRef B) {
   return true;
 }
 
+/// The window calls every process of the window's group makes together:
+/// its creation, MPI_Win_fence and MPI_Win_free.
+bool isWindowCollective(llvm::StringRef Name) {
+  return Name.starts_with("MPI_Win_create") || Name.starts_with("MPI_Win_allocate") || Name == "MPI_Win_fence" ||
+         Name == "MPI_Win_free";
+}
+
 bool isCollectiveCall(const CallExpr *CE) {
   const FunctionModel *M = lookupFunction(calleeName(CE));
-  return (M && M->isCollective()) || calleeName(CE) == "MPI_Finalize";
+  return (M && M->isCollective()) || calleeName(CE) == "MPI_Finalize" || isWindowCollective(calleeName(CE));
+}
+
+/// The window variable a window call names (by value, or by address for
+/// the creating calls and MPI_Win_free).
+const VarDecl *windowVar(const CallExpr *CE, const FunctionModel &M) {
+  std::optional<unsigned> I = M.find(Role::Win);
+  if (!I)
+    I = M.find(Role::WinOut);
+  if (!I && M.Name == "MPI_Win_free")
+    I = 0;
+  if (!I || *I >= CE->getNumArgs())
+    return nullptr;
+  const Expr *E = CE->getArg(*I)->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *D = dyn_cast<DeclRefExpr>(E);
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
 /// Whether S issues collectives, directly or through the file's functions.
@@ -86,6 +110,7 @@ public:
   std::vector<CollectiveEvent> Events;
   unsigned EndLine = 0;
   std::optional<CommId> TheComm;
+  std::map<const VarDecl *, bool> WorldWindows; ///< window variables this run created, and whether on the world
 
   Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
     if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
@@ -314,7 +339,21 @@ private:
     const FunctionModel *M = lookupFunction(Name);
     std::string Key = Name.str();
     CommId Comm{CommId::Predefined, "MPI_COMM_WORLD"};
-    if (M) {
+    if (M && M->Cat == Category::OneSided) {
+      // A window's collectives count where this run created the window on
+      // MPI_COMM_WORLD; others (another communicator's, a window from
+      // elsewhere) are left out.
+      const VarDecl *W = windowVar(CE, *M);
+      if (!W)
+        return;
+      if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs()) {
+        CommId C = Ev.commId(CE->getArg(*I), frame().F, CE);
+        WorldWindows[W] = C.K == CommId::Predefined && C.Key == "MPI_COMM_WORLD";
+      }
+      auto It = WorldWindows.find(W);
+      if (It == WorldWindows.end() || !It->second)
+        return;
+    } else if (M) {
       if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs())
         Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
       auto arg = [&](Role R) -> const Expr * {

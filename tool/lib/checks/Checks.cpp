@@ -99,6 +99,21 @@ bool CheckContext::sequenceDivergesAt(const Stmt *S) {
   return false;
 }
 
+const DerivedTypes &CheckContext::derived() {
+  if (!Derived)
+    Derived.emplace(Ctx, Ev);
+  return *Derived;
+}
+
+std::optional<CheckContext::DatatypeInfo> CheckContext::datatype(const Expr *E) {
+  if (auto H = Ev.spelledHandle(E))
+    return DatatypeInfo{*H, *H, nullptr};
+  const DatatypeVar *V = derived().of(E);
+  if (!V || !V->Shape)
+    return std::nullopt;
+  return DatatypeInfo{V->Name, V->Shape->Base, &*V->Shape};
+}
+
 const std::vector<HandleVar> &CheckContext::handles(const FunctionDecl *F) {
   auto [It, New] = HandleFlows.try_emplace(F);
   if (New)

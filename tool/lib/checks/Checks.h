@@ -12,6 +12,7 @@
 
 #include "analysis/CallAnalysis.h"
 #include "analysis/CollectiveSequence.h"
+#include "analysis/DerivedTypes.h"
 #include "analysis/HandleFlow.h"
 #include "analysis/RequestFlow.h"
 #include "analysis/Uniformity.h"
@@ -92,8 +93,10 @@ struct CheckContext {
   std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
   std::map<const clang::FunctionDecl *, std::vector<HandleVar>> HandleFlows = {};   ///< handles(), computed once
-  std::optional<std::vector<SequenceResult>> Sequences = {};                        ///< sequences(), computed once
-  std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {};         ///< sequencesAgree(), computed once
+  std::optional<std::vector<SequenceResult>> Sequences = {};
+  std::optional<DerivedTypes> Derived =
+      {}; ///< derived(), computed once                        ///< sequences(), computed once
+  std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {}; ///< sequencesAgree(), computed once
 
   /// A finding of check Name at Loc (null when a NOLINT comment suppresses
   /// it, or the same check already reported there).
@@ -105,6 +108,16 @@ struct CheckContext {
   /// The handle flow of F (analysis/HandleFlow), computed once for the
   /// lifecycle and RMA checks.
   const std::vector<HandleVar> &handles(const clang::FunctionDecl *F);
+  /// The datatype variables whose shape is known (analysis/DerivedTypes).
+  const DerivedTypes &derived();
+  /// The predefined datatype a datatype argument is, or for a variable of
+  /// known shape the predefined type it is built from (Shape set).
+  struct DatatypeInfo {
+    std::string Name; ///< as written ("MPI_INT", "two_ints")
+    std::string Base; ///< the predefined type the elements are ("MPI_INT")
+    const TypeShape *Shape = nullptr;
+  };
+  std::optional<DatatypeInfo> datatype(const clang::Expr *E);
   /// Each entry function's collectives per rank (analysis/CollectiveSequence),
   /// computed once for the checks that read them.
   const std::vector<SequenceResult> &sequences();

@@ -1,6 +1,7 @@
 //===- CountOverflow.cpp - Check: count-overflow ----------------------------===//
 //
-// count x datatype size against the bytes left in a statically sized object
+// count x datatype size (the extent, for a derived datatype of known shape)
+// against the bytes left in a statically sized object
 // from the buffer's address on (for the buffers that hold a block per
 // process, two blocks: the fewest of any run on more than one process),
 // with each count a path may pass.
@@ -100,8 +101,12 @@ void checkCountOverflow(CheckContext &C) {
       if (!U.Count || !U.Type || U.Count->Index >= CR.Call->getNumArgs())
         continue;
       int64_t Blocks = blocks(C, CR, U);
-      auto DT = C.Ev.spelledHandle(CR.expr(*U.Type));
-      std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
+      // A derived datatype of known shape spans its extent per element.
+      auto Info = C.datatype(CR.expr(*U.Type));
+      std::optional<std::string> DT = Info ? std::optional<std::string>(Info->Name) : std::nullopt;
+      std::optional<int64_t> TS = !Info         ? std::nullopt
+                                  : Info->Shape ? std::optional<int64_t>(Info->Shape->ExtentBytes)
+                                                : C.Ev.datatypeSize(*DT);
       if (!TS || !Blocks)
         continue;
       SymValue V = C.Ev.evaluate(CR.expr(*U.Buf), CR.Caller, CR.Call);

@@ -3,8 +3,10 @@
 // the element type of a buffer (through typedefs, to the canonical type)
 // against the C type(s) of its predefined datatype; pair types (MPI_2INT,
 // MPI_DOUBLE_INT) accept a struct of those members or an array of the one
-// type they pair; MPI_BYTE and MPI_PACKED, void pointers, derived datatypes
-// and MPI_IN_PLACE / MPI_BOTTOM are not checked, nor a character type with
+// type they pair; a derived datatype of known shape (analysis/DerivedTypes:
+// contiguous, vector, hvector over one predefined type) is judged by the
+// type it is built from; MPI_BYTE and MPI_PACKED, void pointers, other
+// derived datatypes and MPI_IN_PLACE / MPI_BOTTOM are not checked, nor a character type with
 // a count computed by sizeof (bytes sent as MPI_CHAR).
 //
 //===----------------------------------------------------------------------===//
@@ -40,7 +42,8 @@ void checkTypeMismatch(CheckContext &C) {
       const Expr *BE = CR.expr(*U.Buf);
       if (C.Ev.spelledHandle(BE)) // MPI_IN_PLACE, MPI_BOTTOM, NULL
         continue;
-      auto DT = C.Ev.spelledHandle(CR.expr(*U.Type));
+      auto Info = C.datatype(CR.expr(*U.Type));
+      std::optional<std::string> DT = Info ? std::optional<std::string>(Info->Base) : std::nullopt;
       const HandleModel *H = DT ? lookupHandle(*DT) : nullptr;
       if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(*DT))
         continue;
@@ -82,7 +85,7 @@ void checkTypeMismatch(CheckContext &C) {
         Is += " (" + Canon + ")";
       C.report("type-mismatch", BE->getBeginLoc(),
                llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}", CR.Function,
-                             U.Buf->Name, U.Buf->Text, Is, *DT,
+                             U.Buf->Name, U.Buf->Text, Is, Info->Shape ? Info->Name + " (built from " + *DT + ")" : *DT,
                              Parts.size() == 1 ? H->CTypes : "a pair (" + H->CTypes + ")")
                    .str());
     }
