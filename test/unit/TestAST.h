@@ -69,6 +69,22 @@ inline const clang::CallExpr *call(const clang::FunctionDecl *F, llvm::StringRef
   return V.Found;
 }
 
+/// The local variable Name of F.
+inline const clang::VarDecl *var(const clang::FunctionDecl *F, llvm::StringRef Name) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    llvm::StringRef Name;
+    const clang::VarDecl *Found = nullptr;
+    bool VisitVarDecl(clang::VarDecl *V) {
+      if (!Found && V->getName() == Name)
+        Found = V;
+      return true;
+    }
+  } V;
+  V.Name = Name;
+  V.TraverseStmt(F->getBody());
+  return V.Found;
+}
+
 } // namespace ompi::test
 
 #endif

@@ -169,6 +169,7 @@ void checkHandleLeaks(CheckContext &C);
 void checkPersistentRequests(CheckContext &C);
 void checkRmaEpochs(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
+void checkStructDatatypes(CheckContext &C);
 
 } // namespace ompi
 

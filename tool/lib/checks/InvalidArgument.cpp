@@ -15,9 +15,11 @@
 // side of a call whose send buffer is MPI_IN_PLACE is not read at all.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/ArrayValues.h"
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -209,6 +211,54 @@ void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstruct
     report(T.NewType, "newtype", "is NULL: the call writes the new datatype there");
 }
 
+/// MPI_Type_create_struct: a negative count, a count beyond the arrays it
+/// indexes, negative block lengths, null block types (along any path of the
+/// stores into the arrays).
+void checkStructConstructor(CheckContext &C, const CallResult &CR) {
+  const CallExpr *CE = CR.Call;
+  if (CE->getNumArgs() != 5)
+    return;
+  auto report = [&](const Expr *At, const llvm::Twine &What) {
+    C.report("invalid-argument", At->getBeginLoc(), (CR.Function + " " + What).str());
+  };
+  static const char *Names[] = {"", "array_of_blocklengths", "array_of_displacements", "array_of_types"};
+  for (const PathValue &Count : pathValues(C, CR, CE->getArg(0))) {
+    if (Count.Value.K != SymValue::Int)
+      continue;
+    if (Count.Value.I < 0)
+      return report(CE->getArg(0), llvm::formatv("count '{0}' is negative ({1}){2}: the standard requires a "
+                                                 "non-negative count",
+                                                 C.Ev.text(CE->getArg(0)), Count.Value.I, Count.Where));
+    for (unsigned I = 1; I <= 3; ++I) {
+      const VarDecl *V = namedVar(CE->getArg(I));
+      const auto *AT = V ? C.Ctx.getAsConstantArrayType(V->getType()) : nullptr;
+      if (AT && AT->getSize().ugt(0) && uint64_t(Count.Value.I) > AT->getSize().getZExtValue())
+        return report(CE->getArg(0),
+                      llvm::formatv("count {0}{1} is larger than {2} '{3}', which holds {4}: the call "
+                                    "reads past its end",
+                                    Count.Value.I, Count.Where, Names[I], V->getName(), AT->getSize().getZExtValue()));
+    }
+  }
+  SymValue Count = C.Ev.evaluate(CE->getArg(0), CR.Caller, CE);
+  size_t Read = Count.K == SymValue::Int ? size_t(std::max<int64_t>(Count.I, 0)) : SIZE_MAX;
+  auto Paths = arrayValuesAt(C.Ev, CR.Caller, CE, {namedVar(CE->getArg(1)), namedVar(CE->getArg(3))});
+  for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
+    std::string Where = Paths->size() > 1 ? " on the path where " + llvm::join(P.Conds, " and ") : "";
+    for (size_t K = 0; K < P.Arrays[0].size() && K < Read; ++K)
+      if (P.Arrays[0][K].K == ArrayElem::Int && P.Arrays[0][K].I < 0) {
+        report(CE->getArg(1), llvm::formatv("block length {0} is negative ({1}){2}: the standard requires "
+                                            "non-negative block lengths",
+                                            K, P.Arrays[0][K].I, Where));
+        break;
+      }
+    for (size_t K = 0; K < P.Arrays[1].size() && K < Read; ++K)
+      if (P.Arrays[1][K].K == ArrayElem::Handle && isNullHandle(P.Arrays[1][K].Name))
+        return report(CE->getArg(3), llvm::formatv("block type {0} is {1}{2}: the standard requires a valid datatype "
+                                                   "for every block",
+                                                   K, P.Arrays[1][K].Name, Where));
+  }
+}
+
 /// Whether the call's buffer of role R is MPI_IN_PLACE (the count and
 /// datatype of that side are then not read: MPI_Scatter's receive side at
 /// the root, the send side elsewhere).
@@ -226,6 +276,10 @@ void checkInvalidArguments(CheckContext &C) {
       continue;
     if (const TypeConstructorModel *T = lookupTypeConstructor(CR.Function)) {
       checkConstructor(C, CR, *T);
+      continue;
+    }
+    if (CR.Function == "MPI_Type_create_struct" || CR.Function == "MPI_Type_struct") {
+      checkStructConstructor(C, CR);
       continue;
     }
     if (!CR.Model)
