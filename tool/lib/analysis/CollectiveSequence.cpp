@@ -76,15 +76,24 @@ const VarDecl *windowVar(const CallExpr *CE, const FunctionModel &M) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
+/// Point-to-point calls, probes and completions.
+bool isMessageCall(const CallExpr *CE) {
+  const FunctionModel *M = lookupFunction(calleeName(CE));
+  return M && (M->Cat == Category::PointToPoint || M->Cat == Category::Probe || M->Cat == Category::Completion);
+}
+
 /// Whether S issues collectives, directly or through the file's functions.
 class Relevance {
 public:
+  explicit Relevance(bool P2P = false) : P2P(P2P) {}
+  const bool P2P; ///< point-to-point calls (and waits, probes) count too
+
   bool collectives(const Stmt *S) {
     return S && anyNode(S, [&](const Stmt *N) {
              const auto *CE = dyn_cast<CallExpr>(N);
              if (!CE)
                return false;
-             if (isCollectiveCall(CE))
+             if (isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
                return true;
              const FunctionDecl *F = definedCallee(CE);
              return F && calls(F);
@@ -108,6 +117,7 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Ev(Ev), Uni(Uni), Rel(Rel), Rank(Rank), Size(Size) {}
 
   std::vector<CollectiveEvent> Events;
+  std::vector<P2PEvent> Messages; ///< with Rel.P2P: the point-to-point calls and collectives in order
   unsigned EndLine = 0;
   std::optional<CommId> TheComm;
   std::map<const VarDecl *, bool> WorldWindows; ///< window variables this run created, and whether on the world
@@ -314,8 +324,21 @@ private:
       EndLine = line(CE->getBeginLoc());
       return Code && *Code == 0 ? Flow::Exited : Flow::Aborted;
     }
+    if (Rel.P2P && isMessageCall(CE)) {
+      message(CE);
+      return Flow::Normal;
+    }
     if (isCollectiveCall(CE)) {
+      size_t Before = Events.size();
       record(CE);
+      if (Rel.P2P && Events.size() > Before) {
+        P2PEvent E;
+        E.K = P2PEvent::Collective;
+        E.Call = cast<CallExpr>(Events.back().Call);
+        E.Line = Events.back().Line;
+        E.Via = Events.back().Via;
+        Messages.push_back(E);
+      }
       return Flow::Normal;
     }
     const FunctionDecl *F = definedCallee(CE);
@@ -332,6 +355,56 @@ private:
     Flow R = function(F, std::move(Args));
     Cur = Saved;
     return R;
+  }
+
+  /// A point-to-point call of the world communicator with its peers and
+  /// tags made concrete (-1: MPI_ANY_*, -2: MPI_PROC_NULL).
+  std::optional<int64_t> rankArg(const Expr *E) {
+    if (auto H = Ev.spelledHandle(E))
+      return *H == "MPI_PROC_NULL" ? -2 : *H == "MPI_ANY_SOURCE" || *H == "MPI_ANY_TAG" ? -1 : std::optional<int64_t>();
+    return value(E);
+  }
+
+  void message(const CallExpr *CE) {
+    llvm::StringRef Name = calleeName(CE);
+    const FunctionModel *M = lookupFunction(Name);
+    unsigned L = line(CE->getBeginLoc());
+    auto arg = [&](Role R) -> const Expr * {
+      auto I = M->find(R);
+      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+    };
+    P2PEvent E;
+    E.Call = CE;
+    E.Line = L;
+    E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
+    if (M->Cat != Category::PointToPoint || M->M != Mode::Blocking)
+      throw Undecided{llvm::formatv("{0} at line {1} is not followed", Name, L).str()};
+    const Expr *Comm = arg(Role::Comm);
+    CommId C = Comm ? Ev.commId(Comm, frame().F, CE) : CommId();
+    if (!(C.K == CommId::Predefined && C.Key == "MPI_COMM_WORLD"))
+      throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, L).str()};
+    auto side = [&](P2PEvent::Side &S, Role Peer, Role Tag, Role Count, Role Type) {
+      const Expr *P = arg(Peer), *T = arg(Tag), *N = arg(Count), *Ty = arg(Type);
+      S.Peer = P ? rankArg(P) : std::nullopt;
+      S.Tag = T ? rankArg(T) : std::nullopt;
+      S.Count = N ? value(N) : std::nullopt;
+      S.Type = Ty ? Ev.spelledHandle(Ty).value_or("") : "";
+    };
+    if (Name == "MPI_Sendrecv" || Name == "MPI_Sendrecv_replace") {
+      E.K = P2PEvent::SendRecv;
+      bool Replace = Name == "MPI_Sendrecv_replace";
+      side(E.S, Role::Dest, Role::SendTag, Replace ? Role::Count : Role::SendCount,
+           Replace ? Role::Type : Role::SendType);
+      side(E.R, Role::Source, Role::RecvTag, Replace ? Role::Count : Role::RecvCount,
+           Replace ? Role::Type : Role::RecvType);
+    } else if (arg(Role::Dest)) {
+      E.K = Name == "MPI_Ssend" ? P2PEvent::Ssend : P2PEvent::Send;
+      side(E.S, Role::Dest, Role::Tag, Role::Count, Role::Type);
+    } else {
+      E.K = P2PEvent::Recv;
+      side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
+    }
+    Messages.push_back(E);
   }
 
   void record(const CallExpr *CE) {
@@ -393,7 +466,8 @@ private:
 
   Flow exec(const Stmt *S);
   Flow branch(const IfStmt *If);
-  Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body);
+  Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc = nullptr);
+  Flow unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc);
 };
 
 Flow RankRun::exec(const Stmt *S) {
@@ -429,7 +503,7 @@ Flow RankRun::exec(const Stmt *S) {
   if (const auto *Fo = dyn_cast<ForStmt>(S)) {
     if (Flow F = exec(Fo->getInit()); F != Flow::Normal)
       return F;
-    return loop(Fo, Fo->getCond(), Fo->getBody());
+    return loop(Fo, Fo->getCond(), Fo->getBody(), Fo->getInc());
   }
   if (const auto *W = dyn_cast<WhileStmt>(S))
     return loop(W, W->getCond(), W->getBody());
@@ -470,21 +544,27 @@ Flow RankRun::branch(const IfStmt *If) {
     return exec(*C ? If->getThen() : If->getElse());
   // Undecided condition: both arms must issue the same collectives and end alike.
   auto SavedEvents = Events;
+  auto SavedMessages = Messages;
   auto SavedFrames = Frames;
   Flow A = exec(If->getThen());
   auto EventsA = Events;
+  auto MessagesA = Messages;
   Events = SavedEvents;
+  Messages = SavedMessages;
   auto FramesA = Frames;
   Frames = SavedFrames;
   Flow B = exec(If->getElse());
-  bool Same = A == B && EventsA.size() == Events.size();
+  bool Same = A == B && EventsA.size() == Events.size() && MessagesA.size() == Messages.size();
   for (size_t I = 0; Same && I < Events.size(); ++I)
     Same = sameKey(EventsA[I].Key, Events[I].Key);
+  for (size_t I = 0; Same && I < Messages.size(); ++I)
+    Same = MessagesA[I].Call == Messages[I].Call;
   if (!Same && !(A == Flow::Aborted && B == Flow::Aborted)) {
     if (A == Flow::Aborted) // the ranks that take the aborting arm stop the job: follow the other
       return B;
     if (B == Flow::Aborted) {
       Events = EventsA;
+      Messages = MessagesA;
       Frames = FramesA;
       return A;
     }
@@ -501,11 +581,37 @@ Flow RankRun::branch(const IfStmt *If) {
   return A;
 }
 
-Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body) {
+/// A loop run iteration by iteration (point-to-point runs: each message
+/// counts), at most 64 times, its condition decided in each.
+Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
+  unsigned L = line(Loop->getBeginLoc());
+  for (int It = 0;; ++It) {
+    std::optional<int64_t> C = Cond ? value(Cond) : std::optional<int64_t>(1);
+    if (It > 64 || !C || isa<DoStmt>(Loop))
+      throw Undecided{llvm::formatv("the loop at line {0} is not followed message by message", L).str()};
+    if (!*C)
+      return Flow::Normal;
+    Flow F = exec(Body);
+    if (F == Flow::Broke)
+      return Flow::Normal;
+    if (F != Flow::Normal && F != Flow::Continued)
+      return F;
+    if (Inc) {
+      Cur = Inc;
+      if (Flow G = calls(Inc); G != Flow::Normal)
+        return G;
+      effects(Inc);
+    }
+  }
+}
+
+Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
   if (!Rel.collectives(Loop)) {
     forget(Loop);
     return Flow::Normal;
   }
+  if (Rel.P2P)
+    return unroll(Loop, Cond, Body, Inc);
   if (Cond && Uni.varies(Cond, frame().F))
     throw Undecided{
         llvm::formatv("the condition of the loop at line {0} may differ between ranks", line(Loop->getBeginLoc()))
@@ -618,8 +724,9 @@ std::set<const FunctionDecl *> reachable(const FunctionDecl *F) {
 
 std::string describeRanks(const std::vector<int> &R) { return ranks(R); }
 
-std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
-  Relevance Rel;
+/// The functions of the main file no other function of it calls and that
+/// issue what Rel looks for.
+static std::vector<const FunctionDecl *> entries(ASTContext &Ctx, Relevance &Rel) {
   std::set<const FunctionDecl *> Called;
   std::vector<const FunctionDecl *> Fs;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
@@ -635,12 +742,45 @@ std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, 
       return false;
     });
   }
-  std::vector<SequenceResult> Out;
+  std::vector<const FunctionDecl *> Out;
   for (const FunctionDecl *F : Fs)
-    if (!Called.count(F) && Rel.collectives(F->getBody())) {
-      Out.push_back(analyse(Ctx, Ev, Uni, Rel, F));
-      Out.back().Reaches = reachable(F);
+    if (!Called.count(F) && Rel.collectives(F->getBody()))
+      Out.push_back(F);
+  return Out;
+}
+
+std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel;
+  std::vector<SequenceResult> Out;
+  for (const FunctionDecl *F : entries(Ctx, Rel)) {
+    Out.push_back(analyse(Ctx, Ev, Uni, Rel, F));
+    Out.back().Reaches = reachable(F);
+  }
+  return Out;
+}
+
+std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel(true);
+  std::vector<P2PTraces> Out;
+  for (const FunctionDecl *F : entries(Ctx, Rel)) {
+    if (!F->isMain())
+      continue; // a whole program only: a library's callers may send what it receives
+    std::vector<P2PTraces> Mine;
+    try {
+      for (int Size : {2, 3, 4}) {
+        P2PTraces T{F, Size, {}, {}};
+        for (int Rank = 0; Rank < Size; ++Rank) {
+          RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
+          T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
+          T.Ranks.push_back(std::move(Run.Messages));
+        }
+        Mine.push_back(std::move(T));
+      }
+    } catch (const Undecided &) {
+      continue;
     }
+    Out.insert(Out.end(), Mine.begin(), Mine.end());
+  }
   return Out;
 }
 

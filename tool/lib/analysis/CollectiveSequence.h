@@ -60,6 +60,36 @@ struct SequenceResult {
   std::set<const clang::FunctionDecl *> Reaches; ///< F and the file's functions it calls, directly or not
 };
 
+/// A point-to-point call one rank makes (or a collective, which every rank
+/// must reach before any leaves it), with its peers and tags concrete for
+/// that rank: -1 is MPI_ANY_SOURCE / MPI_ANY_TAG, -2 MPI_PROC_NULL, none
+/// when not known.
+struct P2PEvent {
+  enum Kind { Send, Ssend, Recv, SendRecv, Collective } K = Send;
+  const clang::CallExpr *Call = nullptr;
+  unsigned Line = 0;
+  unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
+  struct Side {
+    std::optional<int64_t> Peer, Tag, Count;
+    std::string Type; ///< the predefined datatype, "" if not one
+  } S, R;             ///< the send side, the receive side
+};
+
+/// The point-to-point calls every rank of one run makes, in order.
+struct P2PTraces {
+  const clang::FunctionDecl *F = nullptr;
+  int Size = 0;
+  std::vector<std::vector<P2PEvent>> Ranks;
+  std::vector<bool> Aborted; ///< the rank's run ends in MPI_Abort or a failing exit
+};
+
+/// The entry functions (as for collectiveSequences) with point-to-point
+/// calls, each run per rank with 2, 3 and 4 processes, loops iteration by
+/// iteration; a function whose runs cannot all be followed (a nonblocking
+/// call, a probe, a communicator other than MPI_COMM_WORLD, a loop whose
+/// condition is not decided, a branch whose arms differ) gives nothing.
+std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
+
 /// "0, 2-3": a list of ranks for messages.
 std::string describeRanks(const std::vector<int> &R);
 

@@ -50,6 +50,9 @@ static const CheckInfo Registry[] = {
     {"rma-epoch", "correctness", "one-sided calls outside an access epoch, locks inside a fence epoch", checkRmaEpochs},
     {"rma-buffer-in-use", "correctness", "an RMA origin buffer used before the epoch that completes it ends",
      checkRmaBufferInUse},
+    {"message-matching", "correctness",
+     "point-to-point calls matched rank by rank: deadlocks, receives never sent, type or length mismatches",
+     checkMessageMatching},
     {"struct-datatype", "correctness",
      "an MPI_Type_create_struct datatype whose blocks do not match the struct it sends", checkStructDatatypes},
 };

@@ -170,6 +170,7 @@ void checkPersistentRequests(CheckContext &C);
 void checkRmaEpochs(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
 void checkStructDatatypes(CheckContext &C);
+void checkMessageMatching(CheckContext &C);
 
 } // namespace ompi
 

@@ -1,0 +1,119 @@
+// message-matching: main's point-to-point calls run rank by rank and
+// matched as an MPI library would match them (standard sends buffered, so
+// what is reported happens whatever the buffering). The positives wait for
+// each other in receives, in synchronous sends, receive what is never sent,
+// receive another type or less room than is sent. The negatives exchange
+// in a safe order, with MPI_Sendrecv, with MPI_ANY_SOURCE, through a
+// helper, in a ring loop, or use calls the run does not follow
+// (nonblocking calls), and rely on nothing a single size decides.
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=3 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=THREE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=4 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOUR %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=5 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIVE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=6 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SIX %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=7 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SEVEN %s
+#include <mpi.h>
+
+static void exchange(int *buf, int peer) {
+  MPI_Sendrecv(buf, 4, MPI_INT, peer, 0, buf + 4, 4, MPI_INT, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+int main(int argc, char **argv) {
+  int rank, size, buf[8] = {0};
+  double d[4];
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+#if CASE == 1
+  // Both ranks receive first: a deadlock with any buffering.
+  if (rank == 0) {
+    // ONE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 1, while rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0: neither can go on, whatever the buffering (a blocking receive returns only once a matching message is sent) [ompi-message-matching]
+    MPI_Recv(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  }
+#elif CASE == 2
+  // Synchronous sends both ways: each waits for the other's receive.
+  if (rank < 2) {
+    // TWO: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 waits in MPI_Ssend (line {{[0-9]+}}) until rank 1 receives, while rank 1 waits in MPI_Ssend (line {{[0-9]+}}) until rank 0 receives: neither can go on, whatever the buffering (a blocking receive returns only once a matching message is sent) [ompi-message-matching]
+    MPI_Ssend(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+    MPI_Recv(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 3
+  // Rank 0 never sends what rank 1 waits for (the tag differs).
+  if (rank == 0)
+    MPI_Send(buf, 4, MPI_INT, 1, 1, MPI_COMM_WORLD);
+  else if (rank == 1)
+    // THREE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 2, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it one: the receive never returns, and MPI_Finalize waits for it [ompi-message-matching]
+    MPI_Recv(buf, 4, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 4
+  // Sent as int, received as double; then more than the receive holds.
+  if (rank == 0) {
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    MPI_Send(buf, 8, MPI_INT, 1, 1, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    // FOUR: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here is sent as MPI_INT (int) but received as MPI_DOUBLE (double): the type signatures of a send and its receive must match [ompi-message-matching]
+    MPI_Recv(d, 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // FOUR: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here holds 8 x MPI_INT (32 bytes) but the receive has room for 4 x MPI_INT (16 bytes): a message longer than its receive buffer is an error (MPI_ERR_TRUNCATE) [ompi-message-matching]
+    MPI_Recv(buf, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 5
+  // A receive that waits while its peer is already in MPI_Finalize.
+  if (rank == 1)
+    // FIVE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 0, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it one: the receive never returns, and MPI_Finalize waits for it [ompi-message-matching]
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 6
+  // SIX-NOT: warning:
+  // Negatives. A safe order: one side sends first.
+  if (rank == 0) {
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    MPI_Recv(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (rank == 1) {
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  }
+  // Both send first: fine with buffering (standard sends are taken as
+  // buffered: only what happens whatever the buffering is reported).
+  if (rank < 2) {
+    MPI_Send(buf, 4, MPI_INT, 1 - rank, 3, MPI_COMM_WORLD);
+    MPI_Recv(buf, 4, MPI_INT, 1 - rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  // MPI_Sendrecv through a helper, and a ring in a loop.
+  if (rank < 2)
+    exchange(buf, 1 - rank);
+  for (int k = 0; k < 3; ++k)
+    MPI_Sendrecv(buf, 1, MPI_INT, (rank + 1) % size, k, buf + 1, 1, MPI_INT, (rank + size - 1) % size, k,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // Any source, any tag; fewer elements received than the buffer holds.
+  if (rank == 0) {
+    for (int k = 1; k < size; ++k)
+      MPI_Recv(buf, 8, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(buf, 2, MPI_INT, 0, rank, MPI_COMM_WORLD);
+  }
+  // MPI_BYTE matches any type; MPI_PROC_NULL is never waited for.
+  if (rank == 0)
+    MPI_Send(d, 32, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+  else if (rank == 1)
+    MPI_Recv(d, 4, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#if BUG
+  MPI_Recv(buf, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#endif
+#elif CASE == 7
+  // SEVEN-NOT: warning:
+  // A nonblocking call: the run is not followed, nothing is said (rank 1
+  // waits for a message rank 0 never sends).
+  MPI_Request r;
+  if (rank == 1) {
+    MPI_Irecv(buf, 4, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+#endif
+  MPI_Finalize();
+  return 0;
+}

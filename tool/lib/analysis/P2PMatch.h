@@ -1,0 +1,47 @@
+//===- P2PMatch.h - Point-to-point calls matched rank against rank ---------===//
+//
+// Runs the point-to-point traces of one program size (P2PTraces, from the
+// per-rank interpreter of CollectiveSequence) against each other as an MPI
+// library would: a standard, buffered or ready send is buffered (the most
+// permissive MPI: whatever is reported happens with any buffering), a
+// synchronous send waits for its receive, a receive waits for the first
+// matching message (same source or MPI_ANY_SOURCE, same tag or
+// MPI_ANY_TAG, messages of one sender in order), MPI_Sendrecv sends then
+// receives, a collective waits for every rank. The result pairs each
+// receive with its send, and where the run stops with ranks still
+// waiting, says who waits for whom.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_P2PMATCH_H
+#define OMPI_TOOL_ANALYSIS_P2PMATCH_H
+
+#include "analysis/CollectiveSequence.h"
+#include <optional>
+#include <vector>
+
+namespace ompi {
+
+struct P2PMatchPair {
+  int Sender = 0, Receiver = 0;
+  const P2PEvent *Send = nullptr, *Recv = nullptr; ///< for MPI_Sendrecv, its S or R side
+};
+
+/// A rank that waits for ever, and what its peer does meanwhile.
+struct P2PWait {
+  int Rank = 0;
+  const P2PEvent *At = nullptr;
+  int Peer = -1;                    ///< the rank it waits for (-1: any)
+  const P2PEvent *PeerAt = nullptr; ///< where the peer waits too; null when the peer has ended
+};
+
+struct P2PRunResult {
+  bool Followed = false; ///< every value was known and no rank aborted
+  std::vector<P2PMatchPair> Matches;
+  std::optional<P2PWait> Stuck; ///< the first rank left waiting, unless a collective is what it waits at
+};
+
+P2PRunResult matchP2P(const P2PTraces &T);
+
+} // namespace ompi
+
+#endif
