@@ -50,6 +50,8 @@ static const CheckInfo Registry[] = {
     {"rma-epoch", "correctness", "one-sided calls outside an access epoch, locks inside a fence epoch", checkRmaEpochs},
     {"rma-buffer-in-use", "correctness", "an RMA origin buffer used before the epoch that completes it ends",
      checkRmaBufferInUse},
+    {"send-buffer-in-use", "correctness", "a nonblocking send's buffer written before the send completes",
+     checkSendBufferInUse},
     {"message-matching", "correctness",
      "point-to-point calls matched rank by rank: deadlocks, receives never sent, type or length mismatches",
      checkMessageMatching},

@@ -171,6 +171,7 @@ void checkRmaEpochs(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
 void checkStructDatatypes(CheckContext &C);
 void checkMessageMatching(CheckContext &C);
+void checkSendBufferInUse(CheckContext &C);
 
 } // namespace ompi
 

@@ -1,0 +1,95 @@
+//===- PendingBuffer.h - A nonblocking call's buffer before completion ----===//
+//
+// For a nonblocking call's buffer of one role, the buffer's variable (an
+// array, a struct, a scalar given as &x, or a pointer), the request's, the
+// first completion call after the call that names the request (or a call
+// it escapes to), and the references to the buffer's variable in between,
+// in source order, leaving out those inside other MPI calls' arguments (a
+// different part of the buffer, judged by its own call). Shared by
+// recv-buffer-in-use and send-buffer-in-use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_CHECKS_PENDINGBUFFER_H
+#define OMPI_TOOL_CHECKS_PENDINGBUFFER_H
+
+#include "checks/Checks.h"
+#include "mpi/CallModel.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include <optional>
+#include <vector>
+
+namespace ompi {
+
+struct PendingBuffer {
+  const clang::VarDecl *Buf = nullptr, *Req = nullptr;
+  unsigned UntilLine = 0;                       ///< the completion's line
+  std::vector<const clang::DeclRefExpr *> Uses; ///< references to Buf before it
+};
+
+/// The variable a buffer argument lies in: x of &x, a, a + k, &a[i], s.f,
+/// or the pointer p of p / p + k.
+inline const clang::VarDecl *bufferVar(const clang::Expr *E) {
+  E = strip(E);
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E); U && U->getOpcode() == clang::UO_AddrOf)
+    return rootVar(U->getSubExpr());
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E); B && B->isAdditiveOp())
+    E = strip(B->getLHS());
+  if (const clang::VarDecl *V = rootVar(E))
+    return V;
+  return namedVar(E);
+}
+
+inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallResult &CR, Role Buffer) {
+  using namespace clang;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  const ArgResult *B = CR.arg(Buffer), *R = CR.arg(Role::Request);
+  if (!B || !R || C.Ev.spelledHandle(CR.expr(*B)))
+    return std::nullopt;
+  PendingBuffer P;
+  P.Buf = bufferVar(CR.expr(*B));
+  const Expr *RE = CR.expr(*R)->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
+    RE = U->getSubExpr();
+  P.Req = rootVar(RE);
+  if (!P.Buf || !P.Req)
+    return std::nullopt;
+  unsigned From = offset(CR.Call->getEndLoc()), Until = ~0u;
+  std::vector<std::pair<unsigned, const DeclRefExpr *>> Uses;
+  std::vector<std::pair<unsigned, unsigned>> MPIArgs; // ranges of MPI calls' arguments
+  anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      unsigned O = offset(CE->getBeginLoc());
+      bool NamesR = llvm::any_of(CE->arguments(), [&](const Expr *A) {
+        return anyNode(A, [&](const Stmt *N) {
+          const auto *D = dyn_cast<DeclRefExpr>(N);
+          return D && D->getDecl() == P.Req;
+        });
+      });
+      const FunctionModel *M = modelOf(CE);
+      if (M)
+        MPIArgs.push_back({O, offset(CE->getEndLoc())});
+      if (O > From && NamesR && (!M || requestEffect(*M) == RequestEffect::Completes) && O < Until) {
+        Until = O;
+        P.UntilLine = SM.getExpansionLineNumber(CE->getBeginLoc());
+      }
+    } else if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == P.Buf) {
+      Uses.push_back({offset(D->getLocation()), D});
+    }
+    return false;
+  });
+  if (Until == ~0u)
+    return std::nullopt; // never completed here: request-never-completed's business
+  for (auto &[O, D] : Uses) {
+    unsigned At = O; // a structured binding cannot be captured in C++17
+    if (O > From && O < Until && !llvm::any_of(MPIArgs, [&](auto &Rg) { return At >= Rg.first && At <= Rg.second; }))
+      P.Uses.push_back(D);
+  }
+  return P;
+}
+
+} // namespace ompi
+
+#endif
