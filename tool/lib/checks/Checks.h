@@ -138,7 +138,7 @@ struct CheckContext {
 
 struct CheckInfo {
   const char *Name;
-  const char *Kind; ///< "optimisation" or "correctness"
+  const char *Kind; ///< "optimisation", "correctness" or "portability" (a remark, like optimisation)
   const char *Summary;
   void (*Run)(CheckContext &);
 };
@@ -172,6 +172,7 @@ void checkRmaBufferInUse(CheckContext &C);
 void checkStructDatatypes(CheckContext &C);
 void checkMessageMatching(CheckContext &C);
 void checkSendBufferInUse(CheckContext &C);
+void checkPortabilityTypeSize(CheckContext &C);
 
 } // namespace ompi
 

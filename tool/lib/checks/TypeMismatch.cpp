@@ -1,95 +1,20 @@
 //===- TypeMismatch.cpp - Check: type-mismatch ------------------------------===//
 //
-// the element type of a buffer (through typedefs, to the canonical type)
-// against the C type(s) of its predefined datatype; pair types (MPI_2INT,
-// MPI_DOUBLE_INT) accept a struct of those members or an array of the one
-// type they pair; a derived datatype of known shape (analysis/DerivedTypes:
-// contiguous, vector, hvector over one predefined type) is judged by the
-// type it is built from; MPI_BYTE and MPI_PACKED, void pointers, other
-// derived datatypes and MPI_IN_PLACE / MPI_BOTTOM are not checked, nor a character type with
-// a count computed by sizeof (bytes sent as MPI_CHAR).
+// a buffer whose element type its predefined datatype (or the type a
+// derived datatype of known shape is built from) does not describe, where
+// the two differ in size or representation (checks/BufferTypes); types
+// that are alike on this target are portability-type-size's.
 //
 //===----------------------------------------------------------------------===//
-#include "checks/BufferUses.h"
-#include "checks/Checks.h"
-#include "support/AST.h"
-#include "clang/AST/ASTContext.h"
-#include "llvm/Support/FormatVariadic.h"
-
-using namespace clang;
+#include "checks/BufferTypes.h"
 
 namespace ompi {
 
-/// Whether the buffer goes as bytes: a one-byte character datatype with a
-/// count computed by sizeof (MPI_CHAR and sizeof(int) * n for an int
-/// array), which moves the same bytes as MPI_BYTE on a homogeneous system.
-static bool countsBytes(CheckContext &C, const CallResult &CR, const BufferUse &U, llvm::StringRef DT) {
-  if (!U.Count || C.Ev.datatypeSize(DT) != 1)
-    return false;
-  return anyNode(CR.expr(*U.Count), [](const Stmt *N) {
-    const auto *S = dyn_cast<UnaryExprOrTypeTraitExpr>(N);
-    return S && S->getKind() == UETT_SizeOf;
-  });
-}
-
 void checkTypeMismatch(CheckContext &C) {
-  for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.Call)
-      continue;
-    for (const BufferUse &U : buffers(CR)) {
-      if (!U.Type || U.Buf->Index >= CR.Call->getNumArgs() || U.Type->Index >= CR.Call->getNumArgs())
-        continue;
-      const Expr *BE = CR.expr(*U.Buf);
-      if (C.Ev.spelledHandle(BE)) // MPI_IN_PLACE, MPI_BOTTOM, NULL
-        continue;
-      auto Info = C.datatype(CR.expr(*U.Type));
-      std::optional<std::string> DT = Info ? std::optional<std::string>(Info->Base) : std::nullopt;
-      const HandleModel *H = DT ? lookupHandle(*DT) : nullptr;
-      if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(*DT))
-        continue;
-      if (countsBytes(C, CR, U, *DT))
-        continue;
-      const Expr *E = bufferExpr(BE);
-      QualType Elem = elementType(E);
-      // &a of T a[N], &m[i] of T m[N][M]: the elements are T.
-      while (!Elem.isNull() && Elem->isConstantArrayType())
-        Elem = C.Ctx.getAsArrayType(Elem)->getElementType();
-      if (Elem.isNull() || Elem->isVoidType() || Elem->isPointerType())
-        continue; // unknown, or pointer-to-pointer's business
-      llvm::SmallVector<llvm::StringRef, 2> Parts;
-      llvm::StringRef(H->CTypes).split(Parts, '+');
-      std::vector<QualType> Want;
-      for (llvm::StringRef P : Parts) {
-        QualType T = C.Ev.typeOfSpelling(P.trim());
-        if (T.isNull())
-          break;
-        Want.push_back(T);
-      }
-      if (Want.size() != Parts.size())
-        continue; // a type this translation unit does not know
-      bool Ok;
-      if (const RecordType *RT = Elem->getAsStructureType()) {
-        std::vector<QualType> Fields;
-        for (const FieldDecl *F : RT->getDecl()->fields())
-          Fields.push_back(F->getType());
-        Ok = Fields.size() == Want.size();
-        for (size_t I = 0; Ok && I < Fields.size(); ++I)
-          Ok = sameType(Fields[I], Want[I]);
-      } else {
-        Ok = llvm::all_of(Want, [&](QualType W) { return sameType(Elem, W); });
-      }
-      if (Ok)
-        continue;
-      std::string Is = spell(Elem), Canon = spell(Elem.getCanonicalType());
-      if (Is != Canon)
-        Is += " (" + Canon + ")";
-      C.report("type-mismatch", BE->getBeginLoc(),
-               llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}", CR.Function,
-                             U.Buf->Name, U.Buf->Text, Is, Info->Shape ? Info->Name + " (built from " + *DT + ")" : *DT,
-                             Parts.size() == 1 ? H->CTypes : "a pair (" + H->CTypes + ")")
-                   .str());
-    }
-  }
+  bufferTypeMismatches(C, [&](const BufferTypeMismatch &M) {
+    if (!M.SameRepresentation)
+      C.report("type-mismatch", M.At->getBeginLoc(), M.Message);
+  });
 }
 
 } // namespace ompi

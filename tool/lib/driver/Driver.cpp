@@ -296,9 +296,9 @@ bool selectFindings(const DriverOptions &O, FileOutcome &F) {
   llvm::erase_if(F.Findings, [&](const Finding &D) { return !Run->contains(D.Check); });
   for (Finding &D : F.Findings) {
     const CheckInfo *K = findCheck(D.Check);
-    D.Level = Err->contains(D.Check)                      ? FindingLevel::Error
-              : K && StringRef(K->Kind) == "optimisation" ? FindingLevel::Remark
-                                                          : FindingLevel::Warning;
+    D.Level = Err->contains(D.Check)                     ? FindingLevel::Error
+              : K && StringRef(K->Kind) != "correctness" ? FindingLevel::Remark
+                                                         : FindingLevel::Warning;
   }
   return true;
 }

@@ -114,7 +114,7 @@ void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version) {
         {"name", K.Name},
         {"shortDescription", json::Object{{"text", K.Summary}}},
         {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
-        {"defaultConfiguration", json::Object{{"level", StringRef(K.Kind) == "optimisation" ? "note" : "warning"}}}});
+        {"defaultConfiguration", json::Object{{"level", StringRef(K.Kind) != "correctness" ? "note" : "warning"}}}});
   json::Array Results;
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
