@@ -25,8 +25,10 @@ void checkPointerToPointer(CheckContext &C) {
       QualType Elem = elementType(E);
       if (Elem.isNull() || !Elem->isPointerType())
         continue;
-      auto DT = U.Type ? C.Ev.spelledHandle(CR.expr(*U.Type)) : std::nullopt;
-      if (DT && isAddressSizedDatatype(*DT))
+      auto DT = U.Type ? C.datatype(CR.expr(*U.Type)) : std::nullopt;
+      if (U.Type && !DT)
+        continue; // a derived datatype of unknown layout may describe what the pointers point to
+      if (DT && isAddressSizedDatatype(DT->Base))
         continue; // addresses sent on purpose
       Finding *F = C.report("pointer-to-pointer", BE->getBeginLoc(),
                             llvm::formatv("{0} {1} '{2}' is a pointer to {3}: the call would transfer the "
