@@ -40,6 +40,23 @@ TEST(Evaluator, RankRelative) {
   EXPECT_EQ(Dest.Comm.Key, "MPI_COMM_WORLD");
 }
 
+// Lint issue, item 8: &rank as a send buffer (a const parameter) is read,
+// not written: rank stays the rank. A buffer the call writes is different.
+TEST(Evaluator, AddressAsConstSendBufferKeepsTheValue) {
+  auto AST = parse("void f(void) { int r, s; MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &s);"
+                   " MPI_Send(&r, 1, MPI_INT, (r + 1) % s, 0, MPI_COMM_WORLD);"
+                   " MPI_Send(&r, 1, MPI_INT, r, 1, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Dest = argOf(*AST, Ev, "MPI_Send", 3, 1);
+  ASSERT_EQ(Dest.K, SymValue::Affine) << Dest.Reason;
+  EXPECT_EQ(Dest.A.Rank, 1);
+  auto AST2 = parse("void f(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                    " MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);"
+                    " MPI_Send(0, 1, MPI_INT, r, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev2(AST2->getASTContext());
+  EXPECT_EQ(argOf(*AST2, Ev2, "MPI_Send", 3).K, SymValue::Dynamic);
+}
+
 TEST(Evaluator, DynamicHasReason) {
   auto AST = parse("int g(void); void f(void) { MPI_Send(0, g(), MPI_INT, 0, 0, MPI_COMM_WORLD); }");
   Evaluator Ev(AST->getASTContext());

@@ -3,7 +3,9 @@
 // condition on the size (the same on every rank), a collective on a split
 // communicator under a condition on the world rank (the colour selects the
 // communicator, whose members all call it), receives with MPI_ANY_TAG or a
-// tag not known statically, and sends whose tag some receive accepts.
+// tag not known statically, sends whose tag some receive accepts, a branch
+// dead on every rank (flag && ...), and an if-else-if whose every arm calls
+// the collective.
 // RUN: %ompi-opt --check --checks=rank-dependent-collective %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=RANK %s
 // RUN: %ompi-opt --check --checks=rank-dependent-collective %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=RANK %s
 // RUN: %ompi-opt --check --checks=unmatched-p2p %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=P2P %s
@@ -45,6 +47,13 @@ void positives(int n) {
   // P2P: {{.*}}collectives.c:[[#@LINE+1]]:3: warning: no receive or probe of this program on other accepts tag 8 of this MPI_Send: the message can never be received [ompi-unmatched-p2p]
   MPI_Send(&a, 1, MPI_DOUBLE, (rank + 1) % size, 8, other);
   MPI_Recv(&b, 1, MPI_DOUBLE, (rank - 1 + size) % size, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // Two arms of an if-else-if call it: the ranks of neither skip it (one
+  // finding, at the first).
+  if (rank == 0)
+    // RANK: {{.*}}collectives.c:[[#@LINE+1]]:5: warning: MPI_Bcast is called in the arms of 'rank == 0' (line [[#@LINE-1]]) and 'rank == 1' (line [[#@LINE+2]]) ('rank' is the rank), but the ranks for which none of them holds skip it: every rank of MPI_COMM_WORLD must call the collective [ompi-rank-dependent-collective]
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  else if (rank == 1)
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   (void)n;
 }
 
@@ -59,6 +68,15 @@ void negatives(int tag) {
     MPI_Reduce(&a, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);         // everyone else's
   if (size > 1)
     MPI_Barrier(MPI_COMM_WORLD);                                             // the size is the same everywhere
+  int flag = 0;
+  if (flag && rank == 0)
+    MPI_Barrier(MPI_COMM_WORLD);                                             // dead: flag is 0 on every rank
+  if (rank == 0)
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);                         // every arm calls it
+  else if (rank == 1)
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
   if (rank % 2 == 0)

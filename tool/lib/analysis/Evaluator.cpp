@@ -370,6 +370,15 @@ void FunctionAnalysis::findAddressTaken() {
     bool VisitCallExpr(CallExpr *CE) {
       if (auto Out = queryOutArg(CE))
         Exempt.insert(CE->getArg(Out->first)->IgnoreParenImpCasts());
+      // &x as the send buffer of an MPI call (a const parameter): read, not
+      // written, so x keeps its value (MPI_Send(&rank, ...)).
+      const FunctionDecl *F = CE->getDirectCallee();
+      const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
+      for (unsigned I = 0; M && I < M->Args.size() && I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
+        QualType T = F->getParamDecl(I)->getType();
+        if (M->Args[I].R == Role::SendBuf && T->isPointerType() && T->getPointeeType().isConstQualified())
+          Exempt.insert(CE->getArg(I)->IgnoreParenImpCasts());
+      }
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {

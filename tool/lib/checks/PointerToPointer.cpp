@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/BufferUses.h"
 #include "checks/Checks.h"
+#include "checks/PathValues.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -12,6 +13,18 @@
 using namespace clang;
 
 namespace ompi {
+
+/// Whether the datatype argument E is a predefined datatype, on every path
+/// that reaches the call, that does not send addresses on purpose
+/// (MPI_AINT, MPI_OFFSET, MPI_COUNT).
+static bool predefinedOnEveryPath(CheckContext &C, const CallResult &CR, const Expr *E) {
+  if (auto DT = C.datatype(E))
+    return !isAddressSizedDatatype(DT->Base); // predefined, or built from one predefined type
+  std::vector<PathValue> Vs = pathValues(C, CR, E);
+  return !Vs.empty() && llvm::all_of(Vs, [](const PathValue &V) {
+    return V.Value.K == SymValue::Handle && !isAddressSizedDatatype(V.Value.Name);
+  });
+}
 
 void checkPointerToPointer(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
@@ -25,11 +38,8 @@ void checkPointerToPointer(CheckContext &C) {
       QualType Elem = elementType(E);
       if (Elem.isNull() || !Elem->isPointerType())
         continue;
-      auto DT = U.Type ? C.datatype(CR.expr(*U.Type)) : std::nullopt;
-      if (U.Type && !DT)
+      if (U.Type && !predefinedOnEveryPath(C, CR, CR.expr(*U.Type)))
         continue; // a derived datatype of unknown layout may describe what the pointers point to
-      if (DT && isAddressSizedDatatype(DT->Base))
-        continue; // addresses sent on purpose
       Finding *F = C.report("pointer-to-pointer", BE->getBeginLoc(),
                             llvm::formatv("{0} {1} '{2}' is a pointer to {3}: the call would transfer the "
                                           "pointer, not the data it points to",

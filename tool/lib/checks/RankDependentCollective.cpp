@@ -15,6 +15,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cstdlib>
 
@@ -49,6 +50,100 @@ static bool mayBeSize(CheckContext &C, const Expr *Cond, const CallResult &CR) {
   });
 }
 
+/// Whether Cond is false on every rank (int flag = 0; if (flag && ...)):
+/// the branch is dead, and no rank reaches its collective.
+static bool staticallyFalse(CheckContext &C, const Expr *Cond, const CallResult &CR) {
+  Cond = Cond->IgnoreParenImpCasts();
+  SymValue V = C.Ev.evaluate(Cond, CR.Caller, Cond);
+  if (V.K == SymValue::Int)
+    return V.I == 0;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond); B && B->getOpcode() == BO_LAnd)
+    return staticallyFalse(C, B->getLHS(), CR) || staticallyFalse(C, B->getRHS(), CR);
+  return false;
+}
+
+/// The variable of Cond that holds the rank in Comm, if any.
+static const DeclRefExpr *rankIn(CheckContext &C, const CallResult &CR, const Expr *Cond, const CommId &Comm) {
+  const DeclRefExpr *RankRef = nullptr;
+  anyNode(Cond, [&](const Stmt *N) {
+    const auto *D = dyn_cast<DeclRefExpr>(N);
+    if (!D || RankRef || !isa<VarDecl>(D->getDecl()))
+      return false;
+    SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
+    if (V.K == SymValue::Dynamic)
+      V = C.Ev.evaluate(D, CR.Caller, CR.Call);
+    if (V.K == SymValue::Affine && V.A.Rank != 0 && Comm.known() && V.Comm == Comm)
+      RankRef = D;
+    return RankRef != nullptr;
+  });
+  return RankRef;
+}
+
+/// The if-else-if chain an if statement belongs to: each arm's condition
+/// (null for a final else) and body.
+static std::vector<std::pair<const Expr *, const Stmt *>> ifChain(ASTContext &Ctx, const IfStmt *If) {
+  for (const Stmt *P = parentStmt(Ctx, If); P; P = parentStmt(Ctx, If)) {
+    const auto *Up = dyn_cast<IfStmt>(P);
+    if (!Up || Up->getElse() != If)
+      break;
+    If = Up;
+  }
+  std::vector<std::pair<const Expr *, const Stmt *>> Arms;
+  for (;;) {
+    Arms.push_back({If->getCond(), If->getThen()});
+    const Stmt *E = If->getElse();
+    if (!E)
+      break;
+    If = dyn_cast<IfStmt>(E);
+    if (!If) {
+      Arms.push_back({nullptr, E});
+      break;
+    }
+  }
+  return Arms;
+}
+
+/// A collective that several arms of an if-else-if chain call (if (rank ==
+/// 0) {coll} else if (rank == 1) {coll}): the ranks that skip it are those
+/// of the other arms, or of no arm. True when the chain speaks for the call
+/// (reported, or every rank calls it, or collective-sequence reports it).
+static bool reportChain(CheckContext &C, const CallResult &CR, const IfStmt *If, const DeclRefExpr *RankRef,
+                        llvm::StringRef Comm) {
+  auto Arms = ifChain(C.Ctx, If);
+  std::vector<std::string> Calling, Skipping;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  bool Diverges = false;
+  const CallExpr *First = nullptr;
+  for (auto &[Cond, Body] : Arms) {
+    std::string Where =
+        Cond ? llvm::formatv("'{0}' (line {1})", C.Ev.text(Cond), SM.getExpansionLineNumber(Cond->getBeginLoc())).str()
+             : "the final else";
+    bool Calls = anyNode(Body, [&](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+      if (!F || !F->getIdentifier() || F->getName() != CR.Function)
+        return false;
+      Diverges |= C.sequenceDivergesAt(CE);
+      First = First ? First : CE;
+      return true;
+    });
+    (Calls ? Calling : Skipping).push_back(Where);
+  }
+  if (Calling.size() < 2)
+    return false;
+  if (Diverges || (Skipping.empty() && !Arms.back().first) || First != CR.Call)
+    return true; // one finding, at the first arm's call
+  std::string Skip = Skipping.empty() ? "the ranks for which none of them holds"
+                                      : "the ranks that take " + llvm::join(Skipping, " or ") +
+                                            (Arms.back().first ? ", or no arm," : "");
+  C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
+           llvm::formatv("{0} is called in the arms of {1} ('{2}' is the rank), but {3} skip it: every rank of {4} "
+                         "must call the collective",
+                         CR.Function, llvm::join(Calling, " and "), RankRef->getDecl()->getName(), Skip, Comm)
+               .str());
+  return true;
+}
+
 void checkRankDependentCollectives(CheckContext &C) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   for (const CallResult &CR : C.Analysis.Calls) {
@@ -71,19 +166,12 @@ void checkRankDependentCollectives(CheckContext &C) {
       } else if (const auto *W = dyn_cast<WhileStmt>(P); W && Child == W->getBody()) {
         Cond = W->getCond();
       }
-      if (Cond && !(Other && callsFunction(Other, CR.Function)) && !mayBeSize(C, Cond, CR)) {
-        const DeclRefExpr *RankRef = nullptr;
-        anyNode(Cond, [&](const Stmt *N) {
-          const auto *D = dyn_cast<DeclRefExpr>(N);
-          if (!D || RankRef || !isa<VarDecl>(D->getDecl()))
-            return false;
-          SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
-          if (V.K == SymValue::Dynamic)
-            V = C.Ev.evaluate(D, CR.Caller, CR.Call);
-          if (V.K == SymValue::Affine && V.A.Rank != 0 && Comm.known() && V.Comm == Comm)
-            RankRef = D;
-          return RankRef != nullptr;
-        });
+      if (Cond && staticallyFalse(C, Cond, CR))
+        break; // a dead branch: no rank calls it
+      const DeclRefExpr *RankRef = Cond && !mayBeSize(C, Cond, CR) ? rankIn(C, CR, Cond, Comm) : nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(P); RankRef && If && reportChain(C, CR, If, RankRef, CommArg->Text))
+        break;
+      if (Cond && !(Other && callsFunction(Other, CR.Function))) {
         if (RankRef) {
           std::string Text =
               Lexer::getSourceText(CharSourceRange::getTokenRange(Cond->getSourceRange()), SM, C.Ctx.getLangOpts())
