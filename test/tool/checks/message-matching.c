@@ -4,8 +4,8 @@
 // each other in receives, in synchronous sends, receive what is never sent,
 // receive another type or less room than is sent. The negatives exchange
 // in a safe order, with MPI_Sendrecv, with MPI_ANY_SOURCE, through a
-// helper, in a ring loop, or use calls the run does not follow
-// (nonblocking calls), and rely on nothing a single size decides.
+// helper, in a ring loop, with nonblocking calls and waits, or use calls
+// the run does not follow (a test loop).
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
@@ -13,7 +13,9 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=4 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOUR %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=5 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIVE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=6 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SIX %s
-// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=7 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SEVEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=7 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SEVEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=8 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=EIGHT %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=9 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NINE %s
 #include <mpi.h>
 
 static void exchange(int *buf, int peer) {
@@ -48,7 +50,7 @@ int main(int argc, char **argv) {
   if (rank == 0)
     MPI_Send(buf, 4, MPI_INT, 1, 1, MPI_COMM_WORLD);
   else if (rank == 1)
-    // THREE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 2, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it one: the receive never returns, and MPI_Finalize waits for it [ompi-message-matching]
+    // THREE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 2, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it: the receive never completes, and MPI_Finalize waits for it [ompi-message-matching]
     MPI_Recv(buf, 4, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #elif CASE == 4
   // Sent as int, received as double; then more than the receive holds.
@@ -64,7 +66,7 @@ int main(int argc, char **argv) {
 #elif CASE == 5
   // A receive that waits while its peer is already in MPI_Finalize.
   if (rank == 1)
-    // FIVE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 0, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it one: the receive never returns, and MPI_Finalize waits for it [ompi-message-matching]
+    // FIVE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 0, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it: the receive never completes, and MPI_Finalize waits for it [ompi-message-matching]
     MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #elif CASE == 6
   // SIX-NOT: warning:
@@ -105,13 +107,38 @@ int main(int argc, char **argv) {
   MPI_Recv(buf, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #endif
 #elif CASE == 7
-  // SEVEN-NOT: warning:
-  // A nonblocking call: the run is not followed, nothing is said (rank 1
-  // waits for a message rank 0 never sends).
+  // Nonblocking: rank 1 waits for an MPI_Irecv whose message rank 0 never
+  // sends.
   MPI_Request r;
   if (rank == 1) {
     MPI_Irecv(buf, 4, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+    // SEVEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Wait (line {{[0-9]+}}) for the MPI_Irecv of line {{[0-9]+}}, a message from rank 0 with tag 9, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it: the receive never completes, and MPI_Finalize waits for it [ompi-message-matching]
     MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 8
+  // EIGHT-NOT: warning:
+  // Nonblocking exchanges that complete: a ring with MPI_Waitall, an
+  // MPI_Isend waited after the receive that matches the peer's.
+  MPI_Request rs[2];
+  MPI_Irecv(buf, 4, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &rs[0]);
+  MPI_Isend(buf + 4, 4, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &rs[1]);
+  MPI_Waitall(2, rs, MPI_STATUSES_IGNORE);
+  if (rank < 2) {
+    MPI_Request s;
+    MPI_Issend(buf, 4, MPI_INT, 1 - rank, 1, MPI_COMM_WORLD, &s);
+    MPI_Recv(buf + 4, 4, MPI_INT, 1 - rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 9
+  // NINE-NOT: warning:
+  // A test loop: the run is not followed, nothing is said (rank 1 waits
+  // for a message rank 0 never sends).
+  MPI_Request r;
+  int done = 0;
+  if (rank == 1) {
+    MPI_Irecv(buf, 4, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+    while (!done)
+      MPI_Test(&r, &done, MPI_STATUS_IGNORE);
   }
 #endif
   MPI_Finalize();

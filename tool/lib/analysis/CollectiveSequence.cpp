@@ -377,8 +377,19 @@ private:
     E.Call = CE;
     E.Line = L;
     E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
-    if (M->Cat != Category::PointToPoint || M->M != Mode::Blocking)
+    if (Name == "MPI_Wait" || Name == "MPI_Waitall") {
+      E.K = P2PEvent::Wait;
+      E.Reqs = Name == "MPI_Wait" ? std::vector<std::string>{requestKey(arg(Role::Request), L)}
+                                  : requestKeys(CE->getNumArgs() == 3 ? CE->getArg(0) : nullptr,
+                                                CE->getNumArgs() == 3 ? CE->getArg(1) : nullptr, L);
+      Messages.push_back(E);
+      return;
+    }
+    bool Nonblocking = M->M == Mode::Nonblocking && M->Cat == Category::PointToPoint && arg(Role::Request);
+    if (M->Cat != Category::PointToPoint || (M->M != Mode::Blocking && !Nonblocking))
       throw Undecided{llvm::formatv("{0} at line {1} is not followed", Name, L).str()};
+    if (Nonblocking)
+      E.Reqs = {requestKey(arg(Role::Request), L)};
     const Expr *Comm = arg(Role::Comm);
     CommId C = Comm ? Ev.commId(Comm, frame().F, CE) : CommId();
     if (!(C.K == CommId::Predefined && C.Key == "MPI_COMM_WORLD"))
@@ -398,13 +409,45 @@ private:
       side(E.R, Role::Source, Role::RecvTag, Replace ? Role::Count : Role::RecvCount,
            Replace ? Role::Type : Role::RecvType);
     } else if (arg(Role::Dest)) {
-      E.K = Name == "MPI_Ssend" ? P2PEvent::Ssend : P2PEvent::Send;
+      E.K = Nonblocking ? P2PEvent::ISend : Name == "MPI_Ssend" ? P2PEvent::Ssend : P2PEvent::Send;
+      E.Sync = Name == "MPI_Ssend" || Name == "MPI_Issend";
       side(E.S, Role::Dest, Role::Tag, Role::Count, Role::Type);
     } else {
-      E.K = P2PEvent::Recv;
+      E.K = Nonblocking ? P2PEvent::IRecv : P2PEvent::Recv;
       side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
     }
     Messages.push_back(E);
+  }
+
+  /// The request &r, &r[k], r + k names, as "variable#k" (k concrete).
+  std::string requestKey(const Expr *E, unsigned L) {
+    const Expr *X = E ? E->IgnoreParenImpCasts() : nullptr;
+    const Expr *Idx = nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf) {
+      X = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
+        X = AS->getBase()->IgnoreParenImpCasts(), Idx = AS->getIdx();
+    } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(X); B && B->getOpcode() == BO_Add) {
+      X = B->getLHS()->IgnoreParenImpCasts(), Idx = B->getRHS();
+    }
+    const VarDecl *V = namedVar(X);
+    std::optional<int64_t> K = Idx ? value(Idx) : std::optional<int64_t>(0);
+    if (!V || !K || !V->hasLocalStorage() ||
+        (!Idx && !isa<UnaryOperator>(E->IgnoreParenImpCasts()) && !V->getType()->isArrayType()))
+      throw Undecided{llvm::formatv("the request at line {0} is not a local variable or element", L).str()};
+    return llvm::formatv("{0}#{1}", static_cast<const void *>(V), *K).str();
+  }
+
+  /// MPI_Waitall(n, reqs, ...): reqs[0] .. reqs[n-1].
+  std::vector<std::string> requestKeys(const Expr *Count, const Expr *Reqs, unsigned L) {
+    std::optional<int64_t> N = Count ? value(Count) : std::nullopt;
+    const VarDecl *V = Reqs ? namedVar(Reqs->IgnoreParenImpCasts()) : nullptr;
+    if (!N || *N < 0 || *N > 1024 || !V || !V->hasLocalStorage() || !V->getType()->isArrayType())
+      throw Undecided{llvm::formatv("the requests of the wait at line {0} are not followed", L).str()};
+    std::vector<std::string> Out;
+    for (int64_t K = 0; K < *N; ++K)
+      Out.push_back(llvm::formatv("{0}#{1}", static_cast<const void *>(V), K).str());
+    return Out;
   }
 
   void record(const CallExpr *CE) {

@@ -65,7 +65,18 @@ struct SequenceResult {
 /// that rank: -1 is MPI_ANY_SOURCE / MPI_ANY_TAG, -2 MPI_PROC_NULL, none
 /// when not known.
 struct P2PEvent {
-  enum Kind { Send, Ssend, Recv, SendRecv, Collective } K = Send;
+  enum Kind {
+    Send,     ///< MPI_Send, MPI_Bsend, MPI_Rsend
+    Ssend,    ///< MPI_Ssend
+    Recv,     ///< MPI_Recv
+    SendRecv, ///< MPI_Sendrecv(_replace)
+    ISend,    ///< MPI_Isend and its forms (Sync for MPI_Issend)
+    IRecv,    ///< MPI_Irecv
+    Wait,     ///< MPI_Wait, MPI_Waitall: completes Reqs
+    Collective
+  } K = Send;
+  bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
+  std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
   const clang::CallExpr *Call = nullptr;
   unsigned Line = 0;
   unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
@@ -86,7 +97,8 @@ struct P2PTraces {
 /// The entry functions (as for collectiveSequences) with point-to-point
 /// calls, each run per rank with 2, 3 and 4 processes, loops iteration by
 /// iteration; a function whose runs cannot all be followed (a nonblocking
-/// call, a probe, a communicator other than MPI_COMM_WORLD, a loop whose
+/// call other than a send or receive, a test, a probe, a request that is
+/// not a local variable or element, a communicator other than MPI_COMM_WORLD, a loop whose
 /// condition is not decided, a branch whose arms differ) gives nothing.
 std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 

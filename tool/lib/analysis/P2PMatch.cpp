@@ -1,6 +1,7 @@
 //===- P2PMatch.cpp - Point-to-point calls matched rank against rank -------===//
 #include "analysis/P2PMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include <map>
 
 using namespace clang;
 
@@ -17,9 +18,24 @@ struct Msg {
   bool Matched = false;
 };
 
+/// A receive posted (MPI_Irecv, or the receive of a blocking call), matched
+/// in posting order.
+struct PostedRecv {
+  int Rank;
+  const P2PEvent *E;
+  long Msg = -1; ///< the message it took
+};
+
+/// What a request of a rank stands for.
+struct Req {
+  bool Send;
+  long Index; ///< into Q (a send; -1 for MPI_PROC_NULL) or Posted (a receive)
+  const P2PEvent *E;
+};
+
 class Sim {
 public:
-  explicit Sim(const P2PTraces &T) : T(T), N(T.Size), Pc(N), Posted(N), Sent(N, -1) {}
+  explicit Sim(const P2PTraces &T) : T(T), N(T.Size), Pc(N), CurSend(N, -2), CurRecv(N, -2), Reqs(N) {}
 
   P2PRunResult run();
 
@@ -27,9 +43,10 @@ private:
   const P2PTraces &T;
   int N;
   std::vector<size_t> Pc;
-  std::vector<bool> Posted; ///< the send side of the rank's current call is posted
-  std::vector<long> Sent;   ///< the message the current call posted
+  std::vector<long> CurSend, CurRecv; ///< what the current blocking call posted (-2: nothing yet)
+  std::vector<std::map<std::string, Req>> Reqs;
   std::vector<Msg> Q;
+  std::vector<PostedRecv> Posted;
   P2PRunResult R;
   bool Unknown = false;
 
@@ -38,117 +55,183 @@ private:
   bool valid(const std::optional<int64_t> &Peer) const {
     return Peer && (*Peer == ProcNull || *Peer == Any || (*Peer >= 0 && *Peer < N));
   }
-  void post(int Rk, const P2PEvent::Side &S, const P2PEvent &E);
-  bool receive(int Rk, const P2PEvent::Side &S, const P2PEvent &E);
+  long send(int Rk, const P2PEvent &E);
+  long post(int Rk, const P2PEvent &E);
+  void match();
+  bool received(long P) const { return P == -1 || (P >= 0 && Posted[P].Msg >= 0); }
+  bool delivered(long M, const P2PEvent &E) const { return M < 0 || !E.Sync || Q[M].Matched; }
+  bool complete(int Rk, const std::string &Key) const;
   bool step(int Rk);
   bool collectives();
+  std::optional<P2PWait> waiting(int Rk) const;
   void stuck();
 };
 
-void Sim::post(int Rk, const P2PEvent::Side &S, const P2PEvent &E) {
-  Posted[Rk] = true;
-  if (!valid(S.Peer) || !S.Tag || *S.Peer == Any) {
+/// Queues the send side of E: the message's index, -1 for MPI_PROC_NULL.
+long Sim::send(int Rk, const P2PEvent &E) {
+  if (!valid(E.S.Peer) || !E.S.Tag || *E.S.Peer == Any) {
     Unknown = true;
-    return;
+    return -1;
   }
-  if (*S.Peer == ProcNull) {
-    Sent[Rk] = -1;
-    return;
-  }
-  Sent[Rk] = long(Q.size());
-  Q.push_back({Rk, int(*S.Peer), *S.Tag, &E});
+  if (*E.S.Peer == ProcNull)
+    return -1;
+  Q.push_back({Rk, int(*E.S.Peer), *E.S.Tag, &E});
+  return long(Q.size()) - 1;
 }
 
-/// The first matching message, taken; false when none has come.
-bool Sim::receive(int Rk, const P2PEvent::Side &S, const P2PEvent &E) {
-  if (!valid(S.Peer) || !S.Tag) {
+/// Posts the receive side of E: its index, -1 for MPI_PROC_NULL.
+long Sim::post(int Rk, const P2PEvent &E) {
+  if (!valid(E.R.Peer) || !E.R.Tag) {
     Unknown = true;
-    return false;
+    return -1;
   }
-  if (*S.Peer == ProcNull)
-    return true;
-  for (Msg &M : Q)
-    if (!M.Matched && M.Dst == Rk && (*S.Peer == Any || M.Src == *S.Peer) && (*S.Tag == Any || *S.Tag == M.Tag)) {
+  if (*E.R.Peer == ProcNull)
+    return -1;
+  Posted.push_back({Rk, &E});
+  return long(Posted.size()) - 1;
+}
+
+/// Each posted receive, in posting order, takes the first message that
+/// matches it (one sender's messages stay in order).
+void Sim::match() {
+  for (PostedRecv &P : Posted) {
+    if (P.Msg >= 0)
+      continue;
+    const P2PEvent::Side &S = P.E->R;
+    for (size_t I = 0; I < Q.size(); ++I) {
+      Msg &M = Q[I];
+      if (M.Matched || M.Dst != P.Rank || (*S.Peer != Any && M.Src != *S.Peer) || (*S.Tag != Any && *S.Tag != M.Tag))
+        continue;
       M.Matched = true;
-      R.Matches.push_back({M.Src, Rk, M.E, &E});
-      return true;
+      P.Msg = long(I);
+      R.Matches.push_back({M.Src, P.Rank, M.E, P.E});
+      break;
     }
-  return false;
+  }
 }
 
-/// One rank's current call, if it can complete now.
+bool Sim::complete(int Rk, const std::string &Key) const {
+  auto It = Reqs[Rk].find(Key);
+  if (It == Reqs[Rk].end())
+    return true; // never started here (MPI_REQUEST_NULL, or another check's finding)
+  const Req &Q0 = It->second;
+  return Q0.Send ? delivered(Q0.Index, *Q0.E) : received(Q0.Index);
+}
+
+/// One rank's current call, if it can complete now (or posts something).
 bool Sim::step(int Rk) {
   const P2PEvent &E = at(Rk);
+  bool Progress = false;
   switch (E.K) {
   case P2PEvent::Send:
-    post(Rk, E.S, E);
+    send(Rk, E);
+    break;
+  case P2PEvent::ISend:
+    Reqs[Rk][E.Reqs.front()] = {true, send(Rk, E), &E};
+    break;
+  case P2PEvent::IRecv:
+    Reqs[Rk][E.Reqs.front()] = {false, post(Rk, E), &E};
     break;
   case P2PEvent::Ssend:
-    if (!Posted[Rk]) {
-      post(Rk, E.S, E);
-      if (Sent[Rk] >= 0)
-        return true; // posted: progress, completes once received
-    } else if (Sent[Rk] >= 0 && !Q[Sent[Rk]].Matched) {
-      return false;
-    }
-    break;
-  case P2PEvent::SendRecv:
-    if (!Posted[Rk])
-      post(Rk, E.S, E);
-    if (!receive(Rk, E.R, E))
-      return false;
-    break;
   case P2PEvent::Recv:
-    if (!receive(Rk, E.R, E))
+  case P2PEvent::SendRecv:
+    if (CurSend[Rk] == -2 && E.K != P2PEvent::Recv)
+      CurSend[Rk] = send(Rk, E), Progress = true;
+    if (CurRecv[Rk] == -2 && E.K != P2PEvent::Ssend)
+      CurRecv[Rk] = post(Rk, E), Progress = true;
+    match();
+    if (Unknown || !(E.K == P2PEvent::Recv || delivered(CurSend[Rk], E)) ||
+        !(E.K == P2PEvent::Ssend || received(CurRecv[Rk])))
+      return Progress;
+    break;
+  case P2PEvent::Wait:
+    match();
+    if (!llvm::all_of(E.Reqs, [&](const std::string &K) { return complete(Rk, K); }))
       return false;
+    for (const std::string &K : E.Reqs)
+      Reqs[Rk].erase(K);
     break;
   case P2PEvent::Collective:
     return false;
   }
   ++Pc[Rk];
-  Posted[Rk] = false;
-  Sent[Rk] = -1;
+  CurSend[Rk] = CurRecv[Rk] = -2;
+  match();
   return true;
 }
 
-/// Every rank still running at a collective: they all pass it.
+/// Every rank still running at the same collective: they all pass it.
 bool Sim::collectives() {
-  bool Any = false;
+  bool AnyRank = false;
+  const FunctionDecl *Coll = nullptr;
   for (int Rk = 0; Rk < N; ++Rk) {
     if (done(Rk))
       continue;
-    if (at(Rk).K != P2PEvent::Collective)
-      return false;
-    Any = true;
+    if (at(Rk).K != P2PEvent::Collective || (Coll && Coll != at(Rk).Call->getDirectCallee()))
+      return false; // not all there, or at different collectives (collective-sequence's finding)
+    Coll = at(Rk).Call->getDirectCallee();
+    AnyRank = true;
   }
-  if (Any)
+  if (AnyRank)
     for (int Rk = 0; Rk < N; ++Rk)
       if (!done(Rk))
         ++Pc[Rk];
-  return Any;
+  return AnyRank;
+}
+
+/// What a rank that cannot go on waits for: the call it is in, and the
+/// call whose completion it needs (the same for a blocking call; the
+/// MPI_Irecv or MPI_Issend of a wait).
+std::optional<P2PWait> Sim::waiting(int Rk) const {
+  const P2PEvent &E = at(Rk);
+  const P2PEvent *Origin = &E;
+  if (E.K == P2PEvent::Wait) {
+    Origin = nullptr;
+    for (const std::string &K : E.Reqs)
+      if (!complete(Rk, K)) {
+        Origin = Reqs[Rk].at(K).E;
+        break;
+      }
+  } else if (E.K != P2PEvent::Recv && E.K != P2PEvent::Ssend && E.K != P2PEvent::SendRecv) {
+    return std::nullopt;
+  }
+  if (!Origin)
+    return std::nullopt;
+  bool Sending = Origin->K == P2PEvent::Ssend || Origin->K == P2PEvent::ISend ||
+                 (Origin->K == P2PEvent::SendRecv && !delivered(CurSend[Rk], *Origin));
+  const P2PEvent::Side &S = Sending ? Origin->S : Origin->R;
+  if (!S.Peer)
+    return std::nullopt;
+  P2PWait W;
+  W.Rank = Rk;
+  W.At = &E;
+  W.Origin = Origin;
+  W.Sending = Sending;
+  W.Peer = int(*S.Peer);
+  return W;
 }
 
 void Sim::stuck() {
-  const CallExpr *Coll = nullptr;
+  const FunctionDecl *Coll = nullptr;
   for (int Rk = 0; Rk < N; ++Rk)
     if (!done(Rk) && at(Rk).K == P2PEvent::Collective) {
-      if (Coll && Coll != at(Rk).Call)
+      if (Coll && Coll != at(Rk).Call->getDirectCallee())
         return; // ranks at different collectives: collective-sequence's finding
-      Coll = at(Rk).Call;
+      Coll = at(Rk).Call->getDirectCallee();
     }
   for (int Rk = 0; Rk < N; ++Rk) {
-    if (done(Rk))
+    if (done(Rk) || at(Rk).K == P2PEvent::Collective)
       continue;
-    const P2PEvent &E = at(Rk);
-    if (E.K == P2PEvent::Collective)
+    std::optional<P2PWait> W = waiting(Rk);
+    if (!W)
       continue;
-    P2PWait W{Rk, &E, -1, nullptr};
-    const P2PEvent::Side &S = E.K == P2PEvent::Ssend ? E.S : E.R;
-    if (!S.Peer)
-      continue;
-    W.Peer = int(*S.Peer);
-    if (W.Peer >= 0 && !done(W.Peer))
-      W.PeerAt = &at(W.Peer);
+    if (W->Peer >= 0 && W->Peer != Rk && !done(W->Peer)) {
+      W->PeerAt = &at(W->Peer);
+      if (auto P = waiting(W->Peer)) {
+        W->PeerOrigin = P->Origin;
+        W->PeerSending = P->Sending;
+      }
+    }
     R.Stuck = W;
     return;
   }

@@ -6,8 +6,10 @@
 // permissive MPI: whatever is reported happens with any buffering), a
 // synchronous send waits for its receive, a receive waits for the first
 // matching message (same source or MPI_ANY_SOURCE, same tag or
-// MPI_ANY_TAG, messages of one sender in order), MPI_Sendrecv sends then
-// receives, a collective waits for every rank. The result pairs each
+// MPI_ANY_TAG, messages of one sender in order, receives matched in the
+// order they are posted), MPI_Sendrecv sends then receives, MPI_Isend and
+// MPI_Irecv post and MPI_Wait(all) waits for what they started, a
+// collective waits for every rank. The result pairs each
 // receive with its send, and where the run stops with ranks still
 // waiting, says who waits for whom.
 //
@@ -29,9 +31,13 @@ struct P2PMatchPair {
 /// A rank that waits for ever, and what its peer does meanwhile.
 struct P2PWait {
   int Rank = 0;
-  const P2PEvent *At = nullptr;
-  int Peer = -1;                    ///< the rank it waits for (-1: any)
-  const P2PEvent *PeerAt = nullptr; ///< where the peer waits too; null when the peer has ended
+  const P2PEvent *At = nullptr;         ///< the call it waits in
+  const P2PEvent *Origin = nullptr;     ///< the call whose completion it needs (At, or a wait's MPI_Irecv/Issend)
+  bool Sending = false;                 ///< it waits for its send to be received (else for a message)
+  int Peer = -1;                        ///< the rank it waits for (-1: any)
+  const P2PEvent *PeerAt = nullptr;     ///< where the peer is; null when the peer has ended
+  const P2PEvent *PeerOrigin = nullptr; ///< what the peer waits for, if it waits in turn
+  bool PeerSending = false;
 };
 
 struct P2PRunResult {

@@ -31,39 +31,49 @@ std::string callName(const P2PEvent &E) {
 
 std::string from(int64_t Peer) { return Peer < 0 ? "any rank" : "rank " + std::to_string(Peer); }
 
-std::string waitsFor(const P2PEvent &E) {
-  if (E.K == P2PEvent::Collective)
-    return llvm::formatv("in {0} (line {1}) for every rank to join it", callName(E), E.Line);
-  if (E.K == P2PEvent::Ssend)
-    return llvm::formatv("in {0} (line {1}) until rank {2} receives", callName(E), E.Line, *E.S.Peer);
-  return llvm::formatv("in {0} (line {1}) for a message from {2}", callName(E), E.Line, from(*E.R.Peer));
+/// "in MPI_Recv (line 12) for a message from rank 1": where a rank waits,
+/// for what. Origin is the call whose completion it needs (At itself for a
+/// blocking call, the MPI_Irecv or MPI_Issend for a wait).
+std::string waitsFor(const P2PEvent &At, const P2PEvent *Origin, bool Sending) {
+  if (At.K == P2PEvent::Collective || !Origin)
+    return llvm::formatv("in {0} (line {1}) for every rank to join it", callName(At), At.Line);
+  std::string In = llvm::formatv("in {0} (line {1})", callName(At), At.Line);
+  if (Origin != &At)
+    In += llvm::formatv(" for the {0} of line {1}", callName(*Origin), Origin->Line).str();
+  if (Sending)
+    return llvm::formatv("{0} until rank {1} receives", In, *Origin->S.Peer);
+  return llvm::formatv("{0}{1} a message from {2}", In, Origin != &At ? "," : " for", from(*Origin->R.Peer));
 }
 
 void reportStuck(CheckContext &C, const P2PTraces &T, const P2PWait &W) {
   std::string Msg;
-  const P2PEvent::Side &S = W.At->K == P2PEvent::Ssend ? W.At->S : W.At->R;
+  const P2PEvent::Side &S = W.Sending ? W.Origin->S : W.Origin->R;
   std::string Tag = !S.Tag ? "" : *S.Tag < 0 ? " with any tag" : " with tag " + std::to_string(*S.Tag);
+  std::string Mine = waitsFor(*W.At, W.Origin, W.Sending);
+  const char *What = W.Sending ? "send" : "receive";
   if (W.Peer == W.Rank)
     Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, which only it could send, and it has sent none: "
-                        "the {4} never returns",
-                        T.Size, W.Rank, waitsFor(*W.At), Tag, W.At->K == P2PEvent::Ssend ? "send" : "receive");
+                        "the {4} never completes",
+                        T.Size, W.Rank, Mine, Tag, What);
   else if (W.PeerAt && W.PeerAt->K == P2PEvent::Collective)
     Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but rank {4} goes on to {5} (line {6}) without "
-                        "sending it one: the {7} never returns, and {5} waits for it",
-                        T.Size, W.Rank, waitsFor(*W.At), Tag, W.Peer, callName(*W.PeerAt), W.PeerAt->Line,
-                        W.At->K == P2PEvent::Ssend ? "send" : "receive");
-  else if (W.PeerAt)
+                        "{7} it: the {8} never completes, and {5} waits for it",
+                        T.Size, W.Rank, Mine, Tag, W.Peer, callName(*W.PeerAt), W.PeerAt->Line,
+                        W.Sending ? "receiving" : "sending", What);
+  else if (W.PeerAt && W.PeerOrigin)
     Msg = llvm::formatv("with {0} processes, rank {1} waits {2}, while rank {3} waits {4}: neither can go on, "
                         "whatever the buffering (a blocking receive returns only once a matching message is sent)",
-                        T.Size, W.Rank, waitsFor(*W.At), W.Peer, waitsFor(*W.PeerAt));
-  else if (W.Peer >= 0)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but rank {4} ends without sending it one: the {5} "
-                        "never returns",
-                        T.Size, W.Rank, waitsFor(*W.At), Tag, W.Peer, W.At->K == P2PEvent::Ssend ? "send" : "receive");
+                        T.Size, W.Rank, Mine, W.Peer, waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending));
+  else if (W.Peer >= 0 && !W.PeerAt)
+    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but rank {4} ends without {5} it: the {6} never "
+                        "completes",
+                        T.Size, W.Rank, Mine, Tag, W.Peer, W.Sending ? "receiving" : "sending", What);
+  else if (W.Peer < 0)
+    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but no rank sends it a matching message: the "
+                        "receive never completes",
+                        T.Size, W.Rank, Mine, Tag);
   else
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}, but no rank sends it a matching message: the "
-                        "receive never returns",
-                        T.Size, W.Rank, waitsFor(*W.At));
+    return; // the peer is busy elsewhere: not judged
   Finding *F = C.report("message-matching", W.At->Call->getBeginLoc(), Msg);
   if (F && W.PeerAt && W.Peer != W.Rank)
     C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
