@@ -147,6 +147,7 @@ private:
   std::vector<Frame> Frames;
   const Stmt *Cur = nullptr;      ///< the statement being run (the evaluator's anchor)
   const CallExpr *Site = nullptr; ///< the entry function's call being run (in a called function)
+  unsigned Steps = 0;             ///< statements run: unrolled loops stop at a budget
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
   Frame &frame() { return Frames.back(); }
@@ -516,6 +517,8 @@ private:
 Flow RankRun::exec(const Stmt *S) {
   if (!S)
     return Flow::Normal;
+  if (++Steps > 100000)
+    throw Undecided{"the run is too long to follow statement by statement"};
   Cur = S;
   if (const auto *C = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *X : C->body())
