@@ -97,3 +97,24 @@ void derived(void) {
 void pointers_with_struct_type(void ***cells, MPI_Datatype cell_type) {
   MPI_Send(cells, 1, cell_type, 1, 0, MPI_COMM_WORLD);
 }
+
+// A struct made of one type only, sent as that type (PRK's PIC particles:
+// "use double to create homogeneous type"): the same bytes. A struct that
+// mixes types is still a mismatch.
+struct particle {
+  double x, y, q[2];
+};
+struct tagged {
+  double x;
+  int id;
+};
+void homogeneous_structs(struct particle *p, struct tagged *t, int n) {
+  MPI_Datatype PART;
+  MPI_Type_contiguous(4, MPI_DOUBLE, &PART);
+  MPI_Type_commit(&PART);
+  MPI_Send(p, n, PART, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(p, 4 * n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 't' has elements of type struct tagged, but its datatype MPI_DOUBLE describes double [ompi-type-mismatch]
+  MPI_Send(t, n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&PART);
+}

@@ -22,6 +22,29 @@ using namespace clang;
 
 namespace ompi {
 
+/// Whether T is made of scalars of type W only (through arrays and nested
+/// structs), with no padding: sizeof(T) is a multiple of sizeof(W) that
+/// the members fill.
+static bool onlyOf(ASTContext &Ctx, QualType T, QualType W, int Depth = 0) {
+  if (Depth > 8)
+    return false;
+  if (const auto *A = Ctx.getAsConstantArrayType(T))
+    return onlyOf(Ctx, A->getElementType(), W, Depth + 1);
+  const RecordType *RT = T->getAsStructureType();
+  if (!RT)
+    return sameType(T, W);
+  const RecordDecl *RD = RT->getDecl()->getDefinition();
+  if (!RD || RD->field_empty())
+    return false;
+  uint64_t Sum = 0;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isBitField() || !onlyOf(Ctx, F->getType(), W, Depth + 1))
+      return false;
+    Sum += Ctx.getTypeSize(F->getType());
+  }
+  return Sum == Ctx.getTypeSize(T);
+}
+
 /// Two different arithmetic types that are alike on this target: integers
 /// of one size and signedness (long and long long on LP64, int64_t and
 /// long long), or floating types of one size and format.
@@ -92,6 +115,9 @@ void bufferTypeMismatches(CheckContext &C, llvm::function_ref<void(const BufferT
         Ok = Fields.size() == Want.size();
         for (size_t I = 0; Ok && I < Fields.size(); ++I)
           Ok = sameType(Fields[I], Want[I]);
+        // A struct made of the one type only (struct { double x, y, q; }
+        // sent as doubles, PRK's particles): the same bytes, no padding.
+        Ok = Ok || (Want.size() == 1 && onlyOf(C.Ctx, Elem, Want[0]));
       } else {
         Ok = llvm::all_of(Want, [&](QualType W) { return sameType(Elem, W); });
       }
