@@ -35,13 +35,15 @@ struct Req {
 
 class Sim {
 public:
-  explicit Sim(const P2PTraces &T) : T(T), N(T.Size), Pc(N), CurSend(N, -2), CurRecv(N, -2), Reqs(N) {}
+  Sim(const P2PTraces &T, bool Buffered)
+      : T(T), N(T.Size), Buffered(Buffered), Pc(N), CurSend(N, -2), CurRecv(N, -2), Reqs(N) {}
 
   P2PRunResult run();
 
 private:
   const P2PTraces &T;
   int N;
+  bool Buffered; ///< standard sends complete at once (else only once received)
   std::vector<size_t> Pc;
   std::vector<long> CurSend, CurRecv; ///< what the current blocking call posted (-2: nothing yet)
   std::vector<std::map<std::string, Req>> Reqs;
@@ -59,7 +61,14 @@ private:
   long post(int Rk, const P2PEvent &E);
   void match();
   bool received(long P) const { return P == -1 || (P >= 0 && Posted[P].Msg >= 0); }
-  bool delivered(long M, const P2PEvent &E) const { return M < 0 || !E.Sync || Q[M].Matched; }
+  /// Whether E's send completes only once received: a synchronous send,
+  /// or a standard one when sends are not buffered (MPI_Bsend always is).
+  bool sync(const P2PEvent &E) const {
+    const FunctionDecl *F = E.Call ? E.Call->getDirectCallee() : nullptr;
+    llvm::StringRef Name = F && F->getIdentifier() ? F->getName() : "";
+    return E.Sync || (!Buffered && E.K != P2PEvent::SendRecv && Name != "MPI_Bsend" && Name != "MPI_Ibsend");
+  }
+  bool delivered(long M, const P2PEvent &E) const { return M < 0 || !sync(E) || Q[M].Matched; }
   bool complete(int Rk, const std::string &Key) const;
   bool step(int Rk);
   bool collectives();
@@ -124,25 +133,32 @@ bool Sim::step(int Rk) {
   bool Progress = false;
   switch (E.K) {
   case P2PEvent::Send:
-    send(Rk, E);
-    break;
+    if (!sync(E)) {
+      send(Rk, E);
+      break;
+    }
+    [[fallthrough]];
   case P2PEvent::ISend:
-    Reqs[Rk][E.Reqs.front()] = {true, send(Rk, E), &E};
-    break;
-  case P2PEvent::IRecv:
-    Reqs[Rk][E.Reqs.front()] = {false, post(Rk, E), &E};
-    break;
+    if (E.K == P2PEvent::ISend) {
+      Reqs[Rk][E.Reqs.front()] = {true, send(Rk, E), &E};
+      break;
+    }
+    [[fallthrough]];
   case P2PEvent::Ssend:
   case P2PEvent::Recv:
-  case P2PEvent::SendRecv:
-    if (CurSend[Rk] == -2 && E.K != P2PEvent::Recv)
+  case P2PEvent::SendRecv: {
+    bool HasSend = E.K != P2PEvent::Recv, HasRecv = E.K == P2PEvent::Recv || E.K == P2PEvent::SendRecv;
+    if (CurSend[Rk] == -2 && HasSend)
       CurSend[Rk] = send(Rk, E), Progress = true;
-    if (CurRecv[Rk] == -2 && E.K != P2PEvent::Ssend)
+    if (CurRecv[Rk] == -2 && HasRecv)
       CurRecv[Rk] = post(Rk, E), Progress = true;
     match();
-    if (Unknown || !(E.K == P2PEvent::Recv || delivered(CurSend[Rk], E)) ||
-        !(E.K == P2PEvent::Ssend || received(CurRecv[Rk])))
+    if (Unknown || (HasSend && !delivered(CurSend[Rk], E)) || (HasRecv && !received(CurRecv[Rk])))
       return Progress;
+    break;
+  }
+  case P2PEvent::IRecv:
+    Reqs[Rk][E.Reqs.front()] = {false, post(Rk, E), &E};
     break;
   case P2PEvent::Wait:
     match();
@@ -192,12 +208,12 @@ std::optional<P2PWait> Sim::waiting(int Rk) const {
         Origin = Reqs[Rk].at(K).E;
         break;
       }
-  } else if (E.K != P2PEvent::Recv && E.K != P2PEvent::Ssend && E.K != P2PEvent::SendRecv) {
+  } else if (E.K != P2PEvent::Recv && E.K != P2PEvent::Ssend && E.K != P2PEvent::SendRecv && E.K != P2PEvent::Send) {
     return std::nullopt;
   }
   if (!Origin)
     return std::nullopt;
-  bool Sending = Origin->K == P2PEvent::Ssend || Origin->K == P2PEvent::ISend ||
+  bool Sending = Origin->K == P2PEvent::Ssend || Origin->K == P2PEvent::ISend || Origin->K == P2PEvent::Send ||
                  (Origin->K == P2PEvent::SendRecv && !delivered(CurSend[Rk], *Origin));
   const P2PEvent::Side &S = Sending ? Origin->S : Origin->R;
   if (!S.Peer)
@@ -250,12 +266,13 @@ P2PRunResult Sim::run() {
   if (Unknown)
     return R;
   R.Followed = true;
+  R.Unreceived = unsigned(llvm::count_if(Q, [](const Msg &M) { return !M.Matched; }));
   stuck();
   return R;
 }
 
 } // namespace
 
-P2PRunResult matchP2P(const P2PTraces &T) { return Sim(T).run(); }
+P2PRunResult matchP2P(const P2PTraces &T, bool Buffered) { return Sim(T, Buffered).run(); }
 
 } // namespace ompi

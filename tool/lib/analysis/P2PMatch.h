@@ -44,9 +44,13 @@ struct P2PRunResult {
   bool Followed = false; ///< every value was known and no rank aborted
   std::vector<P2PMatchPair> Matches;
   std::optional<P2PWait> Stuck; ///< the first rank left waiting, unless a collective is what it waits at
+  unsigned Unreceived = 0;      ///< messages sent and never received
 };
 
-P2PRunResult matchP2P(const P2PTraces &T);
+/// Buffered: standard sends complete at once, as with the most permissive
+/// MPI (what is found then happens whatever the buffering); false: they
+/// complete only once received, as MPI allows (MPI_Bsend stays buffered).
+P2PRunResult matchP2P(const P2PTraces &T, bool Buffered = true);
 
 } // namespace ompi
 

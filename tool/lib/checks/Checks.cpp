@@ -53,6 +53,9 @@ static const CheckInfo Registry[] = {
     {"portability-type-size", "portability",
      "a buffer type that differs from its datatype's but has the same size here (long and MPI_LONG_LONG on LP64)",
      checkPortabilityTypeSize},
+    {"portability-unsafe-buffering", "portability",
+     "an exchange that completes only because MPI buffers standard sends (both ranks send first)",
+     checkUnsafeBuffering},
     {"send-buffer-in-use", "correctness", "a nonblocking send's buffer written before the send completes",
      checkSendBufferInUse},
     {"message-matching", "correctness",
@@ -83,6 +86,12 @@ const std::vector<SequenceResult> &CheckContext::sequences() {
   if (!Sequences)
     Sequences = collectiveSequences(Ctx, Ev, Uni);
   return *Sequences;
+}
+
+const std::vector<P2PTraces> &CheckContext::p2p() {
+  if (!P2P)
+    P2P = p2pTraces(Ctx, Ev, Uni);
+  return *P2P;
 }
 
 bool CheckContext::sequencesAgree(const FunctionDecl *F) {

@@ -94,6 +94,7 @@ struct CheckContext {
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
   std::map<const clang::FunctionDecl *, std::vector<HandleVar>> HandleFlows = {};   ///< handles(), computed once
   std::optional<std::vector<SequenceResult>> Sequences = {};
+  std::optional<std::vector<P2PTraces>> P2P = {}; ///< p2p(), computed once
   std::optional<DerivedTypes> Derived =
       {}; ///< derived(), computed once                        ///< sequences(), computed once
   std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {}; ///< sequencesAgree(), computed once
@@ -121,6 +122,9 @@ struct CheckContext {
   /// Each entry function's collectives per rank (analysis/CollectiveSequence),
   /// computed once for the checks that read them.
   const std::vector<SequenceResult> &sequences();
+  /// main's point-to-point calls per rank (analysis/CollectiveSequence's
+  /// p2pTraces), computed once for the checks that match them.
+  const std::vector<P2PTraces> &p2p();
   /// Whether the collective sequences prove every call of F right: F is
   /// reached only from entry functions whose runs were followed to their
   /// end and found every rank issuing the same collectives.
@@ -173,6 +177,7 @@ void checkStructDatatypes(CheckContext &C);
 void checkMessageMatching(CheckContext &C);
 void checkSendBufferInUse(CheckContext &C);
 void checkPortabilityTypeSize(CheckContext &C);
+void checkUnsafeBuffering(CheckContext &C);
 
 } // namespace ompi
 

@@ -14,8 +14,7 @@
 // decide) are left alone.
 //
 //===----------------------------------------------------------------------===//
-#include "analysis/P2PMatch.h"
-#include "checks/Checks.h"
+#include "checks/P2PText.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -23,27 +22,6 @@ using namespace clang;
 namespace ompi {
 
 namespace {
-
-std::string callName(const P2PEvent &E) {
-  const FunctionDecl *F = E.Call->getDirectCallee();
-  return F ? F->getName().str() : "the call";
-}
-
-std::string from(int64_t Peer) { return Peer < 0 ? "any rank" : "rank " + std::to_string(Peer); }
-
-/// "in MPI_Recv (line 12) for a message from rank 1": where a rank waits,
-/// for what. Origin is the call whose completion it needs (At itself for a
-/// blocking call, the MPI_Irecv or MPI_Issend for a wait).
-std::string waitsFor(const P2PEvent &At, const P2PEvent *Origin, bool Sending) {
-  if (At.K == P2PEvent::Collective || !Origin)
-    return llvm::formatv("in {0} (line {1}) for every rank to join it", callName(At), At.Line);
-  std::string In = llvm::formatv("in {0} (line {1})", callName(At), At.Line);
-  if (Origin != &At)
-    In += llvm::formatv(" for the {0} of line {1}", callName(*Origin), Origin->Line).str();
-  if (Sending)
-    return llvm::formatv("{0} until rank {1} receives", In, *Origin->S.Peer);
-  return llvm::formatv("{0}{1} a message from {2}", In, Origin != &At ? "," : " for", from(*Origin->R.Peer));
-}
 
 void reportStuck(CheckContext &C, const P2PTraces &T, const P2PWait &W) {
   std::string Msg;
@@ -112,9 +90,8 @@ void reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
 } // namespace
 
 void checkMessageMatching(CheckContext &C) {
-  std::vector<P2PTraces> All = p2pTraces(C.Ctx, C.Ev, C.Uni);
-  const FunctionDecl *Done = nullptr;
-  for (const P2PTraces &T : All) {
+    const FunctionDecl *Done = nullptr;
+  for (const P2PTraces &T : C.p2p()) {
     if (T.F == Done)
       continue;
     P2PRunResult R = matchP2P(T);

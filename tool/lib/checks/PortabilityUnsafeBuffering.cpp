@@ -1,0 +1,46 @@
+//===- PortabilityUnsafeBuffering.cpp - Check: portability-unsafe-buffering ===//
+//
+// main's point-to-point calls that complete only because the MPI library
+// buffers standard sends: matched again (analysis/P2PMatch) with every
+// MPI_Send and MPI_Isend completing only once received, as the standard
+// allows, at the smallest number of processes at which the buffered run
+// completes with every message received, the run stops (two ranks that
+// both send first). The standard
+// calls such a program unsafe: it works while messages fit the library's
+// eager limit and hangs when they grow. A remark, like the other
+// portability checks; what hangs whatever the buffering is
+// message-matching's.
+//
+//===----------------------------------------------------------------------===//
+#include "checks/P2PText.h"
+
+namespace ompi {
+
+void checkUnsafeBuffering(CheckContext &C) {
+  const clang::FunctionDecl *Done = nullptr;
+  for (const P2PTraces &T : C.p2p()) {
+    if (T.F == Done)
+      continue;
+    P2PRunResult Buffered = matchP2P(T);
+    if (!Buffered.Followed)
+      continue;
+    Done = T.F;
+    if (Buffered.Stuck || Buffered.Unreceived)
+      continue; // message-matching's or unmatched-p2p's finding
+    P2PRunResult Sync = matchP2P(T, /*Buffered=*/false);
+    if (!Sync.Stuck || !Sync.Stuck->PeerAt || !Sync.Stuck->PeerOrigin)
+      continue;
+    const P2PWait &W = *Sync.Stuck;
+    if (Finding *F = C.report(
+            "portability-unsafe-buffering", W.At->Call->getBeginLoc(),
+            llvm::formatv("with {0} processes, if MPI does not buffer the messages, rank {1} waits {2}, while rank "
+                          "{3} waits {4}: the exchange completes only because the library buffers a send (a standard "
+                          "send may wait for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)",
+                          T.Size, W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
+                          waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending))
+                .str()))
+      C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
+  }
+}
+
+} // namespace ompi
