@@ -90,7 +90,7 @@ void reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
 } // namespace
 
 void checkMessageMatching(CheckContext &C) {
-    const FunctionDecl *Done = nullptr;
+  const FunctionDecl *Done = nullptr;
   for (const P2PTraces &T : C.p2p()) {
     if (T.F == Done)
       continue;
