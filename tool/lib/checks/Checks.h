@@ -93,11 +93,10 @@ struct CheckContext {
   std::vector<P2PEnd> *Receives = nullptr; ///< this file's receiving ends, for the other files' findings
   std::map<const clang::FunctionDecl *, std::vector<RequestVar>> RequestFlows = {}; ///< requests(), computed once
   std::map<const clang::FunctionDecl *, std::vector<HandleVar>> HandleFlows = {};   ///< handles(), computed once
-  std::optional<std::vector<SequenceResult>> Sequences = {};
-  std::optional<std::vector<P2PTraces>> P2P = {}; ///< p2p(), computed once
-  std::optional<DerivedTypes> Derived =
-      {}; ///< derived(), computed once                        ///< sequences(), computed once
-  std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {}; ///< sequencesAgree(), computed once
+  std::optional<std::vector<SequenceResult>> Sequences = {};                        ///< sequences(), computed once
+  std::optional<std::vector<P2PTraces>> P2P = {};                                   ///< p2p(), computed once
+  std::optional<DerivedTypes> Derived = {};                                         ///< derived(), computed once
+  std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {};         ///< sequencesAgree(), computed once
 
   /// A finding of check Name at Loc (null when a NOLINT comment suppresses
   /// it, or the same check already reported there).
