@@ -12,13 +12,6 @@ namespace {
 
 constexpr size_t MaxPaths = 16;
 
-bool mentions(const Stmt *St, const VarDecl *V) {
-  return anyNode(St, [&](const Stmt *X) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(X);
-    return DRE && DRE->getDecl() == V;
-  });
-}
-
 bool callsNamed(const Expr *E, llvm::StringRef Name) {
   const auto *CE = dyn_cast<CallExpr>(E);
   return CE && CE->getDirectCallee() && CE->getDirectCallee()->getName() == Name;
@@ -273,7 +266,7 @@ void Walk::clobberMentioned(const Stmt *St) {
     if (mayWrite(Ctx, St, Arrays[I]))
       Cur->A[I].assign(Cur->A[I].size(), ArrayElem::of(ArrayElem::Unknown));
   for (auto &[V, X] : Cur->Vars)
-    if (mentions(St, V))
+    if (refersTo(St, V))
       X = ArrayElem::of(ArrayElem::Unknown);
 }
 
@@ -367,7 +360,7 @@ ArrayElem Walk::value(const Expr *E) {
   }
   if (const VarDecl *V = namedVar(E); V && Cur->Vars.count(V))
     return Cur->Vars[V];
-  if (llvm::any_of(Arrays, [&](const VarDecl *V) { return mentions(E, V); }))
+  if (llvm::any_of(Arrays, [&](const VarDecl *V) { return refersTo(E, V); }))
     return ArrayElem::of(ArrayElem::Unknown);
   SymValue V = Ev.evaluate(E, FD, Anchor);
   return V.K == SymValue::Int ? ArrayElem::integer(V.I) : ArrayElem::of(ArrayElem::Unknown);

@@ -863,7 +863,7 @@ private:
                 .str();
     for (unsigned Idx : Members)
       for (const VarDecl *P : Cands[Idx].Protected) {
-        if (refers(C.S, P))
+        if (refersTo(C.S, P))
           return llvm::formatv("it uses {0}, the result of the call at line {1}", P->getName(), Cands[Idx].M.Line)
               .str();
         if (C.Helper && P->hasGlobalStorage() && Eff.touchesGlobal(C.Helper->F, P))
@@ -917,13 +917,6 @@ private:
     std::string Why = check(Last.S, protectedBy(Cands, Members), F, nullptr, 0);
     Skip = nullptr;
     return Why.empty() ? "" : "the macro around the call at line " + std::to_string(Last.M.Line) + ": " + Why;
-  }
-
-  bool refers(const Stmt *S, const VarDecl *V) {
-    return anyNode(S, [&](const Stmt *X) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(X);
-      return DRE && DRE->getDecl() == V;
-    });
   }
 
   /// Why S cannot be crossed, or "". Loops counts enclosing loops/switches

@@ -100,10 +100,6 @@ private:
     return A.Class == ArgClass::Static && !A.Value.empty() && lookupHandle(A.Value) ? A.Value : text(E);
   }
 
-  static bool mentions(const Stmt *S, const VarDecl *V) {
-    return anyNode(S, [&](const Stmt *X) { return namedVar(dyn_cast<Expr>(X)) == V && isa<DeclRefExpr>(X); });
-  }
-
   std::string analyze(const ForStmt *For, const FunctionDecl *F, const CallResult &R, LoopFusion &L) {
     if (For->getBeginLoc().isMacroID() || R.Call->getBeginLoc().isMacroID())
       return "the loop or the call is written through a macro";
@@ -150,7 +146,7 @@ private:
     if (auto At = Ev.analysis(F).addressTaken(K))
       return llvm::formatv("the address of the counter {0} is taken at line {1}", K->getName(), *At).str();
     for (const Expr *X : {A, B})
-      if (!X->IgnoreParenImpCasts()->getType()->isSignedIntegerType() || X->HasSideEffects(Ctx) || mentions(X, K))
+      if (!X->IgnoreParenImpCasts()->getType()->isSignedIntegerType() || X->HasSideEffects(Ctx) || refersTo(X, K))
         return "a bound is not a side-effect-free signed integer expression without the counter";
     if (std::string W = readsOnlyVariables(B); !W.empty())
       return "the bound " + text(B) + " " + W;
@@ -205,7 +201,7 @@ private:
     if (Root && Root->Class != ArgClass::Static)
       return "root " + Root->Text + " is not static";
     const Expr *CommE = R.expr(Role::Comm);
-    if (CommE->HasSideEffects(Ctx) || mentions(CommE, K))
+    if (CommE->HasSideEffects(Ctx) || refersTo(CommE, K))
       return "communicator " + Comm->Text + " may differ between iterations";
     L.TypeText = spelling(*T, R.expr(Role::Type));
     L.OpText = spelling(*Op, R.expr(Role::Op));
@@ -232,7 +228,7 @@ private:
       else if (namedVar(BO->getLHS()) == K && BO->getRHS()->getType()->isPointerType())
         Base = BO->getRHS();
     }
-    if (!Base || mentions(Base, K) || Base->HasSideEffects(Ctx))
+    if (!Base || refersTo(Base, K) || Base->HasSideEffects(Ctx))
       return nullptr;
     QualType Elem = Base->getType()->getPointeeType();
     if (Elem.isNull() || Elem->isIncompleteType() || Ctx.getTypeSizeInChars(Elem).getQuantity() != Size)

@@ -33,12 +33,6 @@ struct PathValue {
 inline bool testedBetween(clang::ASTContext &Ctx, const clang::FunctionDecl *F, const clang::VarDecl *V, unsigned From,
                           unsigned To) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
-  auto refersToV = [&](const clang::Stmt *S) {
-    return S && anyNode(S, [&](const clang::Stmt *N) {
-             const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(N);
-             return D && D->getDecl() == V;
-           });
-  };
   return anyNode(F->getBody(), [&](const clang::Stmt *N) {
     const clang::Stmt *Cond = nullptr;
     if (const auto *I = llvm::dyn_cast<clang::IfStmt>(N))
@@ -58,7 +52,7 @@ inline bool testedBetween(clang::ASTContext &Ctx, const clang::FunctionDecl *F, 
     if (!Cond)
       return false;
     unsigned L = SM.getExpansionLineNumber(Cond->getBeginLoc());
-    return L >= From && L <= To && refersToV(Cond);
+    return L >= From && L <= To && refersTo(Cond, V);
   });
 }
 

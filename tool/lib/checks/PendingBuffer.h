@@ -62,12 +62,7 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       unsigned O = offset(CE->getBeginLoc());
-      bool NamesR = llvm::any_of(CE->arguments(), [&](const Expr *A) {
-        return anyNode(A, [&](const Stmt *N) {
-          const auto *D = dyn_cast<DeclRefExpr>(N);
-          return D && D->getDecl() == P.Req;
-        });
-      });
+      bool NamesR = llvm::any_of(CE->arguments(), [&](const Expr *A) { return refersTo(A, P.Req); });
       const FunctionModel *M = modelOf(CE);
       if (M)
         MPIArgs.push_back({O, offset(CE->getEndLoc())});

@@ -25,6 +25,14 @@ template <typename Pred> bool anyNode(const clang::Stmt *S, Pred P) {
   return false;
 }
 
+/// Whether S or anything inside it names the declaration V.
+inline bool refersTo(const clang::Stmt *S, const clang::ValueDecl *V) {
+  return anyNode(S, [&](const clang::Stmt *X) {
+    const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(X);
+    return DRE && DRE->getDecl() == V;
+  });
+}
+
 /// The variable E names (through parentheses and implicit casts), if E is
 /// just a variable.
 inline const clang::VarDecl *namedVar(const clang::Expr *E) {
