@@ -176,4 +176,72 @@ void fences_everywhere(int *mem, int *local) {
   MPI_Win_free(&v);
   MPI_Comm_free(&half);
 }
-// CHECK: 8 warnings generated.
+
+// A branch on a broadcast value: every rank takes it alike, so each
+// outcome is followed in turn. Where 'n > 1' holds, rank 0 reduces to root
+// 0 and the others to root 1.
+void root_from_input(void) {
+  int rank, n = 0, root = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (n > 1)
+    root = 1;
+  else
+    root = 0;
+  if (rank == 0)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'n > 1' holds, ranks 0 call MPI_Reduce (line [[#@LINE+1]]) (root=0 op=MPI_SUM count=1 type=MPI_DOUBLE) as their 2nd collective but ranks 1 call it (root=1 op=MPI_SUM count=1 type=MPI_DOUBLE) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+    MPI_Reduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+}
+
+// The same with an op held in a variable: where 'n > 1' does not hold the
+// ranks agree, where it holds they do not.
+void op_from_input(void) {
+  int rank, n = 0;
+  MPI_Op op = MPI_SUM;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (n > 1)
+    op = MPI_MAX;
+  if (rank == 0)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'n > 1' holds, ranks 0 call MPI_Allreduce (line [[#@LINE+1]]) (op=MPI_SUM count=1 type=MPI_DOUBLE) as their 2nd collective but ranks 1 call it (op=MPI_MAX count=1 type=MPI_DOUBLE) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  else
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
+}
+
+// Negative: whichever way the broadcast value goes, every rank passes the
+// same root and op, and calls the barrier or not together.
+void agree_on_input(void) {
+  int rank, n = 0, root = 0;
+  MPI_Op op = MPI_SUM;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (n > 1) {
+    root = 1;
+    op = MPI_MAX;
+  }
+  if (rank == 0)
+    MPI_Reduce(&a, &b, 1, MPI_DOUBLE, op, root, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(&a, &b, 1, MPI_DOUBLE, op, root, MPI_COMM_WORLD);
+  if (n > 1)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: a branch on a received value is not taken alike by every rank
+// (rank 1 receives it, rank 0 knows it): its outcomes are not assumed.
+void received_value(void) {
+  int rank, n = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    n = 2;
+    MPI_Send(&n, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(&n, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (n > 1)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+// CHECK: 10 warnings generated.

@@ -16,6 +16,9 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=7 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SEVEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=8 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=EIGHT %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=9 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NINE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=10 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=10 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=11 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=ELEVEN %s
 #include <mpi.h>
 
 static void exchange(int *buf, int peer) {
@@ -139,6 +142,55 @@ int main(int argc, char **argv) {
     MPI_Irecv(buf, 4, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
     while (!done)
       MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 10
+  // Every rank takes a branch on argc alike, so each outcome is followed in
+  // turn: where 'argc == 1' holds, rank 1 waits for tag 1, and rank 0 sends
+  // tag 0 only.
+  int tag = 0;
+  if (argc == 1)
+    tag = 1;
+  if (rank == 0)
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  else if (rank == 1)
+    // TEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'argc == 1' holds, rank 1 waits in MPI_Recv (line [[#@LINE+1]]) for a message from rank 0 with tag 1, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it: the receive never completes, and MPI_Finalize waits for it [ompi-message-matching]
+    MPI_Recv(buf, 4, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 11
+  // ELEVEN-NOT: warning:
+  // Negative: both outcomes of the branches on argc match every message
+  // (the tag is the same on both sides; the order is swapped on both).
+  int tag = 0;
+  if (argc == 1)
+    tag = 1;
+  if (rank == 0)
+    MPI_Send(buf, 4, MPI_INT, 1, tag, MPI_COMM_WORLD);
+  else if (rank == 1)
+    MPI_Recv(buf, 4, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (argc > 2) {
+    if (rank == 0) {
+      MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+  } else if (rank == 0) {
+    MPI_Recv(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Send(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  // 'argc == 1' and 'argc > 2' never hold together: the runs that would
+  // take both (and deadlock) are dropped.
+  int first = 0, second = 0;
+  if (argc == 1)
+    first = 1;
+  if (argc > 2)
+    second = 1;
+  if (first && second && rank < 2) {
+    MPI_Recv(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
   }
 #endif
   MPI_Finalize();

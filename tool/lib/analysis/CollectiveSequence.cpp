@@ -5,6 +5,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
 #include <set>
@@ -20,6 +22,19 @@ enum class Flow { Normal, Returned, Exited, Aborted, Broke, Continued };
 struct Undecided {
   std::string Why;
 };
+
+/// A run met a branch whose condition every rank evaluates alike but the
+/// analysis cannot decide, and whose arms differ: the caller runs the job
+/// again once with the condition true and once with it false.
+struct NeedChoice {
+  std::string Cond; ///< the condition as written
+};
+
+/// The outcomes of such conditions a job's runs take (keyed by the
+/// condition's spelling: conditions spelled alike are taken alike).
+using Choices = std::map<std::string, bool>;
+/// The conditions a run took from its Choices, with the expression of each.
+using Taken = std::map<std::string, const Expr *>;
 
 /// The function a call calls when the file defines it.
 const FunctionDecl *definedCallee(const CallExpr *CE) {
@@ -121,11 +136,19 @@ public:
   unsigned EndLine = 0;
   std::optional<CommId> TheComm;
   std::map<const VarDecl *, bool> WorldWindows; ///< window variables this run created, and whether on the world
+  /// With Fixed, uniform undecided conditions of the entry function (outside
+  /// loops) whose arms differ take the outcome Fixed gives, or the run
+  /// throws NeedChoice. Chosen and Decided collect the conditions this run
+  /// took from Fixed and those it decided itself: a job in which one rank
+  /// decides a condition another takes from Fixed is not a real one.
+  const Choices *Fixed = nullptr;
+  Taken Chosen;
+  std::set<std::string> Decided;
 
   Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
     if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
       throw Undecided{llvm::formatv("{0} is called recursively or too deeply", F->getName()).str()};
-    Frames.push_back({F, std::move(Args)});
+    Frames.push_back({F, std::move(Args), {}});
     Flow R = exec(F->getBody());
     if (R == Flow::Normal && Frames.size() == 1)
       EndLine = line(F->getBody()->getEndLoc());
@@ -136,7 +159,8 @@ public:
 private:
   struct Frame {
     const FunctionDecl *F;
-    std::map<const VarDecl *, std::optional<int64_t>> Env; ///< absent: ask the evaluator; nullopt: unknown
+    std::map<const VarDecl *, std::optional<int64_t>> Env;         ///< absent: ask the evaluator; nullopt: unknown
+    std::map<const VarDecl *, std::optional<std::string>> Handles; ///< predefined handles held, as Env
   };
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -148,6 +172,7 @@ private:
   const Stmt *Cur = nullptr;      ///< the statement being run (the evaluator's anchor)
   const CallExpr *Site = nullptr; ///< the entry function's call being run (in a called function)
   unsigned Steps = 0;             ///< statements run: unrolled loops stop at a budget
+  unsigned LoopDepth = 0;         ///< loops being run
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
   Frame &frame() { return Frames.back(); }
@@ -259,11 +284,24 @@ private:
     }
   }
 
-  void assign(const Expr *LHS, std::optional<int64_t> V) {
+  void assign(const Expr *LHS, std::optional<int64_t> V, std::optional<std::string> H = std::nullopt) {
     const auto *DR = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
     const auto *Var = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (Var && Var->isLocalVarDecl() && !Var->isStaticLocal() && Var->getType()->isIntegralOrEnumerationType())
+    if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal())
+      return;
+    if (Var->getType()->isIntegralOrEnumerationType())
       frame().Env[Var] = V;
+    frame().Handles[Var] = std::move(H); // MPICH's handles are integers
+  }
+
+  /// The predefined handle E names ("MPI_SUM"), through the variables
+  /// this run assigned.
+  std::optional<std::string> handle(const Expr *E) {
+    if (const VarDecl *V = namedVar(E))
+      if (auto It = frame().Handles.find(V); It != frame().Handles.end())
+        return It->second;
+    auto H = Ev.spelledHandle(E);
+    return H && lookupHandle(*H) ? H : std::nullopt;
   }
 
   /// Writes of an expression statement: assignments of local integers, and
@@ -272,20 +310,21 @@ private:
     anyNode(E, [&](const Stmt *N) {
       if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp()) {
         std::optional<int64_t> V;
+        std::optional<std::string> H;
         if (B->getOpcode() == BO_Assign)
-          V = value(B->getRHS());
+          V = value(B->getRHS()), H = handle(B->getRHS());
         else if (const auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
           auto X = value(B->getLHS()), Y = value(B->getRHS());
           V = X && Y ? apply(BinaryOperator::getOpForCompoundAssignment(CA->getOpcode()), *X, *Y) : std::nullopt;
         }
-        assign(B->getLHS(), V);
+        assign(B->getLHS(), V, std::move(H));
       } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
         if (U->isIncrementDecrementOp()) {
           auto X = value(U->getSubExpr());
           assign(U->getSubExpr(), X ? std::optional<int64_t>(*X + (U->isIncrementOp() ? 1 : -1)) : std::nullopt);
         } else if (U->getOpcode() == UO_AddrOf) {
           if (const auto *V = namedVar(U->getSubExpr()))
-            frame().Env.erase(V);
+            frame().Env.erase(V), frame().Handles.erase(V);
         }
       }
       return false;
@@ -400,7 +439,7 @@ private:
       S.Peer = P ? rankArg(P) : std::nullopt;
       S.Tag = T ? rankArg(T) : std::nullopt;
       S.Count = N ? value(N) : std::nullopt;
-      S.Type = Ty ? Ev.spelledHandle(Ty).value_or("") : "";
+      S.Type = Ty ? handle(Ty).value_or("") : "";
     };
     if (Name == "MPI_Sendrecv" || Name == "MPI_Sendrecv_replace") {
       E.K = P2PEvent::SendRecv;
@@ -482,11 +521,11 @@ private:
         Key += " root=" + (V ? std::to_string(*V) : std::string("?"));
       }
       if (const Expr *Op = arg(Role::Op))
-        Key += " op=" + Ev.spelledHandle(Op).value_or("?");
+        Key += " op=" + handle(Op).value_or("?");
       const Expr *Count = arg(Role::Count), *Type = arg(Role::Type);
-      if (Count && Type && Ev.spelledHandle(Type)) {
+      if (auto T = Type ? handle(Type) : std::nullopt; Count && T) {
         auto V = value(Count);
-        Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *Ev.spelledHandle(Type);
+        Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *T;
       }
     }
     if (Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_SELF")
@@ -533,9 +572,11 @@ Flow RankRun::exec(const Stmt *S) {
           if (Flow F = calls(Init); F != Flow::Normal)
             return F;
         frame().Env[V] = V->getInit() ? value(V->getInit()) : std::nullopt;
+        frame().Handles[V] = V->getInit() ? handle(V->getInit()) : std::nullopt;
       } else if (V && V->getInit()) {
         if (Flow F = calls(V->getInit()); F != Flow::Normal)
           return F;
+        frame().Handles[V] = handle(V->getInit());
       }
     return Flow::Normal;
   }
@@ -581,13 +622,40 @@ Flow RankRun::exec(const Stmt *S) {
   return Flow::Normal;
 }
 
+/// Env's entries that differ from (or are missing in) Arm become unknown;
+/// whether any did.
+template <typename Map> bool mergeInto(Map &Env, const Map &Arm) {
+  bool Differ = false;
+  for (auto &[V, X] : Arm)
+    if (auto It = Env.find(V); It == Env.end() || It->second != X) {
+      Differ = true;
+      Env[V] = std::nullopt;
+    }
+  for (auto &[V, X] : Env)
+    if (!Arm.count(V) && X) {
+      Differ = true;
+      X = std::nullopt;
+    }
+  return Differ;
+}
+
 Flow RankRun::branch(const IfStmt *If) {
   if (If->getInit() || If->getConditionVariable())
     throw Undecided{llvm::formatv("the if at line {0} declares a variable", line(If->getBeginLoc())).str()};
   if (Flow F = calls(If->getCond()); F != Flow::Normal)
     return F;
-  if (auto C = value(If->getCond()))
+  bool Forkable = Fixed && Frames.size() == 1 && LoopDepth == 0 && !Uni.varies(If->getCond(), frame().F);
+  std::string Text = Forkable ? Ev.text(If->getCond()) : "";
+  if (auto C = value(If->getCond())) {
+    if (Forkable)
+      Decided.insert(Text);
     return exec(*C ? If->getThen() : If->getElse());
+  }
+  if (Forkable)
+    if (auto It = Fixed->find(Text); It != Fixed->end()) {
+      Chosen.emplace(Text, If->getCond());
+      return exec(It->second ? If->getThen() : If->getElse());
+    }
   // Undecided condition: both arms must issue the same collectives and end alike.
   auto SavedEvents = Events;
   auto SavedMessages = Messages;
@@ -614,16 +682,16 @@ Flow RankRun::branch(const IfStmt *If) {
       Frames = FramesA;
       return A;
     }
+    if (Forkable)
+      throw NeedChoice{Text};
     throw Undecided{llvm::formatv("the branch at line {0} is not decided by the rank and size, and its arms differ",
                                   line(If->getBeginLoc()))
                         .str()};
   }
   // Variables the arms set differently become unknown.
-  for (auto &[V, X] : FramesA.back().Env) {
-    auto It = frame().Env.find(V);
-    if (It == frame().Env.end() || It->second != X)
-      frame().Env[V] = std::nullopt;
-  }
+  bool Differ = mergeInto(frame().Env, FramesA.back().Env) | mergeInto(frame().Handles, FramesA.back().Handles);
+  if (Differ && Forkable && A != Flow::Aborted)
+    throw NeedChoice{Text};
   return A;
 }
 
@@ -631,6 +699,8 @@ Flow RankRun::branch(const IfStmt *If) {
 /// counts), at most 64 times, its condition decided in each.
 Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
   unsigned L = line(Loop->getBeginLoc());
+  ++LoopDepth;
+  auto Leave = llvm::make_scope_exit([&] { --LoopDepth; });
   for (int It = 0;; ++It) {
     std::optional<int64_t> C = Cond ? value(Cond) : std::optional<int64_t>(1);
     if (It > 64 || !C || isa<DoStmt>(Loop))
@@ -665,7 +735,9 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
   forget(Loop);
   auto Saved = Events;
   Events.clear();
+  ++LoopDepth;
   Flow F = exec(Body);
+  --LoopDepth;
   if (F != Flow::Normal && F != Flow::Continued)
     throw Undecided{
         llvm::formatv("the loop at line {0} leaves early around collectives", line(Loop->getBeginLoc())).str()};
@@ -694,57 +766,194 @@ std::string ranks(const std::vector<int> &R) {
   return S;
 }
 
+/// A condition that compares a variable with a constant ("n > 1", "!n",
+/// "n"), as the variable, the comparison and the constant.
+struct Bound {
+  const VarDecl *V = nullptr;
+  BinaryOperatorKind Op = BO_NE;
+  int64_t C = 0;
+};
+
+std::optional<Bound> boundOf(ASTContext &Ctx, const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const VarDecl *V = namedVar(E))
+    return Bound{V, BO_NE, 0};
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    if (const VarDecl *V = namedVar(U->getSubExpr()))
+      return Bound{V, BO_EQ, 0};
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || !B->isComparisonOp())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (const VarDecl *V = namedVar(B->getLHS()); V && B->getRHS()->EvaluateAsInt(R, Ctx))
+    return Bound{V, B->getOpcode(), R.Val.getInt().getExtValue()};
+  if (const VarDecl *V = namedVar(B->getRHS()); V && B->getLHS()->EvaluateAsInt(R, Ctx))
+    return Bound{V, BinaryOperator::reverseComparisonOp(B->getOpcode()), R.Val.getInt().getExtValue()};
+  return std::nullopt;
+}
+
+bool holds(BinaryOperatorKind Op, int64_t X, int64_t C) {
+  switch (Op) {
+  case BO_LT:
+    return X < C;
+  case BO_GT:
+    return X > C;
+  case BO_LE:
+    return X <= C;
+  case BO_GE:
+    return X >= C;
+  case BO_EQ:
+    return X == C;
+  default:
+    return X != C;
+  }
+}
+
+/// Whether the outcomes Fixed gives the conditions Chosen took can hold
+/// together, as far as comparisons of one variable with constants tell
+/// ("argc == 1" and "argc > 2" cannot both hold).
+bool feasible(ASTContext &Ctx, const Choices &Fixed, const Taken &Chosen) {
+  std::map<const VarDecl *, std::vector<std::pair<Bound, bool>>> ByVar;
+  for (const auto &[Text, E] : Chosen)
+    if (std::optional<Bound> B = boundOf(Ctx, E))
+      ByVar[B->V].push_back({*B, Fixed.at(Text)});
+  for (const auto &[V, Bs] : ByVar) {
+    bool Any = false;
+    for (const auto &[B, _] : Bs)
+      for (int64_t X : {B.C - 1, B.C, B.C + 1})
+        Any |= llvm::all_of(
+            Bs, [&, X = X](const std::pair<Bound, bool> &P) { return holds(P.first.Op, X, P.first.C) == P.second; });
+    if (!Any)
+      return false;
+  }
+  return true;
+}
+
+/// The conditions a job took from its choices, in words ("'argc == 1'
+/// holds"), or "" when the runs were not real (a rank decided a condition
+/// another took as given) or took none.
+std::string assumed(ASTContext &Ctx, const Choices &Fixed, const Taken &Chosen, const std::set<std::string> &Decided) {
+  if (!feasible(Ctx, Fixed, Chosen))
+    return "";
+  std::vector<std::string> Out;
+  for (const auto &[C, E] : Chosen) {
+    if (Decided.count(C))
+      return "";
+    Out.push_back("'" + C + "' " + (Fixed.at(C) ? "holds" : "does not hold"));
+  }
+  return llvm::join(Out, " and ");
+}
+
+/// Runs Job once for each outcome of the conditions that every rank
+/// evaluates alike but the runs cannot decide (argc, input), as the runs ask
+/// for them, until Job returns true or 16 jobs have run.
+template <typename JobFn> void explore(JobFn Job) {
+  std::vector<Choices> Work{{}};
+  for (unsigned N = 0; !Work.empty() && N < 16; ++N) {
+    Choices C = std::move(Work.back());
+    Work.pop_back();
+    try {
+      if (Job(C))
+        return;
+    } catch (const NeedChoice &W) {
+      for (bool B : {false, true}) {
+        Work.push_back(C);
+        Work.back()[W.Cond] = B;
+      }
+    } catch (const Undecided &) {
+    }
+  }
+}
+
+struct SequenceJob {
+  ASTContext &Ctx;
+  Evaluator &Ev;
+  Uniformity &Uni;
+  Relevance &Rel;
+  const FunctionDecl *F;
+  const Choices *Fixed = nullptr;
+  Taken Chosen;
+  std::set<std::string> Decided;
+
+  /// Where the ranks' collectives part with Size processes.
+  std::optional<SequenceDivergence> at(int Size) {
+    struct Group {
+      std::vector<int> Ranks;
+      std::vector<CollectiveEvent> Events;
+      unsigned End;
+    };
+    std::vector<Group> Groups;
+    for (int Rank = 0; Rank < Size; ++Rank) {
+      RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
+      Run.Fixed = Fixed;
+      Flow R = Run.function(F, {});
+      Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
+      Decided.insert(Run.Decided.begin(), Run.Decided.end());
+      if (R == Flow::Aborted)
+        continue;
+      auto Same = [&](const Group &G) {
+        if (G.Events.size() != Run.Events.size())
+          return false;
+        for (size_t I = 0; I < G.Events.size(); ++I)
+          if (!sameKey(G.Events[I].Key, Run.Events[I].Key))
+            return false;
+        return true;
+      };
+      auto It = llvm::find_if(Groups, Same);
+      if (It == Groups.end())
+        Groups.push_back({{}, Run.Events, Run.EndLine}), It = std::prev(Groups.end());
+      It->Ranks.push_back(Rank);
+    }
+    if (Groups.size() < 2)
+      return std::nullopt;
+    SequenceDivergence D;
+    D.Size = Size;
+    const Group &A = Groups[0], &B = Groups[1];
+    D.RanksA = A.Ranks;
+    D.RanksB = B.Ranks;
+    while (D.Index < A.Events.size() && D.Index < B.Events.size() &&
+           sameKey(A.Events[D.Index].Key, B.Events[D.Index].Key))
+      ++D.Index;
+    if (D.Index < A.Events.size())
+      D.A = A.Events[D.Index];
+    if (D.Index < B.Events.size())
+      D.B = B.Events[D.Index];
+    D.EndLineA = A.End;
+    D.EndLineB = B.End;
+    return D;
+  }
+
+  std::optional<SequenceDivergence> run() {
+    for (int Size : {2, 3, 4, 8})
+      if (auto D = at(Size))
+        return D;
+    return std::nullopt;
+  }
+};
+
 SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel, const FunctionDecl *F) {
   SequenceResult Out;
   Out.F = F;
   try {
-    for (int Size : {2, 3, 4, 8}) {
-      struct Group {
-        std::vector<int> Ranks;
-        std::vector<CollectiveEvent> Events;
-        unsigned End;
-      };
-      std::vector<Group> Groups;
-      for (int Rank = 0; Rank < Size; ++Rank) {
-        RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
-        if (Run.function(F, {}) == Flow::Aborted)
-          continue;
-        auto Same = [&](const Group &G) {
-          if (G.Events.size() != Run.Events.size())
-            return false;
-          for (size_t I = 0; I < G.Events.size(); ++I)
-            if (!sameKey(G.Events[I].Key, Run.Events[I].Key))
-              return false;
-          return true;
-        };
-        auto It = llvm::find_if(Groups, Same);
-        if (It == Groups.end())
-          Groups.push_back({{}, Run.Events, Run.EndLine}), It = std::prev(Groups.end());
-        It->Ranks.push_back(Rank);
-      }
-      if (Groups.size() < 2)
-        continue;
-      SequenceDivergence D;
-      D.Size = Size;
-      const Group &A = Groups[0], &B = Groups[1];
-      D.RanksA = A.Ranks;
-      D.RanksB = B.Ranks;
-      while (D.Index < A.Events.size() && D.Index < B.Events.size() &&
-             sameKey(A.Events[D.Index].Key, B.Events[D.Index].Key))
-        ++D.Index;
-      if (D.Index < A.Events.size())
-        D.A = A.Events[D.Index];
-      if (D.Index < B.Events.size())
-        D.B = B.Events[D.Index];
-      D.EndLineA = A.End;
-      D.EndLineB = B.End;
-      Out.Divergence = D;
-      break;
-    }
+    Out.Divergence = SequenceJob{Ctx, Ev, Uni, Rel, F, nullptr, {}, {}}.run();
     Out.Decided = true;
   } catch (const Undecided &U) {
     Out.Why = U.Why;
   }
+  if (Out.Divergence)
+    return Out;
+  // Follow each outcome of the conditions the runs could not decide.
+  explore([&](const Choices &C) {
+    SequenceJob J{Ctx, Ev, Uni, Rel, F, &C, {}, {}};
+    std::optional<SequenceDivergence> D = J.run();
+    std::string Assumed = assumed(Ctx, C, J.Chosen, J.Decided);
+    if (!D || Assumed.empty())
+      return false;
+    Out.Divergence = D;
+    Out.Divergence->Assumed = Assumed;
+    Out.Decided = true;
+    return true;
+  });
   return Out;
 }
 
@@ -805,27 +1014,51 @@ std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, 
   return Out;
 }
 
+/// Every rank's point-to-point calls with 2, 3 and 4 processes.
+static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel,
+                                     const FunctionDecl *F, const Choices *Fixed, Taken &Chosen,
+                                     std::set<std::string> &Decided) {
+  std::vector<P2PTraces> Out;
+  for (int Size : {2, 3, 4}) {
+    P2PTraces T{F, Size, {}, {}, ""};
+    for (int Rank = 0; Rank < Size; ++Rank) {
+      RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
+      Run.Fixed = Fixed;
+      T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
+      T.Ranks.push_back(std::move(Run.Messages));
+      Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
+      Decided.insert(Run.Decided.begin(), Run.Decided.end());
+    }
+    Out.push_back(std::move(T));
+  }
+  return Out;
+}
+
 std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
   Relevance Rel(true);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel)) {
     if (!F->isMain())
       continue; // a whole program only: a library's callers may send what it receives
-    std::vector<P2PTraces> Mine;
+    Taken Chosen;
+    std::set<std::string> Decided;
     try {
-      for (int Size : {2, 3, 4}) {
-        P2PTraces T{F, Size, {}, {}};
-        for (int Rank = 0; Rank < Size; ++Rank) {
-          RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
-          T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
-          T.Ranks.push_back(std::move(Run.Messages));
-        }
-        Mine.push_back(std::move(T));
-      }
+      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided);
+      Out.insert(Out.end(), Mine.begin(), Mine.end());
     } catch (const Undecided &) {
-      continue;
     }
-    Out.insert(Out.end(), Mine.begin(), Mine.end());
+    // Then each outcome of the conditions the runs could not decide.
+    explore([&](const Choices &C) {
+      Taken Chosen;
+      std::set<std::string> Decided;
+      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, &C, Chosen, Decided);
+      std::string Assumed = assumed(Ctx, C, Chosen, Decided);
+      for (P2PTraces &T : Mine)
+        T.Assumed = Assumed;
+      if (!Assumed.empty())
+        Out.insert(Out.end(), Mine.begin(), Mine.end());
+      return false;
+    });
   }
   return Out;
 }

@@ -10,6 +10,16 @@
 // calls to functions the file defines. Runs that end in MPI_Abort, abort()
 // or a failing exit are left out; the others must record equal sequences.
 //
+// A condition every rank evaluates alike (argc, a broadcast value, per the
+// uniformity analysis) that the runs cannot decide, in the entry function
+// outside loops, whose arms issue different calls or set variables to
+// different values, is then taken each way in turn: every rank of one job
+// takes it the same way (conditions spelled alike are taken alike), at
+// most 16 jobs, and a job in which one rank decides a condition another
+// takes as given is dropped. A divergence found so names the outcomes it
+// assumes. Local variables holding predefined handles (MPI_Op op =
+// MPI_SUM) are followed like integers.
+//
 // The function is left undecided (and the older, per-condition
 // rank-dependent-collective check speaks for it) when a branch the
 // evaluation cannot decide leads to different collectives on its two arms,
@@ -50,6 +60,9 @@ struct SequenceDivergence {
   std::optional<CollectiveEvent> A, B;
   unsigned Index = 0;
   unsigned EndLineA = 0, EndLineB = 0;
+  /// "" or the outcomes of undecided conditions that every rank evaluates
+  /// alike under which the ranks part ("'argc == 1' holds").
+  std::string Assumed;
 };
 
 struct SequenceResult {
@@ -92,14 +105,20 @@ struct P2PTraces {
   int Size = 0;
   std::vector<std::vector<P2PEvent>> Ranks;
   std::vector<bool> Aborted; ///< the rank's run ends in MPI_Abort or a failing exit
+  /// "" for the runs with every such condition merged, else the outcomes of
+  /// the undecided conditions every rank evaluates alike that these runs
+  /// take ("'argc == 1' holds").
+  std::string Assumed;
 };
 
 /// The entry functions (as for collectiveSequences) with point-to-point
 /// calls, each run per rank with 2, 3 and 4 processes, loops iteration by
 /// iteration; a function whose runs cannot all be followed (a nonblocking
 /// call other than a send or receive, a test, a probe, a request that is
-/// not a local variable or element, a communicator other than MPI_COMM_WORLD, a loop whose
-/// condition is not decided, a branch whose arms differ) gives nothing.
+/// not a local variable or element, a communicator other than MPI_COMM_WORLD,
+/// a loop whose condition is not decided, a branch whose arms differ) gives
+/// nothing. After those runs come the runs for each outcome of the
+/// undecided conditions (see the file comment), each set with its Assumed.
 std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
 /// "0, 2-3": a list of ranks for messages.

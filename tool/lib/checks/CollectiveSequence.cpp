@@ -34,6 +34,8 @@ std::string message(const SequenceDivergence &D) {
   std::string Ord = std::to_string(D.Index + 1);
   Ord += D.Index == 0 ? "st" : D.Index == 1 ? "nd" : D.Index == 2 ? "rd" : "th";
   std::string Head = llvm::formatv("with {0} processes, ", D.Size);
+  if (!D.Assumed.empty())
+    Head += "where " + D.Assumed + ", ";
   if (D.A && D.B && callName(*D.A) == callName(*D.B) && callName(*D.A) != "loop")
     return Head + llvm::formatv("ranks {0} call {1} {2} as their {3} collective but ranks {4} call it {5} (line "
                                 "{6}): every rank must pass the same root, op and count",

@@ -23,38 +23,39 @@ namespace ompi {
 
 namespace {
 
-void reportStuck(CheckContext &C, const P2PTraces &T, const P2PWait &W) {
+bool reportStuck(CheckContext &C, const P2PTraces &T, const P2PWait &W) {
   std::string Msg;
   const P2PEvent::Side &S = W.Sending ? W.Origin->S : W.Origin->R;
   std::string Tag = !S.Tag ? "" : *S.Tag < 0 ? " with any tag" : " with tag " + std::to_string(*S.Tag);
   std::string Mine = waitsFor(*W.At, W.Origin, W.Sending);
   const char *What = W.Sending ? "send" : "receive";
   if (W.Peer == W.Rank)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, which only it could send, and it has sent none: "
+    Msg = llvm::formatv("{0}, rank {1} waits {2}{3}, which only it could send, and it has sent none: "
                         "the {4} never completes",
-                        T.Size, W.Rank, Mine, Tag, What);
+                        withProcesses(T), W.Rank, Mine, Tag, What);
   else if (W.PeerAt && W.PeerAt->K == P2PEvent::Collective)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but rank {4} goes on to {5} (line {6}) without "
+    Msg = llvm::formatv("{0}, rank {1} waits {2}{3}, but rank {4} goes on to {5} (line {6}) without "
                         "{7} it: the {8} never completes, and {5} waits for it",
-                        T.Size, W.Rank, Mine, Tag, W.Peer, callName(*W.PeerAt), W.PeerAt->Line,
+                        withProcesses(T), W.Rank, Mine, Tag, W.Peer, callName(*W.PeerAt), W.PeerAt->Line,
                         W.Sending ? "receiving" : "sending", What);
   else if (W.PeerAt && W.PeerOrigin)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}, while rank {3} waits {4}: neither can go on, "
+    Msg = llvm::formatv("{0}, rank {1} waits {2}, while rank {3} waits {4}: neither can go on, "
                         "whatever the buffering (a blocking receive returns only once a matching message is sent)",
-                        T.Size, W.Rank, Mine, W.Peer, waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending));
+                        withProcesses(T), W.Rank, Mine, W.Peer, waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending));
   else if (W.Peer >= 0 && !W.PeerAt)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but rank {4} ends without {5} it: the {6} never "
+    Msg = llvm::formatv("{0}, rank {1} waits {2}{3}, but rank {4} ends without {5} it: the {6} never "
                         "completes",
-                        T.Size, W.Rank, Mine, Tag, W.Peer, W.Sending ? "receiving" : "sending", What);
+                        withProcesses(T), W.Rank, Mine, Tag, W.Peer, W.Sending ? "receiving" : "sending", What);
   else if (W.Peer < 0)
-    Msg = llvm::formatv("with {0} processes, rank {1} waits {2}{3}, but no rank sends it a matching message: the "
+    Msg = llvm::formatv("{0}, rank {1} waits {2}{3}, but no rank sends it a matching message: the "
                         "receive never completes",
-                        T.Size, W.Rank, Mine, Tag);
+                        withProcesses(T), W.Rank, Mine, Tag);
   else
-    return; // the peer is busy elsewhere: not judged
+    return false; // the peer is busy elsewhere: not judged
   Finding *F = C.report("message-matching", W.At->Call->getBeginLoc(), Msg);
   if (F && W.PeerAt && W.Peer != W.Rank)
     C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
+  return true;
 }
 
 /// The C type a predefined datatype describes ("" if untyped or unknown).
@@ -63,11 +64,11 @@ std::string cType(llvm::StringRef Name) {
   return H ? H->CTypes : "";
 }
 
-void reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
+bool reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
   const P2PEvent::Side &S = P.Send->S, &R = P.Recv->R;
-  std::string Where = llvm::formatv("with {0} processes, the message rank {1} sends with {2} (line {3}) and rank {4} "
+  std::string Where = llvm::formatv("{0}, the message rank {1} sends with {2} (line {3}) and rank {4} "
                                     "receives here",
-                                    T.Size, P.Sender, callName(*P.Send), P.Send->Line, P.Receiver);
+                                    withProcesses(T), P.Sender, callName(*P.Send), P.Send->Line, P.Receiver);
   std::string ST = cType(S.Type), RT = cType(R.Type);
   if (!ST.empty() && !RT.empty() && ST != RT) {
     if (Finding *F = C.report("message-matching", P.Recv->Call->getBeginLoc(),
@@ -75,34 +76,31 @@ void reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
                                             "of a send and its receive must match",
                                             Where, S.Type, ST, R.Type, RT)))
       C.note(*F, P.Send->Call->getBeginLoc(), "the send");
-    return;
+    return true;
   }
   auto SS = C.Ev.datatypeSize(S.Type), RS = C.Ev.datatypeSize(R.Type);
-  if (SS && RS && S.Count && R.Count && *R.Count >= 0 && *S.Count * *SS > *R.Count * *RS)
-    if (Finding *F = C.report("message-matching", P.Recv->Call->getBeginLoc(),
-                              llvm::formatv("{0} holds {1} x {2} ({3} bytes) but the receive has room for {4} x {5} "
-                                            "({6} bytes): a message longer than its receive buffer is an error "
-                                            "(MPI_ERR_TRUNCATE)",
-                                            Where, *S.Count, S.Type, *S.Count * *SS, *R.Count, R.Type, *R.Count * *RS)))
-      C.note(*F, P.Send->Call->getBeginLoc(), "the send");
+  if (!SS || !RS || !S.Count || !R.Count || *R.Count < 0 || *S.Count * *SS <= *R.Count * *RS)
+    return false;
+  if (Finding *F = C.report("message-matching", P.Recv->Call->getBeginLoc(),
+                            llvm::formatv("{0} holds {1} x {2} ({3} bytes) but the receive has room for {4} x {5} "
+                                          "({6} bytes): a message longer than its receive buffer is an error "
+                                          "(MPI_ERR_TRUNCATE)",
+                                          Where, *S.Count, S.Type, *S.Count * *SS, *R.Count, R.Type, *R.Count * *RS)))
+    C.note(*F, P.Send->Call->getBeginLoc(), "the send");
+  return true;
 }
 
 } // namespace
 
 void checkMessageMatching(CheckContext &C) {
-  const FunctionDecl *Done = nullptr;
-  for (const P2PTraces &T : C.p2p()) {
-    if (T.F == Done)
-      continue;
-    P2PRunResult R = matchP2P(T);
-    if (!R.Followed)
-      continue; // a rank aborts at this size (or a value is unknown): try the next size
-    Done = T.F; // the smallest size the program runs at
+  forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &R) {
+    bool Found = false;
     for (const P2PMatchPair &P : R.Matches)
-      reportPair(C, T, P);
+      Found |= reportPair(C, T, P);
     if (R.Stuck)
-      reportStuck(C, T, *R.Stuck);
-  }
+      Found |= reportStuck(C, T, *R.Stuck);
+    return Found;
+  });
 }
 
 } // namespace ompi

@@ -13,6 +13,31 @@
 
 namespace ompi {
 
+/// "with 2 processes" and the outcomes the runs assume.
+inline std::string withProcesses(const P2PTraces &T) {
+  return llvm::formatv("with {0} processes", T.Size).str() + (T.Assumed.empty() ? "" : ", where " + T.Assumed);
+}
+
+/// Calls Fn(T, R) with the matching R of each function's first followed
+/// run (the smallest size at which no rank aborts), then of the runs of
+/// each further set of assumed outcomes (P2PTraces::Assumed) until Fn
+/// returns true (it reported a finding for that function).
+template <typename Fn> void forEachFollowed(CheckContext &C, bool Buffered, Fn F) {
+  const clang::FunctionDecl *Found = nullptr, *DoneF = nullptr;
+  const std::string *DoneAssumed = nullptr;
+  for (const P2PTraces &T : C.p2p()) {
+    if (T.F == Found || (T.F == DoneF && DoneAssumed && *DoneAssumed == T.Assumed))
+      continue;
+    P2PRunResult R = matchP2P(T, Buffered);
+    if (!R.Followed)
+      continue; // a rank aborts at this size (or a value is unknown): try the next size
+    DoneF = T.F;
+    DoneAssumed = &T.Assumed;
+    if (F(T, R))
+      Found = T.F;
+  }
+}
+
 inline std::string callName(const P2PEvent &E) {
   const clang::FunctionDecl *F = E.Call->getDirectCallee();
   return F ? F->getName().str() : "the call";

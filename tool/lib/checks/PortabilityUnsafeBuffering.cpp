@@ -17,30 +17,24 @@
 namespace ompi {
 
 void checkUnsafeBuffering(CheckContext &C) {
-  const clang::FunctionDecl *Done = nullptr;
-  for (const P2PTraces &T : C.p2p()) {
-    if (T.F == Done)
-      continue;
-    P2PRunResult Buffered = matchP2P(T);
-    if (!Buffered.Followed)
-      continue;
-    Done = T.F;
+  forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &Buffered) {
     if (Buffered.Stuck || Buffered.Unreceived)
-      continue; // message-matching's or unmatched-p2p's finding
+      return true; // message-matching's or unmatched-p2p's finding
     P2PRunResult Sync = matchP2P(T, /*Buffered=*/false);
     if (!Sync.Stuck || !Sync.Stuck->PeerAt || !Sync.Stuck->PeerOrigin)
-      continue;
+      return false;
     const P2PWait &W = *Sync.Stuck;
     if (Finding *F = C.report(
             "portability-unsafe-buffering", W.At->Call->getBeginLoc(),
-            llvm::formatv("with {0} processes, if MPI does not buffer the messages, rank {1} waits {2}, while rank "
-                          "{3} waits {4}: the exchange completes only because the library buffers a send (a standard "
-                          "send may wait for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)",
-                          T.Size, W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
+            llvm::formatv("{0}, if MPI does not buffer the messages, rank {1} waits {2}, while rank {3} waits {4}: "
+                          "the exchange completes only because the library buffers a send (a standard send may wait "
+                          "for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)",
+                          withProcesses(T), W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
                           waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending))
                 .str()))
       C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
-  }
+    return true;
+  });
 }
 
 } // namespace ompi
