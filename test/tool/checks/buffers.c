@@ -47,6 +47,19 @@ void positives(void) {
   MPI_Send(&p, 4, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
 }
 
+// A datatype variable set on different paths: each predefined type a path
+// gives it is judged (the negative: every path's type describes the buffer).
+void path_types(int argc) {
+  MPI_Datatype t = MPI_INT, u = MPI_INT;
+  if (argc > 1)
+    t = MPI_CHAR;
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:13: warning: MPI_Bcast buffer 'ibuf' has elements of type int, but its datatype 't' is MPI_CHAR (as set at line [[#@LINE-1]], one of the values reaching the call), which describes char [ompi-type-mismatch]
+  MPI_Bcast(ibuf, 4, t, 0, MPI_COMM_WORLD);
+  if (argc > 2)
+    u = MPI_INT32_T;
+  MPI_Bcast(ibuf, 4, u, 0, MPI_COMM_WORLD);
+}
+
 // Negative: each of these is correct and must not be reported.
 void negatives(void *anything, int n) {
   struct pair pr[2], pr2[2];

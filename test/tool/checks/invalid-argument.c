@@ -54,6 +54,24 @@ static void positives(int argc) {
   MPI_Type_contiguous(-2, MPI_INT, &t);
   // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:28: warning: MPI_Type_vector oldtype 'MPI_DATATYPE_NULL' is a null datatype: the standard requires a valid datatype to build from [ompi-invalid-argument]
   MPI_Type_vector(2, 1, 4, MPI_DATATYPE_NULL, &t);
+  // A constructor's count that one path sets negative.
+  int blocks = 2;
+  if (argc > 2)
+    blocks = -1;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:19: warning: MPI_Type_vector count 'blocks' (as set at line [[#@LINE-1]], one of the values reaching the call) is negative (-1): the standard requires a non-negative count [ompi-invalid-argument]
+  MPI_Type_vector(blocks, 1, 4, MPI_INT, &t);
+  // Ops that are not defined for the datatype: a logical op on floats (on
+  // one path), a location op on plain integers, MPI_REPLACE in a reduction.
+  MPI_Op lop = MPI_SUM;
+  float f = 1, g;
+  if (argc > 3)
+    lop = MPI_LXOR;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:39: warning: MPI_Allreduce op 'lop' (as set at line [[#@LINE-1]], one of the values reaching the call) with datatype 'MPI_FLOAT': MPI_LXOR is not defined for MPI_FLOAT: it combines only integer and logical (MPI_C_BOOL) types [ompi-invalid-argument]
+  MPI_Allreduce(&f, &g, 1, MPI_FLOAT, lop, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:36: warning: MPI_Allreduce op 'MPI_MAXLOC' with datatype 'MPI_INT': MPI_MAXLOC is not defined for MPI_INT: it combines only value-index pair (MPI_DOUBLE_INT, MPI_2INT, ...) types [ompi-invalid-argument]
+  MPI_Allreduce(&x, y, 1, MPI_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:33: warning: MPI_Reduce op 'MPI_REPLACE': MPI_REPLACE is only for one-sided accumulate operations, not for reductions [ompi-invalid-argument]
+  MPI_Reduce(&x, y, 1, MPI_INT, MPI_REPLACE, 0, MPI_COMM_WORLD);
 }
 
 // Negative: each of these is valid and must not be reported.
@@ -89,6 +107,31 @@ static void negatives(int argc) {
   MPI_Waitsome(n, NULL, &outcount, NULL, MPI_STATUSES_IGNORE);
   MPI_Datatype t;
   MPI_Type_vector(2, 0, -4, MPI_INT, &t);
+  // Ops defined for their datatypes: a location op on a pair, a bitwise op
+  // on bytes, a logical op on MPI_C_BOOL, MPI_SUM on MPI_CHAR (which MPICH
+  // accepts as an integer), a user op, and MPI_REPLACE in an accumulate.
+  struct {
+    double v;
+    int i;
+  } in = {0, 0}, out;
+  MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  unsigned char bytes[4] = {0}, band[4];
+  MPI_Allreduce(bytes, band, 4, MPI_BYTE, MPI_BAND, MPI_COMM_WORLD);
+  _Bool flag = 1, all;
+  MPI_Allreduce(&flag, &all, 1, MPI_C_BOOL, MPI_LAND, MPI_COMM_WORLD);
+  char c = 1, csum;
+  MPI_Allreduce(&c, &csum, 1, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Op mine;
+  MPI_Op_create(NULL, 1, &mine);
+  MPI_Allreduce(&c, &csum, 1, MPI_CHAR, mine, MPI_COMM_WORLD);
+  MPI_Op_free(&mine);
+  MPI_Win w;
+  int mem[4] = {0};
+  MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(0, w);
+  MPI_Accumulate(mem, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_REPLACE, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
   (void)argc;
 }
 
@@ -99,4 +142,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 18 warnings generated.
+// CHECK: 22 warnings generated.

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/BufferTypes.h"
 #include "checks/BufferUses.h"
+#include "checks/PathValues.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -72,6 +73,86 @@ static bool countsBytes(CheckContext &C, const CallResult &CR, const BufferUse &
   });
 }
 
+namespace {
+
+/// One datatype a buffer may be judged against: the predefined type (or
+/// the one a derived type is built from) and how the message names it.
+struct Candidate {
+  std::string Base;
+  std::string Named; ///< "MPI_DOUBLE", "'col' (built from MPI_DOUBLE)", "'t' is MPI_INT (as set at ...), which"
+};
+
+/// The datatypes the call's datatype argument TE may be: its known shape,
+/// else the predefined type each path sets a datatype variable to.
+std::vector<Candidate> candidates(CheckContext &C, const CallResult &CR, const Expr *TE) {
+  if (auto Info = C.datatype(TE))
+    return {{Info->Base, Info->Shape ? Info->Name + " (built from " + Info->Base + ")" : Info->Base}};
+  std::vector<Candidate> Out;
+  for (const PathValue &P : pathValues(C, CR, TE))
+    if (P.Value.K == SymValue::Handle && !P.Where.empty())
+      Out.push_back({P.Value.Name, "'" + C.Ev.text(TE) + "' is " + P.Value.Name + P.Where + ", which"});
+  return Out;
+}
+
+/// Whether the datatype of C types Parts (spelled) describes a buffer of
+/// element type Elem, or std::nullopt when a type is not known here.
+std::optional<bool> describes(CheckContext &C, QualType Elem, llvm::ArrayRef<llvm::StringRef> Parts,
+                              std::vector<QualType> &Want) {
+  for (llvm::StringRef P : Parts) {
+    QualType T = C.Ev.typeOfSpelling(P.trim());
+    if (T.isNull())
+      return std::nullopt; // a type this translation unit does not know
+    Want.push_back(T);
+  }
+  if (const RecordType *RT = Elem->getAsStructureType()) {
+    std::vector<QualType> Fields;
+    for (const FieldDecl *F : RT->getDecl()->fields())
+      Fields.push_back(F->getType());
+    bool Ok = Fields.size() == Want.size();
+    for (size_t I = 0; Ok && I < Fields.size(); ++I)
+      Ok = sameType(Fields[I], Want[I]);
+    // A struct made of the one type only (struct { double x, y, q; } sent
+    // as doubles, PRK's particles): the same bytes, no padding.
+    return Ok || (Want.size() == 1 && onlyOf(C.Ctx, Elem, Want[0]));
+  }
+  return llvm::all_of(Want, [&](QualType W) { return sameType(Elem, W); });
+}
+
+/// The mismatch of buffer U of CR against datatype D, if any.
+std::optional<BufferTypeMismatch> judge(CheckContext &C, const CallResult &CR, const BufferUse &U, const Candidate &D) {
+  const HandleModel *H = lookupHandle(D.Base);
+  if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(D.Base) ||
+      countsBytes(C, CR, U, D.Base))
+    return std::nullopt;
+  const Expr *BE = CR.expr(*U.Buf);
+  QualType Elem = elementType(bufferExpr(BE));
+  // &a of T a[N], &m[i] of T m[N][M]: the elements are T.
+  while (!Elem.isNull() && Elem->isConstantArrayType())
+    Elem = C.Ctx.getAsArrayType(Elem)->getElementType();
+  if (Elem.isNull() || Elem->isVoidType() || Elem->isPointerType())
+    return std::nullopt; // unknown, or pointer-to-pointer's business
+  llvm::SmallVector<llvm::StringRef, 2> Parts;
+  llvm::StringRef(H->CTypes).split(Parts, '+');
+  std::vector<QualType> Want;
+  std::optional<bool> Ok = describes(C, Elem, Parts, Want);
+  if (!Ok || *Ok)
+    return std::nullopt;
+  std::string Is = spell(Elem), Canon = spell(Elem.getCanonicalType());
+  if (Is != Canon)
+    Is += " (" + Canon + ")";
+  BufferTypeMismatch M;
+  M.Call = &CR;
+  M.At = BE;
+  M.Message =
+      llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}", CR.Function,
+                    U.Buf->Name, U.Buf->Text, Is, D.Named, Parts.size() == 1 ? H->CTypes : "a pair (" + H->CTypes + ")")
+          .str();
+  M.SameRepresentation = Want.size() == 1 && sameRepresentation(C.Ctx, Elem, Want[0]);
+  return M;
+}
+
+} // namespace
+
 void bufferTypeMismatches(CheckContext &C, llvm::function_ref<void(const BufferTypeMismatch &)> Found) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.Call)
@@ -79,63 +160,13 @@ void bufferTypeMismatches(CheckContext &C, llvm::function_ref<void(const BufferT
     for (const BufferUse &U : buffers(CR)) {
       if (!U.Type || U.Buf->Index >= CR.Call->getNumArgs() || U.Type->Index >= CR.Call->getNumArgs())
         continue;
-      const Expr *BE = CR.expr(*U.Buf);
-      if (C.Ev.spelledHandle(BE)) // MPI_IN_PLACE, MPI_BOTTOM, NULL
+      if (C.Ev.spelledHandle(CR.expr(*U.Buf))) // MPI_IN_PLACE, MPI_BOTTOM, NULL
         continue;
-      auto Info = C.datatype(CR.expr(*U.Type));
-      std::optional<std::string> DT = Info ? std::optional<std::string>(Info->Base) : std::nullopt;
-      const HandleModel *H = DT ? lookupHandle(*DT) : nullptr;
-      if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || isUntypedDatatype(*DT))
-        continue;
-      if (countsBytes(C, CR, U, *DT))
-        continue;
-      const Expr *E = bufferExpr(BE);
-      QualType Elem = elementType(E);
-      // &a of T a[N], &m[i] of T m[N][M]: the elements are T.
-      while (!Elem.isNull() && Elem->isConstantArrayType())
-        Elem = C.Ctx.getAsArrayType(Elem)->getElementType();
-      if (Elem.isNull() || Elem->isVoidType() || Elem->isPointerType())
-        continue; // unknown, or pointer-to-pointer's business
-      llvm::SmallVector<llvm::StringRef, 2> Parts;
-      llvm::StringRef(H->CTypes).split(Parts, '+');
-      std::vector<QualType> Want;
-      for (llvm::StringRef P : Parts) {
-        QualType T = C.Ev.typeOfSpelling(P.trim());
-        if (T.isNull())
+      for (const Candidate &D : candidates(C, CR, CR.expr(*U.Type)))
+        if (std::optional<BufferTypeMismatch> M = judge(C, CR, U, D)) {
+          Found(*M);
           break;
-        Want.push_back(T);
-      }
-      if (Want.size() != Parts.size())
-        continue; // a type this translation unit does not know
-      bool Ok;
-      if (const RecordType *RT = Elem->getAsStructureType()) {
-        std::vector<QualType> Fields;
-        for (const FieldDecl *F : RT->getDecl()->fields())
-          Fields.push_back(F->getType());
-        Ok = Fields.size() == Want.size();
-        for (size_t I = 0; Ok && I < Fields.size(); ++I)
-          Ok = sameType(Fields[I], Want[I]);
-        // A struct made of the one type only (struct { double x, y, q; }
-        // sent as doubles, PRK's particles): the same bytes, no padding.
-        Ok = Ok || (Want.size() == 1 && onlyOf(C.Ctx, Elem, Want[0]));
-      } else {
-        Ok = llvm::all_of(Want, [&](QualType W) { return sameType(Elem, W); });
-      }
-      if (Ok)
-        continue;
-      std::string Is = spell(Elem), Canon = spell(Elem.getCanonicalType());
-      if (Is != Canon)
-        Is += " (" + Canon + ")";
-      BufferTypeMismatch M;
-      M.Call = &CR;
-      M.At = BE;
-      M.Message =
-          llvm::formatv("{0} {1} '{2}' has elements of type {3}, but its datatype {4} describes {5}", CR.Function,
-                        U.Buf->Name, U.Buf->Text, Is, Info->Shape ? Info->Name + " (built from " + *DT + ")" : *DT,
-                        Parts.size() == 1 ? H->CTypes : "a pair (" + H->CTypes + ")")
-              .str();
-      M.SameRepresentation = Want.size() == 1 && sameRepresentation(C.Ctx, Elem, Want[0]);
-      Found(M);
+        }
     }
   }
 }

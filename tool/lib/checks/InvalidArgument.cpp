@@ -189,26 +189,35 @@ private:
 };
 
 /// MPI_Type_contiguous / vector / hvector: negative counts and block lengths,
-/// a null old type, NULL for the new type.
+/// a null old type (along any path), NULL for the new type.
 void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstructorModel &T) {
   const CallExpr *CE = CR.Call;
-  auto value = [&](int I) {
-    return I >= 0 && unsigned(I) < CE->getNumArgs() ? C.Ev.evaluate(CE->getArg(I), CR.Caller, CE) : SymValue{};
+  auto values = [&](int I) {
+    return I >= 0 && unsigned(I) < CE->getNumArgs() ? pathValues(C, CR, CE->getArg(I)) : std::vector<PathValue>();
   };
-  auto report = [&](int I, llvm::StringRef Name, const llvm::Twine &What) {
-    C.report("invalid-argument", CE->getArg(I)->getBeginLoc(),
-             llvm::formatv("{0} {1} '{2}' {3}", CR.Function, Name, C.Ev.text(CE->getArg(I)), What.str()).str());
+  auto report = [&](int I, llvm::StringRef Name, const std::string &Where, const llvm::Twine &What) {
+    C.report(
+        "invalid-argument", CE->getArg(I)->getBeginLoc(),
+        llvm::formatv("{0} {1} '{2}'{3} {4}", CR.Function, Name, C.Ev.text(CE->getArg(I)), Where, What.str()).str());
   };
-  for (auto [I, Name] : {std::pair<int, const char *>{T.Count, "count"}, {T.BlockLength, "blocklength"}}) {
-    SymValue V = value(I);
-    if (V.K == SymValue::Int && V.I < 0)
-      report(I, Name, llvm::formatv("is negative ({0}): the standard requires a non-negative {1}", V.I, Name));
-  }
-  SymValue Old = value(T.OldType);
-  if (isNullPointer(Old) || (Old.K == SymValue::Handle && isNullHandle(Old.Name)))
-    report(T.OldType, "oldtype", "is a null datatype: the standard requires a valid datatype to build from");
-  if (isNullPointer(value(T.NewType)))
-    report(T.NewType, "newtype", "is NULL: the call writes the new datatype there");
+  for (auto [I, Name] : {std::pair<int, const char *>{T.Count, "count"}, {T.BlockLength, "blocklength"}})
+    for (const PathValue &V : values(I))
+      if (V.Value.K == SymValue::Int && V.Value.I < 0) {
+        report(I, Name, V.Where,
+               llvm::formatv("is negative ({0}): the standard requires a non-negative {1}", V.Value.I, Name));
+        break;
+      }
+  for (const PathValue &Old : values(T.OldType))
+    if (isNullPointer(Old.Value) || (Old.Value.K == SymValue::Handle && isNullHandle(Old.Value.Name))) {
+      report(T.OldType, "oldtype", Old.Where,
+             "is a null datatype: the standard requires a valid datatype to build from");
+      break;
+    }
+  for (const PathValue &New : values(T.NewType))
+    if (isNullPointer(New.Value)) {
+      report(T.NewType, "newtype", New.Where, "is NULL: the call writes the new datatype there");
+      break;
+    }
 }
 
 /// MPI_Type_create_struct: a negative count, a count beyond the arrays it
@@ -259,6 +268,37 @@ void checkStructConstructor(CheckContext &C, const CallResult &CR) {
   }
 }
 
+/// A predefined op with a predefined datatype it is not defined for (along
+/// any path of either), MPI_REPLACE or MPI_NO_OP in a reduction.
+void checkOpDatatype(CheckContext &C, const CallResult &CR) {
+  const ArgResult *Op = CR.arg(Role::Op), *Type = CR.arg(Role::Type);
+  if (!Type)
+    Type = CR.arg(Role::SendType);
+  if (!Op || Op->Index >= CR.Call->getNumArgs())
+    return;
+  std::vector<PathValue> Types;
+  if (Type && Type->Index < CR.Call->getNumArgs())
+    Types = pathValues(C, CR, CR.expr(*Type));
+  if (Types.empty())
+    Types.push_back({SymValue{}, ""});
+  bool Accumulate = CR.Model->Cat == Category::OneSided;
+  for (const PathValue &O : pathValues(C, CR, CR.expr(*Op)))
+    for (const PathValue &T : Types) {
+      if (O.Value.K != SymValue::Handle)
+        continue;
+      std::string Why = opDatatypeError(O.Value.Name, T.Value.K == SymValue::Handle ? T.Value.Name : "", Accumulate);
+      if (Why.empty())
+        continue;
+      bool Typed = O.Value.Name != "MPI_REPLACE" && O.Value.Name != "MPI_NO_OP";
+      std::string With = Typed && T.Value.K == SymValue::Handle && Type
+                             ? llvm::formatv(" with {0} '{1}'{2}", Type->Name, Type->Text, T.Where).str()
+                             : "";
+      C.report("invalid-argument", CR.expr(*Op)->getBeginLoc(),
+               llvm::formatv("{0} {1} '{2}'{3}{4}: {5}", CR.Function, Op->Name, Op->Text, O.Where, With, Why).str());
+      return;
+    }
+}
+
 /// Whether the call's buffer of role R is MPI_IN_PLACE (the count and
 /// datatype of that side are then not read: MPI_Scatter's receive side at
 /// the root, the send side elsewhere).
@@ -305,6 +345,7 @@ void checkInvalidArguments(CheckContext &C) {
       }
       Check.run(A);
     }
+    checkOpDatatype(C, CR);
   }
 }
 

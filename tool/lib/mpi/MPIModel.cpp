@@ -711,6 +711,71 @@ bool ompi::isReductionOp(llvm::StringRef Name) {
   return H && H->Kind == HandleKind::Op && Name != "MPI_REPLACE" && Name != "MPI_NO_OP" && Name != "MPI_OP_NULL";
 }
 
+std::string ompi::opDatatypeError(llvm::StringRef Op, llvm::StringRef Type, bool Accumulate) {
+  enum Group { Integer = 1, Floating = 2, Logical = 4, Complex = 8, Byte = 16, Pair = 32 };
+  static const llvm::StringMap<unsigned> Types = {{"MPI_INT", Integer},
+                                                  {"MPI_LONG", Integer},
+                                                  {"MPI_SHORT", Integer},
+                                                  {"MPI_UNSIGNED_SHORT", Integer},
+                                                  {"MPI_UNSIGNED", Integer},
+                                                  {"MPI_UNSIGNED_LONG", Integer},
+                                                  {"MPI_LONG_LONG_INT", Integer},
+                                                  {"MPI_LONG_LONG", Integer},
+                                                  {"MPI_UNSIGNED_LONG_LONG", Integer},
+                                                  {"MPI_SIGNED_CHAR", Integer},
+                                                  {"MPI_UNSIGNED_CHAR", Integer},
+                                                  {"MPI_INT8_T", Integer},
+                                                  {"MPI_INT16_T", Integer},
+                                                  {"MPI_INT32_T", Integer},
+                                                  {"MPI_INT64_T", Integer},
+                                                  {"MPI_UINT8_T", Integer},
+                                                  {"MPI_UINT16_T", Integer},
+                                                  {"MPI_UINT32_T", Integer},
+                                                  {"MPI_UINT64_T", Integer},
+                                                  {"MPI_AINT", Integer},
+                                                  {"MPI_OFFSET", Integer},
+                                                  {"MPI_COUNT", Integer},
+                                                  {"MPI_FLOAT", Floating},
+                                                  {"MPI_DOUBLE", Floating},
+                                                  {"MPI_LONG_DOUBLE", Floating},
+                                                  {"MPI_C_BOOL", Logical},
+                                                  {"MPI_C_COMPLEX", Complex},
+                                                  {"MPI_C_FLOAT_COMPLEX", Complex},
+                                                  {"MPI_C_DOUBLE_COMPLEX", Complex},
+                                                  {"MPI_C_LONG_DOUBLE_COMPLEX", Complex},
+                                                  {"MPI_BYTE", Byte},
+                                                  {"MPI_FLOAT_INT", Pair},
+                                                  {"MPI_DOUBLE_INT", Pair},
+                                                  {"MPI_LONG_INT", Pair},
+                                                  {"MPI_2INT", Pair},
+                                                  {"MPI_SHORT_INT", Pair},
+                                                  {"MPI_LONG_DOUBLE_INT", Pair}};
+  struct Allowed {
+    unsigned Groups;
+    const char *Words;
+  };
+  static const llvm::StringMap<Allowed> Ops = {
+      {"MPI_MAX", {Integer | Floating, "integer and floating-point"}},
+      {"MPI_MIN", {Integer | Floating, "integer and floating-point"}},
+      {"MPI_SUM", {Integer | Floating | Complex, "integer, floating-point and complex"}},
+      {"MPI_PROD", {Integer | Floating | Complex, "integer, floating-point and complex"}},
+      {"MPI_LAND", {Integer | Logical, "integer and logical (MPI_C_BOOL)"}},
+      {"MPI_LOR", {Integer | Logical, "integer and logical (MPI_C_BOOL)"}},
+      {"MPI_LXOR", {Integer | Logical, "integer and logical (MPI_C_BOOL)"}},
+      {"MPI_BAND", {Integer | Byte, "integer and MPI_BYTE"}},
+      {"MPI_BOR", {Integer | Byte, "integer and MPI_BYTE"}},
+      {"MPI_BXOR", {Integer | Byte, "integer and MPI_BYTE"}},
+      {"MPI_MAXLOC", {Pair, "value-index pair (MPI_DOUBLE_INT, MPI_2INT, ...)"}},
+      {"MPI_MINLOC", {Pair, "value-index pair (MPI_DOUBLE_INT, MPI_2INT, ...)"}}};
+  if (Op == "MPI_REPLACE" || Op == "MPI_NO_OP")
+    return Accumulate ? "" : (Op + " is only for one-sided accumulate operations, not for reductions").str();
+  auto T = Types.find(canonicalHandle(Type));
+  auto O = Ops.find(Op);
+  if (T == Types.end() || O == Ops.end() || (O->second.Groups & T->second))
+    return "";
+  return (Op + " is not defined for " + Type + ": it combines only " + O->second.Words + " types").str();
+}
+
 bool ompi::isInPlaceBuffer(llvm::StringRef Name) { return Name == "MPI_IN_PLACE"; }
 
 const TypeConstructorModel *ompi::lookupTypeConstructor(llvm::StringRef Name) {

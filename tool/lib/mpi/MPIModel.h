@@ -257,6 +257,13 @@ bool isAddressSizedDatatype(llvm::StringRef Name);
 /// Whether the predefined op combines values (MPI_SUM, ...), as opposed to
 /// MPI_REPLACE, MPI_NO_OP and MPI_OP_NULL.
 bool isReductionOp(llvm::StringRef Name);
+/// Why the predefined op cannot combine values of the predefined datatype
+/// (MPI-4.0 section 6.9.2: MPI_MAX with MPI_C_BOOL, MPI_LXOR with
+/// MPI_FLOAT, MPI_MAXLOC with MPI_INT; MPI_REPLACE and MPI_NO_OP outside
+/// one-sided accumulates), or "" when it can or either is not a predefined
+/// one the table knows. MPI_CHAR, MPI_WCHAR and MPI_PACKED are left out
+/// (MPICH accepts MPI_CHAR as an integer).
+std::string opDatatypeError(llvm::StringRef Op, llvm::StringRef Type, bool Accumulate);
 /// Whether the buffer constant means "the receive buffer is the input".
 bool isInPlaceBuffer(llvm::StringRef Name);
 
