@@ -61,6 +61,7 @@ static const CheckInfo Registry[] = {
     {"message-matching", "correctness",
      "point-to-point calls matched rank by rank: deadlocks, receives never sent, type or length mismatches",
      checkMessageMatching},
+    {"missing-finalize", "correctness", "main starts MPI but no MPI_Finalize follows", checkMissingFinalize},
     {"struct-datatype", "correctness",
      "an MPI_Type_create_struct datatype whose blocks do not match the struct it sends", checkStructDatatypes},
 };

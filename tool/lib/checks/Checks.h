@@ -169,6 +169,7 @@ void checkInvalidArguments(CheckContext &C);
 void checkCollectiveSequences(CheckContext &C);
 void checkHandleLifecycle(CheckContext &C);
 void checkHandleLeaks(CheckContext &C);
+void checkMissingFinalize(CheckContext &C);
 void checkPersistentRequests(CheckContext &C);
 void checkRmaEpochs(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
