@@ -71,13 +71,39 @@ static void targets(void) {
   MPI_Win_free(&w);
 }
 
+// A displacement or count that one path sets: each path's value is judged.
+// The origin and the target must describe the same data. Negatives: an
+// access inside the window on every path, an origin and a target counted by
+// one variable.
+static void path_targets(int argc) {
+  int mem[8] = {0}, local[8] = {0};
+  MPI_Aint at = 0;
+  int n = 8;
+  MPI_Win w;
+  MPI_Win_create(mem, 8 * sizeof(int), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (argc > 1)
+    at = 8;
+  if (argc > 2)
+    n = 4;
+  MPI_Win_fence(0, w);
+  // CHECK: {{.*}}rma-arguments.c:[[#@LINE+1]]:37: warning: MPI_Get reaches bytes 8 to 40 of the target's window 'w', but the window has 32 bytes (target_disp 8 (as set at line {{[0-9]+}}, one of the values reaching the call) x disp_unit 1, then 8 x MPI_INT): an RMA access must lie inside the target window [ompi-count-overflow]
+  MPI_Get(local, 8, MPI_INT, 1, at, 8, MPI_INT, w);
+  // CHECK: {{.*}}rma-arguments.c:[[#@LINE+1]]:18: warning: MPI_Put moves 4 (as set at line {{[0-9]+}}, one of the values reaching the call) x MPI_INT (16 bytes) at the origin but 8 x MPI_INT (32 bytes) at the target: the origin and target of an RMA operation must describe the same data [ompi-count-overflow]
+  MPI_Put(local, n, MPI_INT, 1, 0, 8, MPI_INT, w);
+  MPI_Put(local, 2, MPI_INT, 1, at, 2, MPI_INT, w);
+  MPI_Put(local, n, MPI_INT, 1, 0, n, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0};
   MPI_Init(&argc, &argv);
   positives(mem);
   negatives(mem);
   targets();
+  path_targets(argc);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 14 warnings generated.
+// CHECK: 16 warnings generated.

@@ -59,14 +59,15 @@ static const CallExpr *windowCreation(CheckContext &C, const CallResult &CR, con
 
 /// An RMA call reaching past the end of the target's window: target_disp x
 /// disp_unit + target_count x size of the target datatype against the
-/// window's size, where both are static.
+/// window's size, where both are static (the displacement and count along
+/// each path).
 static void checkTargetRange(CheckContext &C, const CallResult &CR) {
   const ArgResult *W = CR.arg(Role::Win), *Disp = CR.arg(Role::TargetDisp), *Count = CR.arg(Role::TargetCount),
                   *Type = CR.arg(Role::TargetType);
   const VarDecl *WV = W ? namedVar(CR.expr(*W)) : nullptr;
   const CallExpr *Made = WV && Disp && Count && Type ? windowCreation(C, CR, WV) : nullptr;
   const FunctionModel *M = Made ? modelOf(Made) : nullptr;
-  if (!M || !Disp->Int || !Count->Int)
+  if (!M)
     return;
   auto arg = [&](Role R) {
     auto I = M->find(R);
@@ -76,27 +77,65 @@ static void checkTargetRange(CheckContext &C, const CallResult &CR) {
   auto Size = arg(Role::WinSize), Unit = arg(Role::DispUnit);
   auto DT = C.Ev.spelledHandle(CR.expr(*Type));
   std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
-  if (!Size || !Unit || !TS || *Size < 0 || *Unit <= 0 || *Disp->Int < 0 || *Count->Int <= 0)
+  if (!Size || !Unit || !TS || *Size < 0 || *Unit <= 0)
     return;
-  int64_t From = *Disp->Int * *Unit, End = From + *Count->Int * *TS;
-  if (End <= *Size)
+  for (const PathValue &D : pathValues(C, CR, CR.expr(*Disp)))
+    for (const PathValue &N : pathValues(C, CR, CR.expr(*Count))) {
+      if (D.Value.K != SymValue::Int || N.Value.K != SymValue::Int || D.Value.I < 0 || N.Value.I <= 0)
+        continue;
+      int64_t From = D.Value.I * *Unit, End = From + N.Value.I * *TS;
+      if (End <= *Size)
+        continue;
+      if (Finding *F = C.report("count-overflow", CR.expr(*Count)->getBeginLoc(),
+                                llvm::formatv("{0} reaches bytes {1} to {2} of the target's window '{3}', but the "
+                                              "window has {4} bytes (target_disp {5}{6} x disp_unit {7}, then {8}{9} "
+                                              "x {10}): an RMA access must lie inside the target window",
+                                              CR.Function, From, End, WV->getName(), *Size, D.Value.I, D.Where, *Unit,
+                                              N.Value.I, N.Where, *DT)
+                                    .str()))
+        C.note(*F, Made->getBeginLoc(), "the window is created here");
+      return;
+    }
+}
+
+/// MPI_Put, MPI_Get, MPI_Accumulate: an origin that describes more or less
+/// data than the target (predefined datatypes, counts along each path).
+static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
+  if (CR.Function != "MPI_Put" && CR.Function != "MPI_Get" && CR.Function != "MPI_Accumulate" &&
+      CR.Function != "MPI_Rput" && CR.Function != "MPI_Rget" && CR.Function != "MPI_Raccumulate")
     return;
-  if (Finding *F =
-          C.report("count-overflow", CR.expr(*Count)->getBeginLoc(),
-                   llvm::formatv("{0} reaches bytes {1} to {2} of the target's window '{3}', but the window "
-                                 "has {4} bytes (target_disp {5} x disp_unit {6}, then {7} x {8}): an RMA "
-                                 "access must lie inside the target window",
-                                 CR.Function, From, End, WV->getName(), *Size, *Disp->Int, *Unit, *Count->Int, *DT)
-                       .str()))
-    C.note(*F, Made->getBeginLoc(), "the window is created here");
+  const ArgResult *OC = CR.arg(Role::Count), *OT = CR.arg(Role::Type), *TC = CR.arg(Role::TargetCount),
+                  *TT = CR.arg(Role::TargetType);
+  if (!OC || !OT || !TC || !TT)
+    return;
+  auto ODT = C.Ev.spelledHandle(CR.expr(*OT)), TDT = C.Ev.spelledHandle(CR.expr(*TT));
+  std::optional<int64_t> OS = ODT ? C.Ev.datatypeSize(*ODT) : std::nullopt;
+  std::optional<int64_t> TS = TDT ? C.Ev.datatypeSize(*TDT) : std::nullopt;
+  if (!OS || !TS || *OS <= 0 || *TS <= 0)
+    return;
+  for (const PathValue &O : pathValues(C, CR, CR.expr(*OC)))
+    for (const PathValue &T : pathValues(C, CR, CR.expr(*TC))) {
+      if (O.Value.K != SymValue::Int || T.Value.K != SymValue::Int || O.Value.I < 0 || T.Value.I < 0 ||
+          O.Value.I * *OS == T.Value.I * *TS)
+        continue;
+      C.report("count-overflow", CR.expr(*OC)->getBeginLoc(),
+               llvm::formatv("{0} moves {1}{2} x {3} ({4} bytes) at the origin but {5}{6} x {7} ({8} bytes) at the "
+                             "target: the origin and target of an RMA operation must describe the same data",
+                             CR.Function, O.Value.I, O.Where, *ODT, O.Value.I * *OS, T.Value.I, T.Where, *TDT,
+                             T.Value.I * *TS)
+                   .str());
+      return;
+    }
 }
 
 void checkCountOverflow(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.Call || !CR.Caller)
       continue;
-    if (CR.Model->Cat == Category::OneSided)
+    if (CR.Model->Cat == Category::OneSided) {
       checkTargetRange(C, CR);
+      checkRmaSignature(C, CR);
+    }
     for (const BufferUse &U : buffers(CR)) {
       if (!U.Count || !U.Type || U.Count->Index >= CR.Call->getNumArgs())
         continue;
