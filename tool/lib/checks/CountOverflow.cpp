@@ -79,9 +79,12 @@ static void checkTargetRange(CheckContext &C, const CallResult &CR) {
   std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
   if (!Size || !Unit || !TS || *Size < 0 || *Unit <= 0)
     return;
+  const VarDecl *DV = namedVar(CR.expr(*Disp));
+  bool Same = DV && DV == namedVar(CR.expr(*Count)); // one value on each path
   for (const PathValue &D : pathValues(C, CR, CR.expr(*Disp)))
     for (const PathValue &N : pathValues(C, CR, CR.expr(*Count))) {
-      if (D.Value.K != SymValue::Int || N.Value.K != SymValue::Int || D.Value.I < 0 || N.Value.I <= 0)
+      if (D.Value.K != SymValue::Int || N.Value.K != SymValue::Int || D.Value.I < 0 || N.Value.I <= 0 ||
+          (Same && D.Where != N.Where))
         continue;
       int64_t From = D.Value.I * *Unit, End = From + N.Value.I * *TS;
       if (End <= *Size)
@@ -113,10 +116,13 @@ static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
   std::optional<int64_t> TS = TDT ? C.Ev.datatypeSize(*TDT) : std::nullopt;
   if (!OS || !TS || *OS <= 0 || *TS <= 0)
     return;
+  // One variable counting both sides has one value on each path.
+  const VarDecl *OV = namedVar(CR.expr(*OC));
+  bool Same = OV && OV == namedVar(CR.expr(*TC));
   for (const PathValue &O : pathValues(C, CR, CR.expr(*OC)))
     for (const PathValue &T : pathValues(C, CR, CR.expr(*TC))) {
       if (O.Value.K != SymValue::Int || T.Value.K != SymValue::Int || O.Value.I < 0 || T.Value.I < 0 ||
-          O.Value.I * *OS == T.Value.I * *TS)
+          O.Value.I * *OS == T.Value.I * *TS || (Same && O.Where != T.Where))
         continue;
       C.report("count-overflow", CR.expr(*OC)->getBeginLoc(),
                llvm::formatv("{0} moves {1}{2} x {3} ({4} bytes) at the origin but {5}{6} x {7} ({8} bytes) at the "
