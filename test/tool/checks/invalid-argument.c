@@ -72,6 +72,15 @@ static void positives(int argc) {
   MPI_Allreduce(&x, y, 1, MPI_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:33: warning: MPI_Reduce op 'MPI_REPLACE': MPI_REPLACE is only for one-sided accumulate operations, not for reductions [ompi-invalid-argument]
   MPI_Reduce(&x, y, 1, MPI_INT, MPI_REPLACE, 0, MPI_COMM_WORLD);
+  // A pointer no path sets, a count one path leaves unset (clang's
+  // uninitialised-values analysis).
+  int *unset, n;
+  if (argc > 4)
+    n = 2;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:12: warning: MPI_Recv buf 'unset' is never set before the call: the call reads an indeterminate value [ompi-invalid-argument]
+  MPI_Recv(unset, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:17: warning: MPI_Bcast count 'n' is not set on every path to the call (the branch at line [[#@LINE-4]] can skip its assignment): the call reads an indeterminate value [ompi-invalid-argument]
+  MPI_Bcast(&x, n, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
 // Negative: each of these is valid and must not be reported.
@@ -132,6 +141,15 @@ static void negatives(int argc) {
   MPI_Accumulate(mem, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_REPLACE, w);
   MPI_Win_fence(0, w);
   MPI_Win_free(&w);
+  // A peer set by an if-else-if chain on the rank: the ranks the program is
+  // written for may all take one of its arms.
+  int me, partner;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0)
+    partner = 1;
+  else if (me == 1)
+    partner = 0;
+  MPI_Send(&me, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
   (void)argc;
 }
 
@@ -142,4 +160,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 22 warnings generated.
+// CHECK: 24 warnings generated.

@@ -5,6 +5,7 @@
 // RUN: %ompi-opt --check --checks=rma-buffer-in-use %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=rma-buffer-in-use %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 #include <mpi.h>
+#include <stdlib.h>
 
 static void positives(int *mem, MPI_Win w) {
   int local[4] = {0}, x = 0;
@@ -52,6 +53,39 @@ static void negatives(int rank, MPI_Win w) {
   MPI_Win_unlock(1, w);
 }
 
+// A window's memory freed before MPI_Win_free, with no synchronisation of
+// the window in between (on one path: argc decides).
+static void freed_memory(int argc) {
+  int *a = malloc(4 * sizeof(int));
+  MPI_Win w;
+  MPI_Win_create(a, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (argc > 1)
+    // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:5: warning: 'a' is freed while the window 'w' created on it at line [[#@LINE-2]] still exposes it: a window's memory belongs to MPI until MPI_Win_free (line [[#@LINE+2]]) [ompi-rma-buffer-in-use]
+    free(a);
+  MPI_Win_free(&w);
+  if (argc <= 1)
+    free(a);
+}
+
+// Negative: the memory freed after the last fence (MPICH's own tests do
+// this), or after MPI_Win_free, or on a path that returns first.
+static void freed_after(int argc) {
+  int *a = malloc(4 * sizeof(int)), *b = malloc(4 * sizeof(int));
+  MPI_Win w, v;
+  MPI_Win_create(a, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(0, w);
+  MPI_Win_fence(0, w);
+  free(a);
+  MPI_Win_free(&w);
+  MPI_Win_create(b, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &v);
+  if (argc > 5) {
+    free(b);
+    return;
+  }
+  MPI_Win_free(&v);
+  free(b);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0}, rank;
   MPI_Win w;
@@ -61,7 +95,9 @@ int main(int argc, char **argv) {
   positives(mem, w);
   negatives(rank, w);
   MPI_Win_free(&w);
+  freed_memory(argc);
+  freed_after(argc);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 3 warnings generated.
+// CHECK: 4 warnings generated.

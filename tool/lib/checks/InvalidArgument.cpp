@@ -19,6 +19,9 @@
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Analysis/Analyses/UninitializedValues.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "clang/Analysis/CFG.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -299,6 +302,75 @@ void checkOpDatatype(CheckContext &C, const CallResult &CR) {
     }
 }
 
+/// The uses of uninitialised local variables in F (clang's own analysis,
+/// the one behind -Wuninitialized and -Wsometimes-uninitialized): each use,
+/// whether it is uninitialised on every path, and a branch that skips the
+/// initialisation.
+struct UninitUses : clang::UninitVariablesHandler {
+  struct Use {
+    bool Always = false;
+    const Stmt *Branch = nullptr;
+  };
+  std::map<const Expr *, Use> At;
+  void handleUseOfUninitVariable(const VarDecl *, const UninitUse &U) override {
+    UninitUse::Kind K = U.getKind();
+    if (K != UninitUse::Always && K != UninitUse::Sometimes && K != UninitUse::AfterDecl)
+      return;
+    Use &Mine = At[U.getUser()];
+    Mine.Always = K == UninitUse::Always;
+    if (!U.branch_empty())
+      Mine.Branch = U.branch_begin()->Terminator;
+  }
+};
+
+using UninitCache = std::map<const FunctionDecl *, std::unique_ptr<UninitUses>>;
+
+const UninitUses &uninitUses(UninitCache &Cache, const FunctionDecl *F) {
+  std::unique_ptr<UninitUses> &Out = Cache[F];
+  if (Out)
+    return *Out;
+  Out = std::make_unique<UninitUses>();
+  AnalysisDeclContext AC(nullptr, F);
+  AC.getCFGBuildOptions().setAllAlwaysAdd();
+  if (const CFG *G = AC.getCFG()) {
+    UninitVariablesAnalysisStats Stats;
+    runUninitializedVariablesAnalysis(*F, *G, AC, *Out, Stats);
+  }
+  return *Out;
+}
+
+/// An argument read by value from a local variable that no path (or not
+/// every path) sets before the call.
+void checkUninitialised(CheckContext &C, UninitCache &Cache, const CallResult &CR) {
+  const UninitUses &U = uninitUses(Cache, CR.Caller);
+  if (U.At.empty())
+    return;
+  for (const ArgResult &A : CR.Args) {
+    if (A.Index >= CR.Call->getNumArgs())
+      continue;
+    auto It = U.At.find(CR.expr(A)->IgnoreParenImpCasts());
+    if (It == U.At.end())
+      continue;
+    // A branch on the rank that skips the assignment: the ranks the program
+    // is written for may all take the other way (if rank == 0 ... else if
+    // rank == 1 ... in a program for two processes).
+    const auto *If = dyn_cast_or_null<IfStmt>(It->second.Branch);
+    if (!It->second.Always && (!If || C.Uni.varies(If->getCond(), CR.Caller)))
+      continue;
+    std::string How =
+        It->second.Always ? "is never set before the call"
+        : It->second.Branch
+            ? llvm::formatv("is not set on every path to the call (the branch at line {0} can skip "
+                            "its assignment)",
+                            C.Ctx.getSourceManager().getExpansionLineNumber(It->second.Branch->getBeginLoc()))
+                  .str()
+            : "is not set on every path to the call";
+    C.report("invalid-argument", CR.expr(A)->getBeginLoc(),
+             llvm::formatv("{0} {1} '{2}' {3}: the call reads an indeterminate value", CR.Function, A.Name, A.Text, How)
+                 .str());
+  }
+}
+
 /// Whether the call's buffer of role R is MPI_IN_PLACE (the count and
 /// datatype of that side are then not read: MPI_Scatter's receive side at
 /// the root, the send side elsewhere).
@@ -311,9 +383,11 @@ bool inPlace(CheckContext &C, const CallResult &CR, Role R) {
 } // namespace
 
 void checkInvalidArguments(CheckContext &C) {
+  UninitCache Uninit; // per function, for this file only
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Call || !CR.Caller)
       continue;
+    checkUninitialised(C, Uninit, CR);
     if (const TypeConstructorModel *T = lookupTypeConstructor(CR.Function)) {
       checkConstructor(C, CR, *T);
       continue;

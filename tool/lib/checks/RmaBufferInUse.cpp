@@ -7,6 +7,9 @@
 // unlock, a flush, MPI_Win_complete, MPI_Win_free): until then MPI may still
 // be reading or writing that memory. Only uses in the statement block of the
 // RMA call itself count (a use in another branch is on another path).
+// Also: the memory of a window (MPI_Win_create's base, a variable) given to
+// free() before the MPI_Win_free of that window, with no return, exit or
+// abort between the two, and no synchronisation of the window before it.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
@@ -116,12 +119,68 @@ void checkCall(CheckContext &C, const CallResult &CR) {
   });
 }
 
+/// free(p) of MPI_Win_create's base p before MPI_Win_free of the window.
+void checkWindowMemory(CheckContext &C, const CallResult &CR) {
+  const ArgResult *W = CR.arg(Role::WinOut), *B = CR.arg(Role::WinBase);
+  const auto *WA = W ? dyn_cast<UnaryOperator>(strip(CR.expr(*W))) : nullptr;
+  const VarDecl *WV = WA && WA->getOpcode() == UO_AddrOf ? namedVar(WA->getSubExpr()) : nullptr;
+  const VarDecl *BV = B ? namedVar(CR.expr(*B)) : nullptr;
+  if (!WV || !BV || !BV->getType()->isPointerType())
+    return;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  unsigned From = offset(CR.Call->getEndLoc()), WinFree = ~0u;
+  std::vector<const CallExpr *> Frees;
+  std::vector<unsigned> Exits, Syncs;
+  anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
+    if (isa<ReturnStmt>(S))
+      Exits.push_back(offset(S->getBeginLoc()));
+    const auto *CE = dyn_cast<CallExpr>(S);
+    const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+    if (!G || !G->getIdentifier() || offset(CE->getBeginLoc()) <= From)
+      return false;
+    llvm::StringRef Name = G->getName();
+    if (Name == "exit" || Name == "abort" || Name == "MPI_Abort")
+      Exits.push_back(offset(CE->getBeginLoc()));
+    else if (Name == "free" && CE->getNumArgs() == 1 && namedVar(CE->getArg(0)) == BV)
+      Frees.push_back(CE);
+    else if ((completesAtOrigin(Name) || Name == "MPI_Win_wait") && Name != "MPI_Win_free" &&
+             llvm::any_of(CE->arguments(), [&](const Expr *A) { return namedVar(A) == WV; }))
+      Syncs.push_back(offset(CE->getBeginLoc()));
+    else if (Name == "MPI_Win_free" && CE->getNumArgs() == 1)
+      if (const auto *U = dyn_cast<UnaryOperator>(strip(CE->getArg(0)));
+          U && U->getOpcode() == UO_AddrOf && namedVar(U->getSubExpr()) == WV)
+        WinFree = std::min(WinFree, offset(CE->getBeginLoc()));
+    return false;
+  });
+  for (const CallExpr *F : Frees) {
+    unsigned O = offset(F->getBeginLoc());
+    // After a synchronisation that completes the window's RMA (MPICH's own
+    // tests free the memory after the last fence) the memory is left alone.
+    if (O >= WinFree || llvm::any_of(Exits, [&](unsigned E) { return E > O && E < WinFree; }) ||
+        llvm::any_of(Syncs, [&](unsigned Y) { return Y < O; }))
+      continue;
+    if (Finding *Fd = C.report("rma-buffer-in-use", F->getBeginLoc(),
+                               llvm::formatv("'{0}' is freed while the window '{1}' created on it at line {2} still "
+                                             "exposes it: a window's memory belongs to MPI until MPI_Win_free "
+                                             "(line {3})",
+                                             BV->getName(), WV->getName(), CR.Line,
+                                             SM.getExpansionLineNumber(SM.getComposedLoc(SM.getMainFileID(), WinFree)))
+                                   .str()))
+      C.note(*Fd, CR.Call->getBeginLoc(), "the window is created here");
+    return;
+  }
+}
+
 } // namespace
 
 void checkRmaBufferInUse(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls)
-    if (CR.Model && CR.Call && CR.Caller && CR.Model->Cat == Category::OneSided)
+    if (CR.Model && CR.Call && CR.Caller && CR.Model->Cat == Category::OneSided) {
       checkCall(C, CR);
+      if (CR.Function == "MPI_Win_create")
+        checkWindowMemory(C, CR);
+    }
 }
 
 } // namespace ompi
