@@ -81,6 +81,10 @@ static void positives(int argc) {
   MPI_Recv(unset, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:17: warning: MPI_Bcast count 'n' is not set on every path to the call (the branch at line [[#@LINE-4]] can skip its assignment): the call reads an indeterminate value [ompi-invalid-argument]
   MPI_Bcast(&x, n, MPI_INT, 0, MPI_COMM_WORLD);
+  // A byte stride that splits the floats of a column.
+  MPI_Datatype col;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:34: warning: MPI_Type_create_hvector stride '3' is 3 bytes, not a multiple of the 4 bytes of MPI_FLOAT: every block after the first starts inside an element (a byte stride counts bytes, not elements) [ompi-invalid-argument]
+  MPI_Type_create_hvector(16, 1, 3, MPI_FLOAT, &col);
 }
 
 // Negative: each of these is valid and must not be reported.
@@ -150,6 +154,10 @@ static void negatives(int argc) {
   else if (me == 1)
     partner = 0;
   MPI_Send(&me, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
+  // Byte strides of whole elements, and one block (its stride is not used).
+  MPI_Datatype hv;
+  MPI_Type_create_hvector(16, 1, 16 * sizeof(float), MPI_FLOAT, &hv);
+  MPI_Type_create_hvector(1, 1, 10, MPI_DOUBLE, &hv);
   (void)argc;
 }
 
@@ -160,4 +168,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 24 warnings generated.
+// CHECK: 25 warnings generated.

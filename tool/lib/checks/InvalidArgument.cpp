@@ -216,6 +216,22 @@ void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstruct
              "is a null datatype: the standard requires a valid datatype to build from");
       break;
     }
+  // A byte stride that is not a multiple of the old type's size: every
+  // block after the first starts inside an element (3 bytes over floats).
+  if (T.Kind == TypeConstructorModel::HVector) {
+    SymValue N = C.Ev.evaluate(CE->getArg(T.Count), CR.Caller, CE);
+    auto Old = C.Ev.spelledHandle(CE->getArg(T.OldType));
+    std::optional<int64_t> Size = Old ? C.Ev.datatypeSize(*Old) : std::nullopt;
+    for (const PathValue &S : values(T.Stride))
+      if (N.K == SymValue::Int && N.I > 1 && S.Value.K == SymValue::Int && Size && *Size > 1 &&
+          S.Value.I % *Size != 0) {
+        report(T.Stride, "stride", S.Where,
+               llvm::formatv("is {0} bytes, not a multiple of the {1} bytes of {2}: every block after the first "
+                             "starts inside an element (a byte stride counts bytes, not elements)",
+                             S.Value.I, *Size, *Old));
+        break;
+      }
+  }
   for (const PathValue &New : values(T.NewType))
     if (isNullPointer(New.Value)) {
       report(T.NewType, "newtype", New.Where, "is NULL: the call writes the new datatype there");
