@@ -101,3 +101,22 @@ void overwritten_after_either_arm(int rank) {
   MPI_Isend(&v, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
+
+// An active receive freed (on the path where this rank received): nothing
+// can tell when the buffer holds the message. Freeing an active send, a
+// cancelled receive is fine.
+void freed_receive(int rank) {
+  MPI_Request r, s, c;
+  double v = 0, w = 0, x = 0;
+  if (rank == 0)
+    MPI_Isend(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
+  else if (rank == 1)
+    MPI_Irecv(&v, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r);
+  // REQ: {{.*}}requests.c:[[#@LINE+1]]:3: warning: MPI_Request_free frees 'r' while the MPI_Irecv at line [[#@LINE-1]] may still be receiving into its buffer: nothing can tell when that receive completes (the standard: an active receive request should never be freed); wait for it instead [ompi-request-never-completed]
+  MPI_Request_free(&r);
+  MPI_Isend(&w, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &s);
+  MPI_Request_free(&s);
+  MPI_Irecv(&x, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, &c);
+  MPI_Cancel(&c);
+  MPI_Request_free(&c);
+}
