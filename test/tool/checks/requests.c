@@ -120,3 +120,17 @@ void freed_receive(int rank) {
   MPI_Cancel(&c);
   MPI_Request_free(&c);
 }
+
+// Two pending receives into overlapping bytes of one array: reported. Two
+// receives into its two halves are fine.
+void overlapping_receives(void) {
+  int a[8], b[8];
+  MPI_Request r[2], s[2];
+  MPI_Irecv(a, 8, MPI_INT, 0, 0, MPI_COMM_WORLD, &r[0]);
+  // BUF: {{.*}}requests.c:[[#@LINE+1]]:3: warning: this MPI_Irecv receives into bytes 16 to 32 of 'a', which the MPI_Irecv at line [[#@LINE-1]] (bytes 0 to 32) may still be writing: the completion on 'r' is at line [[#@LINE+2]] [ompi-recv-buffer-in-use]
+  MPI_Irecv(&a[4], 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  MPI_Irecv(b, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, &s[0]);
+  MPI_Irecv(b + 4, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &s[1]);
+  MPI_Waitall(2, s, MPI_STATUSES_IGNORE);
+}
