@@ -244,4 +244,35 @@ void received_value(void) {
   if (n > 1)
     MPI_Barrier(MPI_COMM_WORLD);
 }
-// CHECK: 10 warnings generated.
+
+// Loops the run decides iteration by iteration run so: odd ranks call 9
+// barriers, even ranks 10 (PARCOACH's loop_barrier).
+void loop_trip_counts(void) {
+  int rank, i = 1, j = 10;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2) {
+    while (i < 10) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      i++;
+    }
+  } else {
+    while (j < 20) {
+      // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:7: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE+1]]) as their 10th collective but ranks 1 call none (their path ends at line {{[0-9]+}}): every rank of a communicator must issue the same collectives [ompi-collective-sequence]
+      MPI_Barrier(MPI_COMM_WORLD);
+      j++;
+    }
+  }
+}
+
+// Negative: the two loops run as many times on every rank.
+void loop_same_trips(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2)
+    for (int i = 0; i < 3; i++)
+      MPI_Barrier(MPI_COMM_WORLD);
+  else
+    for (int k = 5; k > 2; k--)
+      MPI_Barrier(MPI_COMM_WORLD);
+}
+// CHECK: 11 warnings generated.

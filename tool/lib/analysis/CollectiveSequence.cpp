@@ -728,6 +728,21 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
   }
   if (Rel.P2P)
     return unroll(Loop, Cond, Body, Inc);
+  // A loop whose condition the run decides on every iteration (at most 64)
+  // is run iteration by iteration: ranks that run it a different number of
+  // times issue different sequences.
+  {
+    auto SavedEvents = Events;
+    auto SavedFrames = Frames;
+    unsigned SavedSteps = Steps;
+    try {
+      return unroll(Loop, Cond, Body, Inc);
+    } catch (const Undecided &) {
+      Events = std::move(SavedEvents);
+      Frames = std::move(SavedFrames);
+      Steps = SavedSteps;
+    }
+  }
   if (Cond && Uni.varies(Cond, frame().F))
     throw Undecided{
         llvm::formatv("the condition of the loop at line {0} may differ between ranks", line(Loop->getBeginLoc()))
