@@ -144,6 +144,7 @@ public:
   const Choices *Fixed = nullptr;
   Taken Chosen;
   std::set<std::string> Decided;
+  bool *WouldFork = nullptr; ///< without Fixed: set where a job with choices would take both ways
 
   Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
     if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
@@ -172,6 +173,7 @@ private:
   const Stmt *Cur = nullptr;      ///< the statement being run (the evaluator's anchor)
   const CallExpr *Site = nullptr; ///< the entry function's call being run (in a called function)
   unsigned Steps = 0;             ///< statements run: unrolled loops stop at a budget
+  unsigned StepLimit = 100000;    ///< the budget (lower while a loop is tried iteration by iteration)
   unsigned LoopDepth = 0;         ///< loops being run
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
@@ -556,7 +558,7 @@ private:
 Flow RankRun::exec(const Stmt *S) {
   if (!S)
     return Flow::Normal;
-  if (++Steps > 100000)
+  if (++Steps > StepLimit)
     throw Undecided{"the run is too long to follow statement by statement"};
   Cur = S;
   if (const auto *C = dyn_cast<CompoundStmt>(S)) {
@@ -644,14 +646,22 @@ Flow RankRun::branch(const IfStmt *If) {
     throw Undecided{llvm::formatv("the if at line {0} declares a variable", line(If->getBeginLoc())).str()};
   if (Flow F = calls(If->getCond()); F != Flow::Normal)
     return F;
-  bool Forkable = Fixed && Frames.size() == 1 && LoopDepth == 0 && !Uni.varies(If->getCond(), frame().F);
-  std::string Text = Forkable ? Ev.text(If->getCond()) : "";
+  bool MayFork = Frames.size() == 1 && LoopDepth == 0;
   if (auto C = value(If->getCond())) {
-    if (Forkable)
-      Decided.insert(Text);
+    if (Fixed && MayFork && !Uni.varies(If->getCond(), frame().F))
+      Decided.insert(Ev.text(If->getCond()));
     return exec(*C ? If->getThen() : If->getElse());
   }
-  if (Forkable)
+  bool Forkable = MayFork && !Uni.varies(If->getCond(), frame().F);
+  std::string Text = Forkable ? Ev.text(If->getCond()) : "";
+  // Without Fixed the run only notes that a job with choices would differ.
+  auto fork = [&] {
+    if (Fixed)
+      throw NeedChoice{Text};
+    if (WouldFork)
+      *WouldFork = true;
+  };
+  if (Forkable && Fixed)
     if (auto It = Fixed->find(Text); It != Fixed->end()) {
       Chosen.emplace(Text, If->getCond());
       return exec(It->second ? If->getThen() : If->getElse());
@@ -683,7 +693,7 @@ Flow RankRun::branch(const IfStmt *If) {
       return A;
     }
     if (Forkable)
-      throw NeedChoice{Text};
+      fork();
     throw Undecided{llvm::formatv("the branch at line {0} is not decided by the rank and size, and its arms differ",
                                   line(If->getBeginLoc()))
                         .str()};
@@ -691,7 +701,7 @@ Flow RankRun::branch(const IfStmt *If) {
   // Variables the arms set differently become unknown.
   bool Differ = mergeInto(frame().Env, FramesA.back().Env) | mergeInto(frame().Handles, FramesA.back().Handles);
   if (Differ && Forkable && A != Flow::Aborted)
-    throw NeedChoice{Text};
+    fork();
   return A;
 }
 
@@ -734,13 +744,17 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
   {
     auto SavedEvents = Events;
     auto SavedFrames = Frames;
-    unsigned SavedSteps = Steps;
+    unsigned SavedSteps = Steps, SavedLimit = StepLimit;
+    StepLimit = std::min(StepLimit, Steps + 2000); // a short try: long loops stay one block
     try {
-      return unroll(Loop, Cond, Body, Inc);
+      Flow F = unroll(Loop, Cond, Body, Inc);
+      StepLimit = SavedLimit;
+      return F;
     } catch (const Undecided &) {
       Events = std::move(SavedEvents);
       Frames = std::move(SavedFrames);
       Steps = SavedSteps;
+      StepLimit = SavedLimit;
     }
   }
   if (Cond && Uni.varies(Cond, frame().F))
@@ -889,6 +903,7 @@ struct SequenceJob {
   const Choices *Fixed = nullptr;
   Taken Chosen;
   std::set<std::string> Decided;
+  bool WouldFork = false; ///< without Fixed: some run met a condition a job with choices would take both ways
 
   /// Where the ranks' collectives part with Size processes.
   std::optional<SequenceDivergence> at(int Size) {
@@ -901,6 +916,7 @@ struct SequenceJob {
     for (int Rank = 0; Rank < Size; ++Rank) {
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
+      Run.WouldFork = &WouldFork;
       Flow R = Run.function(F, {});
       Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
       Decided.insert(Run.Decided.begin(), Run.Decided.end());
@@ -949,17 +965,18 @@ struct SequenceJob {
 SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel, const FunctionDecl *F) {
   SequenceResult Out;
   Out.F = F;
+  SequenceJob Base{Ctx, Ev, Uni, Rel, F, nullptr, {}, {}, false};
   try {
-    Out.Divergence = SequenceJob{Ctx, Ev, Uni, Rel, F, nullptr, {}, {}}.run();
+    Out.Divergence = Base.run();
     Out.Decided = true;
   } catch (const Undecided &U) {
     Out.Why = U.Why;
   }
-  if (Out.Divergence)
+  if (Out.Divergence || !Base.WouldFork)
     return Out;
   // Follow each outcome of the conditions the runs could not decide.
   explore([&](const Choices &C) {
-    SequenceJob J{Ctx, Ev, Uni, Rel, F, &C, {}, {}};
+    SequenceJob J{Ctx, Ev, Uni, Rel, F, &C, {}, {}, false};
     std::optional<SequenceDivergence> D = J.run();
     std::string Assumed = assumed(Ctx, C, J.Chosen, J.Decided);
     if (!D || Assumed.empty())
@@ -1032,13 +1049,14 @@ std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, 
 /// Every rank's point-to-point calls with 2, 3 and 4 processes.
 static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel,
                                      const FunctionDecl *F, const Choices *Fixed, Taken &Chosen,
-                                     std::set<std::string> &Decided) {
+                                     std::set<std::string> &Decided, bool *WouldFork = nullptr) {
   std::vector<P2PTraces> Out;
   for (int Size : {2, 3, 4}) {
     P2PTraces T{F, Size, {}, {}, ""};
     for (int Rank = 0; Rank < Size; ++Rank) {
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
+      Run.WouldFork = WouldFork;
       T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
       T.Ranks.push_back(std::move(Run.Messages));
       Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
@@ -1057,11 +1075,14 @@ std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
       continue; // a whole program only: a library's callers may send what it receives
     Taken Chosen;
     std::set<std::string> Decided;
+    bool WouldFork = false;
     try {
-      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided);
+      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided, &WouldFork);
       Out.insert(Out.end(), Mine.begin(), Mine.end());
     } catch (const Undecided &) {
     }
+    if (!WouldFork)
+      continue;
     // Then each outcome of the conditions the runs could not decide.
     explore([&](const Choices &C) {
       Taken Chosen;

@@ -13,12 +13,15 @@
 // A condition every rank evaluates alike (argc, a broadcast value, per the
 // uniformity analysis) that the runs cannot decide, in the entry function
 // outside loops, whose arms issue different calls or set variables to
-// different values, is then taken each way in turn: every rank of one job
+// different values, is then (when the first run met one) taken each way in
+// turn: every rank of one job
 // takes it the same way (conditions spelled alike are taken alike), at
 // most 16 jobs, and a job in which one rank decides a condition another
 // takes as given is dropped. A divergence found so names the outcomes it
 // assumes. Local variables holding predefined handles (MPI_Op op =
-// MPI_SUM) are followed like integers.
+// MPI_SUM) are followed like integers. A loop the run decides on every
+// iteration is run iteration by iteration (at most 64 iterations and 2,000
+// statements; longer loops count as one block of collectives).
 //
 // The function is left undecided (and the older, per-condition
 // rank-dependent-collective check speaks for it) when a branch the
