@@ -36,6 +36,46 @@ using Choices = std::map<std::string, bool>;
 /// The conditions a run took from its Choices, with the expression of each.
 using Taken = std::map<std::string, const Expr *>;
 
+/// X Op Y for the integer operators the runs evaluate, or none.
+std::optional<int64_t> apply(BinaryOperatorKind Op, int64_t X, int64_t Y) {
+  switch (Op) {
+  case BO_Add:
+    return X + Y;
+  case BO_Sub:
+    return X - Y;
+  case BO_Mul:
+    return X * Y;
+  case BO_Div:
+    return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
+  case BO_Rem:
+    return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
+  case BO_LT:
+    return X < Y;
+  case BO_GT:
+    return X > Y;
+  case BO_LE:
+    return X <= Y;
+  case BO_GE:
+    return X >= Y;
+  case BO_EQ:
+    return X == Y;
+  case BO_NE:
+    return X != Y;
+  case BO_LAnd:
+    return X && Y;
+  case BO_LOr:
+    return X || Y;
+  case BO_And:
+    return X & Y;
+  case BO_Or:
+    return X | Y;
+  case BO_Xor:
+    return X ^ Y;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// The function a call calls when the file defines it.
 const FunctionDecl *definedCallee(const CallExpr *CE) {
   const FunctionDecl *F = CE->getDirectCallee();
@@ -245,45 +285,6 @@ private:
     if (!L || !R)
       return B->isAssignmentOp() || B->isCommaOp() ? std::nullopt : leaf(B);
     return apply(Op, *L, *R);
-  }
-
-  static std::optional<int64_t> apply(BinaryOperatorKind Op, int64_t X, int64_t Y) {
-    switch (Op) {
-    case BO_Add:
-      return X + Y;
-    case BO_Sub:
-      return X - Y;
-    case BO_Mul:
-      return X * Y;
-    case BO_Div:
-      return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
-    case BO_Rem:
-      return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
-    case BO_LT:
-      return X < Y;
-    case BO_GT:
-      return X > Y;
-    case BO_LE:
-      return X <= Y;
-    case BO_GE:
-      return X >= Y;
-    case BO_EQ:
-      return X == Y;
-    case BO_NE:
-      return X != Y;
-    case BO_LAnd:
-      return X && Y;
-    case BO_LOr:
-      return X || Y;
-    case BO_And:
-      return X & Y;
-    case BO_Or:
-      return X | Y;
-    case BO_Xor:
-      return X ^ Y;
-    default:
-      return std::nullopt;
-    }
   }
 
   void assign(const Expr *LHS, std::optional<int64_t> V, std::optional<std::string> H = std::nullopt) {
@@ -821,23 +822,6 @@ std::optional<Bound> boundOf(ASTContext &Ctx, const Expr *E) {
   return std::nullopt;
 }
 
-bool holds(BinaryOperatorKind Op, int64_t X, int64_t C) {
-  switch (Op) {
-  case BO_LT:
-    return X < C;
-  case BO_GT:
-    return X > C;
-  case BO_LE:
-    return X <= C;
-  case BO_GE:
-    return X >= C;
-  case BO_EQ:
-    return X == C;
-  default:
-    return X != C;
-  }
-}
-
 /// Whether the outcomes Fixed gives the conditions Chosen took can hold
 /// together, as far as comparisons of one variable with constants tell
 /// ("argc == 1" and "argc > 2" cannot both hold).
@@ -850,8 +834,9 @@ bool feasible(ASTContext &Ctx, const Choices &Fixed, const Taken &Chosen) {
     bool Any = false;
     for (const auto &[B, _] : Bs)
       for (int64_t X : {B.C - 1, B.C, B.C + 1})
-        Any |= llvm::all_of(
-            Bs, [&, X = X](const std::pair<Bound, bool> &P) { return holds(P.first.Op, X, P.first.C) == P.second; });
+        Any |= llvm::all_of(Bs, [&, X = X](const std::pair<Bound, bool> &P) {
+          return (apply(P.first.Op, X, P.first.C).value_or(0) != 0) == P.second;
+        });
     if (!Any)
       return false;
   }
