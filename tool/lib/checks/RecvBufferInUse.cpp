@@ -20,31 +20,21 @@ namespace ompi {
 namespace {
 
 /// The bytes [From, To) of a local array that the receive side of CR
-/// writes, when its offset, count and predefined datatype are static.
+/// writes, when its address (the evaluator's object and byte offset),
+/// count and predefined datatype are static.
 std::optional<std::pair<int64_t, int64_t>> recvBytes(CheckContext &C, const CallResult &CR, const VarDecl *&V) {
   const ArgResult *B = CR.arg(Role::RecvBuf), *N = CR.arg(Role::Count) ? CR.arg(Role::Count) : CR.arg(Role::RecvCount);
   const ArgResult *T = CR.arg(Role::Type) ? CR.arg(Role::Type) : CR.arg(Role::RecvType);
   if (!B || !N || !T || !N->Int)
     return std::nullopt;
-  const Expr *E = strip(CR.expr(*B));
-  const Expr *Idx = nullptr;
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
-    const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
-    if (!AS)
-      return std::nullopt;
-    E = strip(AS->getBase()), Idx = AS->getIdx();
-  } else if (const auto *Bin = dyn_cast<BinaryOperator>(E); Bin && Bin->getOpcode() == BO_Add) {
-    E = strip(Bin->getLHS()), Idx = Bin->getRHS();
-  }
-  V = namedVar(E);
-  const auto *AT = V ? C.Ctx.getAsConstantArrayType(V->getType()) : nullptr;
+  SymValue A = C.Ev.evaluate(CR.expr(*B), CR.Caller, CR.Call);
   auto DT = C.Ev.spelledHandle(CR.expr(*T));
   std::optional<int64_t> Size = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
-  SymValue K = Idx ? C.Ev.evaluate(Idx, CR.Caller, CR.Call) : SymValue{};
-  if (!AT || !V->hasLocalStorage() || !Size || (Idx && K.K != SymValue::Int))
+  if (A.K != SymValue::Address || !A.Obj || !A.Obj->hasLocalStorage() || !A.Obj->getType()->isConstantArrayType() ||
+      !Size)
     return std::nullopt;
-  int64_t From = (Idx ? K.I : 0) * int64_t(C.Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity());
-  return std::make_pair(From, From + *N->Int * *Size);
+  V = A.Obj;
+  return std::make_pair(A.Offset, A.Offset + *N->Int * *Size);
 }
 
 /// A later receive in CR's block into bytes CR's pending receive writes.
