@@ -79,26 +79,22 @@ static void checkTargetRange(CheckContext &C, const CallResult &CR) {
   std::optional<int64_t> TS = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
   if (!Size || !Unit || !TS || *Size < 0 || *Unit <= 0)
     return;
-  const VarDecl *DV = namedVar(CR.expr(*Disp));
-  bool Same = DV && DV == namedVar(CR.expr(*Count)); // one value on each path
-  for (const PathValue &D : pathValues(C, CR, CR.expr(*Disp)))
-    for (const PathValue &N : pathValues(C, CR, CR.expr(*Count))) {
-      if (D.Value.K != SymValue::Int || N.Value.K != SymValue::Int || D.Value.I < 0 || N.Value.I <= 0 ||
-          (Same && D.Where != N.Where))
-        continue;
-      int64_t From = D.Value.I * *Unit, End = From + N.Value.I * *TS;
-      if (End <= *Size)
-        continue;
-      if (Finding *F = C.report("count-overflow", CR.expr(*Count)->getBeginLoc(),
-                                llvm::formatv("{0} reaches bytes {1} to {2} of the target's window '{3}', but the "
-                                              "window has {4} bytes (target_disp {5}{6} x disp_unit {7}, then {8}{9} "
-                                              "x {10}): an RMA access must lie inside the target window",
-                                              CR.Function, From, End, WV->getName(), *Size, D.Value.I, D.Where, *Unit,
-                                              N.Value.I, N.Where, *DT)
-                                    .str()))
-        C.note(*F, Made->getBeginLoc(), "the window is created here");
-      return;
-    }
+  for (const auto &[D, N] : pathValuePairs(C, CR, CR.expr(*Disp), CR.expr(*Count))) {
+    if (D.Value.K != SymValue::Int || N.Value.K != SymValue::Int || D.Value.I < 0 || N.Value.I <= 0)
+      continue;
+    int64_t From = D.Value.I * *Unit, End = From + N.Value.I * *TS;
+    if (End <= *Size)
+      continue;
+    if (Finding *F = C.report("count-overflow", CR.expr(*Count)->getBeginLoc(),
+                              llvm::formatv("{0} reaches bytes {1} to {2} of the target's window '{3}', but the "
+                                            "window has {4} bytes (target_disp {5}{6} x disp_unit {7}, then {8}{9} "
+                                            "x {10}): an RMA access must lie inside the target window",
+                                            CR.Function, From, End, WV->getName(), *Size, D.Value.I, D.Where, *Unit,
+                                            N.Value.I, N.Where, *DT)
+                                  .str()))
+      C.note(*F, Made->getBeginLoc(), "the window is created here");
+    return;
+  }
 }
 
 /// MPI_Put, MPI_Get, MPI_Accumulate: an origin that describes more or less
@@ -112,26 +108,21 @@ static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
   if (!OC || !OT || !TC || !TT)
     return;
   auto ODT = C.Ev.spelledHandle(CR.expr(*OT)), TDT = C.Ev.spelledHandle(CR.expr(*TT));
-  std::optional<int64_t> OS = ODT ? C.Ev.datatypeSize(*ODT) : std::nullopt;
-  std::optional<int64_t> TS = TDT ? C.Ev.datatypeSize(*TDT) : std::nullopt;
-  if (!OS || !TS || *OS <= 0 || *TS <= 0)
+  int64_t OS = ODT ? C.Ev.datatypeSize(*ODT).value_or(0) : 0, TS = TDT ? C.Ev.datatypeSize(*TDT).value_or(0) : 0;
+  if (OS <= 0 || TS <= 0)
     return;
-  // One variable counting both sides has one value on each path.
-  const VarDecl *OV = namedVar(CR.expr(*OC));
-  bool Same = OV && OV == namedVar(CR.expr(*TC));
-  for (const PathValue &O : pathValues(C, CR, CR.expr(*OC)))
-    for (const PathValue &T : pathValues(C, CR, CR.expr(*TC))) {
-      if (O.Value.K != SymValue::Int || T.Value.K != SymValue::Int || O.Value.I < 0 || T.Value.I < 0 ||
-          O.Value.I * *OS == T.Value.I * *TS || (Same && O.Where != T.Where))
-        continue;
-      C.report("count-overflow", CR.expr(*OC)->getBeginLoc(),
-               llvm::formatv("{0} moves {1}{2} x {3} ({4} bytes) at the origin but {5}{6} x {7} ({8} bytes) at the "
-                             "target: the origin and target of an RMA operation must describe the same data",
-                             CR.Function, O.Value.I, O.Where, *ODT, O.Value.I * *OS, T.Value.I, T.Where, *TDT,
-                             T.Value.I * *TS)
-                   .str());
-      return;
-    }
+  for (const auto &[O, T] : pathValuePairs(C, CR, CR.expr(*OC), CR.expr(*TC))) {
+    if (O.Value.K != SymValue::Int || T.Value.K != SymValue::Int || O.Value.I < 0 || T.Value.I < 0 ||
+        O.Value.I * OS == T.Value.I * TS)
+      continue;
+    C.report("count-overflow", CR.expr(*OC)->getBeginLoc(),
+             llvm::formatv("{0} moves {1}{2} x {3} ({4} bytes) at the origin but {5}{6} x {7} ({8} bytes) at the "
+                           "target: the origin and target of an RMA operation must describe the same data",
+                           CR.Function, O.Value.I, O.Where, *ODT, O.Value.I * OS, T.Value.I, T.Where, *TDT,
+                           T.Value.I * TS)
+                 .str());
+    return;
+  }
 }
 
 void checkCountOverflow(CheckContext &C) {

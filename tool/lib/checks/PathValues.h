@@ -112,6 +112,22 @@ inline std::vector<PathValue> pathValues(CheckContext &C, const CallResult &CR, 
   return Out;
 }
 
+/// The values two arguments A and B of the call CR may have together: each
+/// of A's with each of B's, except that one variable passed as both takes
+/// one value per path.
+inline std::vector<std::pair<PathValue, PathValue>> pathValuePairs(CheckContext &C, const CallResult &CR,
+                                                                   const clang::Expr *A, const clang::Expr *B) {
+  const clang::VarDecl *V = namedVar(A);
+  bool Same = V && V == namedVar(B);
+  std::vector<PathValue> Bs = pathValues(C, CR, B);
+  std::vector<std::pair<PathValue, PathValue>> Out;
+  for (PathValue &X : pathValues(C, CR, A))
+    for (const PathValue &Y : Bs)
+      if (!Same || X.Where == Y.Where)
+        Out.push_back({X, Y});
+  return Out;
+}
+
 } // namespace ompi
 
 #endif
