@@ -4,6 +4,7 @@ environment, and where libompi-rt for an MPI is."""
 import argparse
 import collections
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -22,6 +23,11 @@ def run(cmd, env=None):
     return r
 
 
+def build(a, cmd, env=None):
+    """Run a build command, unless the programs are prebuilt (then None)."""
+    return None if a.prebuilt else run(cmd, env)
+
+
 def parser(doc, name, reps=5):
     """An argument parser with --reps --np --mpi --out (build/bench/NAME)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -29,14 +35,22 @@ def parser(doc, name, reps=5):
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mpi", choices=sorted(MPI), default="mpich")
     ap.add_argument("--out", default=os.path.join(REPO, "build", "bench", name))
+    ap.add_argument("--launcher", help="launch command to use instead of the MPI's own (for example "
+                    "'mpiexec.hydra' of a packed MPICH on another machine); any --np is then allowed")
+    ap.add_argument("--prebuilt", action="store_true", help="the programs are already built in --out "
+                    "(made here, run on a machine without compilers): run them, build nothing")
+    ap.add_argument("--build-only", action="store_true", help="build the programs into --out and stop")
     return ap
 
 
 def setup(a):
     """Check the options; make the output directory; return (mpicc, launcher, env)."""
-    if a.mpi == "mpich" and a.np > 2:
-        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks")
+    if a.mpi == "mpich" and a.np > 2 and not a.launcher:
+        sys.exit("bench: MPICH busy-polls; use --mpi openmpi for more than 2 ranks (or --launcher on a machine "
+                 "with the cores)")
     mpicc, launcher = MPI[a.mpi]
+    if a.launcher:
+        launcher = shlex.split(a.launcher)
     os.makedirs(a.out, exist_ok=True)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_CC_MPICC=mpicc)

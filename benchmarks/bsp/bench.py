@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def fit(points, p):
@@ -48,8 +48,10 @@ def main():
     mpicc, launcher, base = setup(a)
     lib = runtime_libdir(a.mpi)
     exe = os.path.join(a.out, "bsp_bench")
-    run([mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
-         os.path.join(HERE, "bsp_bench.c"), "-L" + lib, "-lompi-rt"], base)
+    build(a, [mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
+              os.path.join(HERE, "bsp_bench.c"), "-L" + lib, "-lompi-rt"], base)
+    if a.build_only:
+        return 0
 
     def once(args, **env):
         out = run(launcher + ["-n", str(a.np), exe] + args, dict(base, **env)).stdout.split("\n")

@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
@@ -34,10 +34,13 @@ def main():
     mpicc, launcher, env = setup(a)
     src = os.path.join(HERE, "plankton.c")
     exe = {v: os.path.join(a.out, "plankton-" + v) for v in ("original", "hand", "ompi")}
-    run([mpicc, "-O2", "-o", exe["original"], src, "-lm"], env)
-    run([mpicc, "-O2", "-DHAND", "-o", exe["hand"], src, "-lm"], env)
-    r = run([os.path.join(REPO, "scripts", "ompi-cc"), "--ompi-report", "-O2", "-o", exe["ompi"], src, "-lm"], env)
-    print("ompi-cc: %d reductions deferred" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
+    build(a, [mpicc, "-O2", "-o", exe["original"], src, "-lm"], env)
+    build(a, [mpicc, "-O2", "-DHAND", "-o", exe["hand"], src, "-lm"], env)
+    r = build(a, [os.path.join(REPO, "scripts", "ompi-cc"), "--ompi-report", "-O2", "-o", exe["ompi"], src, "-lm"], env)
+    if a.build_only:
+        return 0
+    if r:
+        print("ompi-cc: %d reductions deferred" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
 
     times = {v: [] for v in exe}
     syncs, checks = {}, set()

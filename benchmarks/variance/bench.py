@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
 
 
 def main():
@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--sizes", default="500,1000,1500,3000")
     ap.add_argument("--fig2-size", type=int, default=1000)
     ap.add_argument("--fig2-extra", default="0,2,4,8,12,16")
+    ap.add_argument("--work", type=float, default=2e8,
+                    help="values summed per run (passes = WORK / N^2; Fig. 2: WORK / 4 / N^2)")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     mpicc, launcher, env = setup(a)
@@ -38,23 +40,27 @@ def main():
     names = ("original", "hand", "ompi", "functions", "deferred", "shared")
     exe = {v: os.path.join(a.out, "variance-" + v) for v in names}
     occ = os.path.join(REPO, "scripts", "ompi-cc")
-    run([mpicc, "-O2", "-o", exe["original"], src])
-    run([mpicc, "-O2", "-DHAND_FUSED", "-o", exe["hand"], src])
-    run([mpicc, "-O2", "-DFUNCTIONS", "-o", exe["functions"], src])
-    r = run([occ, "--ompi-report", "-O2", "-o", exe["ompi"], src], env=env)
-    fused = [l for l in r.stderr.splitlines() if "reduction-fusion: fused" in l]
-    print("ompi-cc: %d fusion(s): %s" % (len(fused), fused[0].split(": ", 2)[-1] if fused else "none"))
-    r = run([occ, "--ompi-report", "-O2", "-DFUNCTIONS", "-o", exe["deferred"], src], env=env)
-    print("ompi-cc -DFUNCTIONS: %d deferral(s)" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
+    build(a, [mpicc, "-O2", "-o", exe["original"], src])
+    build(a, [mpicc, "-O2", "-DHAND_FUSED", "-o", exe["hand"], src])
+    build(a, [mpicc, "-O2", "-DFUNCTIONS", "-o", exe["functions"], src])
+    r = build(a, [occ, "--ompi-report", "-O2", "-o", exe["ompi"], src], env=env)
+    if r:
+        fused = [l for l in r.stderr.splitlines() if "reduction-fusion: fused" in l]
+        print("ompi-cc: %d fusion(s): %s" % (len(fused), fused[0].split(": ", 2)[-1] if fused else "none"))
+    r = build(a, [occ, "--ompi-report", "-O2", "-DFUNCTIONS", "-o", exe["deferred"], src], env=env)
+    if r:
+        print("ompi-cc -DFUNCTIONS: %d deferral(s)" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
     lib = runtime_libdir(a.mpi)
-    run([mpicc.replace("mpicc", "mpicxx"), "-std=c++17", "-O2", "-DOMPI_SKIP_MPICXX", "-DMPICH_SKIP_MPICXX",
-         "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe["shared"],
-         os.path.join(HERE, "variance_shared.cpp"), "-L" + lib, "-lompi-rt"])
+    build(a, [mpicc.replace("mpicc", "mpicxx"), "-std=c++17", "-O2", "-DOMPI_SKIP_MPICXX", "-DMPICH_SKIP_MPICXX",
+              "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe["shared"],
+              os.path.join(HERE, "variance_shared.cpp"), "-L" + lib, "-lompi-rt"])
+    if a.build_only:
+        return 0
 
     times = {(v, n): [] for v in exe for n in sizes}
     checks = {}
     for n in sizes:
-        repeat = max(3, int(2e8 / (n * n)))
+        repeat = max(3, int(a.work / (n * n)))
         for rep in range(a.reps):
             order = list(exe) if rep % 2 == 0 else list(reversed(list(exe)))
             for v in order:
@@ -87,7 +93,7 @@ def main():
     # Fig. 2: EXTRA further reductions per batch, plain vs deferred.
     extras = [int(x) for x in a.fig2_extra.split(",")]
     n = a.fig2_size
-    repeat = max(2, int(5e7 / (n * n)))
+    repeat = max(2, int(a.work / 4 / (n * n)))
     ft = {(v, e): [] for v in ("functions", "deferred", "shared") for e in extras}
     for rep in range(a.reps):
         for e in extras:
