@@ -19,20 +19,26 @@
  * two), and turns negative where the library's builtin collectives have
  * the better algorithm or protocol for a large vector (they can split it,
  * reduce with vectorised ops and pipeline; a composite's single element
- * cannot be split): with MPICH 4.0 on this machine from 12 KiB (the curve
- * comes back above 0 at 32-64 KiB and falls for good by 256 KiB), with
- * Open MPI 4.1 from 2 KiB. Both ranks-count terms (latency log2(p) per
- * collective, the composite's unsplit element log2(p) per byte) scale
- * together under recursive doubling, so the rule is used at every size of
- * communicator; measure at the ranks you run (scripts/tune --ranks=P) where
- * that does not hold.
+ * cannot be split). The curve depends on the communicator's size P, so
+ * the model holds one curve per size measured, s_P(N), and interpolates
+ * between the two sizes around P in log2(P) (the first or last curve
+ * beyond the ends). MPICH 4.0: at P = 2 (the development machine, 2 cores,
+ * AMD EPYC, medians of 11 alternating rounds, 2026-11-23) composite loses
+ * from 12 KiB, comes back above 0 at 32-64 KiB and loses for good by
+ * 256 KiB; at P = 16 (a 16-core machine, one rank per core, medians of 3,
+ * 2026-11-26) the composite's gain on small batches is three times larger
+ * (3-6 us: the builtin collective it saves costs more), and it loses from
+ * 8 KiB on, by 19-83 us (no second window at 32-64 KiB), so a 2-rank curve
+ * alone would pick the composite for a 32 KiB batch at 16 ranks and lose
+ * about 30 us. Open MPI 4.1 (P = 2 only): composite loses from 2 KiB.
  *
- * The default curves were measured on the development machine (2 cores,
- * AMD EPYC, 2 ranks, medians of 11 alternating rounds, 2026-11-23);
- * MPIOPT_LAZY_MODEL=BYTES:US,... (sizes increasing) replaces the curve,
+ * MPIOPT_LAZY_MODEL=BYTES:US,... (sizes increasing; one curve for every
+ * size) or P@BYTES:US,.../P@BYTES:US,... (curves for increasing P)
+ * replaces the built-in curves (scripts/tune --ranks=P measures one),
  * MPIOPT_LAZY_FUSE=grouped|composite forces one algorithm (composite falls
  * back to grouped only in asynchronous mode). The decision depends only on
- * the batch, which every rank shares, so every rank picks the same
+ * the batch and the communicator's size, which every rank shares, so every
+ * rank picks the same
  * algorithm. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,34 +58,70 @@ static const char default_model[] =
     "8:0.4,64:0.35,512:0.3,2048:-0.13,4096:-5.4,8192:-0.7,12288:0.5,16384:0.9,32768:-0.2,65536:-11,262144:-210";
 #else
 static const char default_model[] =
-    "8:1.1,64:1.6,512:1.7,2048:1.25,4096:0.53,8192:0.4,12288:-8,16384:-9,32768:3.5,65536:0.5,262144:-20";
+    "2@8:1.1,64:1.6,512:1.7,2048:1.25,4096:0.53,8192:0.4,12288:-8,16384:-9,32768:3.5,65536:0.5,262144:-20/"
+    "16@8:3.02,64:3.5,512:6.16,2048:6.05,4096:3.12,8192:-4.52,12288:-19.1,16384:-24.1,32768:-29.3,65536:-32.2,"
+    "262144:-83.4";
 #endif
 
-#define MPIOPT_LAZY_MODEL_MAX 32 /* points of the curve */
+#define MPIOPT_LAZY_MODEL_MAX 32 /* points of a curve */
+#define MPIOPT_LAZY_CURVES_MAX 8 /* curves, one per communicator size measured */
 
-static struct {
-  double bytes, saving;
-} model[MPIOPT_LAZY_MODEL_MAX];
-static int nmodel;
+typedef struct {
+  int procs; /* the communicator size it was measured at; 0: any */
+  int n;
+  struct {
+    double bytes, saving;
+  } pt[MPIOPT_LAZY_MODEL_MAX];
+} curve;
 
-/* Parse "BYTES:US,..." into the model; 0 when malformed. */
-static int parse_model(const char *v) {
-  nmodel = 0;
-  for (const char *p = v; *p;) {
+static curve curves[MPIOPT_LAZY_CURVES_MAX];
+static int ncurves;
+
+/* Parse "BYTES:US,..." (from p) into c; the end of the curve, or NULL. */
+static const char *parse_curve(const char *p, curve *c) {
+  c->n = 0;
+  for (;;) {
     char *end;
     double b = strtod(p, &end);
-    if (end == p || *end != ':' || b < 0 || (nmodel && b <= model[nmodel - 1].bytes) ||
-        nmodel == MPIOPT_LAZY_MODEL_MAX)
-      return 0;
+    if (end == p || *end != ':' || b < 0 || (c->n && b <= c->pt[c->n - 1].bytes) || c->n == MPIOPT_LAZY_MODEL_MAX)
+      return NULL;
     p = end + 1;
     double s = strtod(p, &end);
-    if (end == p || (*end && *end != ',')) return 0;
-    model[nmodel].bytes = b;
-    model[nmodel++].saving = s;
-    p = *end ? end + 1 : end;
-    if (*end && !*p) return 0;
+    if (end == p || (*end && *end != ',' && *end != '/'))
+      return NULL;
+    c->pt[c->n].bytes = b;
+    c->pt[c->n++].saving = s;
+    if (*end != ',')
+      return end;
+    p = end + 1;
   }
-  return nmodel > 0;
+}
+
+/* Parse "[P@]BYTES:US,...[/P@BYTES:US,...]": one curve for every size of
+   communicator, or curves for increasing sizes P; 0 when malformed. */
+static int parse_model(const char *v) {
+  ncurves = 0;
+  for (const char *p = v;;) {
+    curve *c = &curves[ncurves];
+    const char *at = strchr(p, '@'), *colon = strchr(p, ':');
+    c->procs = 0;
+    if (at && (!colon || at < colon)) {
+      char *end;
+      long procs = strtol(p, &end, 10);
+      if (end != at || procs < 1 || procs > 1 << 24 || (ncurves && procs <= curves[ncurves - 1].procs))
+        return 0;
+      c->procs = (int)procs;
+      p = at + 1;
+    }
+    if ((ncurves && (!c->procs || !curves[0].procs)) || !(p = parse_curve(p, c)))
+      return 0;
+    if (++ncurves == MPIOPT_LAZY_CURVES_MAX && *p)
+      return 0;
+    if (!*p)
+      return 1;
+    if (!*++p)
+      return 0; /* a trailing '/' */
+  }
 }
 
 void mpiopt_lazy_model_init(void) {
@@ -88,33 +130,65 @@ void mpiopt_lazy_model_init(void) {
     if (!parse_model(v))
       mpiopt_die(MPI_COMM_NULL,
                  "MPIOPT_LAZY_MODEL=%s: expected BYTES:MICROSECONDS pairs separated by commas, sizes "
-                 "increasing, at most %d (as scripts/tune prints)",
-                 v, MPIOPT_LAZY_MODEL_MAX);
+                 "increasing, at most %d (as scripts/tune prints), optionally as curves P@PAIRS for "
+                 "increasing communicator sizes P separated by '/', at most %d",
+                 v, MPIOPT_LAZY_MODEL_MAX, MPIOPT_LAZY_CURVES_MAX);
     return;
   }
-  if (!parse_model(default_model)) mpiopt_die(MPI_COMM_NULL, "the built-in lazy cost model is malformed");
+  if (!parse_model(default_model))
+    mpiopt_die(MPI_COMM_NULL, "the built-in lazy cost model is malformed");
 }
 
-/* s(N): the measured saving, interpolated. */
-static double saving(double bytes) {
-  if (bytes <= model[0].bytes) return model[0].saving;
-  for (int i = 1; i < nmodel; i++)
-    if (bytes <= model[i].bytes) {
-      double f = (bytes - model[i - 1].bytes) / (model[i].bytes - model[i - 1].bytes);
-      return model[i - 1].saving + f * (model[i].saving - model[i - 1].saving);
+/* A curve's saving at `bytes`, interpolated (constant beyond its ends). */
+static double curve_saving(const curve *c, double bytes) {
+  if (bytes <= c->pt[0].bytes)
+    return c->pt[0].saving;
+  for (int i = 1; i < c->n; i++)
+    if (bytes <= c->pt[i].bytes) {
+      double f = (bytes - c->pt[i - 1].bytes) / (c->pt[i].bytes - c->pt[i - 1].bytes);
+      return c->pt[i - 1].saving + f * (c->pt[i].saving - c->pt[i - 1].saving);
     }
-  return model[nmodel - 1].saving;
+  return c->pt[c->n - 1].saving;
 }
 
-/* Would composite beat grouped on ngroups groups of `bytes` bytes in all? */
-static int prefers_composite(int ngroups, size_t bytes) {
-  return saving((double)bytes) + (ngroups - 2) * model[0].saving > 0;
+/* log2(p), linear between powers of two (exact at them; no libm). */
+static double log2p(int p) {
+  double k = 0, pow2 = 1;
+  while (pow2 * 2 <= p) {
+    pow2 *= 2;
+    k += 1;
+  }
+  return k + (p - pow2) / pow2;
 }
 
-const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int nonblocking) {
-  if (b->ngroups <= 1 || nonblocking) return &mpiopt_lazy_algorithms[0];
-  if (mpiopt_lazy_cfg.fuse >= 0) return &mpiopt_lazy_algorithms[mpiopt_lazy_cfg.fuse];
+/* s_P(N): the curve measured at P processes, or the two around P interpolated
+   in log2(P) (the latency and bandwidth terms of the collectives grow with
+   log2 P), the first or last beyond the ends. */
+static double saving(int procs, double bytes) {
+  if (ncurves == 1 || procs <= curves[0].procs)
+    return curve_saving(&curves[0], bytes);
+  for (int i = 1; i < ncurves; i++)
+    if (procs <= curves[i].procs) {
+      double lo = log2p(curves[i - 1].procs), f = (log2p(procs) - lo) / (log2p(curves[i].procs) - lo);
+      double a = curve_saving(&curves[i - 1], bytes), b = curve_saving(&curves[i], bytes);
+      return a + f * (b - a);
+    }
+  return curve_saving(&curves[ncurves - 1], bytes);
+}
+
+/* Would composite beat grouped on ngroups groups of `bytes` bytes in all, on
+   procs processes? Each group beyond two is one more small collective. */
+static int prefers_composite(int procs, int ngroups, size_t bytes) {
+  return saving(procs, (double)bytes) + (ngroups - 2) * saving(procs, 0) > 0;
+}
+
+const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int procs, int nonblocking) {
+  if (b->ngroups <= 1 || nonblocking)
+    return &mpiopt_lazy_algorithms[0];
+  if (mpiopt_lazy_cfg.fuse >= 0)
+    return &mpiopt_lazy_algorithms[mpiopt_lazy_cfg.fuse];
   size_t bytes = 0;
-  for (int j = 0; j < b->ngroups; j++) bytes += b->groups[j].used;
-  return &mpiopt_lazy_algorithms[prefers_composite(b->ngroups, bytes)];
+  for (int j = 0; j < b->ngroups; j++)
+    bytes += b->groups[j].used;
+  return &mpiopt_lazy_algorithms[prefers_composite(procs, b->ngroups, bytes)];
 }
