@@ -16,8 +16,15 @@
  *      rank's time of each execution, the same on every rank; the candidate
  *      with the smallest median stays for good, but one that is not the
  *      MPI's own must beat it by 3% (within the noise, the MPI's own).
- * Every execution moves the same bytes to the same places: the check costs
- * time, never results. */
+ * Every timed execution starts at a barrier of the plan's private
+ * communicator, as the benchmarks time a call: without it a candidate that
+ * ends with the ranks apart (a ring, a pipelined exchange) charges its skew
+ * to the next candidate. On 16 ranks in 4 emulated nodes (2026-11-26) the
+ * check without the barrier kept the node algorithm for an Allgatherv of
+ * 1 MiB per rank that then ran 1.4x slower than MPI_Allgatherv; this bias
+ * is one that can do that (not yet measured again at 16 ranks). Every
+ * execution moves the same bytes to the same places: the check costs time,
+ * never results. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +115,7 @@ void mpiopt_a2av_trial_execute(mpiopt_plan_s *p, const void *sendbuf, void *recv
   const mpiopt_a2av_algorithm *alg = &p->kind->algs[t->algo[k]];
   p->data = t->data[k];
   mpiopt_coll_count_call(p->c, alg->stat);
+  MPI_Barrier(p->c->priv);
   double t0 = MPI_Wtime();
   alg->execute(p, sendbuf, recvbuf);
   double us = (MPI_Wtime() - t0) * 1e6;
