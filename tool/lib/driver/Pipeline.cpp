@@ -3,6 +3,7 @@
 #include "analysis/ReductionPlan.h"
 #include "mpi/MPIModel.h"
 #include "mpi/MachineProfile.h"
+#include "support/AST.h"
 #include "support/LineMap.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -40,6 +41,7 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return; // clang has printed why; nothing is written
+    limitTraversalToCode(Ctx);
     const SourceManager &SM = Ctx.getSourceManager();
     FileOutcome O;
     if (auto FE = SM.getFileEntryRefForID(SM.getMainFileID()))
