@@ -1,7 +1,5 @@
-#!/bin/sh
-# Python, started without site packages (-S) and, where it exists, without
-# a version manager's shim (each costs a tenth of a second per compile):
-''''command -v /usr/bin/python3 > /dev/null && exec /usr/bin/python3 -S "$0" "$@"; exec python3 -S "$0" "$@" # '''
+# The ompi-cc driver (scripts/ompi-cc starts it): a module, so that Python
+# compiles it to bytecode once (__pycache__ beside it), not at every compile.
 HELP = """ompi-cc: a drop-in replacement for mpicc that optimises MPI C sources.
 
 For every C source on the command line it runs ompi-opt, compiles the result
@@ -51,15 +49,14 @@ Queries: --version names OMPI and the real compiler; -show, -showme,
 --showme[:compile|:link], -compile_info and -link_info print the real
 commands with what ompi-cc adds (the runtime's headers and library).
 """
-import hashlib
-import json
+# Only what every compile needs is imported here (subprocess, json,
+# tempfile, hashlib and re cost about 25 ms a compile together); the rest
+# where it is used.
 import os
-import re
-import shlex
-import shutil
-import subprocess
+import select
 import sys
-import tempfile
+import time
+import zlib
 
 PROG = "ompi-cc"
 
@@ -112,6 +109,99 @@ def die(msg, code=1):
     sys.exit(code)
 
 
+class Timeout(Exception):
+    """A command ran past its time limit (and was killed)."""
+
+
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def spawn(argv, out=False, err=False, merge=False, timeout=None):
+    """Run argv (found on PATH) with this process's stdin; capture its
+    standard output (out), standard error (err) or both into stdout (merge)
+    as text, else they are this process's. Past `timeout` seconds it is
+    killed and Timeout raised; a missing program raises OSError."""
+    actions, readers, closers = [], {}, []
+    for fd, want in ((1, out or merge), (2, err and not merge)):
+        if want:
+            r, w = os.pipe()
+            actions += [(os.POSIX_SPAWN_DUP2, w, fd), (os.POSIX_SPAWN_CLOSE, r)]
+            readers[r] = fd
+            closers.append(w)
+    if merge:
+        actions.append((os.POSIX_SPAWN_DUP2, 1, 2))
+    try:
+        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+    finally:
+        for w in closers:
+            os.close(w)
+    data = {1: [], 2: []}
+    deadline = time.monotonic() + timeout if timeout else None
+    try:
+        while readers:
+            left = deadline - time.monotonic() if deadline else None
+            if left is not None and left <= 0:
+                os.kill(pid, 9)  # SIGKILL (the signal module costs 7 ms to import)
+                os.waitpid(pid, 0)
+                raise Timeout()
+            ready, _, _ = select.select(list(readers), [], [], left)
+            for r in ready:
+                chunk = os.read(r, 65536)
+                if chunk:
+                    data[readers[r]].append(chunk)
+                else:
+                    os.close(r)
+                    del readers[r]
+    finally:
+        for r in readers:
+            os.close(r)
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    text = {fd: b"".join(chunks).decode(errors="replace") for fd, chunks in data.items()}
+    return Result(status, text[1] if out or merge else None, text[2] if err and not merge else None)
+
+
+def which(prog):
+    """The path of prog as the shell would find it, or None."""
+    if os.sep in prog:
+        return prog if os.access(prog, os.X_OK) and not os.path.isdir(prog) else None
+    for d in os.get_exec_path():
+        path = os.path.join(d or ".", prog)
+        if os.access(path, os.X_OK) and not os.path.isdir(path):
+            return path
+    return None
+
+
+def remove_tree(path):
+    """rm -rf path (ompi-cc's own temporary directory), errors ignored."""
+    try:
+        for entry in os.scandir(path):
+            if entry.is_dir(follow_symlinks=False):
+                remove_tree(entry.path)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def make_tmpdir():
+    """A new private directory under $TMPDIR (or /tmp)."""
+    base = os.environ.get("TMPDIR") or "/tmp"
+    for n in range(100):
+        path = os.path.join(base, "ompi-cc-%d-%x-%d" % (os.getpid(), time.monotonic_ns() & 0xffffffff, n))
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+    raise OSError("cannot create a temporary directory in %s" % base)
+
+
 def layout():
     """Where ompi-opt, libompi-rt and the headers are."""
     here = os.path.dirname(os.path.realpath(__file__))
@@ -130,46 +220,92 @@ def layout():
 
 
 def query_mpicc(mpicc):
-    """What ompi-cc needs to know of the real wrapper: the include and define
-    flags it adds (MPICH: -show, Open MPI: --showme:compile) and whether it is
-    Open MPI. Cached per wrapper (by path, time stamp and the variables that
-    choose its compiler) in ~/.cache/ompi-cc: asking costs two processes."""
-    path = shutil.which(mpicc) or mpicc
+    """What ompi-cc needs to know of the real wrapper (facts(): its include
+    and define flags, whether it is Open MPI, and the compiler command a
+    compile-only run is). Cached per wrapper (by path, time stamp and the
+    variables that steer it) in ~/.cache/ompi-cc: asking costs processes."""
+    path = which(mpicc) or mpicc
     try:
-        st = os.stat(os.path.realpath(path))
-        key = "%s|%s|%s|%s|%s" % (os.path.realpath(path), st.st_mtime_ns, st.st_size,
-                                  os.environ.get("OMPI_CC", ""), os.environ.get("MPICH_CC", ""))
+        real = os.path.realpath(path)
+        st = os.stat(real)
+        steer = sorted("%s=%s" % kv for kv in os.environ.items()
+                       if kv[0].startswith(("OMPI_", "MPICH_", "MPICC_", "OPAL_")) and kv[0] != "OMPI_CC_MPICC")
+        key = "|".join([real, str(st.st_mtime_ns), str(st.st_size)] + steer)
     except OSError:
         key = None
     cache_dir = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ompi-cc")
-    cache = os.path.join(cache_dir, hashlib.sha1((key or path).encode()).hexdigest()[:16] + ".json")
+    cache = os.path.join(cache_dir, "%08x.facts" % zlib.crc32((key or path).encode()))
     if key:
-        try:
-            with open(cache) as f:
-                facts = json.load(f)
-            if facts.get("key") == key:
-                return facts["flags"], facts["openmpi"]
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-    flags, openmpi = ask_mpicc(mpicc)
+        facts = read_facts(cache, key)
+        if facts:
+            return facts
+    facts = ask_mpicc(mpicc)
     if key:
-        try:
-            os.makedirs(cache_dir, exist_ok=True)
-            tmp = "%s.%d" % (cache, os.getpid())
-            with open(tmp, "w") as f:
-                json.dump({"key": key, "flags": flags, "openmpi": openmpi}, f)
-            os.replace(tmp, cache)
-        except OSError:
-            pass  # no cache: ask again next time
-    return flags, openmpi
+        write_facts(cache, key, facts)
+    return facts
+
+
+class Facts:
+    """flags: -I/-D/-pthread the wrapper adds; openmpi; compile: None, or the
+    words before and after the arguments of a compile-only run
+    (MPICH's script: ["gcc"], ["-I..."]), to run the compiler without the
+    script (which forks a process per argument: about 40 ms a compile)."""
+
+    def __init__(self, flags, openmpi, compile=None):
+        self.flags, self.openmpi, self.compile = flags, openmpi, compile
+
+
+# The cache file: "key", then one line per word, tab-separated from its field.
+def read_facts(cache, key):
+    try:
+        with open(cache) as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return None
+    if not lines or lines[0] != "key\t" + key or "end" not in lines:
+        return None
+    fields = {"flag": [], "before": [], "after": []}
+    openmpi = direct = False
+    for line in lines[1:lines.index("end")]:
+        name, _, word = line.partition("\t")
+        if name == "openmpi":
+            openmpi = word == "1"
+        elif name == "direct":
+            direct = word == "1"
+        elif name in fields:
+            fields[name].append(word)
+        else:
+            return None
+    return Facts(fields["flag"], openmpi, (fields["before"], fields["after"]) if direct else None)
+
+
+def write_facts(cache, key, facts):
+    lines = ["key\t" + key, "openmpi\t%d" % facts.openmpi, "direct\t%d" % (facts.compile is not None)]
+    lines += ["flag\t" + w for w in facts.flags]
+    if facts.compile:
+        lines += ["before\t" + w for w in facts.compile[0]] + ["after\t" + w for w in facts.compile[1]]
+    if any("\n" in l for l in lines):
+        return
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        tmp = "%s.%d" % (cache, os.getpid())
+        with open(tmp, "w") as f:
+            f.write("\n".join(lines + ["end", ""]))
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # no cache: ask again next time
+
+
+PROBE = ["-c", "ompi_cc_probe_in.c", "-o", "ompi_cc_probe_out.o"]
 
 
 def ask_mpicc(mpicc):
+    import shlex
+
     def ask(query):
         try:
-            r = subprocess.run([mpicc] + query, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               universal_newlines=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
+            r = spawn([mpicc] + query, merge=True, timeout=60)
+        except (OSError, Timeout):
             return None
         return r.stdout if r.returncode == 0 else None
 
@@ -177,7 +313,43 @@ def ask_mpicc(mpicc):
     openmpi = bool(version and "Open MPI" in version)
     out = ask(["--showme:compile"] if openmpi else ["-show"]) or ""
     flags = [w for w in shlex.split(out) if w.startswith(("-I", "-D")) or w == "-pthread"]
-    return flags, openmpi
+    return Facts(flags, openmpi, None if openmpi else direct_compile(mpicc, ask))
+
+
+def direct_compile(mpicc, ask):
+    """The words around the arguments of a compile-only run of an MPICH-style
+    script wrapper, from its -show of a probe, where the probe's arguments
+    come back whole and in order and the compiler is a program on PATH."""
+    import shlex
+    try:
+        with open(which(mpicc) or mpicc, "rb") as f:
+            if f.read(2) != b"#!":
+                return None  # a compiled wrapper: fast already
+    except OSError:
+        return None
+    out = ask(["-show"] + PROBE)
+    words = shlex.split(out) if out and out.count("\n") <= 1 else []
+    for i in range(len(words) - len(PROBE) + 1):
+        if words[i:i + len(PROBE)] == PROBE:
+            before, after = words[:i], words[i + len(PROBE):]
+            if before and which(before[0]) and PROBE[1] not in after and PROBE[3] not in after:
+                return before, after
+            break
+    return None
+
+
+# Arguments a wrapper script acts on itself (MPICH: -cc=, -show, -profile=,
+# ...): a compile with one of them goes through the wrapper.
+WRAPPER_ARGS = ("-cc=", "-config=", "-profile=", "-show", "-compile", "-link", "-static-mpi", "-nativelinking",
+                "-echo", "-help", "--help", "-v", "--version", "-mpe=")
+
+
+def compiler(mpicc, facts, cmd, args):
+    """The command that compiles args as `mpicc args` would."""
+    if (facts and facts.compile and cmd.compile_only and not os.environ.get("MPIOPT_CC_VIA_WRAPPER")
+            and not any(a.startswith(WRAPPER_ARGS) for a in args)):
+        return facts.compile[0] + args + facts.compile[1]
+    return [mpicc] + args
 
 
 def header_flags(incdirs):
@@ -290,10 +462,12 @@ def default_depfile(cmd, src):
 
 
 def run(argv, verbose, **kw):
+    """spawn(argv, **kw), printed first where verbose; a missing program stops."""
     if verbose:
+        import shlex
         sys.stderr.write("%s: %s\n" % (PROG, " ".join(shlex.quote(a) for a in argv)))
     try:
-        return subprocess.run(argv, **kw)
+        return spawn(argv, **kw)
     except FileNotFoundError:
         die("'%s' was not found (set OMPI_CC_MPICC to the MPI compiler wrapper)" % argv[0], 127)
 
@@ -301,6 +475,7 @@ def run(argv, verbose, **kw):
 def first_error(stderr):
     """The compiler's own error message in ompi-opt's output (file:line:col:
     error: ...), not merely the first line that contains 'error'."""
+    import re
     lines = [l.strip() for l in stderr.splitlines() if l.strip()]
     for pattern in (r":\d+:\d+: (fatal )?error: ", r"^(fatal )?error: ", r"^ompi-opt: error: "):
         for l in lines:
@@ -350,7 +525,7 @@ def choose_mpicc(own, cmd):
     there where another MPI was chosen is an error, not a silent switch."""
     explicit = own["mpicc"] or os.environ.get("OMPI_CC_MPICC")
     mpicc = explicit or DEFAULT_MPICC
-    if shutil.which(mpicc) is None:
+    if which(mpicc) is None:
         die("the MPI compiler '%s' was not found (set OMPI_CC_MPICC or --ompi-mpicc)" % mpicc, 127)
     if cmd.query or not (cmd.sources or cmd.links):
         return mpicc
@@ -380,20 +555,19 @@ def query(mpicc, cmd, args, verbose):
     opt, libdir, incdirs = layout()
     if "--version" in args:
         try:
-            v = subprocess.run([opt, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               universal_newlines=True, timeout=60).stdout.split("\n")[0].split()
+            v = spawn([opt, "--version"], out=True, err=True, timeout=60).stdout.split("\n")[0].split()
             version = v[1] if len(v) > 1 else "unknown"
-        except (OSError, subprocess.TimeoutExpired):
+        except (OSError, Timeout):
             version = "unknown (ompi-opt not found)"
         sys.stdout.write("ompi-cc (OMPI, the optimising MPI compiler) %s; real compiler: %s\n" %
-                         (version, shutil.which(mpicc) or mpicc))
+                         (version, which(mpicc) or mpicc))
         sys.stdout.flush()
         return run([mpicc] + args, verbose).returncode
     extra = header_flags(incdirs)
 
     def link():
         try:
-            return link_flags(query_mpicc(mpicc)[1], libdir)
+            return link_flags(query_mpicc(mpicc).openmpi, libdir)
         except Failure as e:
             die(str(e))
 
@@ -441,7 +615,10 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
     by the compiler)."""
     args = cmd.args
     closed = cmd.links and len(cmd.sources) == 1 and cmd.other_inputs == 0
-    opt_extra = shlex.split(os.environ.get("MPIOPT_OPT_FLAGS", ""))
+    opt_extra = []
+    if os.environ.get("MPIOPT_OPT_FLAGS"):
+        import shlex
+        opt_extra = shlex.split(os.environ["MPIOPT_OPT_FLAGS"])
     timeout = timeout_seconds()
     html = diff_dir(own["diff"]) if own["diff"] else None
     replaced, kept = {}, set()
@@ -465,9 +642,8 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             argv.append("--reassociate")
         argv += opt_extra + ["--mpi-include="] + ["--"] + mpi_flags + cmd.parse_flags
         try:
-            r = run(argv, own["verbose"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    universal_newlines=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
+            r = run(argv, own["verbose"], out=True, err=True, timeout=timeout)
+        except Timeout:
             notes.append("ompi-opt took more than %g s on %s; compiled the original" % (timeout, src))
             continue
         if own["report"] and r.stdout:
@@ -484,6 +660,7 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
         if own["keep"]:
             keep = keep_path(cmd, src, kept)
             try:
+                import shutil
                 shutil.copyfile(out, keep)
             except OSError as e:
                 error("cannot keep the optimised source of %s as %s (%s)" % (src, keep, e.strerror or e))
@@ -508,20 +685,19 @@ def build(mpicc, cmd, own, tmpdir, notes):
     opt_ok = os.access(opt, os.X_OK)
     if cmd.sources and not opt_ok:
         warn("ompi-opt was not found at %s; compiling the original sources" % opt)
-    mpi_flags, openmpi = query_mpicc(mpicc) if (cmd.sources and opt_ok) or cmd.links else ([], False)
-    link = link_flags(openmpi, libdir) if cmd.links else []
-    replaced = optimise(cmd, own, opt, mpi_flags, tmpdir, notes) if opt_ok and cmd.sources else {}
+    facts = query_mpicc(mpicc) if (cmd.sources and opt_ok) or cmd.links else None
+    link = link_flags(facts.openmpi, libdir) if cmd.links else []
+    replaced = optimise(cmd, own, opt, facts.flags, tmpdir, notes) if opt_ok and cmd.sources else {}
     new_args = list(args)
     quote = []
     for idx, (out, src) in replaced.items():
         new_args[idx] = out
         quote += ["-iquote", os.path.dirname(os.path.abspath(src))]
-    r = run([mpicc] + quote + extra + new_args + link, verbose,
-            stderr=subprocess.PIPE if replaced else None, universal_newlines=True)
+    r = run(compiler(mpicc, facts, cmd, quote + extra + new_args + link), verbose, err=bool(replaced))
     if replaced and r.returncode != 0:
         # The transformed code did not compile: build from the originals,
         # and say why in one line (the compiler's first error).
-        r2 = run([mpicc] + extra + args + link, verbose)
+        r2 = run(compiler(mpicc, facts, cmd, extra + args + link), verbose)
         if r2.returncode == 0:
             notes.append("the optimised code of %s did not compile (%s); built from the original" %
                          (", ".join(s for _, s in replaced.values()), first_error(r.stderr)))
@@ -556,7 +732,7 @@ def main():
         return query(mpicc, cmd, args, verbose)
     if not (cmd.sources or cmd.links):
         return run([mpicc] + args, verbose).returncode
-    tmpdir = tempfile.mkdtemp(prefix="ompi-cc-")
+    tmpdir = make_tmpdir()
     notes = []
     try:
         rc = build(mpicc, cmd, own, tmpdir, notes)
@@ -568,7 +744,7 @@ def main():
         error("%s; compiling the original" % e)
         return run([mpicc] + args, verbose).returncode
     finally:
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        remove_tree(tmpdir)
     if rc == 0 or verbose:
         for n in notes:
             warn(n)
