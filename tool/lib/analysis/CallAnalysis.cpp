@@ -83,7 +83,10 @@ public:
     C.EnclosingFunction = Cur->getNameAsString();
     C.Call = CE;
     C.Caller = Cur;
-    C.LoopLine = innermostLoopLine(CE);
+    if (std::vector<const Stmt *> L = enclosingLoops(Ctx, CE); !L.empty()) {
+      C.LoopLine = SM.getExpansionLineNumber(L.front()->getBeginLoc());
+      C.LoopEndLine = SM.getExpansionLineNumber(L.front()->getEndLoc());
+    }
     if (C.Model) {
       classify(C);
       loops(C);
@@ -93,12 +96,6 @@ public:
   }
 
 private:
-  /// The line of the innermost loop around S within its function, or 0.
-  unsigned innermostLoopLine(const Stmt *S) {
-    std::vector<const Stmt *> L = enclosingLoops(Ctx, S);
-    return L.empty() ? 0 : SM.getExpansionLineNumber(L.front()->getBeginLoc());
-  }
-
   ASTContext &Ctx;
   SourceManager &SM;
   Evaluator &Ev;
@@ -227,6 +224,20 @@ FileResult ompi::analyzeCalls(ASTContext &Ctx, Evaluator &Ev) {
     R.File = FE->getName().str();
   CallFinder F(Ctx, Ev, R);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  CallerLoops Callers(Ctx);
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *Fn = dyn_cast<FunctionDecl>(D);
+    if (!Fn || !Fn->doesThisDeclarationHaveABody() || !SM.isInMainFile(SM.getExpansionLoc(Fn->getLocation())))
+      continue;
+    FunctionSpan S;
+    S.Name = Fn->getNameAsString();
+    S.Begin = SM.getExpansionLineNumber(Fn->getBeginLoc());
+    S.End = SM.getExpansionLineNumber(Fn->getEndLoc());
+    for (const CallerLoop &L : Callers.of(Fn, 8))
+      S.RunBy.push_back({L.Caller->getNameAsString(), SM.getExpansionLineNumber(L.Loop->getBeginLoc()),
+                         SM.getExpansionLineNumber(L.Loop->getEndLoc())});
+    R.Functions.push_back(std::move(S));
+  }
   return R;
 }
 

@@ -71,6 +71,7 @@ struct CallResult {
   unsigned Line = 0, Column = 0;
   std::string EnclosingFunction;
   unsigned LoopLine = 0;       ///< line of the innermost loop around the call, 0 if none
+  unsigned LoopEndLine = 0;    ///< the line where that loop ends
   std::vector<LoopFact> Loops; ///< the loops around the call in its function, innermost first
   CommId Comm;                 ///< the communicator the call runs on
   std::vector<ArgResult> Args;
@@ -130,9 +131,25 @@ struct ChangeNote {
   }
 };
 
+/// A loop, as plain data: its function and lines.
+struct LoopSpan {
+  std::string Function;
+  unsigned Line = 0, EndLine = 0;
+};
+
+/// A function the main file defines: its lines and the loops that run it
+/// through the file's functions (LoopInvariance.h's CallerLoops: one entry
+/// per call site in a loop, call sites in no loop followed to their callers).
+struct FunctionSpan {
+  std::string Name;
+  unsigned Begin = 0, End = 0;
+  std::vector<LoopSpan> RunBy;
+};
+
 struct FileResult {
   std::string File;
   std::vector<CallResult> Calls;
+  std::vector<FunctionSpan> Functions;
   std::vector<ChangeNote> Notes; ///< filled by the transformations
 };
 

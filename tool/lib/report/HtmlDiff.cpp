@@ -243,6 +243,7 @@ namespace {
 /// the runtime (fused at run time, up to one per force point).
 struct LoopInfo {
   std::string Function;
+  unsigned End = 0; ///< the line where the loop ends
   unsigned Before = 0, Saved = 0, Deferred = 0;
 };
 
@@ -302,6 +303,8 @@ private:
   unsigned Fold = 0;
 
   void count();
+  const FunctionSpan *functionAt(unsigned Line) const;
+  std::vector<unsigned> loopsAt(unsigned Line) const;
   std::string callCounts() const;
   void summary();
   void declinedList();
@@ -317,14 +320,24 @@ private:
 void PageWriter::count() {
   for (auto &[F, N] : Before)
     NBefore += StringRef(F).starts_with("MPI_") ? N : 0;
-  std::map<unsigned, unsigned> LoopOfLine;
+  // A collective counts for its innermost loop; one in no loop of its own
+  // function, for each loop that runs that function through the file's.
+  std::map<unsigned, std::vector<unsigned>> LoopsOfLine;
   for (const CallResult &C : Analysis.Calls) {
-    if (!C.LoopLine || !C.Model || !C.Model->isCollective())
+    if (!C.Model || !C.Model->isCollective())
       continue;
-    LoopInfo &L = Loops[C.LoopLine];
-    L.Function = C.EnclosingFunction;
-    ++L.Before;
-    LoopOfLine[C.Line] = C.LoopLine;
+    std::vector<LoopSpan> Run;
+    if (C.LoopLine)
+      Run.push_back({C.EnclosingFunction, C.LoopLine, C.LoopEndLine});
+    else if (const FunctionSpan *F = functionAt(C.Line))
+      Run = F->RunBy;
+    for (const LoopSpan &CL : Run) {
+      LoopInfo &L = Loops[CL.Line];
+      L.Function = CL.Function;
+      L.End = std::max(L.End, CL.EndLine);
+      ++L.Before;
+      LoopsOfLine[C.Line].push_back(CL.Line);
+    }
   }
   for (const ChangeNote &N : Analysis.Notes) {
     if (!N.Applied) {
@@ -340,14 +353,37 @@ void PageWriter::count() {
       Fused += N.CollectivesSaved + 1, Removed += N.CollectivesSaved;
     if (N.Kind == NoteKind::Deferred)
       ++Deferred;
-    auto It = LoopOfLine.find(N.Line);
-    if (It == LoopOfLine.end())
-      continue;
-    Loops[It->second].Saved += N.CollectivesSaved;
-    if (N.Kind == NoteKind::Deferred)
-      ++Loops[It->second].Deferred;
+    auto It = LoopsOfLine.find(N.Line);
+    for (unsigned Loop : It != LoopsOfLine.end() ? It->second : loopsAt(N.Line)) {
+      Loops[Loop].Saved += N.CollectivesSaved;
+      if (N.Kind == NoteKind::Deferred)
+        ++Loops[Loop].Deferred;
+    }
   }
   NAfter = NBefore - std::min<int64_t>(NBefore, Removed); // deferred and template calls still run
+}
+
+/// The function of the main file that holds Line, if any.
+const FunctionSpan *PageWriter::functionAt(unsigned Line) const {
+  for (const FunctionSpan &F : Analysis.Functions)
+    if (F.Begin <= Line && Line <= F.End)
+      return &F;
+  return nullptr;
+}
+
+/// The loops a change at Line (not a call's: helpers fused at their
+/// caller) belongs to: the innermost counted loop around it, else the loops
+/// that run its function.
+std::vector<unsigned> PageWriter::loopsAt(unsigned Line) const {
+  std::vector<unsigned> R;
+  for (auto &[Start, L] : Loops)
+    if (Start <= Line && Line <= L.End)
+      R.assign(1, Start);
+  if (R.empty())
+    if (const FunctionSpan *F = functionAt(Line))
+      for (const LoopSpan &CL : F->RunBy)
+        R.push_back(CL.Line);
+  return R;
 }
 
 /// "2 removed by fusing 3 into 1, 2 deferred to the lazy runtime, 1
@@ -422,8 +458,7 @@ void PageWriter::callTable() {
 void PageWriter::loopTable() {
   OS << "<section><h2>Collectives per loop iteration</h2>";
   if (Loops.empty()) {
-    // Collectives in helpers a loop calls are not counted here.
-    OS << "<p>no collective written directly inside a loop</p></section>\n";
+    OS << "<p>no collective inside a loop (directly or through the file's functions)</p></section>\n";
     return;
   }
   OS << "<table><tr><th>loop</th><th>before</th><th>after</th></tr>\n";
