@@ -498,6 +498,24 @@ C
     ok "diff directory, keep, timeout, missing file, syntax error, quoted error, --version, no arguments, -show"
     ;;
 
+  direct-compile)
+    # A compile-only run of MPICH's script wrapper runs the compiler the
+    # wrapper names, without the script: the same object as through it; an
+    # argument the script acts on (-cc=, -show, ...) goes through it.
+    cp "$E2E_SRC_ROOT/examples/heat.c" heat.c
+    export XDG_CACHE_HOME=$PWD/cache
+    "$E2E_OMPI_CC" --ompi-verbose -O2 -c heat.c -o direct.o 2> err.txt || { cat err.txt; fail "the build failed"; }
+    grep -q "^ompi-cc: gcc .* -c .*heat.c -o direct.o" err.txt || { cat err.txt; fail "the compiler was not run directly"; }
+    MPIOPT_CC_VIA_WRAPPER=1 "$E2E_OMPI_CC" --ompi-verbose -O2 -c heat.c -o wrapper.o 2> err.txt
+    grep -q "^ompi-cc: mpicc.mpich .* -c .*heat.c -o wrapper.o" err.txt || { cat err.txt; fail "not through the wrapper"; }
+    cmp direct.o wrapper.o || fail "the objects differ"
+    "$E2E_OMPI_CC" --ompi-verbose -cc=gcc -O2 -c heat.c -o cc.o 2> err.txt || { cat err.txt; fail "-cc= build failed"; }
+    grep -q "^ompi-cc: mpicc.mpich .*-cc=gcc" err.txt || { cat err.txt; fail "-cc= did not go through the wrapper"; }
+    # A changed wrapper environment is a new cache entry, not a stale one.
+    MPICH_CC=clang-19 "$E2E_OMPI_CC" --ompi-verbose -O2 -c heat.c -o clang.o 2> err.txt
+    grep -q "^ompi-cc: clang-19 .* -c .*heat.c -o clang.o" err.txt || { cat err.txt; fail "MPICH_CC was not followed"; }
+    ok "compile-only runs skip the wrapper script, with the same object"
+    ;;
   keep-names)
     # --ompi-keep: same-named sources in different directories keep separate
     # copies, and no copy ends in .c (a Makefile's $(wildcard *.c) or a glob
