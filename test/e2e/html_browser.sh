@@ -51,5 +51,9 @@ grep -q 'class=better' report/variance.c.html || fail "variance.c: the summary s
 folded=$(render report/heat.c.html | grep -o 'data-check="[^"]*"' | sed 's/.* rows=\([0-9]*\).*/\1/')
 open=$(render report/heat.c.html#unfold | grep -o 'data-check="[^"]*"' | sed 's/.* rows=\([0-9]*\).*/\1/')
 [ "$open" -gt "$folded" ] || fail "heat.c: opening the folds added no rows ($folded, then $open)"
+# The page holds the code as plain text; its script highlights it.
+dom=$(render report/heat.c.html)
+echo "$dom" | grep -q '<span class="m">MPI_Allreduce</span>' || fail "heat.c: the code was not highlighted"
+echo "$dom" | grep -q '<span class="c">/\* ompi-opt: ' || fail "heat.c: the comments were not highlighted"
 render report/index.html | grep -q "ompi-opt: project report" || fail "the index did not render"
 ok "HTML report rendered in $(basename "$browser"); screenshots in $ARTEFACTS"

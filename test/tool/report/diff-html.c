@@ -1,5 +1,6 @@
 // --diff=html: one self-contained page per file, the two panes in one table
-// (changed blocks aligned row by row), C highlighting, the notes under each
+// (changed blocks aligned row by row), C highlighting (by the page's script,
+// from the cells' plain text), the notes under each
 // block, and the summary (calls by function, collectives per loop
 // iteration, templates). -o DIR/ writes a page per file and an index;
 // --html-dir adds pages to a directory whatever else is written.
@@ -44,17 +45,20 @@
 // (the script builds their rows when the fold first opens):
 // PAGE:<tbody><tr class=fold data-body=f0 data-label="{{[0-9]+}} unchanged lines"><td colspan=4>&#9656; {{[0-9]+}} unchanged lines</td></tr></tbody>
 // PAGE-NEXT:<tbody id=f0 hidden><tr class=raw data-i=1 data-j=1><td colspan=4>// --diff=html: one self-contained page per file, the two panes in one table
+// A line that begins inside a block comment is marked for the script
+// (which highlights one cell at a time):
+// PAGE:<tr class=line><td>[[#LOOP-1]]</td><td class=ic>     fused */</td><td>[[#LOOP-1]]</td><td class=same></td></tr>
 // An unchanged line holds its text once; the script fills the right pane:
-// PAGE:<tr class=line><td class="ln l">[[#LOOP]]</td><td class="code l">  <span class=k>for</span> (<span class=t>int</span> i = <span class=n>0</span>; i &lt; n; i++) {</td><td class="ln r">[[#LOOP]]</td><td class="code r same"></td></tr>
+// PAGE:<tr class=line><td>[[#LOOP]]</td><td>  for (int i = 0; i &lt; n; i++) {</td><td>[[#LOOP]]</td><td class=same></td></tr>
 // PAGE-NEXT:</tbody>
-// PAGE-NEXT:<tbody id=c1><tr class="line chg first"><td class="ln l">[[#LOOP+1]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;a, &amp;b, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+1]]</td><td class="code r">    <span class=t>double</span> <span class=o>mpiopt_fuse1_buf</span>[<span class=n>2</span>];</td></tr>
-// PAGE-NEXT:<tr class="line chg"><td class="ln l">[[#LOOP+2]]</td><td class="code l">    <span class=m>MPI_Allreduce</span>(&amp;c, &amp;d, <span class=n>1</span>, <span class=m>MPI_DOUBLE</span>, <span class=m>MPI_SUM</span>, <span class=m>MPI_COMM_WORLD</span>);</td><td class="ln r">[[#LOOP+2]]</td><td class="code r">    __builtin_memcpy(&amp;<span class=o>mpiopt_fuse1_buf</span>[<span class=n>0</span>], &amp;a, <span class=n>1</span> * <span class=k>sizeof</span>(<span class=t>double</span>));</td></tr>
+// PAGE-NEXT:<tbody id=c1><tr class="line chg first"><td>[[#LOOP+1]]</td><td>    MPI_Allreduce(&amp;a, &amp;b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);</td><td>[[#LOOP+1]]</td><td>    double mpiopt_fuse1_buf[2];</td></tr>
+// PAGE-NEXT:<tr class="line chg"><td>[[#LOOP+2]]</td><td>    MPI_Allreduce(&amp;c, &amp;d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);</td><td>[[#LOOP+2]]</td><td>    __builtin_memcpy(&amp;mpiopt_fuse1_buf[0], &amp;a, 1 * sizeof(double));</td></tr>
 // The original pane has no line where the transformed one has more:
-// PAGE-NEXT:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+3]]</td><td class="code r">    { <span class=c>/* ompi-opt: 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) fused into one */</span></td></tr>
-// PAGE:<tr class="line chg"><td class="ln l empty"></td><td class="code l empty"></td><td class="ln r">[[#LOOP+8]]</td><td class="code r">    }</td></tr>
+// PAGE-NEXT:<tr class="line chg"><td class=e></td><td class=e></td><td>[[#LOOP+3]]</td><td>    { /* ompi-opt: 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) fused into one */</td></tr>
+// PAGE:<tr class="line chg"><td class=e></td><td class=e></td><td>[[#LOOP+8]]</td><td>    }</td></tr>
 // PAGE-NEXT:<tr class=note><td colspan=4><div class=note><b>reduction-fusion</b> (line [[#LOOP+2]]): fused 2 MPI_Allreduce calls (lines [[#LOOP+1]], [[#LOOP+2]]) into one of 2 x MPI_DOUBLE with MPI_SUM on MPI_COMM_WORLD<span class=why>why it is safe: same communicator, op and datatype; distinct buffers (&amp;a -&gt; &amp;b, &amp;c -&gt; &amp;d); nothing in between</span><span class=saves>saves: 1 collective per execution</span></div></td></tr>
 // PAGE-NEXT:</tbody>
-// PAGE-NEXT:<tbody><tr class=line><td class="ln l">[[#LOOP+3]]</td><td class="code l">  }</td><td class="ln r">[[#LOOP+9]]</td><td class="code r same"></td></tr>
+// PAGE-NEXT:<tbody><tr class=line><td>[[#LOOP+3]]</td><td>  }</td><td>[[#LOOP+9]]</td><td class=same></td></tr>
 // PAGE:</table>
 // PAGE-NEXT:<script>
 // PAGE:</body></html>
@@ -77,6 +81,8 @@
 double a, b, c, d;
 
 void f(int n) {
+  /* two sums,
+     fused */
   for (int i = 0; i < n; i++) {
     MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&c, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
