@@ -5,6 +5,8 @@
 // RUN: %ompi-opt --check --checks=missing-finalize %s -- %mpich_cflags -DCASE=3 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --checks=missing-finalize %s -- %mpich_cflags -DCASE=4 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --checks=missing-finalize %s -- %mpich_cflags -DCASE=5 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
+// RUN: %ompi-opt --check --checks=missing-finalize %s -- %mpich_cflags -DCASE=6 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
+// RUN: %ompi-opt --check --checks=missing-finalize %s -- %openmpi_cflags -DCASE=6 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // NONE-NOT: warning:
 #include <mpi.h>
 #include <stdio.h>
@@ -45,6 +47,12 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Abort(MPI_COMM_WORLD, rank);
+  return 0;
+#elif CASE == 6
+  // Negative: the job ends in PMPI_Abort (a profiling layer's call).
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Abort(MPI_COMM_WORLD, rank);
   return 0;
 #endif
 }

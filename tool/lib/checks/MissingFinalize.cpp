@@ -40,7 +40,7 @@ Finalizes finalizes(ASTContext &Ctx, const FunctionDecl *Main) {
       if (!G)
         return false;
       llvm::StringRef Name = G->getName();
-      if (Name == "MPI_Finalize" || Name == "PMPI_Finalize" || Name == "MPI_Abort")
+      if (Name == "MPI_Finalize" || Name == "PMPI_Finalize" || endsProcess(Name))
         return true;
       if (const FunctionDecl *Def = G->getDefinition()) {
         if (Seen.insert(Def).second)

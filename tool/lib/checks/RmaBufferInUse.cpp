@@ -140,7 +140,7 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
     if (!G || !G->getIdentifier() || offset(CE->getBeginLoc()) <= From)
       return false;
     llvm::StringRef Name = G->getName();
-    if (Name == "exit" || Name == "abort" || Name == "MPI_Abort")
+    if (Name == "exit" || Name == "abort" || endsProcess(Name))
       Exits.push_back(offset(CE->getBeginLoc()));
     else if (Name == "free" && CE->getNumArgs() == 1 && namedVar(CE->getArg(0)) == BV)
       Frees.push_back(CE);
