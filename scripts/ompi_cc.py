@@ -219,6 +219,9 @@ def layout():
     return os.environ.get("MPIOPT_OPT") or opt, libdir, incdirs
 
 
+FACTS_VERSION = "facts-2"  # what the cache holds and how it was learnt; a new value drops old entries
+
+
 def query_mpicc(mpicc):
     """What ompi-cc needs to know of the real wrapper (facts(): its include
     and define flags, whether it is Open MPI, and the compiler command a
@@ -230,7 +233,7 @@ def query_mpicc(mpicc):
         st = os.stat(real)
         steer = sorted("%s=%s" % kv for kv in os.environ.items()
                        if kv[0].startswith(("OMPI_", "MPICH_", "MPICC_", "OPAL_")) and kv[0] != "OMPI_CC_MPICC")
-        key = "|".join([real, str(st.st_mtime_ns), str(st.st_size)] + steer)
+        key = "|".join([FACTS_VERSION, real, str(st.st_mtime_ns), str(st.st_size)] + steer)
     except OSError:
         key = None
     cache_dir = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ompi-cc")
@@ -317,15 +320,19 @@ def ask_mpicc(mpicc):
 
 
 def direct_compile(mpicc, ask):
-    """The words around the arguments of a compile-only run of an MPICH-style
+    """The words around the arguments of a compile-only run of MPICH's
     script wrapper, from its -show of a probe, where the probe's arguments
     come back whole and in order and the compiler is a program on PATH."""
     import shlex
     try:
         with open(which(mpicc) or mpicc, "rb") as f:
-            if f.read(2) != b"#!":
-                return None  # a compiled wrapper: fast already
+            head = f.read(65536)
     except OSError:
+        return None
+    # MPICH's script (whose compile-only command depends on no argument but
+    # those WRAPPER_ARGS lists); a compiled wrapper is fast already, and
+    # other scripts may add flags by arguments the probe does not show.
+    if not head.startswith(b"#!") or b"MPICH_VERSION" not in head or b"linking=no" not in head:
         return None
     out = ask(["-show"] + PROBE)
     words = shlex.split(out) if out and out.count("\n") <= 1 else []
