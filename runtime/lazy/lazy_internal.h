@@ -16,21 +16,21 @@
 typedef struct {
   const mpiopt_type_info *ti;
   const mpiopt_op_info *oi;
-  int root;                 /* -1: allreduce */
-  unsigned char *buf;       /* packed inputs; the grouped algorithm reduces in place */
-  size_t used, cap;         /* bytes */
-  int count;                /* elements of ti packed: used / ti->size */
+  int root;             /* -1: allreduce */
+  unsigned char *buf;   /* packed inputs; the grouped algorithm reduces in place */
+  size_t used, cap;     /* bytes */
+  int count;            /* elements of ti packed: used / ti->size */
   const unsigned char *res; /* where the algorithm left the results */
-  size_t off;               /* scratch for the composite algorithm */
+  size_t off;           /* scratch for the composite algorithm */
 } mpiopt_lazy_group;
 
 typedef struct {
   void *recvbuf;
-  size_t bytes;    /* count * size: recvbuf's range, on every rank (force points and
-                      dependencies must be decided alike everywhere) */
-  int deliver;     /* 0 on the non-root ranks of an MPI_Reduce */
-  const void *src; /* by-reference input, read at the flush; NULL: copied at the call */
-  size_t off;      /* offset in its group's buffer */
+  size_t bytes;         /* count * size: recvbuf's range, on every rank (force points and
+                           dependencies must be decided alike everywhere) */
+  int deliver;          /* 0 on the non-root ranks of an MPI_Reduce */
+  const void *src;      /* by-reference input, read at the flush; NULL: copied at the call */
+  size_t off;           /* offset in its group's buffer */
   int group;
   int site;
   int count;
@@ -39,11 +39,11 @@ typedef struct {
 typedef struct {
   mpiopt_lazy_op *ops;
   int nops, capops;
-  int nbyref;                /* operations whose input is read at the flush */
+  int nbyref;           /* operations whose input is read at the flush */
   mpiopt_lazy_group *groups; /* groups[ngroups..capgroups) keep their buffers for reuse */
   int ngroups, capgroups;
-  uintptr_t lo, hi;  /* bounds of every recvbuf in the batch */
-  MPI_Request *reqs; /* asynchronous mode: collectives in flight */
+  uintptr_t lo, hi;     /* bounds of every recvbuf in the batch */
+  MPI_Request *reqs;    /* asynchronous mode: collectives in flight */
   int nreqs, capreqs;
   const char *flush_file; /* the force point, for messages */
   int flush_line;
@@ -51,11 +51,11 @@ typedef struct {
 
 typedef struct {
   MPI_Comm comm;
-  MPI_Comm check_comm;   /* MPIOPT_CHECK: a private duplicate (MPI_COMM_NULL until made) */
-  MPI_Request check_dup; /* its MPI_Comm_idup, until complete */
+  MPI_Comm check_comm;         /* MPIOPT_CHECK: a private duplicate (MPI_COMM_NULL until made) */
+  MPI_Request check_dup;       /* its MPI_Comm_idup, until complete */
   int rank, size;
-  mpiopt_lazy_batch open;    /* operations being queued */
-  mpiopt_lazy_batch *flying; /* asynchronous mode: [0, nflying) in flight, oldest first; the rest spare */
+  mpiopt_lazy_batch open;      /* operations being queued */
+  mpiopt_lazy_batch *flying;   /* asynchronous mode: [0, nflying) in flight, oldest first; the rest spare */
   int nflying, capflying;
 } mpiopt_lazy_comm;
 
@@ -63,10 +63,10 @@ typedef struct {
 typedef struct {
   const char *file;
   int line;
-  const void *ra;      /* return address when file is NULL */
-  int solo;            /* flushes in a row that delivered this site's operation alone */
-  long immediate_left; /* > 0: execute at once this many more times, then probe again */
-  long backoff;        /* length of the next immediate period */
+  const void *ra;       /* return address when file is NULL */
+  int solo;             /* flushes in a row that delivered this site's operation alone */
+  long immediate_left;  /* > 0: execute at once this many more times, then probe again */
+  long backoff;         /* length of the next immediate period */
   /* The arguments of the site's last deferred call, already validated, and
    * what they resolved to: a call with the same arguments skips the checks
    * and lookups (valid while gen equals the communicator table's generation). */
@@ -74,24 +74,24 @@ typedef struct {
   MPI_Op op;
   MPI_Comm comm;
   int count, root;
-  unsigned long gen; /* 0: nothing cached */
+  unsigned long gen;    /* 0: nothing cached */
   const mpiopt_type_info *ti;
   const mpiopt_op_info *oi;
-  int cidx;  /* index in the communicator table */
-  int group; /* the group it joined in the last batch (a hint) */
+  int cidx;             /* index in the communicator table */
+  int group;            /* the group it joined in the last batch (a hint) */
 } mpiopt_lazy_site;
 
 /* Settings read from the environment once. */
 typedef struct {
-  int enabled;    /* MPIOPT_LAZY (default 1) */
-  int fuse;       /* MPIOPT_LAZY_FUSE: -1 auto, else an index in the algorithm table */
-  int adapt;      /* MPIOPT_LAZY_ADAPT (default 1) */
-  int solo_limit; /* solo flushes before a site goes immediate */
+  int enabled;          /* MPIOPT_LAZY (default 1) */
+  int fuse;             /* MPIOPT_LAZY_FUSE: -1 auto, else an index in the algorithm table */
+  int adapt;            /* MPIOPT_LAZY_ADAPT (default 1) */
+  int solo_limit;       /* solo flushes before a site goes immediate */
   long backoff_min, backoff_max;
-  int async;          /* MPIOPT_LAZY_ASYNC */
-  int check;          /* MPIOPT_CHECK */
-  long check_timeout; /* MPIOPT_CHECK_TIMEOUT: seconds a rank waits for the others at a checked flush */
-  int stats;          /* MPIOPT_LAZY_STATS */
+  int async;            /* MPIOPT_LAZY_ASYNC */
+  int check;            /* MPIOPT_CHECK */
+  long check_timeout;   /* MPIOPT_CHECK_TIMEOUT: seconds a rank waits for the others at a checked flush */
+  int stats;            /* MPIOPT_LAZY_STATS */
 } mpiopt_lazy_config;
 
 extern mpiopt_lazy_config mpiopt_lazy_cfg;
@@ -111,8 +111,10 @@ const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int 
 /* The cost model (select.c): read MPIOPT_LAZY_MODEL or the built-in curves. */
 void mpiopt_lazy_model_init(void);
 
+
 /* MPIOPT_CHECK: verify that every rank is about to fuse the same queue. */
 void mpiopt_lazy_check(const mpiopt_lazy_batch *b, mpiopt_lazy_comm *c);
 const mpiopt_lazy_site *mpiopt_lazy_site_at(int index);
+
 
 #endif

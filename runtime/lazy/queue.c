@@ -54,9 +54,10 @@ static int nsites, capsites;
 static int *site_hash; /* indices into sites, -1 empty; size hash_cap (power of two) */
 static int hash_cap;
 
+
+
 static void init(void) {
-  if (initialised)
-    return;
+  if (initialised) return;
   int inited = 0, finalized = 0;
   MPI_Initialized(&inited);
   MPI_Finalized(&finalized);
@@ -72,16 +73,14 @@ static void init(void) {
   c->solo_limit = (int)mpiopt_env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
   c->backoff_min = mpiopt_env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
   c->backoff_max = mpiopt_env_long("MPIOPT_LAZY_BACKOFF_MAX", 1L << 16, 1, 1L << 40);
-  if (c->backoff_max < c->backoff_min)
-    c->backoff_max = c->backoff_min;
+  if (c->backoff_max < c->backoff_min) c->backoff_max = c->backoff_min;
   c->async = (int)mpiopt_env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
   c->check = (int)mpiopt_env_long("MPIOPT_CHECK", 0, 0, 1);
   c->check_timeout = mpiopt_env_long("MPIOPT_CHECK_TIMEOUT", 60, 1, 1L << 30);
   c->stats = (int)mpiopt_env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
   hash_cap = 256;
   site_hash = malloc(sizeof *site_hash * (size_t)hash_cap);
-  if (!site_hash)
-    mpiopt_die(MPI_COMM_WORLD, "out of memory");
+  if (!site_hash) mpiopt_die(MPI_COMM_WORLD, "out of memory");
   memset(site_hash, -1, sizeof *site_hash * (size_t)hash_cap);
   initialised = 1;
 }
@@ -104,10 +103,8 @@ static inline __attribute__((always_inline)) int site_index(const char *file, in
   size_t h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
   for (;; h = (h + 1) & (size_t)(hash_cap - 1)) {
     int i = site_hash[h];
-    if (i < 0)
-      break;
-    if (sites[i].file == file && sites[i].line == line && sites[i].ra == ra)
-      return i;
+    if (i < 0) break;
+    if (sites[i].file == file && sites[i].line == line && sites[i].ra == ra) return i;
   }
   return site_insert(file, line, ra, h);
 }
@@ -116,21 +113,18 @@ static __attribute__((noinline)) int site_insert(const char *file, int line, con
   if (2 * (nsites + 1) > hash_cap) { /* rehash at half load */
     int ncap = hash_cap * 2;
     int *nh = malloc(sizeof *nh * (size_t)ncap);
-    if (!nh)
-      mpiopt_die(MPI_COMM_WORLD, "out of memory");
+    if (!nh) mpiopt_die(MPI_COMM_WORLD, "out of memory");
     memset(nh, -1, sizeof *nh * (size_t)ncap);
     for (int i = 0; i < nsites; i++) {
       size_t g = site_key(sites[i].file, sites[i].line, sites[i].ra) & (size_t)(ncap - 1);
-      while (nh[g] >= 0)
-        g = (g + 1) & (size_t)(ncap - 1);
+      while (nh[g] >= 0) g = (g + 1) & (size_t)(ncap - 1);
       nh[g] = i;
     }
     free(site_hash);
     site_hash = nh;
     hash_cap = ncap;
     h = site_key(file, line, ra) & (size_t)(hash_cap - 1);
-    while (site_hash[h] >= 0)
-      h = (h + 1) & (size_t)(hash_cap - 1);
+    while (site_hash[h] >= 0) h = (h + 1) & (size_t)(hash_cap - 1);
   }
   sites = mpiopt_grow_int(sites, &capsites, nsites + 1, sizeof *sites);
   mpiopt_lazy_site s = {.file = file, .line = line, .ra = ra, .backoff = mpiopt_lazy_cfg.backoff_min, .group = -1};
@@ -155,13 +149,10 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
 static void batch_free(mpiopt_lazy_batch *b);
 
 static void comm_forget(int i) {
-  if (comms[i].check_dup != MPI_REQUEST_NULL)
-    MPI_Wait(&comms[i].check_dup, MPI_STATUS_IGNORE);
-  if (comms[i].check_comm != MPI_COMM_NULL)
-    MPI_Comm_free(&comms[i].check_comm);
+  if (comms[i].check_dup != MPI_REQUEST_NULL) MPI_Wait(&comms[i].check_dup, MPI_STATUS_IGNORE);
+  if (comms[i].check_comm != MPI_COMM_NULL) MPI_Comm_free(&comms[i].check_comm);
   batch_free(&comms[i].open);
-  for (int k = 0; k < comms[i].capflying; k++)
-    batch_free(&comms[i].flying[k]);
+  for (int k = 0; k < comms[i].capflying; k++) batch_free(&comms[i].flying[k]);
   free(comms[i].flying);
   comms[i] = comms[--ncomms];
   last = -1;
@@ -182,19 +173,14 @@ static int comm_deleted(MPI_Comm comm, int keyval, void *attr, void *extra) {
 }
 
 static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
-  if (last >= 0 && last < ncomms && comms[last].comm == comm)
-    return &comms[last];
+  if (last >= 0 && last < ncomms && comms[last].comm == comm) return &comms[last];
   for (int i = 0; i < ncomms; i++)
-    if (comms[i].comm == comm)
-      return &comms[last = i];
-  if (comm == MPI_COMM_NULL)
-    return NULL;
+    if (comms[i].comm == comm) return &comms[last = i];
+  if (comm == MPI_COMM_NULL) return NULL;
   int inter = 0;
-  if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
-    return NULL;
+  if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
   mpiopt_comm_watch(comm, &comm_keyval, comm_deleted);
-  if (ncomms + 1 > capcomms)
-    comms_gen++;
+  if (ncomms + 1 > capcomms) comms_gen++;
   comms = mpiopt_grow_int(comms, &capcomms, ncomms + 1, sizeof *comms);
   mpiopt_lazy_comm *c = &comms[ncomms];
   memset(c, 0, sizeof *c);
@@ -204,8 +190,7 @@ static mpiopt_lazy_comm *comm_lookup(MPI_Comm comm) {
   /* The check's own communicator, so its exchange never matches one of the
      program's collectives; made without blocking (a rank that never comes is
      reported at the first checked flush, not waited for here). */
-  if (mpiopt_lazy_cfg.check)
-    MPI_Comm_idup(comm, &c->check_comm, &c->check_dup);
+  if (mpiopt_lazy_cfg.check) MPI_Comm_idup(comm, &c->check_comm, &c->check_dup);
   MPI_Comm_rank(comm, &c->rank);
   MPI_Comm_size(comm, &c->size);
   return &comms[last = ncomms++];
@@ -223,8 +208,7 @@ static void batch_reset(mpiopt_lazy_batch *b) {
 }
 
 static void batch_free(mpiopt_lazy_batch *b) {
-  for (int j = 0; j < b->capgroups; j++)
-    free(b->groups[j].buf);
+  for (int j = 0; j < b->capgroups; j++) free(b->groups[j].buf);
   free(b->groups);
   free(b->ops);
   free(b->reqs);
@@ -236,28 +220,19 @@ static int overlaps(uintptr_t a, size_t n, uintptr_t b, size_t m) { return a < b
 /* memcpy, without the library call for the scalar sizes most reductions have. */
 static inline void copy(void *dst, const void *src, size_t n) {
   switch (n) {
-  case 4:
-    memcpy(dst, src, 4);
-    break;
-  case 8:
-    memcpy(dst, src, 8);
-    break;
-  case 16:
-    memcpy(dst, src, 16);
-    break;
-  default:
-    memcpy(dst, src, n);
+  case 4: memcpy(dst, src, 4); break;
+  case 8: memcpy(dst, src, 8); break;
+  case 16: memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
   }
 }
 
 /* Does [p, p+n) overlap a result of batch b? */
 static int batch_overlaps(const mpiopt_lazy_batch *b, const void *p, size_t n) {
   uintptr_t a = (uintptr_t)p;
-  if (!b->nops || !overlaps(a, n, b->lo, b->hi - b->lo))
-    return 0;
+  if (!b->nops || !overlaps(a, n, b->lo, b->hi - b->lo)) return 0;
   for (int i = 0; i < b->nops; i++)
-    if (overlaps(a, n, (uintptr_t)b->ops[i].recvbuf, b->ops[i].bytes))
-      return 1;
+    if (overlaps(a, n, (uintptr_t)b->ops[i].recvbuf, b->ops[i].bytes)) return 1;
   return 0;
 }
 
@@ -265,14 +240,11 @@ static int batch_overlaps(const mpiopt_lazy_batch *b, const void *p, size_t n) {
 static void deliver(mpiopt_lazy_batch *b) {
   const mpiopt_lazy_op *o = b->ops, *end = b->ops + b->nops;
   for (; o < end; o++)
-    if (o->deliver)
-      copy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
+    if (o->deliver) copy(o->recvbuf, b->groups[o->group].res + o->off, o->bytes);
   npending -= b->nops;
-  if (!npending)
-    pend_lo = UINTPTR_MAX, pend_hi = 0;
+  if (!npending) pend_lo = UINTPTR_MAX, pend_hi = 0;
   mpiopt_lazy_counters.flushes++;
-  if ((unsigned long long)b->nops > mpiopt_lazy_counters.max_fused)
-    mpiopt_lazy_counters.max_fused = (unsigned)b->nops;
+  if ((unsigned long long)b->nops > mpiopt_lazy_counters.max_fused) mpiopt_lazy_counters.max_fused = (unsigned)b->nops;
   if (mpiopt_lazy_cfg.adapt) {
     if (b->nops == 1) {
       mpiopt_lazy_site *s = &sites[b->ops[0].site];
@@ -300,8 +272,7 @@ static int complete_flying(mpiopt_lazy_comm *c, int n) {
 #pragma GCC diagnostic ignored "-Wstringop-overflow" /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1 */
     int r = MPI_Waitall(b->nreqs, b->reqs, MPI_STATUSES_IGNORE);
 #pragma GCC diagnostic pop
-    if (r != MPI_SUCCESS)
-      rc = r;
+    if (r != MPI_SUCCESS) rc = r;
     deliver(b);
     mpiopt_lazy_batch done = *b; /* keep its buffers as a spare at the end */
     memmove(&c->flying[0], &c->flying[1], sizeof *c->flying * (size_t)(c->nflying - 1));
@@ -315,23 +286,18 @@ static int flush_comm(mpiopt_lazy_comm *c, const char *file, int line, int wait_
   mpiopt_lazy_batch *b = &c->open;
   int rc = MPI_SUCCESS;
   int nonblocking = mpiopt_lazy_cfg.async && !wait_all;
-  if (!nonblocking && c->nflying)
-    rc = complete_flying(c, c->nflying);
-  if (!b->nops)
-    return rc;
+  if (!nonblocking && c->nflying) rc = complete_flying(c, c->nflying);
+  if (!b->nops) return rc;
   mpiopt_lazy_epoch++;
   b->flush_file = file;
   b->flush_line = line;
   if (b->nbyref) /* read the by-reference inputs now */
     for (int i = 0; i < b->nops; i++)
-      if (b->ops[i].src)
-        memcpy(b->groups[b->ops[i].group].buf + b->ops[i].off, b->ops[i].src, b->ops[i].bytes);
-  if (mpiopt_lazy_cfg.check)
-    mpiopt_lazy_check(b, c);
+      if (b->ops[i].src) memcpy(b->groups[b->ops[i].group].buf + b->ops[i].off, b->ops[i].src, b->ops[i].bytes);
+  if (mpiopt_lazy_cfg.check) mpiopt_lazy_check(b, c);
   const mpiopt_lazy_algorithm *alg = mpiopt_lazy_select(b, c->size, nonblocking);
   int r = alg->run(b, c, nonblocking);
-  if (r != MPI_SUCCESS)
-    rc = r;
+  if (r != MPI_SUCCESS) rc = r;
   if (!nonblocking) {
     deliver(b);
     return rc;
@@ -359,25 +325,21 @@ static void flush_overlapping_slow(const mpiopt_lazy_comm *skip, const void *p, 
    settled inline. */
 static inline void flush_overlapping(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file,
                                      int line) {
-  if (n && npending && maybe_pending(p, n))
-    flush_overlapping_slow(skip, p, n, file, line);
+  if (n && npending && maybe_pending(p, n)) flush_overlapping_slow(skip, p, n, file, line);
 }
 
 static void flush_overlapping_slow(const mpiopt_lazy_comm *skip, const void *p, size_t n, const char *file, int line) {
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
-    if (c == skip || (!c->nflying && !c->open.nops))
-      continue;
+    if (c == skip || (!c->nflying && !c->open.nops)) continue;
     for (int k = 0; k < c->nflying; k++)
-      if (batch_overlaps(&c->flying[k], p, n))
-        complete_flying(c, k + 1), k = -1;
-    if (batch_overlaps(&c->open, p, n))
-      flush_comm(c, file, line, 1);
+      if (batch_overlaps(&c->flying[k], p, n)) complete_flying(c, k + 1), k = -1;
+    if (batch_overlaps(&c->open, p, n)) flush_comm(c, file, line, 1);
   }
 }
 
-static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                     size_t bytes, const char *file, int line) {
+static int immediate(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                     MPI_Comm comm, size_t bytes, const char *file, int line) {
   if (initialised && bytes) {
     flush_overlapping(NULL, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, file, line);
     flush_overlapping(NULL, recvbuf, bytes, file, line);
@@ -415,15 +377,14 @@ static void check_args(const void *sendbuf, const void *recvbuf, int count, MPI_
         bad = "the receive buffer is NULL on the root";
     }
   }
-  if (!bad)
-    return;
+  if (!bad) return;
   char where[300];
   if (file)
     snprintf(where, sizeof where, "%s:%d", file, line);
   else
     snprintf(where, sizeof where, "the call from %p", ra);
-  mpiopt_die(comm, "mpiopt_lazy_%s at %s: %s (count %d, root %d)", root < 0 ? "allreduce" : "reduce", where, bad, count,
-             root);
+  mpiopt_die(comm, "mpiopt_lazy_%s at %s: %s (count %d, root %d)", root < 0 ? "allreduce" : "reduce", where,
+                  bad, count, root);
 }
 
 /* The arguments' datatype, op and communicator, resolved: from the site's
@@ -434,11 +395,10 @@ static int resolve_slow(mpiopt_lazy_site *st, const void *sendbuf, const void *r
                         MPI_Op op, int root, MPI_Comm comm, const char *file, int line, const void *ra,
                         const mpiopt_type_info **ti, const mpiopt_op_info **oi, mpiopt_lazy_comm **c);
 
-static inline __attribute__((always_inline)) int resolve(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf,
-                                                         int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                                                         const char *file, int line, const void *ra,
-                                                         const mpiopt_type_info **ti, const mpiopt_op_info **oi,
-                                                         mpiopt_lazy_comm **c) {
+static inline __attribute__((always_inline)) int
+resolve(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+        int root, MPI_Comm comm, const char *file, int line, const void *ra, const mpiopt_type_info **ti,
+        const mpiopt_op_info **oi, mpiopt_lazy_comm **c) {
   if (st->gen == comms_gen && st->dt == dt && st->op == op && st->comm == comm && st->count == count &&
       st->root == root && sendbuf && recvbuf) {
     *ti = st->ti;
@@ -449,11 +409,10 @@ static inline __attribute__((always_inline)) int resolve(mpiopt_lazy_site *st, c
   return resolve_slow(st, sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra, ti, oi, c);
 }
 
-static __attribute__((noinline)) int resolve_slow(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf,
-                                                  int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                                                  const char *file, int line, const void *ra,
-                                                  const mpiopt_type_info **ti, const mpiopt_op_info **oi,
-                                                  mpiopt_lazy_comm **c) {
+static __attribute__((noinline)) int
+resolve_slow(mpiopt_lazy_site *st, const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+             int root, MPI_Comm comm, const char *file, int line, const void *ra, const mpiopt_type_info **ti,
+             const mpiopt_op_info **oi, mpiopt_lazy_comm **c) {
   check_args(sendbuf, recvbuf, count, dt, op, root, comm, file, line, ra);
   *ti = mpiopt_type_lookup(dt);
   *oi = mpiopt_op_lookup(op);
@@ -476,22 +435,22 @@ static __attribute__((noinline)) int resolve_slow(mpiopt_lazy_site *st, const vo
 /* The group of batch b for (ti, oi, root): the site's last group when it
    matches, else found or opened (reusing the buffer of an earlier batch's
    slot). */
-static __attribute__((noinline)) int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_type_info *ti,
-                                                const mpiopt_op_info *oi, int root);
+static __attribute__((noinline)) int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st,
+                                                 const mpiopt_type_info *ti, const mpiopt_op_info *oi, int root);
 
-static inline __attribute__((always_inline)) int
-group_of(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_type_info *ti, const mpiopt_op_info *oi, int root) {
+static inline __attribute__((always_inline)) int group_of(mpiopt_lazy_batch *b, mpiopt_lazy_site *st,
+                                                          const mpiopt_type_info *ti, const mpiopt_op_info *oi,
+                                                          int root) {
   int g = st->group;
   if (g >= 0 && g < b->ngroups && b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)
     return g;
   return group_find(b, st, ti, oi, root);
 }
 
-static int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_type_info *ti, const mpiopt_op_info *oi,
-                      int root) {
+static int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_type_info *ti,
+                      const mpiopt_op_info *oi, int root) {
   int g = b->ngroups - 1;
-  while (g >= 0 && !(b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root))
-    g--;
+  while (g >= 0 && !(b->groups[g].ti == ti && b->groups[g].oi == oi && b->groups[g].root == root)) g--;
   if (g < 0) {
     b->groups = mpiopt_grow_int(b->groups, &b->capgroups, b->ngroups + 1, sizeof *b->groups);
     g = b->ngroups++;
@@ -505,11 +464,10 @@ static int group_find(mpiopt_lazy_batch *b, mpiopt_lazy_site *st, const mpiopt_t
 }
 
 /* Inlined into each entry point, where root, ra and by_ref are constants. */
-static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                                                         MPI_Op op, int root, MPI_Comm comm, const char *file, int line,
-                                                         const void *ra, int by_ref) {
-  if (!initialised)
-    init();
+static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, void *recvbuf, int count,
+                                                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                                                         const char *file, int line, const void *ra, int by_ref) {
+  if (!initialised) init();
   int s = site_index(file, line, ra);
   mpiopt_lazy_site *st = &sites[s];
   const mpiopt_type_info *ti;
@@ -526,8 +484,8 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
    * switched off, runs at once as the call it replaces. The conditions that
    * differ between ranks are erroneous calls, on which MPI aborts. */
   int is_root = root < 0 || (c && root == c->rank);
-  if ((!cached &&
-       (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled || (root >= 0 && root >= c->size))) ||
+  if ((!cached && (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
+                   (root >= 0 && root >= c->size))) ||
       (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
       (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)
     return immediate(sendbuf, recvbuf, count, dt, op, root, comm, bytes, file, line);
@@ -538,8 +496,7 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
      its receive buffer is the same object on every rank, so every rank
      decides alike; ompi-opt never defers into one variable on two
      communicators. */
-  if (root < 0 && ncomms > 1)
-    flush_overlapping(c, recvbuf, bytes, file, line);
+  if (root < 0 && ncomms > 1) flush_overlapping(c, recvbuf, bytes, file, line);
 
   mpiopt_lazy_batch *b = &c->open;
   int g = group_of(b, st, ti, oi, root);
@@ -551,16 +508,13 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
   }
   if (gr->used + bytes > gr->cap) {
     size_t n = gr->cap ? gr->cap : 64;
-    while (n < gr->used + bytes)
-      n *= 2;
+    while (n < gr->used + bytes) n *= 2;
     unsigned char *nb = realloc(gr->buf, n);
-    if (!nb)
-      mpiopt_die(comm, "out of memory queueing %zu bytes", bytes);
+    if (!nb) mpiopt_die(comm, "out of memory queueing %zu bytes", bytes);
     gr->buf = nb;
     gr->cap = n;
   }
-  if (!by_ref)
-    copy(gr->buf + gr->used, in, bytes);
+  if (!by_ref) copy(gr->buf + gr->used, in, bytes);
   b->nbyref += by_ref;
   b->ops = mpiopt_grow_int(b->ops, &b->capops, b->nops + 1, sizeof *b->ops);
   mpiopt_lazy_op *o = &b->ops[b->nops++];
@@ -575,14 +529,10 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
   gr->used += bytes;
   gr->count += count;
   uintptr_t lo = (uintptr_t)recvbuf, hi = lo + bytes;
-  if (lo < b->lo)
-    b->lo = lo;
-  if (hi > b->hi)
-    b->hi = hi;
-  if (lo < pend_lo)
-    pend_lo = lo;
-  if (hi > pend_hi)
-    pend_hi = hi;
+  if (lo < b->lo) b->lo = lo;
+  if (hi > b->hi) b->hi = hi;
+  if (lo < pend_lo) pend_lo = lo;
+  if (hi > pend_hi) pend_hi = hi;
   npending++;
   mpiopt_lazy_counters.queued++;
   return MPI_SUCCESS;
@@ -595,8 +545,8 @@ int mpiopt_lazy_allreduce_at(const void *sendbuf, void *recvbuf, int count, MPI_
   return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL, 0);
 }
 
-int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                          MPI_Comm comm, const char *file, int line) {
+int mpiopt_lazy_reduce_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          int root, MPI_Comm comm, const char *file, int line) {
   if (root < 0) {
     init();
     mpiopt_die(comm, "mpiopt_lazy_reduce at %s:%d: the root %d is negative", file ? file : "?", line, root);
@@ -613,23 +563,21 @@ int mpiopt_lazy_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Comm comm) {
   if (root < 0) {
     init();
-    mpiopt_die(comm, "mpiopt_lazy_reduce at the call from %p: the root %d is negative", __builtin_return_address(0),
-               root);
+    mpiopt_die(comm, "mpiopt_lazy_reduce at the call from %p: the root %d is negative",
+                    __builtin_return_address(0), root);
   }
   return enqueue(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0, __builtin_return_address(0), 0);
 }
 
-int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                    MPI_Comm comm, const char *file, int line) {
+int mpiopt_lazy_allreduce_by_ref_at(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, const char *file, int line) {
   return enqueue(sendbuf, recvbuf, count, datatype, op, -1, comm, file, line, NULL, 1);
 }
 
 int mpiopt_lazy_flush_at(MPI_Comm comm, const char *file, int line) {
-  if (!initialised)
-    return MPI_SUCCESS;
+  if (!initialised) return MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++)
-    if (comms[i].comm == comm)
-      return flush_comm(&comms[i], file, line, 0);
+    if (comms[i].comm == comm) return flush_comm(&comms[i], file, line, 0);
   return MPI_SUCCESS;
 }
 
@@ -641,36 +589,27 @@ int mpiopt_lazy_flush_all(void) {
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {
     int r = flush_comm(&comms[i], NULL, 0, 1);
-    if (r != MPI_SUCCESS)
-      rc = r;
+    if (r != MPI_SUCCESS) rc = r;
   }
   return rc;
 }
 
 int mpiopt_lazy_pending(const void *recvbuf, size_t bytes) {
-  if (!initialised || !npending)
-    return 0;
-  if (!bytes)
-    bytes = 1;
-  if (!maybe_pending(recvbuf, bytes))
-    return 0;
+  if (!initialised || !npending) return 0;
+  if (!bytes) bytes = 1;
+  if (!maybe_pending(recvbuf, bytes)) return 0;
   for (int i = 0; i < ncomms; i++) {
-    if (batch_overlaps(&comms[i].open, recvbuf, bytes))
-      return 1;
+    if (batch_overlaps(&comms[i].open, recvbuf, bytes)) return 1;
     for (int k = 0; k < comms[i].nflying; k++)
-      if (batch_overlaps(&comms[i].flying[k], recvbuf, bytes))
-        return 1;
+      if (batch_overlaps(&comms[i].flying[k], recvbuf, bytes)) return 1;
   }
   return 0;
 }
 
 int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int line) {
-  if (!initialised || !npending)
-    return MPI_SUCCESS;
-  if (!bytes)
-    bytes = 1;
-  if (!maybe_pending(p, bytes))
-    return MPI_SUCCESS;
+  if (!initialised || !npending) return MPI_SUCCESS;
+  if (!bytes) bytes = 1;
+  if (!maybe_pending(p, bytes)) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
   for (int i = 0; i < ncomms; i++) {
     mpiopt_lazy_comm *c = &comms[i];
@@ -679,8 +618,7 @@ int mpiopt_lazy_wait_range_at(const void *p, size_t bytes, const char *file, int
         rc = complete_flying(c, k + 1);
         break;
       }
-    if (batch_overlaps(&c->open, p, bytes))
-      rc = flush_comm(c, file, line, 1);
+    if (batch_overlaps(&c->open, p, bytes)) rc = flush_comm(c, file, line, 1);
   }
   return rc;
 }
@@ -700,16 +638,14 @@ void mpiopt_lazy_reset_stats(void) { memset(&mpiopt_lazy_counters, 0, sizeof mpi
  * so everything pending is delivered first (a force point, as
  * MPI_Comm_free is) and every call site's cached records are dropped. */
 void mpiopt_lazy_handle_freed(void) {
-  if (!initialised)
-    return;
+  if (!initialised) return;
   mpiopt_lazy_flush_all();
   comms_gen++;
 }
 
 /* Called by MPI_Finalize (finalize.c): deliver everything, report, free. */
 void mpiopt_lazy_finalize(void) {
-  if (!initialised)
-    return;
+  if (!initialised) return;
   mpiopt_lazy_flush_all();
   if (mpiopt_lazy_cfg.stats) {
     int rank = 0;
@@ -721,8 +657,7 @@ void mpiopt_lazy_finalize(void) {
               s->queued, s->immediate, s->flushes, s->collectives, s->max_fused);
     }
   }
-  while (ncomms > 0)
-    comm_forget(ncomms - 1);
+  while (ncomms > 0) comm_forget(ncomms - 1);
   mpiopt_comm_unwatch_all(&comm_keyval);
   free(comms);
   free(sites);

@@ -38,8 +38,7 @@
  * MPIOPT_LAZY_FUSE=grouped|composite forces one algorithm (composite falls
  * back to grouped only in asynchronous mode). The decision depends only on
  * the batch and the communicator's size, which every rank shares, so every
- * rank picks the same
- * algorithm. */
+ * rank picks the same algorithm. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +76,15 @@ typedef struct {
 static curve curves[MPIOPT_LAZY_CURVES_MAX];
 static int ncurves;
 
+/* The curves around the communicator size asked last (a program's flushes
+ * are mostly on one communicator): lo and hi, hi weighing f; lo == hi at a
+ * measured size or beyond the ends. Reset when the model is read. */
+static struct {
+  int procs;
+  const curve *lo, *hi;
+  double f;
+} around = {-1, NULL, NULL, 0};
+
 /* Parse "BYTES:US,..." (from p) into c; the end of the curve, or NULL. */
 static const char *parse_curve(const char *p, curve *c) {
   c->n = 0;
@@ -87,12 +95,10 @@ static const char *parse_curve(const char *p, curve *c) {
       return NULL;
     p = end + 1;
     double s = strtod(p, &end);
-    if (end == p || (*end && *end != ',' && *end != '/'))
-      return NULL;
+    if (end == p || (*end && *end != ',' && *end != '/')) return NULL;
     c->pt[c->n].bytes = b;
     c->pt[c->n++].saving = s;
-    if (*end != ',')
-      return end;
+    if (*end != ',') return end;
     p = end + 1;
   }
 }
@@ -101,6 +107,7 @@ static const char *parse_curve(const char *p, curve *c) {
    communicator, or curves for increasing sizes P; 0 when malformed. */
 static int parse_model(const char *v) {
   ncurves = 0;
+  around.procs = -1;
   for (const char *p = v;;) {
     curve *c = &curves[ncurves];
     const char *at = strchr(p, '@'), *colon = strchr(p, ':');
@@ -108,19 +115,14 @@ static int parse_model(const char *v) {
     if (at && (!colon || at < colon)) {
       char *end;
       long procs = strtol(p, &end, 10);
-      if (end != at || procs < 1 || procs > 1 << 24 || (ncurves && procs <= curves[ncurves - 1].procs))
-        return 0;
+      if (end != at || procs < 1 || procs > 1 << 24 || (ncurves && procs <= curves[ncurves - 1].procs)) return 0;
       c->procs = (int)procs;
       p = at + 1;
     }
-    if ((ncurves && (!c->procs || !curves[0].procs)) || !(p = parse_curve(p, c)))
-      return 0;
-    if (++ncurves == MPIOPT_LAZY_CURVES_MAX && *p)
-      return 0;
-    if (!*p)
-      return 1;
-    if (!*++p)
-      return 0; /* a trailing '/' */
+    if ((ncurves && (!c->procs || !curves[0].procs)) || !(p = parse_curve(p, c))) return 0;
+    if (++ncurves == MPIOPT_LAZY_CURVES_MAX && *p) return 0;
+    if (!*p) return 1;
+    if (!*++p) return 0; /* a trailing '/' */
   }
 }
 
@@ -135,14 +137,12 @@ void mpiopt_lazy_model_init(void) {
                  v, MPIOPT_LAZY_MODEL_MAX, MPIOPT_LAZY_CURVES_MAX);
     return;
   }
-  if (!parse_model(default_model))
-    mpiopt_die(MPI_COMM_NULL, "the built-in lazy cost model is malformed");
+  if (!parse_model(default_model)) mpiopt_die(MPI_COMM_NULL, "the built-in lazy cost model is malformed");
 }
 
 /* A curve's saving at `bytes`, interpolated (constant beyond its ends). */
 static double curve_saving(const curve *c, double bytes) {
-  if (bytes <= c->pt[0].bytes)
-    return c->pt[0].saving;
+  if (bytes <= c->pt[0].bytes) return c->pt[0].saving;
   for (int i = 1; i < c->n; i++)
     if (bytes <= c->pt[i].bytes) {
       double f = (bytes - c->pt[i - 1].bytes) / (c->pt[i].bytes - c->pt[i - 1].bytes);
@@ -154,26 +154,33 @@ static double curve_saving(const curve *c, double bytes) {
 /* log2(p), linear between powers of two (exact at them; no libm). */
 static double log2p(int p) {
   double k = 0, pow2 = 1;
-  while (pow2 * 2 <= p) {
-    pow2 *= 2;
-    k += 1;
-  }
+  for (; pow2 * 2 <= p; pow2 *= 2) k += 1;
   return k + (p - pow2) / pow2;
 }
 
-/* s_P(N): the curve measured at P processes, or the two around P interpolated
-   in log2(P) (the latency and bandwidth terms of the collectives grow with
-   log2 P), the first or last beyond the ends. */
-static double saving(int procs, double bytes) {
-  if (ncurves == 1 || procs <= curves[0].procs)
-    return curve_saving(&curves[0], bytes);
-  for (int i = 1; i < ncurves; i++)
+/* Sets `around` for procs: the curve measured at procs, or the two around it,
+   weighed in log2 (the latency and bandwidth terms of the collectives grow
+   with log2 P); the first or last beyond the ends. */
+static void curves_around(int procs) {
+  if (around.procs == procs) return;
+  around.procs = procs;
+  around.lo = around.hi = &curves[procs <= curves[0].procs ? 0 : ncurves - 1];
+  around.f = 0;
+  for (int i = 1; i < ncurves && procs > curves[0].procs; i++)
     if (procs <= curves[i].procs) {
-      double lo = log2p(curves[i - 1].procs), f = (log2p(procs) - lo) / (log2p(curves[i].procs) - lo);
-      double a = curve_saving(&curves[i - 1], bytes), b = curve_saving(&curves[i], bytes);
-      return a + f * (b - a);
+      around.lo = &curves[procs == curves[i].procs ? i : i - 1];
+      around.hi = &curves[i];
+      double lo = log2p(curves[i - 1].procs);
+      around.f = (log2p(procs) - lo) / (log2p(curves[i].procs) - lo);
+      break;
     }
-  return curve_saving(&curves[ncurves - 1], bytes);
+}
+
+/* s_P(N): the saving at `bytes` on procs processes. */
+static double saving(int procs, double bytes) {
+  curves_around(procs);
+  double a = curve_saving(around.lo, bytes);
+  return around.lo == around.hi ? a : a + around.f * (curve_saving(around.hi, bytes) - a);
 }
 
 /* Would composite beat grouped on ngroups groups of `bytes` bytes in all, on
@@ -183,12 +190,9 @@ static int prefers_composite(int procs, int ngroups, size_t bytes) {
 }
 
 const mpiopt_lazy_algorithm *mpiopt_lazy_select(const mpiopt_lazy_batch *b, int procs, int nonblocking) {
-  if (b->ngroups <= 1 || nonblocking)
-    return &mpiopt_lazy_algorithms[0];
-  if (mpiopt_lazy_cfg.fuse >= 0)
-    return &mpiopt_lazy_algorithms[mpiopt_lazy_cfg.fuse];
+  if (b->ngroups <= 1 || nonblocking) return &mpiopt_lazy_algorithms[0];
+  if (mpiopt_lazy_cfg.fuse >= 0) return &mpiopt_lazy_algorithms[mpiopt_lazy_cfg.fuse];
   size_t bytes = 0;
-  for (int j = 0; j < b->ngroups; j++)
-    bytes += b->groups[j].used;
+  for (int j = 0; j < b->ngroups; j++) bytes += b->groups[j].used;
   return &mpiopt_lazy_algorithms[prefers_composite(procs, b->ngroups, bytes)];
 }
