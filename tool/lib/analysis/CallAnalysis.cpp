@@ -224,6 +224,12 @@ FileResult ompi::analyzeCalls(ASTContext &Ctx, Evaluator &Ev) {
     R.File = FE->getName().str();
   CallFinder F(Ctx, Ev, R);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return R;
+}
+
+std::vector<FunctionSpan> ompi::functionSpans(ASTContext &Ctx) {
+  std::vector<FunctionSpan> R;
+  const SourceManager &SM = Ctx.getSourceManager();
   CallerLoops Callers(Ctx);
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     const auto *Fn = dyn_cast<FunctionDecl>(D);
@@ -236,7 +242,7 @@ FileResult ompi::analyzeCalls(ASTContext &Ctx, Evaluator &Ev) {
     for (const CallerLoop &L : Callers.of(Fn, 8))
       S.RunBy.push_back({L.Caller->getNameAsString(), SM.getExpansionLineNumber(L.Loop->getBeginLoc()),
                          SM.getExpansionLineNumber(L.Loop->getEndLoc())});
-    R.Functions.push_back(std::move(S));
+    R.push_back(std::move(S));
   }
   return R;
 }

@@ -149,12 +149,16 @@ struct FunctionSpan {
 struct FileResult {
   std::string File;
   std::vector<CallResult> Calls;
-  std::vector<FunctionSpan> Functions;
-  std::vector<ChangeNote> Notes; ///< filled by the transformations
+  std::vector<FunctionSpan> Functions; ///< filled only for the HTML page (functionSpans)
+  std::vector<ChangeNote> Notes;       ///< filled by the transformations
 };
 
 /// Classify every MPI call in the main file of Ctx.
 FileResult analyzeCalls(clang::ASTContext &Ctx, Evaluator &Ev);
+
+/// The functions the main file of Ctx defines, with the loops that run
+/// them (what the HTML page's loop table needs; no other output reads it).
+std::vector<FunctionSpan> functionSpans(clang::ASTContext &Ctx);
 
 /// Drop every pointer into the AST from R (calls, callers, loops, objects),
 /// before R outlives the parse it came from: the outputs read only plain data.

@@ -183,6 +183,7 @@ std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, Pipelin
   Opts.Eval.ClosedWorld = O.ClosedWorld;
   Opts.LineDirectives = O.LineDirectives;
   Opts.Reassociate = O.Reassociate;
+  Opts.FunctionSpans = wantsHtml(O) || !O.HtmlDir.empty();
   Opts.ListDatatypes = O.ListDatatypes;
   std::string ResourceDir = OMPI_CLANG_RESOURCE_DIR;
   if (auto Env = sys::Process::GetEnv("MPIOPT_RESOURCE_DIR"))

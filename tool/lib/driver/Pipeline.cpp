@@ -57,6 +57,8 @@ public:
       return;
     }
     O.Analysis = analyzeCalls(Ctx, Ev);
+    if (Opts.FunctionSpans)
+      O.Analysis.Functions = functionSpans(Ctx);
     tooling::Replacements Reps;
     std::vector<ChangeNote> Notes;
     Uniformity Uni(Ctx, Ev);

@@ -34,6 +34,9 @@ struct PipelineOptions {
   std::string ProfileDir;
   /// --reassociate: transformations may reorder floating-point sums.
   bool Reassociate = false;
+  /// An HTML page will be written: record each function's lines and the
+  /// loops that run it (FileResult::Functions).
+  bool FunctionSpans = false;
 };
 
 struct FileOutcome {

@@ -207,10 +207,10 @@ tr.fold td{background:#eceff1;color:#546e7a;text-align:center;cursor:pointer;fon
 
 // Highlights the code cells (the page holds their plain text: C tokens as
 // Lexer above splits them); fills the right pane of unchanged lines from
-// the left (the page holds their text once); folds long unchanged runs, building their rows from the
-// plain text the first time they open; checks that the panes line up (the
-// browser test reads the result from body[data-check]); n / p jump between
-// changes.
+// the left (the page holds their text once); folds long unchanged runs,
+// building their rows from the plain text the first time they open; checks
+// that the panes line up (the browser test reads the result from
+// body[data-check]); n / p jump between changes.
 static const char *Script = R"JS(
 var KW=new Set('if else for while do return switch case default break continue goto sizeof static const extern volatile struct union enum typedef inline restrict register auto'.split(' ')),
   TY=new Set('void char short int long float double signed unsigned size_t _Bool bool'.split(' '));
