@@ -139,13 +139,17 @@ def spawn(argv, out=False, err=False, merge=False, timeout=None):
             os.close(w)
     data = {1: [], 2: []}
     deadline = time.monotonic() + timeout if timeout else None
+
+    def expired():
+        if deadline is None or time.monotonic() < deadline:
+            return False
+        os.kill(pid, 9)  # SIGKILL (the signal module costs 7 ms to import)
+        os.waitpid(pid, 0)
+        raise Timeout()
+
     try:
-        while readers:
+        while readers and not expired():
             left = deadline - time.monotonic() if deadline else None
-            if left is not None and left <= 0:
-                os.kill(pid, 9)  # SIGKILL (the signal module costs 7 ms to import)
-                os.waitpid(pid, 0)
-                raise Timeout()
             ready, _, _ = select.select(list(readers), [], [], left)
             for r in ready:
                 chunk = os.read(r, 65536)
@@ -157,7 +161,12 @@ def spawn(argv, out=False, err=False, merge=False, timeout=None):
     finally:
         for r in readers:
             os.close(r)
-    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    # A program that closed its output may still run: the limit holds there too.
+    done, status = os.waitpid(pid, os.WNOHANG if deadline else 0)
+    while not done and not expired():
+        time.sleep(0.001)
+        done, status = os.waitpid(pid, os.WNOHANG)
+    status = os.waitstatus_to_exitcode(status)
     text = {fd: b"".join(chunks).decode(errors="replace") for fd, chunks in data.items()}
     return Result(status, text[1] if out or merge else None, text[2] if err and not merge else None)
 
