@@ -50,10 +50,8 @@ void checkFreedReceive(CheckContext &C, const RequestVar &R) {
 
 void checkRequestNeverCompleted(CheckContext &C) {
   for (const FunctionDecl *F : C.functionsWithCalls())
-    for (const RequestVar &R : C.requests(F))
+    for (const RequestVar &R : C.requests(F)) {
       checkFreedReceive(C, R);
-  for (const FunctionDecl *F : C.functionsWithCalls())
-    for (const RequestVar &R : C.requests(F))
       if (allPending(R.Exit))
         for (int K : R.Exit)
           C.report("request-never-completed", R.Events[K].Loc,
@@ -61,6 +59,7 @@ void checkRequestNeverCompleted(CheckContext &C) {
                                  "MPI_Request_free on it follows in {2}",
                                  R.V->getName(), R.Events[K].Function, F->getName())
                        .str());
+    }
 }
 
 } // namespace ompi
