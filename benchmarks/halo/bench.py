@@ -9,7 +9,12 @@ ratios (total time per iteration, and the exchange alone). The checksums of
 the two builds must agree.
 
   bench.py [--sizes 16,32,48,64] [--iters 200] [--reps 7] [--np 2] [--mpi mpich|openmpi] [--out DIR]
+           [--profile FILE]
+
+--profile builds the ompi-cc programs with that machine profile
+(ompi-cc --ompi-profile=FILE) instead of the one the build ships.
 """
+import json
 import os
 import statistics
 import sys
@@ -23,6 +28,7 @@ def main():
     ap = parser(__doc__, "halo", reps=7)
     ap.add_argument("--sizes", default="16,32,48,64")
     ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
     a = ap.parse_args()
     mpicc, launcher, env = setup(a)
     src = os.path.join(HERE, "halo.c")
@@ -30,10 +36,19 @@ def main():
     sizes = [int(s) for s in a.sizes.split(",")]
     exe = {(v, n): os.path.join(a.out, "halo-%s-%d" % (v, n)) for v in ("plain", "ompi") for n in sizes}
     used = {}
+    profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
     for n in sizes:
         build(a, [mpicc, "-O2", "-DN=%d" % n, "-o", exe[("plain", n)], src], env)
-        r = build(a, [occ, "--ompi-report", "-O2", "-DN=%d" % n, "-o", exe[("ompi", n)], src], env)
+        r = build(a, [occ, "--ompi-report"] + profile + ["-O2", "-DN=%d" % n, "-o", exe[("ompi", n)], src], env)
         used[n] = sum(": datatype-templates: MPI_" in l for l in r.stderr.splitlines()) if r else None
+    # How many faces the templates took, kept beside the programs for a --prebuilt run elsewhere.
+    kept = os.path.join(a.out, "halo-templates.json")
+    if a.prebuilt:
+        with open(kept) as f:
+            used = {int(k): v for k, v in json.load(f).items()}
+    else:
+        with open(kept, "w") as f:
+            json.dump(used, f)
     if a.build_only:
         return 0
     lines = ["Halo exchange + 7-point stencil, %s, %d ranks, median of %d runs (microseconds per iteration)"
@@ -58,7 +73,7 @@ def main():
         lines.append("| %d | %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %s |" % (
             n, (n + 2) * (n + 2) * 8, statistics.median(t["plain"]), statistics.median(t["ompi"]),
             paired_ratio(t["ompi"], t["plain"]), statistics.median(x["plain"]), statistics.median(x["ompi"]),
-            paired_ratio(x["ompi"], x["plain"]), "?" if used[n] is None else "%d of 6" % used[n]))
+            paired_ratio(x["ompi"], x["plain"]), "?" if used.get(n) is None else "%d of 6" % used[n]))
     lines += ["", "x / plain: the median over the repetitions of the ratio of the two builds' times in the same "
               "repetition." + ("" if ok else " CHECKSUMS DIFFER.")]
     report(a, "halo", lines)

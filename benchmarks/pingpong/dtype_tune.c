@@ -6,6 +6,12 @@
  * as ompi-opt calls them (the shape as constants), in alternating rounds;
  * medians of the rounds, microseconds per one-way message.
  *
+ * With more than two ranks, every pair (0,1), (2,3), ... runs its ping-pong
+ * at the same time (an odd last rank waits), so the figures are those of a
+ * machine as loaded as a program with that many ranks per node loads it:
+ * the copies a template adds cost more when every core is copying. Tune
+ * with the ranks per node the programs will run with.
+ *
  *   mpiexec -n 2 ./dtype_tune [ROUNDS]
  * Prints one JSON object per size on rank 0:
  *   {"family": "vector", "bytes": B, "generic_us": G, "template_us": T} */
@@ -17,6 +23,8 @@
 
 #define STRIDE 64
 
+static int paired; /* ranks below this one have a partner */
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -26,17 +34,18 @@ static int cmp(const void *a, const void *b) {
    template; microseconds per one-way message (rank 0's clock). */
 #define ROUND(N)                                                                                                       \
   static double round_##N(double *a, MPI_Datatype col, int rank, int iters, int tpl) {                                \
+    int base = rank & ~1;                                                                                              \
     MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
     double t0 = MPI_Wtime();                                                                                           \
-    for (int i = 0; i < iters; i++) {                                                                                  \
-      for (int r = 0; r < 2; r++) {                                                                                    \
+    for (int i = 0; rank < paired && i < iters; i++) {                                                                 \
+      for (int r = base; r < base + 2; r++) {                                                                          \
         if (rank == r) {                                                                                               \
           if (tpl)                                                                                                     \
-            mpiopt_send_dtype(a, 1, col, 1 - r, 0, MPI_COMM_WORLD, N, 1, STRIDE * 8, ((N)-1) * STRIDE * 8 + 8,        \
+            mpiopt_send_dtype(a, 1, col, r ^ 1, 0, MPI_COMM_WORLD, N, 1, STRIDE * 8, ((N)-1) * STRIDE * 8 + 8,        \
                               MPI_DOUBLE, 8, 0);                                                                       \
           else                                                                                                         \
-            MPI_Send(a, 1, col, 1 - r, 0, MPI_COMM_WORLD);                                                             \
-        } else if (rank == 1 - r) {                                                                                    \
+            MPI_Send(a, 1, col, r ^ 1, 0, MPI_COMM_WORLD);                                                             \
+        } else if (rank == (r ^ 1)) {                                                                                  \
           if (tpl)                                                                                                     \
             mpiopt_recv_dtype(a, 1, col, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, N, 1, STRIDE * 8,                   \
                               ((N)-1) * STRIDE * 8 + 8, MPI_DOUBLE, 8);                                                \
@@ -50,7 +59,9 @@ static int cmp(const void *a, const void *b) {
 ROUND(8)
 ROUND(64)
 ROUND(512)
+ROUND(2048)
 ROUND(4096)
+ROUND(8192)
 ROUND(32768)
 
 typedef double (*round_fn)(double *, MPI_Datatype, int, int, int);
@@ -60,17 +71,19 @@ int main(int argc, char **argv) {
   int rank, size, rounds = argc > 1 ? atoi(argv[1]) : 15;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  paired = size & ~1;
   if (size < 2 || rounds < 1) {
     if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) dtype_tune [ROUNDS >= 1]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  static const int sizes[] = {8, 64, 512, 4096, 32768};
-  static const round_fn fns[] = {round_8, round_64, round_512, round_4096, round_32768};
+  static const int sizes[] = {8, 64, 512, 2048, 4096, 8192, 32768};
+  static const round_fn fns[] = {round_8, round_64, round_512, round_2048, round_4096, round_8192, round_32768};
+  const int nsizes = (int)(sizeof sizes / sizeof *sizes);
   double *a = calloc((size_t)32768 * STRIDE, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int k = 0; k < 5; k++) {
-    int n = sizes[k], iters = n <= 64 ? 2000 : n <= 4096 ? 200 : 20;
+  for (int k = 0; k < nsizes; k++) {
+    int n = sizes[k], iters = n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20;
     MPI_Datatype col;
     MPI_Type_vector(n, 1, STRIDE, MPI_DOUBLE, &col);
     MPI_Type_commit(&col);

@@ -21,8 +21,9 @@
  * ends with the ranks apart (a ring, a pipelined exchange) charges its skew
  * to the next candidate. On 16 ranks in 4 emulated nodes (2026-11-26) the
  * check without the barrier kept the node algorithm for an Allgatherv of
- * 1 MiB per rank that then ran 1.4x slower than MPI_Allgatherv; this bias
- * is one that can do that (not yet measured again at 16 ranks). Every
+ * 1 MiB per rank that then ran 1.4x slower than MPI_Allgatherv, and a
+ * 2,560-byte Alltoallv 1.15x; with the barrier the Alltoallv wins (0.87x)
+ * and the Allgatherv still loses (1.23x, 3 rounds). Every
  * execution moves the same bytes to the same places: the check costs time,
  * never results. */
 #include <stdlib.h>
