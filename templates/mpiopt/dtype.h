@@ -1,11 +1,15 @@
 /* Compiled derived datatypes: point-to-point calls whose datatype ompi-opt
  * found built in the same file from static arguments (MPI_Type_vector,
- * MPI_Type_create_hvector, MPI_Type_contiguous of a predefined type).
+ * MPI_Type_create_hvector, MPI_Type_contiguous, MPI_Type_create_subarray of
+ * up to 3 dimensions, MPI_Type_create_resized, of a predefined type or of
+ * each other).
  *
  * The shape comes from the call site as constants: count elements of the
  * derived type, each nblocks blocks of blocklen elements of the predefined
  * type base (elem bytes each), block starts stride bytes apart, successive
- * elements extent bytes apart. After inlining, the pack and unpack loops
+ * elements extent bytes apart; the _nd forms add an offset of the first
+ * block and nouter groups of those blocks ostride bytes apart (a 3-D
+ * subarray: the rows of a plane, the planes). After inlining, the pack and unpack loops
  * have constant trip counts and strides, which the C compiler unrolls or
  * vectorises.
  *
@@ -72,76 +76,105 @@ static MPIOPT_INLINE void *mpiopt_dtype_scratch(int which, size_t bytes) {
   (((nblocks) == 1 || (stride) == (MPI_Aint)(blocklen) * (elem)) &&                                                   \
    (extent) == (MPI_Aint)(nblocks) * (blocklen) * (elem))
 
+/* The same for a shape of two levels from an offset (ompi-opt merges the
+   levels of a shape without holes, so this is the one-level test). */
+#define MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem)                               \
+  ((offset) == 0 && (nouter) == 1 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem))
+
 /* Elements of base in count elements of the shape, or -1 when over INT_MAX. */
 static MPIOPT_INLINE int mpiopt_dtype_elements(int count, int nblocks, int blocklen) {
   double n = (double)count * nblocks * blocklen; /* exact below 2^53 */
   return n > INT_MAX || n < 0 ? -1 : (int)n;
 }
 
-/* Copy count elements of the shape at src into dst, densely. */
+/* Copy count elements of the shape at src into dst, densely: each element
+   nouter groups ostride bytes apart of nblocks blocks stride bytes apart,
+   the first offset bytes in. */
+static MPIOPT_INLINE void mpiopt_dtype_pack_nd(void *dst, const void *src, int count, MPI_Aint offset, int nouter,
+                                        MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride,
+                                        MPI_Aint extent, int elem) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src + offset;
+  size_t block = (size_t)blocklen * (size_t)elem;
+  int e, o, b;
+  for (e = 0; e < count; e++, s += extent)
+    for (o = 0; o < nouter; o++)
+      for (b = 0; b < nblocks; b++, d += block)
+        memcpy(d, s + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, block);
+}
+
 static MPIOPT_INLINE void mpiopt_dtype_pack(void *dst, const void *src, int count, int nblocks, int blocklen,
                                      MPI_Aint stride, MPI_Aint extent, int elem) {
-  char *d = (char *)dst;
-  const char *s = (const char *)src;
-  size_t block = (size_t)blocklen * (size_t)elem;
-  int e, b;
-  for (e = 0; e < count; e++, s += extent)
-    for (b = 0; b < nblocks; b++, d += block)
-      memcpy(d, s + (MPI_Aint)b * stride, block);
+  mpiopt_dtype_pack_nd(dst, src, count, 0, 1, 0, nblocks, blocklen, stride, extent, elem);
 }
 
 /* Copy the first n elements of base from src back into the shape at dst. */
-static MPIOPT_INLINE void mpiopt_dtype_unpack(void *dst, const void *src, int n, int nblocks, int blocklen,
-                                       MPI_Aint stride, MPI_Aint extent, int elem) {
-  char *d = (char *)dst;
+static MPIOPT_INLINE void mpiopt_dtype_unpack_nd(void *dst, const void *src, int n, MPI_Aint offset, int nouter,
+                                          MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride,
+                                          MPI_Aint extent, int elem) {
+  char *d = (char *)dst + offset;
   const char *s = (const char *)src;
   size_t block = (size_t)blocklen * (size_t)elem;
-  int full = n / (nblocks * blocklen), e, b;
+  int full = n / (nouter * nblocks * blocklen), e, o, b;
   for (e = 0; e < full; e++, d += extent)
-    for (b = 0; b < nblocks; b++, s += block)
-      memcpy(d + (MPI_Aint)b * stride, s, block);
-  n -= full * nblocks * blocklen; /* a message shorter than the buffer */
-  for (b = 0; n > 0; b++, s += block) {
-    int k = n < blocklen ? n : blocklen;
-    memcpy(d + (MPI_Aint)b * stride, s, (size_t)k * (size_t)elem);
-    n -= k;
-  }
+    for (o = 0; o < nouter; o++)
+      for (b = 0; b < nblocks; b++, s += block)
+        memcpy(d + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, s, block);
+  n -= full * nouter * nblocks * blocklen; /* a message shorter than the buffer */
+  for (o = 0; n > 0; o++)
+    for (b = 0; n > 0 && b < nblocks; b++, s += block) {
+      int k = n < blocklen ? n : blocklen;
+      memcpy(d + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, s, (size_t)k * (size_t)elem);
+      n -= k;
+    }
 }
 
 /* The calls, with the arguments of the call they replace first and the
-   shape after them (ompi-opt appends the shape and renames the call). */
+   shape after them (ompi-opt appends the shape and renames the call). The
+   _nd forms take a shape of two levels from an offset (subarrays, resized
+   vectors); the short forms, one level from the buffer's start. */
 
 /* MPI_Send (ssend 0) or MPI_Ssend (ssend 1) of count elements of the shape. */
-static MPIOPT_INLINE int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dtype, int dest, int tag, MPI_Comm comm,
-                                    int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent, MPI_Datatype base,
-                                    int elem, int ssend) {
-  int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+static MPIOPT_INLINE int mpiopt_send_dtype_nd(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                       MPI_Comm comm, MPI_Aint offset, int nouter, MPI_Aint ostride, int nblocks,
+                                       int blocklen, MPI_Aint stride, MPI_Aint extent, MPI_Datatype base, int elem,
+                                       int ssend) {
+  int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen);
   void *p;
-  if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem)) /* no copy needed */
+  if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem)) /* no copy needed */
     return ssend ? MPI_Ssend(buf, n, base, dest, tag, comm) : MPI_Send(buf, n, base, dest, tag, comm);
   p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)elem) : (void *)0;
   if (!p)
     return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
-  mpiopt_dtype_pack(p, buf, count, nblocks, blocklen, stride, extent, elem);
+  mpiopt_dtype_pack_nd(p, buf, count, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
   return ssend ? MPI_Ssend(p, n, base, dest, tag, comm) : MPI_Send(p, n, base, dest, tag, comm);
 }
 
+static MPIOPT_INLINE int mpiopt_send_dtype(const void *buf, int count, MPI_Datatype dtype, int dest, int tag, MPI_Comm comm,
+                                    int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent, MPI_Datatype base,
+                                    int elem, int ssend) {
+  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, 0, 1, 0, nblocks, blocklen, stride, extent, base,
+                              elem, ssend);
+}
+
 /* Unpack what the status says arrived (elements of base) into buf. */
-static MPIOPT_INLINE void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Status *st, int nblocks, int blocklen,
-                                        MPI_Aint stride, MPI_Aint extent, int elem) {
+static MPIOPT_INLINE void mpiopt_dtype_arrived(void *buf, const void *p, const MPI_Status *st, MPI_Aint offset,
+                                        int nouter, MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride,
+                                        MPI_Aint extent, int elem) {
   int bytes = 0;
   MPI_Get_count(st, MPI_BYTE, &bytes);
   if (bytes > 0)
-    mpiopt_dtype_unpack(buf, p, bytes / elem, nblocks, blocklen, stride, extent, elem);
+    mpiopt_dtype_unpack_nd(buf, p, bytes / elem, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
 }
 
-static MPIOPT_INLINE int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, int source, int tag, MPI_Comm comm,
-                                    MPI_Status *status, int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
-                                    MPI_Datatype base, int elem) {
-  int n = mpiopt_dtype_elements(count, nblocks, blocklen), rc;
+static MPIOPT_INLINE int mpiopt_recv_dtype_nd(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                       MPI_Comm comm, MPI_Status *status, MPI_Aint offset, int nouter,
+                                       MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
+                                       MPI_Datatype base, int elem) {
+  int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen), rc;
   void *p;
   MPI_Status st;
-  if (n > 0 && MPIOPT_DTYPE_DENSE(nblocks, blocklen, stride, extent, elem))
+  if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
     return MPI_Recv(buf, n, base, source, tag, comm, status);
   p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
   if (!p)
@@ -149,22 +182,29 @@ static MPIOPT_INLINE int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dt
   rc = MPI_Recv(p, n, base, source, tag, comm, &st);
   if (rc != MPI_SUCCESS)
     return rc;
-  mpiopt_dtype_arrived(buf, p, &st, nblocks, blocklen, stride, extent, elem);
+  mpiopt_dtype_arrived(buf, p, &st, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
 }
 
+static MPIOPT_INLINE int mpiopt_recv_dtype(void *buf, int count, MPI_Datatype dtype, int source, int tag, MPI_Comm comm,
+                                    MPI_Status *status, int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
+                                    MPI_Datatype base, int elem) {
+  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, 0, 1, 0, nblocks, blocklen, stride,
+                              extent, base, elem);
+}
+
 /* MPI_Sendrecv where either side (or both) has a compiled shape; a side
    whose nblocks is 0 passes through as written. */
-static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag,
-                                        void *recvbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
-                                        MPI_Comm comm, MPI_Status *status, int snblocks, int sblocklen,
-                                        MPI_Aint sstride, MPI_Aint sextent, MPI_Datatype sbase, int selem,
-                                        int rnblocks, int rblocklen, MPI_Aint rstride, MPI_Aint rextent,
-                                        MPI_Datatype rbase, int relem) {
-  int sn = snblocks ? mpiopt_dtype_elements(scount, snblocks, sblocklen) : 0;
-  int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnblocks, rblocklen) : 0;
+static MPIOPT_INLINE int mpiopt_sendrecv_dtype_nd(
+    const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag, void *recvbuf, int rcount,
+    MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status *status, MPI_Aint soffset, int snouter,
+    MPI_Aint sostride, int snblocks, int sblocklen, MPI_Aint sstride, MPI_Aint sextent, MPI_Datatype sbase, int selem,
+    MPI_Aint roffset, int rnouter, MPI_Aint rostride, int rnblocks, int rblocklen, MPI_Aint rstride,
+    MPI_Aint rextent, MPI_Datatype rbase, int relem) {
+  int sn = snblocks ? mpiopt_dtype_elements(scount, snouter * snblocks, sblocklen) : 0;
+  int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnouter * rnblocks, rblocklen) : 0;
   void *sp = sn > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)selem) : (void *)0;
   void *rp = rn > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem) : (void *)0;
   MPI_Status st;
@@ -172,16 +212,28 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, 
   if (!sp && !rp)
     return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
   if (sp)
-    mpiopt_dtype_pack(sp, sendbuf, scount, snblocks, sblocklen, sstride, sextent, selem);
+    mpiopt_dtype_pack_nd(sp, sendbuf, scount, soffset, snouter, sostride, snblocks, sblocklen, sstride, sextent,
+                         selem);
   rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? sbase : stype, dest, stag, rp ? rp : recvbuf,
-                        rp ? rn : rcount, rp ? rbase : rtype, source, rtag, comm, &st);
+                    rp ? rn : rcount, rp ? rbase : rtype, source, rtag, comm, &st);
   if (rc != MPI_SUCCESS)
     return rc;
   if (rp)
-    mpiopt_dtype_arrived(recvbuf, rp, &st, rnblocks, rblocklen, rstride, rextent, relem);
+    mpiopt_dtype_arrived(recvbuf, rp, &st, roffset, rnouter, rostride, rnblocks, rblocklen, rstride, rextent, relem);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                                        void *recvbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+                                        MPI_Comm comm, MPI_Status *status, int snblocks, int sblocklen,
+                                        MPI_Aint sstride, MPI_Aint sextent, MPI_Datatype sbase, int selem,
+                                        int rnblocks, int rblocklen, MPI_Aint rstride, MPI_Aint rextent,
+                                        MPI_Datatype rbase, int relem) {
+  return mpiopt_sendrecv_dtype_nd(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm,
+                                  status, 0, 1, 0, snblocks, sblocklen, sstride, sextent, sbase, selem, 0, 1, 0,
+                                  rnblocks, rblocklen, rstride, rextent, rbase, relem);
 }
 
 #endif /* MPIOPT_DTYPE_H */

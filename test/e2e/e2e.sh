@@ -119,6 +119,20 @@ PY
     ok "9 calls through datatype templates; same output with $impl on $n ranks"
     ;;
 
+  shapes)
+    # datatype-templates on shapes of two levels from an offset
+    # (dtype_shapes.c): 3-D subarrays in C and Fortran order, resized
+    # columns and types built from them go through the _nd templates (11
+    # calls); same output as MPI's own datatype engine gives.
+    impl=$1 n=$2
+    MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-templates.json" \
+      build_pair "$impl" "$E2E_SRC/dtype_shapes.c" templated
+    nt=$(grep -c "datatype-templates: MPI_" report.txt || true)
+    [ "$nt" -eq 11 ] || { cat report.txt; fail "expected 11 calls through templates, found $nt"; }
+    same_output "$impl" "$n" ./plain ./templated
+    ok "11 calls through datatype templates of subarrays and resized types; same output with $impl on $n ranks"
+    ;;
+
   planned)
     # planned-collectives and vector-reductions (planned_cases.c) with a
     # profile in which the runtime's forms win: 5 all-to-alls and 2

@@ -84,8 +84,9 @@ void negatives(void *anything, int n) {
   MPI_Send(&disp, 1, MPI_AINT, 1, 0, MPI_COMM_WORLD);                      // an address, on purpose
 }
 
-// Derived datatypes of known shape (contiguous, vector over one predefined
-// type): judged by the type they are built from and by their extent.
+// Derived datatypes of known shape (contiguous, vector, subarray over one
+// predefined type): judged by the type they are built from and by how far
+// their elements reach.
 void derived(void) {
   long lbuf[4];
   int ints[8];
@@ -100,6 +101,19 @@ void derived(void) {
   MPI_Send(ints, 5, two, 1, 0, MPI_COMM_WORLD);
   MPI_Send(ints, 4, two, 1, 0, MPI_COMM_WORLD); // 4 x 8 bytes: exactly ints
   MPI_Send(ints, 1, col, 1, 0, MPI_COMM_WORLD); // one column spans 5 ints
+  // A subarray reaches only to its last element, not its extent (the whole
+  // 4 x 4 array): 2 ints from byte 24 fit in ints, from byte 32 they do not.
+  int sizes[2] = {4, 4}, subs[2] = {1, 2}, fits[2] = {1, 2}, past[2] = {2, 0};
+  MPI_Datatype in, out;
+  MPI_Type_create_subarray(2, sizes, subs, fits, MPI_ORDER_C, MPI_INT, &in);
+  MPI_Type_create_subarray(2, sizes, subs, past, MPI_ORDER_C, MPI_INT, &out);
+  MPI_Type_commit(&in);
+  MPI_Type_commit(&out);
+  MPI_Send(ints, 1, in, 1, 0, MPI_COMM_WORLD);
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:18: warning: MPI_Send reads 1 x out = 40 bytes from 'ints', but 'ints' has 32 bytes [ompi-count-overflow]
+  MPI_Send(ints, 1, out, 1, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&in);
+  MPI_Type_free(&out);
   MPI_Type_free(&two);
   MPI_Type_free(&col);
 }

@@ -362,6 +362,10 @@ ArrayElem Walk::value(const Expr *E) {
     return Cur->Vars[V];
   if (llvm::any_of(Arrays, [&](const VarDecl *V) { return refersTo(E, V); }))
     return ArrayElem::of(ArrayElem::Unknown);
+  // A constant needs no control flow (and a declaration of several
+  // variables is not one point of the CFG, which splits it).
+  if (Expr::EvalResult R; !E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return ArrayElem::integer(R.Val.getInt().getExtValue());
   SymValue V = Ev.evaluate(E, FD, Anchor);
   return V.K == SymValue::Int ? ArrayElem::integer(V.I) : ArrayElem::of(ArrayElem::Unknown);
 }

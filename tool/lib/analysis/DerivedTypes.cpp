@@ -1,10 +1,13 @@
 //===- DerivedTypes.cpp - Datatype variables whose shape is known ----------===//
 #include "analysis/DerivedTypes.h"
+#include "analysis/ArrayValues.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -57,6 +60,34 @@ llvm::StringRef calleeName(const CallExpr *CE) {
 
 } // namespace
 
+void TypeShape::normalise() {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    if (NOuter > 1 && NBlocks == 1) { // one block per group: the groups are the blocks
+      NBlocks = NOuter;
+      StrideBytes = OuterStrideBytes;
+      NOuter = 1;
+      OuterStrideBytes = 0;
+      Changed = true;
+    }
+    if (NOuter > 1 && OuterStrideBytes == NBlocks * StrideBytes) { // groups continue the blocks' stride
+      NBlocks *= NOuter;
+      NOuter = 1;
+      OuterStrideBytes = 0;
+      Changed = true;
+    }
+    if (NBlocks > 1 && StrideBytes == BlockLength * ElemBytes) { // blocks that abut are one
+      BlockLength *= NBlocks;
+      NBlocks = 1;
+      Changed = true;
+    }
+  }
+  if (NBlocks == 1)
+    StrideBytes = BlockLength * ElemBytes;
+  if (NOuter == 1)
+    OuterStrideBytes = 0;
+}
+
 DerivedTypes::DerivedTypes(ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev) { collect(); }
 
 void DerivedTypes::taint(const VarDecl *V, std::string Why) {
@@ -82,6 +113,7 @@ void DerivedTypes::collect() {
       taint(V, "it is declared in a header");
     use(R, FD);
   }
+  resolve();
   for (auto &[V, D] : Vars)
     if (D.Why.empty() && !D.Shape)
       D.Why = "no construction of it in this file builds a datatype from static arguments";
@@ -89,6 +121,7 @@ void DerivedTypes::collect() {
 
 /// One reference: read (fine), or its address given to a constructor,
 /// MPI_Type_commit or MPI_Type_free (fine), or anything else (taints).
+/// Constructions are kept for resolve().
 void DerivedTypes::use(const DeclRefExpr *R, const FunctionDecl *FD) {
   const auto *V = cast<VarDecl>(R->getDecl());
   unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(R->getBeginLoc());
@@ -110,64 +143,279 @@ void DerivedTypes::use(const DeclRefExpr *R, const FunctionDecl *FD) {
     taint(V, llvm::formatv("line {0} passes its address to {1}", Line, Callee.empty() ? "a call" : Callee).str());
     return;
   }
-  DatatypeVar &D = Vars[V];
+  if (!FD)
+    return taint(V, llvm::formatv("line {0} builds it outside a function", Line).str());
+  Pending.push_back({V, CE, M, FD, Line});
+}
+
+const VarDecl *DerivedTypes::oldVar(const Construction &C) const {
+  const auto *R = dyn_cast<DeclRefExpr>(C.CE->getArg(unsigned(C.M->OldType))->IgnoreParenImpCasts());
+  const auto *W = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  return W && Vars.count(W) ? W : nullptr;
+}
+
+/// Each variable's constructions once the variables they build from are
+/// resolved (a variable built from itself, directly or not, is not).
+void DerivedTypes::resolve() {
+  std::set<const VarDecl *> Open;
+  for (const Construction &C : Pending)
+    Open.insert(C.V);
+  for (bool Progress = true; Progress && !Open.empty();) {
+    Progress = false;
+    for (const VarDecl *V : std::vector<const VarDecl *>(Open.begin(), Open.end())) {
+      bool Ready = true;
+      for (const Construction &C : Pending)
+        if (C.V == V && oldVar(C) && Open.count(oldVar(C)))
+          Ready = false;
+      if (!Ready)
+        continue;
+      for (const Construction &C : Pending)
+        if (C.V == V)
+          apply(C);
+      Open.erase(V);
+      Progress = true;
+    }
+  }
+  for (const VarDecl *V : Open)
+    taint(V, "it is built from a datatype that is built from it");
+}
+
+void DerivedTypes::apply(const Construction &C) {
+  DatatypeVar &D = Vars[C.V];
   std::string Why;
-  std::optional<TypeShape> S = FD ? construction(CE, *M, FD, Why) : std::nullopt;
+  std::optional<TypeShape> S = construction(C, Why);
   if (!S)
-    return taint(V, llvm::formatv("line {0} builds it {1}", Line, Why.empty() ? "outside a function" : Why).str());
+    return taint(C.V, llvm::formatv("line {0} builds it {1}", C.Line, Why).str());
   if (!D.Why.empty())
     return;
   if (D.Shape && !(*D.Shape == *S))
     return taint(
-        V,
-        llvm::formatv("line {0} builds it as {1}, line {2} as {3}", D.BuiltLine, D.Shape->Built, Line, S->Built).str());
+        C.V, llvm::formatv("line {0} builds it as {1}, line {2} as {3}", D.BuiltLine, D.Shape->Built, C.Line, S->Built)
+                 .str());
   if (!D.Shape)
-    D.BuiltLine = Line;
+    D.BuiltLine = C.Line;
   D.Shape = S;
 }
 
-std::optional<TypeShape> DerivedTypes::construction(const CallExpr *CE, const TypeConstructorModel &M,
-                                                    const FunctionDecl *FD, std::string &Why) {
-  auto Int = [&](int Arg) -> std::optional<int64_t> {
-    if (Arg < 0)
-      return 1;
-    SymValue S = Ev.evaluate(CE->getArg(unsigned(Arg)), FD, CE);
-    if (S.K == SymValue::Int && S.I >= 0 && S.I <= (int64_t(1) << 31) - 1)
-      return S.I;
-    return std::nullopt;
-  };
-  std::optional<int64_t> Count = Int(M.Count), Block = Int(M.BlockLength), Stride = Int(M.Stride);
-  std::optional<std::string> Old = Ev.spelledHandle(CE->getArg(unsigned(M.OldType)));
-  const HandleModel *H = Old ? lookupHandle(*Old) : nullptr;
-  int64_t ElemBytes = H ? Ev.datatypeSize(H->Name).value_or(0) : 0;
-  if (!Count || !Block || !Stride || *Count < 1 || *Block < 1) {
-    Why = "from a count, block length or stride that is not a static positive value";
+namespace {
+
+/// The old type of a construction: a predefined type of one C type, or a
+/// variable's shape.
+struct OldType {
+  TypeShape Shape; ///< a predefined type: one block of one element
+  std::string Name;
+};
+
+/// A subarray's dimensions, fastest first.
+struct Dims {
+  std::vector<int64_t> Sizes, Subsizes, Starts;
+};
+
+} // namespace
+
+/// Strided blocks of Old: Count items Stride apart (StrideInOld: in Old's
+/// extents, else bytes), each BlockLen consecutive Old elements.
+static std::optional<TypeShape> strided(const OldType &Old, int64_t Count, int64_t BlockLen, int64_t Stride,
+                                        bool StrideInOld, std::string &Why) {
+  TypeShape S = Old.Shape;
+  const TypeShape &O = Old.Shape;
+  int64_t StrideBytes = StrideInOld ? Stride * O.ExtentBytes : Stride;
+  if (O.dense()) { // Old is a run of base elements: the blocks are runs too
+    S.NBlocks = Count;
+    S.BlockLength = BlockLen * O.BlockLength;
+    S.StrideBytes = StrideBytes;
+    S.ExtentBytes = (Count - 1) * StrideBytes + BlockLen * O.ExtentBytes;
+  } else if (O.NOuter == 1 && (BlockLen == 1 || Count == 1)) { // one level of Old's blocks per group
+    int64_t N = BlockLen == 1 ? Count : BlockLen;
+    int64_t Step = BlockLen == 1 ? StrideBytes : O.ExtentBytes;
+    S.NOuter = N;
+    S.OuterStrideBytes = Step;
+    S.ExtentBytes = (N - 1) * Step + O.ExtentBytes;
+  } else {
+    Why = "over a datatype of more than one level of blocks (" + Old.Name + ")";
     return std::nullopt;
   }
+  // Groups may interleave (two columns of a resized column type): packing
+  // follows the typemap's order whatever the addresses.
+  return S;
+}
+
+/// A subarray (fastest dimension first, at most 3) of Old elements, which
+/// must be a run of base elements.
+static std::optional<TypeShape> subarray(const OldType &Old, const Dims &D, std::string &Why) {
+  const TypeShape &O = Old.Shape;
+  if (!O.dense()) {
+    Why = "over a datatype with holes (" + Old.Name + ")";
+    return std::nullopt;
+  }
+  TypeShape S = O;
+  int64_t Elem = O.ExtentBytes, Step = Elem, Offset = 0;
+  std::vector<int64_t> Strides;
+  for (size_t I = 0; I < D.Sizes.size(); ++I) {
+    if (D.Sizes[I] < 1 || D.Subsizes[I] < 1 || D.Starts[I] < 0 || D.Starts[I] + D.Subsizes[I] > D.Sizes[I]) {
+      Why = "with sizes, subsizes and starts that are not 1 <= subsize, 0 <= start, start + subsize <= size";
+      return std::nullopt;
+    }
+    Offset += D.Starts[I] * Step;
+    Strides.push_back(Step);
+    Step *= D.Sizes[I];
+  }
+  Strides.resize(3, 0);
+  std::vector<int64_t> Sub = D.Subsizes;
+  Sub.resize(3, 1);
+  S.OffsetBytes = Offset;
+  S.BlockLength = Sub[0] * O.BlockLength;
+  S.NBlocks = Sub[1];
+  S.StrideBytes = Sub[1] > 1 ? Strides[1] : S.BlockLength * S.ElemBytes;
+  S.NOuter = Sub[2];
+  S.OuterStrideBytes = Sub[2] > 1 ? Strides[2] : 0;
+  S.ExtentBytes = Step;
+  return S;
+}
+
+/// The integers of a subarray's array argument at the call, when every
+/// path gives them (fastest dimension first with Fortran order reversed).
+static std::optional<std::vector<std::vector<int64_t>>>
+subarrayArrays(Evaluator &Ev, const DerivedTypes::Construction &C, int64_t NDims, std::string &Why) {
+  const TypeConstructorModel &M = *C.M;
+  std::vector<const VarDecl *> Arrays;
+  for (int I : {M.Sizes, M.Subsizes, M.Starts}) {
+    const auto *R = dyn_cast<DeclRefExpr>(C.CE->getArg(unsigned(I))->IgnoreParenImpCasts());
+    Arrays.push_back(R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
+    if (!Arrays.back()) {
+      Why = "from sizes, subsizes or starts that are not local arrays";
+      return std::nullopt;
+    }
+  }
+  auto Paths = arrayValuesAt(Ev, C.FD, C.CE, Arrays);
+  std::optional<std::vector<std::vector<int64_t>>> Out;
+  for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
+    std::vector<std::vector<int64_t>> Ints(3);
+    for (size_t A = 0; A < 3; ++A)
+      for (int64_t I = 0; I < NDims; ++I) {
+        if (size_t(I) >= P.Arrays[A].size() || P.Arrays[A][size_t(I)].K != ArrayElem::Int) {
+          Why = "from sizes, subsizes or starts whose values are not static here";
+          return std::nullopt;
+        }
+        Ints[A].push_back(P.Arrays[A][size_t(I)].I);
+      }
+    if (Out && *Out != Ints) {
+      Why = "from sizes, subsizes or starts that differ between the paths to it";
+      return std::nullopt;
+    }
+    Out = Ints;
+  }
+  if (!Out)
+    Why = "from sizes, subsizes or starts whose values are not followed here";
+  return Out;
+}
+
+static std::string join(const std::vector<int64_t> &V) {
+  std::string S;
+  for (int64_t X : V)
+    S += (S.empty() ? "" : ", ") + std::to_string(X);
+  return "{" + S + "}";
+}
+
+/// The old type of a construction: the variable W's shape (when the
+/// argument names one), or a predefined type of one C type.
+static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *CE, const DatatypeVar *W,
+                                        std::string &Why) {
+  OldType Old;
+  if (W) {
+    if (!W->Shape) {
+      Why = "from " + W->Name + ", whose shape is not known: " + W->Why;
+      return std::nullopt;
+    }
+    Old.Shape = *W->Shape;
+    Old.Name = W->Name;
+    return Old;
+  }
+  std::optional<std::string> Spelled = Ev.spelledHandle(CE->getArg(unsigned(Arg)));
+  const HandleModel *H = Spelled ? lookupHandle(*Spelled) : nullptr;
+  int64_t ElemBytes = H ? Ev.datatypeSize(H->Name).value_or(0) : 0;
   if (!H || H->Kind != HandleKind::Datatype || ElemBytes <= 0 || H->CTypes.empty() ||
       H->CTypes.find('+') != std::string::npos || H->Name == "MPI_PACKED") {
     Why = "from a datatype that is not a predefined one of one C type";
     return std::nullopt;
   }
-  TypeShape S;
-  S.Base = H->Name;
-  S.ElemBytes = ElemBytes;
-  if (M.Kind == TypeConstructorModel::Contiguous) {
-    S.NBlocks = 1;
-    S.BlockLength = *Count;
-    S.StrideBytes = S.ExtentBytes = *Count * S.ElemBytes;
-    S.Built = llvm::formatv("{0}({1}, {2})", M.Name, *Count, S.Base).str();
-    return S;
+  Old.Name = H->Name;
+  Old.Shape.Base = H->Name;
+  Old.Shape.ElemBytes = Old.Shape.ExtentBytes = Old.Shape.StrideBytes = ElemBytes;
+  Old.Shape.NBlocks = Old.Shape.BlockLength = 1;
+  return Old;
+}
+
+std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::string &Why) {
+  const TypeConstructorModel &M = *C.M;
+  auto Int = [&](int Arg, int64_t Min) -> std::optional<int64_t> {
+    if (Arg < 0)
+      return 1;
+    SymValue S = Ev.evaluate(C.CE->getArg(unsigned(Arg)), C.FD, C.CE);
+    if (S.K == SymValue::Int && S.I >= Min && S.I <= (int64_t(1) << 31) - 1)
+      return S.I;
+    return std::nullopt;
+  };
+  std::optional<OldType> Old = oldTypeOf(Ev, C.M->OldType, C.CE, oldVar(C) ? &Vars[oldVar(C)] : nullptr, Why);
+  if (!Old)
+    return std::nullopt;
+  std::optional<TypeShape> S;
+  std::string Args;
+  switch (M.Kind) {
+  case TypeConstructorModel::Resized: {
+    std::optional<int64_t> Lb = Int(M.Lb, -(int64_t(1) << 31)), Extent = Int(M.Extent, 1);
+    if (!Lb || !Extent) {
+      Why = "with a lower bound or extent that is not a static value (extent above 0)";
+      return std::nullopt;
+    }
+    S = Old->Shape;
+    S->ExtentBytes = *Extent;
+    Args = llvm::formatv("{0}, {1}, {2}", Old->Name, *Lb, *Extent).str();
+    break;
   }
-  S.NBlocks = *Count;
-  S.BlockLength = *Block;
-  S.StrideBytes = M.Kind == TypeConstructorModel::Vector ? *Stride * S.ElemBytes : *Stride;
-  if (S.StrideBytes < *Block * S.ElemBytes) {
+  case TypeConstructorModel::Subarray: {
+    std::optional<int64_t> NDims = Int(M.Count, 1);
+    std::string Order = Ev.text(C.CE->getArg(unsigned(M.Order)));
+    if (!NDims || *NDims > 3 || (Order != "MPI_ORDER_C" && Order != "MPI_ORDER_FORTRAN")) {
+      Why = "with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written";
+      return std::nullopt;
+    }
+    auto A = subarrayArrays(Ev, C, *NDims, Why);
+    if (!A)
+      return std::nullopt;
+    Args = llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}", *NDims, join((*A)[0]), join((*A)[1]), join((*A)[2]), Order,
+                         Old->Name)
+               .str();
+    Dims D{(*A)[0], (*A)[1], (*A)[2]};
+    if (Order == "MPI_ORDER_C")
+      for (auto *V : {&D.Sizes, &D.Subsizes, &D.Starts})
+        std::reverse(V->begin(), V->end());
+    S = subarray(*Old, D, Why);
+    break;
+  }
+  default: {
+    std::optional<int64_t> Count = Int(M.Count, 1), Block = Int(M.BlockLength, 1), Stride = Int(M.Stride, 0);
+    if (!Count || !Block || !Stride) {
+      Why = "from a count, block length or stride that is not a static positive value";
+      return std::nullopt;
+    }
+    if (M.Kind == TypeConstructorModel::Contiguous) {
+      S = strided(*Old, 1, *Count, 0, false, Why);
+      Args = llvm::formatv("{0}, {1}", *Count, Old->Name).str();
+    } else {
+      S = strided(*Old, *Count, *Block, *Stride, M.Kind == TypeConstructorModel::Vector, Why);
+      Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, *Stride, Old->Name).str();
+    }
+  }
+  }
+  if (!S)
+    return std::nullopt;
+  if (S->NBlocks > 1 && S->StrideBytes < S->BlockLength * S->ElemBytes) {
     Why = "with blocks that overlap (a stride shorter than the block)";
     return std::nullopt;
   }
-  S.ExtentBytes = (*Count - 1) * S.StrideBytes + *Block * S.ElemBytes;
-  S.Built = llvm::formatv("{0}({1}, {2}, {3}, {4})", M.Name, *Count, *Block, *Stride, S.Base).str();
+  S->normalise();
+  S->Built = (M.Name + "(" + Args + ")").str();
   return S;
 }
 

@@ -2,18 +2,21 @@
 //
 // A variable of type MPI_Datatype has a known shape when every construction
 // of it in the file (MPI_Type_contiguous, MPI_Type_vector,
-// MPI_Type_create_hvector into &v) builds the same shape from static
-// arguments over a predefined datatype of one C type, and nothing else
-// writes it: its address goes only to those constructors, MPI_Type_commit
-// and MPI_Type_free; it is never assigned or initialised; it is a local or
-// a static global of the main file. Then wherever the program may legally
-// pass it to a communication call (after a construction and a commit,
-// before a free), it is that shape: templates can pack and unpack it with a
-// compiled loop.
+// MPI_Type_create_hvector, MPI_Type_create_subarray of up to 3 dimensions,
+// MPI_Type_create_resized into &v) builds the same shape from static
+// arguments over a predefined datatype of one C type, or over another
+// variable of known shape, and nothing else writes it: its address goes
+// only to those constructors, MPI_Type_commit and MPI_Type_free; it is never
+// assigned or initialised; it is a local or a static global of the main
+// file. Then wherever the program may legally pass it to a communication
+// call (after a construction and a commit, before a free), it is that
+// shape: templates can pack and unpack it with a compiled loop.
 //
-// Vectors must have positive strides of at least the block length (no
-// overlap, lower bound 0); the extent of one element is then
-// (count - 1) * stride + blocklength elements.
+// A shape is at most two levels of strided blocks from an offset (a 3-D
+// subarray; a vector of a resized vector). The blocks of a level must not
+// overlap (strides of at least the block); groups may interleave. A
+// resized type keeps its old type's blocks and gets a new extent (its lower
+// bound moves no data: MPI places element i at i x extent).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_DERIVEDTYPES_H
@@ -27,20 +30,34 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ompi {
 
-/// One element of a compiled datatype: NBlocks blocks of BlockLength
-/// elements of Base, block starts StrideBytes apart, successive elements
-/// ExtentBytes apart.
+/// One element of a compiled datatype: NOuter groups OuterStrideBytes
+/// apart, each NBlocks blocks of BlockLength elements of Base, block starts
+/// StrideBytes apart, the first block OffsetBytes into the element;
+/// successive elements ExtentBytes apart.
 struct TypeShape {
+  int64_t OffsetBytes = 0, NOuter = 1, OuterStrideBytes = 0;
   int64_t NBlocks = 0, BlockLength = 0, StrideBytes = 0, ExtentBytes = 0;
   std::string Base; ///< the predefined datatype ("MPI_DOUBLE")
   int64_t ElemBytes = 0;
   std::string Built; ///< the construction as written, canonical ("MPI_Type_vector(256, 1, 512, MPI_DOUBLE)")
-  int64_t sizeBytes() const { return NBlocks * BlockLength * ElemBytes; }
+  int64_t sizeBytes() const { return NOuter * NBlocks * BlockLength * ElemBytes; }
+  /// Where the last byte of one element's data ends, from the buffer.
+  int64_t trueUpperBytes() const {
+    return OffsetBytes + (NOuter - 1) * OuterStrideBytes + (NBlocks - 1) * StrideBytes + BlockLength * ElemBytes;
+  }
+  /// One level, from the buffer's start: the templates' short form.
+  bool simple() const { return OffsetBytes == 0 && NOuter == 1; }
+  /// One element is one contiguous run from the buffer's start.
+  bool dense() const { return simple() && NBlocks == 1 && ExtentBytes == sizeBytes(); }
+  /// The same data in the fewest levels (blocks that abut merged).
+  void normalise();
   bool operator==(const TypeShape &O) const {
-    return NBlocks == O.NBlocks && BlockLength == O.BlockLength && StrideBytes == O.StrideBytes &&
+    return OffsetBytes == O.OffsetBytes && NOuter == O.NOuter && OuterStrideBytes == O.OuterStrideBytes &&
+           NBlocks == O.NBlocks && BlockLength == O.BlockLength && StrideBytes == O.StrideBytes &&
            ExtentBytes == O.ExtentBytes && Base == O.Base;
   }
 };
@@ -60,14 +77,27 @@ public:
   /// (a predefined handle, an array element, an expression).
   const DatatypeVar *of(const clang::Expr *DatatypeArg) const;
 
+  /// A construction of a variable, resolved once every other variable it
+  /// builds from is.
+  struct Construction {
+    const clang::VarDecl *V;
+    const clang::CallExpr *CE;
+    const TypeConstructorModel *M;
+    const clang::FunctionDecl *FD;
+    unsigned Line;
+  };
+
 private:
   clang::ASTContext &Ctx;
   Evaluator &Ev;
   std::map<const clang::VarDecl *, DatatypeVar> Vars;
+  std::vector<Construction> Pending;
   void collect();
   void use(const clang::DeclRefExpr *R, const clang::FunctionDecl *FD);
-  std::optional<TypeShape> construction(const clang::CallExpr *CE, const TypeConstructorModel &M,
-                                        const clang::FunctionDecl *FD, std::string &Why);
+  void resolve();
+  void apply(const Construction &C);
+  const clang::VarDecl *oldVar(const Construction &C) const;
+  std::optional<TypeShape> construction(const Construction &C, std::string &Why);
   void taint(const clang::VarDecl *V, std::string Why);
 };
 

@@ -43,12 +43,17 @@ const Family *familyOf(llvm::StringRef Name) {
   return nullptr;
 }
 
-std::string shapeArgs(const TypeShape *S) {
+/// A side's shape arguments: the short form, or with Nd the offset and the
+/// outer level first.
+std::string shapeArgs(const TypeShape *S, bool Nd) {
+  std::string Outer = !Nd ? ""
+                      : S ? llvm::formatv(", {0}, {1}, {2}", S->OffsetBytes, S->NOuter, S->OuterStrideBytes).str()
+                          : ", 0, 1, 0";
   if (!S)
-    return ", 0, 0, 0, 0, MPI_BYTE, 1"; // a side left as written
-  return llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", S->NBlocks, S->BlockLength, S->StrideBytes, S->ExtentBytes,
-                       S->Base, S->ElemBytes)
-      .str();
+    return Outer + ", 0, 0, 0, 0, MPI_BYTE, 1"; // a side left as written
+  return Outer + llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", S->NBlocks, S->BlockLength, S->StrideBytes,
+                               S->ExtentBytes, S->Base, S->ElemBytes)
+                     .str();
 }
 
 /// The decision for one side: the shape to compile, or why not (Why), or
@@ -147,9 +152,11 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     TemplatedCall T;
     T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
     T.RParen = C.Call->getRParenLoc();
-    T.To = F->To.str();
+    bool Nd =
+        std::any_of(Sides.begin(), Sides.end(), [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
+    T.To = F->To.str() + (Nd ? "_nd" : "");
     for (const SideDecision &D : Sides)
-      T.Append += shapeArgs(D.Shape);
+      T.Append += shapeArgs(D.Shape, Nd);
     T.Append += F->Tail.str();
     std::string Why = joined(Sides, [](const SideDecision &D) { return D.Shape ? D.Figure : D.Why; }, "; ");
     T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);

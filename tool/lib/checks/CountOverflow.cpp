@@ -150,10 +150,16 @@ void checkCountOverflow(CheckContext &C) {
           V.Obj->getType()->isVariablyModifiedType() || V.Obj->getType()->isPointerType())
         continue;
       int64_t Size = C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), Left = Size - V.Offset;
+      // N elements reach N x extent, but a shape's last element only to
+      // its data's end (a subarray's extent is the whole array).
+      auto Reach = [&](int64_t N) {
+        const TypeShape *S = Info ? Info->Shape : nullptr;
+        return S && N > 0 ? (N - 1) * S->ExtentBytes + S->trueUpperBytes() : N * *TS;
+      };
       for (const PathValue &Count : pathValues(C, CR, CR.expr(*U.Count))) {
-        if (Count.Value.K != SymValue::Int || Count.Value.I * *TS * Blocks <= Left)
+        if (Count.Value.K != SymValue::Int || Reach(Count.Value.I * Blocks) <= Left)
           continue;
-        int64_t Need = Count.Value.I * *TS;
+        int64_t Need = Reach(Count.Value.I);
         C.report("count-overflow", CR.expr(*U.Count)->getBeginLoc(),
                  llvm::formatv("{0} {1} {2} x {3} = {4} bytes{5} {6} '{7}'{8}, but '{9}' has {10} bytes{11}",
                                CR.Function,

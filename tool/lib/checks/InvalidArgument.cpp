@@ -191,8 +191,9 @@ private:
   }
 };
 
-/// MPI_Type_contiguous / vector / hvector: negative counts and block lengths,
-/// a null old type (along any path), NULL for the new type.
+/// MPI_Type_contiguous / vector / hvector (and subarray, resized): negative
+/// counts, dimensions and block lengths, a null old type (along any path),
+/// NULL for the new type.
 void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstructorModel &T) {
   const CallExpr *CE = CR.Call;
   auto values = [&](int I) {
@@ -203,7 +204,8 @@ void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstruct
         "invalid-argument", CE->getArg(I)->getBeginLoc(),
         llvm::formatv("{0} {1} '{2}'{3} {4}", CR.Function, Name, C.Ev.text(CE->getArg(I)), Where, What.str()).str());
   };
-  for (auto [I, Name] : {std::pair<int, const char *>{T.Count, "count"}, {T.BlockLength, "blocklength"}})
+  const char *CountName = T.Kind == TypeConstructorModel::Subarray ? "ndims" : "count";
+  for (auto [I, Name] : {std::pair<int, const char *>{T.Count, CountName}, {T.BlockLength, "blocklength"}})
     for (const PathValue &V : values(I))
       if (V.Value.K == SymValue::Int && V.Value.I < 0) {
         report(I, Name, V.Where,

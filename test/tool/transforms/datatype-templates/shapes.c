@@ -1,0 +1,79 @@
+// datatype-templates on shapes of two levels from an offset: subarrays of
+// up to 3 dimensions in C and Fortran order, resized vectors, and types
+// built from those. The calls go through the _nd templates (an offset and
+// an outer level of blocks); a shape of one level keeps the short form.
+// Negative cases say why the tool leaves a call generic.
+// RUN: %ompi-opt --report --profile=%inputs/profile-templates.json %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=REPORT %s
+// RUN: %ompi-opt --transforms=datatype-templates --profile=%inputs/profile-templates.json %s -o %t.c -- %mpich_cflags
+// RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
+// RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
+// RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %openmpi_cflags %t.c
+#include <mpi.h>
+
+static double g[8][8], cube[6][5][4];
+static MPI_Datatype sub2, sub3, colv, rcol, twocols, dynsub, fourd, holes, rdyn;
+
+void positive(int peer) {
+  MPI_Send(g, 1, sub2, peer, 0, MPI_COMM_WORLD);
+  MPI_Recv(cube, 1, sub3, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(g, 2, rcol, peer, 0, MPI_COMM_WORLD);
+  MPI_Sendrecv(g, 1, twocols, peer, 1, cube, 1, sub3, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+// REPORT-DAG:{{.*}}shapes.c:17:3: datatype-templates: MPI_Send with sub2: packed and unpacked by compiled loops, sent as the predefined type (every construction of sub2 (first at line {{[0-9]+}}) builds MPI_Type_create_subarray(2, {8, 8}, {4, 2}, {1, 3}, MPI_ORDER_C, MPI_DOUBLE) and nothing else writes it; {{.*}}
+// REPORT-DAG:{{.*}}shapes.c:18:3: datatype-templates: MPI_Recv with sub3: packed and unpacked by compiled loops, sent as the predefined type (every construction of sub3 (first at line {{[0-9]+}}) builds MPI_Type_create_subarray(3, {4, 5, 6}, {2, 3, 2}, {1, 1, 2}, MPI_ORDER_FORTRAN, MPI_DOUBLE) and nothing else writes it; {{.*}}
+// REPORT-DAG:{{.*}}shapes.c:19:3: datatype-templates: MPI_Send with rcol: packed and unpacked by compiled loops, sent as the predefined type (every construction of rcol (first at line {{[0-9]+}}) builds MPI_Type_create_resized(colv, 0, 8) and nothing else writes it; {{.*}}
+// REPORT-DAG:{{.*}}shapes.c:20:3: datatype-templates: MPI_Sendrecv with twocols and sub3: {{.*}}
+// A 2-D C-order subarray: blocks of 2 doubles, 4 rows 64 bytes apart, from
+// byte (1 x 8 + 3) x 8 = 88; its extent is the whole array.
+// SRC:  mpiopt_send_dtype_nd(g, 1, sub2, peer, 0, MPI_COMM_WORLD, 88, 1, 0, 4, 2, 64, 512, MPI_DOUBLE, 8, 0);
+// A 3-D Fortran-order subarray: 2 planes 160 bytes apart, 3 rows 32 bytes
+// apart, blocks of 2 from byte (1 + 1 x 4 + 2 x 20) x 8 = 360.
+// SRC-NEXT:  mpiopt_recv_dtype_nd(cube, 1, sub3, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, 360, 2, 160, 3, 2, 32, 960, MPI_DOUBLE, 8);
+// A column resized to one double: one level, the short form, extent 8.
+// SRC-NEXT:  mpiopt_send_dtype(g, 2, rcol, peer, 0, MPI_COMM_WORLD, 8, 1, 64, 8, MPI_DOUBLE, 8, 0);
+// Two of those, contiguous: two interleaved columns, packed one after the other.
+// SRC-NEXT:  mpiopt_sendrecv_dtype_nd(g, 1, twocols, peer, 1, cube, 1, sub3, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, 0, 2, 8, 8, 1, 64, 16, MPI_DOUBLE, 8, 360, 2, 160, 3, 2, 32, 960, MPI_DOUBLE, 8);
+
+void negative(int peer) {
+  // Sizes that differ between the paths to the construction.
+  MPI_Send(g, 1, dynsub, peer, 2, MPI_COMM_WORLD);
+  // Four dimensions: more levels than the templates have.
+  MPI_Send(g, 1, fourd, peer, 2, MPI_COMM_WORLD);
+  // A subarray of a type with holes: three levels.
+  MPI_Send(g, 1, holes, peer, 2, MPI_COMM_WORLD);
+  // An extent known only at run time.
+  MPI_Send(g, 1, rdyn, peer, 2, MPI_COMM_WORLD);
+}
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-8]]:3: datatype-templates: not done: MPI_Send with dynsub (the datatype dynsub has no shape known here: line {{[0-9]+}} builds it from sizes, subsizes or starts that differ between the paths to it)
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-7]]:3: datatype-templates: not done: MPI_Send with fourd (the datatype fourd has no shape known here: line {{[0-9]+}} builds it with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written)
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-6]]:3: datatype-templates: not done: MPI_Send with holes (the datatype holes has no shape known here: line {{[0-9]+}} builds it over a datatype with holes (colv))
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with rdyn (the datatype rdyn has no shape known here: line {{[0-9]+}} builds it with a lower bound or extent that is not a static value (extent above 0))
+
+int main(int argc, char **argv) {
+  int rank;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int sizes[2] = {8, 8}, subs[2] = {4, 2}, starts[2] = {1, 3};
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub2);
+  int sizes3[3] = {4, 5, 6}, subs3[3] = {2, 3, 2}, starts3[3] = {1, 1, 2};
+  MPI_Type_create_subarray(3, sizes3, subs3, starts3, MPI_ORDER_FORTRAN, MPI_DOUBLE, &sub3);
+  MPI_Type_vector(8, 1, 8, MPI_DOUBLE, &colv);
+  MPI_Type_create_resized(colv, 0, sizeof(double), &rcol);
+  MPI_Type_contiguous(2, rcol, &twocols);
+  int dsizes[2] = {8, 8};
+  if (argc > 1)
+    dsizes[0] = 6;
+  MPI_Type_create_subarray(2, dsizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &dynsub);
+  int s4[4] = {2, 2, 2, 2};
+  MPI_Type_create_subarray(4, s4, s4, (int[]){0, 0, 0, 0}, MPI_ORDER_C, MPI_DOUBLE, &fourd);
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, colv, &holes);
+  MPI_Type_create_resized(MPI_DOUBLE, 0, (MPI_Aint)argc * 8, &rdyn);
+  MPI_Type_commit(&sub2);
+  MPI_Type_commit(&sub3);
+  MPI_Type_commit(&rcol);
+  MPI_Type_commit(&twocols);
+  positive(rank ^ 1);
+  negative(rank ^ 1);
+  MPI_Finalize();
+  return 0;
+}
