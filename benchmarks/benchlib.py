@@ -84,3 +84,57 @@ def chosen(algos):
     they differ (its trial's timings decide between near-equal candidates)."""
     name, n = collections.Counter(algos).most_common(1)[0]
     return name if n == len(algos) else "%s (%d/%d)" % (name, n, len(algos))
+
+
+def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
+    """Plain mpicc against ompi-cc on one source compiled with -DN=n for each
+    size (--profile: the machine profile ompi-cc selects templates with),
+    both builds run alternately --reps times with iters_of(n) iterations.
+    The program prints "N seconds_per_iteration exchange_seconds checksum";
+    the checksums of the two builds must agree. Returns the table's lines
+    and whether they agreed. How many calls went through templates is kept
+    beside the programs (NAME-templates.json) for a --prebuilt run."""
+    import json
+    mpicc, launcher, env = setup(a)
+    occ = os.path.join(REPO, "scripts", "ompi-cc")
+    exe = {(v, n): os.path.join(a.out, "%s-%s-%d" % (name, v, n)) for v in ("plain", "ompi") for n in sizes}
+    profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
+    used = {}
+    for n in sizes:
+        build(a, [mpicc, "-O2", "-DN=%d" % n, "-o", exe[("plain", n)], src] + list(link), env)
+        r = build(a, [occ, "--ompi-report"] + profile + ["-O2", "-DN=%d" % n, "-o", exe[("ompi", n)], src] +
+                  list(link), env)
+        used[n] = sum(": datatype-templates: MPI_" in l for l in r.stderr.splitlines()) if r else None
+    kept = os.path.join(a.out, "%s-templates.json" % name)
+    if a.prebuilt:
+        with open(kept) as f:
+            used = {int(k): v for k, v in json.load(f).items()}
+    else:
+        with open(kept, "w") as f:
+            json.dump(used, f)
+    if a.build_only:
+        return None, True
+    lines = [title % (a.mpi, a.np, a.reps), "",
+             "| N | message bytes | plain | ompi-cc | ompi-cc / plain | exchange: plain | ompi-cc "
+             "| exchange ompi-cc / plain | templates |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    ok = True
+    for n in sizes:
+        t = {v: [] for v in ("plain", "ompi")}
+        x = {v: [] for v in ("plain", "ompi")}
+        checks = set()
+        for rep in range(a.reps):
+            for v in (("plain", "ompi") if rep % 2 == 0 else ("ompi", "plain")):
+                out = run(launcher + ["-n", str(a.np), exe[(v, n)], str(iters_of(n))], env).stdout.split()
+                t[v].append(float(out[1]) * 1e6)
+                x[v].append(float(out[2]) * 1e6)
+                checks.add(out[3])
+        ok &= len(checks) == 1
+        lines.append("| %d | %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %s |" % (
+            n, face_bytes(n), statistics.median(t["plain"]), statistics.median(t["ompi"]),
+            paired_ratio(t["ompi"], t["plain"]), statistics.median(x["plain"]), statistics.median(x["ompi"]),
+            paired_ratio(x["ompi"], x["plain"]), "?" if used.get(n) is None else used[n]))
+    lines += ["", "x / plain: the median over the repetitions of the ratio of the two builds' times in the same "
+              "repetition; templates: the calls ompi-cc sent through a template." +
+              ("" if ok else " CHECKSUMS DIFFER.")]
+    return lines, ok

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""CG benchmark (issue 15, the OMPI paper's application core): conjugate
+gradients on the 2-D Poisson matrix of a P x Q process grid, N x N points
+per rank (cg.c), whose east and west halo columns travel as
+MPI_Type_vector through MPI_Sendrecv, built with plain mpicc and with
+ompi-cc (datatype-templates where the machine profile measured them
+winning); time per iteration and of the halo exchange alone, medians of
+alternating runs and the median of the per-repetition ratios. The residuals
+the two builds print must agree.
+
+  bench.py [--sizes 32,64,128,256,512] [--iters 2000] [--reps 7] [--np 2] [--mpi mpich|openmpi]
+           [--out DIR] [--profile FILE]
+
+--iters is the iterations at N = 128, scaled by 128^2 / N^2 (at least 20).
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import parser, report, sized_pair  # noqa: E402
+
+
+def main():
+    ap = parser(__doc__, "cg", reps=7)
+    ap.add_argument("--sizes", default="32,64,128,256,512")
+    ap.add_argument("--iters", type=int, default=2000)
+    ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
+    a = ap.parse_args()
+    sizes = [int(s) for s in a.sizes.split(",")]
+    lines, ok = sized_pair(a, "cg", os.path.join(HERE, "cg.c"), sizes,
+                           lambda n: max(20, a.iters * 128 ** 2 // n ** 2), lambda n: n * 8,
+                           "CG on the 2-D Poisson matrix, %s, %d ranks, median of %d runs (microseconds per "
+                           "iteration; N: local N x N; message: one halo column)", link=["-lm"])
+    if lines:
+        report(a, "cg", lines)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
