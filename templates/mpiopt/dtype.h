@@ -236,4 +236,149 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, 
                                   rnblocks, rblocklen, rstride, rextent, rbase, relem);
 }
 
+/* Shapes known only at run time: a datatype variable every construction of
+ * which is MPI_Type_contiguous, MPI_Type_vector or MPI_Type_create_hvector
+ * of a predefined type with arguments that have no side effects. ompi-opt
+ * declares a shadow struct mpiopt_dshape beside the variable (zeroed) and
+ * renames each construction to the mpiopt_type_*_rt wrapper below, which
+ * builds the type as the call would and records the shape it built; the
+ * calls get the shadow's address. Nothing else writes the variable (ompi-opt
+ * proves it), so the shadow describes the type the variable holds. A
+ * shadow never set (valid 0), a failed construction, or a message whose
+ * size the machine profile did not measure the template winning at (mask:
+ * bit k set where sizes in (2^(k-1), 2^k] bytes won, sizes above 2^30 in
+ * bit 31) runs the generic call. */
+struct mpiopt_dshape {
+  int valid, nblocks, blocklen, elem;
+  MPI_Aint stride, extent;
+  MPI_Datatype base;
+};
+
+static MPIOPT_INLINE int mpiopt_dtype_record(int rc, struct mpiopt_dshape *sh, int nblocks, int blocklen,
+                                      MPI_Aint stride, MPI_Datatype base) {
+  int elem = 0;
+  sh->valid = 0;
+  if (rc != MPI_SUCCESS || nblocks < 1 || blocklen < 1 || MPI_Type_size(base, &elem) != MPI_SUCCESS || elem < 1)
+    return rc;
+  if (nblocks > 1 && stride < (MPI_Aint)blocklen * elem)
+    return rc; /* blocks that overlap or go backwards: left to MPI */
+  sh->nblocks = nblocks;
+  sh->blocklen = blocklen;
+  sh->elem = elem;
+  sh->stride = nblocks > 1 ? stride : (MPI_Aint)blocklen * elem;
+  sh->extent = (MPI_Aint)(nblocks - 1) * sh->stride + (MPI_Aint)blocklen * elem;
+  sh->base = base;
+  sh->valid = 1;
+  return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_type_contiguous_rt(int count, MPI_Datatype old, MPI_Datatype *t,
+                                            struct mpiopt_dshape *sh) {
+  return mpiopt_dtype_record(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, old);
+}
+
+static MPIOPT_INLINE int mpiopt_type_vector_rt(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *t,
+                                        struct mpiopt_dshape *sh) {
+  int elem = 0;
+  MPI_Type_size(old, &elem);
+  return mpiopt_dtype_record(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
+                             (MPI_Aint)stride * elem, old);
+}
+
+static MPIOPT_INLINE int mpiopt_type_create_hvector_rt(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
+                                                MPI_Datatype *t, struct mpiopt_dshape *sh) {
+  return mpiopt_dtype_record(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen, stride,
+                             old);
+}
+
+/* Whether the profile chose the template for a message of this size. */
+static MPIOPT_INLINE int mpiopt_dtype_wins(size_t bytes, unsigned long mask) {
+  int k = 0;
+  while (k < 31 && ((size_t)1 << k) < bytes)
+    k++;
+  return (int)((mask >> k) & 1UL);
+}
+
+/* The elements of base in count elements of a shadow's shape, when the
+   template is to run (0 otherwise: the generic call). */
+static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh, int count, int peer,
+                                           unsigned long mask) {
+  int n;
+  if (!sh || !sh->valid || peer == MPI_PROC_NULL)
+    return 0;
+  n = mpiopt_dtype_elements(count, sh->nblocks, sh->blocklen);
+  return n > 0 && mpiopt_dtype_wins((size_t)n * (size_t)sh->elem, mask) ? n : 0;
+}
+
+/* Pack and unpack a run-time shape: blocks of one element of 4 or 8 bytes
+   (a matrix column) get a loop with a constant copy size. */
+static MPIOPT_INLINE void mpiopt_dtype_rt_pack(void *dst, const void *src, int count, const struct mpiopt_dshape *sh) {
+  if (sh->blocklen == 1 && sh->elem == 8)
+    mpiopt_dtype_pack(dst, src, count, sh->nblocks, 1, sh->stride, sh->extent, 8);
+  else if (sh->blocklen == 1 && sh->elem == 4)
+    mpiopt_dtype_pack(dst, src, count, sh->nblocks, 1, sh->stride, sh->extent, 4);
+  else
+    mpiopt_dtype_pack(dst, src, count, sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->elem);
+}
+
+static MPIOPT_INLINE void mpiopt_dtype_rt_arrived(void *buf, const void *p, const MPI_Status *st,
+                                           const struct mpiopt_dshape *sh) {
+  mpiopt_dtype_arrived(buf, p, st, 0, 1, 0, sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->elem);
+}
+
+static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                       MPI_Comm comm, const struct mpiopt_dshape *sh, unsigned long mask,
+                                       int ssend) {
+  int n = mpiopt_dtype_rt_elements(sh, count, dest, mask);
+  void *p = n > 0 ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)sh->elem) : (void *)0;
+  if (!p)
+    return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
+  mpiopt_dtype_rt_pack(p, buf, count, sh);
+  return ssend ? MPI_Ssend(p, n, sh->base, dest, tag, comm) : MPI_Send(p, n, sh->base, dest, tag, comm);
+}
+
+static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                       MPI_Comm comm, MPI_Status *status, const struct mpiopt_dshape *sh,
+                                       unsigned long mask) {
+  int n = mpiopt_dtype_rt_elements(sh, count, source, mask), rc;
+  void *p = n > 0 ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)sh->elem) : (void *)0;
+  MPI_Status st;
+  if (!p)
+    return MPI_Recv(buf, count, dtype, source, tag, comm, status);
+  rc = MPI_Recv(p, n, sh->base, source, tag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  mpiopt_dtype_rt_arrived(buf, p, &st, sh);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
+/* MPI_Sendrecv with a run-time shape on either side (a null shadow: the
+   side as written). */
+static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scount, MPI_Datatype stype, int dest,
+                                           int stag, void *recvbuf, int rcount, MPI_Datatype rtype, int source,
+                                           int rtag, MPI_Comm comm, MPI_Status *status,
+                                           const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                           unsigned long mask) {
+  int sn = mpiopt_dtype_rt_elements(ssh, scount, dest, mask), rn = mpiopt_dtype_rt_elements(rsh, rcount, source, mask);
+  void *sp = sn > 0 ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)ssh->elem) : (void *)0;
+  void *rp = rn > 0 ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)rsh->elem) : (void *)0;
+  MPI_Status st;
+  int rc;
+  if (!sp && !rp)
+    return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
+  if (sp)
+    mpiopt_dtype_rt_pack(sp, sendbuf, scount, ssh);
+  rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? ssh->base : stype, dest, stag, rp ? rp : recvbuf,
+                    rp ? rn : rcount, rp ? rsh->base : rtype, source, rtag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (rp)
+    mpiopt_dtype_rt_arrived(recvbuf, rp, &st, rsh);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
 #endif /* MPIOPT_DTYPE_H */

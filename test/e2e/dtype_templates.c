@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&hcol);
   MPI_Type_contiguous(N, MPI_DOUBLE, &row);
   MPI_Type_commit(&row);
-  MPI_Type_vector(N / 2, 1, N + (rank % 2), MPI_DOUBLE, &varying); /* not static: left alone */
+  MPI_Type_vector(N / 2, 1, N + (rank % 2), MPI_DOUBLE, &varying); /* per rank: recorded at run time */
   MPI_Type_commit(&varying);
   fill(rank);
   ring(rank, size, 1);

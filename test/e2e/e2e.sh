@@ -105,32 +105,35 @@ PY
   templates)
     # datatype-templates (dtype_templates.c): with a profile in which the
     # templates win, every call with a datatype of known shape goes through
-    # a template (9 calls), the one built from rank-dependent arguments
-    # stays generic; same output, also where a template talks to an
-    # untransformed peer.
+    # a template (9 calls), and the one built from rank-dependent arguments
+    # through the run-time form (its shape recorded when it is built); same
+    # output, also where a template talks to an untransformed peer.
     impl=$1 n=$2
     MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-templates.json" \
       build_pair "$impl" "$E2E_SRC/dtype_templates.c" templated
     nt=$(grep -c "datatype-templates: MPI_" report.txt || true)
-    [ "$nt" -eq 9 ] || { cat report.txt; fail "expected 9 calls through templates, found $nt"; }
-    grep -q "datatype-templates: not done: MPI_Sendrecv with varying" report.txt ||
-      { cat report.txt; fail "expected the rank-dependent datatype left generic"; }
+    [ "$nt" -eq 10 ] || { cat report.txt; fail "expected 10 calls through templates, found $nt"; }
+    grep -q "datatype-templates: MPI_Sendrecv with varying: .*known only at run time" report.txt ||
+      { cat report.txt; fail "expected the rank-dependent datatype recorded at run time"; }
     same_output "$impl" "$n" ./plain ./templated
-    ok "9 calls through datatype templates; same output with $impl on $n ranks"
+    ok "10 calls through datatype templates; same output with $impl on $n ranks"
     ;;
 
-  shapes)
-    # datatype-templates on shapes of two levels from an offset
-    # (dtype_shapes.c): 3-D subarrays in C and Fortran order, resized
-    # columns and types built from them go through the _nd templates (11
-    # calls); same output as MPI's own datatype engine gives.
-    impl=$1 n=$2
+  dtype-cases)
+    # datatype-templates on one of the datatype programs: dtype_shapes.c
+    # (subarrays in C and Fortran order, resized columns and types built
+    # from them: the _nd templates) or dtype_runtime.c (shapes known only at
+    # run time, built and freed in a loop: the _rt templates and their
+    # recording wrappers). With a profile in which the templates win up to
+    # 4 KiB, COUNT calls go through templates; same output as MPI's own
+    # datatype engine gives.
+    src=$1 count=$2 impl=$3 n=$4
     MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-templates.json" \
-      build_pair "$impl" "$E2E_SRC/dtype_shapes.c" templated
+      build_pair "$impl" "$E2E_SRC/$src" templated
     nt=$(grep -c "datatype-templates: MPI_" report.txt || true)
-    [ "$nt" -eq 11 ] || { cat report.txt; fail "expected 11 calls through templates, found $nt"; }
+    [ "$nt" -eq "$count" ] || { cat report.txt; fail "expected $count calls through templates, found $nt"; }
     same_output "$impl" "$n" ./plain ./templated
-    ok "11 calls through datatype templates of subarrays and resized types; same output with $impl on $n ranks"
+    ok "$src: $count calls through datatype templates; same output with $impl on $n ranks"
     ;;
 
   planned)

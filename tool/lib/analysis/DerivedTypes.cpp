@@ -90,8 +90,10 @@ void TypeShape::normalise() {
 
 DerivedTypes::DerivedTypes(ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev) { collect(); }
 
-void DerivedTypes::taint(const VarDecl *V, std::string Why) {
+void DerivedTypes::taint(const VarDecl *V, std::string Why, bool AlsoRuntime) {
   DatatypeVar &D = Vars[V];
+  if (AlsoRuntime && D.RuntimeWhy.empty())
+    D.RuntimeWhy = Why;
   if (D.Why.empty())
     D.Why = std::move(Why);
   D.Shape.reset();
@@ -103,6 +105,7 @@ void DerivedTypes::collect() {
   for (auto &[R, FD] : All) {
     const auto *V = cast<VarDecl>(R->getDecl());
     Vars[V].Name = V->getName().str();
+    Vars[V].Decl = V;
     if (V->hasInit())
       taint(V, "it is initialised where it is declared");
     else if (isa<ParmVarDecl>(V))
@@ -182,16 +185,25 @@ void DerivedTypes::resolve() {
 
 void DerivedTypes::apply(const Construction &C) {
   DatatypeVar &D = Vars[C.V];
+  D.Constructions.push_back(C.CE);
   std::string Why;
+  NotStatic = false;
   std::optional<TypeShape> S = construction(C, Why);
-  if (!S)
+  if (!S && !NotStatic) // a static construction that has no shape has none at run time either
     return taint(C.V, llvm::formatv("line {0} builds it {1}", C.Line, Why).str());
+  std::string Runtime = runtimeWhy(C);
+  if (!Runtime.empty() && D.RuntimeWhy.empty())
+    D.RuntimeWhy = llvm::formatv("line {0} builds it {1}", C.Line, Runtime).str();
+  if (!S)
+    return taint(C.V, llvm::formatv("line {0} builds it {1}", C.Line, Why).str(), false);
   if (!D.Why.empty())
     return;
   if (D.Shape && !(*D.Shape == *S))
     return taint(
-        C.V, llvm::formatv("line {0} builds it as {1}, line {2} as {3}", D.BuiltLine, D.Shape->Built, C.Line, S->Built)
-                 .str());
+        C.V,
+        llvm::formatv("line {0} builds it as {1}, line {2} as {3}", D.BuiltLine, D.Shape->Built, C.Line, S->Built)
+            .str(),
+        false);
   if (!D.Shape)
     D.BuiltLine = C.Line;
   D.Shape = S;
@@ -354,6 +366,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
     SymValue S = Ev.evaluate(C.CE->getArg(unsigned(Arg)), C.FD, C.CE);
     if (S.K == SymValue::Int && S.I >= Min && S.I <= (int64_t(1) << 31) - 1)
       return S.I;
+    NotStatic |= S.K != SymValue::Int;
     return std::nullopt;
   };
   std::optional<OldType> Old = oldTypeOf(Ev, C.M->OldType, C.CE, oldVar(C) ? &Vars[oldVar(C)] : nullptr, Why);
@@ -417,6 +430,22 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
   S->normalise();
   S->Built = (M.Name + "(" + Args + ")").str();
   return S;
+}
+
+/// Why a construction cannot be recorded at run time ("" when it can).
+std::string DerivedTypes::runtimeWhy(const Construction &C) {
+  const TypeConstructorModel &M = *C.M;
+  if (M.Kind != TypeConstructorModel::Contiguous && M.Kind != TypeConstructorModel::Vector &&
+      M.Kind != TypeConstructorModel::HVector)
+    return "with a constructor whose shape is not recorded at run time (" + M.Name.str() + ")";
+  std::string Why;
+  if (oldVar(C) || !oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))
+    return "over a datatype that is not a predefined one of one C type";
+  if (C.CE->getBeginLoc().isMacroID() || C.CE->getRParenLoc().isMacroID() || C.M->Name == "MPI_Type_hvector")
+    return "through a macro or the MPI-1 name";
+  if (C.V->getBeginLoc().isMacroID() || C.V->getEndLoc().isMacroID())
+    return "into a variable declared through a macro";
+  return "";
 }
 
 const DatatypeVar *DerivedTypes::of(const Expr *Arg) const {

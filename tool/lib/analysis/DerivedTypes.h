@@ -12,6 +12,9 @@
 // call (after a construction and a commit, before a free), it is that
 // shape: templates can pack and unpack it with a compiled loop.
 //
+// A variable whose constructions are not static may still be recorded at
+// run time (DatatypeVar::runtime()).
+//
 // A shape is at most two levels of strided blocks from an offset (a 3-D
 // subarray; a vector of a resized vector). The blocks of a level must not
 // overlap (strides of at least the block); groups may interleave. A
@@ -65,9 +68,19 @@ struct TypeShape {
 /// What is known of one datatype variable.
 struct DatatypeVar {
   std::string Name; ///< the variable's
+  const clang::VarDecl *Decl = nullptr;
   std::optional<TypeShape> Shape;
   std::string Why;        ///< why the shape is not known ("" when it is)
   unsigned BuiltLine = 0; ///< the first construction
+  /// Run-time shapes: every construction is MPI_Type_contiguous, vector or
+  /// create_hvector of a predefined type of one C type, called by name
+  /// outside macros, so a wrapper taking the same arguments (evaluated once,
+  /// as the call evaluates them) can build the type and record its shape in
+  /// a shadow beside the variable.
+  /// Why not ("" when it can; the constructions are then Constructions).
+  std::string RuntimeWhy;
+  std::vector<const clang::CallExpr *> Constructions;
+  bool runtime() const { return RuntimeWhy.empty() && !Constructions.empty(); }
 };
 
 class DerivedTypes {
@@ -92,13 +105,15 @@ private:
   Evaluator &Ev;
   std::map<const clang::VarDecl *, DatatypeVar> Vars;
   std::vector<Construction> Pending;
+  bool NotStatic = false; ///< construction() met an argument that is not static
   void collect();
   void use(const clang::DeclRefExpr *R, const clang::FunctionDecl *FD);
   void resolve();
   void apply(const Construction &C);
   const clang::VarDecl *oldVar(const Construction &C) const;
   std::optional<TypeShape> construction(const Construction &C, std::string &Why);
-  void taint(const clang::VarDecl *V, std::string Why);
+  void taint(const clang::VarDecl *V, std::string Why, bool AlsoRuntime = true);
+  std::string runtimeWhy(const Construction &C);
 };
 
 /// Whether T is the MPI_Datatype type, by its typedef's spelling.

@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
@@ -56,12 +57,72 @@ std::string shapeArgs(const TypeShape *S, bool Nd) {
                      .str();
 }
 
-/// The decision for one side: the shape to compile, or why not (Why), or
-/// nothing to say (a predefined datatype).
+/// The decision for one side: the shape to compile, or the variable whose
+/// shape is recorded at run time, or why not (Why), or nothing to say (a
+/// predefined datatype).
 struct SideDecision {
   const TypeShape *Shape = nullptr;
+  const DatatypeVar *Runtime = nullptr;
   std::string Var, Why, Figure;
 };
+
+/// The sizes the profile measured the template winning at: bit k for
+/// messages of (2^(k-1), 2^k] bytes, bit 31 for all above 2^30 (as
+/// mpiopt_dtype_wins reads it); each size class takes the profile's point
+/// for its largest size.
+uint32_t sizeMask(const MachineProfile &P) {
+  uint32_t Mask = 0;
+  for (unsigned K = 0; K < 32; ++K) {
+    std::optional<TemplatePoint> T = P.templateFor("vector", int64_t(1) << (K < 31 ? K : 40));
+    if (T && T->wins())
+      Mask |= uint32_t(1) << K;
+  }
+  return Mask;
+}
+
+/// The mask as words: "up to 2048 bytes and from 4097 to 262144 bytes".
+std::string maskText(uint32_t Mask) {
+  std::vector<std::string> Ranges;
+  for (unsigned K = 0; K < 32;) {
+    if (!(Mask >> K & 1)) {
+      ++K;
+      continue;
+    }
+    unsigned E = K;
+    while (E + 1 < 32 && (Mask >> (E + 1) & 1))
+      ++E;
+    int64_t Lo = K ? (int64_t(1) << (K - 1)) + 1 : 0;
+    std::string Hi = E == 31 ? "" : std::to_string(int64_t(1) << E);
+    Ranges.push_back(!Lo && !Hi.empty() ? "up to " + Hi + " bytes"
+                     : Hi.empty()       ? "from " + std::to_string(Lo) + " bytes on"
+                                        : "from " + std::to_string(Lo) + " to " + Hi + " bytes");
+    K = E + 1;
+  }
+  return llvm::join(Ranges, " and ");
+}
+
+/// A side whose datatype's constructions are recorded at run time.
+SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const MachineProfile *Profile) {
+  uint32_t Mask = Profile ? sizeMask(*Profile) : 0;
+  if (!Profile)
+    D.Why += "; its shape could be recorded at run time, but no machine profile is loaded";
+  else if (!Mask)
+    D.Why += llvm::formatv("; its shape could be recorded at run time, but the machine profile {0} measured the "
+                           "template winning at no size",
+                           Profile->Path)
+                 .str();
+  if (!Mask)
+    return D;
+  D.Runtime = &V;
+  D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it builds a "
+                           "vector of a predefined type, so a wrapper records the shape it builds in "
+                           "mpiopt_shape_{0}; the machine profile {2} measured the template faster for messages {3}: "
+                           "the size is checked at run time",
+                           D.Var, V.Why, Profile->Path, maskText(Mask))
+                 .str();
+  D.Why.clear();
+  return D;
+}
 
 SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, const MachineProfile *Profile) {
   SideDecision D;
@@ -72,7 +133,9 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
   D.Var = V->Name;
   if (!V->Shape) {
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
-    return D;
+    if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
+      D.Why += "; nor can a wrapper record it at run time: " + V->RuntimeWhy;
+    return V->runtime() ? decideRuntime(D, *V, Profile) : D;
   }
   const ArgResult *Count = C.arg(S.Count);
   std::optional<int64_t> Bytes;
@@ -114,6 +177,36 @@ template <typename F> std::string joined(const std::vector<SideDecision> &Sides,
   return Out;
 }
 
+/// The call with compiled shapes: the short form, or _nd where a shape has
+/// two levels or an offset.
+void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides) {
+  bool Nd =
+      std::any_of(Sides.begin(), Sides.end(), [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
+  T.To = F.To.str() + (Nd ? "_nd" : "");
+  for (const SideDecision &D : Sides)
+    T.Append += shapeArgs(D.Shape, Nd);
+  T.Append += F.Tail.str();
+}
+
+/// The call with a shape recorded at run time on a side: the _rt form, the
+/// shadows' addresses (a side of compiled shape passes as written), the
+/// profile's size mask.
+void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, const MachineProfile &Profile,
+                 std::vector<ShadowVar> &Shadows) {
+  T.To = F.To.str() + "_rt";
+  for (SideDecision &D : Sides) {
+    if (D.Shape) {
+      D.Shape = nullptr;
+      D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";
+    }
+    T.Append += D.Runtime ? ", &mpiopt_shape_" + D.Var : std::string(", (struct mpiopt_dshape *)0");
+    if (D.Runtime &&
+        std::none_of(Shadows.begin(), Shadows.end(), [&](const ShadowVar &V) { return V.Decl == D.Runtime->Decl; }))
+      Shadows.push_back({D.Runtime->Decl, D.Runtime->Name, D.Runtime->Constructions});
+  }
+  T.Append += llvm::formatv(", 0x{0:X-}UL", sizeMask(Profile)).str() + F.Tail.str();
+}
+
 ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) {
   return ChangeNote::at(Transform, Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
 }
@@ -132,10 +225,11 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     if (!DT)
       DT.emplace(Ctx, Ev);
     std::vector<SideDecision> Sides;
-    bool Any = false, Named = false;
+    bool Any = false, Named = false, Runtime = false;
     for (const Side &S : F->Sides) {
       Sides.push_back(decide(C, S, *DT, Profile));
-      Any |= Sides.back().Shape != nullptr;
+      Any |= Sides.back().Shape || Sides.back().Runtime;
+      Runtime |= Sides.back().Runtime != nullptr;
       Named |= !Sides.back().Var.empty();
     }
     if (!Named)
@@ -152,13 +246,12 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     TemplatedCall T;
     T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
     T.RParen = C.Call->getRParenLoc();
-    bool Nd =
-        std::any_of(Sides.begin(), Sides.end(), [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
-    T.To = F->To.str() + (Nd ? "_nd" : "");
-    for (const SideDecision &D : Sides)
-      T.Append += shapeArgs(D.Shape, Nd);
-    T.Append += F->Tail.str();
-    std::string Why = joined(Sides, [](const SideDecision &D) { return D.Shape ? D.Figure : D.Why; }, "; ");
+    if (Runtime)
+      runtimeCall(T, *F, Sides, *Profile, Plan.Shadows);
+    else
+      compiledCall(T, *F, Sides);
+    std::string Why =
+        joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");
     T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);
     T.Note.Kind = NoteKind::Template;
     T.Note.Saves = "MPI's datatype engine on this call, for one copy through a scratch buffer";

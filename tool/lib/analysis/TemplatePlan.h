@@ -11,12 +11,19 @@
 // does: the message on the wire (the derived type's signature), the status,
 // the count 0, MPI_PROC_NULL and over-INT_MAX cases (run generically).
 //
+// A datatype whose constructions are not static but can be recorded at run
+// time (analysis/DerivedTypes.h, DatatypeVar::runtime()) goes through the
+// _rt templates with the shadow of its shape and the sizes at which the
+// profile measured the template winning, checked at run time.
+//
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
 #define OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
 
 #include "analysis/CallAnalysis.h"
 #include "mpi/MachineProfile.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
 #include <vector>
@@ -32,9 +39,20 @@ struct TemplatedCall {
   ChangeNote Note;
 };
 
+/// A datatype variable whose shape is recorded at run time.
+struct ShadowVar {
+  const clang::VarDecl *Decl = nullptr;
+  std::string Name;
+  std::vector<const clang::CallExpr *> Constructions;
+};
+
 struct TemplatePlan {
   std::vector<TemplatedCall> Calls;
   std::vector<ChangeNote> Declined;
+  /// Variables whose shape is recorded at run time: each gets a shadow
+  /// (struct mpiopt_dshape mpiopt_shape_NAME) after its declaration and its
+  /// constructions go through the mpiopt_type_*_rt wrappers.
+  std::vector<ShadowVar> Shadows;
 };
 
 TemplatePlan planDatatypeTemplates(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,

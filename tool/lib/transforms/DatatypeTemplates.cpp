@@ -3,16 +3,46 @@
 // Rewrites the calls of the template plan (analysis/TemplatePlan.h states
 // what is proved and when the profile chooses a template): each call is
 // renamed to its template and gets the datatype's shape as trailing
-// constant arguments; the file includes templates/mpiopt/dtype.h.
+// constant arguments, or the address of its shadow where the shape is
+// recorded at run time; such a variable gets its shadow declared after its
+// declaration and its constructions renamed to the recording wrappers. The
+// file includes templates/mpiopt/dtype.h.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/TemplatePlan.h"
 #include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include <map>
 
 using namespace clang;
 using namespace ompi;
+
+/// The shadow declared after the variable's declaration, and each
+/// construction through its recording wrapper.
+static llvm::Error addShadow(TransformContext &TC, const ShadowVar &V, std::map<SourceLocation, std::string> &Shadows) {
+  const SourceManager &SM = TC.Ctx.getSourceManager();
+  const LangOptions &LO = TC.Ctx.getLangOpts();
+  SourceLocation Semi = V.Decl->getEndLoc();
+  std::optional<Token> Tok;
+  while ((Tok = Lexer::findNextToken(Semi, SM, LO)) && !Tok->is(tok::semi))
+    Semi = Tok->getLocation();
+  if (!Tok)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "no ';' after the declaration of " + V.Name);
+  std::string Decl = (V.Decl->hasGlobalStorage() ? " static" : "") +
+                     std::string(" struct mpiopt_dshape mpiopt_shape_") + V.Name + " = {0};";
+  Shadows[Tok->getEndLoc()] += Decl; // one insertion per declaration
+  for (const CallExpr *CE : V.Constructions) {
+    SourceLocation Callee = CE->getCallee()->getBeginLoc();
+    std::string To = "mpiopt_" + llvm::StringRef(CE->getDirectCallee()->getName()).drop_front(4).lower() + "_rt";
+    if (auto E = TC.Out.add(tooling::Replacement(SM, CharSourceRange::getTokenRange(Callee, Callee), To, LO)))
+      return E;
+    if (auto E = TC.Out.add(tooling::Replacement(SM, CE->getRParenLoc(), 0, ", &mpiopt_shape_" + V.Name)))
+      return E;
+  }
+  return llvm::Error::success();
+}
 
 llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
   TemplatePlan Plan = planDatatypeTemplates(TC.Ctx, TC.Ev, TC.Analysis, TC.Profile);
@@ -30,5 +60,12 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
       return E;
     TC.Notes.push_back(T.Note);
   }
+  std::map<SourceLocation, std::string> Shadows;
+  for (const ShadowVar &V : Plan.Shadows)
+    if (auto E = addShadow(TC, V, Shadows))
+      return E;
+  for (const auto &[Loc, Text] : Shadows)
+    if (auto E = TC.Out.add(tooling::Replacement(TC.Ctx.getSourceManager(), Loc, 0, Text)))
+      return E;
   return llvm::Error::success();
 }

@@ -47,7 +47,7 @@ void negative(int peer) {
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-8]]:3: datatype-templates: not done: MPI_Send with dynsub (the datatype dynsub has no shape known here: line {{[0-9]+}} builds it from sizes, subsizes or starts that differ between the paths to it)
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-7]]:3: datatype-templates: not done: MPI_Send with fourd (the datatype fourd has no shape known here: line {{[0-9]+}} builds it with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written)
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-6]]:3: datatype-templates: not done: MPI_Send with holes (the datatype holes has no shape known here: line {{[0-9]+}} builds it over a datatype with holes (colv))
-// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with rdyn (the datatype rdyn has no shape known here: line {{[0-9]+}} builds it with a lower bound or extent that is not a static value (extent above 0))
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with rdyn (the datatype rdyn has no shape known here: line {{[0-9]+}} builds it with a lower bound or extent that is not a static value (extent above 0); nor can a wrapper record it at run time: line {{[0-9]+}} builds it with a constructor whose shape is not recorded at run time (MPI_Type_create_resized))
 
 int main(int argc, char **argv) {
   int rank;

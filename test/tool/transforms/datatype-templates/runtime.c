@@ -1,0 +1,58 @@
+// datatype-templates on shapes known only at run time: a variable every
+// construction of which is MPI_Type_contiguous, MPI_Type_vector or
+// MPI_Type_create_hvector of a predefined type gets a shadow of its shape after its declaration; its
+// constructions go through the recording wrappers and its calls through the
+// _rt templates, with the sizes the profile measured the template winning
+// at (checked at run time). Negative cases say why the tool leaves a call
+// generic.
+// RUN: %ompi-opt --report --profile=%inputs/profile-templates.json %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=REPORT %s
+// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --check-prefix=NOPROFILE %s
+// RUN: %ompi-opt --transforms=datatype-templates --profile=%inputs/profile-templates.json %s -o %t.c -- %mpich_cflags
+// RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
+// RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
+// RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %openmpi_cflags %t.c
+#include <mpi.h>
+
+#define BUILD(x) x
+
+void exchange(double *a, int n, int peer) {
+  MPI_Datatype col, blocks;
+  MPI_Datatype bumped, viamacro, sub, resized;
+  MPI_Type_vector(n, 1, n, MPI_DOUBLE, &col);
+  MPI_Type_create_hvector(n / 2, 2, (MPI_Aint)(n * sizeof(double)), MPI_DOUBLE, &blocks);
+  MPI_Type_commit(&col);
+  MPI_Type_commit(&blocks);
+  MPI_Sendrecv(a, 1, col, peer, 0, a, 1, blocks, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(a, 2, col, peer, 1, MPI_COMM_WORLD);
+  // A side effect in an argument: the wrapper evaluates it once, as the
+  // call does.
+  MPI_Type_contiguous(n++, MPI_DOUBLE, &bumped);
+  MPI_Send(a, 1, bumped, peer, 2, MPI_COMM_WORLD);
+  // A construction through a macro is not renamed.
+  BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
+  MPI_Send(a, 1, viamacro, peer, 2, MPI_COMM_WORLD);
+  // Subarrays and resized types are not recorded at run time (yet).
+  int sizes[2] = {n, n}, subs[2] = {1, n}, starts[2] = {0, 0};
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub);
+  MPI_Send(a, 1, sub, peer, 2, MPI_COMM_WORLD);
+  MPI_Type_create_resized(MPI_DOUBLE, 0, n, &resized);
+  MPI_Send(a, 1, resized, peer, 2, MPI_COMM_WORLD);
+  MPI_Type_free(&col);
+  MPI_Type_free(&blocks);
+}
+// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it builds a vector of a predefined type, so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for messages up to 4096 bytes: the size is checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}runtime.c:26:3: datatype-templates: MPI_Send with col: {{.*}}
+// REPORT-DAG:{{.*}}runtime.c:30:3: datatype-templates: MPI_Send with bumped: {{.*}}
+// REPORT-DAG:{{.*}}runtime.c:33:3: datatype-templates: not done: MPI_Send with viamacro (the datatype viamacro has no shape known here: line 32 builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line 32 builds it through a macro or the MPI-1 name)
+// REPORT-DAG:{{.*}}runtime.c:37:3: datatype-templates: not done: MPI_Send with sub (the datatype sub has no shape known here: line 36 builds it from sizes, subsizes or starts whose values are not static here)
+// REPORT-DAG:{{.*}}runtime.c:39:3: datatype-templates: not done: MPI_Send with resized (the datatype resized has no shape known here: line 38 builds it with a lower bound or extent that is not a static value (extent above 0); nor can a wrapper record it at run time: line 38 builds it with a constructor whose shape is not recorded at run time (MPI_Type_create_resized))
+// NOPROFILE: runtime.c:25:3: datatype-templates: not done: MPI_Sendrecv with col and blocks ({{.*}}; its shape could be recorded at run time, but no machine profile is loaded; {{.*}})
+// SRC:  MPI_Datatype col, blocks; struct mpiopt_dshape mpiopt_shape_col = {0}; struct mpiopt_dshape mpiopt_shape_blocks = {0};
+// SRC-NEXT:  MPI_Datatype bumped, viamacro, sub, resized; struct mpiopt_dshape mpiopt_shape_bumped = {0};
+// SRC-NEXT:  mpiopt_type_vector_rt(n, 1, n, MPI_DOUBLE, &col, &mpiopt_shape_col);
+// SRC-NEXT:  mpiopt_type_create_hvector_rt(n / 2, 2, (MPI_Aint)(n * sizeof(double)), MPI_DOUBLE, &blocks, &mpiopt_shape_blocks);
+// SRC:  mpiopt_sendrecv_dtype_rt(a, 1, col, peer, 0, a, 1, blocks, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_col, &mpiopt_shape_blocks, 0x1FFFUL);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 2, col, peer, 1, MPI_COMM_WORLD, &mpiopt_shape_col, 0x1FFFUL, 0);
+// SRC:  mpiopt_type_contiguous_rt(n++, MPI_DOUBLE, &bumped, &mpiopt_shape_bumped);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, bumped, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_bumped, 0x1FFFUL, 0);
+// SRC:  BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
