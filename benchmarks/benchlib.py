@@ -97,15 +97,19 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     import json
     mpicc, launcher, env = setup(a)
     occ = os.path.join(REPO, "scripts", "ompi-cc")
-    exe = {(v, n): os.path.join(a.out, "%s-%s-%d" % (name, v, n)) for v in ("plain", "ompi") for n in sizes}
+    # --runtime: the size from the command line (-DRUNTIME_N), so the
+    # datatypes' shapes are known only at run time.
+    rt = "-rt" if a.runtime else ""
+    exe = {(v, n): os.path.join(a.out, "%s-%s%s-%d" % (name, v, rt, n)) for v in ("plain", "ompi") for n in sizes}
     profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
+    size_flags = lambda n: ["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]  # noqa: E731
     used = {}
     for n in sizes:
-        build(a, [mpicc, "-O2", "-DN=%d" % n, "-o", exe[("plain", n)], src] + list(link), env)
-        r = build(a, [occ, "--ompi-report"] + profile + ["-O2", "-DN=%d" % n, "-o", exe[("ompi", n)], src] +
+        build(a, [mpicc, "-O2"] + size_flags(n) + ["-o", exe[("plain", n)], src] + list(link), env)
+        r = build(a, [occ, "--ompi-report"] + profile + ["-O2"] + size_flags(n) + ["-o", exe[("ompi", n)], src] +
                   list(link), env)
         used[n] = sum(": datatype-templates: MPI_" in l for l in r.stderr.splitlines()) if r else None
-    kept = os.path.join(a.out, "%s-templates.json" % name)
+    kept = os.path.join(a.out, "%s%s-templates.json" % (name, rt))
     if a.prebuilt:
         with open(kept) as f:
             used = {int(k): v for k, v in json.load(f).items()}
@@ -114,7 +118,7 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
             json.dump(used, f)
     if a.build_only:
         return None, True
-    lines = [title % (a.mpi, a.np, a.reps), "",
+    lines = [title % (a.mpi, a.np, a.reps) + (" (size given at run time)" if a.runtime else ""), "",
              "| N | message bytes | plain | ompi-cc | ompi-cc / plain | exchange: plain | ompi-cc "
              "| exchange ompi-cc / plain | templates |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -125,7 +129,8 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
         checks = set()
         for rep in range(a.reps):
             for v in (("plain", "ompi") if rep % 2 == 0 else ("ompi", "plain")):
-                out = run(launcher + ["-n", str(a.np), exe[(v, n)], str(iters_of(n))], env).stdout.split()
+                args = [str(iters_of(n))] + ([str(n)] if a.runtime else [])
+                out = run(launcher + ["-n", str(a.np), exe[(v, n)]] + args, env).stdout.split()
                 t[v].append(float(out[1]) * 1e6)
                 x[v].append(float(out[2]) * 1e6)
                 checks.add(out[3])

@@ -9,9 +9,12 @@ alternating runs and the median of the per-repetition ratios. The residuals
 the two builds print must agree.
 
   bench.py [--sizes 32,64,128,256,512] [--iters 2000] [--reps 7] [--np 2] [--mpi mpich|openmpi]
-           [--out DIR] [--profile FILE]
+           [--out DIR] [--profile FILE] [--runtime]
 
 --iters is the iterations at N = 128, scaled by 128^2 / N^2 (at least 20).
+--runtime builds the programs with the size read from the command line
+(-DRUNTIME_N), so the datatypes' shapes are known only at run time (the
+templates' run-time form, its shape recorded when the type is built).
 """
 import os
 import sys
@@ -26,6 +29,8 @@ def main():
     ap.add_argument("--sizes", default="32,64,128,256,512")
     ap.add_argument("--iters", type=int, default=2000)
     ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
+    ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
+                    "run time")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     lines, ok = sized_pair(a, "cg", os.path.join(HERE, "cg.c"), sizes,

@@ -10,9 +10,12 @@
  * `ompi-cc` replaces the column exchanges by the compiled pack loops of
  * templates/mpiopt/dtype.h where the machine profile measured them winning
  * (benchmarks/cg/bench.py compares the two builds). N is a compile-time
- * constant (-DN=128), as the templates need the columns' shape static.
+ * constant (-DN=128): the column's shape is static and the templates get it
+ * as constants; with -DRUNTIME_N it comes from the command line, and the
+ * shape is recorded when the type is built.
  *
  *   mpicc -DN=128 cg.c -lm; mpiexec -n P ./cg ITERATIONS
+ *   mpicc -DRUNTIME_N cg.c -lm; mpiexec -n P ./cg ITERATIONS N
  * Prints "N seconds_per_iteration exchange_seconds_per_iteration residual"
  * on rank 0 (the slowest rank's times; the residual norm after the
  * iterations, which the two builds must print alike). */
@@ -24,13 +27,18 @@
 #ifndef N
 #define N 128
 #endif
-#define W (N + 2)
+#ifdef RUNTIME_N /* the size from the command line: the column's shape known only at run time */
+static int n = N;
+#else
+static const int n = N;
+#endif
+#define W (n + 2)
 #define AT(i, j) ((size_t)(i) * (size_t)W + (size_t)(j))
 
 static double dot(const double *a, const double *b, MPI_Comm comm) {
   double local = 0, all = 0;
-  for (int i = 1; i <= N; i++)
-    for (int j = 1; j <= N; j++)
+  for (int i = 1; i <= n; i++)
+    for (int j = 1; j <= n; j++)
       local += a[AT(i, j)] * b[AT(i, j)];
   MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
   return all;
@@ -39,6 +47,9 @@ static double dot(const double *a, const double *b, MPI_Comm comm) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int size, rank, iters = argc > 1 ? atoi(argv[1]) : 100;
+#ifdef RUNTIME_N
+  n = argc > 2 ? atoi(argv[2]) : N;
+#endif
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (iters < 1) {
     fprintf(stderr, "usage: cg ITERATIONS (at least 1)\n");
@@ -56,7 +67,7 @@ int main(int argc, char **argv) {
   MPI_Cart_shift(grid, 1, 1, &west, &east);
 
   MPI_Datatype column;
-  MPI_Type_vector(N, 1, W, MPI_DOUBLE, &column);
+  MPI_Type_vector(n, 1, W, MPI_DOUBLE, &column);
   MPI_Type_commit(&column);
 
   size_t total = (size_t)W * (size_t)W;
@@ -64,8 +75,8 @@ int main(int argc, char **argv) {
          *q = calloc(total, sizeof *q);
   if (!x || !r || !p || !q)
     MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int i = 1; i <= N; i++) /* b: a smooth right-hand side, x0 = 0, r = p = b */
-    for (int j = 1; j <= N; j++)
+  for (int i = 1; i <= n; i++) /* b: a smooth right-hand side, x0 = 0, r = p = b */
+    for (int j = 1; j <= n; j++)
       r[AT(i, j)] = p[AT(i, j)] = 1.0 + 0.001 * (double)((i * 31 + j * 17 + rank * 7) % 97);
   double rr = dot(r, r, grid), tx = 0;
 
@@ -73,32 +84,32 @@ int main(int argc, char **argv) {
   double t0 = MPI_Wtime();
   for (int it = 0; it < iters; it++) {
     double t1 = MPI_Wtime();
-    MPI_Sendrecv(&p[AT(1, 1)], N, MPI_DOUBLE, north, 0, &p[AT(N + 1, 1)], N, MPI_DOUBLE, south, 0, grid,
+    MPI_Sendrecv(&p[AT(1, 1)], n, MPI_DOUBLE, north, 0, &p[AT(n + 1, 1)], n, MPI_DOUBLE, south, 0, grid,
                  MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&p[AT(N, 1)], N, MPI_DOUBLE, south, 1, &p[AT(0, 1)], N, MPI_DOUBLE, north, 1, grid,
+    MPI_Sendrecv(&p[AT(n, 1)], n, MPI_DOUBLE, south, 1, &p[AT(0, 1)], n, MPI_DOUBLE, north, 1, grid,
                  MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&p[AT(1, 1)], 1, column, west, 2, &p[AT(1, N + 1)], 1, column, east, 2, grid, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&p[AT(1, N)], 1, column, east, 3, &p[AT(1, 0)], 1, column, west, 3, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&p[AT(1, 1)], 1, column, west, 2, &p[AT(1, n + 1)], 1, column, east, 2, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&p[AT(1, n)], 1, column, east, 3, &p[AT(1, 0)], 1, column, west, 3, grid, MPI_STATUS_IGNORE);
     tx += MPI_Wtime() - t1;
-    for (int i = 1; i <= N; i++)
-      for (int j = 1; j <= N; j++)
+    for (int i = 1; i <= n; i++)
+      for (int j = 1; j <= n; j++)
         q[AT(i, j)] = 4.0 * p[AT(i, j)] - p[AT(i - 1, j)] - p[AT(i + 1, j)] - p[AT(i, j - 1)] - p[AT(i, j + 1)];
     double alpha = rr / dot(p, q, grid);
-    for (int i = 1; i <= N; i++)
-      for (int j = 1; j <= N; j++) {
+    for (int i = 1; i <= n; i++)
+      for (int j = 1; j <= n; j++) {
         x[AT(i, j)] += alpha * p[AT(i, j)];
         r[AT(i, j)] -= alpha * q[AT(i, j)];
       }
     double rr_next = dot(r, r, grid), beta = rr_next / rr;
     rr = rr_next;
-    for (int i = 1; i <= N; i++)
-      for (int j = 1; j <= N; j++)
+    for (int i = 1; i <= n; i++)
+      for (int j = 1; j <= n; j++)
         p[AT(i, j)] = r[AT(i, j)] + beta * p[AT(i, j)];
   }
   double t[2] = {(MPI_Wtime() - t0) / iters, tx / iters}, tmax[2];
   MPI_Reduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, 0, grid);
   if (rank == 0)
-    printf("%d %.6e %.6e %.12e\n", N, tmax[0], tmax[1], sqrt(rr));
+    printf("%d %.6e %.6e %.12e\n", n, tmax[0], tmax[1], sqrt(rr));
   MPI_Type_free(&column);
   MPI_Comm_free(&grid);
   free(x);

@@ -9,11 +9,14 @@ ratios (total time per iteration, and the exchange alone). The checksums of
 the two builds must agree.
 
   bench.py [--sizes 16,32,48,64] [--iters 200] [--reps 7] [--np 2] [--mpi mpich|openmpi] [--out DIR]
-           [--profile FILE]
+           [--profile FILE] [--runtime]
 
 --iters is the iterations at N = 32, scaled by 32^3 / N^3 (at least 10).
 --profile builds the ompi-cc programs with that machine profile
 (ompi-cc --ompi-profile=FILE) instead of the one the build ships.
+--runtime builds the programs with the size read from the command line
+(-DRUNTIME_N), so the datatypes' shapes are known only at run time (the
+templates' run-time form, its shape recorded when the type is built).
 """
 import os
 import sys
@@ -28,6 +31,8 @@ def main():
     ap.add_argument("--sizes", default="16,32,48,64")
     ap.add_argument("--iters", type=int, default=200)
     ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
+    ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
+                    "run time")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     lines, ok = sized_pair(a, "halo", os.path.join(HERE, "halo.c"), sizes,

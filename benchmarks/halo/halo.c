@@ -11,10 +11,14 @@
  * of templates/mpiopt/dtype.h where the machine profile measured them
  * winning (benchmarks/halo/bench.py compares the two builds).
  *
- * The size is a compile-time constant (-DN=48), as the templates need the
- * faces' shapes static (partial evaluation of the type constructors).
+ * The size is a compile-time constant (-DN=48): the faces' shapes are then
+ * static (partial evaluation of the type constructors) and the templates
+ * get them as constants. With -DRUNTIME_N the size comes from the command
+ * line: the shapes are known only at run time, recorded when the types are
+ * built, and the templates take them from there.
  *
  *   mpicc -DN=48 halo.c; mpiexec -n P ./halo ITERATIONS
+ *   mpicc -DRUNTIME_N halo.c; mpiexec -n P ./halo ITERATIONS N
  * Prints "N seconds_per_iteration exchange_seconds_per_iteration checksum"
  * on rank 0 (the slowest rank's times). */
 #include <mpi.h>
@@ -30,7 +34,11 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int size, rank, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+#ifdef RUNTIME_N /* the size from the command line: shapes known only at run time */
+  const int n = argc > 2 ? atoi(argv[2]) : N;
+#else
   const int n = N;
+#endif
   int iters = argc > 1 ? atoi(argv[1]) : 100;
   if (n < 2 || n > 512 || iters < 1) {
     fprintf(stderr, "usage: halo ITERATIONS (built with -DN=2..512)\n");

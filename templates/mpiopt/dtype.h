@@ -326,11 +326,17 @@ static MPIOPT_INLINE void mpiopt_dtype_rt_arrived(void *buf, const void *p, cons
   mpiopt_dtype_arrived(buf, p, st, 0, 1, 0, sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->elem);
 }
 
+/* A run-time shape without holes: the user's buffer is the message. */
+#define MPIOPT_DTYPE_RT_DENSE(sh) ((sh)->nblocks == 1 && (sh)->extent == (MPI_Aint)(sh)->blocklen * (sh)->elem)
+
 static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
                                        MPI_Comm comm, const struct mpiopt_dshape *sh, unsigned long mask,
                                        int ssend) {
   int n = mpiopt_dtype_rt_elements(sh, count, dest, mask);
-  void *p = n > 0 ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)sh->elem) : (void *)0;
+  void *p;
+  if (n > 0 && MPIOPT_DTYPE_RT_DENSE(sh))
+    return ssend ? MPI_Ssend(buf, n, sh->base, dest, tag, comm) : MPI_Send(buf, n, sh->base, dest, tag, comm);
+  p = n > 0 ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)sh->elem) : (void *)0;
   if (!p)
     return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
   mpiopt_dtype_rt_pack(p, buf, count, sh);
@@ -341,8 +347,11 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype
                                        MPI_Comm comm, MPI_Status *status, const struct mpiopt_dshape *sh,
                                        unsigned long mask) {
   int n = mpiopt_dtype_rt_elements(sh, count, source, mask), rc;
-  void *p = n > 0 ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)sh->elem) : (void *)0;
+  void *p;
   MPI_Status st;
+  if (n > 0 && MPIOPT_DTYPE_RT_DENSE(sh))
+    return MPI_Recv(buf, n, sh->base, source, tag, comm, status);
+  p = n > 0 ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)sh->elem) : (void *)0;
   if (!p)
     return MPI_Recv(buf, count, dtype, source, tag, comm, status);
   rc = MPI_Recv(p, n, sh->base, source, tag, comm, &st);
@@ -362,10 +371,21 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scoun
                                            const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
                                            unsigned long mask) {
   int sn = mpiopt_dtype_rt_elements(ssh, scount, dest, mask), rn = mpiopt_dtype_rt_elements(rsh, rcount, source, mask);
-  void *sp = sn > 0 ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)ssh->elem) : (void *)0;
-  void *rp = rn > 0 ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)rsh->elem) : (void *)0;
+  void *sp, *rp;
   MPI_Status st;
   int rc;
+  if (sn > 0 && MPIOPT_DTYPE_RT_DENSE(ssh)) { /* dense sides travel from and to the user's buffers */
+    scount = sn;
+    stype = ssh->base;
+    sn = 0;
+  }
+  if (rn > 0 && MPIOPT_DTYPE_RT_DENSE(rsh)) {
+    rcount = rn;
+    rtype = rsh->base;
+    rn = 0;
+  }
+  sp = sn > 0 ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)ssh->elem) : (void *)0;
+  rp = rn > 0 ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)rsh->elem) : (void *)0;
   if (!sp && !rp)
     return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
   if (sp)
