@@ -50,8 +50,8 @@ class Tester:
     def __init__(self, args):
         self.a = args
         self.ompi_cc = args.ompi_cc
-        self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "runs": 0,
-                       "invalid": 0}
+        self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
+                       "runs": 0, "invalid": 0}
         self.failures = []
 
     def build(self, src, impl, exe, optimised, extra=()):
@@ -96,8 +96,10 @@ class Tester:
                 planned = len(re.findall(r"planned-collectives: MPI_\w+ (?:planned once|handed to)", err))
                 self.counts["fused"] += fused
                 self.counts["deferred"] += deferred
+                templates = len(re.findall(r"datatype-templates: MPI_\w+ with", err))
                 self.counts["planned"] += planned
-                self.counts["transformed"] += 1 if fused + deferred + planned else 0
+                self.counts["templates"] += templates
+                self.counts["transformed"] += 1 if fused + deferred + planned + templates else 0
             built[impl] = (plain, opt)
         for impl, n in configs:
             plain, opt = built[impl]
@@ -277,9 +279,9 @@ class Tester:
         for _, k, _, _ in self.failures:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
-              "collectives), %d runs, %.0f s" %
+              "collectives, %d datatype templates), %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
-               c["deferred"], c["planned"], c["runs"], time.time() - t0))
+               c["deferred"], c["planned"], c["templates"], c["runs"], time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))

@@ -16,7 +16,10 @@ communicate, called from rank-dependent branches and loops; communicators
 duplicated, split and freed; nonblocking, point-to-point and persistent
 requests; early returns, break, continue and goto; macros around calls;
 MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv in loops whose counts stay
-the same or change (what the planned collectives look for).
+the same or change (what the planned collectives look for); derived
+datatypes of doubles (contiguous, vector, hvector, 2-D and 3-D subarrays,
+resized columns) built from static or run-time arguments, used in rings and
+pairs and freed (what the datatype templates compile).
 
 Correctness by construction: in code every rank runs, any statement may be
 generated; a rank-dependent branch gets, in each arm, its own realisation of
@@ -259,6 +262,8 @@ class Gen:
             self.out_params(f, out)
         elif w < 96 and not deep:
             self.planned_loop(f, out)
+        elif w < 98:
+            self.dtype_exchange(f, out)
         else:
             # consecutive reductions of one kind: what fusion looks for
             kind, ctype, mpitype, op, comm, root = self.signature()
@@ -411,6 +416,80 @@ class Gen:
             out.append("MPI_Request_free(&%s[0]);" % rq)
             out.append("MPI_Request_free(&%s[1]);" % rq)
         out.append("mix(%s);" % u)
+
+    def dtype_type(self, t, dyn, decls, build):
+        """A derived datatype t of doubles (what datatype-templates compiles),
+        built from static arguments or, with dyn, from values known only at
+        run time; its span with up to 2 elements fits in 240 doubles.
+        Returns how many elements of it to send."""
+        num = (lambda v: "(%d + argc_copy - 1)" % v) if dyn else str
+        kind = self.pick(["contiguous", "vector", "hvector", "subarray2", "subarray3", "resized"])
+        r = self.r.randint
+        if kind == "contiguous":
+            build.append("MPI_Type_contiguous(%s, MPI_DOUBLE, &%s);" % (num(r(1, 20)), t))
+            return r(1, 3)
+        if kind in ("vector", "hvector", "resized"):
+            c, bl = r(1, 6), r(1, 3)
+            st = bl + r(0, 5)
+            if kind == "hvector":
+                build.append("MPI_Type_create_hvector(%s, %s, %s, MPI_DOUBLE, &%s);"
+                             % (num(c), num(bl), "(MPI_Aint)(8 * %s)" % num(st), t))
+            elif kind == "vector":
+                build.append("MPI_Type_vector(%s, %s, %s, MPI_DOUBLE, &%s);" % (num(c), num(bl), num(st), t))
+            else:  # a column resized to one double: elements interleave
+                decls.append("MPI_Datatype %s_col;" % t)
+                build.append("MPI_Type_vector(%s, 1, %s, MPI_DOUBLE, &%s_col);" % (num(c), num(st), t))
+                build.append("MPI_Type_create_resized(%s_col, 0, %s, &%s);"
+                             % (t, "(MPI_Aint)sizeof(double)" if not dyn else "(MPI_Aint)(8 * argc_copy)", t))
+                build.append("MPI_Type_free(&%s_col);" % t)
+            return r(1, 2)
+        dims = 2 if kind == "subarray2" else 3
+        top = 10 if dims == 2 else 5
+        sizes = [r(1, top) for _ in range(dims)]
+        subs = [r(1, n) for n in sizes]
+        starts = [r(0, n - m) for n, m in zip(sizes, subs)]
+        decls.append("int %s_sz[%d] = {%s}, %s_sub[%d] = {%s}, %s_at[%d] = {%s};" % (
+            t, dims, ", ".join(num(v) for v in sizes), t, dims, ", ".join(map(str, subs)), t, dims,
+            ", ".join(map(str, starts))))
+        build.append("MPI_Type_create_subarray(%d, %s_sz, %s_sub, %s_at, %s, MPI_DOUBLE, &%s);" % (
+            dims, t, t, t, self.pick(["MPI_ORDER_C", "MPI_ORDER_FORTRAN"]), t))
+        return 1
+
+    def dtype_exchange(self, f, out):
+        """A derived datatype built, used in a ring or between pairs, and
+        freed, in a block of its own (datatype-templates: static shapes,
+        subarrays, resized types, shapes recorded at run time)."""
+        t, a, b, st, i = (self.fresh(p) for p in ("dt", "da", "db", "dst", "di"))
+        decls, build = ["MPI_Datatype %s;" % t, "double %s[240], %s[240];" % (a, b), "MPI_Status %s;" % st,
+                        "int %s, %s_n = -1;" % (i, t)], []
+        count = self.dtype_type(t, self.chance(0.4), decls, build)
+        off = self.r.randint(0, 3)
+        out.append("{")
+        body = decls + build + ["MPI_Type_commit(&%s);" % t,
+                                "for (%s = 0; %s < 240; %s++)" % (i, i, i),
+                                "  %s[%s] = rank * 1000 + %s, %s[%s] = -1;" % (a, i, i, b, i)]
+        how = self.r.randint(0, 2)
+        if how == 0:  # a ring, the same type on both sides
+            body.append("MPI_Sendrecv(&%s[%d], %d, %s, (rank + 1) %% size, 8, %s, %d, %s, (rank + size - 1) %% size, "
+                        "8, MPI_COMM_WORLD, &%s);" % (a, off, count, t, b, count, t, st))
+            body.append("MPI_Get_count(&%s, %s, &%s_n);" % (st, t, t))
+        elif how == 1:  # a ring into contiguous doubles: the order on the wire
+            body.append("MPI_Sendrecv(&%s[%d], %d, %s, (rank + 1) %% size, 8, %s, 240, MPI_DOUBLE, "
+                        "(rank + size - 1) %% size, 8, MPI_COMM_WORLD, &%s);" % (a, off, count, t, b, st))
+            body.append("MPI_Get_count(&%s, MPI_DOUBLE, &%s_n);" % (st, t))
+        else:  # pairs: the even rank sends with the type, the odd one receives with it
+            body.append("if ((rank ^ 1) < size && rank % 2 == 0)")
+            body.append("  MPI_Send(&%s[%d], %d, %s, rank ^ 1, 9, MPI_COMM_WORLD);" % (a, off, count, t))
+            body.append("else if ((rank ^ 1) < size) {")
+            body.append("  MPI_Recv(%s, %d, %s, rank ^ 1, 9, MPI_COMM_WORLD, &%s);" % (b, count, t, st))
+            body.append("  MPI_Get_count(&%s, %s, &%s_n);" % (st, t, t))
+            body.append("}")
+        body += ["for (%s = 0; %s < 240; %s++)" % (i, i, i),
+                 "  mix((long)%s[%s] * (%s + 1));" % (b, i, i),
+                 "mix(%s_n);" % t,
+                 "MPI_Type_free(&%s);" % t]
+        out.extend("  " + l for l in body)
+        out.append("}")
 
     def goto_skip(self, f, out):
         self.nlabel += 1
