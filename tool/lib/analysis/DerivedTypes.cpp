@@ -445,6 +445,13 @@ std::string DerivedTypes::runtimeWhy(const Construction &C) {
     return "through a macro or the MPI-1 name";
   if (C.V->getBeginLoc().isMacroID() || C.V->getEndLoc().isMacroID())
     return "into a variable declared through a macro";
+  // The shadow is declared after the variable's declaration: that must be
+  // a statement of a block (not a for loop's first clause) or file scope.
+  if (C.V->isLocalVarDecl()) {
+    const Stmt *DS = parentStmt(Ctx, DynTypedNode::create(*C.V));
+    if (!isa_and_nonnull<DeclStmt>(DS) || !isa_and_nonnull<CompoundStmt>(parentStmt(Ctx, DS)))
+      return "into a variable declared where no declaration can follow it (a for loop's first clause)";
+  }
   return "";
 }
 

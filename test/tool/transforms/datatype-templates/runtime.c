@@ -56,3 +56,14 @@ void exchange(double *a, int n, int peer) {
 // SRC:  mpiopt_type_contiguous_rt(n++, MPI_DOUBLE, &bumped, &mpiopt_shape_bumped);
 // SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, bumped, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_bumped, 0x1FFFUL, 0);
 // SRC:  BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
+
+// Declared in a for loop's first clause: no declaration can follow it there.
+void loop_scoped(double *a, int n, int peer) {
+  for (MPI_Datatype ft; n > 0; n = 0) {
+    MPI_Type_contiguous(n, MPI_DOUBLE, &ft);
+    MPI_Type_commit(&ft);
+    MPI_Send(a, 1, ft, peer, 3, MPI_COMM_WORLD);
+    // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:5: datatype-templates: not done: MPI_Send with ft (the datatype ft has no shape known here: line [[#@LINE-3]] builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line [[#@LINE-3]] builds it into a variable declared where no declaration can follow it (a for loop's first clause))
+    MPI_Type_free(&ft);
+  }
+}
