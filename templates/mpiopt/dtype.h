@@ -97,6 +97,18 @@ static MPIOPT_INLINE int mpiopt_dtype_elements(int count, int nblocks, int block
   return n > INT_MAX || n < 0 ? -1 : (int)n;
 }
 
+/* One block: a block of one 8- or 4-byte element (a matrix column) gets a
+   copy of constant size also where the shape is known only at run time
+   (with a constant shape the test folds away). */
+static MPIOPT_INLINE void mpiopt_dtype_copy(void *d, const void *s, size_t block) {
+  if (block == 8)
+    memcpy(d, s, 8);
+  else if (block == 4)
+    memcpy(d, s, 4);
+  else
+    memcpy(d, s, block);
+}
+
 /* Copy count elements of the shape at src into dst, densely: each element
    nouter groups ostride bytes apart of nblocks blocks stride bytes apart,
    the first offset bytes in. */
@@ -110,7 +122,7 @@ static MPIOPT_INLINE void mpiopt_dtype_pack_nd(void *dst, const void *src, int c
   for (e = 0; e < count; e++, s += extent)
     for (o = 0; o < nouter; o++)
       for (b = 0; b < nblocks; b++, d += block)
-        memcpy(d, s + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, block);
+        mpiopt_dtype_copy(d, s + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, block);
 }
 
 static MPIOPT_INLINE void mpiopt_dtype_pack(void *dst, const void *src, int count, int nblocks, int blocklen,
@@ -129,7 +141,7 @@ static MPIOPT_INLINE void mpiopt_dtype_unpack_nd(void *dst, const void *src, int
   for (e = 0; e < full; e++, d += extent)
     for (o = 0; o < nouter; o++)
       for (b = 0; b < nblocks; b++, s += block)
-        memcpy(d + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, s, block);
+        mpiopt_dtype_copy(d + (MPI_Aint)o * ostride + (MPI_Aint)b * stride, s, block);
   n -= full * nouter * nblocks * blocklen; /* a message shorter than the buffer */
   for (o = 0; n > 0; o++)
     for (b = 0; n > 0 && b < nblocks; b++, s += block) {
@@ -320,113 +332,83 @@ static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh
   return n > 0 && mpiopt_dtype_wins((size_t)n * (size_t)sh->elem, mask) ? n : 0;
 }
 
-/* Pack and unpack a run-time shape: blocks of one element of 4 or 8 bytes
-   (a matrix column) get a loop with a constant copy size. */
-static MPIOPT_INLINE void mpiopt_dtype_rt_pack(void *dst, const void *src, int count, const struct mpiopt_dshape *sh) {
-  if (sh->blocklen == 1 && sh->elem == 8)
-    mpiopt_dtype_pack(dst, src, count, sh->nblocks, 1, sh->stride, sh->extent, 8);
-  else if (sh->blocklen == 1 && sh->elem == 4)
-    mpiopt_dtype_pack(dst, src, count, sh->nblocks, 1, sh->stride, sh->extent, 4);
-  else
-    mpiopt_dtype_pack(dst, src, count, sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->elem);
-}
-
-static MPIOPT_INLINE void mpiopt_dtype_rt_arrived(void *buf, const void *p, const MPI_Status *st,
-                                           const struct mpiopt_dshape *sh) {
-  mpiopt_dtype_arrived(buf, p, st, 0, 1, 0, sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->elem);
-}
-
-/* A run-time shape without holes: the user's buffer is the message. */
-#define MPIOPT_DTYPE_RT_DENSE(sh) ((sh)->nblocks == 1 && (sh)->extent == (MPI_Aint)(sh)->blocklen * (sh)->elem)
-
+/* The _rt calls: the size check inline, the rest out of line through the
+   _nd templates with the shadow's shape (one level from the buffer's
+   start). */
 static MPIOPT_NOINLINE int mpiopt_send_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
-                                                  int tag, MPI_Comm comm, const struct mpiopt_dshape *sh, int n,
+                                                  int tag, MPI_Comm comm, const struct mpiopt_dshape *sh,
                                                   int ssend) {
-  void *p;
-  if (n > 0 && MPIOPT_DTYPE_RT_DENSE(sh))
-    return ssend ? MPI_Ssend(buf, n, sh->base, dest, tag, comm) : MPI_Send(buf, n, sh->base, dest, tag, comm);
-  p = n > 0 ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)sh->elem) : (void *)0;
-  if (!p)
-    return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
-  mpiopt_dtype_rt_pack(p, buf, count, sh);
-  return ssend ? MPI_Ssend(p, n, sh->base, dest, tag, comm) : MPI_Send(p, n, sh->base, dest, tag, comm);
+  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, 0, 1, 0, sh->nblocks, sh->blocklen, sh->stride,
+                              sh->extent, sh->base, sh->elem, ssend);
 }
 
 static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
                                        MPI_Comm comm, const struct mpiopt_dshape *sh, unsigned long mask,
                                        int ssend) {
-  int n = mpiopt_dtype_rt_elements(sh, count, dest, mask);
-  if (n > 0)
-    return mpiopt_send_dtype_rt_work(buf, count, dtype, dest, tag, comm, sh, n, ssend);
+  if (mpiopt_dtype_rt_elements(sh, count, dest, mask) > 0)
+    return mpiopt_send_dtype_rt_work(buf, count, dtype, dest, tag, comm, sh, ssend);
   return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
 }
 
 static MPIOPT_NOINLINE int mpiopt_recv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                   MPI_Comm comm, MPI_Status *status,
-                                                  const struct mpiopt_dshape *sh, int n) {
-  int rc;
-  void *p;
-  MPI_Status st;
-  if (n > 0 && MPIOPT_DTYPE_RT_DENSE(sh))
-    return MPI_Recv(buf, n, sh->base, source, tag, comm, status);
-  p = n > 0 ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)sh->elem) : (void *)0;
-  if (!p)
-    return MPI_Recv(buf, count, dtype, source, tag, comm, status);
-  rc = MPI_Recv(p, n, sh->base, source, tag, comm, &st);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  mpiopt_dtype_rt_arrived(buf, p, &st, sh);
-  if (status != MPI_STATUS_IGNORE)
-    *status = st;
-  return rc;
+                                                  const struct mpiopt_dshape *sh) {
+  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, 0, 1, 0, sh->nblocks, sh->blocklen,
+                              sh->stride, sh->extent, sh->base, sh->elem);
 }
 
 static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                        MPI_Comm comm, MPI_Status *status, const struct mpiopt_dshape *sh,
                                        unsigned long mask) {
-  int n = mpiopt_dtype_rt_elements(sh, count, source, mask);
-  if (n > 0)
-    return mpiopt_recv_dtype_rt_work(buf, count, dtype, source, tag, comm, status, sh, n);
+  if (mpiopt_dtype_rt_elements(sh, count, source, mask) > 0)
+    return mpiopt_recv_dtype_rt_work(buf, count, dtype, source, tag, comm, status, sh);
   return MPI_Recv(buf, count, dtype, source, tag, comm, status);
 }
 
-/* MPI_Sendrecv with a run-time shape on either side (a null shadow: the
-   side as written). */
+/* A side of a run-time sendrecv: n elements of the shadow's shape to pack
+   (0: the side as written). A shape without holes travels from and to the
+   user's buffer as n elements of its base type. */
+struct mpiopt_dtype_side {
+  int count, nblocks, blocklen, elem;
+  MPI_Datatype type, base;
+  MPI_Aint stride, extent;
+};
+
+static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MPI_Datatype type,
+                                                                 const struct mpiopt_dshape *sh, int n) {
+  struct mpiopt_dtype_side d;
+  memset(&d, 0, sizeof d);
+  d.count = count;
+  d.type = d.base = type;
+  d.elem = 1;
+  if (n > 0 && sh->nblocks == 1 && sh->extent == (MPI_Aint)sh->blocklen * sh->elem) {
+    d.count = n;
+    d.type = sh->base;
+  } else if (n > 0) {
+    d.nblocks = sh->nblocks;
+    d.blocklen = sh->blocklen;
+    d.stride = sh->stride;
+    d.extent = sh->extent;
+    d.base = sh->base;
+    d.elem = sh->elem;
+  }
+  return d;
+}
+
 static MPIOPT_NOINLINE int mpiopt_sendrecv_dtype_rt_work(const void *sendbuf, int scount, MPI_Datatype stype,
                                                       int dest, int stag, void *recvbuf, int rcount,
                                                       MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                                                       MPI_Status *status, const struct mpiopt_dshape *ssh,
                                                       const struct mpiopt_dshape *rsh, int sn, int rn) {
-  void *sp, *rp;
-  MPI_Status st;
-  int rc;
-  if (sn > 0 && MPIOPT_DTYPE_RT_DENSE(ssh)) { /* dense sides travel from and to the user's buffers */
-    scount = sn;
-    stype = ssh->base;
-    sn = 0;
-  }
-  if (rn > 0 && MPIOPT_DTYPE_RT_DENSE(rsh)) {
-    rcount = rn;
-    rtype = rsh->base;
-    rn = 0;
-  }
-  sp = sn > 0 ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)ssh->elem) : (void *)0;
-  rp = rn > 0 ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)rsh->elem) : (void *)0;
-  if (!sp && !rp)
-    return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
-  if (sp)
-    mpiopt_dtype_rt_pack(sp, sendbuf, scount, ssh);
-  rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? ssh->base : stype, dest, stag, rp ? rp : recvbuf,
-                    rp ? rn : rcount, rp ? rsh->base : rtype, source, rtag, comm, &st);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  if (rp)
-    mpiopt_dtype_rt_arrived(recvbuf, rp, &st, rsh);
-  if (status != MPI_STATUS_IGNORE)
-    *status = st;
-  return rc;
+  struct mpiopt_dtype_side s = mpiopt_dtype_rt_side(scount, stype, ssh, sn),
+                           r = mpiopt_dtype_rt_side(rcount, rtype, rsh, rn);
+  return mpiopt_sendrecv_dtype_nd(sendbuf, s.count, s.type, dest, stag, recvbuf, r.count, r.type, source, rtag, comm,
+                                  status, 0, 1, 0, s.nblocks, s.blocklen, s.stride, s.extent, s.base, s.elem, 0, 1, 0,
+                                  r.nblocks, r.blocklen, r.stride, r.extent, r.base, r.elem);
 }
 
+/* MPI_Sendrecv with a run-time shape on either side (a null shadow: the
+   side as written). */
 static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scount, MPI_Datatype stype, int dest,
                                            int stag, void *recvbuf, int rcount, MPI_Datatype rtype, int source,
                                            int rtag, MPI_Comm comm, MPI_Status *status,
