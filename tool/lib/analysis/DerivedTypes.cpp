@@ -187,8 +187,8 @@ void DerivedTypes::apply(const Construction &C) {
   DatatypeVar &D = Vars[C.V];
   D.Constructions.push_back(C.CE);
   std::string Why;
-  NotStatic = false;
-  std::optional<TypeShape> S = construction(C, Why);
+  bool NotStatic = false;
+  std::optional<TypeShape> S = construction(C, Why, NotStatic);
   if (!S && !NotStatic) // a static construction that has no shape has none at run time either
     return taint(C.V, llvm::formatv("line {0} builds it {1}", C.Line, Why).str());
   std::string Runtime = runtimeWhy(C);
@@ -358,7 +358,7 @@ static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *
   return Old;
 }
 
-std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::string &Why) {
+std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::string &Why, bool &NotStatic) {
   const TypeConstructorModel &M = *C.M;
   auto Int = [&](int Arg, int64_t Min) -> std::optional<int64_t> {
     if (Arg < 0)

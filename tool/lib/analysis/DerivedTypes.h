@@ -105,13 +105,14 @@ private:
   Evaluator &Ev;
   std::map<const clang::VarDecl *, DatatypeVar> Vars;
   std::vector<Construction> Pending;
-  bool NotStatic = false; ///< construction() met an argument that is not static
   void collect();
   void use(const clang::DeclRefExpr *R, const clang::FunctionDecl *FD);
   void resolve();
   void apply(const Construction &C);
   const clang::VarDecl *oldVar(const Construction &C) const;
-  std::optional<TypeShape> construction(const Construction &C, std::string &Why);
+  /// The shape C builds, or why not; NotStatic: an argument is not static
+  /// (the shape may still be recorded at run time).
+  std::optional<TypeShape> construction(const Construction &C, std::string &Why, bool &NotStatic);
   void taint(const clang::VarDecl *V, std::string Why, bool AlsoRuntime = true);
   std::string runtimeWhy(const Construction &C);
 };

@@ -63,6 +63,7 @@ std::string shapeArgs(const TypeShape *S, bool Nd) {
 struct SideDecision {
   const TypeShape *Shape = nullptr;
   const DatatypeVar *Runtime = nullptr;
+  uint32_t Mask = 0; ///< with Runtime: the profile's winning sizes (sizeMask)
   std::string Var, Why, Figure;
 };
 
@@ -114,6 +115,7 @@ SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const MachinePr
   if (!Mask)
     return D;
   D.Runtime = &V;
+  D.Mask = Mask;
   D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it builds a "
                            "vector of a predefined type, so a wrapper records the shape it builds in "
                            "mpiopt_shape_{0}; the machine profile {2} measured the template faster for messages {3}: "
@@ -191,10 +193,11 @@ void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &
 /// The call with a shape recorded at run time on a side: the _rt form, the
 /// shadows' addresses (a side of compiled shape passes as written), the
 /// profile's size mask.
-void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, const MachineProfile &Profile,
-                 std::vector<ShadowVar> &Shadows) {
+void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, std::vector<ShadowVar> &Shadows) {
   T.To = F.To.str() + "_rt";
+  uint32_t Mask = 0;
   for (SideDecision &D : Sides) {
+    Mask |= D.Mask; // one profile: every run-time side has the same
     if (D.Shape) {
       D.Shape = nullptr;
       D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";
@@ -204,7 +207,7 @@ void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &S
         std::none_of(Shadows.begin(), Shadows.end(), [&](const ShadowVar &V) { return V.Decl == D.Runtime->Decl; }))
       Shadows.push_back({D.Runtime->Decl, D.Runtime->Name, D.Runtime->Constructions});
   }
-  T.Append += llvm::formatv(", 0x{0:X-}UL", sizeMask(Profile)).str() + F.Tail.str();
+  T.Append += llvm::formatv(", 0x{0:X-}UL", Mask).str() + F.Tail.str();
 }
 
 ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) {
@@ -247,7 +250,7 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
     T.RParen = C.Call->getRParenLoc();
     if (Runtime)
-      runtimeCall(T, *F, Sides, *Profile, Plan.Shadows);
+      runtimeCall(T, *F, Sides, Plan.Shadows);
     else
       compiledCall(T, *F, Sides);
     std::string Why =
