@@ -143,3 +143,21 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
               "repetition; templates: the calls ompi-cc sent through a template." +
               ("" if ok else " CHECKSUMS DIFFER.")]
     return lines, ok
+
+
+def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=()):
+    """The command line of a sized_pair benchmark (--sizes, --iters,
+    --profile, --runtime and the common options), its run and its table;
+    iters_of(a, n): the iterations at size n. Returns the exit status."""
+    ap = parser(doc, name, reps=7)
+    ap.add_argument("--sizes", default=sizes)
+    ap.add_argument("--iters", type=int, default=iters)
+    ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
+    ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
+                    "run time")
+    a = ap.parse_args()
+    lines, ok = sized_pair(a, name, src, [int(n) for n in a.sizes.split(",")], lambda n: iters_of(a, n), face_bytes,
+                           title, link)
+    if lines:
+        report(a, name, lines)
+    return 0 if ok else 1

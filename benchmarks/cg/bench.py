@@ -21,25 +21,14 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import parser, report, sized_pair  # noqa: E402
+from benchlib import sized_main  # noqa: E402
 
 
 def main():
-    ap = parser(__doc__, "cg", reps=7)
-    ap.add_argument("--sizes", default="32,64,128,256,512")
-    ap.add_argument("--iters", type=int, default=2000)
-    ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
-    ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
-                    "run time")
-    a = ap.parse_args()
-    sizes = [int(s) for s in a.sizes.split(",")]
-    lines, ok = sized_pair(a, "cg", os.path.join(HERE, "cg.c"), sizes,
-                           lambda n: max(20, a.iters * 128 ** 2 // n ** 2), lambda n: n * 8,
-                           "CG on the 2-D Poisson matrix, %s, %d ranks, median of %d runs (microseconds per "
-                           "iteration; N: local N x N; message: one halo column)", link=["-lm"])
-    if lines:
-        report(a, "cg", lines)
-    return 0 if ok else 1
+    return sized_main(__doc__, "cg", os.path.join(HERE, "cg.c"), "32,64,128,256,512", 2000,
+                      lambda a, n: max(20, a.iters * 128 ** 2 // n ** 2), lambda n: n * 8,
+                      "CG on the 2-D Poisson matrix, %s, %d ranks, median of %d runs (microseconds per iteration; "
+                      "N: local N x N; message: one halo column)", link=["-lm"])
 
 
 if __name__ == "__main__":

@@ -23,25 +23,14 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import parser, report, sized_pair  # noqa: E402
+from benchlib import sized_main  # noqa: E402
 
 
 def main():
-    ap = parser(__doc__, "halo", reps=7)
-    ap.add_argument("--sizes", default="16,32,48,64")
-    ap.add_argument("--iters", type=int, default=200)
-    ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
-    ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
-                    "run time")
-    a = ap.parse_args()
-    sizes = [int(s) for s in a.sizes.split(",")]
-    lines, ok = sized_pair(a, "halo", os.path.join(HERE, "halo.c"), sizes,
-                           lambda n: max(10, a.iters * 32 ** 3 // n ** 3), lambda n: (n + 2) * (n + 2) * 8,
-                           "Halo exchange + 7-point stencil, %s, %d ranks, median of %d runs (microseconds per "
-                           "iteration; N: local N^3; message: one face)")
-    if lines:
-        report(a, "halo", lines)
-    return 0 if ok else 1
+    return sized_main(__doc__, "halo", os.path.join(HERE, "halo.c"), "16,32,48,64", 200,
+                      lambda a, n: max(10, a.iters * 32 ** 3 // n ** 3), lambda n: (n + 2) * (n + 2) * 8,
+                      "Halo exchange + 7-point stencil, %s, %d ranks, median of %d runs (microseconds per "
+                      "iteration; N: local N^3; message: one face)")
 
 
 if __name__ == "__main__":
