@@ -1,10 +1,19 @@
 /* dtype_tune.c: the measurement behind the machine profile's
  * "templates.vector" points (scripts/tune). A ping-pong between ranks 0 and
- * 1 of a matrix column, N doubles STRIDE doubles apart (MPI_Type_vector(N,
- * 1, STRIDE, MPI_DOUBLE)), sent and received with the derived type
- * (generic) and through the templates of templates/mpiopt/dtype.h called
- * as ompi-opt calls them (the shape as constants), in alternating rounds;
- * medians of the rounds, microseconds per one-way message.
+ * 1 of a strided shape, NB blocks of BL doubles each, block starts STRIDE
+ * doubles apart (MPI_Type_vector(NB, BL, STRIDE, MPI_DOUBLE)), sent and
+ * received with the derived type (generic) and through the templates of
+ * templates/mpiopt/dtype.h called as ompi-opt calls them (the shape as
+ * constants), in alternating rounds; medians of the rounds, microseconds
+ * per one-way message.
+ *
+ * Three block sizes: single doubles (8 bytes: a matrix column, the costliest
+ * shape for a datatype engine), 64-byte and 512-byte blocks (the rows of a
+ * 3-D stencil's face; an engine that copies blocks well may beat the
+ * template there while losing on columns). Each is measured at message
+ * sizes from 64 bytes (the smallest with two blocks) to 256 KiB. The
+ * profile keys its points by block size, and ompi-opt reads the points of
+ * the block sizes around a shape's.
  *
  * With more than two ranks, every pair (0,1), (2,3), ... runs its ping-pong
  * at the same time (an odd last rank waits), so the figures are those of a
@@ -13,15 +22,18 @@
  * with the ranks per node the programs will run with.
  *
  *   mpiexec -n 2 ./dtype_tune [ROUNDS]
- * Prints one JSON object per size on rank 0:
- *   {"family": "vector", "bytes": B, "generic_us": G, "template_us": T} */
+ * Prints one JSON object per shape on rank 0:
+ *   {"family": "vector", "block": BB, "bytes": B, "generic_us": G, "template_us": T} */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "mpiopt/dtype.h"
 
-#define STRIDE 64
+/* Block starts: 64 doubles apart for blocks up to 8 doubles, 4 blocks'
+   length apart above. */
+#define STRIDE(BL) ((BL) <= 8 ? 64 : 4 * (BL))
+#define MAX_DOUBLES (32768 * 64)
 
 static int paired; /* ranks below this one have a partner */
 
@@ -30,10 +42,10 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* One round: iters round trips of the column, generic or through the
+/* One round: iters round trips of the shape, generic or through the
    template; microseconds per one-way message (rank 0's clock). */
-#define ROUND(N)                                                                                                       \
-  static double round_##N(double *a, MPI_Datatype col, int rank, int iters, int tpl) {                                \
+#define ROUND(NB, BL)                                                                                                  \
+  static double round_##NB##_##BL(double *a, MPI_Datatype t, int rank, int iters, int tpl) {                          \
     int base = rank & ~1;                                                                                              \
     MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
     double t0 = MPI_Wtime();                                                                                           \
@@ -41,30 +53,50 @@ static int cmp(const void *a, const void *b) {
       for (int r = base; r < base + 2; r++) {                                                                          \
         if (rank == r) {                                                                                               \
           if (tpl)                                                                                                     \
-            mpiopt_send_dtype(a, 1, col, r ^ 1, 0, MPI_COMM_WORLD, N, 1, STRIDE * 8, ((N)-1) * STRIDE * 8 + 8,        \
-                              MPI_DOUBLE, 8, 0);                                                                       \
+            mpiopt_send_dtype(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8,                              \
+                              ((NB)-1) * STRIDE(BL) * 8 + (BL) * 8, MPI_DOUBLE, 8, 0);                                 \
           else                                                                                                         \
-            MPI_Send(a, 1, col, r ^ 1, 0, MPI_COMM_WORLD);                                                             \
+            MPI_Send(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD);                                                               \
         } else if (rank == (r ^ 1)) {                                                                                  \
           if (tpl)                                                                                                     \
-            mpiopt_recv_dtype(a, 1, col, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, N, 1, STRIDE * 8,                   \
-                              ((N)-1) * STRIDE * 8 + 8, MPI_DOUBLE, 8);                                                \
+            mpiopt_recv_dtype(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, NB, BL, STRIDE(BL) * 8,               \
+                              ((NB)-1) * STRIDE(BL) * 8 + (BL) * 8, MPI_DOUBLE, 8);                                    \
           else                                                                                                         \
-            MPI_Recv(a, 1, col, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                                              \
+            MPI_Recv(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                                                \
         }                                                                                                              \
       }                                                                                                                \
     }                                                                                                                  \
     return (MPI_Wtime() - t0) / iters / 2 * 1e6;                                                                       \
   }
-ROUND(8)
-ROUND(64)
-ROUND(512)
-ROUND(2048)
-ROUND(4096)
-ROUND(8192)
-ROUND(32768)
+/* Columns of single doubles, 64 B to 256 KiB. */
+ROUND(8, 1)
+ROUND(64, 1)
+ROUND(512, 1)
+ROUND(2048, 1)
+ROUND(4096, 1)
+ROUND(8192, 1)
+ROUND(32768, 1)
+/* 64-byte blocks. */
+ROUND(8, 8)
+ROUND(64, 8)
+ROUND(256, 8)
+ROUND(512, 8)
+ROUND(1024, 8)
+ROUND(4096, 8)
+/* 512-byte blocks. */
+ROUND(2, 64)
+ROUND(8, 64)
+ROUND(32, 64)
+ROUND(64, 64)
+ROUND(128, 64)
+ROUND(512, 64)
 
 typedef double (*round_fn)(double *, MPI_Datatype, int, int, int);
+struct shape {
+  int nb, bl;
+  round_fn fn;
+};
+#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -76,30 +108,33 @@ int main(int argc, char **argv) {
     if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) dtype_tune [ROUNDS >= 1]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  static const int sizes[] = {8, 64, 512, 2048, 4096, 8192, 32768};
-  static const round_fn fns[] = {round_8, round_64, round_512, round_2048, round_4096, round_8192, round_32768};
-  const int nsizes = (int)(sizeof sizes / sizeof *sizes);
-  double *a = calloc((size_t)32768 * STRIDE, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
+  static const struct shape shapes[] = {
+      SHAPE(8, 1),  SHAPE(64, 1),  SHAPE(512, 1),  SHAPE(2048, 1), SHAPE(4096, 1),  SHAPE(8192, 1), SHAPE(32768, 1),
+      SHAPE(8, 8),  SHAPE(64, 8),  SHAPE(256, 8),  SHAPE(512, 8),  SHAPE(1024, 8),  SHAPE(4096, 8), SHAPE(2, 64),
+      SHAPE(8, 64), SHAPE(32, 64), SHAPE(64, 64),  SHAPE(128, 64), SHAPE(512, 64)};
+  const int nshapes = (int)(sizeof shapes / sizeof *shapes);
+  double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int k = 0; k < nsizes; k++) {
-    int n = sizes[k], iters = n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20;
+  for (int k = 0; k < nshapes; k++) {
+    int nb = shapes[k].nb, bl = shapes[k].bl, n = nb * bl;
+    int iters = n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20;
     MPI_Datatype col;
-    MPI_Type_vector(n, 1, STRIDE, MPI_DOUBLE, &col);
+    MPI_Type_vector(nb, bl, STRIDE(bl), MPI_DOUBLE, &col);
     MPI_Type_commit(&col);
-    fns[k](a, col, rank, iters / 4 + 1, 0); /* warm up both */
-    fns[k](a, col, rank, iters / 4 + 1, 1);
+    shapes[k].fn(a, col, rank, iters / 4 + 1, 0); /* warm up both */
+    shapes[k].fn(a, col, rank, iters / 4 + 1, 1);
     for (int r = 0; r < rounds; r++) {
       int first = r % 2;
-      double x = fns[k](a, col, rank, iters, first), y = fns[k](a, col, rank, iters, !first);
+      double x = shapes[k].fn(a, col, rank, iters, first), y = shapes[k].fn(a, col, rank, iters, !first);
       g[r] = first ? y : x;
       t[r] = first ? x : y;
     }
     qsort(g, (size_t)rounds, sizeof *g, cmp);
     qsort(t, (size_t)rounds, sizeof *t, cmp);
     if (!rank)
-      printf("{\"family\": \"vector\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", n * 8,
-             g[rounds / 2], t[rounds / 2]);
+      printf("{\"family\": \"vector\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n",
+             bl * 8, n * 8, g[rounds / 2], t[rounds / 2]);
     MPI_Type_free(&col);
   }
   free(a);

@@ -267,9 +267,13 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, 
  * calls get the shadow's address. Nothing else writes the variable (ompi-opt
  * proves it), so the shadow describes the type the variable holds. A
  * shadow never set (valid 0), a failed construction, or a message whose
- * size the machine profile did not measure the template winning at (mask:
- * bit k set where sizes in (2^(k-1), 2^k] bytes won, sizes above 2^30 in
- * bit 31) runs the generic call. */
+ * size the machine profile did not measure the template winning at runs the
+ * generic call. The profile's choice comes as three masks, for contiguous
+ * runs of up to 8 bytes (m8: a column), 9 to 64 bytes (m64) and 65 to 512
+ * bytes (m512): bit k set where sizes in (2^(k-1), 2^k] bytes won, sizes
+ * above 2^30 in bit 31. Longer runs always take the generic call: an engine
+ * that copies long blocks straight into its transfer beats the template's
+ * extra copies. */
 struct mpiopt_dshape {
   int valid, nblocks, blocklen, elem;
   MPI_Aint stride, extent;
@@ -322,14 +326,21 @@ static MPIOPT_INLINE int mpiopt_dtype_wins(size_t bytes, unsigned long mask) {
 }
 
 /* The elements of base in count elements of a shadow's shape, when the
-   template is to run (0 otherwise: the generic call). */
+   template is to run (0 otherwise: the generic call): the size's bit in the
+   mask of the shape's run length. */
 static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh, int count, int peer,
-                                           unsigned long mask) {
+                                           unsigned long m8, unsigned long m64, unsigned long m512) {
   int n;
+  size_t run;
   if (!sh || !sh->valid || peer == MPI_PROC_NULL)
     return 0;
   n = mpiopt_dtype_elements(count, sh->nblocks, sh->blocklen);
-  return n > 0 && mpiopt_dtype_wins((size_t)n * (size_t)sh->elem, mask) ? n : 0;
+  if (n <= 0)
+    return 0;
+  run = (size_t)sh->blocklen * (size_t)sh->elem;
+  if (sh->nblocks == 1 || sh->stride == (MPI_Aint)run) /* no holes: elements abut, one run */
+    run = (size_t)n * (size_t)sh->elem;
+  return run <= 512 && mpiopt_dtype_wins((size_t)n * (size_t)sh->elem, run <= 8 ? m8 : run <= 64 ? m64 : m512) ? n : 0;
 }
 
 /* The _rt calls: the size check inline, the rest out of line through the
@@ -343,9 +354,9 @@ static MPIOPT_NOINLINE int mpiopt_send_dtype_rt_work(const void *buf, int count,
 }
 
 static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
-                                       MPI_Comm comm, const struct mpiopt_dshape *sh, unsigned long mask,
-                                       int ssend) {
-  if (mpiopt_dtype_rt_elements(sh, count, dest, mask) > 0)
+                                       MPI_Comm comm, const struct mpiopt_dshape *sh, unsigned long m8,
+                                       unsigned long m64, unsigned long m512, int ssend) {
+  if (mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0)
     return mpiopt_send_dtype_rt_work(buf, count, dtype, dest, tag, comm, sh, ssend);
   return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
 }
@@ -359,8 +370,8 @@ static MPIOPT_NOINLINE int mpiopt_recv_dtype_rt_work(void *buf, int count, MPI_D
 
 static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                        MPI_Comm comm, MPI_Status *status, const struct mpiopt_dshape *sh,
-                                       unsigned long mask) {
-  if (mpiopt_dtype_rt_elements(sh, count, source, mask) > 0)
+                                       unsigned long m8, unsigned long m64, unsigned long m512) {
+  if (mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0)
     return mpiopt_recv_dtype_rt_work(buf, count, dtype, source, tag, comm, status, sh);
   return MPI_Recv(buf, count, dtype, source, tag, comm, status);
 }
@@ -413,8 +424,9 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scoun
                                            int stag, void *recvbuf, int rcount, MPI_Datatype rtype, int source,
                                            int rtag, MPI_Comm comm, MPI_Status *status,
                                            const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
-                                           unsigned long mask) {
-  int sn = mpiopt_dtype_rt_elements(ssh, scount, dest, mask), rn = mpiopt_dtype_rt_elements(rsh, rcount, source, mask);
+                                           unsigned long m8, unsigned long m64, unsigned long m512) {
+  int sn = mpiopt_dtype_rt_elements(ssh, scount, dest, m8, m64, m512),
+      rn = mpiopt_dtype_rt_elements(rsh, rcount, source, m8, m64, m512);
   if (sn > 0 || rn > 0)
     return mpiopt_sendrecv_dtype_rt_work(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag,
                                          comm, status, ssh, rsh, sn, rn);

@@ -24,7 +24,7 @@ case $src in
   *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
 esac
 # shellcheck disable=SC2086 # RT_CFLAGS: sanitizer flags (OMPI_SANITIZE builds)
-"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -o "$name" "$src" -L"$lib" -lompi-rt -fopenmp -lm \
+"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -I"$RT_SRC_ROOT/templates" -o "$name" "$src" -L"$lib" -lompi-rt -fopenmp -lm \
   || fail "$src did not compile"
 
 set +e

@@ -71,13 +71,37 @@ TEST(DerivedTypes, AnythingElseThatWritesTheVariableLeavesItUnknown) {
 
 TEST(MachineProfile, TemplatesDecideAtTheSmallestSizeNotBelowOrTheWorstPoint) {
   MachineProfile P;
-  P.Templates = {{"vector", 64, 2.0, 1.0}, {"vector", 4096, 9.0, 6.0}, {"vector", 65536, 50.0, 80.0}};
+  P.Templates = {{"vector", 64, 8, 2.0, 1.0}, {"vector", 4096, 8, 9.0, 6.0}, {"vector", 65536, 8, 50.0, 80.0}};
   EXPECT_EQ(P.templateFor("vector", 8)->Bytes, 64);
   EXPECT_TRUE(P.templateFor("vector", 100)->wins());
   EXPECT_FALSE(P.templateFor("vector", 5000)->wins());
   EXPECT_FALSE(P.templateFor("vector", 100000).has_value());
   EXPECT_EQ(P.templateFor("vector", std::nullopt)->Bytes, 65536);
   EXPECT_FALSE(P.templateFor("subarray", 8).has_value());
+}
+
+TEST(MachineProfile, TemplatesDecideAtTheBlockSizesAroundTheRuns) {
+  MachineProfile P;
+  P.Templates = {{"vector", 4096, 8, 9.0, 3.0},
+                 {"vector", 65536, 8, 90.0, 30.0},
+                 {"vector", 4096, 64, 9.0, 6.0},
+                 {"vector", 65536, 64, 90.0, 60.0},
+                 {"vector", 4096, 512, 4.0, 6.0}};
+  EXPECT_EQ(P.longestBlock("vector"), 512);
+  // Runs of 4 bytes: below every block measured, the shortest decides.
+  EXPECT_EQ(P.templateFor("vector", 1000, 4)->Block, 8);
+  // Runs of 32 bytes: both 8 and 64 must win; 64 is the worse.
+  EXPECT_EQ(P.templateFor("vector", 1000, 32)->Block, 64);
+  EXPECT_TRUE(P.templateFor("vector", 1000, 32)->wins());
+  // Runs of 272 bytes: 64 and 512; the template loses at 512.
+  EXPECT_FALSE(P.templateFor("vector", 1000, 272)->wins());
+  // 512-byte blocks were measured up to 4096 bytes only: larger messages are not covered.
+  EXPECT_FALSE(P.templateFor("vector", 8192, 272).has_value());
+  // Runs longer than any measured are not covered.
+  EXPECT_FALSE(P.templateFor("vector", 1000, 1024).has_value());
+  // A class of run-time shapes with runs of 9 to 64 bytes: 8 and 64.
+  EXPECT_EQ(P.templateFor("vector", 1000, 9, 64)->Block, 64);
+  EXPECT_EQ(P.templateFor("vector", std::nullopt, 1, 8)->Bytes, 4096);
 }
 
 } // namespace

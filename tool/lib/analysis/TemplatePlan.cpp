@@ -63,22 +63,38 @@ std::string shapeArgs(const TypeShape *S, bool Nd) {
 struct SideDecision {
   const TypeShape *Shape = nullptr;
   const DatatypeVar *Runtime = nullptr;
-  uint32_t Mask = 0; ///< with Runtime: the profile's winning sizes (sizeMask)
+  std::vector<uint32_t> Masks; ///< with Runtime: the profile's winning sizes per run class
   std::string Var, Why, Figure;
 };
 
-/// The sizes the profile measured the template winning at: bit k for
-/// messages of (2^(k-1), 2^k] bytes, bit 31 for all above 2^30 (as
-/// mpiopt_dtype_wins reads it); each size class takes the profile's point
-/// for its largest size.
-uint32_t sizeMask(const MachineProfile &P) {
+/// The run lengths the run-time templates tell apart (templates/mpiopt/
+/// dtype.h, mpiopt_dtype_rt_elements): a mask for runs of up to 8 bytes,
+/// one for 9 to 64, one for 65 to 512; longer runs take the generic call.
+constexpr int64_t RunClasses[] = {8, 64, 512};
+
+/// The sizes the profile measured the template winning at for runs of RunLo
+/// to RunHi bytes: bit k for messages of (2^(k-1), 2^k] bytes, bit 31 for
+/// all above 2^30 (as mpiopt_dtype_wins reads it); each size class takes
+/// the profile's point for its largest size.
+uint32_t sizeMask(const MachineProfile &P, int64_t RunLo, int64_t RunHi) {
   uint32_t Mask = 0;
   for (unsigned K = 0; K < 32; ++K) {
-    std::optional<TemplatePoint> T = P.templateFor("vector", int64_t(1) << (K < 31 ? K : 40));
+    std::optional<TemplatePoint> T = P.templateFor("vector", int64_t(1) << (K < 31 ? K : 40), RunLo, RunHi);
     if (T && T->wins())
       Mask |= uint32_t(1) << K;
   }
   return Mask;
+}
+
+/// The masks of the run classes.
+std::vector<uint32_t> classMasks(const MachineProfile &P) {
+  std::vector<uint32_t> Masks;
+  int64_t Lo = 1;
+  for (int64_t Hi : RunClasses) {
+    Masks.push_back(sizeMask(P, Lo, Hi));
+    Lo = Hi + 1;
+  }
+  return Masks;
 }
 
 /// The mask as words: "up to 2048 bytes and from 4097 to 262144 bytes".
@@ -102,25 +118,43 @@ std::string maskText(uint32_t Mask) {
   return llvm::join(Ranges, " and ");
 }
 
+/// The class masks as words: "runs of up to 8 bytes, messages up to 4096
+/// bytes; runs of 9 to 64 bytes, messages up to 2048 bytes".
+std::string masksText(const std::vector<uint32_t> &Masks) {
+  std::vector<std::string> Parts;
+  int64_t Lo = 1;
+  for (size_t I = 0; I < Masks.size(); ++I) {
+    if (Masks[I])
+      Parts.push_back(llvm::formatv("runs of {0} bytes, messages {1}",
+                                    Lo == 1 ? "up to " + std::to_string(RunClasses[I])
+                                            : std::to_string(Lo) + " to " + std::to_string(RunClasses[I]),
+                                    maskText(Masks[I]))
+                          .str());
+    Lo = RunClasses[I] + 1;
+  }
+  return llvm::join(Parts, "; ");
+}
+
 /// A side whose datatype's constructions are recorded at run time.
 SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const MachineProfile *Profile) {
-  uint32_t Mask = Profile ? sizeMask(*Profile) : 0;
+  std::vector<uint32_t> Masks = Profile ? classMasks(*Profile) : std::vector<uint32_t>();
+  bool Any = std::any_of(Masks.begin(), Masks.end(), [](uint32_t M) { return M != 0; });
   if (!Profile)
     D.Why += "; its shape could be recorded at run time, but no machine profile is loaded";
-  else if (!Mask)
+  else if (!Any)
     D.Why += llvm::formatv("; its shape could be recorded at run time, but the machine profile {0} measured the "
                            "template winning at no size",
                            Profile->Path)
                  .str();
-  if (!Mask)
+  if (!Any)
     return D;
   D.Runtime = &V;
-  D.Mask = Mask;
+  D.Masks = Masks;
   D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it builds a "
                            "vector of a predefined type, so a wrapper records the shape it builds in "
-                           "mpiopt_shape_{0}; the machine profile {2} measured the template faster for messages {3}: "
-                           "the size is checked at run time",
-                           D.Var, V.Why, Profile->Path, maskText(Mask))
+                           "mpiopt_shape_{0}; the machine profile {2} measured the template faster for {3} (other "
+                           "runs: at no size); the size and the run length are checked at run time",
+                           D.Var, V.Why, Profile->Path, masksText(Masks))
                  .str();
   D.Why.clear();
   return D;
@@ -144,24 +178,31 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
   if (Count && Count->Int)
     Bytes = *Count->Int * V->Shape->sizeBytes();
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
-  std::optional<TemplatePoint> P = Profile ? Profile->templateFor("vector", Bytes) : std::nullopt;
+  // The contiguous runs: a block, or the whole message of a shape without holes.
+  int64_t Run = V->Shape->dense() && Bytes ? *Bytes : V->Shape->BlockLength * V->Shape->ElemBytes;
+  std::optional<TemplatePoint> P = Profile ? Profile->templateFor("vector", Bytes, Run) : std::nullopt;
   if (!Profile)
     D.Why = D.Var + " = " + V->Shape->Built + " could be packed by a compiled loop, but no machine profile is loaded";
+  else if (!P && Profile->longestBlock("vector") && Profile->longestBlock("vector") < Run)
+    D.Why = llvm::formatv("the blocks of {0} are {1} bytes long, and the machine profile {2} measured blocks of up "
+                          "to {3} bytes (a datatype engine copies long blocks without the template's extra copies)",
+                          D.Var, Run, Profile->Path, Profile->longestBlock("vector"));
   else if (!P)
-    D.Why =
-        llvm::formatv("the machine profile {0} has no measurement of templates.vector for {1}", Profile->Path, Size);
+    D.Why = llvm::formatv("the machine profile {0} has no measurement of templates.vector for {1} in {2}-byte blocks",
+                          Profile->Path, Size, Run);
   else if (!P->wins())
     D.Why = llvm::formatv("the machine profile {0} measured the template at {1:f2} us against {2:f2} us for the "
-                          "generic call at {3} bytes (the message: {4}; a template must be 5% faster)",
-                          Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+                          "generic call at {3} bytes in {4}-byte blocks (the message: {5} in {6}-byte blocks; a "
+                          "template must be 5% faster)",
+                          Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, P->Block, Size, Run);
   if (!D.Why.empty())
     return D;
   D.Shape = &*V->Shape;
-  D.Figure =
-      llvm::formatv("every construction of {0} (first at line {1}) builds {2} and nothing else writes it; "
-                    "the machine profile {3} measured {4:f2} us for the template against {5:f2} us for the "
-                    "generic call at {6} bytes (the message: {7})",
-                    D.Var, V->BuiltLine, V->Shape->Built, Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+  D.Figure = llvm::formatv("every construction of {0} (first at line {1}) builds {2} and nothing else writes it; "
+                           "the machine profile {3} measured {4:f2} us for the template against {5:f2} us for the "
+                           "generic call at {6} bytes in {7}-byte blocks (the message: {8} in {9}-byte blocks)",
+                           D.Var, V->BuiltLine, V->Shape->Built, Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes,
+                           P->Block, Size, Run);
   return D;
 }
 
@@ -195,9 +236,10 @@ void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &
 /// profile's size mask.
 void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, std::vector<ShadowVar> &Shadows) {
   T.To = F.To.str() + "_rt";
-  uint32_t Mask = 0;
+  std::vector<uint32_t> Masks;
   for (SideDecision &D : Sides) {
-    Mask |= D.Mask; // one profile: every run-time side has the same
+    if (D.Runtime)
+      Masks = D.Masks; // one profile: every run-time side has the same
     if (D.Shape) {
       D.Shape = nullptr;
       D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";
@@ -207,7 +249,9 @@ void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &S
         std::none_of(Shadows.begin(), Shadows.end(), [&](const ShadowVar &V) { return V.Decl == D.Runtime->Decl; }))
       Shadows.push_back({D.Runtime->Decl, D.Runtime->Name, D.Runtime->Constructions});
   }
-  T.Append += llvm::formatv(", 0x{0:X-}UL", Mask).str() + F.Tail.str();
+  for (uint32_t M : Masks)
+    T.Append += llvm::formatv(", 0x{0:X-}UL", M).str();
+  T.Append += F.Tail.str();
 }
 
 ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) {

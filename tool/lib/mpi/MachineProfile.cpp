@@ -3,6 +3,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <set>
 
 using namespace ompi;
 
@@ -40,13 +42,14 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
       const llvm::json::Object *O = (*A)[I].getAsObject();
       auto Where = [&, Name = Family.str()] { return llvm::formatv("templates.{0}[{1}]", Name, I).str(); };
       std::optional<int64_t> Bytes = O ? O->getInteger("bytes") : std::nullopt;
+      std::optional<int64_t> Block = O ? O->getInteger("block") : std::nullopt;
       std::optional<double> Gen = O ? O->getNumber("generic_us") : std::nullopt;
       std::optional<double> Tpl = O ? O->getNumber("template_us") : std::nullopt;
       if (!Bytes || !Gen || !Tpl)
         return bad(Path, Where() + " needs bytes, generic_us and template_us");
-      if (*Bytes <= 0 || *Gen <= 0 || *Tpl <= 0)
-        return bad(Path, Where() + ": bytes and times must be positive");
-      P.Templates.push_back({Family.str(), *Bytes, *Gen, *Tpl});
+      if (*Bytes <= 0 || *Gen <= 0 || *Tpl <= 0 || (Block && *Block <= 0))
+        return bad(Path, Where() + ": block, bytes and times must be positive");
+      P.Templates.push_back({Family.str(), *Bytes, Block ? *Block : 8, *Gen, *Tpl});
     }
   }
   return llvm::Error::success();
@@ -117,16 +120,50 @@ std::optional<VectorPoint> MachineProfile::vectorFor(llvm::StringRef Collective,
   return R ? R : Largest; // beyond every measured size: the largest
 }
 
-std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const {
-  std::optional<TemplatePoint> R;
+int64_t MachineProfile::longestBlock(llvm::StringRef Family) const {
+  int64_t L = 0;
+  for (const TemplatePoint &T : Templates)
+    if (T.Family == Family)
+      L = std::max(L, T.Block);
+  return L;
+}
+
+std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes,
+                                                         int64_t RunLo, int64_t RunHi) const {
+  // The block sizes that bracket [RunLo, RunHi].
+  std::set<int64_t> Blocks;
+  int64_t Below = 0, Above = 0;
   for (const TemplatePoint &T : Templates) {
     if (T.Family != Family)
       continue;
-    if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
-              : !R || T.TemplateUs / T.GenericUs > R->TemplateUs / R->GenericUs)
-      R = T;
+    if (T.Block <= RunLo)
+      Below = std::max(Below, T.Block);
+    if (T.Block >= RunHi && (!Above || T.Block < Above))
+      Above = T.Block;
+    if (T.Block > RunLo && T.Block < RunHi)
+      Blocks.insert(T.Block);
   }
-  return R;
+  if (!Above)
+    return std::nullopt; // runs longer than any measured
+  Blocks.insert(Above);
+  if (Below)
+    Blocks.insert(Below);
+  auto Ratio = [](const TemplatePoint &T) { return T.TemplateUs / T.GenericUs; };
+  std::optional<TemplatePoint> Worst;
+  for (int64_t B : Blocks) {
+    std::optional<TemplatePoint> R;
+    for (const TemplatePoint &T : Templates) {
+      if (T.Family != Family || T.Block != B)
+        continue;
+      if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes) : !R || Ratio(T) > Ratio(*R))
+        R = T;
+    }
+    if (!R)
+      return std::nullopt; // a bracketing block size measured no such size
+    if (!Worst || Ratio(*R) > Ratio(*Worst))
+      Worst = R;
+  }
+  return Worst;
 }
 
 std::optional<CompositePoint> MachineProfile::compositeFor(unsigned Lanes, int64_t Bytes) const {

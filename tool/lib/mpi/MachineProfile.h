@@ -30,11 +30,13 @@ struct CompositePoint {
 };
 
 /// One measurement of a call template: a ping-pong whose message is Bytes
-/// bytes, through the generic call and through the template (medians,
-/// microseconds per message).
+/// bytes in contiguous runs of Block bytes (8: a column of doubles), through
+/// the generic call and through the template (medians, microseconds per
+/// message).
 struct TemplatePoint {
   std::string Family; ///< "vector": compiled derived datatypes
   int64_t Bytes = 0;
+  int64_t Block = 8; ///< a profile without "block" measured columns
   double GenericUs = 0, TemplateUs = 0;
   /// A template must beat the generic call by Margin (5%): a smaller
   /// difference is within the run-to-run noise of the measurement.
@@ -79,11 +81,24 @@ struct MachineProfile {
   std::optional<CompositePoint> compositeFor(unsigned Lanes, int64_t Bytes) const;
 
   std::vector<TemplatePoint> Templates;
-  /// The measurement of Family that decides a message of Bytes bytes: the
-  /// smallest size measured not below it. With no size (unknown until run
-  /// time), the measured point where the template does worst. None when
-  /// nothing measured covers it.
-  std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
+  /// The measurement of Family that decides a message of Bytes bytes whose
+  /// contiguous runs are from RunLo to RunHi bytes long (one length when
+  /// known; a range for a class of run-time shapes). The block sizes that
+  /// bracket the runs: the largest measured not above RunLo, those between,
+  /// and the smallest measured not below RunHi (which must exist: longer
+  /// runs than any measured are not covered, as an engine that copies long
+  /// blocks well beats the template's extra copies). At each, the smallest
+  /// size measured not below Bytes (with no size, unknown until run time,
+  /// every size); of those, the point where the template does worst. None
+  /// when a bracketing block size has no point covering the size.
+  std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes, int64_t RunLo,
+                                           int64_t RunHi) const;
+  std::optional<TemplatePoint> templateFor(llvm::StringRef Family, std::optional<int64_t> Bytes,
+                                           int64_t Run = 8) const {
+    return templateFor(Family, Bytes, Run, Run);
+  }
+  /// The longest block measured for Family (0: none).
+  int64_t longestBlock(llvm::StringRef Family) const;
 
   std::vector<PlannedPoint> Alltoallv, Allgatherv;
   /// The measurement that decides a planned collective (Collective

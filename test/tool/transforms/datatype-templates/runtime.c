@@ -3,7 +3,7 @@
 // MPI_Type_create_hvector of a predefined type gets a shadow of its shape after its declaration; its
 // constructions go through the recording wrappers and its calls through the
 // _rt templates, with the sizes the profile measured the template winning
-// at (checked at run time). Negative cases say why the tool leaves a call
+// at per class of run lengths (checked at run time). Negative cases say why the tool leaves a call
 // generic.
 // RUN: %ompi-opt --report --profile=%inputs/profile-templates.json %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=REPORT %s
 // RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --check-prefix=NOPROFILE %s
@@ -40,7 +40,7 @@ void exchange(double *a, int n, int peer) {
   MPI_Type_free(&col);
   MPI_Type_free(&blocks);
 }
-// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it builds a vector of a predefined type, so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for messages up to 4096 bytes: the size is checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it builds a vector of a predefined type, so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
 // REPORT-DAG:{{.*}}runtime.c:26:3: datatype-templates: MPI_Send with col: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:30:3: datatype-templates: MPI_Send with bumped: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:33:3: datatype-templates: not done: MPI_Send with viamacro (the datatype viamacro has no shape known here: line 32 builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line 32 builds it through a macro or the MPI-1 name)
@@ -51,10 +51,10 @@ void exchange(double *a, int n, int peer) {
 // SRC-NEXT:  MPI_Datatype bumped, viamacro, sub, resized; struct mpiopt_dshape mpiopt_shape_bumped = {0};
 // SRC-NEXT:  mpiopt_type_vector_rt(n, 1, n, MPI_DOUBLE, &col, &mpiopt_shape_col);
 // SRC-NEXT:  mpiopt_type_create_hvector_rt(n / 2, 2, (MPI_Aint)(n * sizeof(double)), MPI_DOUBLE, &blocks, &mpiopt_shape_blocks);
-// SRC:  mpiopt_sendrecv_dtype_rt(a, 1, col, peer, 0, a, 1, blocks, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_col, &mpiopt_shape_blocks, 0x1FFFUL);
-// SRC-NEXT:  mpiopt_send_dtype_rt(a, 2, col, peer, 1, MPI_COMM_WORLD, &mpiopt_shape_col, 0x1FFFUL, 0);
+// SRC:  mpiopt_sendrecv_dtype_rt(a, 1, col, peer, 0, a, 1, blocks, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_col, &mpiopt_shape_blocks, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 2, col, peer, 1, MPI_COMM_WORLD, &mpiopt_shape_col, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
 // SRC:  mpiopt_type_contiguous_rt(n++, MPI_DOUBLE, &bumped, &mpiopt_shape_bumped);
-// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, bumped, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_bumped, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, bumped, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_bumped, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
 // SRC:  BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
 
 // Declared in a for loop's first clause: no declaration can follow it there.
