@@ -27,9 +27,11 @@
  * Saves: MPI's datatype engine (a generic interpreter of the typemap) on
  * both sides, for one copy into or out of a scratch buffer. ompi-opt uses
  * a template only where the machine profile ("templates.vector") measured
- * it faster than the generic call at the message's size: with MPICH here it
- * is, with Open MPI it is only for small messages (its engine pipelines
- * packing with the transfer).
+ * it faster than the generic call at the message's size and the length of
+ * its contiguous runs: on columns (8-byte runs) the template wins by up to
+ * 4x with MPICH here, and on small ones with Open MPI; with runs of 64 and
+ * 512 bytes the engines copy each block straight into the transfer and the
+ * template's two extra copies lose, except on small messages.
  *
  * Thread safety: the scratch buffers are per thread (_Thread_local), grown
  * geometrically and kept until the thread ends; with MPI_THREAD_MULTIPLE

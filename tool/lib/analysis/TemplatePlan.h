@@ -7,14 +7,17 @@
 // constants. It is chosen only where the machine profile's "templates.vector"
 // measurements show the template faster than the generic call at the
 // message's size (count x the type's size when the count is static; when it
-// is not, at every size measured). What a template keeps exactly as MPI
-// does: the message on the wire (the derived type's signature), the status,
-// the count 0, MPI_PROC_NULL and over-INT_MAX cases (run generically).
+// is not, at every size measured), at every block size measured around the
+// shape's contiguous runs (runs longer than any measured stay generic).
+// What a template keeps exactly as MPI does: the message on the wire (the
+// derived type's signature), the status, the count 0, MPI_PROC_NULL and
+// over-INT_MAX cases (run generically).
 //
 // A datatype whose constructions are not static but can be recorded at run
 // time (analysis/DerivedTypes.h, DatatypeVar::runtime()) goes through the
-// _rt templates with the shadow of its shape and the sizes at which the
-// profile measured the template winning, checked at run time.
+// _rt templates with the shadow of its shape and, per class of run lengths
+// (up to 8, 64, 512 bytes), the sizes at which the profile measured the
+// template winning, checked at run time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
