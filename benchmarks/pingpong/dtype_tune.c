@@ -22,7 +22,12 @@
  * with the ranks per node the programs will run with.
  *
  *   mpiexec -n 2 ./dtype_tune [ROUNDS]
- * Prints one JSON object per shape on rank 0:
+ * Then the collectives with derived types (families "bcast", "gather",
+ * "scatter", "alltoall"): every rank takes part, one element of the shape
+ * per rank (B bytes: a rank's chunk), microseconds per call; columns of 64
+ * bytes to 64 KiB, 64- and 512-byte blocks to 64 KiB.
+ *
+ * Prints one JSON object per family and shape on rank 0:
  *   {"family": "vector", "block": BB, "bytes": B, "generic_us": G, "template_us": T} */
 #include <mpi.h>
 #include <stdio.h>
@@ -91,12 +96,98 @@ ROUND(64, 64)
 ROUND(128, 64)
 ROUND(512, 64)
 
+/* The collectives: MPI_Bcast from rank 0, MPI_Gather to and MPI_Scatter
+   from rank 0, MPI_Alltoall, of one element of the shape per rank (both
+   sides of the shape), generic or through the template; microseconds per
+   call (rank 0's clock). */
+enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
+static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "alltoall"};
+#define EXTENT(NB, BL) (((NB)-1) * STRIDE(BL) * 8 + (BL) * 8)
+#define SHAPE_ND(NB, BL) 0, 1, 0, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8
+#define CROUND(NB, BL)                                                                                                 \
+  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {             \
+    MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
+    MPI_Barrier(w);                                                                                                    \
+    double t0 = MPI_Wtime();                                                                                           \
+    for (int i = 0; i < iters; i++) {                                                                                  \
+      if (which == BCAST)                                                                                              \
+        tpl ? mpiopt_bcast_dtype_nd(a, 1, t, 0, w, SHAPE_ND(NB, BL)) : MPI_Bcast(a, 1, t, 0, w);                       \
+      else if (which == GATHER)                                                                                        \
+        tpl ? mpiopt_gather_dtype_nd(a, 1, t, b, 1, t, 0, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                       \
+            : MPI_Gather(a, 1, t, b, 1, t, 0, w);                                                                      \
+      else if (which == SCATTER)                                                                                       \
+        tpl ? mpiopt_scatter_dtype_nd(b, 1, t, a, 1, t, 0, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                      \
+            : MPI_Scatter(b, 1, t, a, 1, t, 0, w);                                                                     \
+      else                                                                                                             \
+        tpl ? mpiopt_alltoall_dtype_nd(a, 1, t, b, 1, t, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                        \
+            : MPI_Alltoall(a, 1, t, b, 1, t, w);                                                                       \
+    }                                                                                                                  \
+    return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
+  }
+CROUND(8, 1)
+CROUND(64, 1)
+CROUND(512, 1)
+CROUND(2048, 1)
+CROUND(8192, 1)
+CROUND(8, 8)
+CROUND(64, 8)
+CROUND(256, 8)
+CROUND(1024, 8)
+CROUND(2, 64)
+CROUND(8, 64)
+CROUND(32, 64)
+CROUND(128, 64)
+
+typedef double (*cround_fn)(double *, double *, MPI_Datatype, int, int, int);
+struct cshape {
+  int nb, bl;
+  cround_fn fn;
+};
+#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL}
+
 typedef double (*round_fn)(double *, MPI_Datatype, int, int, int);
 struct shape {
   int nb, bl;
   round_fn fn;
 };
 #define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL}
+
+/* Each collective on each shape, in alternating rounds; one JSON line per
+   collective and shape on rank 0. The buffers hold one element of the shape
+   per rank, one extent apart. */
+static void measure_collectives(int rank, int size, int rounds, double *g, double *t) {
+  static const struct cshape shapes[] = {CSHAPE(8, 1),  CSHAPE(64, 1),  CSHAPE(512, 1),  CSHAPE(2048, 1), CSHAPE(8192, 1),
+                                         CSHAPE(8, 8),  CSHAPE(64, 8),  CSHAPE(256, 8),  CSHAPE(1024, 8), CSHAPE(2, 64),
+                                         CSHAPE(8, 64), CSHAPE(32, 64), CSHAPE(128, 64)};
+  const int nshapes = (int)(sizeof shapes / sizeof *shapes);
+  size_t doubles = (size_t)size * (EXTENT(8192, 1) / 8);
+  double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
+  if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int c = 0; c < NCOLL; c++)
+    for (int k = 0; k < nshapes; k++) {
+      int nb = shapes[k].nb, bl = shapes[k].bl, n = nb * bl;
+      int iters = n <= 64 ? 1000 : n <= 512 ? 200 : n <= 2048 ? 50 : 20;
+      MPI_Datatype col;
+      MPI_Type_vector(nb, bl, STRIDE(bl), MPI_DOUBLE, &col);
+      MPI_Type_commit(&col);
+      shapes[k].fn(a, b, col, iters / 4 + 1, 0, c); /* warm up both */
+      shapes[k].fn(a, b, col, iters / 4 + 1, 1, c);
+      for (int r = 0; r < rounds; r++) {
+        int first = r % 2;
+        double x = shapes[k].fn(a, b, col, iters, first, c), y = shapes[k].fn(a, b, col, iters, !first, c);
+        g[r] = first ? y : x;
+        t[r] = first ? x : y;
+      }
+      qsort(g, (size_t)rounds, sizeof *g, cmp);
+      qsort(t, (size_t)rounds, sizeof *t, cmp);
+      if (!rank)
+        printf("{\"family\": \"%s\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n",
+               coll_names[c], bl * 8, n * 8, g[rounds / 2], t[rounds / 2]);
+      MPI_Type_free(&col);
+    }
+  free(a);
+  free(b);
+}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -138,6 +229,7 @@ int main(int argc, char **argv) {
     MPI_Type_free(&col);
   }
   free(a);
+  measure_collectives(rank, size, rounds, g, t);
   free(g);
   free(t);
   MPI_Finalize();

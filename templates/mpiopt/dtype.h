@@ -260,6 +260,131 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, 
                                   rnblocks, rblocklen, rstride, rextent, rbase, relem);
 }
 
+/* Collectives whose datatype (a side of them) has a compiled shape: Bcast,
+ * Gather, Scatter and Alltoall on an intracommunicator. The shape's
+ * elements travel packed as elements of its base type, so the type
+ * signature every rank sees is the derived type's: a transformed rank takes
+ * part in the collective with untransformed ones. A collective's counts
+ * match exactly (the standard requires equal signatures), so no message is
+ * short. Each root's or rank's count elements of the shape are packed in
+ * typemap order; several ranks' chunks of count elements each lie one
+ * extent after another in the user's buffer, so packing size x count
+ * elements packs them in rank order. Run generically: an intercommunicator,
+ * MPI_IN_PLACE, a count of 0, or more than INT_MAX elements in all. Only
+ * the root's (Gather, Scatter) receive or send side is read at the root;
+ * elsewhere it passes through as written, as MPI ignores it there. A side
+ * whose nblocks is 0 passes through as written everywhere. */
+
+/* Whether a collective on comm can go through a template: an
+   intracommunicator (the root's and the ranks' roles differ on an
+   intercommunicator). */
+static MPIOPT_INLINE int mpiopt_dtype_intra(MPI_Comm comm, int *rank, int *size) {
+  int inter = 1;
+  if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+    return 0;
+  return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS;
+}
+
+/* A side of a collective: times chunks of count elements of the shape,
+   packed (pack 1) from buf into scratch which, or only sized for
+   receiving; the packed call's count per chunk in *n. A shape without holes
+   is its own packed form: buf itself, nothing copied (the caller unpacks
+   only what is not buf). NULL: the side as written (no shape, nothing to
+   move, over INT_MAX, no memory). */
+static MPIOPT_INLINE void *mpiopt_dtype_coll_side(int which, int pack, const void *buf, int count, int times,
+                                                 MPI_Aint offset, int nouter, MPI_Aint ostride, int nblocks,
+                                                 int blocklen, MPI_Aint stride, MPI_Aint extent, int elem, int *n) {
+  void *p;
+  *n = nblocks ? mpiopt_dtype_elements(count, nouter * nblocks, blocklen) : 0;
+  if (*n <= 0 || mpiopt_dtype_elements(*n, times, 1) < 0 || mpiopt_dtype_elements(count, times, 1) < 0)
+    return (void *)0;
+  if (MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
+    return (void *)buf;
+  p = mpiopt_dtype_scratch(which, (size_t)*n * (size_t)times * (size_t)elem);
+  if (p && pack)
+    mpiopt_dtype_pack_nd(p, buf, count * times, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
+  return p;
+}
+
+/* The shape arguments of one side, as the collectives take them. */
+#define MPIOPT_DTYPE_SIDE_PARAMS(x)                                                                                   \
+  MPI_Aint x##offset, int x##nouter, MPI_Aint x##ostride, int x##nblocks, int x##blocklen, MPI_Aint x##stride,        \
+      MPI_Aint x##extent, MPI_Datatype x##base, int x##elem
+#define MPIOPT_DTYPE_SIDE_ARGS(x) x##offset, x##nouter, x##ostride, x##nblocks, x##blocklen, x##stride, x##extent, x##elem
+
+/* MPI_Bcast of count elements of the shape: packed at the root, unpacked
+   elsewhere. */
+static MPIOPT_INLINE int mpiopt_bcast_dtype_nd(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
+  int rank, size, n, rc;
+  void *p;
+  if (!mpiopt_dtype_intra(comm, &rank, &size))
+    return MPI_Bcast(buf, count, dtype, root, comm);
+  p = mpiopt_dtype_coll_side(0, rank == root, buf, count, 1, MPIOPT_DTYPE_SIDE_ARGS(), &n);
+  if (!p)
+    return MPI_Bcast(buf, count, dtype, root, comm);
+  rc = MPI_Bcast(p, n, base, root, comm);
+  if (rc == MPI_SUCCESS && rank != root && p != buf)
+    mpiopt_dtype_unpack_nd(buf, p, n, MPIOPT_DTYPE_SIDE_ARGS());
+  return rc;
+}
+
+/* MPI_Gather: each rank's send side packed; the root's receive side
+   received packed and unpacked, every rank's chunk in rank order. */
+static MPIOPT_INLINE int mpiopt_gather_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                               MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  int rank, size, sn = 0, rn = 0, rc;
+  void *sp = (void *)0, *rp = (void *)0;
+  if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
+    return MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, 1, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
+  if (rank == root)
+    rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
+  rc = MPI_Gather(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                  rp ? rbase : rtype, root, comm);
+  if (rc == MPI_SUCCESS && rp && rp != rbuf)
+    mpiopt_dtype_unpack_nd(rbuf, rp, rn * size, MPIOPT_DTYPE_SIDE_ARGS(r));
+  return rc;
+}
+
+/* MPI_Scatter: the root's send side packed, every rank's chunk in rank
+   order; each rank's receive side received packed and unpacked. */
+static MPIOPT_INLINE int mpiopt_scatter_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  int rank, size, sn = 0, rn = 0, rc;
+  void *sp = (void *)0, *rp = (void *)0;
+  if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
+    return MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  if (rank == root)
+    sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
+  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, 1, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
+  rc = MPI_Scatter(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                   rp ? rbase : rtype, root, comm);
+  if (rc == MPI_SUCCESS && rp && rp != rbuf)
+    mpiopt_dtype_unpack_nd(rbuf, rp, rn, MPIOPT_DTYPE_SIDE_ARGS(r));
+  return rc;
+}
+
+/* MPI_Alltoall: every rank's size chunks packed in rank order, and
+   received packed and unpacked. */
+static MPIOPT_INLINE int mpiopt_alltoall_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                 int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                                 MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  int rank, size, sn = 0, rn = 0, rc;
+  void *sp, *rp;
+  if (sbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
+    return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
+  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
+  rc = MPI_Alltoall(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                    rp ? rbase : rtype, comm);
+  if (rc == MPI_SUCCESS && rp && rp != rbuf)
+    mpiopt_dtype_unpack_nd(rbuf, rp, rn * size, MPIOPT_DTYPE_SIDE_ARGS(r));
+  return rc;
+}
+
 /* Shapes known only at run time: a datatype variable every construction of
  * which is MPI_Type_contiguous, MPI_Type_vector or MPI_Type_create_hvector
  * of a predefined type with arguments that have no side effects. ompi-opt

@@ -456,19 +456,21 @@ class Gen:
         return 1
 
     def dtype_exchange(self, f, out):
-        """A derived datatype built, used in a ring or between pairs, and
-        freed, in a block of its own (datatype-templates: static shapes,
-        subarrays, resized types, shapes recorded at run time)."""
+        """A derived datatype built, used in a ring, between pairs or in a
+        collective (a broadcast, a gather, an all-to-all: the buffers hold a
+        chunk per rank, up to 4), and freed, in a block of its own
+        (datatype-templates: static shapes, subarrays, resized types, shapes
+        recorded at run time)."""
         t, a, b, st, i = (self.fresh(p) for p in ("dt", "da", "db", "dst", "di"))
-        decls, build = ["MPI_Datatype %s;" % t, "double %s[240], %s[240];" % (a, b), "MPI_Status %s;" % st,
+        decls, build = ["MPI_Datatype %s;" % t, "double %s[960], %s[960];" % (a, b), "MPI_Status %s;" % st,
                         "int %s, %s_n = -1;" % (i, t)], []
         count = self.dtype_type(t, self.chance(0.4), decls, build)
         off = self.r.randint(0, 3)
         out.append("{")
         body = decls + build + ["MPI_Type_commit(&%s);" % t,
-                                "for (%s = 0; %s < 240; %s++)" % (i, i, i),
+                                "for (%s = 0; %s < 960; %s++)" % (i, i, i),
                                 "  %s[%s] = rank * 1000 + %s, %s[%s] = -1;" % (a, i, i, b, i)]
-        how = self.r.randint(0, 2)
+        how = self.r.randint(0, 5)
         if how == 0:  # a ring, the same type on both sides
             body.append("MPI_Sendrecv(&%s[%d], %d, %s, (rank + 1) %% size, 8, %s, %d, %s, (rank + size - 1) %% size, "
                         "8, MPI_COMM_WORLD, &%s);" % (a, off, count, t, b, count, t, st))
@@ -477,6 +479,14 @@ class Gen:
             body.append("MPI_Sendrecv(&%s[%d], %d, %s, (rank + 1) %% size, 8, %s, 240, MPI_DOUBLE, "
                         "(rank + size - 1) %% size, 8, MPI_COMM_WORLD, &%s);" % (a, off, count, t, b, st))
             body.append("MPI_Get_count(&%s, MPI_DOUBLE, &%s_n);" % (st, t))
+        elif how == 3:  # a broadcast from the first or the last rank
+            body.append("MPI_Bcast(&%s[%d], %d, %s, %s, MPI_COMM_WORLD);" % (a, off, count, t,
+                                                                              self.pick(["0", "size - 1"])))
+            body.append("%s_n = (int)%s[%d];" % (t, a, off))
+        elif how == 4:  # a gather to rank 0: chunk r of the result one count of extents after chunk r - 1
+            body.append("MPI_Gather(&%s[%d], %d, %s, %s, %d, %s, 0, MPI_COMM_WORLD);" % (a, off, count, t, b, count, t))
+        elif how == 5:  # an all-to-all, the same type on both sides
+            body.append("MPI_Alltoall(%s, %d, %s, %s, %d, %s, MPI_COMM_WORLD);" % (a, count, t, b, count, t))
         else:  # pairs: the even rank sends with the type, the odd one receives with it
             body.append("if ((rank ^ 1) < size && rank % 2 == 0)")
             body.append("  MPI_Send(&%s[%d], %d, %s, rank ^ 1, 9, MPI_COMM_WORLD);" % (a, off, count, t))
@@ -484,8 +494,8 @@ class Gen:
             body.append("  MPI_Recv(%s, %d, %s, rank ^ 1, 9, MPI_COMM_WORLD, &%s);" % (b, count, t, st))
             body.append("  MPI_Get_count(&%s, %s, &%s_n);" % (st, t, t))
             body.append("}")
-        body += ["for (%s = 0; %s < 240; %s++)" % (i, i, i),
-                 "  mix((long)%s[%s] * (%s + 1));" % (b, i, i),
+        body += ["for (%s = 0; %s < 960; %s++)" % (i, i, i),
+                 "  mix((long)%s[%s] * (%s + 1) + (long)%s[%s]);" % (b, i, i, a, i),
                  "mix(%s_n);" % t,
                  "MPI_Type_free(&%s);" % t]
         out.extend("  " + l for l in body)

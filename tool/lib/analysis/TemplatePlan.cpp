@@ -21,11 +21,14 @@ struct Side {
 };
 
 /// A call the templates cover: its template, its sides, what follows the
-/// shapes (the send mode).
+/// shapes (the send mode), the profile's family that measured it, and
+/// whether it is a collective (always the _nd form; compiled shapes only).
 struct Family {
   llvm::StringRef Name, To;
   std::vector<Side> Sides;
   llvm::StringRef Tail;
+  llvm::StringRef Measured = "vector";
+  bool Collective = false;
 };
 
 const Family *familyOf(llvm::StringRef Name) {
@@ -37,6 +40,25 @@ const Family *familyOf(llvm::StringRef Name) {
        "mpiopt_sendrecv_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        ""},
+      {"MPI_Bcast", "mpiopt_bcast_dtype", {{Role::Type, Role::Count}}, "", "bcast", true},
+      {"MPI_Gather",
+       "mpiopt_gather_dtype",
+       {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
+       "",
+       "gather",
+       true},
+      {"MPI_Scatter",
+       "mpiopt_scatter_dtype",
+       {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
+       "",
+       "scatter",
+       true},
+      {"MPI_Alltoall",
+       "mpiopt_alltoall_dtype",
+       {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
+       "",
+       "alltoall",
+       true},
   };
   for (const Family &F : Families)
     if (F.Name == Name)
@@ -160,7 +182,8 @@ SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const MachinePr
   return D;
 }
 
-SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, const MachineProfile *Profile) {
+SideDecision decide(const CallResult &C, const Family &F, const Side &S, const DerivedTypes &DT,
+                    const MachineProfile *Profile) {
   SideDecision D;
   const Expr *E = C.expr(S.Type);
   const DatatypeVar *V = E ? DT.of(E) : nullptr;
@@ -171,7 +194,9 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
       D.Why += "; nor can a wrapper record it at run time: " + V->RuntimeWhy;
-    return V->runtime() ? decideRuntime(D, *V, Profile) : D;
+    if (V->runtime() && F.Collective)
+      D.Why += "; its shape could be recorded at run time, but the collectives' templates take compiled shapes only";
+    return V->runtime() && !F.Collective ? decideRuntime(D, *V, Profile) : D;
   }
   const ArgResult *Count = C.arg(S.Count);
   std::optional<int64_t> Bytes;
@@ -180,29 +205,30 @@ SideDecision decide(const CallResult &C, const Side &S, const DerivedTypes &DT, 
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   // The contiguous runs: a block, or the whole message of a shape without holes.
   int64_t Run = V->Shape->dense() && Bytes ? *Bytes : V->Shape->BlockLength * V->Shape->ElemBytes;
-  std::optional<TemplatePoint> P = Profile ? Profile->templateFor("vector", Bytes, Run) : std::nullopt;
+  std::optional<TemplatePoint> P = Profile ? Profile->templateFor(F.Measured, Bytes, Run) : std::nullopt;
+  std::string Measured = F.Collective ? " (templates." + F.Measured.str() + ")" : "";
   if (!Profile)
     D.Why = D.Var + " = " + V->Shape->Built + " could be packed by a compiled loop, but no machine profile is loaded";
-  else if (!P && Profile->longestBlock("vector") && Profile->longestBlock("vector") < Run)
-    D.Why = llvm::formatv("the blocks of {0} are {1} bytes long, and the machine profile {2} measured blocks of up "
-                          "to {3} bytes (a datatype engine copies long blocks without the template's extra copies)",
-                          D.Var, Run, Profile->Path, Profile->longestBlock("vector"));
+  else if (!P && Profile->longestBlock(F.Measured) && Profile->longestBlock(F.Measured) < Run)
+    D.Why = llvm::formatv("the blocks of {0} are {1} bytes long, and the machine profile {2}{3} measured blocks of "
+                          "up to {4} bytes (a datatype engine copies long blocks without the template's extra copies)",
+                          D.Var, Run, Profile->Path, Measured, Profile->longestBlock(F.Measured));
   else if (!P)
-    D.Why = llvm::formatv("the machine profile {0} has no measurement of templates.vector for {1} in {2}-byte blocks",
-                          Profile->Path, Size, Run);
+    D.Why = llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2} in {3}-byte blocks",
+                          Profile->Path, F.Measured, Size, Run);
   else if (!P->wins())
-    D.Why = llvm::formatv("the machine profile {0} measured the template at {1:f2} us against {2:f2} us for the "
-                          "generic call at {3} bytes in {4}-byte blocks (the message: {5} in {6}-byte blocks; a "
+    D.Why = llvm::formatv("the machine profile {0}{1} measured the template at {2:f2} us against {3:f2} us for the "
+                          "generic call at {4} bytes in {5}-byte blocks (the message: {6} in {7}-byte blocks; a "
                           "template must be 5% faster)",
-                          Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, P->Block, Size, Run);
+                          Profile->Path, Measured, P->TemplateUs, P->GenericUs, P->Bytes, P->Block, Size, Run);
   if (!D.Why.empty())
     return D;
   D.Shape = &*V->Shape;
   D.Figure = llvm::formatv("every construction of {0} (first at line {1}) builds {2} and nothing else writes it; "
-                           "the machine profile {3} measured {4:f2} us for the template against {5:f2} us for the "
-                           "generic call at {6} bytes in {7}-byte blocks (the message: {8} in {9}-byte blocks)",
-                           D.Var, V->BuiltLine, V->Shape->Built, Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes,
-                           P->Block, Size, Run);
+                           "the machine profile {3}{4} measured {5:f2} us for the template against {6:f2} us for the "
+                           "generic call at {7} bytes in {8}-byte blocks (the message: {9} in {10}-byte blocks)",
+                           D.Var, V->BuiltLine, V->Shape->Built, Profile->Path, Measured, P->TemplateUs, P->GenericUs,
+                           P->Bytes, P->Block, Size, Run);
   return D;
 }
 
@@ -223,8 +249,8 @@ template <typename F> std::string joined(const std::vector<SideDecision> &Sides,
 /// The call with compiled shapes: the short form, or _nd where a shape has
 /// two levels or an offset.
 void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides) {
-  bool Nd =
-      std::any_of(Sides.begin(), Sides.end(), [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
+  bool Nd = F.Collective || std::any_of(Sides.begin(), Sides.end(),
+                                        [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
   T.To = F.To.str() + (Nd ? "_nd" : "");
   for (const SideDecision &D : Sides)
     T.Append += shapeArgs(D.Shape, Nd);
@@ -274,7 +300,7 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     std::vector<SideDecision> Sides;
     bool Any = false, Named = false, Runtime = false;
     for (const Side &S : F->Sides) {
-      Sides.push_back(decide(C, S, *DT, Profile));
+      Sides.push_back(decide(C, *F, S, *DT, Profile));
       Any |= Sides.back().Shape || Sides.back().Runtime;
       Runtime |= Sides.back().Runtime != nullptr;
       Named |= !Sides.back().Var.empty();

@@ -72,6 +72,25 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
     return llvm::Error::success();
   const SourceManager &SM = TC.Ctx.getSourceManager();
   auto Off = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  // A call another transformation already rewrote (an MPI_Alltoall of a
+  // derived datatype through datatype-templates) keeps that rewrite.
+  llvm::erase_if(Plan.Calls, [&](const PlannedCall &P) {
+    if (!busy(TC.Out, Off(P.Call->getCallee()->getBeginLoc())))
+      return false;
+    ChangeNote N = P.Note;
+    N.Applied = false;
+    N.Kind = NoteKind::Declined;
+    N.What = "not planned";
+    for (const CallResult &X : TC.Analysis.Calls)
+      if (X.Call == P.Call)
+        N.What = X.Function + " not planned";
+    N.Why = "another transformation (datatype-templates) already rewrites the call";
+    N.Saves.clear();
+    TC.Notes.push_back(N);
+    return true;
+  });
+  if (Plan.Calls.empty())
+    return llvm::Error::success();
   // The loops' blocks, innermost first where two end together.
   std::map<const Stmt *, Group> Groups;
   for (PlannedCall &P : Plan.Calls)

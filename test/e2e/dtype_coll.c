@@ -1,0 +1,146 @@
+/* Compiled derived datatypes in collectives (datatype-templates, the
+ * collectives' _nd templates): MPI_Bcast, MPI_Gather, MPI_Scatter and
+ * MPI_Alltoall with a column, a 2-D subarray, a resized column (whose
+ * chunks interleave) and a contiguous row (its own packed form: no copy),
+ * on either side or both; roots 0 and the last rank;
+ * MPI_IN_PLACE at a gather's root (the template runs the generic call
+ * there); a transformed rank with untransformed peers (the root sends the
+ * column, the others receive contiguous doubles, and the reverse). Every
+ * rank folds what it holds into a checksum, and rank 0 prints every rank's.
+ * The same output through ompi-cc (e2e dtype-coll.*) shows that the
+ * templates move the elements MPI's engine moves. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 8
+static double g[N][N], flat[N * N * N], gath[N * N * N];
+static MPI_Datatype col, sub, rcol, row;
+static long sum;
+
+static void fold(const double *p, int n) {
+  for (int i = 0; i < n; i++)
+    sum = sum * 31 + (long)p[i];
+}
+
+static void fill(int rank) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      g[i][j] = 1000 * rank + 10 * i + j;
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = gath[i] = -1;
+}
+
+static void bcasts(int rank, int root) {
+  fill(rank);
+  MPI_Bcast(&g[0][1], 1, col, root, MPI_COMM_WORLD);
+  MPI_Bcast(g, 1, sub, root, MPI_COMM_WORLD);
+  MPI_Bcast(g[6], 1, row, root, MPI_COMM_WORLD); /* no holes: no copy */
+  fold(&g[0][0], N * N);
+  /* The root through the template, the others untransformed; then the reverse. */
+  fill(rank);
+  if (rank == root)
+    MPI_Bcast(&g[0][2], 1, col, root, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  if (rank == root)
+    MPI_Bcast(flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(&g[0][3], 1, col, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fold(flat, N);
+}
+
+static void gathers(int rank, int size, int root) {
+  fill(rank);
+  MPI_Gather(&g[0][1], 1, col, gath, 1, col, root, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+  fill(rank);
+  MPI_Gather(g[2], N, MPI_DOUBLE, gath, 1, col, root, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+  fill(rank);
+  MPI_Gather(g, 1, sub, flat, 12, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(flat, 12 * size);
+  /* In place at the root: its own column stays where it is. */
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    gath[i] = rank + i;
+  if (rank == root)
+    MPI_Gather(MPI_IN_PLACE, 1, col, gath, 1, col, root, MPI_COMM_WORLD);
+  else
+    MPI_Gather(&g[0][4], 1, col, NULL, 0, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+}
+
+static void scatters(int rank, int size, int root) {
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 7 * i + rank;
+  MPI_Scatter(flat, N, MPI_DOUBLE, &g[0][5], 1, col, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    gath[i] = 3 * i + rank;
+  MPI_Scatter(gath, 1, col, flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(flat, N);
+  fill(rank);
+  MPI_Scatter(g, 1, rcol, flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD); /* column j to rank j */
+  fold(flat, N);
+  (void)size;
+}
+
+static void alltoalls(int rank, int size) {
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 5 * i + rank;
+  MPI_Alltoall(flat, 1, col, gath, 1, col, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+  fill(rank);
+  MPI_Alltoall(g, 1, rcol, flat, N, MPI_DOUBLE, MPI_COMM_WORLD); /* column j to rank j */
+  fold(flat, N * size);
+  fill(rank);
+  MPI_Alltoall(g, 1, row, flat, 1, row, MPI_COMM_WORLD); /* row j to rank j, no copies */
+  fold(flat, N * size);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 11 * i + rank;
+  MPI_Alltoall(flat, N, MPI_DOUBLE, g, 1, rcol, MPI_COMM_WORLD); /* rank j's chunk into column j */
+  fold(&g[0][0], N * N);
+}
+
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > N) {
+    if (!rank) fprintf(stderr, "dtype_coll: at most %d ranks\n", N);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  int sizes[2] = {N, N}, subs[2] = {4, 3}, starts[2] = {2, 1};
+  MPI_Type_vector(N, 1, N, MPI_DOUBLE, &col);
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub);
+  MPI_Type_create_resized(col, 0, sizeof(double), &rcol);
+  MPI_Type_contiguous(N, MPI_DOUBLE, &row);
+  MPI_Type_commit(&row);
+  MPI_Type_commit(&col);
+  MPI_Type_commit(&sub);
+  MPI_Type_commit(&rcol);
+  for (int root = 0; root < size; root += size > 1 ? size - 1 : 1) {
+    bcasts(rank, root);
+    gathers(rank, size, root);
+    scatters(rank, size, root);
+  }
+  alltoalls(rank, size);
+  long *all = malloc(sizeof *all * (size_t)size);
+  MPI_Gather(&sum, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  for (int r = 0; !rank && r < size; r++)
+    printf("rank %d: %ld\n", r, all[r]);
+  free(all);
+  MPI_Type_free(&col);
+  MPI_Type_free(&sub);
+  MPI_Type_free(&rcol);
+  MPI_Type_free(&row);
+  MPI_Finalize();
+  return 0;
+}
