@@ -385,6 +385,155 @@ static MPIOPT_INLINE int mpiopt_alltoall_dtype_nd(const void *sbuf, int scount, 
   return rc;
 }
 
+/* Nonblocking sends and receives (MPI_Isend, MPI_Issend, MPI_Irecv) whose
+ * datatype has a compiled shape. The packed message needs a buffer that
+ * lives until the request completes, and a receive is unpacked only then:
+ * ompi-opt declares a struct mpiopt_dpend beside the request variable
+ * (zeroed) and rewrites every MPI_Wait on that variable to
+ * mpiopt_wait_dtype, which waits, unpacks what arrived and returns the
+ * buffer. It does so only where it proves (analysis/RequestFlow) that every
+ * path from such a call reaches one of those waits before the request is
+ * started again, tested, freed, passed anywhere else or the function
+ * returns, so the wait always runs in the thread that posted the call. The
+ * buffers come from a per-thread pool of at most 64 (grown geometrically,
+ * kept; no allocation per call once warm); with all 64 in use, the call
+ * runs generically. What travels, the status and MPI_Get_count are as for
+ * the blocking templates. */
+struct mpiopt_dpend {
+  int active, slot, recv, nouter, nblocks, blocklen, elem;
+  void *user, *scratch;
+  MPI_Aint offset, ostride, stride, extent;
+};
+
+#define MPIOPT_DTYPE_POOL 64
+
+struct mpiopt_dtype_pool {
+  void *buf[MPIOPT_DTYPE_POOL];
+  size_t cap[MPIOPT_DTYPE_POOL];
+  unsigned char used[MPIOPT_DTYPE_POOL];
+};
+
+static MPIOPT_INLINE struct mpiopt_dtype_pool *mpiopt_dtype_pool(void) {
+  static MPIOPT_THREAD_LOCAL struct mpiopt_dtype_pool pool;
+  return &pool;
+}
+
+/* A free pool buffer of at least bytes, its slot in *slot; NULL when every
+   slot is in use or memory runs out. */
+static MPIOPT_INLINE void *mpiopt_dtype_pool_get(size_t bytes, int *slot) {
+  struct mpiopt_dtype_pool *P = mpiopt_dtype_pool();
+  int i, best = -1;
+  for (i = 0; i < MPIOPT_DTYPE_POOL; i++) /* a free buffer large enough, or the largest free one */
+    if (!P->used[i] && (best < 0 || (P->cap[best] < bytes && P->cap[i] > P->cap[best])))
+      best = i;
+  if (best < 0)
+    return (void *)0;
+  if (P->cap[best] < bytes) {
+    size_t n = P->cap[best] ? P->cap[best] : 4096;
+    void *p;
+    while (n < bytes)
+      n *= 2;
+    p = realloc(P->buf[best], n);
+    if (!p)
+      return (void *)0;
+    P->buf[best] = p;
+    P->cap[best] = n;
+  }
+  P->used[best] = 1;
+  *slot = best;
+  return P->buf[best];
+}
+
+static MPIOPT_INLINE void mpiopt_dtype_pool_put(int slot) { mpiopt_dtype_pool()->used[slot] = 0; }
+
+/* MPI_Isend (ssend 0) or MPI_Issend (ssend 1) of count elements of the
+   shape: packed into a pool buffer that the wait returns. */
+static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                              MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                              MPIOPT_DTYPE_SIDE_PARAMS(), int ssend) {
+  int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen), slot = 0, rc;
+  void *p;
+  pd->active = 0;
+  if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem)) /* no copy needed */
+    return ssend ? MPI_Issend(buf, n, base, dest, tag, comm, req) : MPI_Isend(buf, n, base, dest, tag, comm, req);
+  p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
+  if (!p)
+    return ssend ? MPI_Issend(buf, count, dtype, dest, tag, comm, req)
+                 : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
+  mpiopt_dtype_pack_nd(p, buf, count, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
+  rc = ssend ? MPI_Issend(p, n, base, dest, tag, comm, req) : MPI_Isend(p, n, base, dest, tag, comm, req);
+  if (rc != MPI_SUCCESS) {
+    mpiopt_dtype_pool_put(slot);
+    return rc;
+  }
+  pd->active = 1;
+  pd->slot = slot;
+  pd->scratch = p;
+  pd->recv = 0;
+  return rc;
+}
+
+/* MPI_Irecv of count elements of the shape: into a pool buffer, unpacked by
+   the wait. */
+static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                              MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
+  int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen), slot = 0, rc;
+  void *p;
+  pd->active = 0;
+  if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
+    return MPI_Irecv(buf, n, base, source, tag, comm, req);
+  p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
+  if (!p)
+    return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
+  rc = MPI_Irecv(p, n, base, source, tag, comm, req);
+  if (rc != MPI_SUCCESS) {
+    mpiopt_dtype_pool_put(slot);
+    return rc;
+  }
+  pd->active = 1;
+  pd->slot = slot;
+  pd->scratch = p;
+  pd->recv = 1;
+  pd->user = buf;
+  pd->offset = offset;
+  pd->nouter = nouter;
+  pd->ostride = ostride;
+  pd->nblocks = nblocks;
+  pd->blocklen = blocklen;
+  pd->stride = stride;
+  pd->extent = extent;
+  pd->elem = elem;
+  return rc;
+}
+
+/* The template's side of a pending call done: unpack what arrived, return
+   the buffer (after a failed wait the buffer stays out of the pool: MPI may
+   still hold it). Out of line: the wait is in the caller's loops. */
+static MPIOPT_NOINLINE void mpiopt_dtype_finish(struct mpiopt_dpend *pd, const MPI_Status *st, int ok) {
+  pd->active = 0;
+  if (!ok)
+    return;
+  if (pd->recv)
+    mpiopt_dtype_arrived(pd->user, pd->scratch, st, pd->offset, pd->nouter, pd->ostride, pd->nblocks, pd->blocklen,
+                         pd->stride, pd->extent, pd->elem);
+  mpiopt_dtype_pool_put(pd->slot);
+}
+
+/* MPI_Wait on a request a nonblocking template may have started (pd
+   active): the wait, then the unpack and the buffer's return. */
+static MPIOPT_INLINE int mpiopt_wait_dtype(MPI_Request *req, MPI_Status *status, struct mpiopt_dpend *pd) {
+  MPI_Status st;
+  int rc;
+  if (!pd->active)
+    return MPI_Wait(req, status);
+  rc = MPI_Wait(req, &st);
+  mpiopt_dtype_finish(pd, &st, rc == MPI_SUCCESS);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
 /* Shapes known only at run time: a datatype variable every construction of
  * which is MPI_Type_contiguous, MPI_Type_vector or MPI_Type_create_hvector
  * of a predefined type with arguments that have no side effects. ompi-opt

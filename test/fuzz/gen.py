@@ -456,9 +456,9 @@ class Gen:
         return 1
 
     def dtype_exchange(self, f, out):
-        """A derived datatype built, used in a ring, between pairs or in a
-        collective (a broadcast, a gather, an all-to-all: the buffers hold a
-        chunk per rank, up to 4), and freed, in a block of its own
+        """A derived datatype built, used in a ring (blocking or not),
+        between pairs or in a collective (a broadcast, a gather, an
+        all-to-all: the buffers hold a chunk per rank, up to 4), and freed, in a block of its own
         (datatype-templates: static shapes, subarrays, resized types, shapes
         recorded at run time)."""
         t, a, b, st, i = (self.fresh(p) for p in ("dt", "da", "db", "dst", "di"))
@@ -470,7 +470,7 @@ class Gen:
         body = decls + build + ["MPI_Type_commit(&%s);" % t,
                                 "for (%s = 0; %s < 960; %s++)" % (i, i, i),
                                 "  %s[%s] = rank * 1000 + %s, %s[%s] = -1;" % (a, i, i, b, i)]
-        how = self.r.randint(0, 5)
+        how = self.r.randint(0, 6)
         if how == 0:  # a ring, the same type on both sides
             body.append("MPI_Sendrecv(&%s[%d], %d, %s, (rank + 1) %% size, 8, %s, %d, %s, (rank + size - 1) %% size, "
                         "8, MPI_COMM_WORLD, &%s);" % (a, off, count, t, b, count, t, st))
@@ -487,6 +487,18 @@ class Gen:
             body.append("MPI_Gather(&%s[%d], %d, %s, %s, %d, %s, 0, MPI_COMM_WORLD);" % (a, off, count, t, b, count, t))
         elif how == 5:  # an all-to-all, the same type on both sides
             body.append("MPI_Alltoall(%s, %d, %s, %s, %d, %s, MPI_COMM_WORLD);" % (a, count, t, b, count, t))
+        elif how == 6:  # a nonblocking ring, the waits in either order
+            rq = self.fresh("drq")
+            body.insert(0, "MPI_Request %s_r, %s_s;" % (rq, rq))
+            body.append("MPI_Irecv(%s, %d, %s, (rank + size - 1) %% size, 10, MPI_COMM_WORLD, &%s_r);"
+                        % (b, count, t, rq))
+            body.append("MPI_%s(&%s[%d], %d, %s, (rank + 1) %% size, 10, MPI_COMM_WORLD, &%s_s);"
+                        % (self.pick(["Isend", "Isend", "Issend"]), a, off, count, t, rq))
+            waits = ["MPI_Wait(&%s_r, &%s);" % (rq, st), "MPI_Wait(&%s_s, MPI_STATUS_IGNORE);" % rq]
+            if self.chance(0.5):
+                waits.reverse()
+            body += waits
+            body.append("MPI_Get_count(&%s, %s, &%s_n);" % (st, t, t))
         else:  # pairs: the even rank sends with the type, the odd one receives with it
             body.append("if ((rank ^ 1) < size && rank % 2 == 0)")
             body.append("  MPI_Send(&%s[%d], %d, %s, rank ^ 1, 9, MPI_COMM_WORLD);" % (a, off, count, t))

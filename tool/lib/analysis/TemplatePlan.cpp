@@ -1,12 +1,16 @@
 //===- TemplatePlan.cpp - Which calls a specialised template replaces -----===//
 #include "analysis/TemplatePlan.h"
 #include "analysis/DerivedTypes.h"
+#include "analysis/WaitPairing.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <map>
 
 using namespace clang;
 using namespace ompi;
@@ -22,13 +26,16 @@ struct Side {
 
 /// A call the templates cover: its template, its sides, what follows the
 /// shapes (the send mode), the profile's family that measured it, and
-/// whether it is a collective (always the _nd form; compiled shapes only).
+/// whether it is a collective or a nonblocking call (both always the _nd
+/// form, with compiled shapes only; a nonblocking call also takes the
+/// pending state of its request variable).
 struct Family {
   llvm::StringRef Name, To;
   std::vector<Side> Sides;
   llvm::StringRef Tail;
   llvm::StringRef Measured = "vector";
-  bool Collective = false;
+  bool Collective = false, Nonblocking = false;
+  bool ndOnly() const { return Collective || Nonblocking; }
 };
 
 const Family *familyOf(llvm::StringRef Name) {
@@ -40,6 +47,9 @@ const Family *familyOf(llvm::StringRef Name) {
        "mpiopt_sendrecv_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        ""},
+      {"MPI_Isend", "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 0", "vector", false, true},
+      {"MPI_Issend", "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 1", "vector", false, true},
+      {"MPI_Irecv", "mpiopt_irecv_dtype", {{Role::Type, Role::Count}}, "", "vector", false, true},
       {"MPI_Bcast", "mpiopt_bcast_dtype", {{Role::Type, Role::Count}}, "", "bcast", true},
       {"MPI_Gather",
        "mpiopt_gather_dtype",
@@ -194,9 +204,12 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
       D.Why += "; nor can a wrapper record it at run time: " + V->RuntimeWhy;
-    if (V->runtime() && F.Collective)
-      D.Why += "; its shape could be recorded at run time, but the collectives' templates take compiled shapes only";
-    return V->runtime() && !F.Collective ? decideRuntime(D, *V, Profile) : D;
+    if (V->runtime() && F.ndOnly())
+      D.Why += llvm::formatv("; its shape could be recorded at run time, but the {0} templates take compiled shapes "
+                             "only",
+                             F.Collective ? "collectives'" : "nonblocking calls'")
+                   .str();
+    return V->runtime() && !F.ndOnly() ? decideRuntime(D, *V, Profile) : D;
   }
   const ArgResult *Count = C.arg(S.Count);
   std::optional<int64_t> Bytes;
@@ -247,11 +260,14 @@ template <typename F> std::string joined(const std::vector<SideDecision> &Sides,
 }
 
 /// The call with compiled shapes: the short form, or _nd where a shape has
-/// two levels or an offset.
-void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides) {
-  bool Nd = F.Collective || std::any_of(Sides.begin(), Sides.end(),
-                                        [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
+/// two levels or an offset (and always for collectives and nonblocking
+/// calls, which take the pending state Pend first).
+void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, llvm::StringRef Pend = "") {
+  bool Nd = F.ndOnly() || std::any_of(Sides.begin(), Sides.end(),
+                                      [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
   T.To = F.To.str() + (Nd ? "_nd" : "");
+  if (!Pend.empty())
+    T.Append += ", &" + Pend.str();
   for (const SideDecision &D : Sides)
     T.Append += shapeArgs(D.Shape, Nd);
   T.Append += F.Tail.str();
@@ -284,12 +300,85 @@ ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string
   return ChangeNote::at(Transform, Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
 }
 
+/// The nonblocking calls a template would start on one request variable.
+struct StartGroup {
+  const VarDecl *Req = nullptr;
+  const FunctionDecl *Caller = nullptr;
+  std::vector<std::pair<const CallResult *, TemplatedCall>> Starts;
+};
+
+/// Whether a pending state can be declared after Req's declaration: a
+/// statement of a block (not a for loop's first clause).
+bool declarable(ASTContext &Ctx, const VarDecl *Req) {
+  const Stmt *DS = parentStmt(Ctx, DynTypedNode::create(*Req));
+  return isa_and_nonnull<DeclStmt>(DS) && isa_and_nonnull<CompoundStmt>(parentStmt(Ctx, DS)) &&
+         !Req->getBeginLoc().isMacroID() && !Req->getEndLoc().isMacroID();
+}
+
+/// The starts of G through their templates and every wait on G's variable
+/// through mpiopt_wait_dtype, where the waits complete them on every path;
+/// otherwise each start declined, saying why.
+void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan,
+               std::map<const FunctionDecl *, std::vector<RequestVar>> &Flows) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = G.Req->getNameAsString(), Pend = "mpiopt_pend_" + Name;
+  std::vector<const CallExpr *> Calls;
+  for (auto &[C, T] : G.Starts)
+    Calls.push_back(C->Call);
+  WaitPairing W;
+  if (!declarable(Ctx, G.Req))
+    W.Why = "its request " + Name +
+            " is declared where no declaration can follow it (a for loop's first clause, or "
+            "a macro)";
+  else {
+    auto It = Flows.find(G.Caller);
+    if (It == Flows.end())
+      It = Flows.emplace(G.Caller, requestFlow(Ctx, Ev, G.Caller)).first;
+    W = pairWaits(SM, It->second, G.Req, Calls);
+  }
+  for (auto &[C, T] : G.Starts) {
+    if (!W.Why.empty()) {
+      Plan.Declined.push_back(note(*C, false, T.Note.What.substr(0, T.Note.What.find(':')),
+                                   "the template's buffer lives until a wait on " + Name +
+                                       " that it must be sure of, "
+                                       "but " +
+                                       W.Why));
+      continue;
+    }
+    T.Append = ", &" + Pend + T.Append;
+    T.Note.Why += llvm::formatv("; every path from it reaches an MPI_Wait on {0} before {0} is used otherwise "
+                                "(those waits become mpiopt_wait_dtype, which unpacks and returns the buffer)",
+                                Name)
+                      .str();
+    Plan.Calls.push_back(std::move(T));
+  }
+  if (!W.Why.empty())
+    return;
+  for (const CallExpr *CE : W.Waits) {
+    TemplatedCall T;
+    T.Callee = SM.getExpansionLoc(CE->getCallee()->getBeginLoc());
+    T.RParen = CE->getRParenLoc();
+    T.To = "mpiopt_wait_dtype";
+    T.Append = ", &" + Pend;
+    PresumedLoc L = SM.getPresumedLoc(SM.getExpansionLoc(CE->getBeginLoc()));
+    T.Note = ChangeNote::at(Transform, true, G.Starts.front().first->File, L.getLine(), L.getColumn(),
+                            "MPI_Wait on " + Name + ": completes the nonblocking template's call",
+                            "a template may have started " + Name +
+                                "; the wait unpacks what it received and returns "
+                                "its buffer");
+    T.Note.Kind = NoteKind::Template;
+    Plan.Calls.push_back(std::move(T));
+  }
+  Plan.Pends.push_back({G.Req, Name});
+}
+
 } // namespace
 
 TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
                                          const MachineProfile *Profile) {
   TemplatePlan Plan;
   std::optional<DerivedTypes> DT;
+  std::vector<StartGroup> Groups;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CallResult &C : Calls.Calls) {
     const Family *F = familyOf(C.Function);
@@ -308,12 +397,16 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     if (!Named)
       continue; // predefined datatypes only: nothing to say
     std::string What = C.Function + " with " + joined(Sides, [](const SideDecision &D) { return D.Var; }, " and ");
-    if (C.Call->getBeginLoc().isMacroID() || C.Call->getRParenLoc().isMacroID()) {
-      Plan.Declined.push_back(note(C, false, What, "the call is written through a macro"));
-      continue;
-    }
-    if (!Any) {
-      Plan.Declined.push_back(note(C, false, What, joined(Sides, [](const SideDecision &D) { return D.Why; }, "; ")));
+    const VarDecl *Req = F->Nonblocking ? requestVariable(C.expr(Role::Request)) : nullptr;
+    std::string Why = C.Call->getBeginLoc().isMacroID() || C.Call->getRParenLoc().isMacroID()
+                          ? "the call is written through a macro"
+                      : !Any ? joined(
+                                   Sides, [](const SideDecision &D) { return D.Why; }, "; ")
+                      : F->Nonblocking && !Req
+                          ? "its request is not a local MPI_Request variable given as &r, whose waits can be followed"
+                          : "";
+    if (!Why.empty()) {
+      Plan.Declined.push_back(note(C, false, What, Why));
       continue;
     }
     TemplatedCall T;
@@ -323,12 +416,21 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
       runtimeCall(T, *F, Sides, Plan.Shadows);
     else
       compiledCall(T, *F, Sides);
-    std::string Why =
-        joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");
+    Why = joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");
     T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);
     T.Note.Kind = NoteKind::Template;
     T.Note.Saves = "MPI's datatype engine on this call, for one copy through a scratch buffer";
-    Plan.Calls.push_back(std::move(T));
+    if (!Req) {
+      Plan.Calls.push_back(std::move(T));
+      continue;
+    }
+    auto G = llvm::find_if(Groups, [&](const StartGroup &X) { return X.Req == Req; });
+    if (G == Groups.end())
+      G = Groups.insert(Groups.end(), StartGroup{Req, C.Caller, {}});
+    G->Starts.push_back({&C, std::move(T)});
   }
+  std::map<const FunctionDecl *, std::vector<RequestVar>> Flows;
+  for (StartGroup &G : Groups)
+    pairGroup(Ctx, Ev, G, Plan, Flows);
   return Plan;
 }

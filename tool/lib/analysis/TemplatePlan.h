@@ -49,6 +49,13 @@ struct ShadowVar {
   std::vector<const clang::CallExpr *> Constructions;
 };
 
+/// A request variable some nonblocking template may start: its pending
+/// state (struct mpiopt_dpend mpiopt_pend_NAME) is declared after it.
+struct PendVar {
+  const clang::VarDecl *Decl = nullptr;
+  std::string Name;
+};
+
 struct TemplatePlan {
   std::vector<TemplatedCall> Calls;
   std::vector<ChangeNote> Declined;
@@ -56,6 +63,7 @@ struct TemplatePlan {
   /// (struct mpiopt_dshape mpiopt_shape_NAME) after its declaration and its
   /// constructions go through the mpiopt_type_*_rt wrappers.
   std::vector<ShadowVar> Shadows;
+  std::vector<PendVar> Pends;
 };
 
 TemplatePlan planDatatypeTemplates(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,

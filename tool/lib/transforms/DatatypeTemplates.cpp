@@ -5,8 +5,10 @@
 // renamed to its template and gets the datatype's shape as trailing
 // constant arguments, or the address of its shadow where the shape is
 // recorded at run time; such a variable gets its shadow declared after its
-// declaration and its constructions renamed to the recording wrappers. The
-// file includes templates/mpiopt/dtype.h.
+// declaration and its constructions renamed to the recording wrappers. A
+// request variable a nonblocking template starts gets its pending state
+// declared after its declaration, and its waits renamed. The file includes
+// templates/mpiopt/dtype.h.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/TemplatePlan.h"
@@ -19,20 +21,30 @@
 using namespace clang;
 using namespace ompi;
 
-/// The shadow declared after the variable's declaration, and each
-/// construction through its recording wrapper.
-static llvm::Error addShadow(TransformContext &TC, const ShadowVar &V, std::map<SourceLocation, std::string> &Shadows) {
+/// Where a declaration can follow V's: after the ';' that ends it.
+static llvm::Expected<SourceLocation> afterDeclaration(TransformContext &TC, const VarDecl *V) {
   const SourceManager &SM = TC.Ctx.getSourceManager();
-  const LangOptions &LO = TC.Ctx.getLangOpts();
-  SourceLocation Semi = V.Decl->getEndLoc();
+  SourceLocation Semi = V->getEndLoc();
   std::optional<Token> Tok;
-  while ((Tok = Lexer::findNextToken(Semi, SM, LO)) && !Tok->is(tok::semi))
+  while ((Tok = Lexer::findNextToken(Semi, SM, TC.Ctx.getLangOpts())) && !Tok->is(tok::semi))
     Semi = Tok->getLocation();
   if (!Tok)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "no ';' after the declaration of " + V.Name);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no ';' after the declaration of " + V->getNameAsString());
+  return Tok->getEndLoc();
+}
+
+/// The shadow declared after the variable's declaration, and each
+/// construction through its recording wrapper.
+static llvm::Error addShadow(TransformContext &TC, const ShadowVar &V, std::map<SourceLocation, std::string> &Decls) {
+  const SourceManager &SM = TC.Ctx.getSourceManager();
+  const LangOptions &LO = TC.Ctx.getLangOpts();
+  llvm::Expected<SourceLocation> At = afterDeclaration(TC, V.Decl);
+  if (!At)
+    return At.takeError();
   std::string Decl = (V.Decl->hasGlobalStorage() ? " static" : "") +
                      std::string(" struct mpiopt_dshape mpiopt_shape_") + V.Name + " = {0};";
-  Shadows[Tok->getEndLoc()] += Decl; // one insertion per declaration
+  Decls[*At] += Decl; // one insertion per declaration
   for (const CallExpr *CE : V.Constructions) {
     SourceLocation Callee = CE->getCallee()->getBeginLoc();
     std::string To = "mpiopt_" + llvm::StringRef(CE->getDirectCallee()->getName()).drop_front(4).lower() + "_rt";
@@ -60,11 +72,17 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
       return E;
     TC.Notes.push_back(T.Note);
   }
-  std::map<SourceLocation, std::string> Shadows;
+  std::map<SourceLocation, std::string> Decls;
   for (const ShadowVar &V : Plan.Shadows)
-    if (auto E = addShadow(TC, V, Shadows))
+    if (auto E = addShadow(TC, V, Decls))
       return E;
-  for (const auto &[Loc, Text] : Shadows)
+  for (const PendVar &V : Plan.Pends) { // the pending state of a nonblocking template's request
+    llvm::Expected<SourceLocation> At = afterDeclaration(TC, V.Decl);
+    if (!At)
+      return At.takeError();
+    Decls[*At] += " struct mpiopt_dpend mpiopt_pend_" + V.Name + " = {0};";
+  }
+  for (const auto &[Loc, Text] : Decls)
     if (auto E = TC.Out.add(tooling::Replacement(TC.Ctx.getSourceManager(), Loc, 0, Text)))
       return E;
   return llvm::Error::success();

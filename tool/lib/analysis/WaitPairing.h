@@ -1,0 +1,43 @@
+//===- WaitPairing.h - The waits that complete a nonblocking call ---------===//
+//
+// For nonblocking calls on one local MPI_Request variable, whether the waits
+// on that variable complete them on every path (analysis/RequestFlow.h):
+// from each such call, every path reaches an MPI_Wait on the variable
+// before the variable is started again, tested, freed, passed to anything
+// else, or the function returns. Then a template that starts the call can
+// leave work for the wait (the datatype templates unpack a receive and
+// return its buffer there), and the wait runs in the same thread and the
+// same invocation as the call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_WAITPAIRING_H
+#define OMPI_TOOL_ANALYSIS_WAITPAIRING_H
+
+#include "analysis/RequestFlow.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+#include <vector>
+
+namespace ompi {
+
+struct WaitPairing {
+  /// Every MPI_Wait on the variable written outside macros (to be rewritten
+  /// alike; those that complete one of the calls are among them).
+  std::vector<const clang::CallExpr *> Waits;
+  std::string Why; ///< not proven: why ("" when proven)
+};
+
+/// The local request variable whose address a call's request argument is
+/// (`&r`), or null.
+const clang::VarDecl *requestVariable(const clang::Expr *RequestArg);
+
+/// Whether the waits on Req complete every one of Starts (calls that start
+/// Req) on every path of their function, whose request flow is Flow.
+WaitPairing pairWaits(const clang::SourceManager &SM, const std::vector<RequestVar> &Flow, const clang::VarDecl *Req,
+                      llvm::ArrayRef<const clang::CallExpr *> Starts);
+
+} // namespace ompi
+
+#endif
