@@ -99,10 +99,11 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     occ = os.path.join(REPO, "scripts", "ompi-cc")
     # --runtime: the size from the command line (-DRUNTIME_N), so the
     # datatypes' shapes are known only at run time.
-    rt = "-rt" if a.runtime else ""
+    rt = ("-rt" if a.runtime else "") + ("-nb" if getattr(a, "nonblocking", False) else "")
     exe = {(v, n): os.path.join(a.out, "%s-%s%s-%d" % (name, v, rt, n)) for v in ("plain", "ompi") for n in sizes}
     profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
-    size_flags = lambda n: ["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]  # noqa: E731
+    nb = ["-DNONBLOCKING"] if getattr(a, "nonblocking", False) else []
+    size_flags = lambda n: (["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]) + nb  # noqa: E731
     used = {}
     for n in sizes:
         build(a, [mpicc, "-O2"] + size_flags(n) + ["-o", exe[("plain", n)], src] + list(link), env)
@@ -118,7 +119,8 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
             json.dump(used, f)
     if a.build_only:
         return None, True
-    lines = [title % (a.mpi, a.np, a.reps) + (" (size given at run time)" if a.runtime else ""), "",
+    lines = [title % (a.mpi, a.np, a.reps) + (" (size given at run time)" if a.runtime else "") +
+             (" (nonblocking exchange)" if nb else ""), "",
              "| N | message bytes | plain | ompi-cc | ompi-cc / plain | exchange: plain | ompi-cc "
              "| exchange ompi-cc / plain | templates |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -145,16 +147,20 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     return lines, ok
 
 
-def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=()):
+def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=(), nonblocking=False):
     """The command line of a sized_pair benchmark (--sizes, --iters,
-    --profile, --runtime and the common options), its run and its table;
-    iters_of(a, n): the iterations at size n. Returns the exit status."""
+    --profile, --runtime, with nonblocking --nonblocking, and the common
+    options), its run and its table; iters_of(a, n): the iterations at size
+    n. Returns the exit status."""
     ap = parser(doc, name, reps=7)
     ap.add_argument("--sizes", default=sizes)
     ap.add_argument("--iters", type=int, default=iters)
     ap.add_argument("--profile", help="the machine profile ompi-cc selects templates with")
     ap.add_argument("--runtime", action="store_true", help="the size from the command line: shapes known only at "
                     "run time")
+    if nonblocking:
+        ap.add_argument("--nonblocking", action="store_true", help="the exchange through MPI_Irecv/MPI_Isend and "
+                        "MPI_Waitall (-DNONBLOCKING)")
     a = ap.parse_args()
     lines, ok = sized_pair(a, name, src, [int(n) for n in a.sizes.split(",")], lambda n: iters_of(a, n), face_bytes,
                            title, link)

@@ -9,7 +9,7 @@ ratios (total time per iteration, and the exchange alone). The checksums of
 the two builds must agree.
 
   bench.py [--sizes 16,32,48,64] [--iters 200] [--reps 7] [--np 2] [--mpi mpich|openmpi] [--out DIR]
-           [--profile FILE] [--runtime]
+           [--profile FILE] [--runtime] [--nonblocking]
 
 --iters is the iterations at N = 32, scaled by 32^3 / N^3 (at least 10).
 --profile builds the ompi-cc programs with that machine profile
@@ -17,6 +17,8 @@ the two builds must agree.
 --runtime builds the programs with the size read from the command line
 (-DRUNTIME_N), so the datatypes' shapes are known only at run time (the
 templates' run-time form, its shape recorded when the type is built).
+--nonblocking exchanges each dimension's faces through MPI_Irecv/MPI_Isend
+and one MPI_Waitall (-DNONBLOCKING: the nonblocking templates).
 """
 import os
 import sys
@@ -30,7 +32,7 @@ def main():
     return sized_main(__doc__, "halo", os.path.join(HERE, "halo.c"), "16,32,48,64", 200,
                       lambda a, n: max(10, a.iters * 32 ** 3 // n ** 3), lambda n: (n + 2) * (n + 2) * 8,
                       "Halo exchange + 7-point stencil, %s, %d ranks, median of %d runs (microseconds per "
-                      "iteration; N: local N^3; message: one face)")
+                      "iteration; N: local N^3; message: one face)", nonblocking=True)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@
  * static (partial evaluation of the type constructors) and the templates
  * get them as constants. With -DRUNTIME_N the size comes from the command
  * line: the shapes are known only at run time, recorded when the types are
- * built, and the templates take them from there.
+ * built, and the templates take them from there. With -DNONBLOCKING each
+ * dimension's faces go through MPI_Irecv/MPI_Isend into an array of
+ * requests and one MPI_Waitall (the nonblocking templates).
  *
  *   mpicc -DN=48 halo.c; mpiexec -n P ./halo ITERATIONS
  *   mpicc -DRUNTIME_N halo.c; mpiexec -n P ./halo ITERATIONS N
@@ -72,6 +74,27 @@ int main(int argc, char **argv) {
   double t0 = MPI_Wtime(), tx = 0;
   for (int it = 0; it < iters; it++) {
     double t1 = MPI_Wtime();
+#ifdef NONBLOCKING
+    /* Each dimension's two faces posted at once and waited for together,
+       one dimension after another (the rings carry the previous ones). */
+    MPI_Request rq[12];
+    MPI_Status st[4];
+    MPI_Irecv(&u[AT(n + 1, 0, 0)], 1, xface, xr, 0, cart, &rq[0]);
+    MPI_Irecv(&u[AT(0, 0, 0)], 1, xface, xl, 1, cart, &rq[1]);
+    MPI_Isend(&u[AT(1, 0, 0)], 1, xface, xl, 0, cart, &rq[2]);
+    MPI_Isend(&u[AT(n, 0, 0)], 1, xface, xr, 1, cart, &rq[3]);
+    MPI_Waitall(4, rq, st);
+    MPI_Irecv(&u[AT(0, n + 1, 0)], 1, yface, yr, 2, cart, &rq[4]);
+    MPI_Irecv(&u[AT(0, 0, 0)], 1, yface, yl, 3, cart, &rq[5]);
+    MPI_Isend(&u[AT(0, 1, 0)], 1, yface, yl, 2, cart, &rq[6]);
+    MPI_Isend(&u[AT(0, n, 0)], 1, yface, yr, 3, cart, &rq[7]);
+    MPI_Waitall(4, rq + 4, st);
+    MPI_Irecv(&u[AT(0, 0, n + 1)], 1, zface, zr, 4, cart, &rq[8]);
+    MPI_Irecv(&u[AT(0, 0, 0)], 1, zface, zl, 5, cart, &rq[9]);
+    MPI_Isend(&u[AT(0, 0, 1)], 1, zface, zl, 4, cart, &rq[10]);
+    MPI_Isend(&u[AT(0, 0, n)], 1, zface, zr, 5, cart, &rq[11]);
+    MPI_Waitall(4, rq + 8, st);
+#else
     /* x faces: the planes x = 1 and x = n go to the left and right. */
     MPI_Sendrecv(&u[AT(1, 0, 0)], 1, xface, xl, 0, &u[AT(n + 1, 0, 0)], 1, xface, xr, 0, cart, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&u[AT(n, 0, 0)], 1, xface, xr, 1, &u[AT(0, 0, 0)], 1, xface, xl, 1, cart, MPI_STATUS_IGNORE);
@@ -79,6 +102,7 @@ int main(int argc, char **argv) {
     MPI_Sendrecv(&u[AT(0, n, 0)], 1, yface, yr, 3, &u[AT(0, 0, 0)], 1, yface, yl, 3, cart, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&u[AT(0, 0, 1)], 1, zface, zl, 4, &u[AT(0, 0, n + 1)], 1, zface, zr, 4, cart, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&u[AT(0, 0, n)], 1, zface, zr, 5, &u[AT(0, 0, 0)], 1, zface, zl, 5, cart, MPI_STATUS_IGNORE);
+#endif
     tx += MPI_Wtime() - t1;
     for (int z = 1; z <= n; z++)
       for (int y = 1; y <= n; y++)

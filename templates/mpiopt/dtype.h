@@ -534,6 +534,38 @@ static MPIOPT_INLINE int mpiopt_wait_dtype(MPI_Request *req, MPI_Status *status,
   return rc;
 }
 
+/* MPI_Waitall on an array of requests some of which a nonblocking template
+   may have started (pd: the array's pending states, from the first request
+   waited on): the wait, then each template's unpack and buffer's return.
+   The statuses are needed to know what arrived: with MPI_STATUSES_IGNORE
+   they go to a per-thread buffer. */
+static MPIOPT_NOINLINE int mpiopt_waitall_dtype_work(int count, MPI_Request *reqs, MPI_Status *statuses,
+                                                     struct mpiopt_dpend *pd) {
+  MPI_Status *st = statuses;
+  int rc, i;
+  if (statuses == MPI_STATUSES_IGNORE)
+    st = (MPI_Status *)mpiopt_dtype_scratch(1, (size_t)count * sizeof *st);
+  if (!st) { /* no memory for the statuses: one wait after another, as MPI_Waitall completes them */
+    for (i = 0, rc = MPI_SUCCESS; i < count && rc == MPI_SUCCESS; i++)
+      rc = pd[i].active ? mpiopt_wait_dtype(&reqs[i], MPI_STATUS_IGNORE, &pd[i]) : MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+    return rc;
+  }
+  rc = MPI_Waitall(count, reqs, st);
+  for (i = 0; i < count; i++)
+    if (pd[i].active)
+      mpiopt_dtype_finish(&pd[i], &st[i], rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_SUCCESS));
+  return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_waitall_dtype(int count, MPI_Request *reqs, MPI_Status *statuses,
+                                              struct mpiopt_dpend *pd) {
+  int i;
+  for (i = 0; i < count; i++)
+    if (pd[i].active)
+      return mpiopt_waitall_dtype_work(count, reqs, statuses, pd);
+  return MPI_Waitall(count, reqs, statuses);
+}
+
 /* Shapes known only at run time: a datatype variable every construction of
  * which is MPI_Type_contiguous, MPI_Type_vector or MPI_Type_create_hvector
  * of a predefined type with arguments that have no side effects. ompi-opt

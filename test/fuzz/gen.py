@@ -487,17 +487,24 @@ class Gen:
             body.append("MPI_Gather(&%s[%d], %d, %s, %s, %d, %s, 0, MPI_COMM_WORLD);" % (a, off, count, t, b, count, t))
         elif how == 5:  # an all-to-all, the same type on both sides
             body.append("MPI_Alltoall(%s, %d, %s, %s, %d, %s, MPI_COMM_WORLD);" % (a, count, t, b, count, t))
-        elif how == 6:  # a nonblocking ring, the waits in either order
+        elif how == 6:  # a nonblocking ring: scalar requests waited in either order, or an array and MPI_Waitall
             rq = self.fresh("drq")
-            body.insert(0, "MPI_Request %s_r, %s_s;" % (rq, rq))
-            body.append("MPI_Irecv(%s, %d, %s, (rank + size - 1) %% size, 10, MPI_COMM_WORLD, &%s_r);"
-                        % (b, count, t, rq))
-            body.append("MPI_%s(&%s[%d], %d, %s, (rank + 1) %% size, 10, MPI_COMM_WORLD, &%s_s);"
-                        % (self.pick(["Isend", "Isend", "Issend"]), a, off, count, t, rq))
-            waits = ["MPI_Wait(&%s_r, &%s);" % (rq, st), "MPI_Wait(&%s_s, MPI_STATUS_IGNORE);" % rq]
-            if self.chance(0.5):
-                waits.reverse()
-            body += waits
+            arr = self.chance(0.5)
+            r_, s_ = ("%s[0]" % rq, "%s[1]" % rq) if arr else ("%s_r" % rq, "%s_s" % rq)
+            body.insert(0, "MPI_Request %s[2]; MPI_Status %s_st[2];" % (rq, rq) if arr else
+                        "MPI_Request %s_r, %s_s;" % (rq, rq))
+            body.append("MPI_Irecv(%s, %d, %s, (rank + size - 1) %% size, 10, MPI_COMM_WORLD, &%s);"
+                        % (b, count, t, r_))
+            body.append("MPI_%s(&%s[%d], %d, %s, (rank + 1) %% size, 10, MPI_COMM_WORLD, &%s);"
+                        % (self.pick(["Isend", "Isend", "Issend"]), a, off, count, t, s_))
+            if arr:
+                body.append("MPI_Waitall(2, %s, %s_st);" % (rq, rq))
+                body.append("%s = %s_st[0];" % (st, rq))
+            else:
+                waits = ["MPI_Wait(&%s, &%s);" % (r_, st), "MPI_Wait(&%s, MPI_STATUS_IGNORE);" % s_]
+                if self.chance(0.5):
+                    waits.reverse()
+                body += waits
             body.append("MPI_Get_count(&%s, %s, &%s_n);" % (st, t, t))
         else:  # pairs: the even rank sends with the type, the odd one receives with it
             body.append("if ((rank ^ 1) < size && rank % 2 == 0)")

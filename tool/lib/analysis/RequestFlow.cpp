@@ -16,6 +16,14 @@ bool isRequestVar(const VarDecl *V) {
   return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && isRequestType(V->getType().getAsString());
 }
 
+/// A local array of requests of constant size.
+const ConstantArrayType *requestArray(ASTContext &Ctx, const VarDecl *V) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+    return nullptr;
+  const auto *A = Ctx.getAsConstantArrayType(V->getType());
+  return A && isRequestType(A->getElementType().getAsString()) ? A : nullptr;
+}
+
 const VarDecl *addressOfVar(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
@@ -24,25 +32,39 @@ const VarDecl *addressOfVar(const Expr *E) {
   return nullptr;
 }
 
+/// The reference to the array in a slot expression.
+const DeclRefExpr *arrayRef(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Add)
+    E = B->getLHS()->IgnoreParenImpCasts();
+  return dyn_cast<DeclRefExpr>(E);
+}
+
 using Event = RequestEvent;
+using Key = std::pair<const VarDecl *, int>; ///< a variable, or an element of an array (-1: a scalar)
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
-  std::map<const VarDecl *, std::vector<Event>> Events;
+  Collector(ASTContext &Ctx, bool ArraySlots) : Ctx(Ctx), SM(Ctx.getSourceManager()), ArraySlots(ArraySlots) {}
+  std::map<Key, std::vector<Event>> Events;
+  std::map<const VarDecl *, std::vector<Event>> Everywhere; ///< events on every element of an array
   std::set<const VarDecl *> Persistent;
   std::set<const DeclRefExpr *> Seen;
-
   unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
-
   /// An initialised request (MPI_REQUEST_NULL or another value) is known
   /// from its declaration on.
   bool VisitVarDecl(VarDecl *V) {
+    Event E{RequestEvent::Other, offset(V->getLocation()), V->getLocation(), "", V->getInit()};
     if (isRequestVar(V) && V->hasInit())
-      Events[V].push_back({RequestEvent::Other, offset(V->getLocation()), V->getLocation(), "", V->getInit()});
+      Events[{V, -1}].push_back(E);
+    else if (ArraySlots && requestArray(Ctx, V) && V->hasInit())
+      Everywhere[V].push_back(E);
     return true;
   }
-
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionModel *M = modelOf(CE);
     if (!M)
@@ -51,46 +73,129 @@ public:
       Role R = M->Args[I].R;
       if (R != Role::Request && R != Role::Requests)
         continue;
-      const VarDecl *V = addressOfVar(CE->getArg(I));
-      if (!isRequestVar(V))
-        continue;
-      if (const auto *U = dyn_cast<UnaryOperator>(CE->getArg(I)->IgnoreParenImpCasts()))
-        Seen.insert(cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()));
-      if (M->M == Mode::Persistent) {
-        Persistent.insert(V);
+      if (const VarDecl *V = addressOfVar(CE->getArg(I)); isRequestVar(V)) {
+        scalar(CE, *M, V, I);
         continue;
       }
-      RequestEffect E = requestEffect(*M);
-      RequestEvent::Kind K = E == RequestEffect::Completes ? RequestEvent::Complete
-                             : E == RequestEffect::Starts  ? RequestEvent::Start
-                                                           : RequestEvent::Other;
-      Events[V].push_back({K, offset(CE->getBeginLoc()), CE->getBeginLoc(), M->Name, CE});
+      if (ArraySlots)
+        element(CE, *M, R, I);
     }
     return true;
   }
-
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
-    if (!isRequestVar(V) || Seen.count(D))
-      return true;
-    Pending.push_back(D);
+    if ((isRequestVar(V) || (ArraySlots && requestArray(Ctx, V))) && !Seen.count(D))
+      Pending.push_back(D);
     return true;
   }
-
-  /// References not consumed by a start or completion: "other" events.
+  /// References not consumed by a start or completion: "other" events (on
+  /// every element of an array); each element gets its array's.
   void finish() {
-    for (const DeclRefExpr *D : Pending)
-      if (!Seen.count(D))
-        Events[cast<VarDecl>(D->getDecl())].push_back(
-            {RequestEvent::Other, offset(D->getLocation()), D->getLocation(), "", D});
-    for (auto &[V, Es] : Events)
+    for (const DeclRefExpr *D : Pending) {
+      if (Seen.count(D))
+        continue;
+      const auto *V = cast<VarDecl>(D->getDecl());
+      Event E{RequestEvent::Other, offset(D->getLocation()), D->getLocation(), "", D};
+      if (isRequestVar(V))
+        Events[{V, -1}].push_back(E);
+      else
+        Everywhere[V].push_back(E);
+    }
+    for (auto &[K, Es] : Events) {
+      if (K.second >= 0)
+        if (auto It = Everywhere.find(K.first); It != Everywhere.end())
+          Es.insert(Es.end(), It->second.begin(), It->second.end());
       llvm::sort(Es, [](const Event &A, const Event &B) { return A.Offset < B.Offset; });
+    }
   }
 
 private:
+  ASTContext &Ctx;
   const SourceManager &SM;
+  bool ArraySlots;
   std::vector<const DeclRefExpr *> Pending;
+
+  RequestEvent::Kind kindOf(const FunctionModel &M) const {
+    RequestEffect E = requestEffect(M);
+    return E == RequestEffect::Completes ? RequestEvent::Complete
+           : E == RequestEffect::Starts  ? RequestEvent::Start
+                                         : RequestEvent::Other;
+  }
+  void scalar(CallExpr *CE, const FunctionModel &M, const VarDecl *V, unsigned I) {
+    if (const auto *U = dyn_cast<UnaryOperator>(CE->getArg(I)->IgnoreParenImpCasts()))
+      Seen.insert(cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()));
+    if (M.M == Mode::Persistent) {
+      Persistent.insert(V);
+      return;
+    }
+    Events[{V, -1}].push_back({kindOf(M), offset(CE->getBeginLoc()), CE->getBeginLoc(), M.Name, CE});
+  }
+  /// An element (Request) or a run of elements (Requests: MPI_Waitall with
+  /// a constant count completes them; any other call is "other" on all).
+  void element(CallExpr *CE, const FunctionModel &M, Role R, unsigned I) {
+    auto [V, K] = requestSlot(Ctx, CE->getArg(I));
+    if (!V)
+      return;
+    if (const DeclRefExpr *D = arrayRef(CE->getArg(I)))
+      Seen.insert(D);
+    Event E{kindOf(M), offset(CE->getBeginLoc()), CE->getBeginLoc(), M.Name, CE};
+    if (M.M == Mode::Persistent) {
+      Persistent.insert(V);
+      return;
+    }
+    if (R == Role::Request) {
+      Events[{V, K}].push_back(E);
+      return;
+    }
+    Expr::EvalResult N;
+    uint64_t Size = requestArray(Ctx, V)->getSize().getZExtValue();
+    if (M.Name != "MPI_Waitall" || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative() ||
+        uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
+      E.K = RequestEvent::Other;
+      Everywhere[V].push_back(E);
+      return;
+    }
+    for (int J = K; J < K + int(N.Val.getInt().getZExtValue()); ++J)
+      Events[{V, J}].push_back(E);
+  }
 };
+
+} // namespace
+
+std::pair<const VarDecl *, int> ompi::requestSlot(ASTContext &Ctx, const Expr *E) {
+  const DeclRefExpr *D = E ? arrayRef(E) : nullptr;
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  const ConstantArrayType *A = requestArray(Ctx, V);
+  if (!A)
+    return {nullptr, -1};
+  const Expr *X = E->IgnoreParenImpCasts();
+  bool Addr = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf) {
+    X = U->getSubExpr()->IgnoreParenImpCasts();
+    Addr = true;
+  }
+  const Expr *Index = nullptr;
+  if (const auto *S = dyn_cast<ArraySubscriptExpr>(X)) {
+    if (!Addr)
+      return {nullptr, -1}; // reqs[K] itself, not its address
+    Index = S->getIdx();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(X)) {
+    if (Addr)
+      return {nullptr, -1};
+    Index = B->getRHS();
+  } else if (Addr) {
+    return {nullptr, -1}; // &reqs: the whole array
+  }
+  Expr::EvalResult K;
+  int64_t Size = int64_t(A->getSize().getZExtValue());
+  if (!Index)
+    return {V, 0};
+  if (!Index->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative() || K.Val.getInt().getSExtValue() >= Size)
+    return {nullptr, -1};
+  return {V, int(K.Val.getInt().getSExtValue())};
+}
+
+namespace {
 
 /// Every path's state of one variable on F's CFG: the states where each
 /// event happens, and at the exit.
@@ -149,19 +254,20 @@ void flow(RequestVar &R, FunctionAnalysis &FA) {
 
 } // namespace
 
-std::vector<RequestVar> ompi::requestFlow(ASTContext &Ctx, Evaluator &Ev, const FunctionDecl *F) {
+std::vector<RequestVar> ompi::requestFlow(ASTContext &Ctx, Evaluator &Ev, const FunctionDecl *F, bool ArraySlots) {
   std::vector<RequestVar> Out;
   FunctionAnalysis &FA = Ev.analysis(F);
   if (!FA.valid())
     return Out;
-  Collector Col(Ctx);
+  Collector Col(Ctx, ArraySlots);
   Col.TraverseStmt(F->getBody());
   Col.finish();
-  for (auto &[V, Es] : Col.Events) {
-    if (Col.Persistent.count(V))
+  for (auto &[K, Es] : Col.Events) {
+    if (Col.Persistent.count(K.first))
       continue;
     RequestVar R;
-    R.V = V;
+    R.V = K.first;
+    R.Index = K.second;
     R.Events = std::move(Es);
     flow(R, FA);
     Out.push_back(std::move(R));

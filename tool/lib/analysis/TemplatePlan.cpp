@@ -11,6 +11,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -300,9 +301,11 @@ ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string
   return ChangeNote::at(Transform, Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
 }
 
-/// The nonblocking calls a template would start on one request variable.
+/// The nonblocking calls a template would start on one request variable
+/// (or one element of an array of requests: Index >= 0).
 struct StartGroup {
   const VarDecl *Req = nullptr;
+  int Index = -1;
   const FunctionDecl *Caller = nullptr;
   std::vector<std::pair<const CallResult *, TemplatedCall>> Starts;
 };
@@ -315,13 +318,53 @@ bool declarable(ASTContext &Ctx, const VarDecl *Req) {
          !Req->getBeginLoc().isMacroID() && !Req->getEndLoc().isMacroID();
 }
 
-/// The starts of G through their templates and every wait on G's variable
-/// through mpiopt_wait_dtype, where the waits complete them on every path;
-/// otherwise each start declined, saying why.
-void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan,
-               std::map<const FunctionDecl *, std::vector<RequestVar>> &Flows) {
+/// The request (element) a nonblocking call starts: a scalar given as &r,
+/// or an element of a local array named by a constant index.
+std::pair<const VarDecl *, int> startedRequest(ASTContext &Ctx, const CallResult &C) {
+  const Expr *E = C.expr(Role::Request);
+  if (const VarDecl *V = requestVariable(E))
+    return {V, -1};
+  return requestSlot(Ctx, E);
+}
+
+/// A wait on G's request through its template: mpiopt_wait_dtype with the
+/// element's pending state, or mpiopt_waitall_dtype with the array's from
+/// the first element it covers.
+TemplatedCall waitCall(ASTContext &Ctx, const StartGroup &G, const CallExpr *CE) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Name = G.Req->getNameAsString(), Pend = "mpiopt_pend_" + Name;
+  bool All = CE->getDirectCallee() && CE->getDirectCallee()->getName() == "MPI_Waitall";
+  TemplatedCall T;
+  T.Callee = SM.getExpansionLoc(CE->getCallee()->getBeginLoc());
+  T.RParen = CE->getRParenLoc();
+  if (All) {
+    T.To = "mpiopt_waitall_dtype";
+    T.Append = ", " + Pend + " + " + std::to_string(requestSlot(Ctx, CE->getArg(1)).second);
+  } else {
+    T.To = "mpiopt_wait_dtype";
+    int K = G.Index < 0 ? -1 : requestSlot(Ctx, CE->getArg(0)).second;
+    T.Append = ", &" + Pend + (K < 0 ? "" : "[" + std::to_string(K) + "]");
+  }
+  PresumedLoc L = SM.getPresumedLoc(SM.getExpansionLoc(CE->getBeginLoc()));
+  std::string Call = All ? "MPI_Waitall" : "MPI_Wait";
+  T.Note = ChangeNote::at(Transform, true, G.Starts.front().first->File, L.getLine(), L.getColumn(),
+                          Call + " on " + Name + ": completes the nonblocking templates' calls",
+                          "a template may have started " + Name +
+                              "; the wait unpacks what it received and returns "
+                              "its buffer");
+  T.Note.Kind = NoteKind::Template;
+  return T;
+}
+
+/// The starts of G through their templates and every wait on G's request
+/// through the wait templates, where the waits complete them on every path;
+/// otherwise each start declined, saying why. Waits collects the waits
+/// already rewritten (an MPI_Waitall covers several elements).
+void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan,
+               std::map<const FunctionDecl *, std::vector<RequestVar>> &Flows, std::set<const CallExpr *> &Waits) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = G.Req->getNameAsString();
+  std::string Slot = G.Index < 0 ? Name : Name + "[" + std::to_string(G.Index) + "]";
   std::vector<const CallExpr *> Calls;
   for (auto &[C, T] : G.Starts)
     Calls.push_back(C->Call);
@@ -333,43 +376,33 @@ void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan
   else {
     auto It = Flows.find(G.Caller);
     if (It == Flows.end())
-      It = Flows.emplace(G.Caller, requestFlow(Ctx, Ev, G.Caller)).first;
-    W = pairWaits(SM, It->second, G.Req, Calls);
+      It = Flows.emplace(G.Caller, requestFlow(Ctx, Ev, G.Caller, /*ArraySlots=*/true)).first;
+    W = pairWaits(SM, It->second, G.Req, G.Index, Calls);
   }
   for (auto &[C, T] : G.Starts) {
     if (!W.Why.empty()) {
-      Plan.Declined.push_back(note(*C, false, T.Note.What.substr(0, T.Note.What.find(':')),
-                                   "the template's buffer lives until a wait on " + Name +
-                                       " that it must be sure of, "
-                                       "but " +
-                                       W.Why));
+      Plan.Declined.push_back(
+          note(*C, false, T.Note.What.substr(0, T.Note.What.find(':')),
+               "the template's buffer lives until a wait on " + Slot + " that it must be sure of, but " + W.Why));
       continue;
     }
-    T.Append = ", &" + Pend + T.Append;
-    T.Note.Why += llvm::formatv("; every path from it reaches an MPI_Wait on {0} before {0} is used otherwise "
-                                "(those waits become mpiopt_wait_dtype, which unpacks and returns the buffer)",
-                                Name)
+    T.Append = ", &mpiopt_pend_" + Slot + T.Append;
+    T.Note.Why += llvm::formatv("; every path from it reaches a wait on {0} before {0} is used otherwise (those "
+                                "waits go through mpiopt_wait_dtype or mpiopt_waitall_dtype, which unpack and return "
+                                "the buffer)",
+                                Slot)
                       .str();
     Plan.Calls.push_back(std::move(T));
   }
   if (!W.Why.empty())
     return;
-  for (const CallExpr *CE : W.Waits) {
-    TemplatedCall T;
-    T.Callee = SM.getExpansionLoc(CE->getCallee()->getBeginLoc());
-    T.RParen = CE->getRParenLoc();
-    T.To = "mpiopt_wait_dtype";
-    T.Append = ", &" + Pend;
-    PresumedLoc L = SM.getPresumedLoc(SM.getExpansionLoc(CE->getBeginLoc()));
-    T.Note = ChangeNote::at(Transform, true, G.Starts.front().first->File, L.getLine(), L.getColumn(),
-                            "MPI_Wait on " + Name + ": completes the nonblocking template's call",
-                            "a template may have started " + Name +
-                                "; the wait unpacks what it received and returns "
-                                "its buffer");
-    T.Note.Kind = NoteKind::Template;
-    Plan.Calls.push_back(std::move(T));
+  for (const CallExpr *CE : W.Waits)
+    if (Waits.insert(CE).second)
+      Plan.Calls.push_back(waitCall(Ctx, G, CE));
+  if (llvm::none_of(Plan.Pends, [&](const PendVar &P) { return P.Decl == G.Req; })) {
+    const ConstantArrayType *A = Ctx.getAsConstantArrayType(G.Req->getType());
+    Plan.Pends.push_back({G.Req, Name, A ? int64_t(A->getSize().getZExtValue()) : -1});
   }
-  Plan.Pends.push_back({G.Req, Name});
 }
 
 } // namespace
@@ -397,13 +430,14 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
     if (!Named)
       continue; // predefined datatypes only: nothing to say
     std::string What = C.Function + " with " + joined(Sides, [](const SideDecision &D) { return D.Var; }, " and ");
-    const VarDecl *Req = F->Nonblocking ? requestVariable(C.expr(Role::Request)) : nullptr;
+    auto [Req, Index] = F->Nonblocking ? startedRequest(Ctx, C) : std::pair<const VarDecl *, int>(nullptr, -1);
     std::string Why = C.Call->getBeginLoc().isMacroID() || C.Call->getRParenLoc().isMacroID()
                           ? "the call is written through a macro"
                       : !Any ? joined(
                                    Sides, [](const SideDecision &D) { return D.Why; }, "; ")
                       : F->Nonblocking && !Req
-                          ? "its request is not a local MPI_Request variable given as &r, whose waits can be followed"
+                          ? "its request is not a local MPI_Request variable given as &r, nor an element of a local "
+                            "array of requests named by a constant index, whose waits can be followed"
                           : "";
     if (!Why.empty()) {
       Plan.Declined.push_back(note(C, false, What, Why));
@@ -424,13 +458,15 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const F
       Plan.Calls.push_back(std::move(T));
       continue;
     }
-    auto G = llvm::find_if(Groups, [&](const StartGroup &X) { return X.Req == Req; });
+    auto G = llvm::find_if(
+        Groups, [&, Req = Req, Index = Index](const StartGroup &X) { return X.Req == Req && X.Index == Index; });
     if (G == Groups.end())
-      G = Groups.insert(Groups.end(), StartGroup{Req, C.Caller, {}});
+      G = Groups.insert(Groups.end(), StartGroup{Req, Index, C.Caller, {}});
     G->Starts.push_back({&C, std::move(T)});
   }
   std::map<const FunctionDecl *, std::vector<RequestVar>> Flows;
+  std::set<const CallExpr *> Waits;
   for (StartGroup &G : Groups)
-    pairGroup(Ctx, Ev, G, Plan, Flows);
+    pairGroup(Ctx, Ev, G, Plan, Flows, Waits);
   return Plan;
 }

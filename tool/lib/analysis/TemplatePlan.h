@@ -49,11 +49,13 @@ struct ShadowVar {
   std::vector<const clang::CallExpr *> Constructions;
 };
 
-/// A request variable some nonblocking template may start: its pending
-/// state (struct mpiopt_dpend mpiopt_pend_NAME) is declared after it.
+/// A request variable (or array of requests: Size elements) some
+/// nonblocking template may start: its pending state (struct mpiopt_dpend
+/// mpiopt_pend_NAME, or an array of Size of them) is declared after it.
 struct PendVar {
   const clang::VarDecl *Decl = nullptr;
   std::string Name;
+  int64_t Size = -1;
 };
 
 struct TemplatePlan {

@@ -25,8 +25,10 @@ std::string describe(const SourceManager &SM, const RequestEvent &E) {
   if (E.K == RequestEvent::Start)
     return llvm::formatv("line {0} starts it again ({1})", Line, E.Function).str();
   if (E.K == RequestEvent::Complete)
-    return llvm::formatv("line {0} completes it with {1}, not MPI_Wait", Line, E.Function).str();
-  return llvm::formatv("line {0} uses it otherwise (assigned, or passed to a function that is not MPI_Wait)", Line)
+    return llvm::formatv("line {0} completes it with {1}, not MPI_Wait or MPI_Waitall", Line, E.Function).str();
+  return llvm::formatv("line {0} uses it otherwise (assigned, indexed by a value that is not constant, or passed "
+                       "to a function that is not MPI_Wait or MPI_Waitall with a constant count)",
+                       Line)
       .str();
 }
 
@@ -36,12 +38,12 @@ bool meets(const RequestStates &S, const std::set<int> &Starts) {
 
 } // namespace
 
-WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVar> &Flow, const VarDecl *Req,
+WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVar> &Flow, const VarDecl *Req, int Index,
                             llvm::ArrayRef<const CallExpr *> Starts) {
   WaitPairing P;
   const RequestVar *R = nullptr;
   for (const RequestVar &X : Flow)
-    if (X.V == Req)
+    if (X.V == Req && X.Index == Index)
       R = &X;
   if (!R) {
     P.Why = "the request's flow through the function is not known (no control-flow graph, or a persistent request)";
@@ -57,7 +59,7 @@ WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVa
   }
   for (unsigned J = 0; J < R->Events.size(); ++J) {
     const RequestEvent &E = R->Events[J];
-    bool Wait = E.K == RequestEvent::Complete && E.Function == "MPI_Wait";
+    bool Wait = E.K == RequestEvent::Complete && (E.Function == "MPI_Wait" || E.Function == "MPI_Waitall");
     bool Pending = meets(R->At[J], Ks);
     if (Pending && !Wait) {
       P.Why = "while the call's request may be pending, " + describe(SM, E);
@@ -68,7 +70,7 @@ WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVa
     const auto *CE = dyn_cast_or_null<CallExpr>(E.S);
     bool Macro = !CE || CE->getBeginLoc().isMacroID() || CE->getRParenLoc().isMacroID();
     if (Pending && Macro) {
-      P.Why = llvm::formatv("the MPI_Wait at line {0} that completes it is written through a macro",
+      P.Why = llvm::formatv("the {0} at line {1} that completes it is written through a macro", E.Function,
                             SM.getExpansionLineNumber(E.Loc));
       return P;
     }

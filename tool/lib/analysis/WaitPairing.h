@@ -1,10 +1,11 @@
 //===- WaitPairing.h - The waits that complete a nonblocking call ---------===//
 //
-// For nonblocking calls on one local MPI_Request variable, whether the waits
-// on that variable complete them on every path (analysis/RequestFlow.h):
-// from each such call, every path reaches an MPI_Wait on the variable
-// before the variable is started again, tested, freed, passed to anything
-// else, or the function returns. Then a template that starts the call can
+// For nonblocking calls on one local MPI_Request variable (or one element of
+// a local array of requests, named by a constant index), whether the waits
+// on it complete them on every path (analysis/RequestFlow.h): from each
+// such call, every path reaches an MPI_Wait on it (or an MPI_Waitall over
+// the array that covers the element) before it is started again, tested,
+// freed, passed to anything else, or the function returns. Then a template that starts the call can
 // leave work for the wait (the datatype templates unpack a receive and
 // return its buffer there), and the wait runs in the same thread and the
 // same invocation as the call.
@@ -23,8 +24,9 @@
 namespace ompi {
 
 struct WaitPairing {
-  /// Every MPI_Wait on the variable written outside macros (to be rewritten
-  /// alike; those that complete one of the calls are among them).
+  /// Every MPI_Wait (and MPI_Waitall) on the variable or element written
+  /// outside macros (to be rewritten alike; those that complete one of the
+  /// calls are among them).
   std::vector<const clang::CallExpr *> Waits;
   std::string Why; ///< not proven: why ("" when proven)
 };
@@ -33,10 +35,11 @@ struct WaitPairing {
 /// (`&r`), or null.
 const clang::VarDecl *requestVariable(const clang::Expr *RequestArg);
 
-/// Whether the waits on Req complete every one of Starts (calls that start
-/// Req) on every path of their function, whose request flow is Flow.
+/// Whether the waits on Req (element Index of it; -1: a scalar) complete
+/// every one of Starts (calls that start it) on every path of their
+/// function, whose request flow (with array slots) is Flow.
 WaitPairing pairWaits(const clang::SourceManager &SM, const std::vector<RequestVar> &Flow, const clang::VarDecl *Req,
-                      llvm::ArrayRef<const clang::CallExpr *> Starts);
+                      int Index, llvm::ArrayRef<const clang::CallExpr *> Starts);
 
 } // namespace ompi
 

@@ -80,7 +80,8 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
     llvm::Expected<SourceLocation> At = afterDeclaration(TC, V.Decl);
     if (!At)
       return At.takeError();
-    Decls[*At] += " struct mpiopt_dpend mpiopt_pend_" + V.Name + " = {0};";
+    Decls[*At] += " struct mpiopt_dpend mpiopt_pend_" + V.Name +
+                  (V.Size < 0 ? std::string(" = {0};") : "[" + std::to_string(V.Size) + "] = {{0}};");
   }
   for (const auto &[Loc, Text] : Decls)
     if (auto E = TC.Out.add(tooling::Replacement(TC.Ctx.getSourceManager(), Loc, 0, Text)))

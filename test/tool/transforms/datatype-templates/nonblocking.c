@@ -32,9 +32,9 @@ void positive(int peer, int steps) {
     MPI_Isend(a, N, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &sr);
   MPI_Wait(&sr, MPI_STATUS_IGNORE);
 }
-// REPORT-DAG:{{.*}}nonblocking.c:24:5: datatype-templates: MPI_Irecv with col: packed and unpacked by compiled loops, sent as the predefined type (every construction of col (first at line 82) builds MPI_Type_vector(8, 1, 8, MPI_DOUBLE) and nothing else writes it; the machine profile {{.*}}profile-templates.json measured 1.00 us for the template against 2.00 us for the generic call at 64 bytes in 8-byte blocks (the message: 64 bytes in 8-byte blocks); every path from it reaches an MPI_Wait on rr before rr is used otherwise (those waits become mpiopt_wait_dtype, which unpacks and returns the buffer)); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}nonblocking.c:24:5: datatype-templates: MPI_Irecv with col: packed and unpacked by compiled loops, sent as the predefined type (every construction of col (first at line 82) builds MPI_Type_vector(8, 1, 8, MPI_DOUBLE) and nothing else writes it; the machine profile {{.*}}profile-templates.json measured 1.00 us for the template against 2.00 us for the generic call at 64 bytes in 8-byte blocks (the message: 64 bytes in 8-byte blocks); every path from it reaches a wait on rr before rr is used otherwise (those waits go through mpiopt_wait_dtype or mpiopt_waitall_dtype, which unpack and return the buffer)); saves MPI's datatype engine on this call, for one copy through a scratch buffer
 // REPORT-DAG:{{.*}}nonblocking.c:25:5: datatype-templates: MPI_Isend with col: {{.*}}
-// REPORT-DAG:{{.*}}nonblocking.c:26:5: datatype-templates: MPI_Wait on sr: completes the nonblocking template's call (a template may have started sr; the wait unpacks what it received and returns its buffer)
+// REPORT-DAG:{{.*}}nonblocking.c:26:5: datatype-templates: MPI_Wait on sr: completes the nonblocking templates' calls (a template may have started sr; the wait unpacks what it received and returns its buffer)
 // REPORT-DAG:{{.*}}nonblocking.c:27:5: datatype-templates: MPI_Wait on rr: {{.*}}
 // REPORT-DAG:{{.*}}nonblocking.c:30:5: datatype-templates: MPI_Issend with col: {{.*}}
 // REPORT-DAG:{{.*}}nonblocking.c:33:3: datatype-templates: MPI_Wait on sr: {{.*}}
@@ -56,7 +56,7 @@ void negative(int peer, MPI_Request *out) {
   MPI_Test(&t, &flag, MPI_STATUS_IGNORE);
   // The request leaves through a pointer.
   MPI_Isend(a, 1, col, peer, 2, MPI_COMM_WORLD, out);
-  // An array of requests (MPI_Waitall): not followed.
+  // An element of an array of requests, MPI_Waitall: followed (arrays() below).
   MPI_Isend(a, 1, col, peer, 2, MPI_COMM_WORLD, &reqs[0]);
   MPI_Waitall(1, reqs, MPI_STATUSES_IGNORE);
   // Some path returns with the request pending.
@@ -68,9 +68,9 @@ void negative(int peer, MPI_Request *out) {
   MPI_Irecv(a, 1, col, peer, 4, MPI_COMM_WORLD, &m);
   WAIT(m);
 }
-// REPORT-DAG:{{.*}}nonblocking.c:55:3: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on t that it must be sure of, but while the call's request may be pending, line 56 completes it with MPI_Test, not MPI_Wait)
-// REPORT-DAG:{{.*}}nonblocking.c:58:3: datatype-templates: not done: MPI_Isend with col (its request is not a local MPI_Request variable given as &r, whose waits can be followed)
-// REPORT-DAG:{{.*}}nonblocking.c:60:3: datatype-templates: not done: MPI_Isend with col (its request is not a local MPI_Request variable given as &r, whose waits can be followed)
+// REPORT-DAG:{{.*}}nonblocking.c:55:3: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on t that it must be sure of, but while the call's request may be pending, line 56 completes it with MPI_Test, not MPI_Wait or MPI_Waitall)
+// REPORT-DAG:{{.*}}nonblocking.c:58:3: datatype-templates: not done: MPI_Isend with col (its request is not a local MPI_Request variable given as &r, nor an element of a local array of requests named by a constant index, whose waits can be followed)
+// REPORT-DAG:{{.*}}nonblocking.c:60:3: datatype-templates: MPI_Isend with col: {{.*}}
 // REPORT-DAG:{{.*}}nonblocking.c:63:3: datatype-templates: not done: MPI_Isend with col (the template's buffer lives until a wait on p that it must be sure of, but on some path the function ends with the request still pending)
 // REPORT-DAG:{{.*}}nonblocking.c:68:3: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on m that it must be sure of, but the MPI_Wait at line 69 that completes it is written through a macro)
 
@@ -87,3 +87,37 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
+
+// Arrays of requests named by constant indices, completed by MPI_Waitall
+// with a constant count (or MPI_Wait on the element): each element's
+// pending state is an element of an array declared after the requests.
+void arrays(int peer, int n) {
+  MPI_Request reqs[4], more[2], one[2];
+  MPI_Status sts[4];
+  MPI_Irecv(&a[0][0], 1, col, peer, 5, MPI_COMM_WORLD, &reqs[0]);
+  MPI_Irecv(&a[0][1], 1, col, peer, 6, MPI_COMM_WORLD, reqs + 1);
+  MPI_Isend(&a[0][2], 1, col, peer, 5, MPI_COMM_WORLD, &reqs[2]);
+  MPI_Isend(a[3], N, MPI_DOUBLE, peer, 6, MPI_COMM_WORLD, &reqs[3]);
+  MPI_Waitall(4, reqs, sts);
+  MPI_Isend(&a[0][3], 1, col, peer, 8, MPI_COMM_WORLD, &one[1]);
+  MPI_Wait(&one[1], MPI_STATUS_IGNORE);
+  // A count that is not constant: which elements it completes is not known.
+  MPI_Irecv(&a[0][4], 1, col, peer, 7, MPI_COMM_WORLD, &more[0]);
+  MPI_Waitall(n, more, MPI_STATUSES_IGNORE);
+}
+// REPORT-DAG:{{.*}}nonblocking.c:97:3: datatype-templates: MPI_Irecv with col: {{.*}}; every path from it reaches a wait on reqs[0] before reqs[0] is used otherwise {{.*}}
+// REPORT-DAG:{{.*}}nonblocking.c:98:3: datatype-templates: MPI_Irecv with col: {{.*}}
+// REPORT-DAG:{{.*}}nonblocking.c:99:3: datatype-templates: MPI_Isend with col: {{.*}}
+// REPORT-DAG:{{.*}}nonblocking.c:101:3: datatype-templates: MPI_Waitall on reqs: completes the nonblocking templates' calls (a template may have started reqs; the wait unpacks what it received and returns its buffer)
+// REPORT-DAG:{{.*}}nonblocking.c:102:3: datatype-templates: MPI_Isend with col: {{.*}}
+// REPORT-DAG:{{.*}}nonblocking.c:103:3: datatype-templates: MPI_Wait on one: {{.*}}
+// REPORT-DAG:{{.*}}nonblocking.c:105:3: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on more[0] that it must be sure of, but while the call's request may be pending, line 106 uses it otherwise (assigned, indexed by a value that is not constant, or passed to a function that is not MPI_Wait or MPI_Waitall with a constant count))
+// SRC:  MPI_Request reqs[4], more[2], one[2]; struct mpiopt_dpend mpiopt_pend_reqs[4] = {{[{][{]}}0{{[}][}]}}; struct mpiopt_dpend mpiopt_pend_one[2] = {{[{][{]}}0{{[}][}]}};
+// SRC:  mpiopt_irecv_dtype_nd(&a[0][0], 1, col, peer, 5, MPI_COMM_WORLD, &reqs[0], &mpiopt_pend_reqs[0], 0, 1, 0, 8, 1, 64, 456, MPI_DOUBLE, 8);
+// SRC-NEXT:  mpiopt_irecv_dtype_nd(&a[0][1], 1, col, peer, 6, MPI_COMM_WORLD, reqs + 1, &mpiopt_pend_reqs[1], 0, 1, 0, 8, 1, 64, 456, MPI_DOUBLE, 8);
+// SRC-NEXT:  mpiopt_isend_dtype_nd(&a[0][2], 1, col, peer, 5, MPI_COMM_WORLD, &reqs[2], &mpiopt_pend_reqs[2], 0, 1, 0, 8, 1, 64, 456, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  MPI_Isend(a[3], N, MPI_DOUBLE, peer, 6, MPI_COMM_WORLD, &reqs[3]);
+// SRC-NEXT:  mpiopt_waitall_dtype(4, reqs, sts, mpiopt_pend_reqs + 0);
+// SRC-NEXT:  mpiopt_isend_dtype_nd(&a[0][3], 1, col, peer, 8, MPI_COMM_WORLD, &one[1], &mpiopt_pend_one[1], 0, 1, 0, 8, 1, 64, 456, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  mpiopt_wait_dtype(&one[1], MPI_STATUS_IGNORE, &mpiopt_pend_one[1]);
+// SRC:  MPI_Irecv(&a[0][4], 1, col, peer, 7, MPI_COMM_WORLD, &more[0]);
