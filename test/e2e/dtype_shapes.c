@@ -2,8 +2,10 @@
  * (datatype-templates, the _nd templates): subarrays of 2 and 3 dimensions
  * in C and Fortran order, a resized column sent two at a time, types built
  * from the resized column (interleaved columns), a message shorter than a
- * subarray receive. Each case sends to a contiguous receive as well, which
- * shows the order the elements travel in (MPI's typemap order), and every
+ * subarray receive, indexed blocks evenly spaced (two elements of one:
+ * the second starts one extent after the first's lower bound). Each case
+ * sends to a contiguous receive as well, which shows the order the
+ * elements travel in (MPI's typemap order), and every
  * rank folds what it received and every status count into a checksum that
  * rank 0 prints. The same output through ompi-cc (e2e dtype-shapes.*) shows
  * that the templates move the elements MPI's engine moves. */
@@ -12,7 +14,7 @@
 
 static double cube[6][5][4], got[6][5][4], flat[128];
 static double g[8][8], h[8][8];
-static MPI_Datatype yplane, box, fbox, rcol, twocols, everythird;
+static MPI_Datatype yplane, box, fbox, rcol, twocols, everythird, ib, hib;
 static long sum;
 
 static void fold(const double *p, int n) {
@@ -51,6 +53,11 @@ static void self(void) {
   MPI_Sendrecv(&g[0][3], 1, everythird, 0, 6, flat, 128, MPI_DOUBLE, 0, 6, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   fold(flat, 128);
   fold(&got[0][0][0], 120);
+  fold(&h[0][0], 64);
+  /* Indexed blocks evenly spaced: a vector from the first displacement. */
+  MPI_Sendrecv(g, 2, ib, 0, 9, flat, 128, MPI_DOUBLE, 0, 9, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  fold(flat, 128);
+  MPI_Sendrecv(g, 1, hib, 0, 10, h, 1, hib, 0, 10, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   fold(&h[0][0], 64);
 }
 
@@ -99,6 +106,12 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&rcol);
   MPI_Type_commit(&twocols);
   MPI_Type_commit(&everythird);
+  int ibd[3] = {1, 6, 11};
+  MPI_Aint hibd[2] = {24, 96};
+  MPI_Type_create_indexed_block(3, 2, ibd, MPI_DOUBLE, &ib);
+  MPI_Type_create_hindexed_block(2, 3, hibd, MPI_DOUBLE, &hib);
+  MPI_Type_commit(&ib);
+  MPI_Type_commit(&hib);
   fill(rank);
   self();
   fill(rank);
@@ -114,6 +127,8 @@ int main(int argc, char **argv) {
   MPI_Type_free(&rcol);
   MPI_Type_free(&twocols);
   MPI_Type_free(&everythird);
+  MPI_Type_free(&ib);
+  MPI_Type_free(&hib);
   MPI_Finalize();
   return 0;
 }

@@ -322,6 +322,38 @@ subarrayArrays(Evaluator &Ev, const DerivedTypes::Construction &C, int64_t NDims
   return Out;
 }
 
+/// The N integers of array argument Arg at the call, when every path gives
+/// the same (an (h)indexed_block's displacements).
+static std::optional<std::vector<int64_t>> constArray(Evaluator &Ev, const DerivedTypes::Construction &C, int Arg,
+                                                      int64_t N, std::string &Why) {
+  const auto *R = dyn_cast<DeclRefExpr>(C.CE->getArg(unsigned(Arg))->IgnoreParenImpCasts());
+  const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!V) {
+    Why = "from displacements that are not a local array";
+    return std::nullopt;
+  }
+  auto Paths = arrayValuesAt(Ev, C.FD, C.CE, {V});
+  std::optional<std::vector<int64_t>> Out;
+  for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
+    std::vector<int64_t> Ints;
+    for (int64_t I = 0; I < N; ++I) {
+      if (size_t(I) >= P.Arrays[0].size() || P.Arrays[0][size_t(I)].K != ArrayElem::Int) {
+        Why = "from displacements whose values are not static here";
+        return std::nullopt;
+      }
+      Ints.push_back(P.Arrays[0][size_t(I)].I);
+    }
+    if (Out && *Out != Ints) {
+      Why = "from displacements that differ between the paths to it";
+      return std::nullopt;
+    }
+    Out = Ints;
+  }
+  if (!Out)
+    Why = "from displacements whose values are not followed here";
+  return Out;
+}
+
 static std::string join(const std::vector<int64_t> &V) {
   std::string S;
   for (int64_t X : V)
@@ -356,6 +388,38 @@ static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *
   Old.Shape.ElemBytes = Old.Shape.ExtentBytes = Old.Shape.StrideBytes = ElemBytes;
   Old.Shape.NBlocks = Old.Shape.BlockLength = 1;
   return Old;
+}
+
+/// An (h)indexed_block whose displacements are evenly spaced in increasing
+/// order, not overlapping, from the buffer or after it: a vector from an
+/// offset (the type's lower bound is the first displacement).
+static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::Construction &C, const OldType &Old,
+                                             std::optional<int64_t> Count, std::optional<int64_t> Block,
+                                             std::string &Args, std::string &Why) {
+  bool Bytes = C.M->Kind == TypeConstructorModel::HIndexedBlock;
+  if (!Count || !Block || *Count > 4096) {
+    Why = "from a count or block length that is not a static positive value (at most 4096 blocks)";
+    return std::nullopt;
+  }
+  std::optional<std::vector<int64_t>> D = constArray(Ev, C, C.M->Displs, *Count, Why);
+  if (!D)
+    return std::nullopt;
+  Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, join(*D), Old.Name).str();
+  int64_t Unit = Bytes ? 1 : Old.Shape.ExtentBytes;
+  int64_t Step = *Count > 1 ? (*D)[1] - (*D)[0] : *Block * Old.Shape.ExtentBytes / Unit;
+  for (size_t I = 1; I < D->size(); ++I)
+    if ((*D)[I] - (*D)[I - 1] != Step) {
+      Why = "with displacements that are not evenly spaced (" + join(*D) + ")";
+      return std::nullopt;
+    }
+  if ((*D)[0] < 0 || Step * Unit < *Block * Old.Shape.ExtentBytes) {
+    Why = "with a negative first displacement, or blocks that overlap or go backwards (" + join(*D) + ")";
+    return std::nullopt;
+  }
+  std::optional<TypeShape> S = strided(Old, *Count, *Block, Step, !Bytes, Why);
+  if (S)
+    S->OffsetBytes += (*D)[0] * Unit;
+  return S;
 }
 
 std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::string &Why, bool &NotStatic) {
@@ -404,6 +468,11 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
       for (auto *V : {&D.Sizes, &D.Subsizes, &D.Starts})
         std::reverse(V->begin(), V->end());
     S = subarray(*Old, D, Why);
+    break;
+  }
+  case TypeConstructorModel::IndexedBlock:
+  case TypeConstructorModel::HIndexedBlock: {
+    S = indexedBlock(Ev, C, *Old, Int(M.Count, 1), Int(M.BlockLength, 1), Args, Why);
     break;
   }
   default: {

@@ -786,6 +786,9 @@ const TypeConstructorModel *ompi::lookupTypeConstructor(llvm::StringRef Name) {
       {"MPI_Type_hvector", TypeConstructorModel::HVector, 0, 1, 2, 3, 4}, // MPI-1 name, still in some mpi.h
       {"MPI_Type_create_subarray", TypeConstructorModel::Subarray, 0, -1, -1, 5, 6, 1, 2, 3, 4},
       {"MPI_Type_create_resized", TypeConstructorModel::Resized, -1, -1, -1, 0, 3, -1, -1, -1, -1, 1, 2},
+      {"MPI_Type_create_indexed_block", TypeConstructorModel::IndexedBlock, 0, 1, -1, 3, 4, -1, -1, -1, -1, -1, -1, 2},
+      {"MPI_Type_create_hindexed_block", TypeConstructorModel::HIndexedBlock, 0, 1, -1, 3, 4, -1, -1, -1, -1, -1, -1,
+       2},
   };
   for (const TypeConstructorModel &T : Table)
     if (T.Name == Name)

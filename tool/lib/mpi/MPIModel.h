@@ -193,12 +193,13 @@ constexpr int64_t GuaranteedTagUB = 32767;
 /// or in bytes (hvector); contiguous has no block length or stride (-1).
 struct TypeConstructorModel {
   llvm::StringRef Name;
-  enum Shape { Contiguous, Vector, HVector, Subarray, Resized } Kind;
+  enum Shape { Contiguous, Vector, HVector, Subarray, Resized, IndexedBlock, HIndexedBlock } Kind;
   /// Argument indices, -1 where the constructor has none (Count is ndims
   /// for a subarray).
   int Count, BlockLength, Stride, OldType, NewType;
   int Sizes = -1, Subsizes = -1, Starts = -1, Order = -1; ///< subarray
   int Lb = -1, Extent = -1;                               ///< resized
+  int Displs = -1;                                        ///< (h)indexed_block: the displacements
 };
 /// The constructor called Name, or null.
 const TypeConstructorModel *lookupTypeConstructor(llvm::StringRef Name);

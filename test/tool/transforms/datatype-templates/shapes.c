@@ -77,3 +77,27 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
+
+// Indexed blocks whose displacements are evenly spaced: a vector from the
+// first displacement (the type's lower bound), in elements of the old type
+// or in bytes. Unevenly spaced ones stay generic.
+void indexed(int peer) {
+  MPI_Datatype ib, hib, uneven;
+  int d[3] = {2, 10, 18}, u[3] = {0, 3, 9};
+  MPI_Aint hd[2] = {16, 80};
+  MPI_Type_create_indexed_block(3, 2, d, MPI_DOUBLE, &ib);
+  MPI_Type_create_hindexed_block(2, 1, hd, MPI_DOUBLE, &hib);
+  MPI_Type_create_indexed_block(3, 1, u, MPI_DOUBLE, &uneven);
+  MPI_Type_commit(&ib);
+  MPI_Type_commit(&hib);
+  MPI_Type_commit(&uneven);
+  MPI_Send(g, 1, ib, peer, 5, MPI_COMM_WORLD);
+  MPI_Send(g, 1, hib, peer, 5, MPI_COMM_WORLD);
+  MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
+}
+// REPORT-DAG:{{.*}}shapes.c:94:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (every construction of ib (first at line 88) builds MPI_Type_create_indexed_block(3, 2, {2, 10, 18}, MPI_DOUBLE) and nothing else writes it; {{.*}}
+// REPORT-DAG:{{.*}}shapes.c:95:3: datatype-templates: MPI_Send with hib: {{.*}}MPI_Type_create_hindexed_block(2, 1, {16, 80}, MPI_DOUBLE){{.*}}
+// REPORT-DAG:{{.*}}shapes.c:96:3: datatype-templates: not done: MPI_Send with uneven (the datatype uneven has no shape known here: line 90 builds it with displacements that are not evenly spaced ({0, 3, 9}))
+// SRC:  mpiopt_send_dtype_nd(g, 1, ib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 3, 2, 64, 144, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  mpiopt_send_dtype_nd(g, 1, hib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 2, 1, 64, 72, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
