@@ -741,4 +741,42 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scoun
   return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
 }
 
+/* The nonblocking calls with a shape recorded at run time: the size and
+   run checks inline, the rest out of line through the _nd templates (which
+   set or clear the pending state); otherwise the generic call, the pending
+   state cleared. */
+static MPIOPT_NOINLINE int mpiopt_isend_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
+                                                   int tag, MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                                   const struct mpiopt_dshape *sh, int ssend) {
+  return mpiopt_isend_dtype_nd(buf, count, dtype, dest, tag, comm, req, pd, 0, 1, 0, sh->nblocks, sh->blocklen,
+                               sh->stride, sh->extent, sh->base, sh->elem, ssend);
+}
+
+static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                               MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                               const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
+                                               unsigned long m512, int ssend) {
+  if (mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0)
+    return mpiopt_isend_dtype_rt_work(buf, count, dtype, dest, tag, comm, req, pd, sh, ssend);
+  pd->active = 0;
+  return ssend ? MPI_Issend(buf, count, dtype, dest, tag, comm, req) : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
+}
+
+static MPIOPT_NOINLINE int mpiopt_irecv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                                   MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                                   const struct mpiopt_dshape *sh) {
+  return mpiopt_irecv_dtype_nd(buf, count, dtype, source, tag, comm, req, pd, 0, 1, 0, sh->nblocks, sh->blocklen,
+                               sh->stride, sh->extent, sh->base, sh->elem);
+}
+
+static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                               MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                               const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
+                                               unsigned long m512) {
+  if (mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0)
+    return mpiopt_irecv_dtype_rt_work(buf, count, dtype, source, tag, comm, req, pd, sh);
+  pd->active = 0;
+  return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
+}
+
 #endif /* MPIOPT_DTYPE_H */

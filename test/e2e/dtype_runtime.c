@@ -4,7 +4,8 @@
  * shadow ompi-cc records beside each variable must follow every
  * construction. The sizes cross the profile's classes (the test profile
  * measured the template winning up to 4 KiB), so some messages run the
- * template and some the generic call, decided at run time. Each rank folds
+ * template and some the generic call, decided at run time; a column also
+ * goes through MPI_Irecv/MPI_Isend and MPI_Waitall. Each rank folds
  * what it received and every status count into a checksum rank 0 prints;
  * the same output through ompi-cc (e2e dtype-runtime.*) shows the wrappers
  * and templates move what MPI's engine moves. */
@@ -52,6 +53,15 @@ static void round_of(int n, int rank, int size, double *a, double *b) {
   /* Two columns: the second starts one extent after the first. */
   MPI_Sendrecv(a, 2, col, 0, 6, b, 2 * n, MPI_DOUBLE, 0, 6, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   fold(b, 2 * n);
+  /* Nonblocking: the run-time shape through the pending state and the waits. */
+  MPI_Request rq[2];
+  MPI_Status sts[2];
+  MPI_Irecv(&b[1], 1, col, prev, 7, MPI_COMM_WORLD, &rq[0]);
+  MPI_Isend(&a[2], 1, col, next, 7, MPI_COMM_WORLD, &rq[1]);
+  MPI_Waitall(2, rq, sts);
+  MPI_Get_count(&sts[0], col, &count);
+  sum = sum * 7 + count + sts[0].MPI_SOURCE * 10;
+  fold(b, (n + 1) * (n + 1));
   MPI_Type_free(&col);
   MPI_Type_free(&row);
   MPI_Type_free(&blocks);

@@ -205,12 +205,9 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
       D.Why += "; nor can a wrapper record it at run time: " + V->RuntimeWhy;
-    if (V->runtime() && F.ndOnly())
-      D.Why += llvm::formatv("; its shape could be recorded at run time, but the {0} templates take compiled shapes "
-                             "only",
-                             F.Collective ? "collectives'" : "nonblocking calls'")
-                   .str();
-    return V->runtime() && !F.ndOnly() ? decideRuntime(D, *V, Profile) : D;
+    if (V->runtime() && F.Collective)
+      D.Why += "; its shape could be recorded at run time, but the collectives' templates take compiled shapes only";
+    return V->runtime() && !F.Collective ? decideRuntime(D, *V, Profile) : D;
   }
   const ArgResult *Count = C.arg(S.Count);
   std::optional<int64_t> Bytes;

@@ -67,3 +67,19 @@ void loop_scoped(double *a, int n, int peer) {
     MPI_Type_free(&ft);
   }
 }
+
+// Nonblocking calls with a shape recorded at run time: the _rt forms with
+// the request's pending state, the shadow and the masks; the wait as for
+// compiled shapes. (Collectives take compiled shapes only: collectives.c.)
+void nonblocking(double *a, int n, int peer) {
+  MPI_Datatype nbcol;
+  MPI_Request r;
+  MPI_Type_vector(n, 1, n, MPI_DOUBLE, &nbcol);
+  MPI_Type_commit(&nbcol);
+  MPI_Irecv(a, 1, nbcol, peer, 9, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Type_free(&nbcol);
+}
+// SRC:  MPI_Request r; struct mpiopt_dpend mpiopt_pend_r = {0};
+// SRC:  mpiopt_irecv_dtype_rt(a, 1, nbcol, peer, 9, MPI_COMM_WORLD, &r, &mpiopt_pend_r, &mpiopt_shape_nbcol, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
+// SRC-NEXT:  mpiopt_wait_dtype(&r, MPI_STATUS_IGNORE, &mpiopt_pend_r);
