@@ -19,6 +19,13 @@
 // (up to 8, 64, 512 bytes), the sizes at which the profile measured the
 // template winning, checked at run time.
 //
+// Nonblocking calls (MPI_Isend, MPI_Issend, MPI_Irecv) take the pending
+// state of their request (PendVar) and their waits go through the wait
+// templates, where analysis/WaitPairing.h proves the waits complete them on
+// every path. Collectives (MPI_Bcast, MPI_Gather, MPI_Scatter,
+// MPI_Alltoall) take both sides' compiled shapes and are chosen by their own
+// profile families ("templates.bcast", ...).
+//
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
 #define OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
