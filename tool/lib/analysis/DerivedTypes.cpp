@@ -285,72 +285,41 @@ static std::optional<TypeShape> subarray(const OldType &Old, const Dims &D, std:
   return S;
 }
 
-/// The integers of a subarray's array argument at the call, when every
-/// path gives them (fastest dimension first with Fortran order reversed).
-static std::optional<std::vector<std::vector<int64_t>>>
-subarrayArrays(Evaluator &Ev, const DerivedTypes::Construction &C, int64_t NDims, std::string &Why) {
-  const TypeConstructorModel &M = *C.M;
+/// The first N integers of each array argument Args at the call, when every
+/// path gives the same (a subarray's sizes, subsizes and starts; an
+/// (h)indexed_block's displacements). Noun names them in Why.
+static std::optional<std::vector<std::vector<int64_t>>> constArrays(Evaluator &Ev, const DerivedTypes::Construction &C,
+                                                                    std::initializer_list<int> Args, int64_t N,
+                                                                    llvm::StringRef Noun, std::string &Why) {
   std::vector<const VarDecl *> Arrays;
-  for (int I : {M.Sizes, M.Subsizes, M.Starts}) {
+  for (int I : Args) {
     const auto *R = dyn_cast<DeclRefExpr>(C.CE->getArg(unsigned(I))->IgnoreParenImpCasts());
     Arrays.push_back(R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
     if (!Arrays.back()) {
-      Why = "from sizes, subsizes or starts that are not local arrays";
+      Why = ("from " + Noun + " that are not local arrays").str();
       return std::nullopt;
     }
   }
   auto Paths = arrayValuesAt(Ev, C.FD, C.CE, Arrays);
   std::optional<std::vector<std::vector<int64_t>>> Out;
   for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
-    std::vector<std::vector<int64_t>> Ints(3);
-    for (size_t A = 0; A < 3; ++A)
-      for (int64_t I = 0; I < NDims; ++I) {
+    std::vector<std::vector<int64_t>> Ints(Arrays.size());
+    for (size_t A = 0; A < Arrays.size(); ++A)
+      for (int64_t I = 0; I < N; ++I) {
         if (size_t(I) >= P.Arrays[A].size() || P.Arrays[A][size_t(I)].K != ArrayElem::Int) {
-          Why = "from sizes, subsizes or starts whose values are not static here";
+          Why = ("from " + Noun + " whose values are not static here").str();
           return std::nullopt;
         }
         Ints[A].push_back(P.Arrays[A][size_t(I)].I);
       }
     if (Out && *Out != Ints) {
-      Why = "from sizes, subsizes or starts that differ between the paths to it";
+      Why = ("from " + Noun + " that differ between the paths to it").str();
       return std::nullopt;
     }
     Out = Ints;
   }
   if (!Out)
-    Why = "from sizes, subsizes or starts whose values are not followed here";
-  return Out;
-}
-
-/// The N integers of array argument Arg at the call, when every path gives
-/// the same (an (h)indexed_block's displacements).
-static std::optional<std::vector<int64_t>> constArray(Evaluator &Ev, const DerivedTypes::Construction &C, int Arg,
-                                                      int64_t N, std::string &Why) {
-  const auto *R = dyn_cast<DeclRefExpr>(C.CE->getArg(unsigned(Arg))->IgnoreParenImpCasts());
-  const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-  if (!V) {
-    Why = "from displacements that are not a local array";
-    return std::nullopt;
-  }
-  auto Paths = arrayValuesAt(Ev, C.FD, C.CE, {V});
-  std::optional<std::vector<int64_t>> Out;
-  for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
-    std::vector<int64_t> Ints;
-    for (int64_t I = 0; I < N; ++I) {
-      if (size_t(I) >= P.Arrays[0].size() || P.Arrays[0][size_t(I)].K != ArrayElem::Int) {
-        Why = "from displacements whose values are not static here";
-        return std::nullopt;
-      }
-      Ints.push_back(P.Arrays[0][size_t(I)].I);
-    }
-    if (Out && *Out != Ints) {
-      Why = "from displacements that differ between the paths to it";
-      return std::nullopt;
-    }
-    Out = Ints;
-  }
-  if (!Out)
-    Why = "from displacements whose values are not followed here";
+    Why = ("from " + Noun + " whose values are not followed here").str();
   return Out;
 }
 
@@ -401,24 +370,25 @@ static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::
     Why = "from a count or block length that is not a static positive value (at most 4096 blocks)";
     return std::nullopt;
   }
-  std::optional<std::vector<int64_t>> D = constArray(Ev, C, C.M->Displs, *Count, Why);
-  if (!D)
+  auto A = constArrays(Ev, C, {C.M->Displs}, *Count, "displacements", Why);
+  if (!A)
     return std::nullopt;
-  Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, join(*D), Old.Name).str();
+  const std::vector<int64_t> &D = (*A)[0];
+  Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, join(D), Old.Name).str();
   int64_t Unit = Bytes ? 1 : Old.Shape.ExtentBytes;
-  int64_t Step = *Count > 1 ? (*D)[1] - (*D)[0] : *Block * Old.Shape.ExtentBytes / Unit;
-  for (size_t I = 1; I < D->size(); ++I)
-    if ((*D)[I] - (*D)[I - 1] != Step) {
-      Why = "with displacements that are not evenly spaced (" + join(*D) + ")";
+  int64_t Step = *Count > 1 ? D[1] - D[0] : *Block * Old.Shape.ExtentBytes / Unit;
+  for (size_t I = 1; I < D.size(); ++I)
+    if (D[I] - D[I - 1] != Step) {
+      Why = "with displacements that are not evenly spaced (" + join(D) + ")";
       return std::nullopt;
     }
-  if ((*D)[0] < 0 || Step * Unit < *Block * Old.Shape.ExtentBytes) {
-    Why = "with a negative first displacement, or blocks that overlap or go backwards (" + join(*D) + ")";
+  if (D[0] < 0 || Step * Unit < *Block * Old.Shape.ExtentBytes) {
+    Why = "with a negative first displacement, or blocks that overlap or go backwards (" + join(D) + ")";
     return std::nullopt;
   }
   std::optional<TypeShape> S = strided(Old, *Count, *Block, Step, !Bytes, Why);
   if (S)
-    S->OffsetBytes += (*D)[0] * Unit;
+    S->OffsetBytes += D[0] * Unit;
   return S;
 }
 
@@ -457,7 +427,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
       Why = "with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written";
       return std::nullopt;
     }
-    auto A = subarrayArrays(Ev, C, *NDims, Why);
+    auto A = constArrays(Ev, C, {M.Sizes, M.Subsizes, M.Starts}, *NDims, "sizes, subsizes or starts", Why);
     if (!A)
       return std::nullopt;
     Args = llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}", *NDims, join((*A)[0]), join((*A)[1]), join((*A)[2]), Order,
