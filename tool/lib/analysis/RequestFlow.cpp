@@ -73,7 +73,7 @@ public:
       Role R = M->Args[I].R;
       if (R != Role::Request && R != Role::Requests)
         continue;
-      if (const VarDecl *V = addressOfVar(CE->getArg(I)); isRequestVar(V)) {
+      if (const VarDecl *V = requestVariable(CE->getArg(I))) {
         scalar(CE, *M, V, I);
         continue;
       }
@@ -161,6 +161,11 @@ private:
 };
 
 } // namespace
+
+const VarDecl *ompi::requestVariable(const Expr *RequestArg) {
+  const VarDecl *V = RequestArg ? addressOfVar(RequestArg) : nullptr;
+  return isRequestVar(V) ? V : nullptr;
+}
 
 std::pair<const VarDecl *, int> ompi::requestSlot(ASTContext &Ctx, const Expr *E) {
   const DeclRefExpr *D = E ? arrayRef(E) : nullptr;

@@ -59,6 +59,10 @@ inline bool allPending(const RequestStates &S) { return !S.empty() && *S.begin()
 std::vector<RequestVar> requestFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F,
                                     bool ArraySlots = false);
 
+/// The local request variable (a scalar, not a parameter) whose address a
+/// call's request argument is (`&r`), or null.
+const clang::VarDecl *requestVariable(const clang::Expr *RequestArg);
+
 /// The element of a local array of requests of constant size that E names
 /// (`&reqs[K]`, `reqs + K`, `reqs` for K = 0) with K constant: the array
 /// and K; {null, -1} otherwise.

@@ -8,15 +8,6 @@
 using namespace clang;
 using namespace ompi;
 
-const VarDecl *ompi::requestVariable(const Expr *RequestArg) {
-  const auto *U = RequestArg ? dyn_cast<UnaryOperator>(RequestArg->IgnoreParenImpCasts()) : nullptr;
-  const auto *D = U && U->getOpcode() == UO_AddrOf ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()) : nullptr;
-  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !isRequestType(V->getType().getAsString()))
-    return nullptr;
-  return V;
-}
-
 namespace {
 
 /// What event E does to the request, in words.

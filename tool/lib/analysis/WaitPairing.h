@@ -31,10 +31,6 @@ struct WaitPairing {
   std::string Why; ///< not proven: why ("" when proven)
 };
 
-/// The local request variable whose address a call's request argument is
-/// (`&r`), or null.
-const clang::VarDecl *requestVariable(const clang::Expr *RequestArg);
-
 /// Whether the waits on Req (element Index of it; -1: a scalar) complete
 /// every one of Starts (calls that start it) on every path of their
 /// function, whose request flow (with array slots) is Flow.
