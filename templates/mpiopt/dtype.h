@@ -446,6 +446,21 @@ static MPIOPT_INLINE void *mpiopt_dtype_pool_get(size_t bytes, int *slot) {
 
 static MPIOPT_INLINE void mpiopt_dtype_pool_put(int slot) { mpiopt_dtype_pool()->used[slot] = 0; }
 
+/* The pending state after a template posted its call on pool buffer p of
+   slot (recv: a receive, which the wait unpacks): active when the post
+   succeeded; the buffer back in the pool when it failed. */
+static MPIOPT_INLINE int mpiopt_dtype_posted(int rc, struct mpiopt_dpend *pd, void *p, int slot, int recv) {
+  if (rc != MPI_SUCCESS) {
+    mpiopt_dtype_pool_put(slot);
+    return rc;
+  }
+  pd->active = 1;
+  pd->slot = slot;
+  pd->scratch = p;
+  pd->recv = recv;
+  return rc;
+}
+
 /* MPI_Isend (ssend 0) or MPI_Issend (ssend 1) of count elements of the
    shape: packed into a pool buffer that the wait returns. */
 static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -462,15 +477,7 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_D
                  : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
   mpiopt_dtype_pack_nd(p, buf, count, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
   rc = ssend ? MPI_Issend(p, n, base, dest, tag, comm, req) : MPI_Isend(p, n, base, dest, tag, comm, req);
-  if (rc != MPI_SUCCESS) {
-    mpiopt_dtype_pool_put(slot);
-    return rc;
-  }
-  pd->active = 1;
-  pd->slot = slot;
-  pd->scratch = p;
-  pd->recv = 0;
-  return rc;
+  return mpiopt_dtype_posted(rc, pd, p, slot, 0);
 }
 
 /* MPI_Irecv of count elements of the shape: into a pool buffer, unpacked by
@@ -486,15 +493,9 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatyp
   p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
   if (!p)
     return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
-  rc = MPI_Irecv(p, n, base, source, tag, comm, req);
-  if (rc != MPI_SUCCESS) {
-    mpiopt_dtype_pool_put(slot);
+  rc = mpiopt_dtype_posted(MPI_Irecv(p, n, base, source, tag, comm, req), pd, p, slot, 1);
+  if (rc != MPI_SUCCESS)
     return rc;
-  }
-  pd->active = 1;
-  pd->slot = slot;
-  pd->scratch = p;
-  pd->recv = 1;
   pd->user = buf;
   pd->offset = offset;
   pd->nouter = nouter;
