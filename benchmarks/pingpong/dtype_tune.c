@@ -38,9 +38,11 @@
 /* Block starts: 64 doubles apart for blocks up to 8 doubles, 4 blocks'
    length apart above. */
 #define STRIDE(BL) ((BL) <= 8 ? 64 : 4 * (BL))
+#define EXTENT(NB, BL) (((NB)-1) * STRIDE(BL) * 8 + (BL) * 8)
 #define MAX_DOUBLES (32768 * 64)
 
 static int paired; /* ranks below this one have a partner */
+static int rank;
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -50,22 +52,23 @@ static int cmp(const void *a, const void *b) {
 /* One round: iters round trips of the shape, generic or through the
    template; microseconds per one-way message (rank 0's clock). */
 #define ROUND(NB, BL)                                                                                                  \
-  static double round_##NB##_##BL(double *a, MPI_Datatype t, int rank, int iters, int tpl) {                          \
+  static double round_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {              \
     int base = rank & ~1;                                                                                              \
+    (void)b, (void)which;                                                                                              \
     MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
     double t0 = MPI_Wtime();                                                                                           \
     for (int i = 0; rank < paired && i < iters; i++) {                                                                 \
       for (int r = base; r < base + 2; r++) {                                                                          \
         if (rank == r) {                                                                                               \
           if (tpl)                                                                                                     \
-            mpiopt_send_dtype(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8,                              \
-                              ((NB)-1) * STRIDE(BL) * 8 + (BL) * 8, MPI_DOUBLE, 8, 0);                                 \
+            mpiopt_send_dtype(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8, \
+                              0);                                                                                      \
           else                                                                                                         \
             MPI_Send(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD);                                                               \
         } else if (rank == (r ^ 1)) {                                                                                  \
           if (tpl)                                                                                                     \
             mpiopt_recv_dtype(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, NB, BL, STRIDE(BL) * 8,               \
-                              ((NB)-1) * STRIDE(BL) * 8 + (BL) * 8, MPI_DOUBLE, 8);                                    \
+                              EXTENT(NB, BL), MPI_DOUBLE, 8);                                                          \
           else                                                                                                         \
             MPI_Recv(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                                                \
         }                                                                                                              \
@@ -102,7 +105,6 @@ ROUND(512, 64)
    call (rank 0's clock). */
 enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
 static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "alltoall"};
-#define EXTENT(NB, BL) (((NB)-1) * STRIDE(BL) * 8 + (BL) * 8)
 #define SHAPE_ND(NB, BL) 0, 1, 0, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8
 #define CROUND(NB, BL)                                                                                                 \
   static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {             \
@@ -138,25 +140,44 @@ CROUND(8, 64)
 CROUND(32, 64)
 CROUND(128, 64)
 
-typedef double (*cround_fn)(double *, double *, MPI_Datatype, int, int, int);
-struct cshape {
-  int nb, bl;
-  cround_fn fn;
-};
-#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL}
-
-typedef double (*round_fn)(double *, MPI_Datatype, int, int, int);
+/* A shape and its round: ROUND's (which is ignored) or CROUND's. */
+typedef double (*round_fn)(double *, double *, MPI_Datatype, int, int, int);
 struct shape {
   int nb, bl;
   round_fn fn;
 };
 #define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL}
+#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL}
+
+/* One shape of one family: its type built, both forms warmed up, rounds
+   alternating which goes first, the medians printed as one JSON line on
+   rank 0. */
+static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which,
+                    int rounds, double *g, double *t) {
+  MPI_Datatype col;
+  MPI_Type_vector(s->nb, s->bl, STRIDE(s->bl), MPI_DOUBLE, &col);
+  MPI_Type_commit(&col);
+  s->fn(a, b, col, iters / 4 + 1, 0, which); /* warm up both */
+  s->fn(a, b, col, iters / 4 + 1, 1, which);
+  for (int r = 0; r < rounds; r++) {
+    int first = r % 2;
+    double x = s->fn(a, b, col, iters, first, which), y = s->fn(a, b, col, iters, !first, which);
+    g[r] = first ? y : x;
+    t[r] = first ? x : y;
+  }
+  qsort(g, (size_t)rounds, sizeof *g, cmp);
+  qsort(t, (size_t)rounds, sizeof *t, cmp);
+  if (!rank)
+    printf("{\"family\": \"%s\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family,
+           s->bl * 8, s->nb * s->bl * 8, g[rounds / 2], t[rounds / 2]);
+  MPI_Type_free(&col);
+}
 
 /* Each collective on each shape, in alternating rounds; one JSON line per
    collective and shape on rank 0. The buffers hold one element of the shape
    per rank, one extent apart. */
-static void measure_collectives(int rank, int size, int rounds, double *g, double *t) {
-  static const struct cshape shapes[] = {CSHAPE(8, 1),  CSHAPE(64, 1),  CSHAPE(512, 1),  CSHAPE(2048, 1), CSHAPE(8192, 1),
+static void measure_collectives(int size, int rounds, double *g, double *t) {
+  static const struct shape shapes[] = {CSHAPE(8, 1),  CSHAPE(64, 1),  CSHAPE(512, 1),  CSHAPE(2048, 1), CSHAPE(8192, 1),
                                          CSHAPE(8, 8),  CSHAPE(64, 8),  CSHAPE(256, 8),  CSHAPE(1024, 8), CSHAPE(2, 64),
                                          CSHAPE(8, 64), CSHAPE(32, 64), CSHAPE(128, 64)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
@@ -165,25 +186,8 @@ static void measure_collectives(int rank, int size, int rounds, double *g, doubl
   if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
   for (int c = 0; c < NCOLL; c++)
     for (int k = 0; k < nshapes; k++) {
-      int nb = shapes[k].nb, bl = shapes[k].bl, n = nb * bl;
-      int iters = n <= 64 ? 1000 : n <= 512 ? 200 : n <= 2048 ? 50 : 20;
-      MPI_Datatype col;
-      MPI_Type_vector(nb, bl, STRIDE(bl), MPI_DOUBLE, &col);
-      MPI_Type_commit(&col);
-      shapes[k].fn(a, b, col, iters / 4 + 1, 0, c); /* warm up both */
-      shapes[k].fn(a, b, col, iters / 4 + 1, 1, c);
-      for (int r = 0; r < rounds; r++) {
-        int first = r % 2;
-        double x = shapes[k].fn(a, b, col, iters, first, c), y = shapes[k].fn(a, b, col, iters, !first, c);
-        g[r] = first ? y : x;
-        t[r] = first ? x : y;
-      }
-      qsort(g, (size_t)rounds, sizeof *g, cmp);
-      qsort(t, (size_t)rounds, sizeof *t, cmp);
-      if (!rank)
-        printf("{\"family\": \"%s\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n",
-               coll_names[c], bl * 8, n * 8, g[rounds / 2], t[rounds / 2]);
-      MPI_Type_free(&col);
+      int n = shapes[k].nb * shapes[k].bl;
+      measure(coll_names[c], &shapes[k], n <= 64 ? 1000 : n <= 512 ? 200 : n <= 2048 ? 50 : 20, a, b, c, rounds, g, t);
     }
   free(a);
   free(b);
@@ -191,7 +195,7 @@ static void measure_collectives(int rank, int size, int rounds, double *g, doubl
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, size, rounds = argc > 1 ? atoi(argv[1]) : 15;
+  int size, rounds = argc > 1 ? atoi(argv[1]) : 15;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   paired = size & ~1;
@@ -208,28 +212,12 @@ int main(int argc, char **argv) {
          *t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
-    int nb = shapes[k].nb, bl = shapes[k].bl, n = nb * bl;
-    int iters = n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20;
-    MPI_Datatype col;
-    MPI_Type_vector(nb, bl, STRIDE(bl), MPI_DOUBLE, &col);
-    MPI_Type_commit(&col);
-    shapes[k].fn(a, col, rank, iters / 4 + 1, 0); /* warm up both */
-    shapes[k].fn(a, col, rank, iters / 4 + 1, 1);
-    for (int r = 0; r < rounds; r++) {
-      int first = r % 2;
-      double x = shapes[k].fn(a, col, rank, iters, first), y = shapes[k].fn(a, col, rank, iters, !first);
-      g[r] = first ? y : x;
-      t[r] = first ? x : y;
-    }
-    qsort(g, (size_t)rounds, sizeof *g, cmp);
-    qsort(t, (size_t)rounds, sizeof *t, cmp);
-    if (!rank)
-      printf("{\"family\": \"vector\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n",
-             bl * 8, n * 8, g[rounds / 2], t[rounds / 2]);
-    MPI_Type_free(&col);
+    int n = shapes[k].nb * shapes[k].bl;
+    measure("vector", &shapes[k], n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20, a, (double *)0, 0, rounds,
+            g, t);
   }
   free(a);
-  measure_collectives(rank, size, rounds, g, t);
+  measure_collectives(size, rounds, g, t);
   free(g);
   free(t);
   MPI_Finalize();
