@@ -1,6 +1,7 @@
 //===- CollectivePlan.cpp - Which collectives the runtime plans or selects ===//
 #include "analysis/CollectivePlan.h"
 #include "analysis/LoopInvariance.h"
+#include "analysis/RewriteSites.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -19,32 +20,6 @@ constexpr const char *Vector = "vector-reductions";
 
 bool sendSide(Role R) {
   return R == Role::SendCounts || R == Role::SendDispls || R == Role::SendType || R == Role::SendCount;
-}
-
-/// Why a call the runtime's form would replace cannot be renamed where it is
-/// written, or "". A call written as a macro's argument
-/// (CHECK(MPI_Alltoallv(...)), the return code still going to the macro)
-/// is renamed in the argument's text, if the macro expands that argument
-/// once (a second expansion is a second call at the same text); a call
-/// in a macro's body has no text of its own to rename.
-std::string macroProblem(const ASTContext &Ctx, const CallExpr *Call, const FileResult &Calls) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation B = Call->getBeginLoc();
-  if (!B.isMacroID())
-    return "";
-  if (!SM.isMacroArgExpansion(B))
-    return "the call is written in a macro's body (only a call written as a macro's argument, as in "
-           "CHECK(MPI_Alltoallv(...)), is rewritten)";
-  CharSourceRange R =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Call->getSourceRange()), SM, Ctx.getLangOpts());
-  if (R.isInvalid())
-    return "part of the call is written in a macro's body";
-  SourceLocation Spelled = SM.getFileLoc(B);
-  for (const CallResult &O : Calls.Calls)
-    if (O.Call && O.Call != Call && O.Call->getBeginLoc().isMacroID() &&
-        SM.getFileLoc(O.Call->getBeginLoc()) == Spelled)
-      return "the macro around the call expands its argument more than once";
-  return "";
 }
 
 /// Whether the call's send buffer is MPI_IN_PLACE (the send arguments are
@@ -67,54 +42,6 @@ std::optional<std::string> planChanges(const CallResult &C, const LoopFact &L) {
       return "the " + A.Name + " array (" + A.Text + ") may change: " + L.Written[A.Index];
   }
   return std::nullopt;
-}
-
-unsigned lineOf(const SourceManager &SM, SourceLocation L) { return SM.getExpansionLineNumber(L); }
-
-bool inside(const SourceManager &SM, SourceLocation L, const Stmt *S) {
-  auto Off = [&](SourceLocation X) { return SM.getFileOffset(SM.getExpansionLoc(X)); };
-  return Off(S->getBeginLoc()) <= Off(L) && Off(L) <= Off(S->getEndLoc());
-}
-
-/// Why a block wrapped around Loop could not hold the plan: code that jumps
-/// into the loop past the plan's declaration (a label in it, a case of a
-/// switch around it), out of it past the plan's release (a goto), or a
-/// return the release cannot precede. Returns collects the loop's returns.
-std::optional<std::string> wrapBlocker(ASTContext &Ctx, const Stmt *Loop, const CallExpr *Call,
-                                       std::vector<const ReturnStmt *> &Returns) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (Loop->getBeginLoc().isMacroID() || !SM.isInMainFile(Loop->getBeginLoc()) || stmtEnd(Ctx, Loop).isInvalid())
-    return std::string("the loop is written through a macro");
-  if (const Stmt *Body = loopBody(Loop); !Body || Body->getBeginLoc().isMacroID() || stmtEnd(Ctx, Body).isInvalid())
-    return std::string("the loop's body is written through a macro");
-  std::optional<std::string> Why;
-  anyNode(Loop, [&](const Stmt *N) {
-    if (const auto *L = dyn_cast<LabelStmt>(N))
-      Why = llvm::formatv("the label {0} at line {1} lets a goto enter the loop", L->getName(),
-                          lineOf(SM, L->getBeginLoc()));
-    else if (const auto *G = dyn_cast<GotoStmt>(N);
-             G && G->getLabel()->getStmt() && !inside(SM, G->getLabel()->getStmt()->getBeginLoc(), Loop))
-      Why = llvm::formatv("the goto at line {0} leaves the loop", lineOf(SM, G->getBeginLoc()));
-    else if (isa<IndirectGotoStmt>(N))
-      Why = llvm::formatv("the computed goto at line {0} may leave the loop", lineOf(SM, N->getBeginLoc()));
-    else if (isa<SwitchCase>(N)) {
-      const Stmt *P = parentStmt(Ctx, N);
-      while (P && !isa<SwitchStmt>(P))
-        P = parentStmt(Ctx, P);
-      if (!P || !inside(SM, P->getBeginLoc(), Loop))
-        Why = llvm::formatv("the case at line {0} of a switch around the loop jumps into it",
-                            lineOf(SM, N->getBeginLoc()));
-    } else if (const auto *R = dyn_cast<ReturnStmt>(N)) {
-      if (R->getBeginLoc().isMacroID() || stmtEnd(Ctx, R).isInvalid())
-        Why = llvm::formatv("the return at line {0} is written through a macro", lineOf(SM, R->getBeginLoc()));
-      else if (anyNode(R, [&](const Stmt *X) { return X == Call; }))
-        Why = llvm::formatv("the call is part of the return at line {0}", lineOf(SM, R->getBeginLoc()));
-      else
-        Returns.push_back(R);
-    }
-    return Why.has_value();
-  });
-  return Why;
 }
 
 /// Bytes each pair exchanges (MPI_Alltoall) or each rank contributes

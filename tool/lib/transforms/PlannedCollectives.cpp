@@ -34,20 +34,6 @@ using namespace ompi;
 
 namespace {
 
-/// Insertions of this rewrite, merged per offset in a fixed order.
-struct Insertions {
-  std::map<unsigned, std::vector<std::pair<long, std::string>>> At;
-  void add(unsigned Off, long Order, std::string Text) { At[Off].push_back({Order, std::move(Text)}); }
-};
-
-/// Whether another transformation already changes the file at Off.
-bool busy(const tooling::Replacements &Out, unsigned Off) {
-  for (const tooling::Replacement &R : Out)
-    if (R.getOffset() <= Off && Off <= R.getOffset() + R.getLength())
-      return true;
-  return false;
-}
-
 std::string frees(const std::vector<std::string> &Vars) {
   std::string S;
   for (const std::string &V : Vars)
@@ -55,7 +41,7 @@ std::string frees(const std::vector<std::string> &Vars) {
   return S;
 }
 
-/// The plan variables of one loop, and the places its block touches.
+/// The plan variables of one loop.
 struct Group {
   const Stmt *Loop = nullptr;
   std::vector<PlannedCall *> Calls;
@@ -75,7 +61,7 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
   // A call another transformation already rewrote (an MPI_Alltoall of a
   // derived datatype through datatype-templates) keeps that rewrite.
   llvm::erase_if(Plan.Calls, [&](const PlannedCall &P) {
-    if (!busy(TC.Out, Off(P.Call->getCallee()->getBeginLoc())))
+    if (!changedAt(TC.Out, Off(P.Call->getCallee()->getBeginLoc())))
       return false;
     ChangeNote N = P.Note;
     N.Applied = false;
@@ -100,58 +86,32 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
       G.Calls.push_back(&P);
     }
   FreshNames Names(TC.Ctx);
-  Insertions Ins;
-  std::map<const ReturnStmt *, std::vector<std::string>> AtReturn;
+  LoopBlocks Blocks(TC.Ctx, TC.Out);
   std::map<const CallExpr *, std::string> PlanOf;
   for (auto &[Loop, G] : Groups) {
-    std::vector<unsigned> Touch = {Off(Loop->getBeginLoc()), Off(stmtEnd(TC.Ctx, Loop))};
-    Touch.push_back(Off(loopBody(Loop)->getBeginLoc())); // where braces may go
+    std::vector<const ReturnStmt *> Returns; // the loop's (every call of the group has them all)
     for (PlannedCall *P : G.Calls)
       for (const ReturnStmt *R : P->Returns)
-        Touch.insert(Touch.end(), {Off(R->getBeginLoc()), Off(stmtEnd(TC.Ctx, R))});
-    if (llvm::any_of(Touch, [&](unsigned O) { return busy(TC.Out, O); })) {
+        if (!llvm::is_contained(Returns, R))
+          Returns.push_back(R);
+    if (!Blocks.writable(Loop, Returns)) {
       for (PlannedCall *P : G.Calls) { // to the plan cache, or as written (below)
         P->Loop = nullptr;
         P->Returns.clear();
       }
       continue;
     }
+    std::string Decl = "mpiopt_plan ";
     for (PlannedCall *P : G.Calls) {
       std::string V = Names.next("mpiopt_plan") + "_p";
+      Decl += (G.Vars.empty() ? "" : ", ") + V + " = 0";
       G.Vars.push_back(V);
       PlanOf[P->Call] = V;
-      for (const ReturnStmt *R : P->Returns)
-        AtReturn[R].push_back(V);
     }
-    // Order where texts meet: outer before inner where blocks open, inner
-    // before outer where they close.
-    long B = long(Off(Loop->getBeginLoc()));
-    std::string Decl = "{ mpiopt_plan ";
-    for (size_t I = 0; I < G.Vars.size(); ++I)
-      Decl += (I ? ", " : "") + G.Vars[I] + " = 0";
-    Ins.add(Off(Loop->getBeginLoc()), 2 * B + 1, Decl + "; ");
-    Ins.add(Off(stmtEnd(TC.Ctx, Loop)), -2 * B, " " + frees(G.Vars) + "}");
-    // A body without braces gets them: the release after it on the same
-    // line would otherwise look guarded by the loop (-Wmisleading-indentation).
-    const Stmt *Body = loopBody(Loop);
-    if (!isa<CompoundStmt>(Body)) {
-      Ins.add(Off(Body->getBeginLoc()), 2 * B, "{ ");
-      Ins.add(Off(stmtEnd(TC.Ctx, Body)), -2 * B - 1, " }");
-    }
+    Blocks.add(Loop, Decl, frees(G.Vars), Returns);
   }
-  for (auto &[R, Vars] : AtReturn) {
-    Ins.add(Off(R->getBeginLoc()), LONG_MAX, "{ " + frees(Vars));
-    Ins.add(Off(stmtEnd(TC.Ctx, R)), LONG_MIN, " }");
-  }
-  llvm::StringRef File = SM.getFileEntryRefForID(SM.getMainFileID())->getName();
-  for (auto &[O, Parts] : Ins.At) {
-    llvm::stable_sort(Parts, [](const auto &A, const auto &B) { return A.first < B.first; });
-    std::string Text;
-    for (const auto &P : Parts)
-      Text += P.second;
-    if (auto E = TC.Out.add(tooling::Replacement(File, O, 0, Text)))
-      return E;
-  }
+  if (auto E = Blocks.write(TC.Out))
+    return E;
   bool Any = false;
   for (PlannedCall &P : Plan.Calls) {
     std::string To = P.To;

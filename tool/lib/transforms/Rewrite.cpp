@@ -1,6 +1,10 @@
 //===- Rewrite.cpp - What the rewrites share ------------------------------===//
 #include "transforms/Rewrite.h"
+#include "support/AST.h"
+#include "support/SourceText.h"
 #include "clang/Basic/IdentifierTable.h"
+#include "clang/Basic/SourceManager.h"
+#include <climits>
 
 using namespace ompi;
 
@@ -22,4 +26,71 @@ std::string FreshNames::next(llvm::StringRef Base) {
     if (!Clash)
       return P;
   }
+}
+
+bool ompi::changedAt(const clang::tooling::Replacements &Out, unsigned Off) {
+  for (const clang::tooling::Replacement &R : Out)
+    if (R.getOffset() <= Off && Off <= R.getOffset() + R.getLength())
+      return true;
+  return false;
+}
+
+unsigned LoopBlocks::offset(clang::SourceLocation L) const {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  return SM.getFileOffset(SM.getExpansionLoc(L));
+}
+
+bool LoopBlocks::writable(const clang::Stmt *Loop, llvm::ArrayRef<const clang::ReturnStmt *> Rets) const {
+  std::vector<unsigned> Touch = {offset(Loop->getBeginLoc()), offset(stmtEnd(Ctx, Loop)),
+                                 offset(loopBody(Loop)->getBeginLoc())}; // where braces may go
+  for (const clang::ReturnStmt *R : Rets)
+    Touch.insert(Touch.end(), {offset(R->getBeginLoc()), offset(stmtEnd(Ctx, R))});
+  return llvm::none_of(Touch, [&](unsigned O) { return changedAt(Out, O); });
+}
+
+void LoopBlocks::add(const clang::Stmt *Loop, llvm::StringRef Decl, llvm::StringRef Release,
+                     llvm::ArrayRef<const clang::ReturnStmt *> Rets) {
+  Block &B = Loops[Loop];
+  B.Decls.push_back(Decl.str());
+  B.Release += Release.str();
+  for (const clang::ReturnStmt *R : Rets)
+    Returns[R] += Release.str();
+}
+
+llvm::Error LoopBlocks::write(clang::tooling::Replacements &Into) const {
+  // Insertions merged per offset; where texts meet, outer before inner where
+  // blocks open, inner before outer where they close.
+  std::map<unsigned, std::vector<std::pair<long, std::string>>> At;
+  auto Add = [&](unsigned Off, long Order, std::string Text) { At[Off].push_back({Order, std::move(Text)}); };
+  for (const auto &[Loop, B] : Loops) {
+    long Begin = long(offset(Loop->getBeginLoc()));
+    // One declaration per statement: declarations of different types.
+    std::string Decl = "{ ";
+    for (const std::string &D : B.Decls)
+      Decl += D + "; ";
+    Add(offset(Loop->getBeginLoc()), 2 * Begin + 1, Decl);
+    Add(offset(stmtEnd(Ctx, Loop)), -2 * Begin, " " + B.Release + "}");
+    // A body without braces gets them: the release after it on the same
+    // line would otherwise look guarded by the loop (-Wmisleading-indentation).
+    const clang::Stmt *Body = loopBody(Loop);
+    if (!llvm::isa<clang::CompoundStmt>(Body)) {
+      Add(offset(Body->getBeginLoc()), 2 * Begin, "{ ");
+      Add(offset(stmtEnd(Ctx, Body)), -2 * Begin - 1, " }");
+    }
+  }
+  for (const auto &[R, Release] : Returns) {
+    Add(offset(R->getBeginLoc()), LONG_MAX, "{ " + Release);
+    Add(offset(stmtEnd(Ctx, R)), LONG_MIN, " }");
+  }
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  llvm::StringRef File = SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+  for (auto &[O, Parts] : At) {
+    llvm::stable_sort(Parts, [](const auto &A, const auto &B) { return A.first < B.first; });
+    std::string Text;
+    for (const auto &P : Parts)
+      Text += P.second;
+    if (auto E = Into.add(clang::tooling::Replacement(File, O, 0, Text)))
+      return E;
+  }
+  return llvm::Error::success();
 }

@@ -97,7 +97,10 @@ static int exits(int stop) {
 
 // The plan cache: arrays the loop writes, an array given to a function of
 // another file, a communicator the loop frees and makes again, a goto out
-// of the loop, a label in it, a call in a function a loop calls.
+// of the loop, a label in it, MPI_Finalize run in it, a call in a function a
+// loop calls.
+static void finish(void) { MPI_Finalize(); }
+
 static void helper(void) {
   // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: MPI_Alltoallv handed to the runtime's plan cache (mpiopt_alltoallv_cached) (it is not in a loop of its own function; the cache keeps a plan per set of counts and displacements, and the ranks agree at each call whether theirs still fit (one small MPI_Allreduce)); {{.*}}
   MPI_Alltoallv(sb, displs, displs, MPI_DOUBLE, rb, displs, displs, MPI_DOUBLE, MPI_COMM_WORLD);
@@ -138,6 +141,13 @@ out:
     MPI_Alltoallv(sb, displs, displs, MPI_DOUBLE, rb, displs, displs, MPI_DOUBLE, MPI_COMM_WORLD);
   in:
     sb[1] = s;
+  }
+  // MPI_Finalize in the loop (through a helper): no plan could be freed after it.
+  for (int s = 0; s < STEPS; s++) {
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: MPI_Alltoallv handed to the runtime's plan cache (mpiopt_alltoallv_cached) (its plan is not proved to last (its plan could live through the loop at line [[#@LINE-1]], but MPI_Finalize may run in the loop (the call at line [[#@LINE+3]]), after which nothing could be released); {{.*}}
+    MPI_Alltoallv(sb, displs, displs, MPI_DOUBLE, rb, displs, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (s == STEPS - 1)
+      finish();
   }
   for (int s = 0; s < STEPS; s++)
     helper();
