@@ -9,5 +9,6 @@
 
 #include "mpiopt/dtype.h"
 #include "mpiopt/fuse.h"
+#include "mpiopt/persist.h"
 
 #endif /* MPIOPT_TEMPLATES_H */

@@ -47,8 +47,8 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
       std::optional<double> Tpl = O ? O->getNumber("template_us") : std::nullopt;
       if (!Bytes || !Gen || !Tpl)
         return bad(Path, Where() + " needs bytes, generic_us and template_us");
-      if (*Bytes <= 0 || *Gen <= 0 || *Tpl <= 0 || (Block && *Block <= 0))
-        return bad(Path, Where() + ": block, bytes and times must be positive");
+      if (*Bytes < 0 || *Gen <= 0 || *Tpl <= 0 || (Block && *Block <= 0))
+        return bad(Path, Where() + ": bytes must not be negative, block and times must be positive");
       P.Templates.push_back({Family.str(), *Bytes, Block ? *Block : 8, *Gen, *Tpl});
     }
   }
@@ -164,6 +164,15 @@ std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family,
       Worst = R;
   }
   return Worst;
+}
+
+std::optional<TemplatePoint> MachineProfile::messageFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const {
+  auto Ratio = [](const TemplatePoint &T) { return T.TemplateUs / T.GenericUs; };
+  std::optional<TemplatePoint> R;
+  for (const TemplatePoint &T : Templates)
+    if (T.Family == Family && (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes) : !R || Ratio(T) > Ratio(*R)))
+      R = T;
+  return R;
 }
 
 std::optional<CompositePoint> MachineProfile::compositeFor(unsigned Lanes, int64_t Bytes) const {

@@ -34,7 +34,7 @@ struct CompositePoint {
 /// the generic call and through the template (medians, microseconds per
 /// message).
 struct TemplatePoint {
-  std::string Family; ///< "vector": compiled derived datatypes
+  std::string Family; ///< "vector": compiled derived datatypes; "persistent": persistent requests
   int64_t Bytes = 0;
   int64_t Block = 8; ///< a profile without "block" measured columns
   double GenericUs = 0, TemplateUs = 0;
@@ -97,6 +97,12 @@ struct MachineProfile {
                                            int64_t Run = 8) const {
     return templateFor(Family, Bytes, Run, Run);
   }
+  /// The measurement of Family, a family of contiguous messages (its points
+  /// have no block: "persistent"), that decides a message of Bytes bytes:
+  /// the smallest size measured not below Bytes; with no size (unknown
+  /// until run time), the point where the template does worst. None beyond
+  /// every size measured.
+  std::optional<TemplatePoint> messageFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
   /// The longest block measured for Family (0: none).
   int64_t longestBlock(llvm::StringRef Family) const;
 

@@ -19,6 +19,8 @@ static const std::vector<TransformInfo> Registry = {
      runPlannedCollectives},
     {"vector-reductions", "hand large MPI_Allreduce / MPI_Reduce to the runtime's algorithm selector",
      runVectorReductions},
+    {"persistent-requests", "run point-to-point calls in loops through persistent requests made once per loop",
+     runPersistentRequests},
 };
 
 llvm::ArrayRef<TransformInfo> ompi::transforms() { return Registry; }

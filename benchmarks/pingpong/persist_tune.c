@@ -1,0 +1,120 @@
+/* persist_tune.c: the measurement behind the machine profile's
+ * "templates.persistent", "templates.persistent_ssend" and
+ * "templates.persistent_sendrecv" points (scripts/tune). Ranks 0 and 1
+ * exchange a contiguous message of B bytes (MPI_BYTE) in a loop, through
+ * the generic calls and through the persistent templates of
+ * templates/mpiopt/persist.h called as ompi-opt calls them (one struct
+ * mpiopt_persist per call site, living through the loop), in alternating
+ * rounds; medians of the rounds, microseconds per one-way message:
+ *   persistent          a ping-pong of MPI_Send and MPI_Recv;
+ *   persistent_ssend    a ping-pong of MPI_Ssend and MPI_Recv;
+ *   persistent_sendrecv both ranks MPI_Sendrecv with each other.
+ * Sizes from 0 bytes to 16 MiB.
+ *
+ * With more than two ranks, every pair (0,1), (2,3), ... runs at the same
+ * time (an odd last rank waits), as in dtype_tune.c.
+ *
+ *   mpiexec -n 2 ./persist_tune [ROUNDS]
+ * Prints one JSON object per family and size on rank 0:
+ *   {"family": "persistent", "bytes": B, "generic_us": G, "template_us": T} */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpiopt/persist.h"
+
+enum { PINGPONG, SSEND, SENDRECV, NFAM };
+static const char *const family_names[NFAM] = {"persistent", "persistent_ssend", "persistent_sendrecv"};
+
+static int paired; /* ranks below this one have a partner */
+static int rank;
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One round of iters exchanges of n bytes in family f, generic or through
+   the templates; microseconds per one-way message (rank 0's clock). */
+static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
+  struct mpiopt_persist ps = {0}, pr = {0};
+  int peer = rank ^ 1, first = !(rank & 1), i;
+  MPI_Comm w = MPI_COMM_WORLD;
+  double t0;
+  MPI_Barrier(w);
+  t0 = MPI_Wtime();
+  for (i = 0; rank < paired && i < iters; i++) {
+    if (f == SENDRECV) {
+      if (tpl)
+        mpiopt_sendrecv_persistent(&ps, a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+      else
+        MPI_Sendrecv(a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+      continue;
+    }
+    if (!first) {
+      if (tpl)
+        mpiopt_recv_persistent(&pr, b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+      else
+        MPI_Recv(b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+    }
+    if (tpl)
+      f == SSEND ? mpiopt_ssend_persistent(&ps, a, n, MPI_BYTE, peer, 0, w)
+                 : mpiopt_send_persistent(&ps, a, n, MPI_BYTE, peer, 0, w);
+    else
+      f == SSEND ? MPI_Ssend(a, n, MPI_BYTE, peer, 0, w) : MPI_Send(a, n, MPI_BYTE, peer, 0, w);
+    if (first) {
+      if (tpl)
+        mpiopt_recv_persistent(&pr, b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+      else
+        MPI_Recv(b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
+    }
+  }
+  t0 = (MPI_Wtime() - t0) / iters * 1e6;
+  mpiopt_persist_free(&ps);
+  mpiopt_persist_free(&pr);
+  return f == SENDRECV ? t0 : t0 / 2;
+}
+
+int main(int argc, char **argv) {
+  static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
+  const int nsizes = (int)(sizeof sizes / sizeof *sizes);
+  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k, r;
+  char *a, *b;
+  double *g, *t;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  paired = size & ~1;
+  if (size < 2 || rounds < 1) {
+    if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) persist_tune [ROUNDS >= 1]\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  a = calloc((size_t)sizes[nsizes - 1], 1);
+  b = calloc((size_t)sizes[nsizes - 1], 1);
+  g = malloc(sizeof *g * (size_t)rounds);
+  t = malloc(sizeof *t * (size_t)rounds);
+  if (!a || !b || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
+  for (f = 0; f < NFAM; f++)
+    for (k = 0; k < nsizes; k++) {
+      int n = sizes[k], iters = n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4;
+      round_of(f, a, b, n, iters / 4 + 1, 0); /* warm up both */
+      round_of(f, a, b, n, iters / 4 + 1, 1);
+      for (r = 0; r < rounds; r++) {
+        int tfirst = r % 2;
+        double x = round_of(f, a, b, n, iters, tfirst), y = round_of(f, a, b, n, iters, !tfirst);
+        g[r] = tfirst ? y : x;
+        t[r] = tfirst ? x : y;
+      }
+      qsort(g, (size_t)rounds, sizeof *g, cmp);
+      qsort(t, (size_t)rounds, sizeof *t, cmp);
+      if (!rank)
+        printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family_names[f],
+               n, g[rounds / 2], t[rounds / 2]);
+    }
+  free(a);
+  free(b);
+  free(g);
+  free(t);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,59 @@
+//===- PersistentPlan.h - Which calls run through persistent requests -----===//
+//
+// Persistent point-to-point (templates/mpiopt/persist.h): a blocking
+// MPI_Send, MPI_Ssend, MPI_Recv or MPI_Sendrecv in a loop of its function
+// whose buffers, counts, datatypes, peers, tags and communicator read the
+// same on every iteration (the call facts' loop invariance: no write in the
+// loop, nothing it calls can write them, no pointer reaches them) runs
+// through a persistent request that lives as long as the loop: made at the
+// first call, started and waited for at each, freed after the loop and
+// before each return in it. The outermost loop for which every message
+// argument stays the same is the one the request lives in. Proved besides:
+// nothing jumps into the loop or out of it past the release (labels,
+// switch cases, gotos), and MPI_Finalize is not called in it.
+//
+// Left generic: a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG written
+// as such (the template also checks at run time), calls written in a
+// macro's body, and every call where the machine profile's
+// "templates.persistent" measurements ("persistent_ssend" for MPI_Ssend,
+// "persistent_sendrecv" for MPI_Sendrecv) do not show the template 5%
+// faster than the generic call at the message's size (with no static size,
+// at every size measured). A call in no loop is not a candidate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_PERSISTENTPLAN_H
+#define OMPI_TOOL_ANALYSIS_PERSISTENTPLAN_H
+
+#include "analysis/CallAnalysis.h"
+#include "mpi/MachineProfile.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class ReturnStmt;
+class Stmt;
+} // namespace clang
+
+namespace ompi {
+
+/// A call that runs through a persistent request living through Loop.
+struct PersistentCall {
+  const clang::CallExpr *Call = nullptr;
+  const clang::Stmt *Loop = nullptr;
+  std::string To;                                 ///< mpiopt_send_persistent, ...
+  std::vector<const clang::ReturnStmt *> Returns; ///< returns inside Loop (the request is freed before each)
+  ChangeNote Note;
+};
+
+struct PersistentPlan {
+  std::vector<PersistentCall> Calls;
+  std::vector<ChangeNote> Declined;
+};
+
+PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
+                              const MachineProfile *Profile);
+
+} // namespace ompi
+
+#endif
