@@ -84,6 +84,9 @@ def once(pairs):
 p = json.load(open(sys.argv[1]), object_pairs_hook=once)
 assert p["schema"] == "ompi-profile/1"
 assert p["fusion"]["composite"] and p["lazy"]["model"] and p["templates"]["vector"]
+t = p["templates"]
+assert t["persistent"] and t["persistent_ssend"] and t["persistent_sendrecv"]
+assert [q["bytes"] for q in t["persistent"]][0] == 0 and all("block" not in q for q in t["persistent"])
 c = p["collectives"]
 assert c["alltoallv"] and c["allgatherv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
 PY
@@ -134,6 +137,19 @@ PY
     [ "$nt" -eq "$count" ] || { cat report.txt; fail "expected $count calls through templates, found $nt"; }
     same_output "$impl" "$n" ./plain ./templated
     ok "$src: $count calls through datatype templates; same output with $impl on $n ranks"
+    ;;
+
+  persistent)
+    # persistent-requests on persistent_cases.c with a profile in which
+    # persistent requests win at every size: 15 calls in loops go through
+    # them (2 stay generic: a wildcard receive, a destination that changes);
+    # the same output as the blocking calls give.
+    impl=$1 n=$2
+    MPIOPT_PROFILE="$E2E_SRC/profile-persistent.json" build_pair "$impl" "$E2E_SRC/persistent_cases.c" persistent
+    np=$(grep -c "persistent-requests: MPI_" report.txt || true)
+    [ "$np" -eq 15 ] || { cat report.txt; fail "expected 15 calls through persistent requests, found $np"; }
+    same_output "$impl" "$n" ./plain ./persistent
+    ok "persistent_cases.c: $np calls through persistent requests; same output with $impl on $n ranks"
     ;;
 
   planned)

@@ -11,9 +11,16 @@ still shows it (lines deleted while the difference persists and the plain
 build stays correct). It counts the transformations ompi-opt applied, so a
 generator that only produces code the tool leaves alone shows up.
 
+ompi-cc builds with each MPI's shipped machine profile (profiles/), to which
+the tester adds persistent requests winning at every size: the shipped
+profiles measured no win for them, and a transformation no profile chooses
+must still never change a result.
+
 Exit status: 0 when every program behaved the same, 1 otherwise.
 """
 import argparse
+import atexit
+import json
 import os
 import re
 import shutil
@@ -36,6 +43,26 @@ RUN_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CO
 CFLAGS = ["-O1", "-w"]
 
 
+PERSISTENT_WINS = [{"bytes": 1 << 24, "generic_us": 2.0, "template_us": 1.0}]
+_profiles = {}
+
+
+def profile_for(impl):
+    """The machine profile ompi-cc builds with for impl: the shipped one,
+    with persistent requests winning at every size (written once per run)."""
+    if impl not in _profiles:
+        with open(os.path.join(ROOT, "profiles", impl + ".json")) as f:
+            profile = json.load(f)
+        for family in ("persistent", "persistent_ssend", "persistent_sendrecv"):
+            profile.setdefault("templates", {})[family] = PERSISTENT_WINS
+        d = tempfile.mkdtemp(prefix="difftest-profile.")
+        atexit.register(shutil.rmtree, d, True)
+        _profiles[impl] = os.path.join(d, impl + ".json")
+        with open(_profiles[impl], "w") as f:
+            json.dump(profile, f)
+    return _profiles[impl]
+
+
 def sh(cmd, timeout, env=None, cwd=None):
     """(returncode, stdout, stderr); returncode None on a timeout."""
     try:
@@ -51,7 +78,7 @@ class Tester:
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "runs": 0, "invalid": 0}
+                       "persistent": 0, "runs": 0, "invalid": 0}
         self.failures = []
 
     def build(self, src, impl, exe, optimised, extra=()):
@@ -59,7 +86,7 @@ class Tester:
         if not optimised:
             rc, out, err = sh([cc] + CFLAGS + list(extra) + ["-o", exe, src], self.a.timeout)
             return rc == 0, err
-        env = dict(RUN_ENV, OMPI_CC_MPICC=cc)
+        env = dict(RUN_ENV, OMPI_CC_MPICC=cc, MPIOPT_PROFILE=profile_for(impl))
         rc, out, err = sh([self.ompi_cc, "--ompi-report"] + CFLAGS + ["-o", exe, src], self.a.timeout * 6, env=env)
         return rc == 0, err
 
@@ -97,9 +124,11 @@ class Tester:
                 self.counts["fused"] += fused
                 self.counts["deferred"] += deferred
                 templates = len(re.findall(r"datatype-templates: MPI_\w+ with", err))
+                persistent = len(re.findall(r"persistent-requests: MPI_\w+ through", err))
                 self.counts["planned"] += planned
                 self.counts["templates"] += templates
-                self.counts["transformed"] += 1 if fused + deferred + planned + templates else 0
+                self.counts["persistent"] += persistent
+                self.counts["transformed"] += 1 if fused + deferred + planned + templates + persistent else 0
             built[impl] = (plain, opt)
         for impl, n in configs:
             plain, opt = built[impl]
@@ -279,9 +308,9 @@ class Tester:
         for _, k, _, _ in self.failures:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
-              "collectives, %d datatype templates), %d runs, %.0f s" %
+              "collectives, %d datatype templates, %d persistent requests), %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
-               c["deferred"], c["planned"], c["templates"], c["runs"], time.time() - t0))
+               c["deferred"], c["planned"], c["templates"], c["persistent"], c["runs"], time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))

@@ -13,7 +13,8 @@ locals, globals (static and external), struct fields, array elements and
 through pointers; MPI_IN_PLACE; results used at once, later, after loops, in
 other functions, through return values and out-parameters; helpers that
 communicate, called from rank-dependent branches and loops; communicators
-duplicated, split and freed; nonblocking, point-to-point and persistent
+duplicated, split and freed; nonblocking, point-to-point (blocking sends
+and receives in rings too) and persistent
 requests; early returns, break, continue and goto; macros around calls;
 MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv in loops whose counts stay
 the same or change (what the planned collectives look for); derived
@@ -402,9 +403,19 @@ class Gen:
         t = self.fresh("t")
         u = self.fresh("u")
         f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
-        if self.chance(0.5):
+        how = self.r.randint(0, 9)
+        if how < 4:
             out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, (rank + 1) %% size, 5, &%s, 1, MPI_LONG, "
                        "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, u))
+        elif how < 7:
+            # Blocking calls, even ranks sending first (one rank: no ring, as
+            # a blocking send to itself may wait for ever).
+            send = "MPI_Ssend" if self.chance(0.3) else "MPI_Send"
+            snd = "%s(&%s, 1, MPI_LONG, (rank + 1) %% size, 7, MPI_COMM_WORLD);" % (send, t)
+            rcv = "MPI_Recv(&%s, 1, MPI_LONG, (rank + size - 1) %% size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % u
+            out.append("if (size > 1) {")
+            out.append("if (rank %% 2 == 0) { %s %s } else { %s %s }" % (snd, rcv, rcv, snd))
+            out.append("}")
         else:
             rq = self.fresh("rq")
             f.locals.append("MPI_Request %s[2];" % rq)

@@ -1,0 +1,171 @@
+/* Persistent point-to-point (persistent-requests: MPI_Send, MPI_Ssend,
+ * MPI_Recv and MPI_Sendrecv in loops through the templates of
+ * templates/mpiopt/persist.h, one request per call site made at the first
+ * iteration and freed after the loop): rings of 0 to 512 doubles whose
+ * contents change every iteration; a synchronous ring; MPI_Sendrecv with
+ * its status (source, tag, MPI_Get_count) on a shorter message than the
+ * buffer holds; MPI_PROC_NULL peers at the ends of a line (the status MPI
+ * defines: MPICH's persistent receive from MPI_PROC_NULL reports
+ * MPI_ANY_SOURCE, so the template calls the MPI's own); a self exchange on MPI_COMM_SELF; a return out of the loop (the
+ * request freed there) and a function run many times (a new request each
+ * run); nested loops; a transformed sender with an untransformed receiver
+ * (a wildcard receive stays generic) and the reverse. Every rank folds
+ * what it receives into a checksum, and rank 0 prints every rank's. The
+ * same output through ompi-cc (e2e persistent.*) shows that the requests
+ * move what the blocking calls move. */
+#include <mpi.h>
+#include <stdio.h>
+
+#define MAXN 512
+static double out[MAXN], in[MAXN];
+static long sum;
+
+static void fold(const double *p, int n) {
+  for (int i = 0; i < n; i++)
+    sum = sum * 31 + (long)p[i];
+}
+
+static void fold_status(const MPI_Status *st) {
+  int n;
+  MPI_Get_count(st, MPI_DOUBLE, &n);
+  sum = sum * 31 + st->MPI_SOURCE;
+  sum = sum * 31 + st->MPI_TAG;
+  sum = sum * 31 + n;
+}
+
+static void fill(int rank, int step, int n) {
+  for (int i = 0; i < n; i++)
+    out[i] = 1000 * rank + 100 * step + i, in[i] = -1;
+}
+
+/* A ring of n doubles: even ranks send first (one rank: none, as a
+   blocking send to itself may wait for ever). */
+static void ring(int rank, int size, int n) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  if (size == 1)
+    return;
+  for (int step = 0; step < 4; step++) {
+    fill(rank, step, n);
+    if (rank % 2 == 0) {
+      MPI_Send(out, n, MPI_DOUBLE, right, 3, MPI_COMM_WORLD);
+      MPI_Recv(in, n, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(in, n, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(out, n, MPI_DOUBLE, right, 3, MPI_COMM_WORLD);
+    }
+    fold(in, n);
+  }
+}
+
+/* A synchronous ring (one rank: none). */
+static void synchronous(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  if (size == 1)
+    return;
+  for (int step = 0; step < 3; step++) {
+    fill(rank, step, 16);
+    if (rank % 2 == 0) {
+      MPI_Ssend(out, 16, MPI_DOUBLE, right, 4, MPI_COMM_WORLD);
+      MPI_Recv(in, 16, MPI_DOUBLE, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(in, 16, MPI_DOUBLE, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Ssend(out, 16, MPI_DOUBLE, right, 4, MPI_COMM_WORLD);
+    }
+    fold(in, 16);
+  }
+}
+
+/* A line with MPI_PROC_NULL beyond its ends, and its statuses: 8 doubles
+   sent, room for 32. */
+static void line(int rank, int size) {
+  int up = rank + 1 < size ? rank + 1 : MPI_PROC_NULL, down = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+  MPI_Status st;
+  for (int step = 0; step < 3; step++) {
+    fill(rank, step, 32);
+    MPI_Sendrecv(out, 8, MPI_DOUBLE, up, 5, in, 32, MPI_DOUBLE, down, 5, MPI_COMM_WORLD, &st);
+    fold_status(&st);
+    fold(in, 32);
+    MPI_Sendrecv(out, 8, MPI_DOUBLE, down, 6, in, 32, MPI_DOUBLE, up, 6, MPI_COMM_WORLD, &st);
+    fold_status(&st);
+    fold(in, 32);
+  }
+}
+
+/* A self exchange; a return out of the loop at step stop. */
+static int self(int rank, int stop) {
+  MPI_Status st;
+  for (int step = 0; step < 5; step++) {
+    fill(rank, step, 64);
+    MPI_Sendrecv(out, 64, MPI_DOUBLE, 0, 7, in, 64, MPI_DOUBLE, 0, 7, MPI_COMM_SELF, &st);
+    fold_status(&st);
+    fold(in, 64);
+    MPI_Sendrecv(out, 0, MPI_DOUBLE, 0, 11, in, 64, MPI_DOUBLE, 0, 11, MPI_COMM_SELF, &st); /* empty */
+    fold_status(&st);
+    if (step == stop)
+      return step;
+  }
+  return -1;
+}
+
+/* Nested loops: the request lives through the outer one. */
+static void nested(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++) {
+      fill(rank, 10 * i + j, 4);
+      MPI_Sendrecv(out, 4, MPI_DOUBLE, right, 8, in, 4, MPI_DOUBLE, left, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      fold(in, 4);
+    }
+}
+
+/* Rank 0 receives with MPI_ANY_SOURCE (generic) what the others send
+   through their persistent requests, then sends back to each (generic: the
+   destination changes in its loop) to the others' persistent receives. */
+static void mixed(int rank, int size) {
+  MPI_Status st;
+  for (int step = 0; step < 2; step++) {
+    fill(rank, step, 8);
+    if (rank == 0) {
+      for (int k = 1; k < size; k++) {
+        MPI_Recv(in, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
+        sum += (long)in[0] * (st.MPI_SOURCE + 1);
+      }
+    } else {
+      MPI_Send(out, 8, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+    }
+  }
+  for (int step = 0; step < 2; step++) {
+    fill(rank, step + 2, 8);
+    if (rank == 0)
+      for (int k = 1; k < size; k++)
+        MPI_Send(out, 8, MPI_DOUBLE, k, 10, MPI_COMM_WORLD);
+    else {
+      MPI_Recv(in, 8, MPI_DOUBLE, 0, 10, MPI_COMM_WORLD, &st);
+      fold_status(&st);
+      fold(in, 8);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  static const int sizes[] = {0, 1, 7, 64, 512};
+  for (int k = 0; k < 5; k++)
+    ring(rank, size, sizes[k]);
+  synchronous(rank, size);
+  line(rank, size);
+  for (int stop = 0; stop < 6; stop++)
+    sum = sum * 31 + self(rank, stop);
+  nested(rank, size);
+  mixed(rank, size);
+  long all[64];
+  MPI_Gather(&sum, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (int r = 0; r < size && r < 64; r++)
+      printf("rank %d: %ld\n", r, all[r]);
+  MPI_Finalize();
+  return 0;
+}
