@@ -6,7 +6,12 @@
  *          ompi-cc -DN=512 pingpong.c      compiled pack loops, where the
  *                                          machine profile says they win
  *   run:   mpiexec -n 2 ./pingpong [ITERATIONS]
- * Prints on rank 0: "N bytes microseconds_per_one_way_message checksum". */
+ * Prints on rank 0: "N bytes microseconds_per_one_way_message checksum".
+ *
+ * With -DCONTIGUOUS, N contiguous doubles (MPI_DOUBLE; N may be 0) from and
+ * into buffers that stay where they are: the latency and bandwidth of the
+ * generic calls, which ompi-cc runs through persistent requests where the
+ * machine profile says they win (persistent-requests). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,11 @@
 #define N 512
 #endif
 #define LD 64
+#ifdef CONTIGUOUS
+#define LEN ((long)N + 1)
+#else
+#define LEN ((long)N * LD)
+#endif
 
 int main(int argc, char **argv) {
   int rank, size;
@@ -27,14 +37,20 @@ int main(int argc, char **argv) {
       fprintf(stderr, "usage: mpiexec -n 2 pingpong [ITERATIONS >= 1]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  double *a = malloc(sizeof *a * (size_t)N * LD);
+  double *a = malloc(sizeof *a * (size_t)LEN);
   if (!a)
     MPI_Abort(MPI_COMM_WORLD, 1);
-  for (long i = 0; i < (long)N * LD; i++)
+  for (long i = 0; i < LEN; i++)
     a[i] = (double)(i % 1000) + rank;
+#ifdef CONTIGUOUS
+  double *b = calloc((size_t)N + 1, sizeof *b);
+  if (!b)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+#else
   MPI_Datatype col;
   MPI_Type_vector(N, 1, LD, MPI_DOUBLE, &col);
   MPI_Type_commit(&col);
+#endif
   MPI_Status st;
   double t0 = 0;
   for (int it = -iters / 10 - 1; it < iters; it++) { /* the first tenth warms up */
@@ -42,6 +58,15 @@ int main(int argc, char **argv) {
       MPI_Barrier(MPI_COMM_WORLD);
       t0 = MPI_Wtime();
     }
+#ifdef CONTIGUOUS
+    if (rank == 0) {
+      MPI_Send(a, N, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(b, N, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &st);
+    } else if (rank == 1) {
+      MPI_Recv(b, N, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &st);
+      MPI_Send(a, N, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    }
+#else
     if (rank == 0) {
       MPI_Send(&a[it & 7], 1, col, 1, 0, MPI_COMM_WORLD);
       MPI_Recv(&a[(it + 1) & 7], 1, col, 1, 0, MPI_COMM_WORLD, &st);
@@ -49,14 +74,21 @@ int main(int argc, char **argv) {
       MPI_Recv(&a[(it + 3) & 7], 1, col, 0, 0, MPI_COMM_WORLD, &st);
       MPI_Send(&a[(it + 5) & 7], 1, col, 0, 0, MPI_COMM_WORLD);
     }
+#endif
   }
   double us = (MPI_Wtime() - t0) / iters / 2 * 1e6;
   double check = 0;
+#ifdef CONTIGUOUS
+  for (long i = 0; i < (long)N; i++)
+    check += b[i];
+  free(b);
+#else
   for (long i = 0; i < (long)N * LD; i++)
     check += a[i];
+  MPI_Type_free(&col);
+#endif
   if (rank == 0)
     printf("%d %d %.3f %.1f\n", N, N * 8, us, check);
-  MPI_Type_free(&col);
   free(a);
   MPI_Finalize();
   return 0;

@@ -104,4 +104,21 @@ TEST(MachineProfile, TemplatesDecideAtTheBlockSizesAroundTheRuns) {
   EXPECT_EQ(P.templateFor("vector", std::nullopt, 1, 8)->Bytes, 4096);
 }
 
+TEST(MachineProfile, MessageFamiliesIgnoreBlocks) {
+  MachineProfile P;
+  P.Templates = {{"persistent", 0, 8, 0.5, 0.3},
+                 {"persistent", 4096, 8, 2.0, 1.5},
+                 {"persistent", 65536, 8, 20.0, 20.0},
+                 {"vector", 64, 8, 2.0, 1.0}};
+  EXPECT_EQ(P.messageFor("persistent", 0)->Bytes, 0);
+  EXPECT_EQ(P.messageFor("persistent", 1)->Bytes, 4096);
+  EXPECT_TRUE(P.messageFor("persistent", 4096)->wins());
+  EXPECT_FALSE(P.messageFor("persistent", 4097)->wins());
+  // Beyond every size measured: not covered.
+  EXPECT_FALSE(P.messageFor("persistent", 65537).has_value());
+  // Unknown until run time: the worst point.
+  EXPECT_EQ(P.messageFor("persistent", std::nullopt)->Bytes, 65536);
+  EXPECT_FALSE(P.messageFor("persistent_ssend", 8).has_value());
+}
+
 } // namespace
