@@ -11,6 +11,14 @@
  *   persistent_sendrecv both ranks MPI_Sendrecv with each other.
  * Sizes from 0 bytes to 16 MiB.
  *
+ * Then, where the MPI has persistent collectives (MPI-4, or Open MPI 4's
+ * MPIX_ forms: MPIOPT_PCOLL), every rank calls MPI_Allreduce, MPI_Reduce,
+ * MPI_Bcast, MPI_Allgather and MPI_Alltoall (families
+ * "persistent_allreduce" and so on; bytes: the count x 8 of each rank's
+ * contribution, 8 bytes to 1 MiB) and MPI_Barrier ("persistent_barrier",
+ * 0 bytes), generic and through the persistent templates, microseconds per
+ * call (no allgather where its template calls MPI_Allgather: MPICH).
+ *
  * With more than two ranks, every pair (0,1), (2,3), ... runs at the same
  * time (an odd last rank waits), as in dtype_tune.c.
  *
@@ -37,7 +45,7 @@ static int cmp(const void *a, const void *b) {
 /* One round of iters exchanges of n bytes in family f, generic or through
    the templates; microseconds per one-way message (rank 0's clock). */
 static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
-  struct mpiopt_persist ps = {0}, pr = {0};
+  struct mpiopt_persist ps = MPIOPT_PERSIST_INIT, pr = MPIOPT_PERSIST_INIT;
   int peer = rank ^ 1, first = !(rank & 1), i;
   MPI_Comm w = MPI_COMM_WORLD;
   double t0;
@@ -74,6 +82,73 @@ static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
   mpiopt_persist_free(&pr);
   return f == SENDRECV ? t0 : t0 / 2;
 }
+
+#if MPIOPT_PCOLL
+enum { NCOLL = 6 };
+static const char *const coll_names[NCOLL] = {"persistent_allreduce", "persistent_reduce", "persistent_bcast",
+                                              "persistent_allgather", "persistent_alltoall", "persistent_barrier"};
+
+/* One round of iters calls of collective c on n doubles per rank (the
+   receive buffer holds size x n), generic or through the template;
+   microseconds per call (rank 0's clock). */
+static double coll_round(int c, double *a, double *b, int n, int iters, int tpl) {
+  struct mpiopt_persist p = MPIOPT_PERSIST_INIT;
+  MPI_Comm w = MPI_COMM_WORLD;
+  double t0;
+  int i;
+  MPI_Barrier(w);
+  t0 = MPI_Wtime();
+  for (i = 0; i < iters; i++) {
+    if (c == 0)
+      tpl ? mpiopt_allreduce_persistent(&p, a, b, n, MPI_DOUBLE, MPI_SUM, w)
+          : MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, w);
+    else if (c == 1)
+      tpl ? mpiopt_reduce_persistent(&p, a, b, n, MPI_DOUBLE, MPI_SUM, 0, w)
+          : MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, w);
+    else if (c == 2)
+      tpl ? mpiopt_bcast_persistent(&p, a, n, MPI_DOUBLE, 0, w) : MPI_Bcast(a, n, MPI_DOUBLE, 0, w);
+    else if (c == 3)
+      tpl ? mpiopt_allgather_persistent(&p, a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, w)
+          : MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, w);
+    else if (c == 4)
+      tpl ? mpiopt_alltoall_persistent(&p, b, n, MPI_DOUBLE, a, n, MPI_DOUBLE, w)
+          : MPI_Alltoall(b, n, MPI_DOUBLE, a, n, MPI_DOUBLE, w);
+    else
+      tpl ? mpiopt_barrier_persistent(&p, w) : MPI_Barrier(w);
+  }
+  t0 = (MPI_Wtime() - t0) / iters * 1e6;
+  mpiopt_persist_free(&p);
+  return t0;
+}
+
+static void measure_collectives(int size, int rounds, double *g, double *t) {
+  static const int counts[] = {1, 16, 256, 4096, 131072};
+  const int ncounts = (int)(sizeof counts / sizeof *counts);
+  double *a = calloc((size_t)counts[ncounts - 1] * (size_t)size, sizeof *a);
+  double *b = calloc((size_t)counts[ncounts - 1] * (size_t)size, sizeof *b);
+  int c, k, r;
+  if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
+  for (c = 0; c < NCOLL; c++)
+    for (k = 0; k < (c == 5 ? 1 : ncounts) && (c != 3 || MPIOPT_PCOLL_ALLGATHER); k++) {
+      int n = counts[k], iters = n <= 256 ? 1000 : n <= 4096 ? 100 : 10;
+      coll_round(c, a, b, n, iters / 4 + 1, 0);
+      coll_round(c, a, b, n, iters / 4 + 1, 1);
+      for (r = 0; r < rounds; r++) {
+        int tfirst = r % 2;
+        double x = coll_round(c, a, b, n, iters, tfirst), y = coll_round(c, a, b, n, iters, !tfirst);
+        g[r] = tfirst ? y : x;
+        t[r] = tfirst ? x : y;
+      }
+      qsort(g, (size_t)rounds, sizeof *g, cmp);
+      qsort(t, (size_t)rounds, sizeof *t, cmp);
+      if (!rank)
+        printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", coll_names[c],
+               c == 5 ? 0 : n * 8, g[rounds / 2], t[rounds / 2]);
+    }
+  free(a);
+  free(b);
+}
+#endif
 
 int main(int argc, char **argv) {
   static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
@@ -113,6 +188,9 @@ int main(int argc, char **argv) {
     }
   free(a);
   free(b);
+#if MPIOPT_PCOLL
+  measure_collectives(size, rounds, g, t);
+#endif
   free(g);
   free(t);
   MPI_Finalize();

@@ -9,7 +9,10 @@
  * MPI_ANY_SOURCE, so the template calls the MPI's own); a self exchange on MPI_COMM_SELF; a return out of the loop (the
  * request freed there) and a function run many times (a new request each
  * run); nested loops; a transformed sender with an untransformed receiver
- * (a wildcard receive stays generic) and the reverse. Every rank folds
+ * (a wildcard receive stays generic) and the reverse; persistent
+ * collectives (MPI-4's, or Open MPI 4's MPIX_ forms): allreduce (in place
+ * too), reduce to the last rank, broadcast, allgather, all-to-all and
+ * barrier in a loop whose buffers' contents change. Every rank folds
  * what it receives into a checksum, and rank 0 prints every rank's. The
  * same output through ompi-cc (e2e persistent.*) shows that the requests
  * move what the blocking calls move. */
@@ -147,6 +150,31 @@ static void mixed(int rank, int size) {
   }
 }
 
+/* Collectives in a loop, every rank alike. */
+static void collectives(int rank, int size) {
+  static double all[64 * 8];
+  for (int step = 0; step < 4; step++) {
+    fill(rank, step, 8);
+    MPI_Allreduce(out, in, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    fold(in, 8);
+    MPI_Allreduce(MPI_IN_PLACE, out, 8, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    fold(out, 8);
+    MPI_Reduce(out, in, 4, MPI_DOUBLE, MPI_MIN, size - 1, MPI_COMM_WORLD);
+    if (rank == size - 1)
+      fold(in, 4);
+    fill(rank, step + 1, 8);
+    MPI_Bcast(out, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    fold(out, 8);
+    if (size <= 64) {
+      MPI_Allgather(out, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+      fold(all, 2 * size);
+      MPI_Alltoall(all, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+      fold(in, size < 8 ? size : 8);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -161,6 +189,7 @@ int main(int argc, char **argv) {
     sum = sum * 31 + self(rank, stop);
   nested(rank, size);
   mixed(rank, size);
+  collectives(rank, size);
   long all[64];
   MPI_Gather(&sum, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   if (rank == 0)

@@ -17,6 +17,7 @@ constexpr const char *Transform = "persistent-requests";
 /// A call's template and the profile family that decides it.
 struct Form {
   llvm::StringRef To, Family;
+  bool Collective = false;
 };
 
 std::optional<Form> formOf(llvm::StringRef Function) {
@@ -25,6 +26,12 @@ std::optional<Form> formOf(llvm::StringRef Function) {
       .Case("MPI_Ssend", Form{"mpiopt_ssend_persistent", "persistent_ssend"})
       .Case("MPI_Recv", Form{"mpiopt_recv_persistent", "persistent"})
       .Case("MPI_Sendrecv", Form{"mpiopt_sendrecv_persistent", "persistent_sendrecv"})
+      .Case("MPI_Allreduce", Form{"mpiopt_allreduce_persistent", "persistent_allreduce", true})
+      .Case("MPI_Reduce", Form{"mpiopt_reduce_persistent", "persistent_reduce", true})
+      .Case("MPI_Bcast", Form{"mpiopt_bcast_persistent", "persistent_bcast", true})
+      .Case("MPI_Allgather", Form{"mpiopt_allgather_persistent", "persistent_allgather", true})
+      .Case("MPI_Alltoall", Form{"mpiopt_alltoall_persistent", "persistent_alltoall", true})
+      .Case("MPI_Barrier", Form{"mpiopt_barrier_persistent", "persistent_barrier", true})
       .Default(std::nullopt);
 }
 
@@ -44,6 +51,9 @@ bool messageRole(Role R) {
   case Role::RecvTag:
   case Role::Tag:
   case Role::Comm:
+  case Role::Buf:
+  case Role::Op:
+  case Role::Root:
     return true;
   default:
     return false;
@@ -77,8 +87,11 @@ std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, Role Count,
   return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
 }
 
-/// The message's bytes (a sendrecv's larger side), when static.
+/// The message's bytes (a sendrecv's larger side; a barrier's 0), when
+/// static.
 std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev) {
+  if (C.Function == "MPI_Barrier")
+    return 0;
   if (!C.arg(Role::SendCount))
     return sideBytes(C, Ev, Role::Count, Role::Type);
   std::optional<int64_t> S = sideBytes(C, Ev, Role::SendCount, Role::SendType);
@@ -108,12 +121,12 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, llv
 
 } // namespace
 
-PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
-                                    const MachineProfile *Profile) {
+PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                                    const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken) {
   PersistentPlan Plan;
   for (const CallResult &C : Calls.Calls) {
     std::optional<Form> F = C.Model ? formOf(C.Function) : std::nullopt;
-    if (!F || !C.Call || !C.Caller || C.Loops.empty())
+    if (!F || !C.Call || !C.Caller || C.Loops.empty() || Taken(C.Call))
       continue;
     auto Decline = [&](const std::string &Why) {
       Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
@@ -127,6 +140,11 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, const FileRe
       Decline("it receives from " + W + ": wildcard receives stay generic");
       continue;
     }
+    if (F->Collective)
+      if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller)) {
+        Decline("every rank must make its persistent collective at the same point, but " + D->Why);
+        continue;
+      }
     size_t Level = 0;
     for (; Level < C.Loops.size() && !messageChanges(C, C.Loops[Level]); ++Level)
       ;
@@ -155,10 +173,12 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, const FileRe
         llvm::formatv("{0} through a persistent request made once per run of the loop at line {1} ({2})", C.Function,
                       L.Line, P.To)
             .str(),
-        llvm::formatv("its buffers, counts, datatypes, peers, tags and communicator are the same on every "
-                      "iteration{0}; the request is made at the first call, started and waited for at each, and "
-                      "freed after the loop{1}; {2}",
+        llvm::formatv("its {0} are the same on every iteration{1}{2}; the request is made at the first call, "
+                      "started and waited for at each, and freed after the loop{3}; {4}",
+                      F->Collective ? "buffers, counts, datatypes, op, root and communicator"
+                                    : "buffers, counts, datatypes, peers, tags and communicator",
                       Level > 1 ? " of the " + std::to_string(Level) + " loops around it" : std::string(),
+                      F->Collective ? " and every rank runs it alike" : "",
                       P.Returns.empty() ? "" : " and before each return in it", Figure)
             .str());
     P.Note.Kind = NoteKind::Template;

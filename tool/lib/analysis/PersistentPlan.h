@@ -1,6 +1,6 @@
 //===- PersistentPlan.h - Which calls run through persistent requests -----===//
 //
-// Persistent point-to-point (templates/mpiopt/persist.h): a blocking
+// Persistent requests (templates/mpiopt/persist.h): a blocking
 // MPI_Send, MPI_Ssend, MPI_Recv or MPI_Sendrecv in a loop of its function
 // whose buffers, counts, datatypes, peers, tags and communicator read the
 // same on every iteration (the call facts' loop invariance: no write in the
@@ -11,6 +11,15 @@
 // argument stays the same is the one the request lives in. Proved besides:
 // nothing jumps into the loop or out of it past the release (labels,
 // switch cases, gotos), and MPI_Finalize is not called in it.
+//
+// Collectives (MPI_Allreduce, MPI_Reduce, MPI_Bcast, MPI_Allgather,
+// MPI_Alltoall, MPI_Barrier) likewise, through MPI-4's persistent
+// collectives (Open MPI 4's MPIX_ forms), where besides every rank runs the
+// call alike (the uniformity analysis): each rank makes its request at the
+// same point of its sequence of collectives, as MPI requires. Their profile
+// families are "persistent_allreduce" and so on; an MPI without persistent
+// collectives has no such points (scripts/tune measures none), so no call
+// goes through them.
 //
 // Left generic: a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG written
 // as such (the template also checks at run time), calls written in a
@@ -25,7 +34,9 @@
 #define OMPI_TOOL_ANALYSIS_PERSISTENTPLAN_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/Uniformity.h"
 #include "mpi/MachineProfile.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 #include <vector>
 
@@ -51,8 +62,10 @@ struct PersistentPlan {
   std::vector<ChangeNote> Declined;
 };
 
-PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
-                              const MachineProfile *Profile);
+/// Taken: the calls another transformation already rewrote (fused,
+/// deferred, planned, templated), which are no candidates.
+PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
+                              const MachineProfile *Profile, llvm::function_ref<bool(const clang::CallExpr *)> Taken);
 
 } // namespace ompi
 

@@ -11,8 +11,10 @@
 //       ... mpiopt_send_persistent(&mpiopt_preq1_p, buf, n, MPI_DOUBLE, right, 0, comm) ...
 //   } mpiopt_persist_free(&mpiopt_preq1_p); }
 //
-// A call another transformation already rewrote (datatype-templates), or
-// whose loop another transformation already wraps, stays as it is.
+// A call another transformation already rewrote (datatype-templates, the
+// reductions' fusion and deferral, the planned collectives) is no
+// candidate (that transformation reports it); one whose loop another
+// transformation already wraps stays as it is.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/PersistentPlan.h"
@@ -41,21 +43,17 @@ static ChangeNote declined(const PersistentCall &P, const FileResult &Calls, con
 }
 
 llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
-  PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Analysis, TC.Profile);
-  for (const ChangeNote &N : Plan.Declined)
-    TC.Notes.push_back(N);
   const SourceManager &SM = TC.Ctx.getSourceManager();
   const LangOptions &LO = TC.Ctx.getLangOpts();
   auto Off = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  // A call another transformation rewrote is reported by that one.
+  auto Taken = [&](const CallExpr *CE) { return changedAt(TC.Out, Off(CE->getCallee()->getBeginLoc())); };
+  PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Profile, Taken);
+  for (const ChangeNote &N : Plan.Declined)
+    TC.Notes.push_back(N);
   std::map<const Stmt *, std::vector<const PersistentCall *>> Groups;
-  for (const PersistentCall &P : Plan.Calls) {
-    if (changedAt(TC.Out, Off(P.Call->getCallee()->getBeginLoc())))
-      TC.Notes.push_back(declined(P, TC.Analysis,
-                                  "another transformation (datatype-templates) already rewrites "
-                                  "the call"));
-    else
-      Groups[P.Loop].push_back(&P);
-  }
+  for (const PersistentCall &P : Plan.Calls)
+    Groups[P.Loop].push_back(&P);
   FreshNames Names(TC.Ctx);
   LoopBlocks Blocks(TC.Ctx, TC.Out);
   std::map<const CallExpr *, std::string> VarOf;
