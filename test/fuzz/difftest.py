@@ -43,7 +43,8 @@ RUN_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CO
 CFLAGS = ["-O1", "-w"]
 
 
-PERSISTENT_WINS = [{"bytes": 1 << 24, "generic_us": 2.0, "template_us": 1.0}]
+PERSISTENT_WINS = [{"bytes": 0, "generic_us": 2.0, "template_us": 1.0},
+                   {"bytes": 1 << 24, "generic_us": 2.0, "template_us": 1.0}]
 _profiles = {}
 
 
@@ -53,7 +54,9 @@ def profile_for(impl):
     if impl not in _profiles:
         with open(os.path.join(ROOT, "profiles", impl + ".json")) as f:
             profile = json.load(f)
-        for family in ("persistent", "persistent_ssend", "persistent_sendrecv"):
+        for family in ("persistent", "persistent_ssend", "persistent_sendrecv", "persistent_allreduce",
+                       "persistent_reduce", "persistent_bcast", "persistent_allgather", "persistent_alltoall",
+                       "persistent_barrier"):
             profile.setdefault("templates", {})[family] = PERSISTENT_WINS
         d = tempfile.mkdtemp(prefix="difftest-profile.")
         atexit.register(shutil.rmtree, d, True)

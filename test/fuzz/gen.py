@@ -426,6 +426,13 @@ class Gen:
             out.append("MPI_Waitall(2, %s, MPI_STATUSES_IGNORE);" % rq)
             out.append("MPI_Request_free(&%s[0]);" % rq)
             out.append("MPI_Request_free(&%s[1]);" % rq)
+        # Every rank runs a ring: a broadcast or barrier may follow (what
+        # persistent collectives look for in loops).
+        extra = self.r.randint(0, 5)
+        if extra == 0:
+            out.append("MPI_Bcast(&%s, 1, MPI_LONG, size - 1, MPI_COMM_WORLD);" % u)
+        elif extra == 1:
+            out.append("MPI_Barrier(MPI_COMM_WORLD);")
         out.append("mix(%s);" % u)
 
     def dtype_type(self, t, dyn, decls, build):

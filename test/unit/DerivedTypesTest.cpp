@@ -111,11 +111,17 @@ TEST(MachineProfile, MessageFamiliesIgnoreBlocks) {
                  {"persistent", 65536, 8, 20.0, 20.0},
                  {"vector", 64, 8, 2.0, 1.0}};
   EXPECT_EQ(P.messageFor("persistent", 0)->Bytes, 0);
+  // Between two points: the worse of the two.
   EXPECT_EQ(P.messageFor("persistent", 1)->Bytes, 4096);
   EXPECT_TRUE(P.messageFor("persistent", 4096)->wins());
+  EXPECT_EQ(P.messageFor("persistent", 4097)->Bytes, 65536);
   EXPECT_FALSE(P.messageFor("persistent", 4097)->wins());
+  // A losing point below decides too.
+  P.Templates.push_back({"persistent", 262144, 8, 40.0, 20.0});
+  EXPECT_EQ(P.messageFor("persistent", 100000)->Bytes, 65536);
+  EXPECT_TRUE(P.messageFor("persistent", 262144)->wins());
   // Beyond every size measured: not covered.
-  EXPECT_FALSE(P.messageFor("persistent", 65537).has_value());
+  EXPECT_FALSE(P.messageFor("persistent", 262145).has_value());
   // Unknown until run time: the worst point.
   EXPECT_EQ(P.messageFor("persistent", std::nullopt)->Bytes, 65536);
   EXPECT_FALSE(P.messageFor("persistent_ssend", 8).has_value());

@@ -195,12 +195,7 @@ namespace {
 std::optional<bool> arithmetic(const ArgResult *Type) {
   if (!Type || Type->Sym.K != SymValue::Handle)
     return std::nullopt;
-  const HandleModel *H = lookupHandle(Type->Sym.Name);
-  if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || H->CTypes.find('+') != std::string::npos ||
-      isUntypedDatatype(H->Name) || H->CTypes.find("_Complex") != std::string::npos ||
-      H->CTypes.find("_Bool") != std::string::npos)
-    return std::nullopt;
-  return H->CTypes == "float" || H->CTypes == "double" || H->CTypes == "long double";
+  return floatingArithmetic(Type->Sym.Name);
 }
 
 std::string vectorSaving(const VectorPoint &V, bool Sparse) {

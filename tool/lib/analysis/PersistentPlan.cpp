@@ -78,6 +78,28 @@ std::string wildcard(const CallResult &C) {
   return "";
 }
 
+/// Why a reduction's persistent form could change its result, or "": the
+/// persistent algorithm may reduce in another order than the blocking call.
+std::string orderProblem(const CallResult &C, bool Reassociate) {
+  const ArgResult *Op = C.arg(Role::Op), *Type = C.arg(Role::Type);
+  if (!Op)
+    return "";
+  if (Op->Sym.K != SymValue::Handle || !isReductionOp(Op->Sym.Name))
+    return "its op (" + Op->Text +
+           ") is not a predefined one: the persistent collective may apply it in another "
+           "order than the blocking call";
+  std::optional<bool> Float =
+      Type && Type->Sym.K == SymValue::Handle ? floatingArithmetic(Type->Sym.Name) : std::nullopt;
+  if (!Float && reassociates(Op->Sym.Name))
+    return "its datatype (" + (Type ? Type->Text : std::string("?")) +
+           ") is not a predefined arithmetic type: the persistent collective may reduce in another order";
+  if (Float && *Float && reassociates(Op->Sym.Name) && !Reassociate)
+    return "a floating-point " + Op->Sym.Name.substr(4) +
+           " may be reduced in another order by the persistent collective (the last bits may change); "
+           "--reassociate allows it";
+  return "";
+}
+
 /// The bytes of one side's message, when static.
 std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, Role Count, Role Type) {
   const ArgResult *N = C.arg(Count), *T = C.arg(Type);
@@ -122,7 +144,8 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, llv
 } // namespace
 
 PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                    const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken) {
+                                    const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
+                                    bool Reassociate) {
   PersistentPlan Plan;
   for (const CallResult &C : Calls.Calls) {
     std::optional<Form> F = C.Model ? formOf(C.Function) : std::nullopt;
@@ -145,6 +168,10 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
         Decline("every rank must make its persistent collective at the same point, but " + D->Why);
         continue;
       }
+    if (std::string Why = orderProblem(C, Reassociate); !Why.empty()) {
+      Decline(Why);
+      continue;
+    }
     size_t Level = 0;
     for (; Level < C.Loops.size() && !messageChanges(C, C.Loops[Level]); ++Level)
       ;

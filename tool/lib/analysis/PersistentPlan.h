@@ -19,7 +19,11 @@
 // same point of its sequence of collectives, as MPI requires. Their profile
 // families are "persistent_allreduce" and so on; an MPI without persistent
 // collectives has no such points (scripts/tune measures none), so no call
-// goes through them.
+// goes through them. A reduction's persistent form may reduce in another
+// order than the blocking call (MPICH picks its algorithms separately), so
+// MPI_Allreduce and MPI_Reduce go only with a predefined op on a predefined
+// arithmetic type, and a floating-point MPI_SUM or MPI_PROD only with
+// --reassociate (integer results, minima and maxima are exact in any order).
 //
 // Left generic: a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG written
 // as such (the template also checks at run time), calls written in a
@@ -64,8 +68,11 @@ struct PersistentPlan {
 
 /// Taken: the calls another transformation already rewrote (fused,
 /// deferred, planned, templated), which are no candidates.
+/// Reassociate: floating-point sums and products may be reduced in another
+/// order (--reassociate).
 PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                              const MachineProfile *Profile, llvm::function_ref<bool(const clang::CallExpr *)> Taken);
+                              const MachineProfile *Profile, llvm::function_ref<bool(const clang::CallExpr *)> Taken,
+                              bool Reassociate);
 
 } // namespace ompi
 

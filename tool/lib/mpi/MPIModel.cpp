@@ -685,6 +685,15 @@ llvm::StringRef ompi::largeVectorCounterpart(llvm::StringRef Name) {
 
 bool ompi::reassociates(llvm::StringRef Op) { return Op == "MPI_SUM" || Op == "MPI_PROD"; }
 
+std::optional<bool> ompi::floatingArithmetic(llvm::StringRef Datatype) {
+  const HandleModel *H = lookupHandle(Datatype);
+  if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty() || H->CTypes.find('+') != std::string::npos ||
+      isUntypedDatatype(H->Name) || H->CTypes.find("_Complex") != std::string::npos ||
+      H->CTypes.find("_Bool") != std::string::npos)
+    return std::nullopt;
+  return H->CTypes == "float" || H->CTypes == "double" || H->CTypes == "long double";
+}
+
 ompi::RequestEffect ompi::requestEffect(const FunctionModel &M) {
   if (!M.find(Role::Request) && !M.find(Role::Requests))
     return RequestEffect::None;

@@ -169,6 +169,10 @@ llvm::StringRef largeVectorCounterpart(llvm::StringRef Name);
 /// to a floating type (the operations whose result depends on the order of
 /// evaluation): MPI_SUM, MPI_PROD.
 bool reassociates(llvm::StringRef Op);
+/// Whether the predefined arithmetic datatype named Datatype is floating
+/// point (float, double, long double); nullopt for pair, complex, logical,
+/// untyped, derived or unknown datatypes.
+std::optional<bool> floatingArithmetic(llvm::StringRef Datatype);
 
 /// The blocking collective a nonblocking (MPI_Igather) or persistent
 /// (MPI_Gather_init) form belongs to, or Name itself.

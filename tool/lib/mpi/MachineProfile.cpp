@@ -168,11 +168,22 @@ std::optional<TemplatePoint> MachineProfile::templateFor(llvm::StringRef Family,
 
 std::optional<TemplatePoint> MachineProfile::messageFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const {
   auto Ratio = [](const TemplatePoint &T) { return T.TemplateUs / T.GenericUs; };
-  std::optional<TemplatePoint> R;
-  for (const TemplatePoint &T : Templates)
-    if (T.Family == Family && (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes) : !R || Ratio(T) > Ratio(*R)))
-      R = T;
-  return R;
+  std::optional<TemplatePoint> Below, Above, Worst;
+  for (const TemplatePoint &T : Templates) {
+    if (T.Family != Family)
+      continue;
+    if (!Worst || Ratio(T) > Ratio(*Worst))
+      Worst = T;
+    if (Bytes && T.Bytes <= *Bytes && (!Below || T.Bytes > Below->Bytes))
+      Below = T;
+    if (Bytes && T.Bytes >= *Bytes && (!Above || T.Bytes < Above->Bytes))
+      Above = T;
+  }
+  if (!Bytes)
+    return Worst;
+  if (!Above)
+    return std::nullopt; // beyond every size measured
+  return Below && Ratio(*Below) > Ratio(*Above) ? Below : Above;
 }
 
 std::optional<CompositePoint> MachineProfile::compositeFor(unsigned Lanes, int64_t Bytes) const {

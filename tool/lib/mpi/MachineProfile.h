@@ -99,9 +99,11 @@ struct MachineProfile {
   }
   /// The measurement of Family, a family of contiguous messages (its points
   /// have no block: "persistent"), that decides a message of Bytes bytes:
-  /// the smallest size measured not below Bytes; with no size (unknown
-  /// until run time), the point where the template does worst. None beyond
-  /// every size measured.
+  /// of the sizes measured around it (the largest not above Bytes, the
+  /// smallest not below), the one where the template does worse, so a size
+  /// between a winning and a losing point is not taken for a win; with no
+  /// size (unknown until run time), the point where the template does
+  /// worst. None beyond every size measured.
   std::optional<TemplatePoint> messageFor(llvm::StringRef Family, std::optional<int64_t> Bytes) const;
   /// The longest block measured for Family (0: none).
   int64_t longestBlock(llvm::StringRef Family) const;

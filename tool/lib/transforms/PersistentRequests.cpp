@@ -48,7 +48,7 @@ llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
   auto Off = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
   // A call another transformation rewrote is reported by that one.
   auto Taken = [&](const CallExpr *CE) { return changedAt(TC.Out, Off(CE->getCallee()->getBeginLoc())); };
-  PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Profile, Taken);
+  PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Profile, Taken, TC.Reassociate);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
   std::map<const Stmt *, std::vector<const PersistentCall *>> Groups;
