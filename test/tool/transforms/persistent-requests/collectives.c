@@ -7,6 +7,9 @@
 // Negative cases say why not.
 // RUN: %ompi-opt --report --transforms=persistent-requests --profile=%inputs/profile-persistent.json %s -- %mpich_cflags | FileCheck --check-prefix=REPORT %s
 // RUN: %ompi-opt --report --reassociate --transforms=persistent-requests --profile=%inputs/profile-persistent.json %s -- %mpich_cflags | FileCheck --check-prefix=REASSOC %s
+// The HTML page's "Templates chosen" panel lists them.
+// RUN: %ompi-opt --diff=html --transforms=persistent-requests --profile=%inputs/profile-persistent.json %s -- %mpich_cflags | FileCheck --check-prefix=HTML %s
+// HTML: <section><h2>Templates chosen</h2><p>line {{[0-9]+}}: MPI_Allreduce through a persistent request made once per run of the loop at line {{[0-9]+}} (mpiopt_allreduce_persistent)</p><p>line {{[0-9]+}}: MPI_Bcast through a persistent request {{.*}}(mpiopt_barrier_persistent){{.*}}
 // RUN: %ompi-opt --transforms=persistent-requests --profile=%inputs/profile-persistent.json %s -o %t.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
