@@ -90,19 +90,7 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
 
 } // namespace
 
-PlanLifetime ompi::planLifetime(const CallResult &C) {
-  PlanLifetime L;
-  for (const LoopFact &F : C.Loops) {
-    if (std::optional<std::string> Change = planChanges(C, F)) {
-      if (!L.Loop)
-        L.Why = llvm::formatv("in the loop at line {0}, {1}", F.Line, *Change).str();
-      break;
-    }
-    L.Loop = F.Loop;
-    L.Line = F.Line;
-  }
-  return L;
-}
+PlanLifetime ompi::planLifetime(const CallResult &C) { return loopLifetime(C, planChanges); }
 
 AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                 const MachineProfile *Profile) {
@@ -130,11 +118,8 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
       continue;
     }
     PlanLifetime Life = planLifetime(C);
-    int Level = -1;
+    int Level = Life.Level;
     std::string Why = Life.Why;
-    for (size_t I = 0; I < C.Loops.size(); ++I)
-      if (C.Loops[I].Loop == Life.Loop)
-        Level = int(I);
     std::vector<const ReturnStmt *> Returns;
     if (Level >= 0)
       if (std::optional<std::string> B = wrapBlocker(Ctx, C.Loops[Level].Loop, C.Call, Returns)) {

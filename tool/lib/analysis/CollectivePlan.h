@@ -33,6 +33,7 @@
 #define OMPI_TOOL_ANALYSIS_COLLECTIVEPLAN_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/RewriteSites.h"
 #include "analysis/Uniformity.h"
 #include "mpi/MachineProfile.h"
 #include <set>
@@ -49,11 +50,7 @@ namespace ompi {
 /// The loop an all-to-all's plan can live in: the outermost loop around the
 /// call in its function every plan argument stays the same in (null when
 /// none, with Why: the innermost loop's reason).
-struct PlanLifetime {
-  const clang::Stmt *Loop = nullptr;
-  unsigned Line = 0;
-  std::string Why;
-};
+using PlanLifetime = LoopLifetime;
 PlanLifetime planLifetime(const CallResult &C);
 
 /// An all-to-all call the runtime plans: Loop is the loop the plan lives

@@ -172,14 +172,12 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
       Decline(Why);
       continue;
     }
-    size_t Level = 0;
-    for (; Level < C.Loops.size() && !messageChanges(C, C.Loops[Level]); ++Level)
-      ;
-    if (!Level) {
-      Decline(llvm::formatv("in the loop at line {0}, {1}", C.Loops[0].Line, *messageChanges(C, C.Loops[0])));
+    LoopLifetime Life = loopLifetime(C, messageChanges);
+    if (!Life.Loop) {
+      Decline(Life.Why);
       continue;
     }
-    const LoopFact &L = C.Loops[Level - 1];
+    const LoopFact &L = C.Loops[Life.Level];
     std::vector<const ReturnStmt *> Returns;
     if (std::optional<std::string> B = wrapBlocker(Ctx, L.Loop, C.Call, Returns)) {
       Decline(llvm::formatv("its request could live through the loop at line {0}, but {1}", L.Line, *B));
@@ -204,7 +202,7 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
                       "started and waited for at each, and freed after the loop{3}; {4}",
                       F->Collective ? "buffers, counts, datatypes, op, root and communicator"
                                     : "buffers, counts, datatypes, peers, tags and communicator",
-                      Level > 1 ? " of the " + std::to_string(Level) + " loops around it" : std::string(),
+                      Life.Level > 0 ? " of the " + std::to_string(Life.Level + 1) + " loops around it" : std::string(),
                       F->Collective ? " and every rank runs it alike" : "",
                       P.Returns.empty() ? "" : " and before each return in it", Figure)
             .str());

@@ -59,6 +59,23 @@ std::string macroProblem(const ASTContext &Ctx, const CallExpr *Call, const File
   return "";
 }
 
+LoopLifetime
+loopLifetime(const CallResult &C,
+             llvm::function_ref<std::optional<std::string>(const CallResult &, const LoopFact &)> Changes) {
+  LoopLifetime L;
+  for (const LoopFact &F : C.Loops) {
+    if (std::optional<std::string> Change = Changes(C, F)) {
+      if (!L.Loop)
+        L.Why = llvm::formatv("in the loop at line {0}, {1}", F.Line, *Change).str();
+      break;
+    }
+    L.Loop = F.Loop;
+    L.Line = F.Line;
+    ++L.Level;
+  }
+  return L;
+}
+
 std::optional<std::string> wrapBlocker(ASTContext &Ctx, const Stmt *Loop, const CallExpr *Call,
                                        std::vector<const ReturnStmt *> &Returns) {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -15,6 +15,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,21 @@ namespace ompi {
 /// expands that argument once (a second expansion is a second call at the
 /// same text); a call in a macro's body has no text of its own to rename.
 std::string macroProblem(const clang::ASTContext &Ctx, const clang::CallExpr *Call, const FileResult &Calls);
+
+/// The loop what a rewrite keeps for a call (a plan, a persistent request)
+/// can live in: the outermost loop around the call in its function, Level
+/// its index in the call's Loops (innermost first), such that Changes finds
+/// nothing that may change between iterations of it or of any loop inside
+/// it. Null (Level -1) when the innermost loop already has a change, with
+/// Why: "in the loop at line L, " and that change.
+struct LoopLifetime {
+  const clang::Stmt *Loop = nullptr;
+  unsigned Line = 0;
+  int Level = -1;
+  std::string Why;
+};
+LoopLifetime loopLifetime(const CallResult &C,
+                          llvm::function_ref<std::optional<std::string>(const CallResult &, const LoopFact &)> Changes);
 
 /// Why a block wrapped around Loop could not hold what a rewrite declares
 /// for Call: code that jumps into the loop past the declaration (a label in

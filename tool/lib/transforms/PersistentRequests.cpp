@@ -22,32 +22,14 @@
 #include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include <map>
 
 using namespace clang;
 using namespace ompi;
 
-/// The note of a call left as it is, for Why.
-static ChangeNote declined(const PersistentCall &P, const FileResult &Calls, const std::string &Why) {
-  ChangeNote N = P.Note;
-  N.Applied = false;
-  N.Kind = NoteKind::Declined;
-  N.What = "not through a persistent request";
-  for (const CallResult &C : Calls.Calls)
-    if (C.Call == P.Call)
-      N.What = C.Function + " " + N.What;
-  N.Why = Why;
-  N.Saves.clear();
-  return N;
-}
-
 llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
-  const SourceManager &SM = TC.Ctx.getSourceManager();
-  const LangOptions &LO = TC.Ctx.getLangOpts();
-  auto Off = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
   // A call another transformation rewrote is reported by that one.
-  auto Taken = [&](const CallExpr *CE) { return changedAt(TC.Out, Off(CE->getCallee()->getBeginLoc())); };
+  auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
   PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Profile, Taken, TC.Reassociate);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
@@ -60,19 +42,18 @@ llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
   for (const auto &[Loop, Calls] : Groups) {
     if (!Blocks.writable(Loop, Calls.front()->Returns)) {
       for (const PersistentCall *P : Calls)
-        TC.Notes.push_back(declined(*P, TC.Analysis,
-                                    "another transformation changes the code where the block "
-                                    "around its loop would begin or end"));
+        TC.Notes.push_back(declinedNote(P->Note, TC.Analysis, P->Call, "not through a persistent request",
+                                        "another transformation changes the code where the block around its "
+                                        "loop would begin or end"));
       continue;
     }
-    std::string Decl = "struct mpiopt_persist ", Release;
+    std::vector<std::string> Vars;
     for (const PersistentCall *P : Calls) {
-      std::string V = Names.next("mpiopt_preq") + "_p";
-      Decl += (Release.empty() ? "" : ", ") + V + " = MPIOPT_PERSIST_INIT";
-      Release += "mpiopt_persist_free(&" + V + "); ";
-      VarOf[P->Call] = V;
+      Vars.push_back(Names.next("mpiopt_preq") + "_p");
+      VarOf[P->Call] = Vars.back();
     }
-    Blocks.add(Loop, Decl, Release, Calls.front()->Returns);
+    Blocks.add(Loop, "struct mpiopt_persist", Vars, "MPIOPT_PERSIST_INIT", "mpiopt_persist_free",
+               Calls.front()->Returns);
   }
   if (VarOf.empty())
     return llvm::Error::success();
@@ -83,13 +64,11 @@ llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
     if (It == VarOf.end())
       continue;
     // As written: a call in a macro's argument is renamed there.
-    SourceLocation Callee = SM.getFileLoc(P.Call->getCallee()->getBeginLoc());
-    std::optional<Token> LParen = Lexer::findNextToken(Callee, SM, LO);
-    if (!LParen || !LParen->is(tok::l_paren))
+    llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, P.Call, P.To + "(&" + It->second + ", ");
+    if (!Renamed)
+      return Renamed.takeError();
+    if (!*Renamed)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "no '(' after the callee of a persistent call");
-    CharSourceRange Head = CharSourceRange::getCharRange(Callee, LParen->getEndLoc());
-    if (auto E = TC.Out.add(tooling::Replacement(SM, Head, P.To + "(&" + It->second + ", ", LO)))
-      return E;
     TC.Notes.push_back(P.Note);
   }
   TC.needs("#include <mpiopt/persist.h>");

@@ -24,7 +24,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 #include <tuple>
@@ -33,13 +32,6 @@ using namespace clang;
 using namespace ompi;
 
 namespace {
-
-std::string frees(const std::vector<std::string> &Vars) {
-  std::string S;
-  for (const std::string &V : Vars)
-    S += "mpiopt_plan_free(&" + V + "); ";
-  return S;
-}
 
 /// The plan variables of one loop.
 struct Group {
@@ -56,23 +48,13 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
     TC.Notes.push_back(N);
   if (Plan.Calls.empty())
     return llvm::Error::success();
-  const SourceManager &SM = TC.Ctx.getSourceManager();
-  auto Off = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
   // A call another transformation already rewrote (an MPI_Alltoall of a
   // derived datatype through datatype-templates) keeps that rewrite.
   llvm::erase_if(Plan.Calls, [&](const PlannedCall &P) {
-    if (!changedAt(TC.Out, Off(P.Call->getCallee()->getBeginLoc())))
+    if (!callChanged(TC.Ctx, TC.Out, P.Call))
       return false;
-    ChangeNote N = P.Note;
-    N.Applied = false;
-    N.Kind = NoteKind::Declined;
-    N.What = "not planned";
-    for (const CallResult &X : TC.Analysis.Calls)
-      if (X.Call == P.Call)
-        N.What = X.Function + " not planned";
-    N.Why = "another transformation (datatype-templates) already rewrites the call";
-    N.Saves.clear();
-    TC.Notes.push_back(N);
+    TC.Notes.push_back(declinedNote(P.Note, TC.Analysis, P.Call, "not planned",
+                                    "another transformation (datatype-templates) already rewrites the call"));
     return true;
   });
   if (Plan.Calls.empty())
@@ -101,14 +83,11 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
       }
       continue;
     }
-    std::string Decl = "mpiopt_plan ";
     for (PlannedCall *P : G.Calls) {
-      std::string V = Names.next("mpiopt_plan") + "_p";
-      Decl += (G.Vars.empty() ? "" : ", ") + V + " = 0";
-      G.Vars.push_back(V);
-      PlanOf[P->Call] = V;
+      G.Vars.push_back(Names.next("mpiopt_plan") + "_p");
+      PlanOf[P->Call] = G.Vars.back();
     }
-    Blocks.add(Loop, Decl, frees(G.Vars), Returns);
+    Blocks.add(Loop, "mpiopt_plan", G.Vars, "0", "mpiopt_plan_free", Returns);
   }
   if (auto E = Blocks.write(TC.Out))
     return E;
@@ -120,19 +99,12 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
       Arg = "&" + It->second + ", ";
     } else if (P.Loop == nullptr && To.find("_planned") != std::string::npos) {
       // Its loop's block could not be written: the plan cache, where there is one.
-      const CallResult *C = nullptr;
-      for (const CallResult &X : TC.Analysis.Calls)
-        if (X.Call == P.Call)
-          C = &X;
+      const CallResult *C = factsOf(TC.Analysis, P.Call);
       std::optional<PlannedForms> F = C ? plannedForms(C->Function) : std::nullopt;
       if (!F || F->Cached.empty()) {
-        ChangeNote N = P.Note;
-        N.Applied = false;
-        N.Kind = NoteKind::Declined;
-        N.What = C ? C->Function + " not planned" : "not planned";
-        N.Why = "another transformation changes the code where the plan's block would begin or end";
-        N.Saves.clear();
-        TC.Notes.push_back(N);
+        TC.Notes.push_back(declinedNote(P.Note, TC.Analysis, P.Call, "not planned",
+                                        "another transformation changes the code where the plan's block would "
+                                        "begin or end"));
         continue;
       }
       To = F->Cached.str();
@@ -141,14 +113,11 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
                    "the cache keeps a plan per set of counts and displacements, and the ranks agree at each call "
                    "whether theirs still fit (one small MPI_Allreduce)";
     }
-    // As written: a call in a macro's argument is renamed there.
-    SourceLocation Callee = SM.getFileLoc(P.Call->getCallee()->getBeginLoc());
-    std::optional<Token> LParen = Lexer::findNextToken(Callee, SM, TC.Ctx.getLangOpts());
-    if (!LParen || !LParen->is(tok::l_paren))
+    llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, P.Call, To + "(" + Arg);
+    if (!Renamed)
+      return Renamed.takeError();
+    if (!*Renamed)
       continue;
-    CharSourceRange Head = CharSourceRange::getCharRange(Callee, LParen->getEndLoc());
-    if (auto E = TC.Out.add(tooling::Replacement(SM, Head, To + "(" + Arg, TC.Ctx.getLangOpts())))
-      return E;
     TC.Notes.push_back(P.Note);
     Any = true;
   }

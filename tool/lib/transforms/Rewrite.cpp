@@ -4,6 +4,7 @@
 #include "support/SourceText.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include <climits>
 
 using namespace ompi;
@@ -35,6 +36,11 @@ bool ompi::changedAt(const clang::tooling::Replacements &Out, unsigned Off) {
   return false;
 }
 
+bool ompi::callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out, const clang::CallExpr *Call) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  return changedAt(Out, SM.getFileOffset(SM.getExpansionLoc(Call->getCallee()->getBeginLoc())));
+}
+
 unsigned LoopBlocks::offset(clang::SourceLocation L) const {
   const clang::SourceManager &SM = Ctx.getSourceManager();
   return SM.getFileOffset(SM.getExpansionLoc(L));
@@ -48,13 +54,50 @@ bool LoopBlocks::writable(const clang::Stmt *Loop, llvm::ArrayRef<const clang::R
   return llvm::none_of(Touch, [&](unsigned O) { return changedAt(Out, O); });
 }
 
-void LoopBlocks::add(const clang::Stmt *Loop, llvm::StringRef Decl, llvm::StringRef Release,
-                     llvm::ArrayRef<const clang::ReturnStmt *> Rets) {
+void LoopBlocks::add(const clang::Stmt *Loop, llvm::StringRef Type, llvm::ArrayRef<std::string> Vars,
+                     llvm::StringRef Init, llvm::StringRef Free, llvm::ArrayRef<const clang::ReturnStmt *> Rets) {
+  std::string Decl = Type.str() + " ", Release;
+  for (const std::string &V : Vars) {
+    Decl += (Release.empty() ? "" : ", ") + V + " = " + Init.str();
+    Release += Free.str() + "(&" + V + "); ";
+  }
   Block &B = Loops[Loop];
-  B.Decls.push_back(Decl.str());
-  B.Release += Release.str();
+  B.Decls.push_back(Decl);
+  B.Release += Release;
   for (const clang::ReturnStmt *R : Rets)
-    Returns[R] += Release.str();
+    Returns[R] += Release;
+}
+
+llvm::Expected<bool> ompi::renameCall(clang::ASTContext &Ctx, clang::tooling::Replacements &Out,
+                                      const clang::CallExpr *Call, llvm::StringRef Head) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Callee = SM.getFileLoc(Call->getCallee()->getBeginLoc());
+  std::optional<clang::Token> LParen = clang::Lexer::findNextToken(Callee, SM, Ctx.getLangOpts());
+  if (!LParen || !LParen->is(clang::tok::l_paren))
+    return false;
+  clang::CharSourceRange Range = clang::CharSourceRange::getCharRange(Callee, LParen->getEndLoc());
+  if (auto E = Out.add(clang::tooling::Replacement(SM, Range, Head, Ctx.getLangOpts())))
+    return E;
+  return true;
+}
+
+const CallResult *ompi::factsOf(const FileResult &Calls, const clang::CallExpr *Call) {
+  for (const CallResult &C : Calls.Calls)
+    if (C.Call == Call)
+      return &C;
+  return nullptr;
+}
+
+ChangeNote ompi::declinedNote(const ChangeNote &Planned, const FileResult &Calls, const clang::CallExpr *Call,
+                              llvm::StringRef What, std::string Why) {
+  ChangeNote N = Planned;
+  N.Applied = false;
+  N.Kind = NoteKind::Declined;
+  const CallResult *C = factsOf(Calls, Call);
+  N.What = C ? C->Function + " " + What.str() : What.str();
+  N.Why = std::move(Why);
+  N.Saves.clear();
+  return N;
 }
 
 llvm::Error LoopBlocks::write(clang::tooling::Replacements &Into) const {

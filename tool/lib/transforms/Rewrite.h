@@ -18,6 +18,7 @@
 #ifndef OMPI_TOOL_TRANSFORMS_REWRITE_H
 #define OMPI_TOOL_TRANSFORMS_REWRITE_H
 
+#include "analysis/CallAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -51,11 +52,12 @@ public:
   /// block around Loop would begin or end (or the loop's body get braces),
   /// or at one of Returns.
   bool writable(const clang::Stmt *Loop, llvm::ArrayRef<const clang::ReturnStmt *> Returns) const;
-  /// Declare Decl ("mpiopt_plan a = 0") in the block around Loop and run
-  /// Release ("mpiopt_plan_free(&a); ") after the loop and before each of
-  /// Returns (returns inside it). Several of one loop share its block.
-  void add(const clang::Stmt *Loop, llvm::StringRef Decl, llvm::StringRef Release,
-           llvm::ArrayRef<const clang::ReturnStmt *> Returns);
+  /// Declare Vars of type Type, each = Init, in the block around Loop
+  /// ("mpiopt_plan a = 0, b = 0;"), and release each through Free after
+  /// the loop and before each of Returns (returns inside it):
+  /// "mpiopt_plan_free(&a); mpiopt_plan_free(&b); ".
+  void add(const clang::Stmt *Loop, llvm::StringRef Type, llvm::ArrayRef<std::string> Vars, llvm::StringRef Init,
+           llvm::StringRef Free, llvm::ArrayRef<const clang::ReturnStmt *> Returns);
   /// Add the blocks' text to Into.
   llvm::Error write(clang::tooling::Replacements &Into) const;
 
@@ -74,6 +76,22 @@ private:
 /// Whether a replacement of Out already changes the file at Off (an
 /// insertion there included).
 bool changedAt(const clang::tooling::Replacements &Out, unsigned Off);
+/// Whether another transformation already rewrote Call (changed its callee).
+bool callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out, const clang::CallExpr *Call);
+
+/// Rename Call where it is written (in a macro's argument, there): its
+/// callee and '(' become Head ("mpiopt_send_persistent(&v, "). False when
+/// no '(' follows the callee's name.
+llvm::Expected<bool> renameCall(clang::ASTContext &Ctx, clang::tooling::Replacements &Out, const clang::CallExpr *Call,
+                                llvm::StringRef Head);
+
+/// The facts of Call in Calls (null when it has none).
+const CallResult *factsOf(const FileResult &Calls, const clang::CallExpr *Call);
+
+/// The note of a call a rewrite planned but leaves as written: Planned's
+/// place, "FUNCTION What" (What alone when the call has no facts) and Why.
+ChangeNote declinedNote(const ChangeNote &Planned, const FileResult &Calls, const clang::CallExpr *Call,
+                        llvm::StringRef What, std::string Why);
 
 } // namespace ompi
 
