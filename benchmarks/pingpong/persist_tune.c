@@ -42,9 +42,33 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* A round: iters operations of family (or collective) `which` on n bytes
+   (or doubles), generic or through the template (tpl); microseconds. */
+typedef double (*round_fn)(int which, void *a, void *b, int n, int iters, int tpl);
+
+/* One family at one size: both forms warmed up, rounds alternating which
+   goes first, the medians printed as one JSON line on rank 0. */
+static void measure(const char *family, int bytes, round_fn fn, int which, void *a, void *b, int n, int iters,
+                    int rounds, double *g, double *t) {
+  int r;
+  fn(which, a, b, n, iters / 4 + 1, 0); /* warm up both */
+  fn(which, a, b, n, iters / 4 + 1, 1);
+  for (r = 0; r < rounds; r++) {
+    int tfirst = r % 2;
+    double x = fn(which, a, b, n, iters, tfirst), y = fn(which, a, b, n, iters, !tfirst);
+    g[r] = tfirst ? y : x;
+    t[r] = tfirst ? x : y;
+  }
+  qsort(g, (size_t)rounds, sizeof *g, cmp);
+  qsort(t, (size_t)rounds, sizeof *t, cmp);
+  if (!rank)
+    printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family, bytes,
+           g[rounds / 2], t[rounds / 2]);
+}
+
 /* One round of iters exchanges of n bytes in family f, generic or through
    the templates; microseconds per one-way message (rank 0's clock). */
-static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
+static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
   struct mpiopt_persist ps = MPIOPT_PERSIST_INIT, pr = MPIOPT_PERSIST_INIT;
   int peer = rank ^ 1, first = !(rank & 1), i;
   MPI_Comm w = MPI_COMM_WORLD;
@@ -91,7 +115,7 @@ static const char *const coll_names[NCOLL] = {"persistent_allreduce", "persisten
 /* One round of iters calls of collective c on n doubles per rank (the
    receive buffer holds size x n), generic or through the template;
    microseconds per call (rank 0's clock). */
-static double coll_round(int c, double *a, double *b, int n, int iters, int tpl) {
+static double coll_round(int c, void *a, void *b, int n, int iters, int tpl) {
   struct mpiopt_persist p = MPIOPT_PERSIST_INIT;
   MPI_Comm w = MPI_COMM_WORLD;
   double t0;
@@ -126,24 +150,13 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
   const int ncounts = (int)(sizeof counts / sizeof *counts);
   double *a = calloc((size_t)counts[ncounts - 1] * (size_t)size, sizeof *a);
   double *b = calloc((size_t)counts[ncounts - 1] * (size_t)size, sizeof *b);
-  int c, k, r;
+  int c, k;
   if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
   for (c = 0; c < NCOLL; c++)
     for (k = 0; k < (c == 5 ? 1 : ncounts) && (c != 3 || MPIOPT_PCOLL_ALLGATHER); k++) {
-      int n = counts[k], iters = n <= 256 ? 1000 : n <= 4096 ? 100 : 10;
-      coll_round(c, a, b, n, iters / 4 + 1, 0);
-      coll_round(c, a, b, n, iters / 4 + 1, 1);
-      for (r = 0; r < rounds; r++) {
-        int tfirst = r % 2;
-        double x = coll_round(c, a, b, n, iters, tfirst), y = coll_round(c, a, b, n, iters, !tfirst);
-        g[r] = tfirst ? y : x;
-        t[r] = tfirst ? x : y;
-      }
-      qsort(g, (size_t)rounds, sizeof *g, cmp);
-      qsort(t, (size_t)rounds, sizeof *t, cmp);
-      if (!rank)
-        printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", coll_names[c],
-               c == 5 ? 0 : n * 8, g[rounds / 2], t[rounds / 2]);
+      int n = counts[k];
+      measure(coll_names[c], c == 5 ? 0 : n * 8, coll_round, c, a, b, n, n <= 256 ? 1000 : n <= 4096 ? 100 : 10,
+              rounds, g, t);
     }
   free(a);
   free(b);
@@ -153,7 +166,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
 int main(int argc, char **argv) {
   static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
   const int nsizes = (int)(sizeof sizes / sizeof *sizes);
-  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k, r;
+  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k;
   char *a, *b;
   double *g, *t;
   MPI_Init(&argc, &argv);
@@ -171,20 +184,9 @@ int main(int argc, char **argv) {
   if (!a || !b || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
   for (f = 0; f < NFAM; f++)
     for (k = 0; k < nsizes; k++) {
-      int n = sizes[k], iters = n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4;
-      round_of(f, a, b, n, iters / 4 + 1, 0); /* warm up both */
-      round_of(f, a, b, n, iters / 4 + 1, 1);
-      for (r = 0; r < rounds; r++) {
-        int tfirst = r % 2;
-        double x = round_of(f, a, b, n, iters, tfirst), y = round_of(f, a, b, n, iters, !tfirst);
-        g[r] = tfirst ? y : x;
-        t[r] = tfirst ? x : y;
-      }
-      qsort(g, (size_t)rounds, sizeof *g, cmp);
-      qsort(t, (size_t)rounds, sizeof *t, cmp);
-      if (!rank)
-        printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family_names[f],
-               n, g[rounds / 2], t[rounds / 2]);
+      int n = sizes[k];
+      measure(family_names[f], n, round_of, f, a, b, n, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4,
+              rounds, g, t);
     }
   free(a);
   free(b);
