@@ -57,6 +57,54 @@ TEST(Evaluator, AddressAsConstSendBufferKeepsTheValue) {
   EXPECT_EQ(argOf(*AST2, Ev2, "MPI_Send", 3).K, SymValue::Dynamic);
 }
 
+// A query's outputs (MPI_Cart_shift, MPI_Type_size) are definitions: the
+// value before the call no longer reaches, and the call's is unknown.
+TEST(Evaluator, QueryOutputsDefineTheVariable) {
+  auto AST = parse("void f(void) { int n = 3, lo = 1, hi = 2; MPI_Type_size(MPI_INT, &n);"
+                   " MPI_Cart_shift(MPI_COMM_WORLD, 0, 1, &lo, &hi);"
+                   " MPI_Send(0, n, MPI_INT, lo, 0, MPI_COMM_WORLD); n = 5;"
+                   " MPI_Send(0, n, MPI_INT, hi, 0, MPI_COMM_WORLD); }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Count = argOf(*AST, Ev, "MPI_Send", 1), Dest = argOf(*AST, Ev, "MPI_Send", 3);
+  ASSERT_EQ(Count.K, SymValue::Dynamic);
+  EXPECT_NE(Count.Reason.find("n is set by MPI_Type_size"), std::string::npos) << Count.Reason;
+  ASSERT_EQ(Dest.K, SymValue::Dynamic);
+  EXPECT_NE(Dest.Reason.find("lo is set by MPI_Cart_shift"), std::string::npos) << Dest.Reason;
+  // Not address-taken: a later assignment is seen.
+  SymValue Count2 = argOf(*AST, Ev, "MPI_Send", 1, 1);
+  ASSERT_EQ(Count2.K, SymValue::Int) << Count2.Reason;
+  EXPECT_EQ(Count2.I, 5);
+}
+
+// A handle given by address to a constructor, commit or free is defined by
+// the call; MPI_Comm_idup writes it later, so its address counts as taken.
+TEST(Evaluator, HandleOutputsDefineTheHandle) {
+  auto AST = parse("void f(void) { MPI_Datatype t; MPI_Comm c, d; int r;"
+                   " MPI_Type_vector(2, 1, 4, MPI_INT, &t); MPI_Type_commit(&t);"
+                   " MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &c); MPI_Comm_idup(MPI_COMM_WORLD, &d, &r);"
+                   " MPI_Send(0, 1, t, 0, 0, c); MPI_Send(0, 1, MPI_INT, 0, 0, d); }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  FunctionAnalysis &FA = Ev.analysis(F);
+  auto Var = [&](llvm::StringRef Name) -> const clang::VarDecl * {
+    for (const Def &D : FA.defs())
+      if (D.Var->getName() == Name)
+        return D.Var;
+    return nullptr;
+  };
+  ASSERT_NE(Var("t"), nullptr);
+  EXPECT_FALSE(FA.addressTaken(Var("t")).has_value());
+  ASSERT_NE(Var("c"), nullptr);
+  EXPECT_FALSE(FA.addressTaken(Var("c")).has_value());
+  const clang::CallExpr *Send = call(F, "MPI_Send", 1);
+  const auto *D =
+      llvm::cast<clang::VarDecl>(llvm::cast<clang::DeclRefExpr>(Send->getArg(5)->IgnoreParenImpCasts())->getDecl());
+  EXPECT_TRUE(FA.addressTaken(D).has_value());
+  SymValue T = argOf(*AST, Ev, "MPI_Send", 2);
+  ASSERT_EQ(T.K, SymValue::Dynamic);
+  EXPECT_NE(T.Reason.find("t is set by MPI_Type_commit"), std::string::npos) << T.Reason;
+}
+
 TEST(Evaluator, DynamicHasReason) {
   auto AST = parse("int g(void); void f(void) { MPI_Send(0, g(), MPI_INT, 0, 0, MPI_COMM_WORLD); }");
   Evaluator Ev(AST->getASTContext());

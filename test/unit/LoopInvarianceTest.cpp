@@ -37,6 +37,24 @@ TEST(LoopInvariance, ParametersAndUnassignedLocalsAreInvariant) {
     EXPECT_FALSE(X.varies(Arg).has_value()) << "argument " << Arg << ": " << *X.varies(Arg);
 }
 
+// Peers from MPI_Cart_shift and a datatype built before the loop stay the
+// same (their addresses went only to calls that wrote them then); a
+// MPI_Cart_shift in the loop changes them.
+TEST(LoopInvariance, QueryAndHandleOutputsBeforeTheLoop) {
+  Fixture X("void g(double *); void f(double *buf, int n) { int lo, hi; MPI_Datatype t;"
+            " MPI_Cart_shift(MPI_COMM_WORLD, 0, 1, &lo, &hi); MPI_Type_vector(n, 1, 4, MPI_DOUBLE, &t);"
+            " MPI_Type_commit(&t);"
+            " for (int s = 0; s < n; s++) { g(buf); MPI_Send(buf, 1, t, lo, 0, MPI_COMM_WORLD); } }");
+  ASSERT_NE(X.Loop, nullptr);
+  EXPECT_FALSE(X.varies(2).has_value()) << *X.varies(2);
+  EXPECT_FALSE(X.varies(3).has_value()) << *X.varies(3);
+  Fixture Y("void f(double *buf, int n) { int lo, hi;"
+            " for (int s = 0; s < n; s++) { MPI_Cart_shift(MPI_COMM_WORLD, 0, s, &lo, &hi);"
+            " MPI_Send(buf, 1, MPI_DOUBLE, lo, 0, MPI_COMM_WORLD); } }");
+  ASSERT_TRUE(Y.varies(3).has_value());
+  EXPECT_NE(Y.varies(3)->find("lo is set by MPI_Cart_shift"), std::string::npos) << *Y.varies(3);
+}
+
 TEST(LoopInvariance, AssignedInTheLoopVaries) {
   Fixture X("void f(double *buf, int n) { int len = n;"
             " for (int s = 0; s < n; s++) { MPI_Send(buf, len, MPI_DOUBLE, 0, s, MPI_COMM_WORLD); len = len / 2; } }");

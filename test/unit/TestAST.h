@@ -35,6 +35,12 @@ int MPI_Comm_free(MPI_Comm *);
 int MPI_Send(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 int MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 int MPI_Barrier(MPI_Comm);
+int MPI_Cart_shift(MPI_Comm, int, int, int *, int *);
+int MPI_Type_size(MPI_Datatype, int *);
+int MPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_commit(MPI_Datatype *);
+int MPI_Type_free(MPI_Datatype *);
+int MPI_Comm_idup(MPI_Comm, MPI_Comm *, int *);
 )C";
 
 inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code) {

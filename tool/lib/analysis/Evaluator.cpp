@@ -143,19 +143,42 @@ const VarDecl *refVar(const Expr *E) {
   return nullptr;
 }
 
-/// The argument of an MPI_Comm_rank / MPI_Comm_size call that receives the
-/// result, when the call is one; its role says which.
-std::optional<std::pair<unsigned, Role>> queryOutArg(const CallExpr *CE) {
+/// The arguments a query call (MPI_Comm_rank, MPI_Cart_shift, MPI_Type_size,
+/// ...) writes its results to before it returns, and never keeps: index and
+/// role (RankOut, SizeOut or Out). A variable whose address goes only there
+/// is defined by the call, not reachable through a pointer afterwards.
+std::vector<std::pair<unsigned, Role>> queryOutArgs(const CallExpr *CE) {
+  std::vector<std::pair<unsigned, Role>> Outs;
   const FunctionDecl *F = CE->getDirectCallee();
-  if (!F || !F->getIdentifier())
-    return std::nullopt;
-  const FunctionModel *M = lookupFunction(F->getName());
-  if (!M)
-    return std::nullopt;
-  for (Role R : {Role::RankOut, Role::SizeOut})
-    if (auto I = M->find(R); I && *I < CE->getNumArgs())
-      return std::make_pair(*I, R);
-  return std::nullopt;
+  const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
+  if (!M || M->Cat != Category::Query)
+    return Outs;
+  for (unsigned I = 0; I < M->Args.size() && I < CE->getNumArgs(); ++I)
+    if (Role R = M->Args[I].R; R == Role::RankOut || R == Role::SizeOut || R == Role::Out)
+      Outs.push_back({I, R});
+  return Outs;
+}
+
+/// The arguments &h of an MPI call where h is a handle to an MPI object
+/// (MPI_Comm, MPI_Datatype, ...) that the call creates, commits or frees
+/// before it returns, through a parameter of that handle's pointer type
+/// (MPI_Type_vector(..., &t), MPI_Type_commit(&t), MPI_Comm_split(...,
+/// &c)). A handle whose address goes only there is defined by the call.
+std::vector<unsigned> handleOutArgs(const CallExpr *CE) {
+  std::vector<unsigned> Outs;
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!F || !F->getIdentifier() || !isMPIFunctionName(F->getName()) || writesHandleLater(F->getName()))
+    return Outs;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
+    const auto *U = dyn_cast<UnaryOperator>(CE->getArg(I)->IgnoreParenImpCasts());
+    const auto *DRE =
+        U && U->getOpcode() == UO_AddrOf ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()) : nullptr;
+    QualType PT = F->getParamDecl(I)->getType();
+    if (DRE && isObjectHandleType(DRE->getType().getAsString()) && PT->isPointerType() &&
+        PT->getPointeeType().getUnqualifiedType().getAsString() == DRE->getType().getAsString())
+      Outs.push_back(I);
+  }
+  return Outs;
 }
 
 class IndexVisitor : public FunctionVisitor<IndexVisitor> {
@@ -304,16 +327,22 @@ void FunctionAnalysis::collectDefs(const Stmt *S, Point P) {
     return;
   }
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    auto Out = queryOutArg(CE);
-    if (!Out)
-      return;
-    const auto *AddrOf = dyn_cast<UnaryOperator>(CE->getArg(Out->first)->IgnoreParenImpCasts());
-    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
-      return;
-    if (const VarDecl *V = refVar(AddrOf->getSubExpr()); tracked(V)) {
+    for (unsigned Idx : handleOutArgs(CE)) {
+      const VarDecl *V = refVar(cast<UnaryOperator>(CE->getArg(Idx)->IgnoreParenImpCasts())->getSubExpr());
+      if (tracked(V))
+        Defs.push_back({Def::Output, V, S, nullptr, nullptr, P, Line});
+    }
+    for (auto [Idx, R] : queryOutArgs(CE)) {
+      const auto *AddrOf = dyn_cast<UnaryOperator>(CE->getArg(Idx)->IgnoreParenImpCasts());
+      const VarDecl *V = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? refVar(AddrOf->getSubExpr()) : nullptr;
+      if (!tracked(V))
+        continue;
+      if (R == Role::Out) {
+        Defs.push_back({Def::Output, V, S, nullptr, nullptr, P, Line});
+        continue;
+      }
       unsigned CommIdx = *lookupFunction(CE->getDirectCallee()->getName())->find(Role::Comm);
-      Defs.push_back(
-          {Out->second == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr, CE->getArg(CommIdx), P, Line});
+      Defs.push_back({R == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr, CE->getArg(CommIdx), P, Line});
     }
   }
 }
@@ -368,8 +397,10 @@ void FunctionAnalysis::findAddressTaken() {
     llvm::DenseSet<const Expr *> Exempt;
     explicit Finder(FunctionAnalysis &FA) : FA(FA) {}
     bool VisitCallExpr(CallExpr *CE) {
-      if (auto Out = queryOutArg(CE))
-        Exempt.insert(CE->getArg(Out->first)->IgnoreParenImpCasts());
+      for (auto Out : queryOutArgs(CE))
+        Exempt.insert(CE->getArg(Out.first)->IgnoreParenImpCasts());
+      for (unsigned I : handleOutArgs(CE))
+        Exempt.insert(CE->getArg(I)->IgnoreParenImpCasts());
       // &x as the send buffer of an MPI call (a const parameter): read, not
       // written, so x keeps its value (MPI_Send(&rank, ...)).
       const FunctionDecl *F = CE->getDirectCallee();
@@ -984,6 +1015,13 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
     R.K = SymValue::Affine;
     (D.K == Def::RankOut ? R.A.Rank : R.A.Size) = 1;
     R.Comm = Key;
+    break;
+  }
+  case Def::Output: {
+    const auto *CE = cast<CallExpr>(D.S);
+    R = SymValue::dyn(
+        llvm::formatv("{0} is set by {1} at line {2}", D.Var->getName(), CE->getDirectCallee()->getName(), D.Line)
+            .str());
     break;
   }
   case Def::Entry:

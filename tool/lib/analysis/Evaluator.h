@@ -128,7 +128,8 @@ struct TUIndex {
 
 /// One definition of a tracked local variable.
 struct Def {
-  enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Entry } K;
+  /// Output: set by a query call's other output (MPI_Cart_shift, ...).
+  enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Output, Entry } K;
   const clang::VarDecl *Var;
   const clang::Stmt *S;     ///< the defining statement (null for Entry)
   const clang::Expr *Value; ///< Init/Assign/Compound: the right-hand side
@@ -146,8 +147,8 @@ public:
   std::optional<Point> pointOf(const clang::Stmt *S) const;
   /// Definitions of V that reach P.
   std::vector<const Def *> reaching(const clang::VarDecl *V, Point P) const;
-  /// Line at which V's address is first taken (other than for an MPI
-  /// rank/size output), if it is.
+  /// Line at which V's address is first taken (other than for an output of
+  /// an MPI query such as MPI_Comm_rank or MPI_Cart_shift), if it is.
   std::optional<unsigned> addressTaken(const clang::VarDecl *V) const;
   const std::vector<Def> &defs() const { return Defs; }
   const clang::CFG &cfg() const { return *Cfg; }

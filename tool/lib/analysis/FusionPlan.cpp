@@ -814,8 +814,10 @@ private:
       return nullptr;
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && rootVar(BO->getLHS()) == V)
       return S;
-    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp() && rootVar(U->getSubExpr()) == V)
-      return S;
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V)
+      return S; // &V: an MPI query's output (MPI_Get_count) writes it
+
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (D == V)

@@ -1,5 +1,6 @@
 //===- PersistentPlan.cpp - Which calls run through persistent requests ---===//
 #include "analysis/PersistentPlan.h"
+#include "analysis/DerivedTypes.h"
 #include "analysis/RewriteSites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
@@ -100,34 +101,39 @@ std::string orderProblem(const CallResult &C, bool Reassociate) {
   return "";
 }
 
-/// The bytes of one side's message, when static.
-std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, Role Count, Role Type) {
+/// The bytes of one side's message, when static: a predefined datatype's
+/// size, or the data of a derived datatype of known shape.
+std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT, Role Count, Role Type) {
   const ArgResult *N = C.arg(Count), *T = C.arg(Type);
-  if (!N || !N->Int || !T || T->Sym.K != SymValue::Handle)
+  if (!N || !N->Int || !T)
     return std::nullopt;
-  std::optional<int64_t> Size = Ev.datatypeSize(T->Sym.Name);
+  std::optional<int64_t> Size;
+  if (T->Sym.K == SymValue::Handle)
+    Size = Ev.datatypeSize(T->Sym.Name);
+  else if (const DatatypeVar *V = DT.of(C.expr(*T)); V && V->Shape)
+    Size = V->Shape->sizeBytes();
   return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
 }
 
 /// The message's bytes (a sendrecv's larger side; a barrier's 0), when
 /// static.
-std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev) {
+std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT) {
   if (C.Function == "MPI_Barrier")
     return 0;
   if (!C.arg(Role::SendCount))
-    return sideBytes(C, Ev, Role::Count, Role::Type);
-  std::optional<int64_t> S = sideBytes(C, Ev, Role::SendCount, Role::SendType);
-  std::optional<int64_t> R = sideBytes(C, Ev, Role::RecvCount, Role::RecvType);
+    return sideBytes(C, Ev, DT, Role::Count, Role::Type);
+  std::optional<int64_t> S = sideBytes(C, Ev, DT, Role::SendCount, Role::SendType);
+  std::optional<int64_t> R = sideBytes(C, Ev, DT, Role::RecvCount, Role::RecvType);
   return S && R ? std::optional<int64_t>(std::max(*S, *R)) : std::nullopt;
 }
 
 /// The profile's verdict: the figure that chose the template, or why not.
-std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, llvm::StringRef Family,
-                                         const MachineProfile *Profile) {
+std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT,
+                                         llvm::StringRef Family, const MachineProfile *Profile) {
   if (!Profile)
     return {false, "no machine profile is loaded (a persistent request is used only where a measurement shows it "
                    "faster)"};
-  std::optional<int64_t> Bytes = messageBytes(C, Ev);
+  std::optional<int64_t> Bytes = messageBytes(C, Ev, DT);
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   std::optional<TemplatePoint> P = Profile->messageFor(Family, Bytes);
   if (!P)
@@ -147,6 +153,7 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
                                     const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
                                     bool Reassociate) {
   PersistentPlan Plan;
+  std::optional<DerivedTypes> DT;
   for (const CallResult &C : Calls.Calls) {
     std::optional<Form> F = C.Model ? formOf(C.Function) : std::nullopt;
     if (!F || !C.Call || !C.Caller || C.Loops.empty() || Taken(C.Call))
@@ -183,7 +190,9 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
       Decline(llvm::formatv("its request could live through the loop at line {0}, but {1}", L.Line, *B));
       continue;
     }
-    auto [Wins, Figure] = profileSays(C, Ev, F->Family, Profile);
+    if (!DT)
+      DT.emplace(Ctx, Ev);
+    auto [Wins, Figure] = profileSays(C, Ev, *DT, F->Family, Profile);
     if (!Wins) {
       Decline(Figure);
       continue;

@@ -98,6 +98,25 @@ const Entry Table[] = {
     {"MPI_Comm_rank", QRY, NON, "comm:comm rank:rank"},
     {"MPI_Comm_size", QRY, NON, "comm:comm size:size"},
     {"MPI_Get_count", QRY, NON, "status:status datatype:type count:out"},
+    {"MPI_Get_elements", QRY, NON, "status:status datatype:type count:out"},
+    // Queries whose outputs the call writes before it returns and never
+    // keeps: a variable given to one keeps its value until the next.
+    {"MPI_Comm_remote_size", QRY, NON, "comm:comm size:out"},
+    {"MPI_Comm_compare", QRY, NON, "comm1:other comm2:other result:out"},
+    {"MPI_Comm_test_inter", QRY, NON, "comm:comm flag:out"},
+    {"MPI_Cart_shift", QRY, NON, "comm:comm direction:other disp:other rank_source:out rank_dest:out"},
+    {"MPI_Cart_coords", QRY, NON, "comm:comm rank:other maxdims:other coords:out"},
+    {"MPI_Cart_rank", QRY, NON, "comm:comm coords:other rank:out"},
+    {"MPI_Cartdim_get", QRY, NON, "comm:comm ndims:out"},
+    {"MPI_Topo_test", QRY, NON, "comm:comm status:out"},
+    {"MPI_Group_size", QRY, NON, "group:other size:out"},
+    {"MPI_Group_rank", QRY, NON, "group:other rank:out"},
+    {"MPI_Type_size", QRY, NON, "datatype:other size:out"},
+    {"MPI_Type_get_extent", QRY, NON, "datatype:other lb:out extent:out"},
+    {"MPI_Type_get_true_extent", QRY, NON, "datatype:other true_lb:out true_extent:out"},
+    {"MPI_Initialized", QRY, NON, "flag:out"},
+    {"MPI_Finalized", QRY, NON, "flag:out"},
+    {"MPI_Query_thread", QRY, NON, "provided:out"},
     // Environment.
     {"MPI_Init", ENV, NON, "argc:other argv:other"},
     {"MPI_Init_thread", ENV, NON, "argc:other argv:other required:other provided:out"},
@@ -708,6 +727,17 @@ ompi::RequestEffect ompi::requestEffect(const FunctionModel &M) {
 }
 
 bool ompi::isRequestType(llvm::StringRef TypeName) { return TypeName == "MPI_Request"; }
+
+bool ompi::isObjectHandleType(llvm::StringRef TypeName) {
+  return llvm::StringSwitch<bool>(TypeName)
+      .Cases("MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Op", "MPI_Win", "MPI_Info", "MPI_Errhandler", true)
+      .Default(false);
+}
+
+bool ompi::writesHandleLater(llvm::StringRef Name) {
+  return Name.contains("_idup") || Name.contains("_set_attr") || Name.contains("Attr_put") ||
+         Name == "MPI_Grequest_start";
+}
 
 bool ompi::isUntypedDatatype(llvm::StringRef Name) { return Name == "MPI_BYTE" || Name == "MPI_PACKED"; }
 

@@ -223,6 +223,16 @@ enum class RequestEffect {
 RequestEffect requestEffect(const FunctionModel &M);
 /// Whether TypeName is the C type of MPI requests (MPI_Request).
 bool isRequestType(llvm::StringRef TypeName);
+/// Whether TypeName is the C type of a handle to an MPI object other than a
+/// request: MPI_Comm, MPI_Datatype, MPI_Group, MPI_Op, MPI_Win, MPI_Info,
+/// MPI_Errhandler.
+bool isObjectHandleType(llvm::StringRef TypeName);
+/// Whether the MPI function Name may write a handle whose address it is
+/// given after it returns, or keep the address (MPI_Comm_idup writes the new
+/// communicator when its request completes; MPI_Comm_set_attr keeps a
+/// pointer). Every other MPI function writes a handle output, or commits
+/// or frees a handle given by address, before it returns.
+bool writesHandleLater(llvm::StringRef Name);
 
 llvm::StringRef roleName(Role R);
 llvm::StringRef categoryName(Category C);
