@@ -275,4 +275,51 @@ void loop_same_trips(void) {
     for (int k = 5; k > 2; k--)
       MPI_Barrier(MPI_COMM_WORLD);
 }
-// CHECK: 11 warnings generated.
+
+// Odd ranks call the world's barrier, even ranks their half's (PARCOACH's
+// mismatch_barrier_com): the world's collectives are compared, the half's
+// are left out, and the even ranks issue none on the world.
+void barrier_on_other_comm(void) {
+  int rank;
+  MPI_Comm half;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  if (rank % 2)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 1 call MPI_Barrier (line [[#@LINE+1]]) as their 1st collective but ranks 0 call none (their path ends at line {{[0-9]+}}): every rank of a communicator must issue the same collectives [ompi-collective-sequence]
+    MPI_Barrier(MPI_COMM_WORLD);
+  else
+    MPI_Barrier(half);
+  MPI_Comm_free(&half);
+}
+
+// Negative: each half calls its own communicator's collectives (the colour
+// selects the communicator, whose members all call them), and every rank
+// the world's.
+void halves_agree(void) {
+  int rank;
+  MPI_Comm half;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  if (rank % 2)
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, half);
+  else
+    MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, half);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Comm_free(&half);
+}
+
+// A collective of a created communicator under a condition on the world's
+// rank: collective-sequence leaves it out, rank-dependent-collective still
+// reports it.
+void created_comm_on_some_ranks(void) {
+  int rank;
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_rank(dup, &rank);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0)
+    // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:5: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of dup must call the collective [ompi-rank-dependent-collective]
+    MPI_Barrier(dup);
+  MPI_Comm_free(&dup);
+}
+// CHECK: 13 warnings generated.

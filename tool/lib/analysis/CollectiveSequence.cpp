@@ -533,6 +533,8 @@ private:
     }
     if (Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_SELF")
       return; // each rank alone: nothing to agree on
+    if (Comm.K == CommId::Created)
+      return; // its members are not known; the world's collectives are still compared
     if (Comm.known() && !(Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_WORLD"))
       throw Undecided{llvm::formatv("{0} at line {1} runs on a communicator whose members the tool does not know", Name,
                                     line(CE->getBeginLoc()))

@@ -28,8 +28,10 @@
 // evaluation cannot decide leads to different collectives on its two arms,
 // a loop with collectives has a condition that varies between ranks, a
 // collective runs on a communicator other than MPI_COMM_WORLD (whose
-// members are every rank; MPI_COMM_SELF's collectives are left out), or
-// the code jumps (goto,
+// members are every rank) that is not one the function created once
+// (MPI_COMM_SELF's collectives, and those of a communicator a single call
+// of MPI_Comm_split, MPI_Comm_dup, ... made, are left out: the world's are
+// still compared), or the code jumps (goto,
 // switch around collectives, return inside a loop with collectives).
 //
 //===----------------------------------------------------------------------===//

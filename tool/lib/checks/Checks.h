@@ -81,6 +81,10 @@ struct Finding {
   /// A tag finding's message where other files' receives accept the tag but
   /// all expect another source ("" when the send's peer is not rank + k).
   std::string ShiftMessage;
+  /// The check whose finding reports the same bug more fully (collective-
+  /// sequence for rank-dependent-collective): the driver drops this one
+  /// where the file's selection runs that check.
+  std::string CoveredBy;
 };
 
 struct CheckContext {

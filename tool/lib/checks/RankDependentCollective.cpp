@@ -5,9 +5,12 @@
 // values), unless the other branch of the if calls the same collective (the
 // root / non-root idiom). Conditions on the size, or on the rank of another
 // communicator (a split's colour), are uniform for the collective's members
-// and not reported. Nor are calls of functions whose every rank
-// analysis/CollectiveSequence follows and finds issuing the same
-// collectives, and the call where collective-sequence reports a divergence.
+// and not reported. Nor are collectives on MPI_COMM_WORLD in functions
+// whose every rank analysis/CollectiveSequence follows and finds issuing
+// the same collectives (it leaves out a created communicator's: those are
+// this check's). Where collective-sequence reports a divergence at the
+// call, the finding is marked as covered by it, and the driver keeps only
+// collective-sequence's when both run.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
@@ -131,29 +134,39 @@ static bool reportChain(CheckContext &C, const CallResult &CR, const IfStmt *If,
   }
   if (Calling.size() < 2)
     return false;
-  if (Diverges || (Skipping.empty() && !Arms.back().first) || First != CR.Call)
+  if ((Skipping.empty() && !Arms.back().first) || First != CR.Call)
     return true; // one finding, at the first arm's call
   std::string Skip = Skipping.empty() ? "the ranks for which none of them holds"
                                       : "the ranks that take " + llvm::join(Skipping, " or ") +
                                             (Arms.back().first ? ", or no arm," : "");
-  C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
-           llvm::formatv("{0} is called in the arms of {1} ('{2}' is the rank), but {3} skip it: every rank of {4} "
-                         "must call the collective",
-                         CR.Function, llvm::join(Calling, " and "), RankRef->getDecl()->getName(), Skip, Comm)
-               .str());
+  Finding *D =
+      C.report("rank-dependent-collective", CR.Call->getBeginLoc(),
+               llvm::formatv("{0} is called in the arms of {1} ('{2}' is the rank), but {3} skip it: every rank of {4} "
+                             "must call the collective",
+                             CR.Function, llvm::join(Calling, " and "), RankRef->getDecl()->getName(), Skip, Comm)
+                   .str());
+  if (D && Diverges)
+    D->CoveredBy = "collective-sequence";
   return true;
 }
 
 void checkRankDependentCollectives(CheckContext &C) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.Model->isCollective() || !CR.Call || !CR.Caller || C.sequencesAgree(CR.Caller) ||
-        C.sequenceDivergesAt(CR.Call))
-      continue; // every rank's collectives agree, or collective-sequence reports this call
+    if (!CR.Model || !CR.Model->isCollective() || !CR.Call || !CR.Caller)
+      continue;
+    // Where collective-sequence reports a divergence at this call, its
+    // finding (both paths) replaces this one when both checks run.
+    bool Covered = C.sequenceDivergesAt(CR.Call);
     const ArgResult *CommArg = CR.arg(Role::Comm);
     if (!CommArg)
       continue;
     CommId Comm = C.Ev.commId(CR.expr(*CommArg), CR.Caller, CR.Call);
+    // collective-sequence compares MPI_COMM_WORLD's collectives and leaves
+    // out those of a communicator the function created: it speaks for the
+    // call only on the world.
+    if (C.sequencesAgree(CR.Caller) && Comm == CommId{CommId::Predefined, "MPI_COMM_WORLD"})
+      continue; // every rank's collectives agree
     const Stmt *Child = CR.Call;
     for (const Stmt *P = parentStmt(C.Ctx, CR.Call); P; Child = P, P = parentStmt(C.Ctx, P)) {
       const Expr *Cond = nullptr;
@@ -183,6 +196,8 @@ void checkRankDependentCollectives(CheckContext &C) {
                                      CR.Function, Text, SM.getExpansionLineNumber(Cond->getBeginLoc()),
                                      RankRef->getDecl()->getName(), CommArg->Text)
                            .str());
+          if (D && Covered)
+            D->CoveredBy = "collective-sequence";
           if (D)
             C.note(
                 *D, Cond->getBeginLoc(),

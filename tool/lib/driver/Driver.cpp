@@ -294,7 +294,9 @@ bool selectFindings(const DriverOptions &O, FileOutcome &F) {
     errs() << "ompi-opt: error: " << toString(Run ? Err.takeError() : Run.takeError()) << "\n";
     return false;
   }
-  llvm::erase_if(F.Findings, [&](const Finding &D) { return !Run->contains(D.Check); });
+  llvm::erase_if(F.Findings, [&](const Finding &D) {
+    return !Run->contains(D.Check) || (!D.CoveredBy.empty() && Run->contains(D.CoveredBy));
+  });
   for (Finding &D : F.Findings) {
     const CheckInfo *K = findCheck(D.Check);
     D.Level = Err->contains(D.Check)                     ? FindingLevel::Error
