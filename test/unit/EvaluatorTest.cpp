@@ -105,6 +105,21 @@ TEST(Evaluator, HandleOutputsDefineTheHandle) {
   EXPECT_NE(T.Reason.find("t is set by MPI_Type_commit"), std::string::npos) << T.Reason;
 }
 
+// A pointer can write x only after its address is taken: before, the
+// definitions decide; after, and in a loop's later iterations, x is dynamic.
+TEST(Evaluator, AddressTakenOnlyAfterItsPoint) {
+  auto AST = parse("void g(int *); void f(int n) { int x = 3, y = 4;"
+                   " MPI_Send(0, x, MPI_INT, 0, 0, MPI_COMM_WORLD); g(&x);"
+                   " MPI_Send(0, x, MPI_INT, 0, 0, MPI_COMM_WORLD);"
+                   " for (int i = 0; i < n; i++) { MPI_Send(0, y, MPI_INT, 0, 0, MPI_COMM_WORLD); g(&y); } }");
+  Evaluator Ev(AST->getASTContext());
+  SymValue Before = argOf(*AST, Ev, "MPI_Send", 1, 0);
+  ASSERT_EQ(Before.K, SymValue::Int) << Before.Reason;
+  EXPECT_EQ(Before.I, 3);
+  EXPECT_EQ(argOf(*AST, Ev, "MPI_Send", 1, 1).K, SymValue::Dynamic);
+  EXPECT_EQ(argOf(*AST, Ev, "MPI_Send", 1, 2).K, SymValue::Dynamic);
+}
+
 TEST(Evaluator, DynamicHasReason) {
   auto AST = parse("int g(void); void f(void) { MPI_Send(0, g(), MPI_INT, 0, 0, MPI_COMM_WORLD); }");
   Evaluator Ev(AST->getASTContext());

@@ -161,11 +161,40 @@ static void negatives(int argc) {
   (void)argc;
 }
 
+// One block per process: the send and receive sides' type signatures must
+// be equal.
+static void signatures(void) {
+  int send[8] = {0}, recv[16];
+  double d[8] = {0}, e[16];
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:39: warning: MPI_Scatter sends 2 x MPI_INT per process (sendcount '2' of 'MPI_INT') but receives 1 (recvcount '1' of 'MPI_INT'): a collective's send and receive type signatures must be equal [ompi-invalid-argument]
+  MPI_Scatter(send, 2, MPI_INT, recv, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:37: warning: MPI_Alltoall sends 1 x MPI_DOUBLE per process (sendcount '1' of 'MPI_DOUBLE') but receives 2 (recvcount '2' of 'MPI_DOUBLE'): a collective's send and receive type signatures must be equal [ompi-invalid-argument]
+  MPI_Alltoall(d, 1, MPI_DOUBLE, e, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+  // Negative: equal counts; one vector of 2 ints against 2 ints (the same
+  // signature); the receive side alone in place; different types (another
+  // check's); a root's call that only the root makes (its send side is
+  // checked against the other ranks' receives, which the tool does not see).
+  MPI_Gather(send, 2, MPI_INT, recv, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Datatype pair;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Allgather(send, 1, pair, recv, 2, MPI_INT, MPI_COMM_WORLD);
+  MPI_Type_free(&pair);
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv, 2, MPI_INT, MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    MPI_Scatter(send, 2, MPI_INT, recv, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  else
+    MPI_Scatter(NULL, 0, MPI_INT, recv, 2, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   positives(argc);
   negatives(argc);
+  signatures();
   MPI_Finalize();
   return 0;
 }
-// CHECK: 25 warnings generated.
+// CHECK: 27 warnings generated.

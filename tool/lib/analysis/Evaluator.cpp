@@ -415,8 +415,10 @@ void FunctionAnalysis::findAddressTaken() {
     bool VisitUnaryOperator(UnaryOperator *U) {
       if (U->getOpcode() != UO_AddrOf || Exempt.count(U))
         return true;
-      if (const VarDecl *V = refVar(U->getSubExpr()); tracked(V))
+      if (const VarDecl *V = refVar(U->getSubExpr()); tracked(V)) {
         FA.AddrTaken.try_emplace(V, FA.Ctx.getSourceManager().getExpansionLineNumber(U->getBeginLoc()));
+        FA.AddrSites[V].push_back(U);
+      }
       return true;
     }
   } F(*this);
@@ -449,6 +451,36 @@ std::vector<const Def *> FunctionAnalysis::reaching(const VarDecl *V, Point P) c
     if (Defs[DI].Var == V)
       Result.push_back(&Defs[DI]);
   return Result;
+}
+
+bool FunctionAnalysis::addressReaches(const VarDecl *V, Point P) const {
+  auto Sites = AddrSites.find(V);
+  if (Sites == AddrSites.end())
+    return false;
+  std::vector<char> Seen(Cfg->getNumBlockIDs());
+  std::vector<const CFGBlock *> Work;
+  for (const Expr *E : Sites->second) {
+    std::optional<Point> A = pointOf(E);
+    if (!A)
+      return true; // not placed on the CFG: it may be anywhere
+    if (A->Block == P.Block && A->Index < P.Index)
+      return true;
+    for (const CFGBlock *B : *Cfg)
+      if (B->getBlockID() == A->Block)
+        Work.push_back(B);
+  }
+  // The blocks reachable from an address's block by at least one edge (a
+  // loop brings the address back before it).
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    for (const CFGBlock *S : B->succs())
+      if (S && !Seen[S->getBlockID()]) {
+        Seen[S->getBlockID()] = 1;
+        Work.push_back(S);
+      }
+  }
+  return Seen[P.Block];
 }
 
 std::optional<unsigned> FunctionAnalysis::addressTaken(const VarDecl *V) const {
@@ -938,7 +970,9 @@ SymValue Evaluator::evalVar(const VarDecl *V, const Expr *Ref, FunctionAnalysis 
 
 SymValue Evaluator::evalLocal(const VarDecl *V, FunctionAnalysis &FA, Point P) {
   std::string Name = V->getName().str();
-  if (auto L = FA.addressTaken(V))
+  // Before any point where its address is taken, nothing can write V
+  // through a pointer: its definitions decide.
+  if (auto L = FA.addressTaken(V); L && FA.addressReaches(V, P))
     return SymValue::dyn(llvm::formatv("address of {0} is taken at line {1}", Name, *L).str());
   std::vector<const Def *> Ds = FA.reaching(V, P);
   if (Ds.empty())

@@ -150,6 +150,10 @@ public:
   /// Line at which V's address is first taken (other than for an output of
   /// an MPI query such as MPI_Comm_rank or MPI_Cart_shift), if it is.
   std::optional<unsigned> addressTaken(const clang::VarDecl *V) const;
+  /// Whether a point where V's address is taken (as addressTaken counts
+  /// them) may come before P on some path: only then can a pointer write V
+  /// at P.
+  bool addressReaches(const clang::VarDecl *V, Point P) const;
   const std::vector<Def> &defs() const { return Defs; }
   const clang::CFG &cfg() const { return *Cfg; }
 
@@ -164,6 +168,7 @@ private:
   std::vector<llvm::BitVector> In;
   llvm::DenseMap<const clang::VarDecl *, llvm::BitVector> DefsOfVar;
   llvm::DenseMap<const clang::VarDecl *, unsigned> AddrTaken;
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> AddrSites;
 
   void collectDefs(const clang::Stmt *S, Point P);
   void solve();

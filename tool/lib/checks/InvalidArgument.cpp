@@ -9,10 +9,11 @@
 // -2), MPI_ANY_SOURCE as a destination or root, and peers or roots that are
 // the communicator's size or beyond (size + k, rank + size + k); NULL
 // buffers with a positive count of a predefined datatype; NULL where the
-// call writes a request, a flag or a rank; and negative counts and block lengths of datatype
-// constructors. Arguments the standard reads only at the root are checked
-// where every rank makes the call (so the root makes it too); the send
-// side of a call whose send buffer is MPI_IN_PLACE is not read at all.
+// call writes a request, a flag or a rank; negative counts and block lengths of datatype
+// constructors; and collectives whose send and receive sides (one block
+// per process) have different numbers of elements of one predefined type. Arguments the standard reads only at the root
+// are checked where every rank makes the call (so the root makes it too); the send side of a call whose send buffer is
+// MPI_IN_PLACE is not read at all.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ArrayValues.h"
@@ -320,6 +321,45 @@ void checkOpDatatype(CheckContext &C, const CallResult &CR) {
     }
 }
 
+/// The elements of one side of a collective: count x the predefined type
+/// (a variable of known shape counts its base elements), when static.
+std::optional<std::pair<int64_t, std::string>> sideSignature(CheckContext &C, const CallResult &CR, Role Count,
+                                                             Role Type) {
+  const ArgResult *N = CR.arg(Count), *T = CR.arg(Type);
+  if (!N || !N->Int || !T || T->Index >= CR.Call->getNumArgs())
+    return std::nullopt;
+  std::optional<CheckContext::DatatypeInfo> D = C.datatype(CR.expr(*T));
+  if (!D || D->Base.empty() || isUntypedDatatype(D->Base))
+    return std::nullopt;
+  int64_t PerItem = D->Shape ? D->Shape->NOuter * D->Shape->NBlocks * D->Shape->BlockLength : 1;
+  return std::make_pair(*N->Int * PerItem, D->Base);
+}
+
+/// A collective whose every process sends and receives one block
+/// (MPI_Scatter, MPI_Gather, MPI_Allgather, MPI_Alltoall and their forms)
+/// with a send side and a receive side of the same predefined type but a
+/// different number of elements: the standard requires the two type
+/// signatures to be equal. Rooted forms are checked where every rank makes
+/// the call (the root's send side meets its own receive side).
+void checkCollectiveSignature(CheckContext &C, const CallResult &CR, bool SendInPlace, bool RecvInPlace) {
+  if (!CR.Model->isCollective() || SendInPlace || RecvInPlace || !CR.arg(Role::SendCount) || !CR.arg(Role::RecvCount) ||
+      CR.arg(Role::SendCounts) || CR.arg(Role::RecvCounts))
+    return;
+  if (CR.arg(Role::Root) && C.Uni.at(CR.Call, CR.Caller))
+    return;
+  auto S = sideSignature(C, CR, Role::SendCount, Role::SendType);
+  auto R = sideSignature(C, CR, Role::RecvCount, Role::RecvType);
+  if (!S || !R || S->second != R->second || S->first == R->first)
+    return;
+  const ArgResult *SC = CR.arg(Role::SendCount), *RC = CR.arg(Role::RecvCount);
+  C.report("invalid-argument", CR.expr(*RC)->getBeginLoc(),
+           llvm::formatv("{0} sends {1} x {2} per process ({3} '{4}' of '{5}') but receives {6} ({7} '{8}' of '{9}'): "
+                         "a collective's send and receive type signatures must be equal",
+                         CR.Function, S->first, S->second, SC->Name, SC->Text, CR.arg(Role::SendType)->Text, R->first,
+                         RC->Name, RC->Text, CR.arg(Role::RecvType)->Text)
+               .str());
+}
+
 /// The uses of uninitialised local variables in F (clang's own analysis,
 /// the one behind -Wuninitialized and -Wsometimes-uninitialized): each use,
 /// whether it is uninitialised on every path, and a branch that skips the
@@ -438,6 +478,7 @@ void checkInvalidArguments(CheckContext &C) {
       Check.run(A);
     }
     checkOpDatatype(C, CR);
+    checkCollectiveSignature(C, CR, SendInPlace, RecvInPlace);
   }
 }
 
