@@ -37,8 +37,12 @@ bool ompi::changedAt(const clang::tooling::Replacements &Out, unsigned Off) {
 }
 
 bool ompi::callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out, const clang::CallExpr *Call) {
+  // Where the call is written: inside a macro's argument (CHECK(MPI_...)),
+  // its spelling there, which is where the rewrites rename it; else where
+  // the macro (or the call) is expanded.
   const clang::SourceManager &SM = Ctx.getSourceManager();
-  return changedAt(Out, SM.getFileOffset(SM.getExpansionLoc(Call->getCallee()->getBeginLoc())));
+  clang::SourceLocation L = Call->getCallee()->getBeginLoc();
+  return changedAt(Out, SM.getFileOffset(SM.getExpansionLoc(L))) || changedAt(Out, SM.getFileOffset(SM.getFileLoc(L)));
 }
 
 unsigned LoopBlocks::offset(clang::SourceLocation L) const {

@@ -129,6 +129,26 @@ void cartesian(int steps) {
 // SRC-NEXT:    // The peers change in the loop.
 // SRC-NEXT:    MPI_Cart_shift(grid, 1, s % 2, &west, &east);
 
+// Reductions fused in a loop, the last in a macro's argument: fusion
+// rewrites them, and persistent-requests leaves them alone (it used to
+// rename the call inside the macro's argument too: overlapping rewrites).
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((call) != MPI_SUCCESS)                                                                                         \
+      MPI_Abort(MPI_COMM_WORLD, 2);                                                                                    \
+  } while (0)
+void fused_in_macro(int steps, MPI_Comm comm) {
+  MPI_Comm dup;
+  MPI_Comm_dup(comm, &dup);
+  long x = 1, y = 2, rx, ry;
+  for (int s = 0; s < steps; s++) {
+    MPI_Allreduce(&x, &rx, 1, MPI_LONG, MPI_BXOR, dup);
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+1]]) into one {{.*}}
+    CHECK(MPI_Allreduce(&y, &ry, 1, MPI_LONG, MPI_BXOR, dup));
+    x += rx + ry;
+  }
+  MPI_Comm_free(&dup);
+}
 // Negative cases.
 void negative(int steps, int peer, MPI_Comm comm) {
   int *pp = &peer;
@@ -197,6 +217,8 @@ out:
   // REPORT-NOT: persistent.c:[[#@LINE+1]]:{{.*}}persistent-requests
   MPI_Send(a, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
 }
+
+// REPORT-NOT: persistent-requests: MPI_Allreduce
 
 // SLOWER-NOT: persistent-requests: MPI_
 // NOPROFILE-NOT: persistent-requests: MPI_
