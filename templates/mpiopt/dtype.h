@@ -111,6 +111,43 @@ static MPIOPT_INLINE void mpiopt_dtype_copy(void *d, const void *s, size_t block
     memcpy(d, s, block);
 }
 
+/* Whether count elements of the shape may write a byte twice (a resized
+   column whose elements interleave at a stride too short for them). A
+   receive datatype whose entries overlap is erroneous MPI, and which write
+   lands last is the library's affair: the receive templates then call the
+   MPI as written, so the program behaves exactly as before. Exact for one
+   level of blocks; a shape of two levels counts when one element's span
+   exceeds its extent. Runs in O(span / extent), nothing for the usual
+   shapes (span <= extent). */
+static MPIOPT_INLINE int mpiopt_dtype_may_overlap(int count, MPI_Aint offset, int nouter, MPI_Aint ostride,
+                                                 int nblocks, int blocklen, MPI_Aint stride, MPI_Aint extent,
+                                                 int elem) {
+  MPI_Aint block = (MPI_Aint)blocklen * elem, inner, span, d;
+  MPI_Aint as = stride < 0 ? -stride : stride, aos = ostride < 0 ? -ostride : ostride;
+  (void)offset;
+  if (nblocks > 1 && as < block)
+    return 1; /* blocks of one group overlap */
+  inner = (MPI_Aint)(nblocks > 0 ? nblocks - 1 : 0) * as + block;
+  if (nouter > 1 && aos < inner)
+    return 1; /* groups that interleave may overlap */
+  if (count <= 1)
+    return 0;
+  span = (MPI_Aint)(nouter > 0 ? nouter - 1 : 0) * aos + inner;
+  if (extent > 0 && span <= extent)
+    return 0;
+  if (nouter != 1 || extent <= 0 || stride <= 0)
+    return 1;
+  /* Element e's blocks start at e * extent + b * stride: elements d apart
+     meet where some |d * extent + m * stride| < block, |m| < nblocks. */
+  for (d = 1; d < count && d * extent < span; d++) {
+    MPI_Aint q = (d * extent) / stride, m;
+    for (m = q; m <= q + 1; m++)
+      if (m < nblocks && (d * extent - m * stride < block && m * stride - d * extent < block))
+        return 1;
+  }
+  return 0;
+}
+
 /* Copy count elements of the shape at src into dst, densely: each element
    nouter groups ostride bytes apart of nblocks blocks stride bytes apart,
    the first offset bytes in. */
@@ -200,7 +237,10 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_nd(void *buf, int count, MPI_Datatype
   MPI_Status st;
   if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
     return MPI_Recv(buf, n, base, source, tag, comm, status);
-  p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
+  p = n > 0 && source != MPI_PROC_NULL &&
+              !mpiopt_dtype_may_overlap(count, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem)
+          ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem)
+          : (void *)0;
   if (!p)
     return MPI_Recv(buf, count, dtype, source, tag, comm, status);
   rc = MPI_Recv(p, n, base, source, tag, comm, &st);
@@ -230,7 +270,11 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_nd(
   int sn = snblocks ? mpiopt_dtype_elements(scount, snouter * snblocks, sblocklen) : 0;
   int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnouter * rnblocks, rblocklen) : 0;
   void *sp = sn > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)selem) : (void *)0;
-  void *rp = rn > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem) : (void *)0;
+  void *rp = rn > 0 && source != MPI_PROC_NULL &&
+                     !mpiopt_dtype_may_overlap(rcount, roffset, rnouter, rostride, rnblocks, rblocklen, rstride,
+                                               rextent, relem)
+                 ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem)
+                 : (void *)0;
   MPI_Status st;
   int rc;
   if (!sp && !rp)
@@ -298,6 +342,9 @@ static MPIOPT_INLINE void *mpiopt_dtype_coll_side(int which, int pack, const voi
   *n = nblocks ? mpiopt_dtype_elements(count, nouter * nblocks, blocklen) : 0;
   if (*n <= 0 || mpiopt_dtype_elements(*n, times, 1) < 0 || mpiopt_dtype_elements(count, times, 1) < 0)
     return (void *)0;
+  if (!pack && mpiopt_dtype_may_overlap(count * times, offset, nouter, ostride, nblocks, blocklen, stride, extent,
+                                        elem))
+    return (void *)0; /* a receive side whose entries overlap: as written */
   if (MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
     return (void *)buf;
   p = mpiopt_dtype_scratch(which, (size_t)*n * (size_t)times * (size_t)elem);
@@ -490,7 +537,10 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatyp
   pd->active = 0;
   if (n > 0 && MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
     return MPI_Irecv(buf, n, base, source, tag, comm, req);
-  p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
+  p = n > 0 && source != MPI_PROC_NULL &&
+              !mpiopt_dtype_may_overlap(count, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem)
+          ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot)
+          : (void *)0;
   if (!p)
     return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
   rc = mpiopt_dtype_posted(MPI_Irecv(p, n, base, source, tag, comm, req), pd, p, slot, 1);

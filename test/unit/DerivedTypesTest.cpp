@@ -69,6 +69,25 @@ TEST(DerivedTypes, AnythingElseThatWritesTheVariableLeavesItUnknown) {
             std::string::npos);
 }
 
+// The receive side's overlap test (the tool's copy of the templates'
+// mpiopt_dtype_may_overlap): a column of 6 doubles 16 bytes apart resized
+// to one double meets itself from the third element on; a plain vector
+// never; blocks closer than their length always.
+TEST(DerivedTypes, ElementsThatWriteABlockTwice) {
+  TypeShape Col;
+  Col.NBlocks = 6, Col.BlockLength = 1, Col.StrideBytes = 16, Col.ExtentBytes = 8, Col.ElemBytes = 8;
+  Col.Base = "MPI_DOUBLE";
+  EXPECT_FALSE(Col.mayOverlap(1));
+  EXPECT_FALSE(Col.mayOverlap(2));
+  EXPECT_TRUE(Col.mayOverlap(3));
+  TypeShape Vec = Col;
+  Vec.ExtentBytes = 88;
+  EXPECT_FALSE(Vec.mayOverlap(100));
+  TypeShape Close = Col;
+  Close.BlockLength = 3;
+  EXPECT_TRUE(Close.mayOverlap(1));
+}
+
 TEST(MachineProfile, TemplatesDecideAtTheSmallestSizeNotBelowOrTheWorstPoint) {
   MachineProfile P;
   P.Templates = {{"vector", 64, 8, 2.0, 1.0}, {"vector", 4096, 8, 9.0, 6.0}, {"vector", 65536, 8, 50.0, 80.0}};

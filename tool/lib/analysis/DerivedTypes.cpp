@@ -7,6 +7,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 using namespace clang;
@@ -59,6 +60,29 @@ llvm::StringRef calleeName(const CallExpr *CE) {
 }
 
 } // namespace
+
+bool TypeShape::mayOverlap(int64_t Count) const {
+  int64_t Block = BlockLength * ElemBytes, S = std::abs(StrideBytes), OS = std::abs(OuterStrideBytes);
+  if (NBlocks > 1 && S < Block)
+    return true;
+  int64_t Inner = (NBlocks > 0 ? NBlocks - 1 : 0) * S + Block;
+  if (NOuter > 1 && OS < Inner)
+    return true;
+  if (Count <= 1)
+    return false;
+  int64_t Span = (NOuter > 0 ? NOuter - 1 : 0) * OS + Inner;
+  if (ExtentBytes > 0 && Span <= ExtentBytes)
+    return false;
+  if (NOuter != 1 || ExtentBytes <= 0 || StrideBytes <= 0)
+    return true;
+  for (int64_t D = 1; D < Count && D * ExtentBytes < Span; ++D) {
+    int64_t Q = D * ExtentBytes / StrideBytes;
+    for (int64_t M = Q; M <= Q + 1; ++M)
+      if (M < NBlocks && D * ExtentBytes - M * StrideBytes < Block && M * StrideBytes - D * ExtentBytes < Block)
+        return true;
+  }
+  return false;
+}
 
 void TypeShape::normalise() {
   for (bool Changed = true; Changed;) {

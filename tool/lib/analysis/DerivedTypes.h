@@ -58,6 +58,10 @@ struct TypeShape {
   bool dense() const { return simple() && NBlocks == 1 && ExtentBytes == sizeBytes(); }
   /// The same data in the fewest levels (blocks that abut merged).
   void normalise();
+  /// Whether Count consecutive elements may write a byte twice (the
+  /// predicate of templates/mpiopt/dtype.h's mpiopt_dtype_may_overlap:
+  /// exact for one level, conservative for two).
+  bool mayOverlap(int64_t Count) const;
   bool operator==(const TypeShape &O) const {
     return OffsetBytes == O.OffsetBytes && NOuter == O.NOuter && OuterStrideBytes == O.OuterStrideBytes &&
            NBlocks == O.NBlocks && BlockLength == O.BlockLength && StrideBytes == O.StrideBytes &&
