@@ -189,12 +189,39 @@ static void signatures(void) {
     MPI_Scatter(NULL, 0, MPI_INT, recv, 2, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
+// A column resized to one double: its elements interleave. Received as 3
+// elements 16 bytes apart, or one chunk per process from 3 processes on,
+// they write some bytes twice.
+static void overlapping_types(void) {
+  double a[64] = {0}, b[64];
+  MPI_Datatype col, t, wide, wt;
+  MPI_Type_vector(6, 1, 2, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, (MPI_Aint)sizeof(double), &t);
+  MPI_Type_commit(&t);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:18: warning: MPI_Recv receives 3 x 't': its elements write some bytes twice (MPI_Type_create_resized(col, 0, 8), extent 8 bytes), and the entries of a receive datatype must not overlap [ompi-invalid-argument]
+  MPI_Recv(b, 3, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:31: warning: MPI_Alltoall receives 1 x 't' per process: on 3 processes or more, its elements write some bytes twice (MPI_Type_create_resized(col, 0, 8), extent 8 bytes), and the entries of a receive datatype must not overlap [ompi-invalid-argument]
+  MPI_Alltoall(a, 1, t, b, 1, t, MPI_COMM_WORLD);
+  // Negative: two elements interleave without meeting; sending overlapping
+  // entries is allowed, also as a scatter's chunks (columns of a 16-wide
+  // matrix, one per process).
+  MPI_Recv(b, 2, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(a, 3, t, 0, 0, MPI_COMM_WORLD);
+  MPI_Type_vector(4, 1, 16, MPI_DOUBLE, &wide);
+  MPI_Type_create_resized(wide, 0, (MPI_Aint)sizeof(double), &wt);
+  MPI_Type_commit(&wt);
+  MPI_Scatter(a, 1, wt, b, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&wt);
+  MPI_Type_free(&t);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   positives(argc);
   negatives(argc);
   signatures();
+  overlapping_types();
   MPI_Finalize();
   return 0;
 }
-// CHECK: 27 warnings generated.
+// CHECK: 29 warnings generated.

@@ -19,6 +19,8 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=10 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=10 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=11 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=ELEVEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=12 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWELVE %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=13 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=THIRTEEN %s
 #include <mpi.h>
 
 static void exchange(int *buf, int peer) {
@@ -192,6 +194,27 @@ int main(int argc, char **argv) {
     MPI_Recv(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(buf, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
   }
+#elif CASE == 12
+  // A destination beyond the size on one outcome of argc (CorrBench's
+  // conflo ArgError-MPISend-Rank): rank 10 does not exist with 2 processes.
+  int target = 1;
+  if (argc == 1)
+    target = 10;
+  if (rank == 0)
+    // TWELVE: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'argc == 1' holds, rank 0 sends to rank 10 in MPI_Send (line [[#@LINE+1]]), which does not exist (the ranks are 0 to 1): a peer must be a rank of the communicator, MPI_PROC_NULL [ompi-message-matching]
+    MPI_Send(buf, 4, MPI_INT, target, 0, MPI_COMM_WORLD);
+  else if (rank == 1)
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 13
+  // THIRTEEN-NOT: warning:
+  // Negative: a peer beyond 1 only where the size allows it (a program for
+  // 11 processes or more that checks the size, aborting below it).
+  if (size < 11)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  if (rank == 0)
+    MPI_Send(buf, 4, MPI_INT, 10, 0, MPI_COMM_WORLD);
+  else if (rank == 10)
+    MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #endif
   MPI_Finalize();
   return 0;

@@ -134,3 +134,25 @@ void overlapping_receives(void) {
   MPI_Irecv(b + 4, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &s[1]);
   MPI_Waitall(2, s, MPI_STATUSES_IGNORE);
 }
+
+// A pointer one path points into the pending receive's array; another
+// pointer whose paths all point elsewhere is fine, and a receive under an
+// if (another block, which may not run) is not compared.
+void overlapping_through_pointer(int argc) {
+  int a[8], other[4];
+  MPI_Request r[2];
+  int *p = other, *q = other, *g = other;
+  if (argc == 1)
+    p = &a[4];
+  else
+    p = other;
+  if (argc > 5)
+    g = &a[2];
+  MPI_Irecv(a, 8, MPI_INT, 0, 0, MPI_COMM_WORLD, &r[0]);
+  // BUF: {{.*}}requests.c:[[#@LINE+1]]:3: warning: this MPI_Irecv receives into bytes 16 to 32 of 'a' (as set at line [[#@LINE-6]], one of the values reaching the call), which the MPI_Irecv at line [[#@LINE-1]] (bytes 0 to 32) may still be writing: the completion on 'r' is at line [[#@LINE+5]] [ompi-recv-buffer-in-use]
+  MPI_Irecv(p, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Irecv(q, 4, MPI_INT, 0, 2, MPI_COMM_WORLD, &r[1]);
+  if (g != other)
+    MPI_Irecv(g, 2, MPI_INT, 0, 3, MPI_COMM_WORLD, &r[1]);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+}

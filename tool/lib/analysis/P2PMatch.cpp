@@ -78,6 +78,8 @@ private:
 
 /// Queues the send side of E: the message's index, -1 for MPI_PROC_NULL.
 long Sim::send(int Rk, const P2PEvent &E) {
+  if (E.S.Peer && *E.S.Peer >= N && !R.BadPeer)
+    R.BadPeer = P2PBadPeer{Rk, &E, true, *E.S.Peer};
   if (!valid(E.S.Peer) || !E.S.Tag || *E.S.Peer == Any) {
     Unknown = true;
     return -1;
@@ -90,6 +92,8 @@ long Sim::send(int Rk, const P2PEvent &E) {
 
 /// Posts the receive side of E: its index, -1 for MPI_PROC_NULL.
 long Sim::post(int Rk, const P2PEvent &E) {
+  if (E.R.Peer && *E.R.Peer >= N && !R.BadPeer)
+    R.BadPeer = P2PBadPeer{Rk, &E, false, *E.R.Peer};
   if (!valid(E.R.Peer) || !E.R.Tag) {
     Unknown = true;
     return -1;
@@ -263,8 +267,10 @@ P2PRunResult Sim::run() {
         Progress = true;
     Progress |= !Unknown && collectives();
   }
-  if (Unknown)
+  if (Unknown) {
+    R.Followed = R.BadPeer.has_value(); // a peer that does not exist is what stopped the run
     return R;
+  }
   R.Followed = true;
   R.Unreceived = unsigned(llvm::count_if(Q, [](const Msg &M) { return !M.Matched; }));
   stuck();

@@ -40,8 +40,17 @@ struct P2PWait {
   bool PeerSending = false;
 };
 
+/// A call whose peer is a rank the run does not have (the size or beyond).
+struct P2PBadPeer {
+  int Rank = 0;
+  const P2PEvent *E = nullptr;
+  bool Sending = true;
+  int64_t Peer = 0;
+};
+
 struct P2PRunResult {
-  bool Followed = false; ///< every value was known and no rank aborted
+  bool Followed = false;             ///< every value was known and no rank aborted (or a peer does not exist)
+  std::optional<P2PBadPeer> BadPeer; ///< the first such call; the run stops there
   std::vector<P2PMatchPair> Matches;
   std::optional<P2PWait> Stuck; ///< the first rank left waiting, unless a collective is what it waits at
   unsigned Unreceived = 0;      ///< messages sent and never received

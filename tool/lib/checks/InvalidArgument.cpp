@@ -10,8 +10,10 @@
 // the communicator's size or beyond (size + k, rank + size + k); NULL
 // buffers with a positive count of a predefined datatype; NULL where the
 // call writes a request, a flag or a rank; negative counts and block lengths of datatype
-// constructors; and collectives whose send and receive sides (one block
-// per process) have different numbers of elements of one predefined type. Arguments the standard reads only at the root
+// constructors; collectives whose send and receive sides (one block per
+// process) have different numbers of elements of one predefined type; and
+// receive datatypes of known shape whose elements overlap for the count
+// (or the number of processes) given. Arguments the standard reads only at the root
 // are checked where every rank makes the call (so the root makes it too); the send side of a call whose send buffer is
 // MPI_IN_PLACE is not read at all.
 //
@@ -360,6 +362,42 @@ void checkCollectiveSignature(CheckContext &C, const CallResult &CR, bool SendIn
                .str());
 }
 
+/// A receive side whose datatype, of known shape, writes some byte twice
+/// for the call's count (or, one chunk per process, from some number of
+/// processes on: a column resized to one double whose chunks wrap onto
+/// each other): the standard makes such a receive erroneous.
+void checkOverlappingReceive(CheckContext &C, const CallResult &CR, bool RecvInPlace) {
+  Role CountR = Role::RecvCount, TypeR = Role::RecvType, BufR = Role::RecvBuf;
+  if (!CR.arg(Role::RecvType)) {
+    CountR = Role::Count, TypeR = Role::Type;
+    BufR = CR.arg(Role::RecvBuf) ? Role::RecvBuf : Role::Buf;
+  }
+  const ArgResult *N = CR.arg(CountR), *T = CR.arg(TypeR);
+  if (RecvInPlace || !CR.arg(BufR) || !N || !N->Int || *N->Int < 1 || !T || T->Index >= CR.Call->getNumArgs() ||
+      CR.arg(Role::Op))
+    return;
+  std::optional<CheckContext::DatatypeInfo> D = C.datatype(CR.expr(*T));
+  if (!D || !D->Shape)
+    return;
+  std::string From;
+  if (!D->Shape->mayOverlap(*N->Int)) {
+    if (!blockPerProcess(CR.Function, BufR))
+      return;
+    int P = 2;
+    while (P <= 1024 && !D->Shape->mayOverlap(*N->Int * P))
+      ++P;
+    if (P > 1024)
+      return;
+    From = llvm::formatv("on {0} processes or more, ", P).str();
+  }
+  C.report("invalid-argument", CR.expr(*T)->getBeginLoc(),
+           llvm::formatv("{0} receives {1} x '{2}'{3}: {4}its elements write some bytes twice ({5}, extent {6} "
+                         "bytes), and the entries of a receive datatype must not overlap",
+                         CR.Function, *N->Int, T->Text, blockPerProcess(CR.Function, BufR) ? " per process" : "", From,
+                         D->Shape->Built, D->Shape->ExtentBytes)
+               .str());
+}
+
 /// The uses of uninitialised local variables in F (clang's own analysis,
 /// the one behind -Wuninitialized and -Wsometimes-uninitialized): each use,
 /// whether it is uninitialised on every path, and a branch that skips the
@@ -479,6 +517,7 @@ void checkInvalidArguments(CheckContext &C) {
     }
     checkOpDatatype(C, CR);
     checkCollectiveSignature(C, CR, SendInPlace, RecvInPlace);
+    checkOverlappingReceive(C, CR, RecvInPlace);
   }
 }
 

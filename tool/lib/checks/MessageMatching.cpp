@@ -8,7 +8,9 @@
 //     buffering, since standard sends are taken as buffered;
 //   - a receive whose peer ends without sending it a matching message;
 //   - a receive matched with a send of another predefined type, or of more
-//     data than it has room for.
+//     data than it has room for;
+//   - a send or receive whose peer is the number of processes or beyond
+//     (rank 10 where one outcome of argc gives it, with 2 processes).
 // Programs whose calls the interpreter cannot follow (nonblocking calls,
 // probes, communicators other than MPI_COMM_WORLD, values it cannot
 // decide) are left alone.
@@ -92,8 +94,21 @@ bool reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
 
 } // namespace
 
+/// A send or receive whose peer is the number of processes or beyond.
+bool reportBadPeer(CheckContext &C, const P2PTraces &T, const P2PBadPeer &B) {
+  C.report("message-matching", B.E->Call->getBeginLoc(),
+           llvm::formatv("{0}, rank {1} {2} rank {3} in {4} (line {5}), which does not exist (the ranks are 0 to {6}): "
+                         "a peer must be a rank of the communicator, MPI_PROC_NULL{7}",
+                         withProcesses(T), B.Rank, B.Sending ? "sends to" : "receives from", B.Peer, callName(*B.E),
+                         B.E->Line, T.Size - 1, B.Sending ? "" : " or MPI_ANY_SOURCE")
+               .str());
+  return true;
+}
+
 void checkMessageMatching(CheckContext &C) {
   forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &R) {
+    if (R.BadPeer)
+      return reportBadPeer(C, T, *R.BadPeer);
     bool Found = false;
     for (const P2PMatchPair &P : R.Matches)
       Found |= reportPair(C, T, P);

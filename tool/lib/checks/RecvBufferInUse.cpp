@@ -5,11 +5,13 @@
 // passed as &x, a pointer) before the first completion call that names the
 // request. Also a second receive into bytes of a local array that a
 // pending nonblocking receive is still writing (both in one block, their
-// offsets, counts and predefined datatypes static): MPI may write the two
-// messages in either order.
+// offsets, counts and predefined datatypes static; the second's buffer may
+// be a pointer one path points there): MPI may write the two messages in
+// either order.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/BufferUses.h"
+#include "checks/PathValues.h"
 #include "checks/PendingBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -19,46 +21,57 @@ namespace ompi {
 
 namespace {
 
-/// The bytes [From, To) of a local array that the receive side of CR
-/// writes, when its address (the evaluator's object and byte offset),
-/// count and predefined datatype are static.
-std::optional<std::pair<int64_t, int64_t>> recvBytes(CheckContext &C, const CallResult &CR, const VarDecl *&V) {
+/// Bytes [From, To) of a local array V that a receive writes; Where names
+/// the definition of a pointer that gives them when the buffer is a
+/// variable set differently on different paths ("" when static).
+struct RecvRange {
+  const VarDecl *V = nullptr;
+  int64_t From = 0, To = 0;
+  std::string Where;
+};
+
+/// The bytes the receive side of CR writes, along each path that gives its
+/// buffer a static address (the evaluator's object and byte offset), with
+/// a static count and predefined datatype.
+std::vector<RecvRange> recvBytes(CheckContext &C, const CallResult &CR) {
+  std::vector<RecvRange> Out;
   const ArgResult *B = CR.arg(Role::RecvBuf), *N = CR.arg(Role::Count) ? CR.arg(Role::Count) : CR.arg(Role::RecvCount);
   const ArgResult *T = CR.arg(Role::Type) ? CR.arg(Role::Type) : CR.arg(Role::RecvType);
   if (!B || !N || !T || !N->Int)
-    return std::nullopt;
-  SymValue A = C.Ev.evaluate(CR.expr(*B), CR.Caller, CR.Call);
+    return Out;
   auto DT = C.Ev.spelledHandle(CR.expr(*T));
   std::optional<int64_t> Size = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
-  if (A.K != SymValue::Address || !A.Obj || !A.Obj->hasLocalStorage() || !A.Obj->getType()->isConstantArrayType() ||
-      !Size)
-    return std::nullopt;
-  V = A.Obj;
-  return std::make_pair(A.Offset, A.Offset + *N->Int * *Size);
+  if (!Size)
+    return Out;
+  for (const PathValue &A : pathValues(C, CR, CR.expr(*B)))
+    if (A.Value.K == SymValue::Address && A.Value.Obj && A.Value.Obj->hasLocalStorage() &&
+        A.Value.Obj->getType()->isConstantArrayType())
+      Out.push_back({A.Value.Obj, A.Value.Offset, A.Value.Offset + *N->Int * *Size, A.Where});
+  return Out;
 }
 
 /// A later receive in CR's block into bytes CR's pending receive writes.
 void checkOverlap(CheckContext &C, const CallResult &CR, const PendingBuffer &P) {
-  const VarDecl *V = nullptr;
-  auto Mine = recvBytes(C, CR, V);
+  std::vector<RecvRange> Mine = recvBytes(C, CR);
   const Stmt *Block = parentStmt(C.Ctx, CR.Call);
-  if (!Mine || V != P.Buf || Mine->second <= Mine->first)
+  if (Mine.size() != 1 || Mine[0].V != P.Buf || Mine[0].To <= Mine[0].From || !Mine[0].Where.empty())
     return;
+  const RecvRange &M = Mine[0];
   for (const CallResult &O : C.Analysis.Calls) {
-    const VarDecl *W = nullptr;
     if (&O == &CR || O.Caller != CR.Caller || !O.Call || O.Line <= CR.Line || O.Line >= P.UntilLine ||
         parentStmt(C.Ctx, O.Call) != Block)
       continue;
-    auto Theirs = recvBytes(C, O, W);
-    if (!Theirs || W != V || Theirs->first >= Mine->second || Mine->first >= Theirs->second)
-      continue;
-    C.report("recv-buffer-in-use", O.Call->getBeginLoc(),
-             llvm::formatv("this {0} receives into bytes {1} to {2} of '{3}', which the {4} at line {5} (bytes {6} to "
-                           "{7}) may still be writing: the completion on '{8}' is at line {9}",
-                           O.Function, Theirs->first, Theirs->second, V->getName(), CR.Function, CR.Line, Mine->first,
-                           Mine->second, P.Req->getName(), P.UntilLine)
-                 .str());
-    return;
+    for (const RecvRange &Th : recvBytes(C, O)) {
+      if (Th.V != M.V || Th.From >= M.To || M.From >= Th.To)
+        continue;
+      C.report("recv-buffer-in-use", O.Call->getBeginLoc(),
+               llvm::formatv("this {0} receives into bytes {1} to {2} of '{3}'{4}, which the {5} at line {6} (bytes "
+                             "{7} to {8}) may still be writing: the completion on '{9}' is at line {10}",
+                             O.Function, Th.From, Th.To, M.V->getName(), Th.Where, CR.Function, CR.Line, M.From, M.To,
+                             P.Req->getName(), P.UntilLine)
+                   .str());
+      return;
+    }
   }
 }
 
