@@ -96,14 +96,49 @@ static void path_targets(int argc) {
   MPI_Win_free(&w);
 }
 
+// A window on a local array that leaves the function (CorrBench's
+// rma/ArgError-MPIWinCreate-invalidBuffer-2): the array dies at the return.
+static MPI_Win global_win;
+static void get_win(MPI_Win *win) {
+  int buffer[10];
+  // CHECK: {{.*}}rma-arguments.c:[[#@LINE+1]]:18: warning: MPI_Win_create exposes 'buffer', a local variable of get_win, but the window goes out of get_win through 'win': the memory is gone when get_win returns, and a window's memory must stay valid until MPI_Win_free [ompi-invalid-argument]
+  MPI_Win_create(buffer, sizeof buffer, 1, MPI_INFO_NULL, MPI_COMM_WORLD, win);
+}
+static void set_global(void) {
+  double d[4];
+  // CHECK: {{.*}}rma-arguments.c:[[#@LINE+1]]:18: warning: MPI_Win_create exposes 'd', a local variable of set_global, but the window goes out of set_global through '&global_win': the memory is gone when set_global returns, and a window's memory must stay valid until MPI_Win_free [ompi-invalid-argument]
+  MPI_Win_create(d, sizeof d, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &global_win);
+}
+// Negative: the window is freed before the function returns, or is a local
+// of the function (the handle checks follow it), or exposes a static array.
+static void epoch_in_helper(MPI_Win *win) {
+  int buffer[10] = {0};
+  MPI_Win_create(buffer, sizeof buffer, 1, MPI_INFO_NULL, MPI_COMM_WORLD, win);
+  MPI_Win_fence(0, *win);
+  MPI_Win_fence(0, *win);
+  MPI_Win_free(win);
+}
+static void static_memory(MPI_Win *win) {
+  static int buffer[10];
+  MPI_Win_create(buffer, sizeof buffer, 1, MPI_INFO_NULL, MPI_COMM_WORLD, win);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0};
+  MPI_Win hw;
   MPI_Init(&argc, &argv);
   positives(mem);
   negatives(mem);
   targets();
   path_targets(argc);
+  get_win(&hw);
+  MPI_Win_free(&hw);
+  set_global();
+  MPI_Win_free(&global_win);
+  epoch_in_helper(&hw);
+  static_memory(&hw);
+  MPI_Win_free(&hw);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 16 warnings generated.
+// CHECK: 18 warnings generated.

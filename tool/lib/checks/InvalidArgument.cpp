@@ -13,7 +13,8 @@
 // constructors; collectives whose send and receive sides (one block per
 // process) have different numbers of elements of one predefined type; and
 // receive datatypes of known shape whose elements overlap for the count
-// (or the number of processes) given. Arguments the standard reads only at the root
+// (or the number of processes) given; and a window on a function's local
+// memory that leaves the function. Arguments the standard reads only at the root
 // are checked where every rank makes the call (so the root makes it too); the send side of a call whose send buffer is
 // MPI_IN_PLACE is not read at all.
 //
@@ -398,6 +399,38 @@ void checkOverlappingReceive(CheckContext &C, const CallResult &CR, bool RecvInP
                .str());
 }
 
+/// MPI_Win_create exposing an automatic variable of a function other than
+/// main while the window goes out of it (stored through a pointer
+/// parameter, in a global): the memory dies when the function returns, the
+/// window lives until MPI_Win_free.
+void checkWindowLifetime(CheckContext &C, const CallResult &CR) {
+  const ArgResult *Base = CR.arg(Role::WinBase), *Win = CR.arg(Role::WinOut);
+  if (CR.Function != "MPI_Win_create" || !Base || !Win || CR.Caller->isMain() || Win->Index >= CR.Call->getNumArgs())
+    return;
+  SymValue B = C.Ev.evaluate(CR.expr(*Base), CR.Caller, CR.Call);
+  const VarDecl *Mem = B.K == SymValue::Address ? B.Obj : nullptr;
+  if (!Mem || !Mem->hasLocalStorage() || isa<ParmVarDecl>(Mem))
+    return;
+  const Expr *W = CR.expr(*Win)->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(W); U && U->getOpcode() == UO_AddrOf)
+    if (const VarDecl *V = rootVar(U->getSubExpr()); V && V->hasLocalStorage())
+      return; // a local window: its lifecycle is the handle checks'
+  bool Freed = anyNode(CR.Caller->getBody(), [&](const Stmt *N) {
+    const auto *CE = dyn_cast<CallExpr>(N);
+    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+    return F && F->getIdentifier() && F->getName() == "MPI_Win_free" && CE->getNumArgs() == 1 &&
+           C.Ev.text(CE->getArg(0)) == C.Ev.text(CR.expr(*Win));
+  });
+  if (Freed)
+    return; // freed before the function returns
+  C.report("invalid-argument", CR.expr(*Base)->getBeginLoc(),
+           llvm::formatv("MPI_Win_create exposes '{0}', a local variable of {1}, but the window goes out of {1} "
+                         "through '{2}': the memory is gone when {1} returns, and a window's memory must stay valid "
+                         "until MPI_Win_free",
+                         Mem->getName(), CR.Caller->getName(), Win->Text)
+               .str());
+}
+
 /// The uses of uninitialised local variables in F (clang's own analysis,
 /// the one behind -Wuninitialized and -Wsometimes-uninitialized): each use,
 /// whether it is uninitialised on every path, and a branch that skips the
@@ -518,6 +551,7 @@ void checkInvalidArguments(CheckContext &C) {
     checkOpDatatype(C, CR);
     checkCollectiveSignature(C, CR, SendInPlace, RecvInPlace);
     checkOverlappingReceive(C, CR, RecvInPlace);
+    checkWindowLifetime(C, CR);
   }
 }
 
