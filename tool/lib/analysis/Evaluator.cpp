@@ -174,7 +174,8 @@ std::vector<unsigned> handleOutArgs(const CallExpr *CE) {
     const auto *DRE =
         U && U->getOpcode() == UO_AddrOf ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()) : nullptr;
     QualType PT = F->getParamDecl(I)->getType();
-    if (DRE && isObjectHandleType(DRE->getType().getAsString()) && PT->isPointerType() &&
+    std::optional<HandleClass> C = DRE ? handleClassOf(DRE->getType().getAsString()) : std::nullopt;
+    if (C && *C != HandleClass::Request && PT->isPointerType() &&
         PT->getPointeeType().getUnqualifiedType().getAsString() == DRE->getType().getAsString())
       Outs.push_back(I);
   }

@@ -13,19 +13,6 @@
 using namespace clang;
 using namespace ompi;
 
-std::optional<HandleClass> ompi::handleClassOf(llvm::StringRef TypeName) {
-  return llvm::StringSwitch<std::optional<HandleClass>>(TypeName)
-      .Case("MPI_Datatype", HandleClass::Datatype)
-      .Case("MPI_Comm", HandleClass::Comm)
-      .Case("MPI_Group", HandleClass::Group)
-      .Case("MPI_Op", HandleClass::Op)
-      .Case("MPI_Win", HandleClass::Win)
-      .Case("MPI_Info", HandleClass::Info)
-      .Case("MPI_Errhandler", HandleClass::Errhandler)
-      .Case("MPI_Request", HandleClass::Request)
-      .Default(std::nullopt);
-}
-
 llvm::StringRef ompi::handleClassName(HandleClass C) {
   switch (C) {
   case HandleClass::Datatype:

@@ -19,14 +19,13 @@
 #define OMPI_TOOL_ANALYSIS_HANDLEFLOW_H
 
 #include "analysis/Evaluator.h"
+#include "mpi/MPIModel.h"
 #include "clang/Basic/SourceLocation.h"
 #include <set>
 #include <string>
 #include <vector>
 
 namespace ompi {
-
-enum class HandleClass { Datatype, Comm, Group, Op, Win, Info, Errhandler, Request };
 
 struct HandleEvent {
   enum Kind {
@@ -93,8 +92,6 @@ template <typename Pred> bool allStates(const HandleStates &S, Pred P) {
   return true;
 }
 
-/// The handle class of a C type spelled TypeName ("MPI_Comm"), if it is one.
-std::optional<HandleClass> handleClassOf(llvm::StringRef TypeName);
 llvm::StringRef handleClassName(HandleClass C); ///< "datatype", "communicator", ...
 
 /// The local handle variables of F with their events and states (empty when

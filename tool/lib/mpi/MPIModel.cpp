@@ -726,13 +726,20 @@ ompi::RequestEffect ompi::requestEffect(const FunctionModel &M) {
   return RequestEffect::Starts;
 }
 
-bool ompi::isRequestType(llvm::StringRef TypeName) { return TypeName == "MPI_Request"; }
-
-bool ompi::isObjectHandleType(llvm::StringRef TypeName) {
-  return llvm::StringSwitch<bool>(TypeName)
-      .Cases("MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Op", "MPI_Win", "MPI_Info", "MPI_Errhandler", true)
-      .Default(false);
+std::optional<ompi::HandleClass> ompi::handleClassOf(llvm::StringRef TypeName) {
+  return llvm::StringSwitch<std::optional<HandleClass>>(TypeName)
+      .Case("MPI_Datatype", HandleClass::Datatype)
+      .Case("MPI_Comm", HandleClass::Comm)
+      .Case("MPI_Group", HandleClass::Group)
+      .Case("MPI_Op", HandleClass::Op)
+      .Case("MPI_Win", HandleClass::Win)
+      .Case("MPI_Info", HandleClass::Info)
+      .Case("MPI_Errhandler", HandleClass::Errhandler)
+      .Case("MPI_Request", HandleClass::Request)
+      .Default(std::nullopt);
 }
+
+bool ompi::isRequestType(llvm::StringRef TypeName) { return handleClassOf(TypeName) == HandleClass::Request; }
 
 bool ompi::writesHandleLater(llvm::StringRef Name) {
   return Name.contains("_idup") || Name.contains("_set_attr") || Name.contains("Attr_put") ||

@@ -221,12 +221,12 @@ enum class RequestEffect {
   Other      ///< uses it without completing it (MPI_Cancel)
 };
 RequestEffect requestEffect(const FunctionModel &M);
+/// The kinds of MPI handles a program's variables hold, by their C types.
+enum class HandleClass { Datatype, Comm, Group, Op, Win, Info, Errhandler, Request };
+/// The handle class of a C type spelled TypeName ("MPI_Comm"), if it is one.
+std::optional<HandleClass> handleClassOf(llvm::StringRef TypeName);
 /// Whether TypeName is the C type of MPI requests (MPI_Request).
 bool isRequestType(llvm::StringRef TypeName);
-/// Whether TypeName is the C type of a handle to an MPI object other than a
-/// request: MPI_Comm, MPI_Datatype, MPI_Group, MPI_Op, MPI_Win, MPI_Info,
-/// MPI_Errhandler.
-bool isObjectHandleType(llvm::StringRef TypeName);
 /// Whether the MPI function Name may write a handle whose address it is
 /// given after it returns, or keep the address (MPI_Comm_idup writes the new
 /// communicator when its request completes; MPI_Comm_set_attr keeps a
