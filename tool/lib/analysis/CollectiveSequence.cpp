@@ -435,7 +435,7 @@ private:
       E.Reqs = {requestKey(arg(Role::Request), L)};
     const Expr *Comm = arg(Role::Comm);
     CommId C = Comm ? Ev.commId(Comm, frame().F, CE) : CommId();
-    if (!(C.K == CommId::Predefined && C.Key == "MPI_COMM_WORLD"))
+    if (!C.isWorld())
       throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, L).str()};
     auto side = [&](P2PEvent::Side &S, Role Peer, Role Tag, Role Count, Role Type) {
       const Expr *P = arg(Peer), *T = arg(Tag), *N = arg(Count), *Ty = arg(Type);
@@ -507,7 +507,7 @@ private:
         return;
       if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs()) {
         CommId C = Ev.commId(CE->getArg(*I), frame().F, CE);
-        WorldWindows[W] = C.K == CommId::Predefined && C.Key == "MPI_COMM_WORLD";
+        WorldWindows[W] = C.isWorld();
       }
       auto It = WorldWindows.find(W);
       if (It == WorldWindows.end() || !It->second)
@@ -535,7 +535,7 @@ private:
       return; // each rank alone: nothing to agree on
     if (Comm.K == CommId::Created)
       return; // its members are not known; the world's collectives are still compared
-    if (Comm.known() && !(Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_WORLD"))
+    if (Comm.known() && !Comm.isWorld())
       throw Undecided{llvm::formatv("{0} at line {1} runs on a communicator whose members the tool does not know", Name,
                                     line(CE->getBeginLoc()))
                           .str()};

@@ -47,7 +47,9 @@ struct TypeShape {
   std::string Base; ///< the predefined datatype ("MPI_DOUBLE")
   int64_t ElemBytes = 0;
   std::string Built; ///< the construction as written, canonical ("MPI_Type_vector(256, 1, 512, MPI_DOUBLE)")
-  int64_t sizeBytes() const { return NOuter * NBlocks * BlockLength * ElemBytes; }
+  /// Elements of Base in one element of the shape (its type signature's length).
+  int64_t elements() const { return NOuter * NBlocks * BlockLength; }
+  int64_t sizeBytes() const { return elements() * ElemBytes; }
   /// Where the last byte of one element's data ends, from the buffer.
   int64_t trueUpperBytes() const {
     return OffsetBytes + (NOuter - 1) * OuterStrideBytes + (NBlocks - 1) * StrideBytes + BlockLength * ElemBytes;

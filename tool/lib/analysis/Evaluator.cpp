@@ -454,6 +454,14 @@ std::vector<const Def *> FunctionAnalysis::reaching(const VarDecl *V, Point P) c
   return Result;
 }
 
+std::string Def::setBy() const {
+  const auto *CE = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return "";
+  return llvm::formatv("{0} is set by {1} at line {2}", Var->getName(), F->getName(), Line).str();
+}
+
 bool FunctionAnalysis::addressReaches(const VarDecl *V, Point P) const {
   auto Sites = AddrSites.find(V);
   if (Sites == AddrSites.end())
@@ -1052,13 +1060,9 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
     R.Comm = Key;
     break;
   }
-  case Def::Output: {
-    const auto *CE = cast<CallExpr>(D.S);
-    R = SymValue::dyn(
-        llvm::formatv("{0} is set by {1} at line {2}", D.Var->getName(), CE->getDirectCallee()->getName(), D.Line)
-            .str());
+  case Def::Output:
+    R = SymValue::dyn(D.setBy());
     break;
-  }
   case Def::Entry:
     R = evalParam(cast<ParmVarDecl>(D.Var));
     break;

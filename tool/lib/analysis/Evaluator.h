@@ -60,6 +60,8 @@ struct CommId {
   bool known() const { return K != Unknown; }
   /// Two definite ids denote the same communicator exactly when equal.
   bool definite() const { return K == Predefined || K == Created; }
+  /// MPI_COMM_WORLD itself (through any copies).
+  bool isWorld() const { return K == Predefined && Key == "MPI_COMM_WORLD"; }
   bool operator==(const CommId &O) const { return K == O.K && Key == O.Key; }
   bool operator!=(const CommId &O) const { return !(*this == O); }
   bool operator<(const CommId &O) const { return K != O.K ? K < O.K : Key < O.Key; }
@@ -128,7 +130,8 @@ struct TUIndex {
 
 /// One definition of a tracked local variable.
 struct Def {
-  /// Output: set by a query call's other output (MPI_Cart_shift, ...).
+  /// Output: set by another output of an MPI query (MPI_Cart_shift, ...)
+  /// or a handle's constructor, commit or free.
   enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Output, Entry } K;
   const clang::VarDecl *Var;
   const clang::Stmt *S;     ///< the defining statement (null for Entry)
@@ -136,6 +139,10 @@ struct Def {
   const clang::Expr *Comm;  ///< RankOut/SizeOut: the communicator argument
   Point P;
   unsigned Line;
+
+  /// For a definition a call makes (RankOut, SizeOut, Output): "x is set by
+  /// MPI_Cart_shift at line 12"; "" for any other.
+  std::string setBy() const;
 };
 
 /// Per-function CFG, reaching definitions and escape facts.

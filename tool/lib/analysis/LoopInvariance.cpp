@@ -120,10 +120,8 @@ std::optional<std::string> LoopInvariance::variesVar(const VarDecl *V, const Exp
     for (const Def &D : FA.defs()) {
       if (D.Var != V || !D.S || !inside(D.S->getBeginLoc(), Loop))
         continue;
-      if (const auto *CE = dyn_cast<CallExpr>(D.S))
-        return llvm::formatv("{0} is set by {1} at line {2}, inside the loop", V->getName(),
-                             CE->getDirectCallee()->getName(), D.Line)
-            .str();
+      if (std::string By = D.setBy(); !By.empty())
+        return By + ", inside the loop";
       return llvm::formatv("{0} is assigned at line {1}, inside the loop", V->getName(), D.Line).str();
     }
     return std::nullopt;

@@ -378,9 +378,7 @@ std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
   case Def::RankOut:
     return llvm::formatv("{0} holds the rank (MPI_Comm_rank at line {1})", D.Var->getName(), D.Line).str();
   case Def::Output:
-    return llvm::formatv("{0} is set by {1} at line {2}", D.Var->getName(),
-                         cast<CallExpr>(D.S)->getDirectCallee()->getName(), D.Line)
-        .str();
+    return D.setBy();
   case Def::SizeOut:
   case Def::IncDec:
     return Diverges();

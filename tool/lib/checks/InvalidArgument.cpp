@@ -9,13 +9,14 @@
 // -2), MPI_ANY_SOURCE as a destination or root, and peers or roots that are
 // the communicator's size or beyond (size + k, rank + size + k); NULL
 // buffers with a positive count of a predefined datatype; NULL where the
-// call writes a request, a flag or a rank; negative counts and block lengths of datatype
-// constructors; collectives whose send and receive sides (one block per
-// process) have different numbers of elements of one predefined type; and
-// receive datatypes of known shape whose elements overlap for the count
-// (or the number of processes) given; and a window on a function's local
-// memory that leaves the function. Arguments the standard reads only at the root
-// are checked where every rank makes the call (so the root makes it too); the send side of a call whose send buffer is
+// call writes a request, a flag or a rank; negative counts and block
+// lengths of datatype constructors; collectives whose send and receive
+// sides (one block per process) have different numbers of elements of one
+// predefined type; receive datatypes of known shape whose elements overlap
+// for the count (or the number of processes) given; and a window on a
+// function's local memory that leaves the function. Arguments the standard
+// reads only at the root are checked where every rank makes the call (so
+// the root makes it too); the send side of a call whose send buffer is
 // MPI_IN_PLACE is not read at all.
 //
 //===----------------------------------------------------------------------===//
@@ -334,7 +335,7 @@ std::optional<std::pair<int64_t, std::string>> sideSignature(CheckContext &C, co
   std::optional<CheckContext::DatatypeInfo> D = C.datatype(CR.expr(*T));
   if (!D || D->Base.empty() || isUntypedDatatype(D->Base))
     return std::nullopt;
-  int64_t PerItem = D->Shape ? D->Shape->NOuter * D->Shape->NBlocks * D->Shape->BlockLength : 1;
+  int64_t PerItem = D->Shape ? D->Shape->elements() : 1;
   return std::make_pair(*N->Int * PerItem, D->Base);
 }
 
@@ -380,9 +381,10 @@ void checkOverlappingReceive(CheckContext &C, const CallResult &CR, bool RecvInP
   std::optional<CheckContext::DatatypeInfo> D = C.datatype(CR.expr(*T));
   if (!D || !D->Shape)
     return;
+  bool PerProcess = blockPerProcess(CR.Function, BufR);
   std::string From;
   if (!D->Shape->mayOverlap(*N->Int)) {
-    if (!blockPerProcess(CR.Function, BufR))
+    if (!PerProcess)
       return;
     int P = 2;
     while (P <= 1024 && !D->Shape->mayOverlap(*N->Int * P))
@@ -394,8 +396,8 @@ void checkOverlappingReceive(CheckContext &C, const CallResult &CR, bool RecvInP
   C.report("invalid-argument", CR.expr(*T)->getBeginLoc(),
            llvm::formatv("{0} receives {1} x '{2}'{3}: {4}its elements write some bytes twice ({5}, extent {6} "
                          "bytes), and the entries of a receive datatype must not overlap",
-                         CR.Function, *N->Int, T->Text, blockPerProcess(CR.Function, BufR) ? " per process" : "", From,
-                         D->Shape->Built, D->Shape->ExtentBytes)
+                         CR.Function, *N->Int, T->Text, PerProcess ? " per process" : "", From, D->Shape->Built,
+                         D->Shape->ExtentBytes)
                .str());
 }
 

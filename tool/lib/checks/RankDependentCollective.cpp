@@ -165,7 +165,7 @@ void checkRankDependentCollectives(CheckContext &C) {
     // collective-sequence compares MPI_COMM_WORLD's collectives and leaves
     // out those of a communicator the function created: it speaks for the
     // call only on the world.
-    if (C.sequencesAgree(CR.Caller) && Comm == CommId{CommId::Predefined, "MPI_COMM_WORLD"})
+    if (C.sequencesAgree(CR.Caller) && Comm.isWorld())
       continue; // every rank's collectives agree
     const Stmt *Child = CR.Call;
     for (const Stmt *P = parentStmt(C.Ctx, CR.Call); P; Child = P, P = parentStmt(C.Ctx, P)) {
