@@ -235,6 +235,217 @@ static MPIOPT_INLINE int mpiopt_sendrecv_persistent(struct mpiopt_persist *p, co
   return err;
 }
 
+/* Per-site caches: a blocking MPI_Send, MPI_Ssend, MPI_Recv or
+ * MPI_Sendrecv whose request cannot live through a loop (a helper's call,
+ * made once per call of the helper; a call whose buffer or peer changes
+ * between iterations) keeps its persistent requests in a cache of its own,
+ * a static struct mpiopt_pcache declared at the start of its function:
+ *
+ *   void exchange(double *u, int n, int right, MPI_Comm comm) {
+ *     static struct mpiopt_pcache mpiopt_pcache1_c;
+ *     mpiopt_send_cached(&mpiopt_pcache1_c, u, n, MPI_DOUBLE, right, 0, comm);
+ *   }
+ *
+ * The cache holds the requests of up to MPIOPT_PCACHE_WAYS argument lists
+ * (a sendrecv's two requests in one way), keyed by every argument; a call
+ * whose arguments one way holds starts its requests and waits for them, as
+ * the loop's template does (same semantics, same statuses, same generic
+ * calls for wildcards and MPI_PROC_NULL); another list replaces the way
+ * used longest ago (its requests freed, inactive). Every
+ * MPIOPT_PCACHE_VERDICT calls, a site that found its arguments in the cache
+ * less than 7 times in 8 frees its requests and runs the generic call from
+ * then on: a request made for a call or two costs more than it saves.
+ *
+ * A request keeps the handles it was made with alive: both MPIs count a
+ * persistent request's references to its communicator and datatype, so a
+ * freed handle's value is not reused while a cached request holds it, and
+ * a key never matches a newer handle that happens to have an old value
+ * (test/runtime/persist_cache.c frees and remakes both between calls). The
+ * requests are freed at MPI_Finalize: the first cache of a translation
+ * unit puts an attribute on MPI_COMM_SELF whose delete callback, which MPI
+ * runs first thing in MPI_Finalize, frees every cache's requests.
+ *
+ * Thread safety: the cache is one static object per site. Where MPI was
+ * initialised with MPI_THREAD_MULTIPLE (and where it was not initialised
+ * through MPI_Init, as with MPI-4 sessions), the site runs the generic
+ * call; with MPI_THREAD_SERIALIZED or less, the threads that call MPI take
+ * turns, and so do their calls of the cache. */
+#include <stdlib.h>
+
+#define MPIOPT_PCACHE_WAYS 4
+#define MPIOPT_PCACHE_VERDICT 64
+
+struct mpiopt_pcache {
+  struct mpiopt_persist way[MPIOPT_PCACHE_WAYS];
+  int state;                 /* 0: not yet enabled; 1: caching; -1: the generic call for good */
+  int last;                  /* the way used last */
+  unsigned age[MPIOPT_PCACHE_WAYS], clock; /* when each way was used last */
+  unsigned calls, misses;    /* since the last verdict */
+};
+
+/* The caches of this translation unit that made a request, freed at
+   MPI_Finalize (an array grown geometrically). */
+struct mpiopt_pcache_registry {
+  struct mpiopt_pcache **site;
+  int n, cap, keyval; /* keyval: MPI_KEYVAL_INVALID until the attribute is set */
+  int done;           /* 1: MPI is finalizing, no cache may make a request */
+};
+
+static MPIOPT_INLINE struct mpiopt_pcache_registry *mpiopt_pcache_registry(void) {
+  static struct mpiopt_pcache_registry r = {0, 0, 0, MPI_KEYVAL_INVALID, 0};
+  return &r;
+}
+
+/* Free the requests of every way of c; c runs the generic call from now on
+   when off. */
+static MPIOPT_INLINE void mpiopt_pcache_clear(struct mpiopt_pcache *c, int off) {
+  int w;
+  for (w = 0; w < MPIOPT_PCACHE_WAYS; w++)
+    mpiopt_persist_free(&c->way[w]);
+  if (off)
+    c->state = -1;
+}
+
+/* MPI_COMM_SELF's attribute delete callback: MPI_Finalize has begun. */
+static MPIOPT_INLINE int mpiopt_pcache_finalize(MPI_Comm comm, int keyval, void *value, void *extra) {
+  struct mpiopt_pcache_registry *r = mpiopt_pcache_registry();
+  int i;
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  for (i = 0; i < r->n; i++)
+    mpiopt_pcache_clear(r->site[i], 1);
+  free(r->site);
+  r->site = 0;
+  r->n = r->cap = 0;
+  r->done = 1;
+  return MPI_SUCCESS;
+}
+
+/* Whether c may cache (1) or runs the generic call (-1): MPI initialised by
+   MPI_Init, not finalizing, below MPI_THREAD_MULTIPLE, and c registered. */
+static MPIOPT_INLINE int mpiopt_pcache_enable(struct mpiopt_pcache *c) {
+  struct mpiopt_pcache_registry *r = mpiopt_pcache_registry();
+  int init = 0, fin = 0, level = MPI_THREAD_MULTIPLE;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (!init || fin || r->done || MPI_Query_thread(&level) != MPI_SUCCESS || level == MPI_THREAD_MULTIPLE)
+    return -1;
+  if (r->keyval == MPI_KEYVAL_INVALID) {
+    int kv;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, mpiopt_pcache_finalize, &kv, 0) != MPI_SUCCESS)
+      return -1;
+    if (MPI_Comm_set_attr(MPI_COMM_SELF, kv, 0) != MPI_SUCCESS) {
+      MPI_Comm_free_keyval(&kv);
+      return -1;
+    }
+    r->keyval = kv;
+  }
+  if (r->n == r->cap) {
+    int cap = r->cap ? 2 * r->cap : 16;
+    struct mpiopt_pcache **site = (struct mpiopt_pcache **)realloc(r->site, (size_t)cap * sizeof *site);
+    if (!site)
+      return -1;
+    r->site = site;
+    r->cap = cap;
+  }
+  r->site[r->n++] = c;
+  return 1;
+}
+
+/* The way of c for a call with n requests whose keys are k[0..n-1] (a
+   sendrecv's receive first): one that holds them, or one emptied for them
+   (its requests freed). Null: run the generic call. */
+static MPIOPT_INLINE struct mpiopt_persist *mpiopt_pcache_way(struct mpiopt_pcache *c, int n,
+                                                              const struct mpiopt_pkey *k) {
+  int i, w, oldest = 0;
+  if (c->state <= 0 && (c->state < 0 || (c->state = mpiopt_pcache_enable(c)) < 0))
+    return 0;
+  if (++c->calls > MPIOPT_PCACHE_VERDICT) {
+    if (c->misses * 8 > MPIOPT_PCACHE_VERDICT) {
+      mpiopt_pcache_clear(c, 1);
+      return 0;
+    }
+    c->calls = 1;
+    c->misses = 0;
+  }
+  c->clock++;
+  for (i = 0; i < MPIOPT_PCACHE_WAYS; i++) {
+    struct mpiopt_persist *p;
+    w = (c->last + i) % MPIOPT_PCACHE_WAYS;
+    p = &c->way[w];
+    if (p->made == n && mpiopt_pkey_same(&p->key[0], k[0].buf, k[0].count, k[0].type, k[0].peer, k[0].tag,
+                                         k[0].comm) &&
+        (n == 1 || mpiopt_pkey_same(&p->key[1], k[1].buf, k[1].count, k[1].type, k[1].peer, k[1].tag, k[1].comm))) {
+      c->last = w;
+      c->age[w] = c->clock;
+      return p;
+    }
+  }
+  c->misses++;
+  for (w = 0; w < MPIOPT_PCACHE_WAYS; w++) { /* an empty way, or the one used longest ago */
+    if (!c->way[w].made) {
+      oldest = w;
+      break;
+    }
+    if (c->clock - c->age[w] > c->clock - c->age[oldest])
+      oldest = w;
+  }
+  mpiopt_persist_free(&c->way[oldest]);
+  c->last = oldest;
+  c->age[oldest] = c->clock;
+  return &c->way[oldest];
+}
+
+static MPIOPT_INLINE int mpiopt_pcache_send(struct mpiopt_pcache *c, int mode, const void *buf, int count,
+                                            MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  struct mpiopt_pkey k;
+  struct mpiopt_persist *p;
+  mpiopt_pkey_set(&k, buf, count, type, dest, tag, comm);
+  if (dest == MPI_PROC_NULL || !(p = mpiopt_pcache_way(c, 1, &k)))
+    return mode == MPIOPT_PSSEND ? MPI_Ssend(buf, count, type, dest, tag, comm)
+                                 : MPI_Send(buf, count, type, dest, tag, comm);
+  return mpiopt_persist_one(p, mode, buf, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+}
+
+/* MPI_Send through c. */
+static MPIOPT_INLINE int mpiopt_send_cached(struct mpiopt_pcache *c, const void *buf, int count, MPI_Datatype type,
+                                            int dest, int tag, MPI_Comm comm) {
+  return mpiopt_pcache_send(c, MPIOPT_PSEND, buf, count, type, dest, tag, comm);
+}
+
+/* MPI_Ssend through c. */
+static MPIOPT_INLINE int mpiopt_ssend_cached(struct mpiopt_pcache *c, const void *buf, int count, MPI_Datatype type,
+                                             int dest, int tag, MPI_Comm comm) {
+  return mpiopt_pcache_send(c, MPIOPT_PSSEND, buf, count, type, dest, tag, comm);
+}
+
+/* MPI_Recv through c; a wildcard receive, or one from MPI_PROC_NULL, runs
+   MPI_Recv. */
+static MPIOPT_INLINE int mpiopt_recv_cached(struct mpiopt_pcache *c, void *buf, int count, MPI_Datatype type,
+                                            int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  struct mpiopt_pkey k;
+  struct mpiopt_persist *p;
+  mpiopt_pkey_set(&k, buf, count, type, source, tag, comm);
+  if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG || source == MPI_PROC_NULL || !(p = mpiopt_pcache_way(c, 1, &k)))
+    return MPI_Recv(buf, count, type, source, tag, comm, status);
+  return mpiopt_persist_one(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
+}
+
+/* MPI_Sendrecv through c (one way holds the receive and the send). */
+static MPIOPT_INLINE int mpiopt_sendrecv_cached(struct mpiopt_pcache *c, const void *sbuf, int scount,
+                                                MPI_Datatype stype, int dest, int stag, void *rbuf, int rcount,
+                                                MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                                MPI_Status *status) {
+  struct mpiopt_pkey k[2];
+  struct mpiopt_persist *p;
+  mpiopt_pkey_set(&k[0], rbuf, rcount, rtype, source, rtag, comm);
+  mpiopt_pkey_set(&k[1], sbuf, scount, stype, dest, stag, comm);
+  if (source == MPI_ANY_SOURCE || rtag == MPI_ANY_TAG || source == MPI_PROC_NULL || dest == MPI_PROC_NULL ||
+      !(p = mpiopt_pcache_way(c, 2, k)))
+    return MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+  return mpiopt_sendrecv_persistent(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                                    status);
+}
+
 /* Persistent collectives. A collective's request is made by a collective
    call, at the same place in every rank's sequence of collectives as the
    call it replaces (ompi-opt proves every rank runs the call alike), and

@@ -142,13 +142,16 @@ PY
   persistent)
     # persistent-requests on persistent_cases.c with a profile in which
     # persistent requests win at every size: 21 calls in loops go through
-    # them (3 stay generic: a wildcard receive, a destination that changes,
-    # a floating-point sum without --ompi-reassociate);
+    # them (3 stay generic: a wildcard receive, a destination that follows
+    # its loop's counter, a floating-point sum without --ompi-reassociate),
+    # and 3 helpers' calls through per-site caches;
     # the same output as the blocking calls give.
     impl=$1 n=$2
     MPIOPT_PROFILE="$E2E_SRC/profile-persistent.json" build_pair "$impl" "$E2E_SRC/persistent_cases.c" persistent
     np=$(grep -c "persistent-requests: MPI_" report.txt || true)
-    [ "$np" -eq 21 ] || { cat report.txt; fail "expected 21 calls through persistent requests, found $np"; }
+    [ "$np" -eq 24 ] || { cat report.txt; fail "expected 24 calls through persistent requests, found $np"; }
+    nc=$(grep -c "persistent-requests: MPI_.* through a per-site cache" report.txt || true)
+    [ "$nc" -eq 3 ] || { cat report.txt; fail "expected 3 calls through per-site caches, found $nc"; }
     same_output "$impl" "$n" ./plain ./persistent
     ok "persistent_cases.c: $np calls through persistent requests; same output with $impl on $n ranks"
     ;;

@@ -12,7 +12,8 @@
  * (a wildcard receive stays generic) and the reverse; persistent
  * collectives (MPI-4's, or Open MPI 4's MPIX_ forms): allreduce (in place
  * too), reduce to the last rank, broadcast, allgather, all-to-all and
- * barrier in a loop whose buffers' contents change. Every rank folds
+ * barrier in a loop whose buffers' contents change; per-site caches of
+ * requests for helpers' calls (below). Every rank folds
  * what it receives into a checksum, and rank 0 prints every rank's. The
  * same output through ompi-cc (e2e persistent.*) shows that the requests
  * move what the blocking calls move. */
@@ -175,6 +176,52 @@ static void collectives(int rank, int size) {
   }
 }
 
+/* Per-site caches (struct mpiopt_pcache): a helper's exchange called from
+   a loop with two buffers in turn (two keys, hits after the first two
+   calls); a helper whose tag takes seven values in turn (more keys than
+   the cache's ways: every call misses, and the site returns to the generic
+   call after MPIOPT_PCACHE_VERDICT calls); a helper that makes and frees
+   its datatype around each call (a new type of another size each time,
+   which may get the freed one's handle). */
+static double alt[2][16];
+
+static void exchange(const double *s, double *r, int n, int right, int left) {
+  MPI_Status st;
+  MPI_Sendrecv(s, n, MPI_DOUBLE, right, 13, r, n, MPI_DOUBLE, left, 13, MPI_COMM_WORLD, &st);
+  fold_status(&st);
+  fold(r, n);
+}
+
+static void tagged(int right, int left, int tag) {
+  MPI_Status st;
+  MPI_Sendrecv(out, 4, MPI_DOUBLE, right, tag, in, 4, MPI_DOUBLE, left, tag, MPI_COMM_WORLD, &st);
+  fold_status(&st);
+  fold(in, 4);
+}
+
+static void typed(int right, int left, int k) {
+  MPI_Datatype t;
+  MPI_Type_contiguous(k, MPI_DOUBLE, &t);
+  MPI_Type_commit(&t);
+  MPI_Sendrecv(out, 1, t, right, 12, in, 1, t, left, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Type_free(&t);
+  fold(in, 4);
+}
+
+static void cached(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  for (int step = 0; step < 100; step++) {
+    double *s = alt[step % 2], *r = alt[1 - step % 2];
+    for (int i = 0; i < 16; i++)
+      s[i] = 1000 * rank + step + i;
+    exchange(s, r, 16, right, left);
+    fill(rank, step, 4);
+    tagged(right, left, 20 + step % 7);
+    fill(rank, step + 1, 4);
+    typed(right, left, 1 + step % 3);
+  }
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -190,6 +237,7 @@ int main(int argc, char **argv) {
   nested(rank, size);
   mixed(rank, size);
   collectives(rank, size);
+  cached(rank, size);
   long all[64];
   MPI_Gather(&sum, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   if (rank == 0)

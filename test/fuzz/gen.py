@@ -404,7 +404,16 @@ class Gen:
         u = self.fresh("u")
         f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
         how = self.r.randint(0, 9)
-        if how < 4:
+        if how < 4 and self.chance(0.5):
+            # The receive buffer alternates between two variables (what a
+            # per-site cache of persistent requests holds).
+            w, p = self.fresh("w"), self.fresh("p")
+            f.locals.append("long %s = 0, *%s = &%s;" % (w, p, u))
+            out.append("%s = (%s & 1) ? &%s : &%s;" % (p, u, u, w))
+            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, (rank + 1) %% size, 5, %s, 1, MPI_LONG, "
+                       "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, p))
+            out.append("mix(%s);" % w)
+        elif how < 4:
             out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, (rank + 1) %% size, 5, &%s, 1, MPI_LONG, "
                        "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, u))
         elif how < 7:

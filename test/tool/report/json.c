@@ -74,7 +74,17 @@ void f(int *x, int n) {
 // CHECK-NEXT:      "modelled": false
 // CHECK-NEXT:    }
 // CHECK-NEXT:  ],
-// CHECK-NEXT:  "changes": [],
+// CHECK-NEXT:  "changes": [
+// CHECK-NEXT:    {
+// CHECK-NEXT:      "applied": false,
+// CHECK-NEXT:      "column": 3,
+// CHECK-NEXT:      "file": "{{.*}}json.c",
+// CHECK-NEXT:      "line": 13,
+// CHECK-NEXT:      "transform": "persistent-requests",
+// CHECK-NEXT:      "what": "MPI_Send not through a persistent request",
+// CHECK-NEXT:      "why": "it is in no loop of f, so no request can live through one; a per-site cache: {{.*}}"
+// CHECK-NEXT:    }
+// CHECK-NEXT:  ],
 // CHECK-NEXT:  "file": "{{.*}}json.c"
 // CHECK-NEXT: }
 // CHECK-NEXT: ],

@@ -3,10 +3,13 @@
 #include "analysis/DerivedTypes.h"
 #include "analysis/RewriteSites.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -19,6 +22,10 @@ constexpr const char *Transform = "persistent-requests";
 struct Form {
   llvm::StringRef To, Family;
   bool Collective = false;
+  /// The per-site cache's template ("" for collectives, never cached).
+  std::string cached() const {
+    return Collective ? std::string() : (To.drop_back(llvm::StringRef("persistent").size()) + "cached").str();
+  }
 };
 
 std::optional<Form> formOf(llvm::StringRef Function) {
@@ -147,6 +154,155 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
   return {true, Figure};
 }
 
+/// The variables a for loop's increment writes (its counters).
+struct CounterFinder : RecursiveASTVisitor<CounterFinder> {
+  std::set<const VarDecl *> Vars;
+  void add(const Expr *E) {
+    if (const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+        Vars.insert(V);
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      add(U->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      add(B->getLHS());
+    return true;
+  }
+};
+
+/// The variables an expression reads by name.
+struct ReadFinder : RecursiveASTVisitor<ReadFinder> {
+  std::set<const VarDecl *> Vars;
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+      Vars.insert(V);
+    return true;
+  }
+};
+
+bool handleRole(Role R) { return R == Role::Comm || R == Role::Type || R == Role::SendType || R == Role::RecvType; }
+
+/// Why the loops around C would make a per-site cache miss on every
+/// iteration, or "": a communicator or datatype that may change in the
+/// innermost loop, or an argument that follows a for loop's counter.
+std::string cacheMisses(const CallResult &C) {
+  if (C.Loops.empty())
+    return "";
+  for (const ArgResult &A : C.Args)
+    if (handleRole(A.R) && !C.Loops[0].invariant(A.Index))
+      return llvm::formatv("its {0} ({1}) may be a new handle on each iteration of the loop at line {2}, which no "
+                           "cached request would match",
+                           A.Name, A.Text, C.Loops[0].Line);
+  for (const LoopFact &L : C.Loops) {
+    const auto *For = dyn_cast<ForStmt>(L.Loop);
+    if (!For || !For->getInc())
+      continue;
+    CounterFinder Counters;
+    Counters.TraverseStmt(const_cast<Expr *>(For->getInc()));
+    for (const ArgResult &A : C.Args) {
+      const Expr *E = messageRole(A.R) ? C.expr(A) : nullptr;
+      if (!E)
+        continue;
+      ReadFinder Reads;
+      Reads.TraverseStmt(const_cast<Expr *>(E));
+      for (const VarDecl *V : Reads.Vars)
+        if (Counters.Vars.count(V))
+          return llvm::formatv("its {0} ({1}) follows {2}, the counter of the loop at line {3}: a per-site cache "
+                               "would miss on every iteration",
+                               A.Name, A.Text, V->getName(), L.Line);
+    }
+  }
+  return "";
+}
+
+/// Why C's function cannot keep a per-site cache, or "".
+std::string cacheHome(const ASTContext &Ctx, const FunctionDecl *FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Body || !Body->getLBracLoc().isFileID() || !SM.isInMainFile(Body->getLBracLoc()))
+    return "the body of " + FD->getNameAsString() +
+           " does not begin with a brace written in this file, where its per-site cache would be declared";
+  if (!Ctx.getLangOpts().CPlusPlus && FD->isInlineSpecified() && FD->getStorageClass() != SC_Static)
+    return FD->getNameAsString() +
+           " is an inline definition with external linkage, which may not keep the static object a per-site cache "
+           "is (C11 6.7.4)";
+  return "";
+}
+
+/// Where C's requests live: through a loop of its function, or in a
+/// per-site cache; or why neither.
+struct Site {
+  const LoopFact *Loop = nullptr;
+  int Level = 0;
+  std::vector<const ReturnStmt *> Returns;
+  bool Cached = false;
+  std::string Why; ///< why not through a loop (cached), or why neither
+};
+
+Site siteOf(ASTContext &Ctx, const CallResult &C, const Form &F) {
+  Site S;
+  if (C.Loops.empty()) {
+    S.Why = "it is in no loop of " + C.Caller->getNameAsString() + ", so no request can live through one";
+  } else if (LoopLifetime Life = loopLifetime(C, messageChanges); !Life.Loop) {
+    S.Why = Life.Why;
+  } else {
+    const LoopFact &L = C.Loops[Life.Level];
+    std::optional<std::string> B = wrapBlocker(Ctx, L.Loop, C.Call, S.Returns);
+    if (!B) {
+      S.Loop = &L;
+      S.Level = Life.Level;
+      return S;
+    }
+    S.Why = llvm::formatv("its request could live through the loop at line {0}, but {1}", L.Line, *B);
+  }
+  if (F.Collective)
+    return S;
+  std::string Problem = cacheMisses(C);
+  if (Problem.empty())
+    Problem = cacheHome(Ctx, C.Caller);
+  if (!Problem.empty()) {
+    S.Why += "; " + Problem;
+    return S;
+  }
+  S.Cached = true;
+  return S;
+}
+
+/// The note of a call through a persistent request living through a loop.
+ChangeNote loopNote(const CallResult &C, const Form &F, const Site &S, const PersistentCall &P,
+                    const std::string &Figure) {
+  return ChangeNote::at(
+      Transform, true, C.File, C.Line, C.Column,
+      llvm::formatv("{0} through a persistent request made once per run of the loop at line {1} ({2})", C.Function,
+                    S.Loop->Line, P.To)
+          .str(),
+      llvm::formatv("its {0} are the same on every iteration{1}{2}; the request is made at the first call, "
+                    "started and waited for at each, and freed after the loop{3}; {4}",
+                    F.Collective ? "buffers, counts, datatypes, op, root and communicator"
+                                 : "buffers, counts, datatypes, peers, tags and communicator",
+                    S.Level > 0 ? " of the " + std::to_string(S.Level + 1) + " loops around it" : std::string(),
+                    F.Collective ? " and every rank runs it alike" : "",
+                    P.Returns.empty() ? "" : " and before each return in it", Figure)
+          .str());
+}
+
+/// The note of a call through a per-site cache.
+ChangeNote cacheNote(const CallResult &C, const Site &S, const PersistentCall &P, const std::string &Figure) {
+  return ChangeNote::at(
+      Transform, true, C.File, C.Line, C.Column,
+      llvm::formatv("{0} through a per-site cache of persistent requests ({1})", C.Function, P.To).str(),
+      llvm::formatv("{0}; the cache, static in {1}, keeps the requests of up to 4 argument lists, keyed by every "
+                    "argument: made at a call whose arguments it does not hold, started and waited for at each, "
+                    "freed at MPI_Finalize; a site that misses more than one call in eight returns to the generic "
+                    "call; {2}",
+                    S.Why, C.Caller->getNameAsString(), Figure)
+          .str());
+}
+
 } // namespace
 
 PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
@@ -156,7 +312,11 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
   std::optional<DerivedTypes> DT;
   for (const CallResult &C : Calls.Calls) {
     std::optional<Form> F = C.Model ? formOf(C.Function) : std::nullopt;
-    if (!F || !C.Call || !C.Caller || C.Loops.empty() || Taken(C.Call))
+    if (!F || !C.Call || !C.Caller || Taken(C.Call))
+      continue;
+    // A call in no loop is a candidate only for a per-site cache, and
+    // main's runs once.
+    if (C.Loops.empty() && (F->Collective || C.Caller->isMain()))
       continue;
     auto Decline = [&](const std::string &Why) {
       Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
@@ -179,42 +339,30 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
       Decline(Why);
       continue;
     }
-    LoopLifetime Life = loopLifetime(C, messageChanges);
-    if (!Life.Loop) {
-      Decline(Life.Why);
-      continue;
-    }
-    const LoopFact &L = C.Loops[Life.Level];
-    std::vector<const ReturnStmt *> Returns;
-    if (std::optional<std::string> B = wrapBlocker(Ctx, L.Loop, C.Call, Returns)) {
-      Decline(llvm::formatv("its request could live through the loop at line {0}, but {1}", L.Line, *B));
+    Site S = siteOf(Ctx, C, *F);
+    if (!S.Loop && !S.Cached) {
+      Decline(S.Why);
       continue;
     }
     if (!DT)
       DT.emplace(Ctx, Ev);
     auto [Wins, Figure] = profileSays(C, Ev, *DT, F->Family, Profile);
     if (!Wins) {
-      Decline(Figure);
+      Decline(S.Cached ? S.Why + "; a per-site cache: " + Figure : Figure);
       continue;
     }
     PersistentCall P;
     P.Call = C.Call;
-    P.Loop = L.Loop;
-    P.To = F->To.str();
-    P.Returns = std::move(Returns);
-    P.Note = ChangeNote::at(
-        Transform, true, C.File, C.Line, C.Column,
-        llvm::formatv("{0} through a persistent request made once per run of the loop at line {1} ({2})", C.Function,
-                      L.Line, P.To)
-            .str(),
-        llvm::formatv("its {0} are the same on every iteration{1}{2}; the request is made at the first call, "
-                      "started and waited for at each, and freed after the loop{3}; {4}",
-                      F->Collective ? "buffers, counts, datatypes, op, root and communicator"
-                                    : "buffers, counts, datatypes, peers, tags and communicator",
-                      Life.Level > 0 ? " of the " + std::to_string(Life.Level + 1) + " loops around it" : std::string(),
-                      F->Collective ? " and every rank runs it alike" : "",
-                      P.Returns.empty() ? "" : " and before each return in it", Figure)
-            .str());
+    if (S.Cached) {
+      P.CacheIn = C.Caller;
+      P.To = F->cached();
+      P.Note = cacheNote(C, S, P, Figure);
+    } else {
+      P.Loop = S.Loop->Loop;
+      P.To = F->To.str();
+      P.Returns = std::move(S.Returns);
+      P.Note = loopNote(C, *F, S, P, Figure);
+    }
     P.Note.Kind = NoteKind::Template;
     P.Note.Saves = "MPI's argument checks and request set-up on each call, for one comparison of the arguments";
     Plan.Calls.push_back(std::move(P));

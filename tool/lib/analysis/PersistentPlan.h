@@ -25,13 +25,29 @@
 // arithmetic type, and a floating-point MPI_SUM or MPI_PROD only with
 // --reassociate (integer results, minima and maxima are exact in any order).
 //
+// A point-to-point call whose request cannot live through a loop (in no
+// loop of its function, a helper's call made once per call of the helper;
+// or in a loop where some buffer, count, peer or tag may change, or that
+// a jump or MPI_Finalize would leave past the release) keeps its requests
+// in a per-site cache (struct mpiopt_pcache, static, declared at the start
+// of its function): keyed by every argument, made on first use, freed at
+// MPI_Finalize; a site that misses more than one call in eight returns to
+// the generic call at run time. Proved besides: a communicator or datatype
+// that may change between iterations is no candidate (a new handle each
+// iteration would miss every time), nor an argument that follows the
+// counter of a for loop around the call; in C, an inline definition with
+// external linkage (which may not keep a static object) is no candidate.
+// A call of main in no loop runs once and is no candidate. Collectives are
+// never cached: every rank must make a persistent collective at the same
+// point, and caches keyed by buffer addresses could miss on some ranks only.
+//
 // Left generic: a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG written
 // as such (the template also checks at run time), calls written in a
 // macro's body, and every call where the machine profile's
 // "templates.persistent" measurements ("persistent_ssend" for MPI_Ssend,
 // "persistent_sendrecv" for MPI_Sendrecv) do not show the template 5%
 // faster than the generic call at the message's size (with no static size,
-// at every size measured). A call in no loop is not a candidate.
+// at every size measured).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_PERSISTENTPLAN_H
@@ -56,8 +72,11 @@ namespace ompi {
 struct PersistentCall {
   const clang::CallExpr *Call = nullptr;
   const clang::Stmt *Loop = nullptr;
-  std::string To;                                 ///< mpiopt_send_persistent, ...
+  std::string To;                                 ///< mpiopt_send_persistent, mpiopt_send_cached, ...
   std::vector<const clang::ReturnStmt *> Returns; ///< returns inside Loop (the request is freed before each)
+  /// Not null: the requests live in a per-site cache declared at the start
+  /// of this function (Loop is then null).
+  const clang::FunctionDecl *CacheIn = nullptr;
   ChangeNote Note;
 };
 

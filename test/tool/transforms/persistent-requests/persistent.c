@@ -5,7 +5,8 @@
 // (templates/mpiopt/persist.h), where the machine profile measured the
 // persistent request faster at the message's size. The request is freed
 // after the loop and before each return in it. Negative cases say why the
-// tool leaves a call generic.
+// tool leaves a call generic; some calls keep their requests in per-site
+// caches instead (cached.c).
 // RUN: %ompi-opt --report --profile=%inputs/profile-persistent.json %s -- %mpich_cflags | FileCheck --check-prefix=REPORT %s
 // RUN: %ompi-opt --report --profile=%inputs/profile-persistent-slower.json %s -- %mpich_cflags | FileCheck --check-prefix=SLOWER %s
 // RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --check-prefix=NOPROFILE %s
@@ -117,16 +118,16 @@ void cartesian(int steps) {
   for (int s = 0; s < steps; s++) {
     // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: MPI_Sendrecv through a persistent request made once per run of the loop at line [[#@LINE-1]] (mpiopt_sendrecv_persistent) {{.*}} measured 2.00 us for the persistent request against 3.00 us for the generic call at 4096 bytes (the message: 64 bytes)); saves {{.*}}
     MPI_Sendrecv(a, 1, column, north, 0, b, 1, column, south, 0, grid, MPI_STATUS_IGNORE);
-    // The peers change in the loop.
+    // The peers change in the loop (between two pairs: a per-site cache).
     MPI_Cart_shift(grid, 1, s % 2, &west, &east);
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Sendrecv not through a persistent request (in the loop at line [[#@LINE-5]], dest (west) may change: west is set by MPI_Cart_shift at line [[#@LINE-1]], inside the loop)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: MPI_Sendrecv through a per-site cache of persistent requests (mpiopt_sendrecv_cached) (in the loop at line [[#@LINE-5]], dest (west) may change: west is set by MPI_Cart_shift at line [[#@LINE-1]], inside the loop; the cache, static in cartesian, {{.*}}
     MPI_Sendrecv(a, 8, MPI_DOUBLE, west, 1, b, 8, MPI_DOUBLE, east, 1, grid, MPI_STATUS_IGNORE);
   }
   MPI_Type_free(&column);
   MPI_Comm_free(&grid);
 }
 // SRC:    mpiopt_sendrecv_persistent(&mpiopt_preq8_p, a, 1, column, north, 0, b, 1, column, south, 0, grid, MPI_STATUS_IGNORE);
-// SRC-NEXT:    // The peers change in the loop.
+// SRC-NEXT:    // The peers change in the loop (between two pairs: a per-site cache).
 // SRC-NEXT:    MPI_Cart_shift(grid, 1, s % 2, &west, &east);
 
 // Reductions fused in a loop, the last in a macro's argument: fusion
@@ -154,13 +155,13 @@ void negative(int steps, int peer, MPI_Comm comm) {
   int *pp = &peer;
   for (int s = 0; s < steps; s++) {
     // The buffer moves.
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-2]], buf (&a[s]) may change: s is assigned at line [[#@LINE-2]], inside the loop)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-2]], buf (&a[s]) may change: s is assigned at line [[#@LINE-2]], inside the loop; its buf (&a[s]) follows s, the counter of the loop at line [[#@LINE-2]]: a per-site cache would miss on every iteration)
     MPI_Send(&a[s], 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
     // The peer changes.
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line {{[0-9]+}}, dest (s % 2) may change: {{.*}})
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line {{[0-9]+}}, dest (s % 2) may change: {{.*}}; its dest (s % 2) follows s, the counter of the loop at line {{[0-9]+}}: a per-site cache would miss on every iteration)
     MPI_Send(a, 1, MPI_DOUBLE, s % 2, 0, MPI_COMM_WORLD);
-    // The peer is read through a pointer.
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line {{[0-9]+}}, dest (*pp) may change: {{.*}})
+    // The peer is read through a pointer: a per-site cache (cached.c).
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: MPI_Send through a per-site cache of persistent requests (mpiopt_send_cached) (in the loop at line {{[0-9]+}}, dest (*pp) may change: {{.*}}
     MPI_Send(a, 1, MPI_DOUBLE, *pp, 0, MPI_COMM_WORLD);
     // Wildcard receives stay generic.
     // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Recv not through a persistent request (it receives from MPI_ANY_SOURCE: wildcard receives stay generic)
@@ -182,7 +183,7 @@ void negative(int steps, int peer, MPI_Comm comm) {
   for (int s = 0; s < steps; s++) {
     MPI_Type_contiguous(2, MPI_DOUBLE, &t);
     MPI_Type_commit(&t);
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-3]], datatype (t) may change: t is set by MPI_Type_contiguous at line [[#@LINE-2]], inside the loop)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-3]], datatype (t) may change: t is set by MPI_Type_contiguous at line [[#@LINE-2]], inside the loop; its datatype (t) may be a new handle on each iteration of the loop at line [[#@LINE-3]], which no cached request would match)
     MPI_Send(a, 1, t, peer, 0, MPI_COMM_WORLD);
     MPI_Type_free(&t);
   }
@@ -190,31 +191,33 @@ void negative(int steps, int peer, MPI_Comm comm) {
   MPI_Comm c;
   MPI_Comm_dup(comm, &c);
   for (int s = 0; s < steps; s++) {
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-1]], comm (c) may change: c is set by MPI_Comm_free at line [[#@LINE+2]], inside the loop)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (in the loop at line [[#@LINE-1]], comm (c) may change: c is set by MPI_Comm_free at line [[#@LINE+2]], inside the loop; its comm (c) may be a new handle on each iteration of the loop at line [[#@LINE-1]], which no cached request would match)
     MPI_Send(a, 1, MPI_DOUBLE, peer, 0, c);
     MPI_Comm_free(&c);
     MPI_Comm_dup(comm, &c);
   }
   MPI_Comm_free(&c);
-  // A goto leaves the loop past the release.
+  // A goto leaves the loop past the release: a per-site cache (cached.c).
   for (int s = 0; s < steps; s++) {
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (its request could live through the loop at line [[#@LINE-1]], but the goto at line [[#@LINE+3]] leaves the loop)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: MPI_Send through a per-site cache of persistent requests (mpiopt_send_cached) (its request could live through the loop at line [[#@LINE-1]], but the goto at line [[#@LINE+3]] leaves the loop; {{.*}}
     MPI_Send(a, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
     if (a[0] < 0)
       goto out;
   }
 out:
-  // MPI_Finalize in the loop: nothing could be released after it.
+  // MPI_Finalize in the loop: nothing could be released after it, but a
+  // per-site cache is released by MPI_Finalize itself.
   for (int s = 0; s < steps; s++) {
-    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: not done: MPI_Send not through a persistent request (its request could live through the loop at line [[#@LINE-1]], but MPI_Finalize may run in the loop (the call at line [[#@LINE+3]]), after which nothing could be released)
+    // REPORT-DAG: persistent.c:[[#@LINE+1]]:5: persistent-requests: MPI_Send through a per-site cache of persistent requests (mpiopt_send_cached) (its request could live through the loop at line [[#@LINE-1]], but MPI_Finalize may run in the loop (the call at line [[#@LINE+3]]), after which nothing could be released; {{.*}}
     MPI_Send(a, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
     if (s == 3) {
       MPI_Finalize();
       return;
     }
   }
-  // No loop: a request would serve one call (not even a candidate).
-  // REPORT-NOT: persistent.c:[[#@LINE+1]]:{{.*}}persistent-requests
+  // No loop: a per-site cache keeps the request for the next call of
+  // negative (cached.c).
+  // REPORT-DAG: persistent.c:[[#@LINE+1]]:3: persistent-requests: MPI_Send through a per-site cache of persistent requests (mpiopt_send_cached) (it is in no loop of negative, {{.*}}
   MPI_Send(a, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
 }
 
