@@ -123,6 +123,23 @@ private:
   std::string runtimeWhy(const Construction &C);
 };
 
+/// A file's DerivedTypes, made at the first use: the pipeline owns one per
+/// file, which the transformations and the checks share.
+class LazyDerivedTypes {
+public:
+  LazyDerivedTypes(clang::ASTContext &Ctx, Evaluator &Ev) : Ctx(Ctx), Ev(Ev) {}
+  const DerivedTypes &get() {
+    if (!DT)
+      DT.emplace(Ctx, Ev);
+    return *DT;
+  }
+
+private:
+  clang::ASTContext &Ctx;
+  Evaluator &Ev;
+  std::optional<DerivedTypes> DT;
+};
+
 /// Whether T is the MPI_Datatype type, by its typedef's spelling.
 bool isDatatypeType(clang::QualType T);
 

@@ -305,11 +305,10 @@ ChangeNote cacheNote(const CallResult &C, const Site &S, const PersistentCall &P
 
 } // namespace
 
-PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                                    const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
-                                    bool Reassociate) {
+PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Uniformity &Uni,
+                                    const FileResult &Calls, const MachineProfile *Profile,
+                                    llvm::function_ref<bool(const CallExpr *)> Taken, bool Reassociate) {
   PersistentPlan Plan;
-  std::optional<DerivedTypes> DT;
   for (const CallResult &C : Calls.Calls) {
     std::optional<Form> F = C.Model ? formOf(C.Function) : std::nullopt;
     if (!F || !C.Call || !C.Caller || Taken(C.Call))
@@ -344,9 +343,7 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, Uniformity &
       Decline(S.Why);
       continue;
     }
-    if (!DT)
-      DT.emplace(Ctx, Ev);
-    auto [Wins, Figure] = profileSays(C, Ev, *DT, F->Family, Profile);
+    auto [Wins, Figure] = profileSays(C, Ev, Derived.get(), F->Family, Profile);
     if (!Wins) {
       Decline(S.Cached ? S.Why + "; a per-site cache: " + Figure : Figure);
       continue;

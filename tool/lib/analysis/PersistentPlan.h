@@ -54,6 +54,7 @@
 #define OMPI_TOOL_ANALYSIS_PERSISTENTPLAN_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/DerivedTypes.h"
 #include "analysis/Uniformity.h"
 #include "mpi/MachineProfile.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -89,9 +90,9 @@ struct PersistentPlan {
 /// deferred, planned, templated), which are no candidates.
 /// Reassociate: floating-point sums and products may be reduced in another
 /// order (--reassociate).
-PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
-                              const MachineProfile *Profile, llvm::function_ref<bool(const clang::CallExpr *)> Taken,
-                              bool Reassociate);
+PersistentPlan planPersistent(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Uniformity &Uni,
+                              const FileResult &Calls, const MachineProfile *Profile,
+                              llvm::function_ref<bool(const clang::CallExpr *)> Taken, bool Reassociate);
 
 } // namespace ompi
 

@@ -404,22 +404,20 @@ void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan
 
 } // namespace
 
-TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
-                                         const MachineProfile *Profile) {
+TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived,
+                                         const FileResult &Calls, const MachineProfile *Profile) {
   TemplatePlan Plan;
-  std::optional<DerivedTypes> DT;
   std::vector<StartGroup> Groups;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CallResult &C : Calls.Calls) {
     const Family *F = familyOf(C.Function);
     if (!F || !C.Call)
       continue;
-    if (!DT)
-      DT.emplace(Ctx, Ev);
+    const DerivedTypes &DT = Derived.get();
     std::vector<SideDecision> Sides;
     bool Any = false, Named = false, Runtime = false;
     for (const Side &S : F->Sides) {
-      Sides.push_back(decide(C, *F, S, *DT, Profile));
+      Sides.push_back(decide(C, *F, S, DT, Profile));
       Any |= Sides.back().Shape || Sides.back().Runtime;
       Runtime |= Sides.back().Runtime != nullptr;
       Named |= !Sides.back().Var.empty();

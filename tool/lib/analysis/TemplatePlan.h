@@ -31,6 +31,7 @@
 #define OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/DerivedTypes.h"
 #include "mpi/MachineProfile.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -75,8 +76,8 @@ struct TemplatePlan {
   std::vector<PendVar> Pends;
 };
 
-TemplatePlan planDatatypeTemplates(clang::ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls,
-                                   const MachineProfile *Profile);
+TemplatePlan planDatatypeTemplates(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived,
+                                   const FileResult &Calls, const MachineProfile *Profile);
 
 } // namespace ompi
 

@@ -119,11 +119,7 @@ bool CheckContext::sequenceDivergesAt(const Stmt *S) {
   return false;
 }
 
-const DerivedTypes &CheckContext::derived() {
-  if (!Derived)
-    Derived.emplace(Ctx, Ev);
-  return *Derived;
-}
+const DerivedTypes &CheckContext::derived() { return Derived.get(); }
 
 std::optional<CheckContext::DatatypeInfo> CheckContext::datatype(const Expr *E) {
   if (auto H = Ev.spelledHandle(E))

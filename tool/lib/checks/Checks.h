@@ -90,6 +90,7 @@ struct Finding {
 struct CheckContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
+  LazyDerivedTypes &Derived; ///< the file's datatype variables of known shape, shared with the transformations
   Uniformity &Uni;
   ReductionPlans &Plans;
   const FileResult &Analysis; ///< with the transformations' notes
@@ -99,7 +100,6 @@ struct CheckContext {
   std::map<const clang::FunctionDecl *, std::vector<HandleVar>> HandleFlows = {};   ///< handles(), computed once
   std::optional<std::vector<SequenceResult>> Sequences = {};                        ///< sequences(), computed once
   std::optional<std::vector<P2PTraces>> P2P = {};                                   ///< p2p(), computed once
-  std::optional<DerivedTypes> Derived = {};                                         ///< derived(), computed once
   std::optional<std::map<const clang::FunctionDecl *, bool>> Agreeing = {};         ///< sequencesAgree(), computed once
 
   /// A finding of check Name at Loc (null when a NOLINT comment suppresses

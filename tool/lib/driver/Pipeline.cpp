@@ -66,7 +66,8 @@ public:
     if (Profile)
       O.Profile = Profile->Path;
     ReductionPlans Plans(Ctx, Ev, Uni, O.Analysis, Profile);
-    TransformContext TC{Ctx, Ev, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
+    LazyDerivedTypes Derived(Ctx, Ev);
+    TransformContext TC{Ctx, Ev, Derived, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
     TC.Profile = Profile;
     TC.Reassociate = Opts.Reassociate;
     for (const TransformInfo &T : transforms())
@@ -96,7 +97,7 @@ public:
     O.Analysis.Notes = std::move(Notes);
     if (Opts.RunChecks) {
       // Every check runs; the driver keeps what each file's selection asks for.
-      CheckContext CC{Ctx, Ev, Uni, Plans, O.Analysis, O.Findings};
+      CheckContext CC{Ctx, Ev, Derived, Uni, Plans, O.Analysis, O.Findings};
       CC.Receives = &O.Receives;
       for (const CheckInfo &K : checks())
         K.Run(CC);

@@ -57,7 +57,7 @@ static llvm::Error addShadow(TransformContext &TC, const ShadowVar &V, std::map<
 }
 
 llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
-  TemplatePlan Plan = planDatatypeTemplates(TC.Ctx, TC.Ev, TC.Analysis, TC.Profile);
+  TemplatePlan Plan = planDatatypeTemplates(TC.Ctx, TC.Ev, TC.Derived, TC.Analysis, TC.Profile);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
   if (Plan.Calls.empty())

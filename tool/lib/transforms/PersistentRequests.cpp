@@ -66,7 +66,8 @@ static llvm::Error declareCaches(TransformContext &TC,
 llvm::Error ompi::runPersistentRequests(TransformContext &TC) {
   // A call another transformation rewrote is reported by that one.
   auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
-  PersistentPlan Plan = planPersistent(TC.Ctx, TC.Ev, TC.Uni, TC.Analysis, TC.Profile, Taken, TC.Reassociate);
+  PersistentPlan Plan =
+      planPersistent(TC.Ctx, TC.Ev, TC.Derived, TC.Uni, TC.Analysis, TC.Profile, Taken, TC.Reassociate);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
   std::map<const Stmt *, std::vector<const PersistentCall *>> Groups;

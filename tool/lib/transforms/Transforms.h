@@ -10,6 +10,7 @@
 #define OMPI_TOOL_TRANSFORMS_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/DerivedTypes.h"
 #include "analysis/Uniformity.h"
 #include "mpi/MachineProfile.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -26,6 +27,7 @@ class ReductionPlans;
 struct TransformContext {
   clang::ASTContext &Ctx;
   Evaluator &Ev;
+  LazyDerivedTypes &Derived; ///< the file's datatype variables of known shape, shared with the checks
   Uniformity &Uni;
   ReductionPlans &Plans;
   const FileResult &Analysis;
