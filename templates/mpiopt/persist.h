@@ -265,6 +265,10 @@ static MPIOPT_INLINE int mpiopt_sendrecv_persistent(struct mpiopt_persist *p, co
  * unit puts an attribute on MPI_COMM_SELF whose delete callback, which MPI
  * runs first thing in MPI_Finalize, frees every cache's requests.
  *
+ * A call of the site made while another is under way (from a user error
+ * handler that the first one's error ran) runs the generic call: the way
+ * the first call uses stays as it is.
+ *
  * Thread safety: the cache is one static object per site. Where MPI was
  * initialised with MPI_THREAD_MULTIPLE (and where it was not initialised
  * through MPI_Init, as with MPI-4 sessions), the site runs the generic
@@ -281,6 +285,7 @@ struct mpiopt_pcache {
   int last;                  /* the way used last */
   unsigned age[MPIOPT_PCACHE_WAYS], clock; /* when each way was used last */
   unsigned calls, misses;    /* since the last verdict */
+  int busy;                  /* a call of the site is under way (a user error handler may call it again) */
 };
 
 /* The caches of this translation unit that made a request, freed at
@@ -357,7 +362,7 @@ static MPIOPT_INLINE int mpiopt_pcache_enable(struct mpiopt_pcache *c) {
 static MPIOPT_INLINE struct mpiopt_persist *mpiopt_pcache_way(struct mpiopt_pcache *c, int n,
                                                               const struct mpiopt_pkey *k) {
   int i, w, oldest = 0;
-  if (c->state <= 0 && (c->state < 0 || (c->state = mpiopt_pcache_enable(c)) < 0))
+  if (c->busy || (c->state <= 0 && (c->state < 0 || (c->state = mpiopt_pcache_enable(c)) < 0)))
     return 0;
   if (++c->calls > MPIOPT_PCACHE_VERDICT) {
     if (c->misses * 8 > MPIOPT_PCACHE_VERDICT) {
@@ -399,11 +404,15 @@ static MPIOPT_INLINE int mpiopt_pcache_send(struct mpiopt_pcache *c, int mode, c
                                             MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   struct mpiopt_pkey k;
   struct mpiopt_persist *p;
+  int rc;
   mpiopt_pkey_set(&k, buf, count, type, dest, tag, comm);
   if (dest == MPI_PROC_NULL || !(p = mpiopt_pcache_way(c, 1, &k)))
     return mode == MPIOPT_PSSEND ? MPI_Ssend(buf, count, type, dest, tag, comm)
                                  : MPI_Send(buf, count, type, dest, tag, comm);
-  return mpiopt_persist_one(p, mode, buf, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  c->busy = 1;
+  rc = mpiopt_persist_one(p, mode, buf, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  c->busy = 0;
+  return rc;
 }
 
 /* MPI_Send through c. */
@@ -424,10 +433,14 @@ static MPIOPT_INLINE int mpiopt_recv_cached(struct mpiopt_pcache *c, void *buf, 
                                             int source, int tag, MPI_Comm comm, MPI_Status *status) {
   struct mpiopt_pkey k;
   struct mpiopt_persist *p;
+  int rc;
   mpiopt_pkey_set(&k, buf, count, type, source, tag, comm);
   if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG || source == MPI_PROC_NULL || !(p = mpiopt_pcache_way(c, 1, &k)))
     return MPI_Recv(buf, count, type, source, tag, comm, status);
-  return mpiopt_persist_one(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
+  c->busy = 1;
+  rc = mpiopt_persist_one(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
+  c->busy = 0;
+  return rc;
 }
 
 /* MPI_Sendrecv through c (one way holds the receive and the send). */
@@ -437,13 +450,16 @@ static MPIOPT_INLINE int mpiopt_sendrecv_cached(struct mpiopt_pcache *c, const v
                                                 MPI_Status *status) {
   struct mpiopt_pkey k[2];
   struct mpiopt_persist *p;
+  int rc;
   mpiopt_pkey_set(&k[0], rbuf, rcount, rtype, source, rtag, comm);
   mpiopt_pkey_set(&k[1], sbuf, scount, stype, dest, stag, comm);
   if (source == MPI_ANY_SOURCE || rtag == MPI_ANY_TAG || source == MPI_PROC_NULL || dest == MPI_PROC_NULL ||
       !(p = mpiopt_pcache_way(c, 2, k)))
     return MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
-  return mpiopt_sendrecv_persistent(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
-                                    status);
+  c->busy = 1;
+  rc = mpiopt_sendrecv_persistent(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+  c->busy = 0;
+  return rc;
 }
 
 /* Persistent collectives. A collective's request is made by a collective

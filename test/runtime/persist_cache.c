@@ -5,7 +5,8 @@
  * MPIOPT_PCACHE_VERDICT calls runs the generic call for good; a freed and
  * remade datatype or communicator (which may get the freed handle's value)
  * never meets a request made for the old one; wildcards and MPI_PROC_NULL
- * run the generic calls with MPI's statuses; MPI_Finalize frees every
+ * run the generic calls with MPI's statuses; a call of a site from a user
+ * error handler its own call ran takes the generic call; MPI_Finalize frees every
  * cached request. On 1 process through MPI_COMM_SELF (each send goes to a
  * receive posted before it: MPICH buffers no send to the process itself),
  * and on every process count a ring of sendrecvs through MPI_COMM_WORLD
@@ -115,6 +116,37 @@ static void remade_handles(void) {
   }
 }
 
+/* A call of a site from a user error handler that the site's own call ran
+   (an invalid peer): the inner call runs the generic send. */
+static struct mpiopt_pcache ce;
+static MPI_Comm errcomm;
+static int reentered;
+
+static void on_error(MPI_Comm *comm, int *code, ...) {
+  MPI_Request r;
+  (void)comm, (void)code;
+  if (reentered++)
+    return;
+  CHECK(ce.busy == 1, "the handler runs inside the site's call");
+  c[5] = -1;
+  a[5] = 55;
+  MPI_Irecv(c, 64, MPI_DOUBLE, 0, 77, errcomm, &r);
+  CHECK(mpiopt_send_cached(&ce, a, 6, MPI_DOUBLE, 0, 77, errcomm) == MPI_SUCCESS, "the inner call");
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  CHECK(c[5] == 55, "the inner call's message arrived");
+}
+
+static void reentry(void) {
+  MPI_Errhandler eh;
+  MPI_Comm_dup(MPI_COMM_SELF, &errcomm);
+  MPI_Comm_create_errhandler(on_error, &eh);
+  MPI_Comm_set_errhandler(errcomm, eh);
+  CHECK(mpiopt_send_cached(&ce, a, 1, MPI_DOUBLE, 5, 77, errcomm) != MPI_SUCCESS, "a send to rank 5 of 1 fails");
+  CHECK(reentered == 1 && ce.busy == 0, "the handler ran once (%d), the site is free again", reentered);
+  MPI_Errhandler_free(&eh);
+  MPI_Comm_free(&errcomm);
+}
+
 /* A ring of sendrecvs through MPI_COMM_WORLD, two buffers in turn. */
 static void ring(int rank, int size) {
   static struct mpiopt_pcache cx;
@@ -143,8 +175,9 @@ int main(int argc, char **argv) {
   same_and_alternating();
   thrashing();
   remade_handles();
+  reentry();
   ring(rank, size);
-  CHECK(mpiopt_pcache_registry()->n == 6, "six caches registered (%d)", mpiopt_pcache_registry()->n);
+  CHECK(mpiopt_pcache_registry()->n == 7, "seven caches registered (%d)", mpiopt_pcache_registry()->n);
   MPI_Finalize();
   CHECK(mpiopt_pcache_registry()->done && mpiopt_pcache_registry()->n == 0, "MPI_Finalize freed the caches");
   printf("ok: %d checks, %d failures\n", checks, failures);
