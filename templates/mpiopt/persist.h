@@ -118,6 +118,10 @@ static MPIOPT_INLINE int mpiopt_pkey_same(const struct mpiopt_pkey *k, const voi
   return k->buf == buf && k->count == count && k->type == type && k->peer == peer && k->tag == tag && k->comm == comm;
 }
 
+static MPIOPT_INLINE int mpiopt_pkey_eq(const struct mpiopt_pkey *a, const struct mpiopt_pkey *b) {
+  return mpiopt_pkey_same(a, b->buf, b->count, b->type, b->peer, b->tag, b->comm);
+}
+
 static MPIOPT_INLINE void mpiopt_pkey_set(struct mpiopt_pkey *k, const void *buf, int count, MPI_Datatype type,
                                           int peer, int tag, MPI_Comm comm) {
   k->buf = buf;
@@ -164,18 +168,26 @@ static MPIOPT_INLINE int mpiopt_persist_make(struct mpiopt_persist *p, int mode,
   return MPI_SUCCESS;
 }
 
-/* Start p's one request and wait for it. */
-static MPIOPT_INLINE int mpiopt_persist_one(struct mpiopt_persist *p, int mode, const void *buf, int count,
-                                            MPI_Datatype type, int peer, int tag, MPI_Comm comm,
-                                            MPI_Status *status) {
+/* Start p's one request, made first where p holds none (p holds none or
+   one made with these arguments), and wait for it. */
+static MPIOPT_INLINE int mpiopt_persist_go(struct mpiopt_persist *p, int mode, const void *buf, int count,
+                                           MPI_Datatype type, int peer, int tag, MPI_Comm comm, MPI_Status *status) {
   int err = MPI_SUCCESS;
-  if (!mpiopt_persist_has(p, 1, buf, count, type, peer, tag, comm)) {
-    mpiopt_persist_free(p);
+  if (!p->made)
     err = mpiopt_persist_make(p, mode, buf, count, type, peer, tag, comm);
-  }
   if (err == MPI_SUCCESS)
     err = MPI_Start(&p->req[0]);
   return err != MPI_SUCCESS ? err : MPI_Wait(&p->req[0], status);
+}
+
+/* Start p's one request and wait for it (made again where the arguments
+   differ from its own). */
+static MPIOPT_INLINE int mpiopt_persist_one(struct mpiopt_persist *p, int mode, const void *buf, int count,
+                                            MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                                            MPI_Status *status) {
+  if (!mpiopt_persist_has(p, 1, buf, count, type, peer, tag, comm))
+    mpiopt_persist_free(p);
+  return mpiopt_persist_go(p, mode, buf, count, type, peer, tag, comm, status);
 }
 
 /* MPI_Send / MPI_Ssend through p's request; to MPI_PROC_NULL, the generic
@@ -207,19 +219,14 @@ static MPIOPT_INLINE int mpiopt_recv_persistent(struct mpiopt_persist *p, void *
   return mpiopt_persist_one(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
 }
 
-/* MPI_Sendrecv through p's two requests: the receive is started first,
-   then the send; the status is the receive's. A wildcard receive, or a
-   peer that is MPI_PROC_NULL, runs MPI_Sendrecv. */
-static MPIOPT_INLINE int mpiopt_sendrecv_persistent(struct mpiopt_persist *p, const void *sbuf, int scount,
-                                                    MPI_Datatype stype, int dest, int stag, void *rbuf, int rcount,
-                                                    MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
-                                                    MPI_Status *status) {
+/* Start p's two requests, made first where p holds none (p holds none or
+   two made with these arguments): the receive first, then the send; wait
+   for both; the status is the receive's. */
+static MPIOPT_INLINE int mpiopt_sendrecv_go(struct mpiopt_persist *p, const void *sbuf, int scount, MPI_Datatype stype,
+                                            int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype, int source,
+                                            int rtag, MPI_Comm comm, MPI_Status *status) {
   int err = MPI_SUCCESS;
-  if (source == MPI_ANY_SOURCE || rtag == MPI_ANY_TAG || source == MPI_PROC_NULL || dest == MPI_PROC_NULL)
-    return MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
-  if (!mpiopt_persist_has(p, 2, sbuf, scount, stype, dest, stag, comm) ||
-      !mpiopt_pkey_same(&p->key[0], rbuf, rcount, rtype, source, rtag, comm)) {
-    mpiopt_persist_free(p);
+  if (!p->made) {
     err = mpiopt_persist_make(p, MPIOPT_PRECV, rbuf, rcount, rtype, source, rtag, comm);
     if (err == MPI_SUCCESS)
       err = mpiopt_persist_make(p, MPIOPT_PSEND, sbuf, scount, stype, dest, stag, comm);
@@ -233,6 +240,21 @@ static MPIOPT_INLINE int mpiopt_sendrecv_persistent(struct mpiopt_persist *p, co
   if (err == MPI_SUCCESS)
     err = MPI_Wait(&p->req[1], MPI_STATUS_IGNORE);
   return err;
+}
+
+/* MPI_Sendrecv through p's two requests: the receive is started first,
+   then the send; the status is the receive's. A wildcard receive, or a
+   peer that is MPI_PROC_NULL, runs MPI_Sendrecv. */
+static MPIOPT_INLINE int mpiopt_sendrecv_persistent(struct mpiopt_persist *p, const void *sbuf, int scount,
+                                                    MPI_Datatype stype, int dest, int stag, void *rbuf, int rcount,
+                                                    MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                                    MPI_Status *status) {
+  if (source == MPI_ANY_SOURCE || rtag == MPI_ANY_TAG || source == MPI_PROC_NULL || dest == MPI_PROC_NULL)
+    return MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+  if (!mpiopt_persist_has(p, 2, sbuf, scount, stype, dest, stag, comm) ||
+      !mpiopt_pkey_same(&p->key[0], rbuf, rcount, rtype, source, rtag, comm))
+    mpiopt_persist_free(p);
+  return mpiopt_sendrecv_go(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
 }
 
 /* Per-site caches: a blocking MPI_Send, MPI_Ssend, MPI_Recv or
@@ -377,9 +399,7 @@ static MPIOPT_INLINE struct mpiopt_persist *mpiopt_pcache_way(struct mpiopt_pcac
     struct mpiopt_persist *p;
     w = (c->last + i) % MPIOPT_PCACHE_WAYS;
     p = &c->way[w];
-    if (p->made == n && mpiopt_pkey_same(&p->key[0], k[0].buf, k[0].count, k[0].type, k[0].peer, k[0].tag,
-                                         k[0].comm) &&
-        (n == 1 || mpiopt_pkey_same(&p->key[1], k[1].buf, k[1].count, k[1].type, k[1].peer, k[1].tag, k[1].comm))) {
+    if (p->made == n && mpiopt_pkey_eq(&p->key[0], &k[0]) && (n == 1 || mpiopt_pkey_eq(&p->key[1], &k[1]))) {
       c->last = w;
       c->age[w] = c->clock;
       return p;
@@ -410,7 +430,7 @@ static MPIOPT_INLINE int mpiopt_pcache_send(struct mpiopt_pcache *c, int mode, c
     return mode == MPIOPT_PSSEND ? MPI_Ssend(buf, count, type, dest, tag, comm)
                                  : MPI_Send(buf, count, type, dest, tag, comm);
   c->busy = 1;
-  rc = mpiopt_persist_one(p, mode, buf, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  rc = mpiopt_persist_go(p, mode, buf, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
   c->busy = 0;
   return rc;
 }
@@ -438,7 +458,7 @@ static MPIOPT_INLINE int mpiopt_recv_cached(struct mpiopt_pcache *c, void *buf, 
   if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG || source == MPI_PROC_NULL || !(p = mpiopt_pcache_way(c, 1, &k)))
     return MPI_Recv(buf, count, type, source, tag, comm, status);
   c->busy = 1;
-  rc = mpiopt_persist_one(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
+  rc = mpiopt_persist_go(p, MPIOPT_PRECV, buf, count, type, source, tag, comm, status);
   c->busy = 0;
   return rc;
 }
@@ -457,7 +477,7 @@ static MPIOPT_INLINE int mpiopt_sendrecv_cached(struct mpiopt_pcache *c, const v
       !(p = mpiopt_pcache_way(c, 2, k)))
     return MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
   c->busy = 1;
-  rc = mpiopt_sendrecv_persistent(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+  rc = mpiopt_sendrecv_go(p, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
   c->busy = 0;
   return rc;
 }

@@ -21,25 +21,22 @@ constexpr const char *Transform = "persistent-requests";
 /// A call's template and the profile family that decides it.
 struct Form {
   llvm::StringRef To, Family;
+  llvm::StringRef Cached; ///< the per-site cache's template ("" for collectives, never cached)
   bool Collective = false;
-  /// The per-site cache's template ("" for collectives, never cached).
-  std::string cached() const {
-    return Collective ? std::string() : (To.drop_back(llvm::StringRef("persistent").size()) + "cached").str();
-  }
 };
 
 std::optional<Form> formOf(llvm::StringRef Function) {
   return llvm::StringSwitch<std::optional<Form>>(Function)
-      .Case("MPI_Send", Form{"mpiopt_send_persistent", "persistent"})
-      .Case("MPI_Ssend", Form{"mpiopt_ssend_persistent", "persistent_ssend"})
-      .Case("MPI_Recv", Form{"mpiopt_recv_persistent", "persistent"})
-      .Case("MPI_Sendrecv", Form{"mpiopt_sendrecv_persistent", "persistent_sendrecv"})
-      .Case("MPI_Allreduce", Form{"mpiopt_allreduce_persistent", "persistent_allreduce", true})
-      .Case("MPI_Reduce", Form{"mpiopt_reduce_persistent", "persistent_reduce", true})
-      .Case("MPI_Bcast", Form{"mpiopt_bcast_persistent", "persistent_bcast", true})
-      .Case("MPI_Allgather", Form{"mpiopt_allgather_persistent", "persistent_allgather", true})
-      .Case("MPI_Alltoall", Form{"mpiopt_alltoall_persistent", "persistent_alltoall", true})
-      .Case("MPI_Barrier", Form{"mpiopt_barrier_persistent", "persistent_barrier", true})
+      .Case("MPI_Send", Form{"mpiopt_send_persistent", "persistent", "mpiopt_send_cached"})
+      .Case("MPI_Ssend", Form{"mpiopt_ssend_persistent", "persistent_ssend", "mpiopt_ssend_cached"})
+      .Case("MPI_Recv", Form{"mpiopt_recv_persistent", "persistent", "mpiopt_recv_cached"})
+      .Case("MPI_Sendrecv", Form{"mpiopt_sendrecv_persistent", "persistent_sendrecv", "mpiopt_sendrecv_cached"})
+      .Case("MPI_Allreduce", Form{"mpiopt_allreduce_persistent", "persistent_allreduce", "", true})
+      .Case("MPI_Reduce", Form{"mpiopt_reduce_persistent", "persistent_reduce", "", true})
+      .Case("MPI_Bcast", Form{"mpiopt_bcast_persistent", "persistent_bcast", "", true})
+      .Case("MPI_Allgather", Form{"mpiopt_allgather_persistent", "persistent_allgather", "", true})
+      .Case("MPI_Alltoall", Form{"mpiopt_alltoall_persistent", "persistent_alltoall", "", true})
+      .Case("MPI_Barrier", Form{"mpiopt_barrier_persistent", "persistent_barrier", "", true})
       .Default(std::nullopt);
 }
 
@@ -352,7 +349,7 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, LazyDerivedT
     P.Call = C.Call;
     if (S.Cached) {
       P.CacheIn = C.Caller;
-      P.To = F->cached();
+      P.To = F->Cached.str();
       P.Note = cacheNote(C, S, P, Figure);
     } else {
       P.Loop = S.Loop->Loop;
