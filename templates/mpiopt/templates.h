@@ -9,6 +9,7 @@
 
 #include "mpiopt/dtype.h"
 #include "mpiopt/fuse.h"
+#include "mpiopt/peer.h"
 #include "mpiopt/persist.h"
 
 #endif /* MPIOPT_TEMPLATES_H */

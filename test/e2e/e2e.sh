@@ -87,6 +87,7 @@ assert p["fusion"]["composite"] and p["lazy"]["model"] and p["templates"]["vecto
 t = p["templates"]
 assert t["persistent"] and t["persistent_ssend"] and t["persistent_sendrecv"]
 assert [q["bytes"] for q in t["persistent"]][0] == 0 and all("block" not in q for q in t["persistent"])
+assert t["null"] and t["null_sendrecv"] and t["self_sendrecv"] and t["self_replace"]
 c = p["collectives"]
 assert c["alltoallv"] and c["allgatherv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
 PY
@@ -154,6 +155,22 @@ PY
     [ "$nc" -eq 3 ] || { cat report.txt; fail "expected 3 calls through per-site caches, found $nc"; }
     same_output "$impl" "$n" ./plain ./persistent
     ok "persistent_cases.c: $np calls through persistent requests; same output with $impl on $n ranks"
+    ;;
+
+  peers)
+    # peer-templates on peer_cases.c with a profile in which the templates
+    # win at every size: 6 calls with MPI_PROC_NULL (no-ops and half
+    # exchanges) and 4 exchanges of a process with itself go through them;
+    # the same output (data and statuses) as the generic calls give.
+    impl=$1 n=$2
+    MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-peers.json" \
+      build_pair "$impl" "$E2E_SRC/peer_cases.c" peers
+    np=$(grep -c "peer-templates: MPI_" report.txt || true)
+    [ "$np" -eq 10 ] || { cat report.txt; fail "expected 10 calls through peer templates, found $np"; }
+    ns=$(grep -c "peer-templates: MPI_.* with the caller itself as" report.txt || true)
+    [ "$ns" -eq 4 ] || { cat report.txt; fail "expected 4 exchanges with the caller itself, found $ns"; }
+    same_output "$impl" "$n" ./plain ./peers
+    ok "peer_cases.c: $np calls through peer templates; same output with $impl on $n ranks"
     ;;
 
   planned)

@@ -50,7 +50,8 @@ _profiles = {}
 
 def profile_for(impl):
     """The machine profile ompi-cc builds with for impl: the shipped one,
-    with persistent requests winning at every size (written once per run)."""
+    with persistent requests and the self and null peers' templates winning
+    at every size (written once per run)."""
     if impl not in _profiles:
         with open(os.path.join(ROOT, "profiles", impl + ".json")) as f:
             profile = json.load(f)
@@ -58,6 +59,8 @@ def profile_for(impl):
                        "persistent_reduce", "persistent_bcast", "persistent_allgather", "persistent_alltoall",
                        "persistent_barrier"):
             profile.setdefault("templates", {})[family] = PERSISTENT_WINS
+        for family in ("null", "null_sendrecv", "self_sendrecv", "self_replace"):
+            profile["templates"][family] = PERSISTENT_WINS
         d = tempfile.mkdtemp(prefix="difftest-profile.")
         atexit.register(shutil.rmtree, d, True)
         _profiles[impl] = os.path.join(d, impl + ".json")

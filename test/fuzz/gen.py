@@ -399,6 +399,27 @@ class Gen:
         else:
             out.append("%s(%s);" % (h.name, arg))
 
+    def peers(self, f, out, t, u):
+        """Calls whose peer is MPI_PROC_NULL or the caller itself (what
+        peer-templates rewrites): their data and statuses mixed in."""
+        st, c = self.fresh("st"), self.fresh("c")
+        f.locals.append("MPI_Status %s; int %s = 0;" % (st, c))
+        how = self.r.randint(0, 3)
+        if how == 0:
+            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, rank, 9, &%s, 1, MPI_LONG, rank, MPI_ANY_TAG, MPI_COMM_WORLD, &%s);"
+                       % (t, u, st))
+        elif how == 1:
+            out.append("MPI_Sendrecv_replace(&%s, 1, MPI_LONG, rank, 9, rank, 9, MPI_COMM_WORLD, &%s);" % (u, st))
+        elif how == 2:
+            out.append("MPI_Send(&%s, 1, MPI_LONG, MPI_PROC_NULL, 9, MPI_COMM_WORLD);" % t)
+            out.append("MPI_Recv(&%s, 1, MPI_LONG, MPI_PROC_NULL, 9, MPI_COMM_WORLD, &%s);" % (u, st))
+        else:
+            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, MPI_PROC_NULL, 9, &%s, 1, MPI_LONG, MPI_PROC_NULL, 9, "
+                       "MPI_COMM_WORLD, &%s);" % (t, u, st))
+        out.append("MPI_Get_count(&%s, MPI_LONG, &%s);" % (st, c))
+        out.append("mix(%s); mix(%s + 3 * (%s.MPI_SOURCE == MPI_PROC_NULL) + 5 * (%s.MPI_TAG == MPI_ANY_TAG));"
+                   % (u, c, st, st))
+
     def ring(self, f, out):
         t = self.fresh("t")
         u = self.fresh("u")
@@ -435,6 +456,8 @@ class Gen:
             out.append("MPI_Waitall(2, %s, MPI_STATUSES_IGNORE);" % rq)
             out.append("MPI_Request_free(&%s[0]);" % rq)
             out.append("MPI_Request_free(&%s[1]);" % rq)
+        if self.chance(0.3):
+            self.peers(f, out, t, u)
         # Every rank runs a ring: a broadcast or barrier may follow (what
         # persistent collectives look for in loops).
         extra = self.r.randint(0, 5)

@@ -19,6 +19,9 @@ static const std::vector<TransformInfo> Registry = {
      runPlannedCollectives},
     {"vector-reductions", "hand large MPI_Allreduce / MPI_Reduce to the runtime's algorithm selector",
      runVectorReductions},
+    {"peer-templates",
+     "run sends and receives with MPI_PROC_NULL as no-ops and exchanges with the caller itself as copies",
+     runPeerTemplates},
     {"persistent-requests", "run point-to-point calls in loops through persistent requests made once per loop",
      runPersistentRequests},
 };

@@ -1,0 +1,120 @@
+/* peer_tune.c: the measurement behind the machine profile's
+ * "templates.null", "templates.null_sendrecv", "templates.self_sendrecv"
+ * and "templates.self_replace" points (scripts/tune): the generic calls
+ * against the templates of templates/mpiopt/peer.h, in alternating rounds;
+ * medians of the rounds, microseconds per call:
+ *   null            MPI_Send to MPI_PROC_NULL, then MPI_Recv from it (per call);
+ *   null_sendrecv   a ping-pong of MPI_Sendrecv whose other side is
+ *                   MPI_PROC_NULL (ranks 0 and 1; per one-way message);
+ *   self_sendrecv   MPI_Sendrecv of each rank with itself;
+ *   self_replace    MPI_Sendrecv_replace of each rank with itself.
+ * Sizes from 0 bytes to 16 MiB (MPI_BYTE; "null": 0 and 16 MiB, whose
+ * calls move nothing).
+ *
+ * With more than two ranks, every pair (0,1), (2,3), ... runs the
+ * ping-pong at the same time (an odd last rank waits); every rank sends to
+ * itself.
+ *
+ *   mpiexec -n 2 ./peer_tune [ROUNDS]
+ * Prints one JSON object per family and size on rank 0:
+ *   {"family": "self_sendrecv", "bytes": B, "generic_us": G, "template_us": T} */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpiopt/peer.h"
+
+enum { NULLP2P, NULLSR, SELFSR, SELFREP, NFAM };
+static const char *const family_names[NFAM] = {"null", "null_sendrecv", "self_sendrecv", "self_replace"};
+
+static int paired; /* ranks below this one have a partner */
+static int rank;
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One round of iters calls of family f on n bytes, generic or through the
+   templates (tpl); microseconds per call (rank 0's clock). */
+static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
+  int peer = rank ^ 1, first = !(rank & 1), i, P = MPI_PROC_NULL;
+  MPI_Comm w = MPI_COMM_WORLD;
+  MPI_Status st;
+  double t0;
+  MPI_Barrier(w);
+  t0 = MPI_Wtime();
+  for (i = 0; i < iters; i++) {
+    if (f == NULLP2P) {
+      tpl ? mpiopt_send_null(a, n, MPI_BYTE, P, 0, w) : MPI_Send(a, n, MPI_BYTE, P, 0, w);
+      tpl ? mpiopt_recv_null(b, n, MPI_BYTE, P, 0, w, &st) : MPI_Recv(b, n, MPI_BYTE, P, 0, w, &st);
+    } else if (f == SELFSR) {
+      tpl ? mpiopt_sendrecv_self(a, n, MPI_BYTE, rank, 0, b, n, MPI_BYTE, rank, 0, w, &st)
+          : MPI_Sendrecv(a, n, MPI_BYTE, rank, 0, b, n, MPI_BYTE, rank, 0, w, &st);
+    } else if (f == SELFREP) {
+      tpl ? mpiopt_sendrecv_replace_self(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st)
+          : MPI_Sendrecv_replace(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st);
+    } else if (rank < paired) {
+      int d = first ? peer : P, s = first ? P : peer;
+      tpl ? mpiopt_sendrecv_null(a, n, MPI_BYTE, d, 0, b, n, MPI_BYTE, s, 0, w, &st)
+          : MPI_Sendrecv(a, n, MPI_BYTE, d, 0, b, n, MPI_BYTE, s, 0, w, &st);
+      tpl ? mpiopt_sendrecv_null(a, n, MPI_BYTE, s, 0, b, n, MPI_BYTE, d, 0, w, &st)
+          : MPI_Sendrecv(a, n, MPI_BYTE, s, 0, b, n, MPI_BYTE, d, 0, w, &st);
+    }
+  }
+  t0 = (MPI_Wtime() - t0) / iters * 1e6;
+  return f == NULLP2P || f == NULLSR ? t0 / 2 : t0;
+}
+
+/* One family at one size: both forms warmed up, rounds alternating which
+   goes first, the medians printed as one JSON line on rank 0. */
+static void measure(int f, int n, char *a, char *b, int iters, int rounds, double *g, double *t) {
+  int r;
+  round_of(f, a, b, n, iters / 4 + 1, 0);
+  round_of(f, a, b, n, iters / 4 + 1, 1);
+  for (r = 0; r < rounds; r++) {
+    int tfirst = r % 2;
+    double x = round_of(f, a, b, n, iters, tfirst), y = round_of(f, a, b, n, iters, !tfirst);
+    g[r] = tfirst ? y : x;
+    t[r] = tfirst ? x : y;
+  }
+  qsort(g, (size_t)rounds, sizeof *g, cmp);
+  qsort(t, (size_t)rounds, sizeof *t, cmp);
+  if (!rank)
+    printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family_names[f], n,
+           g[rounds / 2], t[rounds / 2]);
+}
+
+int main(int argc, char **argv) {
+  static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
+  const int nsizes = (int)(sizeof sizes / sizeof *sizes);
+  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k;
+  char *a, *b;
+  double *g, *t;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  paired = size & ~1;
+  if (size < 2 || rounds < 1) {
+    if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) peer_tune [ROUNDS >= 1]\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  a = calloc((size_t)sizes[nsizes - 1], 1);
+  b = calloc((size_t)sizes[nsizes - 1], 1);
+  g = malloc(sizeof *g * (size_t)rounds);
+  t = malloc(sizeof *t * (size_t)rounds);
+  if (!a || !b || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
+  for (f = 0; f < NFAM; f++)
+    for (k = 0; k < nsizes; k++) {
+      int n = sizes[k];
+      if (f == NULLP2P && n != 0 && n != sizes[nsizes - 1])
+        continue;
+      measure(f, n, a, b, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4, rounds, g, t);
+    }
+  free(a);
+  free(b);
+  free(g);
+  free(t);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,265 @@
+//===- PeerPlan.cpp - Calls whose peer is MPI_PROC_NULL or the caller -----===//
+#include "analysis/PeerPlan.h"
+#include "analysis/RewriteSites.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Transform = "peer-templates";
+
+/// What a call's peers make of it.
+enum class Case { None, NullSend, NullRecv, NullExchange, HalfExchange, Self };
+
+/// The template and profile family of a case.
+struct Choice {
+  Case K = Case::None;
+  std::string To;
+  llvm::StringRef Family;
+};
+
+bool isNull(const ArgResult *A) { return A && A->Sym.K == SymValue::Handle && A->Sym.Name == "MPI_PROC_NULL"; }
+
+/// Whether A is the caller's rank in the call's communicator: the rank
+/// (rank + k * size) % size with k >= 0, or 0 on MPI_COMM_SELF.
+bool isSelf(Evaluator &Ev, const CallResult &C, const ArgResult *A) {
+  const ArgResult *Comm = C.arg(Role::Comm);
+  if (!A || !Comm || !C.Caller || !C.expr(*Comm))
+    return false;
+  CommId Id = Ev.commId(C.expr(*Comm), C.Caller, C.Call);
+  const SymValue &V = A->Sym;
+  if (V.K == SymValue::Int)
+    return V.I == 0 && Id.K == CommId::Predefined && Id.Key == "MPI_COMM_SELF";
+  if (V.K != SymValue::Affine || V.A.Rank != 1 || V.A.Const != 0)
+    return false;
+  bool Plain = V.A.Mod == AffineForm::NoMod && V.A.Size == 0;
+  bool Wrapped = V.A.Mod == AffineForm::ModSize && V.A.Size >= 0;
+  return (Plain || Wrapped) && V.Comm.known() && V.Comm == Id;
+}
+
+/// The case of C: its function and which of its peers are MPI_PROC_NULL
+/// or the caller.
+Choice choiceOf(Evaluator &Ev, const CallResult &C) {
+  const ArgResult *D = C.arg(Role::Dest), *S = C.arg(Role::Source);
+  bool DN = isNull(D), SN = isNull(S);
+  llvm::StringRef F = C.Function;
+  if (F == "MPI_Send" || F == "MPI_Ssend" || F == "MPI_Rsend")
+    return DN ? Choice{Case::NullSend, "mpiopt_" + F.substr(4).lower() + "_null", "null"} : Choice{};
+  if (F == "MPI_Recv")
+    return SN ? Choice{Case::NullRecv, "mpiopt_recv_null", "null"} : Choice{};
+  if (F != "MPI_Sendrecv" && F != "MPI_Sendrecv_replace")
+    return Choice{};
+  std::string Base = F == "MPI_Sendrecv" ? "mpiopt_sendrecv" : "mpiopt_sendrecv_replace";
+  if (DN && SN)
+    return Choice{Case::NullExchange, Base + "_null", "null"};
+  if (DN || SN)
+    return Choice{Case::HalfExchange, Base + "_null", "null_sendrecv"};
+  if (isSelf(Ev, C, D) && isSelf(Ev, C, S))
+    return Choice{Case::Self, Base + "_self", F == "MPI_Sendrecv" ? "self_sendrecv" : "self_replace"};
+  return Choice{};
+}
+
+/// Why a nonblocking or buffered call to or from MPI_PROC_NULL stays
+/// generic, or "" (no such call).
+std::string unhandledNull(const CallResult &C) {
+  if (!isNull(C.arg(Role::Dest)) && !isNull(C.arg(Role::Source)))
+    return "";
+  if (C.Model && C.Model->M != Mode::Blocking)
+    return "its request must be one MPI made (a wait or test on it, MPI_Request_get_status, a comparison with "
+           "MPI_REQUEST_NULL)";
+  if (C.Function == "MPI_Bsend")
+    return "the buffered mode checks the attached buffer";
+  return "";
+}
+
+/// The datatype argument of role R names a predefined datatype: "" or why not.
+std::string predefinedProblem(const CallResult &C, Role R) {
+  const ArgResult *A = C.arg(R);
+  if (!A)
+    return "it has no datatype";
+  const HandleModel *H = A->Sym.K == SymValue::Handle ? lookupHandle(A->Sym.Name) : nullptr;
+  if (!H || H->Kind != HandleKind::Datatype || isNullHandle(H->Name))
+    return "its datatype " + A->Text +
+           " is not a predefined one (a derived datatype may be uncommitted or freed, errors MPI reports)";
+  return "";
+}
+
+/// The datatypes of the sides the template drops (null) or copies (self)
+/// are predefined, and a copy's the same without gaps: "" or why not.
+std::string typeProblem(const CallResult &C, Case K) {
+  bool Exchange = C.arg(Role::SendType) != nullptr;
+  Role ST = Exchange ? Role::SendType : Role::Type, RT = Exchange ? Role::RecvType : Role::Type;
+  std::vector<Role> Check;
+  if (K == Case::NullSend || K == Case::NullRecv)
+    Check = {Role::Type};
+  else if (K == Case::HalfExchange)
+    Check = {isNull(C.arg(Role::Dest)) ? ST : RT};
+  else
+    Check = {ST, RT};
+  for (Role R : Check)
+    if (std::string P = predefinedProblem(C, R); !P.empty())
+      return P;
+  if (K != Case::Self || !Exchange)
+    return "";
+  const ArgResult *S = C.arg(ST), *R = C.arg(RT);
+  if (canonicalHandle(S->Sym.Name) != canonicalHandle(R->Sym.Name))
+    return "its send and receive datatypes differ (" + S->Text + ", " + R->Text + "): MPI matches their signatures";
+  const HandleModel *H = lookupHandle(S->Sym.Name);
+  llvm::StringRef CT = H->CTypes;
+  if (CT.empty() || CT.contains('+') || CT.contains("long double"))
+    return "its datatype " + S->Text +
+           " may have gaps between or inside its elements: a copy of its bytes could "
+           "differ from MPI's";
+  return "";
+}
+
+/// The bytes of side (Count, Type) of C, when static.
+std::optional<int64_t> sideBytes(Evaluator &Ev, const CallResult &C, Role Count, Role Type) {
+  const ArgResult *N = C.arg(Count), *T = C.arg(Type);
+  if (!N || !N->Int || !T || T->Sym.K != SymValue::Handle)
+    return std::nullopt;
+  std::optional<int64_t> Size = Ev.datatypeSize(T->Sym.Name);
+  return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
+}
+
+/// The bytes that decide the profile's verdict: what the template still
+/// moves (the side kept of a half exchange, the copy, the message of a
+/// no-op).
+std::optional<int64_t> decidingBytes(Evaluator &Ev, const CallResult &C, Case K) {
+  if (!C.arg(Role::SendType))
+    return sideBytes(Ev, C, Role::Count, Role::Type);
+  if (K == Case::HalfExchange && isNull(C.arg(Role::Dest)))
+    return sideBytes(Ev, C, Role::RecvCount, Role::RecvType);
+  return sideBytes(Ev, C, Role::SendCount, Role::SendType);
+}
+
+/// The profile's verdict: the figure that chose the template, or why not.
+std::pair<bool, std::string> profileSays(Evaluator &Ev, const CallResult &C, const Choice &Ch,
+                                         const MachineProfile *Profile) {
+  if (!Profile)
+    return {false, "no machine profile is loaded (a template is used only where a measurement shows it faster)"};
+  std::optional<int64_t> Bytes = decidingBytes(Ev, C, Ch.K);
+  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
+  std::optional<TemplatePoint> P = Profile->messageFor(Ch.Family, Bytes);
+  if (!P)
+    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2}", Profile->Path,
+                                 Ch.Family, Size)};
+  std::string Figure = llvm::formatv("the machine profile {0} (templates.{1}) measured {2:f3} us for the template "
+                                     "against {3:f3} us for the generic call at {4} bytes (the message: {5})",
+                                     Profile->Path, Ch.Family, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+  if (!P->wins())
+    return {false, Figure + "; a template must be 5% faster"};
+  return {true, Figure};
+}
+
+/// "its destination MPI_PROC_NULL" with how the value was found.
+std::string peerText(const ArgResult *A, llvm::StringRef What) {
+  std::string S = ("its " + What + " " + A->Text).str();
+  if (A->Text != A->Value && !A->Value.empty())
+    S += " (" + A->Value + (A->Note.empty() ? "" : ": " + A->Note) + ")";
+  return S;
+}
+
+/// What the template does and why that is what MPI does.
+std::pair<std::string, std::string> describe(const CallResult &C, const Choice &Ch) {
+  const ArgResult *D = C.arg(Role::Dest), *S = C.arg(Role::Source);
+  const ArgResult *Comm = C.arg(Role::Comm);
+  std::string Checks = "the datatype of what is dropped is predefined, and the template runs the generic call where "
+                       "a count, tag, buffer or communicator is one MPI would report";
+  switch (Ch.K) {
+  case Case::NullSend:
+    return {C.Function + " to MPI_PROC_NULL as the no-op MPI defines (" + Ch.To + ")",
+            peerText(D, "destination") + ": a send to MPI_PROC_NULL returns at once; " + Checks};
+  case Case::NullRecv:
+    return {C.Function + " from MPI_PROC_NULL as the no-op MPI defines (" + Ch.To + ")",
+            peerText(S, "source") +
+                ": a receive from MPI_PROC_NULL returns at once with the status MPI gives it "
+                "(source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0; copied from the MPI's own); " +
+                Checks};
+  case Case::NullExchange:
+    return {C.Function + " with MPI_PROC_NULL on both sides as the no-op MPI defines (" + Ch.To + ")",
+            peerText(D, "destination") + " and " + peerText(S, "source") +
+                ": both sides return at once, the status the MPI's own for MPI_PROC_NULL; " + Checks};
+  case Case::HalfExchange: {
+    bool DN = isNull(D);
+    return {C.Function + " with MPI_PROC_NULL as its " +
+                (DN ? "destination: the receive alone" : "source: the send alone") + " (" + Ch.To + ")",
+            peerText(DN ? D : S, DN ? "destination" : "source") +
+                (DN ? ": the exchange is its receive, run as MPI_Recv (the status's MPI_ERROR field as the MPI's "
+                      "exchange leaves it)"
+                    : ": the exchange is its send, run as MPI_Send (a standard-mode send, as the exchange's), the "
+                      "status the MPI's own for a receive from MPI_PROC_NULL") +
+                "; " + Checks};
+  }
+  default:
+    break;
+  }
+  bool Replace = C.Function == "MPI_Sendrecv_replace";
+  return {C.Function + " with the caller itself as " + (Replace ? "nothing to move" : "a copy") + " (" + Ch.To + ")",
+          peerText(D, "destination") + " and " + peerText(S, "source") + " are the caller's rank in " +
+              (Comm ? Comm->Text : std::string("its communicator")) +
+              ": the receive takes the exchange's own message unless an earlier message from the caller to itself "
+              "waits (MPI_Iprobe at run time: the generic call then), the tags match and the receive is large "
+              "enough (checked at run time too); " +
+              (Replace ? std::string("the buffer keeps its contents")
+                       : "both sides are " + C.arg(Role::SendType)->Text + ", moved as bytes") +
+              "; the status is the source and tag of the message and its count, as MPI gives it"};
+}
+
+std::string savesOf(const Choice &Ch) {
+  switch (Ch.K) {
+  case Case::HalfExchange:
+    return "the request of the side MPI_PROC_NULL and the completion of two";
+  case Case::Self:
+    return Ch.Family == "self_replace" ? "the pack buffer and both copies of the exchange"
+                                       : "the self-message's queueing, matching and copies through the MPI";
+  default:
+    return "MPI's argument checks and request work on each call";
+  }
+}
+
+} // namespace
+
+PeerPlan ompi::planPeers(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls, const MachineProfile *Profile,
+                         llvm::function_ref<bool(const CallExpr *)> Taken) {
+  PeerPlan Plan;
+  for (const CallResult &C : Calls.Calls) {
+    if (!C.Model || !C.Call || !C.Caller || Taken(C.Call))
+      continue;
+    auto Decline = [&](const std::string &What, const std::string &Why) {
+      Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column, C.Function + " " + What, Why));
+    };
+    if (std::string Why = unhandledNull(C); !Why.empty()) {
+      Decline("with MPI_PROC_NULL stays generic", Why);
+      continue;
+    }
+    Choice Ch = choiceOf(Ev, C);
+    if (Ch.K == Case::None)
+      continue;
+    std::string What = Ch.K == Case::Self ? "with the caller itself stays generic" : "with MPI_PROC_NULL stays generic";
+    std::string Why = macroProblem(Ctx, C.Call, Calls);
+    if (Why.empty())
+      Why = typeProblem(C, Ch.K);
+    if (!Why.empty()) {
+      Decline(What, Why);
+      continue;
+    }
+    auto [Wins, Figure] = profileSays(Ev, C, Ch, Profile);
+    if (!Wins) {
+      Decline(What, Figure);
+      continue;
+    }
+    auto [Did, Proof] = describe(C, Ch);
+    PeerCall P;
+    P.Call = C.Call;
+    P.To = Ch.To;
+    P.Note = ChangeNote::at(Transform, true, C.File, C.Line, C.Column, Did, Proof + "; " + Figure);
+    P.Note.Kind = NoteKind::Template;
+    P.Note.Saves = savesOf(Ch);
+    Plan.Calls.push_back(std::move(P));
+  }
+  return Plan;
+}
