@@ -65,7 +65,7 @@ Choice choiceOf(Evaluator &Ev, const CallResult &C) {
 /// Why a nonblocking or buffered call to or from MPI_PROC_NULL stays
 /// generic, or "" (no such call).
 std::string unhandledNull(const CallResult &C) {
-  if (!isNull(C.arg(Role::Dest)) && !isNull(C.arg(Role::Source)))
+  if (C.Model->Cat != Category::PointToPoint || (!isNull(C.arg(Role::Dest)) && !isNull(C.arg(Role::Source))))
     return "";
   if (C.Model && C.Model->M != Mode::Blocking)
     return "its request must be one MPI made (a wait or test on it, MPI_Request_get_status, a comparison with "
@@ -81,7 +81,11 @@ std::string predefinedProblem(const CallResult &C, Role R) {
   if (!A)
     return "it has no datatype";
   const HandleModel *H = A->Sym.K == SymValue::Handle ? lookupHandle(A->Sym.Name) : nullptr;
-  if (!H || H->Kind != HandleKind::Datatype || isNullHandle(H->Name))
+  if (H && isNullHandle(H->Name))
+    return "its datatype is " + H->Name +
+           " (whether MPI accepts a null datatype with MPI_PROC_NULL differs between "
+           "MPIs)";
+  if (!H || H->Kind != HandleKind::Datatype)
     return "its datatype " + A->Text +
            " is not a predefined one (a derived datatype may be uncommitted or freed, errors MPI reports)";
   return "";

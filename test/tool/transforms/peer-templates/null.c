@@ -6,12 +6,14 @@
 // template faster. Negative cases say why the tool leaves a call generic.
 // RUN: %ompi-opt --report --profile=%inputs/profile-peers.json %s -- %mpich_cflags | FileCheck --check-prefix=REPORT %s
 // RUN: %ompi-opt --report --profile=%inputs/profile-peers-slower.json %s -- %mpich_cflags | FileCheck --check-prefix=SLOWER %s
+// RUN: %ompi-opt --report --profile=%inputs/profile-peers.json %s -- %mpich_cflags | FileCheck --check-prefix=PROBE %s
 // RUN: %ompi-opt --transforms=peer-templates --profile=%inputs/profile-peers.json %s -o %t.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %openmpi_cflags %t.c
 // RUN: %clang -fsyntax-only -x c++ -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
 #include <mpi.h>
+#include <stddef.h>
 
 #define N 64
 #define CHECK_MPI(call) ((call) == MPI_SUCCESS ? (void)0 : (void)MPI_Abort(MPI_COMM_WORLD, 1))
@@ -29,7 +31,7 @@ static void edge(int peer, MPI_Comm comm) {
 }
 
 int main(int argc, char **argv) {
-  int rank, size, left = MPI_PROC_NULL;
+  int rank, size, left = MPI_PROC_NULL, flag;
   MPI_Status st;
   MPI_Request req;
   MPI_Datatype pair;
@@ -88,6 +90,13 @@ int main(int argc, char **argv) {
   SEND_EDGE(a);
   // SLOWER-DAG: null.c:[[#@LINE-1]]:3: peer-templates: not done: MPI_Send with MPI_PROC_NULL stays generic (the call is written in a macro's body (only a call written as a macro's argument, as in CHECK(MPI_Alltoallv(...)), is rewritten))
 // SRC:   SEND_EDGE(a);
+  // A null datatype: MPICH accepts it with MPI_PROC_NULL and count 0, other
+  // MPIs need not (found in MPICH's test/mpi/pt2pt/recvnull.c).
+  // REPORT-DAG: null.c:[[#@LINE+1]]:3: peer-templates: not done: MPI_Recv with MPI_PROC_NULL stays generic (its datatype is MPI_DATATYPE_NULL (whether MPI accepts a null datatype with MPI_PROC_NULL differs between MPIs))
+  MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &st);
+  // A probe is no point-to-point call to replace, and has no request.
+  // PROBE-NOT: MPI_Iprobe with
+  MPI_Iprobe(MPI_PROC_NULL, 10, MPI_COMM_WORLD, &flag, &st);
   // MPI_PROC_NULL on rank 0 only: no static peer, no candidate.
   MPI_Send(a, N, MPI_DOUBLE, rank > 0 ? rank - 1 : MPI_PROC_NULL, 3, MPI_COMM_WORLD);
 // SRC:   MPI_Send(a, N, MPI_DOUBLE, rank > 0 ? rank - 1 : MPI_PROC_NULL, 3, MPI_COMM_WORLD);
