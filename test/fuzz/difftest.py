@@ -12,9 +12,10 @@ build stays correct). It counts the transformations ompi-opt applied, so a
 generator that only produces code the tool leaves alone shows up.
 
 ompi-cc builds with each MPI's shipped machine profile (profiles/), to which
-the tester adds persistent requests winning at every size: the shipped
-profiles measured no win for them, and a transformation no profile chooses
-must still never change a result.
+the tester adds persistent requests and the self and null peers' templates
+winning at every size: the shipped profiles measured no win for some of
+them, and a transformation no profile chooses must still never change a
+result.
 
 Exit status: 0 when every program behaved the same, 1 otherwise.
 """
@@ -84,7 +85,7 @@ class Tester:
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "persistent": 0, "runs": 0, "invalid": 0}
+                       "persistent": 0, "peers": 0, "runs": 0, "invalid": 0}
         self.failures = []
 
     def build(self, src, impl, exe, optimised, extra=()):
@@ -131,10 +132,12 @@ class Tester:
                 self.counts["deferred"] += deferred
                 templates = len(re.findall(r"datatype-templates: MPI_\w+ with", err))
                 persistent = len(re.findall(r"persistent-requests: MPI_\w+ through", err))
+                peers = len(re.findall(r"peer-templates: MPI_\w+ (?:to|from|with) ", err))
+                self.counts["peers"] += peers
                 self.counts["planned"] += planned
                 self.counts["templates"] += templates
                 self.counts["persistent"] += persistent
-                self.counts["transformed"] += 1 if fused + deferred + planned + templates + persistent else 0
+                self.counts["transformed"] += 1 if fused + deferred + planned + templates + persistent + peers else 0
             built[impl] = (plain, opt)
         for impl, n in configs:
             plain, opt = built[impl]
@@ -314,9 +317,10 @@ class Tester:
         for _, k, _, _ in self.failures:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
-              "collectives, %d datatype templates, %d persistent requests), %d runs, %.0f s" %
+              "collectives, %d datatype templates, %d persistent requests, %d peer templates), %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
-               c["deferred"], c["planned"], c["templates"], c["persistent"], c["runs"], time.time() - t0))
+               c["deferred"], c["planned"], c["templates"], c["persistent"], c["peers"], c["runs"],
+               time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))

@@ -179,6 +179,29 @@ TEST(CommId, CreatedInALoopIsNotDefinite) {
   EXPECT_TRUE(CommId::maySame(X, CommId{CommId::Predefined, "MPI_COMM_WORLD"}));
 }
 
+// A duplicate's group is its parent's (through a chain of duplicates); a
+// split's is not, nor a duplicate made in a loop (a new one each time).
+TEST(CommId, DuplicatesHaveTheirParentsRanks) {
+  auto AST = parse("void f(int n) { MPI_Comm d, e, s, l; MPI_Comm_dup(MPI_COMM_WORLD, &d); MPI_Comm_dup(d, &e);"
+                   " MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &s); MPI_Barrier(d); MPI_Barrier(e); MPI_Barrier(s);"
+                   " for (int i = 0; i < n; i++) { MPI_Comm_dup(MPI_COMM_WORLD, &l); MPI_Barrier(l);"
+                   " MPI_Comm_free(&l); } MPI_Comm_free(&d); MPI_Comm_free(&e); MPI_Comm_free(&s); }");
+  Evaluator Ev(AST->getASTContext());
+  const clang::FunctionDecl *F = function(AST->getASTContext(), "f");
+  auto Id = [&](unsigned N) {
+    const clang::CallExpr *B = call(F, "MPI_Barrier", N);
+    return Ev.commId(B->getArg(0), F, B);
+  };
+  CommId W{CommId::Predefined, "MPI_COMM_WORLD"}, D = Id(0), E = Id(1), S = Id(2), L = Id(3);
+  EXPECT_TRUE(Ev.sameRanks(D, W));
+  EXPECT_TRUE(Ev.sameRanks(W, E));
+  EXPECT_TRUE(Ev.sameRanks(D, E));
+  EXPECT_FALSE(Ev.sameRanks(S, W));
+  EXPECT_FALSE(Ev.sameRanks(S, D));
+  EXPECT_FALSE(Ev.sameRanks(L, W));
+  EXPECT_FALSE(CommId::maySame(D, W)) << "a duplicate is another communicator";
+}
+
 TEST(CommId, UnknownMaySameAnything) {
   CommId U, W{CommId::Predefined, "MPI_COMM_WORLD"}, S{CommId::Predefined, "MPI_COMM_SELF"};
   EXPECT_FALSE(U.known());

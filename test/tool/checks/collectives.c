@@ -54,6 +54,19 @@ void positives(int n) {
     MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   else if (rank == 1)
     MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // A duplicate has its parent's group: the world rank is the rank in it,
+  // through a chain of duplicates too.
+  MPI_Comm dup, dup2;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_dup(dup, &dup2);
+  if (rank == 0)
+    // RANK: {{.*}}collectives.c:[[#@LINE+1]]:5: warning: MPI_Barrier is reached only by the ranks for which 'rank == 0' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of dup must call the collective [ompi-rank-dependent-collective]
+    MPI_Barrier(dup);
+  if (rank > 1)
+    // RANK: {{.*}}collectives.c:[[#@LINE+1]]:5: warning: MPI_Bcast is reached only by the ranks for which 'rank > 1' (line [[#@LINE-1]]) holds, as 'rank' is the rank: every rank of dup2 must call the collective [ompi-rank-dependent-collective]
+    MPI_Bcast(&a, 1, MPI_DOUBLE, 0, dup2);
+  MPI_Comm_free(&dup2);
+  MPI_Comm_free(&dup);
   (void)n;
 }
 

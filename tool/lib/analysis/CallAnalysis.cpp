@@ -32,7 +32,7 @@ std::optional<HandleKind> handleRole(Role R) {
 }
 
 /// Role-specific checks of an evaluated argument.
-SymValue refine(SymValue V, Role R, const CommId &CallComm) {
+SymValue refine(Evaluator &Ev, SymValue V, Role R, const CommId &CallComm) {
   if (auto HK = handleRole(R)) {
     if (V.K == SymValue::Handle) {
       const HandleModel *H = lookupHandle(V.Name);
@@ -52,9 +52,11 @@ SymValue refine(SymValue V, Role R, const CommId &CallComm) {
       return SymValue::dyn("address given as a number");
     return V;
   }
-  if (V.K == SymValue::Affine) {
-    if (CallComm.known() && V.Comm != CallComm)
+  if (V.K == SymValue::Affine && CallComm.known() && V.Comm != CallComm) {
+    // A duplicate's group is its parent's: the same ranks and size.
+    if (!Ev.sameRanks(V.Comm, CallComm))
       return SymValue::dyn("rank or size of a different communicator than the call's");
+    V.Comm = CallComm;
   }
   return V;
 }
@@ -128,7 +130,7 @@ private:
     std::vector<SymValue> Vals;
     for (unsigned I = 0; I < CE->getNumArgs() && I < M.Args.size(); ++I) {
       const Expr *A = CE->getArg(I);
-      SymValue V = refine(Ev.evaluate(A, Cur, CE), M.Args[I].R, CallComm);
+      SymValue V = refine(Ev, Ev.evaluate(A, Cur, CE), M.Args[I].R, CallComm);
       ArgResult R;
       R.Index = I;
       R.Name = M.Args[I].Name;

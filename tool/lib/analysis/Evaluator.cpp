@@ -754,13 +754,60 @@ bool Evaluator::createdOnce(const VarDecl *V, const FunctionDecl *F) {
     const auto *CE = UPs.empty() ? nullptr : UPs[0].get<CallExpr>();
     const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
     llvm::StringRef N = G && G->getIdentifier() ? G->getName() : "";
-    if (createsCommunicator(N) && enclosingLoops(Ctx, CE).empty())
+    if (createsCommunicator(N) && enclosingLoops(Ctx, CE).empty()) {
       ++Creations;
-    else if (!endsCommunicator(N))
+      CreatedBy[V] = {CE, F};
+    } else if (!endsCommunicator(N))
       Ok = false;
     return !Ok;
   });
   return It->second = Ok && Creations == 1;
+}
+
+/// A duplicate's ranks are its parent's (MPI-4.1, 7.4.2: MPI_Comm_dup
+/// "creates a new communicator with the same group").
+static bool duplicates(llvm::StringRef Name) {
+  return Name == "MPI_Comm_dup" || Name == "MPI_Comm_dup_with_info" || Name == "MPI_Comm_idup" ||
+         Name == "MPI_Comm_idup_with_info";
+}
+
+std::optional<CommId> Evaluator::dupParent(const CommId &Id) {
+  if (Id.K != CommId::Created)
+    return std::nullopt;
+  for (const auto &[V, By] : CreatedBy) {
+    const auto &[CE, F] = By;
+    const FunctionDecl *G = CE->getDirectCallee();
+    if (!G || !G->getIdentifier() || !duplicates(G->getName()) || CE->getNumArgs() < 2 ||
+        llvm::formatv("{0}@{1}", V->getName(), static_cast<const void *>(V)).str() != Id.Key)
+      continue;
+    return commId(CE->getArg(0), F, CE);
+  }
+  return std::nullopt;
+}
+
+bool Evaluator::sameRanks(const CommId &A, const CommId &B) {
+  if (!A.known() || !B.known())
+    return false;
+  if (A == B)
+    return true;
+  // Up the chains of duplicates of each (a few links at most).
+  std::vector<CommId> Up{A};
+  for (unsigned I = 0; I < 8; ++I) {
+    std::optional<CommId> P = dupParent(Up.back());
+    if (!P || !P->known())
+      break;
+    Up.push_back(*P);
+  }
+  CommId X = B;
+  for (unsigned I = 0; I < 8; ++I) {
+    if (std::find(Up.begin(), Up.end(), X) != Up.end())
+      return true;
+    std::optional<CommId> P = dupParent(X);
+    if (!P || !P->known())
+      return false;
+    X = *P;
+  }
+  return false;
 }
 
 SymValue Evaluator::eval(const Expr *E, FunctionAnalysis *FA, Point P) {

@@ -211,6 +211,14 @@ public:
   std::string text(const clang::Expr *E) const;
   /// The communicator the expression E denotes, as far as it is known.
   CommId commId(const clang::Expr *E, const clang::FunctionDecl *FD, const clang::Stmt *Anchor);
+  /// Whether A and B are known to have the same group, so that a rank in
+  /// one is the same process's rank in the other: the same communicator,
+  /// or one made from the other by MPI_Comm_dup (with info, or
+  /// nonblocking), through any chain of duplicates.
+  bool sameRanks(const CommId &A, const CommId &B);
+  /// The communicator a created one duplicates, when MPI_Comm_dup (or a
+  /// variant) made it.
+  std::optional<CommId> dupParent(const CommId &Id);
   /// MPI_Type_size of a predefined datatype on this target, if known.
   std::optional<int64_t> datatypeSize(llvm::StringRef Name) const;
   /// The canonical type a C type spelling of the MPI model names ("unsigned
@@ -250,6 +258,8 @@ private:
   CommId commIdAt(const clang::Expr *E, FunctionAnalysis *FA, Point P);
   bool createdOnce(const clang::VarDecl *V, const clang::FunctionDecl *F);
   std::map<const clang::VarDecl *, bool> CreatedOnce;
+  /// The constructor call of each variable createdOnce counted, in its function.
+  std::map<const clang::VarDecl *, std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> CreatedBy;
   SymValue normalise(SymValue V, clang::QualType T) const;
   std::optional<int64_t> typeSize(llvm::StringRef CType) const;
   unsigned line(const clang::Stmt *S) const;

@@ -37,7 +37,7 @@ bool isSelf(Evaluator &Ev, const CallResult &C, const ArgResult *A) {
     return false;
   bool Plain = V.A.Mod == AffineForm::NoMod && V.A.Size == 0;
   bool Wrapped = V.A.Mod == AffineForm::ModSize && V.A.Size >= 0;
-  return (Plain || Wrapped) && V.Comm.known() && V.Comm == Id;
+  return (Plain || Wrapped) && Ev.sameRanks(V.Comm, Id);
 }
 
 /// The case of C: its function and which of its peers are MPI_PROC_NULL

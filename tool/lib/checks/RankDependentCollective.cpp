@@ -2,15 +2,12 @@
 //
 // a collective inside an if, for or while whose condition depends on the
 // rank in the collective's own communicator (the evaluator's rank-relative
-// values), unless the other branch of the if calls the same collective (the
-// root / non-root idiom). Conditions on the size, or on the rank of another
-// communicator (a split's colour), are uniform for the collective's members
-// and not reported. Nor are collectives on MPI_COMM_WORLD in functions
-// whose every rank analysis/CollectiveSequence follows and finds issuing
-// the same collectives (it leaves out a created communicator's: those are
-// this check's). Where collective-sequence reports a divergence at the
-// call, the finding is marked as covered by it, and the driver keeps only
-// collective-sequence's when both run.
+// values; a duplicate's ranks are its parent's, Evaluator::sameRanks), unless the other branch of the if calls the same
+// collective (the root / non-root idiom). Conditions on the size, or on the rank of another communicator (a split's
+// colour), are uniform for the collective's members and not reported. Nor are collectives on MPI_COMM_WORLD in
+// functions whose every rank analysis/CollectiveSequence follows and finds issuing the same collectives (it leaves out
+// a created communicator's: those are this check's). Where collective-sequence reports a divergence at the call, the
+// finding is marked as covered by it, and the driver keeps only collective-sequence's when both run.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
@@ -75,7 +72,7 @@ static const DeclRefExpr *rankIn(CheckContext &C, const CallResult &CR, const Ex
     SymValue V = C.Ev.evaluate(D, CR.Caller, Cond);
     if (V.K == SymValue::Dynamic)
       V = C.Ev.evaluate(D, CR.Caller, CR.Call);
-    if (V.K == SymValue::Affine && V.A.Rank != 0 && Comm.known() && V.Comm == Comm)
+    if (V.K == SymValue::Affine && V.A.Rank != 0 && C.Ev.sameRanks(V.Comm, Comm))
       RankRef = D;
     return RankRef != nullptr;
   });

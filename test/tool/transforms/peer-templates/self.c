@@ -33,7 +33,7 @@ void halo(double *u, int n, MPI_Comm comm) {
 int main(int argc, char **argv) {
   int rank, size, wrank;
   MPI_Status st;
-  MPI_Comm sub;
+  MPI_Comm sub, dup;
   MPI_Datatype pair;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -55,6 +55,12 @@ int main(int argc, char **argv) {
   // SLOWER-DAG: self.c:[[#@LINE-1]]:3: peer-templates: MPI_Sendrecv with the caller itself as a copy (mpiopt_sendrecv_self) (its destination 0 and its source 0 are the caller's rank in MPI_COMM_SELF: the receive takes the exchange's own message unless an earlier message from the caller to itself waits (MPI_Iprobe at run time: the generic call then), the tags match and the receive is large enough (checked at run time too); both sides are MPI_DOUBLE, moved as bytes; the status is the source and tag of the message and its count, as MPI gives it; the machine profile {{.*}}profile-peers-slower.json (templates.self_sendrecv) measured 0.100 us for the template against 0.150 us for the generic call at 0 bytes (the message: 32 bytes)); saves the self-message's queueing, matching and copies through the MPI
 // SRC:   mpiopt_sendrecv_self(a, 4, MPI_DOUBLE, 0, 4, b, 4, MPI_DOUBLE, 0, 4, MPI_COMM_SELF, &st);
   halo(a, 16, MPI_COMM_WORLD);
+  // A duplicate of MPI_COMM_WORLD has its ranks.
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  // REPORT-DAG: self.c:[[#@LINE+1]]:3: peer-templates: MPI_Sendrecv with the caller itself as a copy (mpiopt_sendrecv_self) (its destination rank and its source rank are the caller's rank in dup: {{.*}}
+  MPI_Sendrecv(a, 8, MPI_DOUBLE, rank, 10, b, 8, MPI_DOUBLE, rank, 10, dup, &st);
+// SRC:   mpiopt_sendrecv_self(a, 8, MPI_DOUBLE, rank, 10, b, 8, MPI_DOUBLE, rank, 10, dup, &st);
+  MPI_Comm_free(&dup);
 
   // Different datatypes: MPI matches their signatures, not their bytes.
   // REPORT-DAG: self.c:[[#@LINE+1]]:3: peer-templates: not done: MPI_Sendrecv with the caller itself stays generic (its send and receive datatypes differ (MPI_INT, MPI_FLOAT): MPI matches their signatures)
