@@ -1,13 +1,18 @@
 /* peer_tune.c: the measurement behind the machine profile's
- * "templates.null", "templates.null_sendrecv", "templates.self_sendrecv"
- * and "templates.self_replace" points (scripts/tune): the generic calls
- * against the templates of templates/mpiopt/peer.h, in alternating rounds;
+ * "templates.null", "templates.null_sendrecv", "templates.self_sendrecv",
+ * "templates.self_replace" and "templates.sendrecv_pair" points
+ * (scripts/tune): the generic calls against the templates of
+ * templates/mpiopt/peer.h (and the pairing of sendrecv-pairing), in
+ * alternating rounds;
  * medians of the rounds, microseconds per call:
  *   null            MPI_Send to MPI_PROC_NULL, then MPI_Recv from it (per call);
  *   null_sendrecv   a ping-pong of MPI_Sendrecv whose other side is
  *                   MPI_PROC_NULL (ranks 0 and 1; per one-way message);
  *   self_sendrecv   MPI_Sendrecv of each rank with itself;
- *   self_replace    MPI_Sendrecv_replace of each rank with itself.
+ *   self_replace    MPI_Sendrecv_replace of each rank with itself;
+ *   sendrecv_pair   ranks 0 and 1 exchange messages, one with MPI_Send then
+ *                   MPI_Recv, the other with MPI_Recv then MPI_Send, against
+ *                   both calling MPI_Sendrecv (sendrecv-pairing; per exchange).
  * Sizes from 0 bytes to 16 MiB (MPI_BYTE; "null": 0 and 16 MiB, whose
  * calls move nothing).
  *
@@ -24,8 +29,9 @@
 
 #include "mpiopt/peer.h"
 
-enum { NULLP2P, NULLSR, SELFSR, SELFREP, NFAM };
-static const char *const family_names[NFAM] = {"null", "null_sendrecv", "self_sendrecv", "self_replace"};
+enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, NFAM };
+static const char *const family_names[NFAM] = {"null", "null_sendrecv", "self_sendrecv", "self_replace",
+                                               "sendrecv_pair"};
 
 static int paired; /* ranks below this one have a partner */
 static int rank;
@@ -54,6 +60,18 @@ static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
     } else if (f == SELFREP) {
       tpl ? mpiopt_sendrecv_replace_self(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st)
           : MPI_Sendrecv_replace(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st);
+    } else if (f == PAIR) {
+      if (rank >= paired)
+        continue;
+      if (tpl)
+        MPI_Sendrecv(a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, &st);
+      else if (first) {
+        MPI_Send(a, n, MPI_BYTE, peer, 0, w);
+        MPI_Recv(b, n, MPI_BYTE, peer, 0, w, &st);
+      } else {
+        MPI_Recv(b, n, MPI_BYTE, peer, 0, w, &st);
+        MPI_Send(a, n, MPI_BYTE, peer, 0, w);
+      }
     } else if (rank < paired) {
       int d = first ? peer : P, s = first ? P : peer;
       tpl ? mpiopt_sendrecv_null(a, n, MPI_BYTE, d, 0, b, n, MPI_BYTE, s, 0, w, &st)

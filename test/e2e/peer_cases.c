@@ -1,8 +1,8 @@
-/* peer-templates end to end: sends and receives whose peer is
+/* peer-templates and sendrecv-pairing end to end: sends and receives whose peer is
  * MPI_PROC_NULL, exchanges with one side MPI_PROC_NULL (the other a
  * neighbour of the ring), and exchanges of each process with itself
- * (MPI_COMM_WORLD with its rank, MPI_COMM_SELF with 0), at sizes from 0 to
- * 64 KiB. Each rank prints what it received and every status (source as
+ * (MPI_COMM_WORLD with its rank, MPI_COMM_SELF with 0), and an exchange of
+ * neighbours written as MPI_Send and MPI_Recv, at sizes from 0 to 64 KiB. Each rank prints what it received and every status (source as
  * "null" for MPI_PROC_NULL, tag as "any" for MPI_ANY_TAG, count); rank 0
  * prints the lines in rank order; ompi-cc's build must print the same. */
 #include <mpi.h>
@@ -75,6 +75,25 @@ static void halves(int n) {
   say("got", sum(g, n));
 }
 
+/* An exchange of neighbours written as an MPI_Send and an MPI_Recv (even
+   ranks send first, odd ranks receive first): sendrecv-pairing writes each
+   pair as one MPI_Sendrecv. */
+static void pairs(int n) {
+  int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  MPI_Status st;
+  if (size < 2)
+    return; /* a blocking send to itself may wait for ever */
+  if (rank % 2 == 0) {
+    MPI_Send(u, n, MPI_DOUBLE, right, 10, MPI_COMM_WORLD);
+    MPI_Recv(g, MAXN, MPI_DOUBLE, left, 10, MPI_COMM_WORLD, &st);
+  } else {
+    MPI_Recv(g, MAXN, MPI_DOUBLE, left, 10, MPI_COMM_WORLD, &st);
+    MPI_Send(u, n, MPI_DOUBLE, right, 10, MPI_COMM_WORLD);
+  }
+  status("pair", &st, MPI_DOUBLE);
+  say("got", sum(g, n));
+}
+
 /* Exchanges with itself: through MPI_COMM_WORLD with the rank, through
    MPI_COMM_SELF with 0, and MPI_Sendrecv_replace. */
 static void self(int n) {
@@ -113,6 +132,7 @@ int main(int argc, char **argv) {
       u[i] = rank * 1000 + i + k, g[i] = -1;
     boundary(MPI_PROC_NULL, n);
     halves(n);
+    pairs(n);
     self(n);
     /* Rank 0 prints every rank's line, in rank order. */
     MPI_Gather(line, (int)sizeof line, MPI_CHAR, all, (int)sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);

@@ -60,7 +60,7 @@ def profile_for(impl):
                        "persistent_reduce", "persistent_bcast", "persistent_allgather", "persistent_alltoall",
                        "persistent_barrier"):
             profile.setdefault("templates", {})[family] = PERSISTENT_WINS
-        for family in ("null", "null_sendrecv", "self_sendrecv", "self_replace"):
+        for family in ("null", "null_sendrecv", "self_sendrecv", "self_replace", "sendrecv_pair"):
             profile["templates"][family] = PERSISTENT_WINS
         d = tempfile.mkdtemp(prefix="difftest-profile.")
         atexit.register(shutil.rmtree, d, True)
@@ -133,6 +133,7 @@ class Tester:
                 templates = len(re.findall(r"datatype-templates: MPI_\w+ with", err))
                 persistent = len(re.findall(r"persistent-requests: MPI_\w+ through", err))
                 peers = len(re.findall(r"peer-templates: MPI_\w+ (?:to|from|with) ", err))
+                peers += len(re.findall(r"sendrecv-pairing: MPI_\w+ at line \d+ and MPI_\w+ at line \d+ as one", err))
                 self.counts["peers"] += peers
                 self.counts["planned"] += planned
                 self.counts["templates"] += templates
@@ -317,7 +318,7 @@ class Tester:
         for _, k, _, _ in self.failures:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
-              "collectives, %d datatype templates, %d persistent requests, %d peer templates), %d runs, %.0f s" %
+              "collectives, %d datatype templates, %d persistent requests, %d peer templates and pairs), %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
                c["deferred"], c["planned"], c["templates"], c["persistent"], c["peers"], c["runs"],
                time.time() - t0))

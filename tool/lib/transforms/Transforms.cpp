@@ -19,6 +19,8 @@ static const std::vector<TransformInfo> Registry = {
      runPlannedCollectives},
     {"vector-reductions", "hand large MPI_Allreduce / MPI_Reduce to the runtime's algorithm selector",
      runVectorReductions},
+    {"sendrecv-pairing", "write an adjacent MPI_Send and MPI_Recv as one MPI_Sendrecv, whose transfers overlap",
+     runSendrecvPairing},
     {"peer-templates",
      "run sends and receives with MPI_PROC_NULL as no-ops and exchanges with the caller itself as copies",
      runPeerTemplates},

@@ -74,6 +74,7 @@ llvm::Error runLazyDeferral(TransformContext &TC);       // LazyDeferral.cpp
 llvm::Error runDatatypeTemplates(TransformContext &TC);  // DatatypeTemplates.cpp
 llvm::Error runPlannedCollectives(TransformContext &TC); // PlannedCollectives.cpp
 llvm::Error runVectorReductions(TransformContext &TC);   // VectorReductions.cpp
+llvm::Error runSendrecvPairing(TransformContext &TC);    // SendrecvPairing.cpp
 llvm::Error runPeerTemplates(TransformContext &TC);      // PeerTemplates.cpp
 llvm::Error runPersistentRequests(TransformContext &TC); // PersistentRequests.cpp
 

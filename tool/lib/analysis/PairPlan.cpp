@@ -1,0 +1,187 @@
+//===- PairPlan.cpp - Adjacent sends and receives that become one exchange ===//
+#include "analysis/PairPlan.h"
+#include "support/AST.h"
+#include "support/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Transform = "sendrecv-pairing";
+
+const CallExpr *mpiCall(const Stmt *S, llvm::StringRef Name) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
+}
+
+const VarDecl *objectOf(const ArgResult *A) { return A && A->Sym.K == SymValue::Address ? A->Sym.Obj : nullptr; }
+
+/// Why the send's arguments could read what the receive writes, when the
+/// receive is written first: RecvObj (the receive buffer's object), Status
+/// (the status's, null for MPI_STATUS_IGNORE), or anything read through a
+/// pointer outside the send buffer's address.
+std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const VarDecl *Status) {
+  for (unsigned I = 0; I < Send->getNumArgs(); ++I) {
+    std::string Why;
+    anyNode(Send->getArg(I), [&](const Stmt *N) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(N);
+          D && (D->getDecl() == RecvObj || (Status && D->getDecl() == Status)))
+        Why =
+            "the send's arguments read " + D->getDecl()->getNameAsString() + ", which the receive written first writes";
+      else if (I == 0)
+        return false; // the buffer's address: no value read through it
+      else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->getOpcode() == UO_Deref)
+        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
+      else if (const auto *A = dyn_cast<ArraySubscriptExpr>(N);
+               A && A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType())
+        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
+      else if (const auto *M = dyn_cast<MemberExpr>(N); M && M->isArrow())
+        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
+      return !Why.empty();
+    });
+    if (!Why.empty())
+      return Why;
+  }
+  return "";
+}
+
+/// The bytes of side (Count, Type) of C, when static.
+std::optional<int64_t> sideBytes(Evaluator &Ev, const CallResult &C) {
+  const ArgResult *N = C.arg(Role::Count), *T = C.arg(Role::Type);
+  if (!N || !N->Int || !T || T->Sym.K != SymValue::Handle)
+    return std::nullopt;
+  std::optional<int64_t> Size = Ev.datatypeSize(T->Sym.Name);
+  return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
+}
+
+/// The profile's verdict: the figure that chose the exchange, or why not.
+std::pair<bool, std::string> profileSays(Evaluator &Ev, const CallResult &S, const CallResult &R,
+                                         const MachineProfile *Profile) {
+  if (!Profile)
+    return {false, "no machine profile is loaded (the exchange is used only where a measurement shows it faster)"};
+  std::optional<int64_t> SB = sideBytes(Ev, S), RB = sideBytes(Ev, R);
+  std::optional<int64_t> Bytes = SB && RB ? std::optional<int64_t>(std::max(*SB, *RB)) : std::nullopt;
+  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
+  std::optional<TemplatePoint> P = Profile->messageFor("sendrecv_pair", Bytes);
+  if (!P)
+    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.sendrecv_pair for {1}",
+                                 Profile->Path, Size)};
+  std::string Figure = llvm::formatv("the machine profile {0} (templates.sendrecv_pair) measured {1:f2} us for the "
+                                     "exchange against {2:f2} us for the pair at {3} bytes (the message: {4})",
+                                     Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
+  if (!P->wins())
+    return {false, Figure + "; the exchange must be 5% faster"};
+  return {true, Figure};
+}
+
+/// Why First and Second cannot be one MPI_Sendrecv ("" when they can), with
+/// their facts S (the send) and R (the receive).
+std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *Second, const CallResult &S,
+                        const CallResult &R) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (First->getBeginLoc().isMacroID() || Second->getBeginLoc().isMacroID() || First->getEndLoc().isMacroID() ||
+      Second->getEndLoc().isMacroID())
+    return "a call is written in a macro";
+  SourceLocation Gap = stmtEnd(Ctx, First);
+  if (Gap.isInvalid() ||
+      !llvm::StringRef(SM.getCharacterData(Gap), SM.getFileOffset(Second->getBeginLoc()) - SM.getFileOffset(Gap))
+           .trim()
+           .empty())
+    return "something is written between the two calls";
+  for (const CallExpr *CE : {First, Second})
+    for (const Expr *A : CE->arguments())
+      if (A->HasSideEffects(Ctx) || fileText(SM, Ctx.getLangOpts(), A).empty())
+        return "an argument (" + fileText(SM, Ctx.getLangOpts(), A) +
+               ") has side effects or is written in a macro's body: the exchange evaluates every argument before "
+               "either transfer";
+  if (!S.Comm.known() || S.Comm != R.Comm ||
+      fileText(SM, Ctx.getLangOpts(), S.expr(Role::Comm)) != fileText(SM, Ctx.getLangOpts(), R.expr(Role::Comm)))
+    return "the two calls may not run on the same communicator";
+  for (const ArgResult *A : {S.arg(Role::Dest), R.arg(Role::Source), R.arg(Role::Tag)})
+    if (A && A->Sym.K == SymValue::Handle) {
+      if (A->Sym.Name == "MPI_PROC_NULL")
+        return "a peer is MPI_PROC_NULL: nothing to overlap";
+      return "the receive takes " + A->Sym.Name + ": posted earlier, it could more often match another message";
+    }
+  const VarDecl *SendObj = objectOf(S.arg(Role::SendBuf)), *RecvObj = objectOf(R.arg(Role::RecvBuf));
+  if (!SendObj || !RecvObj || SendObj == RecvObj)
+    return "the send buffer (" + S.arg(Role::SendBuf)->Text + ") and the receive buffer (" +
+           R.arg(Role::RecvBuf)->Text + ") are not different named objects: MPI_Sendrecv needs them disjoint";
+  if (First != R.Call)
+    return "";
+  const ArgResult *St = R.arg(Role::Status);
+  bool Ignored = St && St->Sym.K == SymValue::Handle;
+  if (!St || (!Ignored && !objectOf(St)))
+    return "the receive's status is not a named object the send's arguments could be checked against";
+  return readsReceived(S.Call, RecvObj, Ignored ? nullptr : objectOf(St));
+}
+
+/// The adjacent MPI_Send / MPI_Recv statements of the blocks that hold
+/// the file's calls, in order (a statement may be in two: the plan takes
+/// the first pair that qualifies).
+std::vector<std::pair<const CallExpr *, const CallExpr *>> adjacentPairs(ASTContext &Ctx, const FileResult &Calls) {
+  std::set<const CompoundStmt *> Blocks;
+  for (const CallResult &C : Calls.Calls)
+    if (C.Call && (C.Function == "MPI_Send" || C.Function == "MPI_Recv"))
+      if (const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call)))
+        Blocks.insert(B);
+  std::vector<std::pair<const CallExpr *, const CallExpr *>> Out;
+  for (const CompoundStmt *B : Blocks) {
+    const Stmt *Prev = nullptr;
+    for (const Stmt *S : B->body()) {
+      if (Prev && ((mpiCall(Prev, "MPI_Send") && mpiCall(S, "MPI_Recv")) ||
+                   (mpiCall(Prev, "MPI_Recv") && mpiCall(S, "MPI_Send"))))
+        Out.push_back({cast<CallExpr>(Prev), cast<CallExpr>(S)});
+      Prev = S;
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
+PairPlan ompi::planPairs(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls, const MachineProfile *Profile,
+                         llvm::function_ref<bool(const CallExpr *)> Taken) {
+  PairPlan Plan;
+  std::map<const CallExpr *, const CallResult *> Facts;
+  for (const CallResult &C : Calls.Calls)
+    if (C.Call)
+      Facts[C.Call] = &C;
+  std::set<const CallExpr *> Used;
+  for (auto [First, Second] : adjacentPairs(Ctx, Calls)) {
+    if (!Facts.count(First) || !Facts.count(Second) || Taken(First) || Taken(Second) || Used.count(First))
+      continue;
+    const CallResult &F = *Facts[First], &G = *Facts[Second];
+    const CallResult &S = F.Function == "MPI_Send" ? F : G, &R = F.Function == "MPI_Send" ? G : F;
+    std::string What = llvm::formatv("{0} at line {1} and {2} at line {3}", F.Function, F.Line, G.Function, G.Line);
+    std::string Why = pairProblem(Ctx, First, Second, S, R);
+    auto [Wins, Figure] = Why.empty() ? profileSays(Ev, S, R, Profile) : std::pair<bool, std::string>();
+    if (!Why.empty() || !Wins) {
+      Plan.Declined.push_back(ChangeNote::at(Transform, false, F.File, F.Line, F.Column, What + " stay two calls",
+                                             Why.empty() ? Figure : Why));
+      continue;
+    }
+    Used.insert(Second);
+    PairCall P{First, Second, S.Call, R.Call, {}};
+    P.Note = ChangeNote::at(
+        Transform, true, F.File, F.Line, F.Column, What + " as one MPI_Sendrecv",
+        llvm::formatv("adjacent statements on {0}: MPI_Sendrecv runs the send and the receive as if in parallel, so "
+                      "every outcome is one the pair could have had; no argument has side effects; the buffers {1} "
+                      "and {2} are different objects; the receive names its source and tag{3}; {4}",
+                      S.arg(Role::Comm)->Text, S.arg(Role::SendBuf)->Text, R.arg(Role::RecvBuf)->Text,
+                      First == R.Call ? "; the send's arguments read nothing the receive writes" : "", Figure)
+            .str());
+    P.Note.Kind = NoteKind::Template;
+    P.Note.Saves = "the wait between the two transfers: they overlap";
+    Plan.Pairs.push_back(std::move(P));
+  }
+  return Plan;
+}
