@@ -4,6 +4,7 @@
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,33 +25,40 @@ const CallExpr *mpiCall(const Stmt *S, llvm::StringRef Name) {
 
 const VarDecl *objectOf(const ArgResult *A) { return A && A->Sym.K == SymValue::Address ? A->Sym.Obj : nullptr; }
 
-/// Why the send's arguments could read what the receive writes, when the
-/// receive is written first: RecvObj (the receive buffer's object), Status
-/// (the status's, null for MPI_STATUS_IGNORE), or anything read through a
-/// pointer outside the send buffer's address.
-std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const VarDecl *Status) {
-  for (unsigned I = 0; I < Send->getNumArgs(); ++I) {
-    std::string Why;
-    anyNode(Send->getArg(I), [&](const Stmt *N) {
-      if (const auto *D = dyn_cast<DeclRefExpr>(N);
-          D && (D->getDecl() == RecvObj || (Status && D->getDecl() == Status)))
-        Why =
-            "the send's arguments read " + D->getDecl()->getNameAsString() + ", which the receive written first writes";
-      else if (I == 0)
-        return false; // the buffer's address: no value read through it
-      else if (const auto *U = dyn_cast<UnaryOperator>(N); U && U->getOpcode() == UO_Deref)
-        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
-      else if (const auto *A = dyn_cast<ArraySubscriptExpr>(N);
-               A && A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType())
-        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
-      else if (const auto *M = dyn_cast<MemberExpr>(N); M && M->isArrow())
-        Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
-      return !Why.empty();
-    });
-    if (!Why.empty())
-      return Why;
+/// What an argument of the send reads that the receive, written first,
+/// may write: the receive buffer's object, the status's, or anything
+/// through a pointer (outside the buffer argument, whose address is no read).
+struct ReceivedReader : RecursiveASTVisitor<ReceivedReader> {
+  const VarDecl *RecvObj, *Status;
+  bool Buffer = false; ///< visiting the send buffer's argument
+  std::string Why;
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (D->getDecl() == RecvObj || (Status && D->getDecl() == Status))
+      Why = "the send's arguments read " + D->getDecl()->getNameAsString() + ", which the receive written first writes";
+    return Why.empty();
   }
-  return "";
+  bool throughPointer() {
+    if (!Buffer)
+      Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
+    return Why.empty();
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) { return U->getOpcode() != UO_Deref || throughPointer(); }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    return !A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType() || throughPointer();
+  }
+  bool VisitMemberExpr(MemberExpr *M) { return !M->isArrow() || throughPointer(); }
+};
+
+/// Why the send's arguments could read what the receive writes, when the
+/// receive is written first ("" when they cannot).
+std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const VarDecl *Status) {
+  ReceivedReader R{{}, RecvObj, Status};
+  for (unsigned I = 0; I < Send->getNumArgs() && R.Why.empty(); ++I) {
+    R.Buffer = I == 0;
+    R.TraverseStmt(const_cast<Expr *>(Send->getArg(I)));
+  }
+  return R.Why;
 }
 
 /// The bytes of side (Count, Type) of C, when static.
