@@ -92,6 +92,27 @@ static void pairs(int n) {
   }
   status("pair", &st, MPI_DOUBLE);
   say("got", sum(g, n));
+  /* The same through allocated buffers (each pointer one allocation). */
+  {
+    double *hs = (double *)malloc(sizeof *hs * (size_t)(n + 1)), *hr = NULL;
+    int i;
+    hr = (double *)calloc((size_t)(n + 1), sizeof *hr);
+    if (!hs || !hr)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    for (i = 0; i <= n; i++)
+      hs[i] = rank * 10 + i;
+    if (rank % 2 == 0) {
+      MPI_Send(hs, n, MPI_DOUBLE, right, 11, MPI_COMM_WORLD);
+      MPI_Recv(hr, n + 1, MPI_DOUBLE, left, 11, MPI_COMM_WORLD, &st);
+    } else {
+      MPI_Recv(hr, n + 1, MPI_DOUBLE, left, 11, MPI_COMM_WORLD, &st);
+      MPI_Send(hs, n, MPI_DOUBLE, right, 11, MPI_COMM_WORLD);
+    }
+    status("heap-pair", &st, MPI_DOUBLE);
+    say("got", sum(hr, n + 1));
+    free(hs);
+    free(hr);
+  }
 }
 
 /* Exchanges with itself: through MPI_COMM_WORLD with the rank, through

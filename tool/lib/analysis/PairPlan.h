@@ -14,8 +14,10 @@
 // Proved: both calls are statements whose values are discarded, written
 // outside macros, with nothing but blanks between them; every argument is
 // free of side effects (the exchange evaluates them all before either
-// transfer); the send buffer and the receive buffer are different named
-// objects (MPI_Sendrecv needs them disjoint); the receive names its source
+// transfer); the send buffer and the receive buffer lie in different
+// objects (MPI_Sendrecv needs them disjoint): named variables, or local
+// pointers that each hold one allocation of their own (malloc, calloc,
+// aligned_alloc); the receive names its source
 // and tag (a wildcard could match another message when posted earlier);
 // neither peer is MPI_PROC_NULL (nothing to overlap). A receive written
 // first: the send's arguments read neither the receive buffer's object nor

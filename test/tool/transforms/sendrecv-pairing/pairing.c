@@ -17,8 +17,8 @@ static double a[N], b[N];
 
 // A helper's buffers are pointers: they may be the same memory.
 void relay(double *in, double *out, int left, int right, MPI_Comm comm) {
-  // REPORT-DAG: pairing.c:[[#@LINE+2]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+2]] and MPI_Send at line [[#@LINE+3]] stay two calls (the send buffer (out) and the receive buffer (in) are not different named objects: MPI_Sendrecv needs them disjoint)
-  // SLOWER-DAG: pairing.c:[[#@LINE+1]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+1]] and MPI_Send at line [[#@LINE+2]] stay two calls (the send buffer (out) and the receive buffer (in) are not different named objects: MPI_Sendrecv needs them disjoint)
+  // REPORT-DAG: pairing.c:[[#@LINE+2]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+2]] and MPI_Send at line [[#@LINE+3]] stay two calls (the send buffer (out) and the receive buffer (in) are not known to be different objects (named variables, or pointers that each hold one allocation of their own): MPI_Sendrecv needs them disjoint)
+  // SLOWER-DAG: pairing.c:[[#@LINE+1]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+1]] and MPI_Send at line [[#@LINE+2]] stay two calls (the send buffer (out) and the receive buffer (in) are not known to be different objects (named variables, or pointers that each hold one allocation of their own): MPI_Sendrecv needs them disjoint)
   MPI_Recv(in, N, MPI_DOUBLE, left, 0, comm, MPI_STATUS_IGNORE);
   MPI_Send(out, N, MPI_DOUBLE, right, 0, comm);
 }
@@ -74,8 +74,8 @@ int main(int argc, char **argv) {
   MPI_Recv(b, N, MPI_DOUBLE, left, 3, cart, MPI_STATUS_IGNORE);
   MPI_Barrier(cart);
   // The same buffer: a relay of what was received.
-  // REPORT-DAG: pairing.c:[[#@LINE+2]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+2]] and MPI_Send at line [[#@LINE+3]] stay two calls (the send buffer (a) and the receive buffer (a) are not different named objects: MPI_Sendrecv needs them disjoint)
-  // SLOWER-DAG: pairing.c:[[#@LINE+1]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+1]] and MPI_Send at line [[#@LINE+2]] stay two calls (the send buffer (a) and the receive buffer (a) are not different named objects: MPI_Sendrecv needs them disjoint)
+  // REPORT-DAG: pairing.c:[[#@LINE+2]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+2]] and MPI_Send at line [[#@LINE+3]] stay two calls (the send buffer (a) and the receive buffer (a) are not known to be different objects (named variables, or pointers that each hold one allocation of their own): MPI_Sendrecv needs them disjoint)
+  // SLOWER-DAG: pairing.c:[[#@LINE+1]]:3: sendrecv-pairing: not done: MPI_Recv at line [[#@LINE+1]] and MPI_Send at line [[#@LINE+2]] stay two calls (the send buffer (a) and the receive buffer (a) are not known to be different objects (named variables, or pointers that each hold one allocation of their own): MPI_Sendrecv needs them disjoint)
   MPI_Recv(a, N, MPI_DOUBLE, left, 4, cart, MPI_STATUS_IGNORE);
   MPI_Send(a, N, MPI_DOUBLE, right, 4, cart);
   MPI_Barrier(cart);
