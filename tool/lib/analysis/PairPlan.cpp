@@ -191,12 +191,16 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
            R.arg(Role::RecvBuf)->Text +
            ") are not known to be different objects (named variables, or pointers that each hold one allocation "
            "of their own): MPI_Sendrecv needs them disjoint";
-  if (First != R.Call)
-    return "";
+  // The receive writes its status too: the send's data must not lie there
+  // (in the exchange the send may still read while the receive writes).
   const ArgResult *St = R.arg(Role::Status);
   bool Ignored = St && St->Sym.K == SymValue::Handle;
   if (!St || (!Ignored && !objectOf(St)))
-    return "the receive's status is not a named object the send's arguments could be checked against";
+    return "the receive's status is not a named object the send's buffer and arguments could be checked against";
+  if (!Ignored && objectOf(St) == SendObj)
+    return "the send's buffer is the receive's status, which the receive writes";
+  if (First != R.Call)
+    return "";
   return readsReceived(S.Call, RecvObj, Ignored ? nullptr : objectOf(St));
 }
 
