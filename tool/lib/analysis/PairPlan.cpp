@@ -185,6 +185,14 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
         return "a peer is MPI_PROC_NULL: nothing to overlap";
       return "the receive takes " + A->Sym.Name + ": posted earlier, it could more often match another message";
     }
+  // A derived datatype may reach memory outside its buffer's object (a
+  // struct of displacements between variables from MPI_Get_address).
+  for (const ArgResult *T : {S.arg(Role::Type), R.arg(Role::Type)}) {
+    const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
+    if (!H || H->Kind != HandleKind::Datatype || isNullHandle(H->Name))
+      return "the datatype " + (T ? T->Text : std::string("?")) +
+             " is not a predefined one: a derived datatype may reach memory outside its buffer's object";
+  }
   const VarDecl *SendObj = storageOf(Ctx, S, Role::SendBuf), *RecvObj = storageOf(Ctx, R, Role::RecvBuf);
   if (!SendObj || !RecvObj || SendObj == RecvObj)
     return "the send buffer (" + S.arg(Role::SendBuf)->Text + ") and the receive buffer (" +

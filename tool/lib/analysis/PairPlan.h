@@ -17,8 +17,9 @@
 // transfer); the send buffer and the receive buffer lie in different
 // objects (MPI_Sendrecv needs them disjoint): named variables, or local
 // pointers that each hold one allocation of their own (malloc, calloc,
-// aligned_alloc), and the send's buffer is not the receive's status; the
-// receive names its source
+// aligned_alloc), and the send's buffer is not the receive's status; both
+// datatypes are predefined (a derived one may reach memory outside its
+// buffer's object); the receive names its source
 // and tag (a wildcard could match another message when posted earlier);
 // neither peer is MPI_PROC_NULL (nothing to overlap). A receive written
 // first: the send's arguments read neither the receive buffer's object nor

@@ -35,6 +35,15 @@ int main(int argc, char **argv) {
   MPI_Send(&st, sizeof st, MPI_BYTE, (rank + 1) % size, 2, MPI_COMM_WORLD);
   MPI_Recv(in, n, MPI_DOUBLE, (rank + size - 1) % size, 2, MPI_COMM_WORLD, &st);
   MPI_Barrier(MPI_COMM_WORLD);
+  // A derived datatype may reach past its buffer's object (here a struct
+  // type of displacements from out to in would): predefined types only.
+  MPI_Datatype two;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &two);
+  MPI_Type_commit(&two);
+  // REPORT-DAG: heap.c:[[#@LINE+1]]:3: sendrecv-pairing: not done: MPI_Send at line [[#@LINE+1]] and MPI_Recv at line [[#@LINE+2]] stay two calls (the datatype two is not a predefined one: a derived datatype may reach memory outside its buffer's object)
+  MPI_Send(out, 2, two, (rank + 1) % size, 3, MPI_COMM_WORLD);
+  MPI_Recv(in, 4, MPI_DOUBLE, (rank + size - 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Type_free(&two);
   free(out);
   free(in);
   MPI_Finalize();
