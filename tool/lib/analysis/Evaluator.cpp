@@ -709,6 +709,12 @@ CommId Evaluator::commId(const Expr *E, const FunctionDecl *FD, const Stmt *Anch
   return commIdAt(E, &FA, *P);
 }
 
+/// What identifies a local communicator variable in a CommId's key (a
+/// Created id's whole key; a Local id's key begins with it).
+static std::string localKey(const VarDecl *V) {
+  return llvm::formatv("{0}@{1}", V->getName(), static_cast<const void *>(V)).str();
+}
+
 CommId Evaluator::commIdAt(const Expr *E, FunctionAnalysis *FA, Point P) {
   SymValue V = eval(E, FA, P);
   if (V.K == SymValue::Handle)
@@ -719,7 +725,7 @@ CommId Evaluator::commIdAt(const Expr *E, FunctionAnalysis *FA, Point P) {
   if (!Var->hasLocalStorage())
     return Index.WrittenGlobals.count(Var->getCanonicalDecl()) ? CommId{}
                                                                : CommId{CommId::Global, Var->getName().str()};
-  std::string Id = llvm::formatv("{0}@{1}", Var->getName(), static_cast<const void *>(Var)).str();
+  std::string Id = localKey(Var);
   if (FA && createdOnce(Var, FA->function()))
     return {CommId::Created, Id};
   if (!FA || FA->addressTaken(Var))
@@ -777,8 +783,7 @@ std::optional<CommId> Evaluator::dupParent(const CommId &Id) {
   for (const auto &[V, By] : CreatedBy) {
     const auto &[CE, F] = By;
     const FunctionDecl *G = CE->getDirectCallee();
-    if (!G || !G->getIdentifier() || !duplicates(G->getName()) || CE->getNumArgs() < 2 ||
-        llvm::formatv("{0}@{1}", V->getName(), static_cast<const void *>(V)).str() != Id.Key)
+    if (!G || !G->getIdentifier() || !duplicates(G->getName()) || CE->getNumArgs() < 2 || localKey(V) != Id.Key)
       continue;
     return commId(CE->getArg(0), F, CE);
   }

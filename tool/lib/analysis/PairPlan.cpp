@@ -127,21 +127,12 @@ std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const Va
   return R.Why;
 }
 
-/// The bytes of side (Count, Type) of C, when static.
-std::optional<int64_t> sideBytes(Evaluator &Ev, const CallResult &C) {
-  const ArgResult *N = C.arg(Role::Count), *T = C.arg(Role::Type);
-  if (!N || !N->Int || !T || T->Sym.K != SymValue::Handle)
-    return std::nullopt;
-  std::optional<int64_t> Size = Ev.datatypeSize(T->Sym.Name);
-  return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
-}
-
 /// The profile's verdict: the figure that chose the exchange, or why not.
-std::pair<bool, std::string> profileSays(Evaluator &Ev, const CallResult &S, const CallResult &R,
-                                         const MachineProfile *Profile) {
+std::pair<bool, std::string> profileSays(const CallResult &S, const CallResult &R, const MachineProfile *Profile) {
   if (!Profile)
     return {false, "no machine profile is loaded (the exchange is used only where a measurement shows it faster)"};
-  std::optional<int64_t> SB = sideBytes(Ev, S), RB = sideBytes(Ev, R);
+  // Each call's count x predefined datatype size, from the call facts.
+  std::optional<int64_t> SB = S.CommSize.Bytes, RB = R.CommSize.Bytes;
   std::optional<int64_t> Bytes = SB && RB ? std::optional<int64_t>(std::max(*SB, *RB)) : std::nullopt;
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   std::optional<TemplatePoint> P = Profile->messageFor("sendrecv_pair", Bytes);
@@ -251,7 +242,7 @@ PairPlan ompi::planPairs(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
     const CallResult &S = F.Function == "MPI_Send" ? F : G, &R = F.Function == "MPI_Send" ? G : F;
     std::string What = llvm::formatv("{0} at line {1} and {2} at line {3}", F.Function, F.Line, G.Function, G.Line);
     std::string Why = pairProblem(Ctx, First, Second, S, R);
-    auto [Wins, Figure] = Why.empty() ? profileSays(Ev, S, R, Profile) : std::pair<bool, std::string>();
+    auto [Wins, Figure] = Why.empty() ? profileSays(S, R, Profile) : std::pair<bool, std::string>();
     if (!Why.empty() || !Wins) {
       Plan.Declined.push_back(ChangeNote::at(Transform, false, F.File, F.Line, F.Column, What + " stay two calls",
                                              Why.empty() ? Figure : Why));

@@ -26,10 +26,9 @@ bool isNull(const ArgResult *A) { return A && A->Sym.K == SymValue::Handle && A-
 /// Whether A is the caller's rank in the call's communicator: the rank
 /// (rank + k * size) % size with k >= 0, or 0 on MPI_COMM_SELF.
 bool isSelf(Evaluator &Ev, const CallResult &C, const ArgResult *A) {
-  const ArgResult *Comm = C.arg(Role::Comm);
-  if (!A || !Comm || !C.Caller || !C.expr(*Comm))
+  if (!A)
     return false;
-  CommId Id = Ev.commId(C.expr(*Comm), C.Caller, C.Call);
+  const CommId &Id = C.Comm; // the call facts' identity of the call's communicator
   const SymValue &V = A->Sym;
   if (V.K == SymValue::Int)
     return V.I == 0 && Id.K == CommId::Predefined && Id.Key == "MPI_COMM_SELF";
@@ -120,24 +119,19 @@ std::string typeProblem(const CallResult &C, Case K) {
   return "";
 }
 
-/// The bytes of side (Count, Type) of C, when static.
-std::optional<int64_t> sideBytes(Evaluator &Ev, const CallResult &C, Role Count, Role Type) {
-  const ArgResult *N = C.arg(Count), *T = C.arg(Type);
+/// The bytes that decide the profile's verdict: what the template still
+/// moves (the side kept of a half exchange, the copy, the message of a
+/// no-op). The call facts' communication size is the send side's (the
+/// only side of the other calls); a half exchange that keeps its receive
+/// takes the receive side's.
+std::optional<int64_t> decidingBytes(Evaluator &Ev, const CallResult &C, Case K) {
+  if (!C.arg(Role::SendType) || K != Case::HalfExchange || !isNull(C.arg(Role::Dest)))
+    return C.CommSize.Bytes;
+  const ArgResult *N = C.arg(Role::RecvCount), *T = C.arg(Role::RecvType);
   if (!N || !N->Int || !T || T->Sym.K != SymValue::Handle)
     return std::nullopt;
   std::optional<int64_t> Size = Ev.datatypeSize(T->Sym.Name);
   return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
-}
-
-/// The bytes that decide the profile's verdict: what the template still
-/// moves (the side kept of a half exchange, the copy, the message of a
-/// no-op).
-std::optional<int64_t> decidingBytes(Evaluator &Ev, const CallResult &C, Case K) {
-  if (!C.arg(Role::SendType))
-    return sideBytes(Ev, C, Role::Count, Role::Type);
-  if (K == Case::HalfExchange && isNull(C.arg(Role::Dest)))
-    return sideBytes(Ev, C, Role::RecvCount, Role::RecvType);
-  return sideBytes(Ev, C, Role::SendCount, Role::SendType);
 }
 
 /// The profile's verdict: the figure that chose the template, or why not.
