@@ -99,10 +99,12 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     occ = os.path.join(REPO, "scripts", "ompi-cc")
     # --runtime: the size from the command line (-DRUNTIME_N), so the
     # datatypes' shapes are known only at run time.
-    rt = ("-rt" if a.runtime else "") + ("-nb" if getattr(a, "nonblocking", False) else "")
+    rt = ("-rt" if a.runtime else "") + ("-nb" if getattr(a, "nonblocking", False) else "") + \
+        ("-sa" if getattr(a, "subarray", False) else "")
     exe = {(v, n): os.path.join(a.out, "%s-%s%s-%d" % (name, v, rt, n)) for v in ("plain", "ompi") for n in sizes}
     profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
-    nb = ["-DNONBLOCKING"] if getattr(a, "nonblocking", False) else []
+    nb = (["-DNONBLOCKING"] if getattr(a, "nonblocking", False) else []) + \
+        (["-DSUBARRAY"] if getattr(a, "subarray", False) else [])
     size_flags = lambda n: (["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]) + nb  # noqa: E731
     used = {}
     for n in sizes:
@@ -120,7 +122,8 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     if a.build_only:
         return None, True
     lines = [title % (a.mpi, a.np, a.reps) + (" (size given at run time)" if a.runtime else "") +
-             (" (nonblocking exchange)" if nb else ""), "",
+             (" (nonblocking exchange)" if getattr(a, "nonblocking", False) else "") +
+             (" (subarray faces)" if getattr(a, "subarray", False) else ""), "",
              "| N | message bytes | plain | ompi-cc | ompi-cc / plain | exchange: plain | ompi-cc "
              "| exchange ompi-cc / plain | templates |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -147,9 +150,11 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
     return lines, ok
 
 
-def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=(), nonblocking=False):
+def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=(), nonblocking=False,
+               subarray=False):
     """The command line of a sized_pair benchmark (--sizes, --iters,
-    --profile, --runtime, with nonblocking --nonblocking, and the common
+    --profile, --runtime, with nonblocking --nonblocking, with subarray
+    --subarray, and the common
     options), its run and its table; iters_of(a, n): the iterations at size
     n. Returns the exit status."""
     ap = parser(doc, name, reps=7)
@@ -161,6 +166,9 @@ def sized_main(doc, name, src, sizes, iters, iters_of, face_bytes, title, link=(
     if nonblocking:
         ap.add_argument("--nonblocking", action="store_true", help="the exchange through MPI_Irecv/MPI_Isend and "
                         "MPI_Waitall (-DNONBLOCKING)")
+    if subarray:
+        ap.add_argument("--subarray", action="store_true", help="the faces as 3-D subarrays of the whole array "
+                        "(-DSUBARRAY)")
     a = ap.parse_args()
     lines, ok = sized_pair(a, name, src, [int(n) for n in a.sizes.split(",")], lambda n: iters_of(a, n), face_bytes,
                            title, link)

@@ -9,7 +9,7 @@ ratios (total time per iteration, and the exchange alone). The checksums of
 the two builds must agree.
 
   bench.py [--sizes 16,32,48,64] [--iters 200] [--reps 7] [--np 2] [--mpi mpich|openmpi] [--out DIR]
-           [--profile FILE] [--runtime] [--nonblocking]
+           [--profile FILE] [--runtime] [--nonblocking | --subarray]
 
 --iters is the iterations at N = 32, scaled by 32^3 / N^3 (at least 10).
 --profile builds the ompi-cc programs with that machine profile
@@ -19,6 +19,9 @@ the two builds must agree.
 templates' run-time form, its shape recorded when the type is built).
 --nonblocking exchanges each dimension's faces through MPI_Irecv/MPI_Isend
 and one MPI_Waitall (-DNONBLOCKING: the nonblocking templates).
+--subarray describes each face as a 3-D subarray of the whole array, its
+place in the starts (-DSUBARRAY: twelve types; with --runtime, the
+subarrays' shapes recorded at run time).
 """
 import os
 import sys
@@ -32,7 +35,7 @@ def main():
     return sized_main(__doc__, "halo", os.path.join(HERE, "halo.c"), "16,32,48,64", 200,
                       lambda a, n: max(10, a.iters * 32 ** 3 // n ** 3), lambda n: (n + 2) * (n + 2) * 8,
                       "Halo exchange + 7-point stencil, %s, %d ranks, median of %d runs (microseconds per "
-                      "iteration; N: local N^3; message: one face)", nonblocking=True)
+                      "iteration; N: local N^3; message: one face)", nonblocking=True, subarray=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,11 @@
  * line: the shapes are known only at run time, recorded when the types are
  * built, and the templates take them from there. With -DNONBLOCKING each
  * dimension's faces go through MPI_Irecv/MPI_Isend into an array of
- * requests and one MPI_Waitall (the nonblocking templates).
+ * requests and one MPI_Waitall (the nonblocking templates). With
+ * -DSUBARRAY each face is instead a 3-D subarray of the whole array, its
+ * place in the subarray's starts (twelve types: each face sent and
+ * received), as codes that describe faces by MPI_Type_create_subarray do;
+ * with -DRUNTIME_N too, their shapes are recorded at run time.
  *
  *   mpicc -DN=48 halo.c; mpiexec -n P ./halo ITERATIONS
  *   mpicc -DRUNTIME_N halo.c; mpiexec -n P ./halo ITERATIONS N
@@ -55,6 +59,43 @@ int main(int argc, char **argv) {
   MPI_Cart_shift(cart, 1, 1, &yl, &yr);
   MPI_Cart_shift(cart, 2, 1, &zl, &zr);
 
+#ifdef SUBARRAY
+#ifdef NONBLOCKING
+#error "SUBARRAY goes with the blocking exchange"
+#endif
+  /* C order (z, y, x): a face is one plane of its dimension, at the start
+     its position gives. */
+  int whole[3] = {n + 2, n + 2, n + 2}, xsub[3] = {n + 2, n + 2, 1}, ysub[3] = {n + 2, 1, n + 2},
+      zsub[3] = {1, n + 2, n + 2};
+  int x1[3] = {0, 0, 1}, xn[3] = {0, 0, n}, xh[3] = {0, 0, n + 1}, o[3] = {0, 0, 0};
+  int y1[3] = {0, 1, 0}, yn[3] = {0, n, 0}, yh[3] = {0, n + 1, 0};
+  int z1[3] = {1, 0, 0}, zn[3] = {n, 0, 0}, zh[3] = {n + 1, 0, 0};
+  MPI_Datatype xs1, xsn, xrh, xr0, ys1, ysn, yrh, yr0, zs1, zsn, zrh, zr0;
+  MPI_Type_create_subarray(3, whole, xsub, x1, MPI_ORDER_C, MPI_DOUBLE, &xs1);
+  MPI_Type_create_subarray(3, whole, xsub, xn, MPI_ORDER_C, MPI_DOUBLE, &xsn);
+  MPI_Type_create_subarray(3, whole, xsub, xh, MPI_ORDER_C, MPI_DOUBLE, &xrh);
+  MPI_Type_create_subarray(3, whole, xsub, o, MPI_ORDER_C, MPI_DOUBLE, &xr0);
+  MPI_Type_create_subarray(3, whole, ysub, y1, MPI_ORDER_C, MPI_DOUBLE, &ys1);
+  MPI_Type_create_subarray(3, whole, ysub, yn, MPI_ORDER_C, MPI_DOUBLE, &ysn);
+  MPI_Type_create_subarray(3, whole, ysub, yh, MPI_ORDER_C, MPI_DOUBLE, &yrh);
+  MPI_Type_create_subarray(3, whole, ysub, o, MPI_ORDER_C, MPI_DOUBLE, &yr0);
+  MPI_Type_create_subarray(3, whole, zsub, z1, MPI_ORDER_C, MPI_DOUBLE, &zs1);
+  MPI_Type_create_subarray(3, whole, zsub, zn, MPI_ORDER_C, MPI_DOUBLE, &zsn);
+  MPI_Type_create_subarray(3, whole, zsub, zh, MPI_ORDER_C, MPI_DOUBLE, &zrh);
+  MPI_Type_create_subarray(3, whole, zsub, o, MPI_ORDER_C, MPI_DOUBLE, &zr0);
+  MPI_Type_commit(&xs1);
+  MPI_Type_commit(&xsn);
+  MPI_Type_commit(&xrh);
+  MPI_Type_commit(&xr0);
+  MPI_Type_commit(&ys1);
+  MPI_Type_commit(&ysn);
+  MPI_Type_commit(&yrh);
+  MPI_Type_commit(&yr0);
+  MPI_Type_commit(&zs1);
+  MPI_Type_commit(&zsn);
+  MPI_Type_commit(&zrh);
+  MPI_Type_commit(&zr0);
+#endif
   MPI_Datatype xface, yface, zface;
   MPI_Type_vector((n + 2) * (n + 2), 1, n + 2, MPI_DOUBLE, &xface);
   MPI_Type_commit(&xface);
@@ -94,6 +135,13 @@ int main(int argc, char **argv) {
     MPI_Isend(&u[AT(0, 0, 1)], 1, zface, zl, 4, cart, &rq[10]);
     MPI_Isend(&u[AT(0, 0, n)], 1, zface, zr, 5, cart, &rq[11]);
     MPI_Waitall(4, rq + 8, st);
+#elif defined(SUBARRAY)
+    MPI_Sendrecv(u, 1, xs1, xl, 0, u, 1, xrh, xr, 0, cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u, 1, xsn, xr, 1, u, 1, xr0, xl, 1, cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u, 1, ys1, yl, 2, u, 1, yrh, yr, 2, cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u, 1, ysn, yr, 3, u, 1, yr0, yl, 3, cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u, 1, zs1, zl, 4, u, 1, zrh, zr, 4, cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u, 1, zsn, zr, 5, u, 1, zr0, zl, 5, cart, MPI_STATUS_IGNORE);
 #else
     /* x faces: the planes x = 1 and x = n go to the left and right. */
     MPI_Sendrecv(&u[AT(1, 0, 0)], 1, xface, xl, 0, &u[AT(n + 1, 0, 0)], 1, xface, xr, 0, cart, MPI_STATUS_IGNORE);
@@ -126,6 +174,20 @@ int main(int argc, char **argv) {
   MPI_Type_free(&xface);
   MPI_Type_free(&yface);
   MPI_Type_free(&zface);
+#ifdef SUBARRAY
+  MPI_Type_free(&xs1);
+  MPI_Type_free(&xsn);
+  MPI_Type_free(&xrh);
+  MPI_Type_free(&xr0);
+  MPI_Type_free(&ys1);
+  MPI_Type_free(&ysn);
+  MPI_Type_free(&yrh);
+  MPI_Type_free(&yr0);
+  MPI_Type_free(&zs1);
+  MPI_Type_free(&zsn);
+  MPI_Type_free(&zrh);
+  MPI_Type_free(&zr0);
+#endif
   MPI_Comm_free(&cart);
   free(u);
   free(v);

@@ -618,43 +618,84 @@ static MPIOPT_INLINE int mpiopt_waitall_dtype(int count, MPI_Request *reqs, MPI_
 }
 
 /* Shapes known only at run time: a datatype variable every construction of
- * which is MPI_Type_contiguous, MPI_Type_vector or MPI_Type_create_hvector
- * of a predefined type with arguments that have no side effects. ompi-opt
- * declares a shadow struct mpiopt_dshape beside the variable (zeroed) and
- * renames each construction to the mpiopt_type_*_rt wrapper below, which
- * builds the type as the call would and records the shape it built; the
- * calls get the shadow's address. Nothing else writes the variable (ompi-opt
- * proves it), so the shadow describes the type the variable holds. A
- * shadow never set (valid 0), a failed construction, or a message whose
- * size the machine profile did not measure the template winning at runs the
- * generic call. The profile's choice comes as three masks, for contiguous
- * runs of up to 8 bytes (m8: a column), 9 to 64 bytes (m64) and 65 to 512
- * bytes (m512): bit k set where sizes in (2^(k-1), 2^k] bytes won, sizes
- * above 2^30 in bit 31. Longer runs always take the generic call: an engine
- * that copies long blocks straight into its transfer beats the template's
- * extra copies. */
+ * which is MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector or
+ * MPI_Type_create_subarray of a predefined type, or MPI_Type_create_resized
+ * of a predefined type or of another such variable, with arguments that
+ * have no side effects. ompi-opt declares a shadow struct mpiopt_dshape
+ * beside the variable (zeroed) and renames each construction to the
+ * mpiopt_type_*_rt wrapper below, which builds the type as the call would
+ * and records the shape it built; the calls get the shadow's address.
+ * Nothing else writes the variable (ompi-opt proves it), so the shadow
+ * describes the type the variable holds. A shadow never set (valid 0), a
+ * failed construction, a shape the templates do not cover (a subarray of
+ * more than 3 dimensions, blocks that overlap), or a message whose size the
+ * machine profile did not measure the template winning at runs the generic
+ * call. The profile's choice comes as three masks, for contiguous runs of
+ * up to 8 bytes (m8: a column), 9 to 64 bytes (m64) and 65 to 512 bytes
+ * (m512): bit k set where sizes in (2^(k-1), 2^k] bytes won, sizes above
+ * 2^30 in bit 31. Longer runs always take the generic call: an engine that
+ * copies long blocks straight into its transfer beats the template's extra
+ * copies. The shape is that of the _nd templates: from an offset, nouter
+ * groups ostride bytes apart of nblocks blocks stride bytes apart, each
+ * blocklen elements of base; elements extent bytes apart. */
 struct mpiopt_dshape {
-  int valid, nblocks, blocklen, elem;
-  MPI_Aint stride, extent;
+  int valid, nouter, nblocks, blocklen, elem;
+  MPI_Aint offset, ostride, stride, extent;
   MPI_Datatype base;
 };
 
+/* Record a shape of two levels (nblocks 1 and nouter 1 for one run) after a
+   construction that returned rc: merged into the fewest levels (blocks that
+   abut are one run), or not valid where the construction failed or blocks
+   of a group overlap or go backwards (left to MPI). */
+static MPIOPT_INLINE int mpiopt_dtype_record_nd(int rc, struct mpiopt_dshape *sh, MPI_Aint offset, int nouter,
+                                                MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride,
+                                                MPI_Aint extent, MPI_Datatype base, int elem) {
+  MPI_Aint block = (MPI_Aint)blocklen * elem;
+  sh->valid = 0;
+  if (rc != MPI_SUCCESS || nouter < 1 || nblocks < 1 || blocklen < 1 || elem < 1 || offset < 0 || extent < 1 ||
+      (nblocks > 1 && stride < block) || (nouter > 1 && ostride < 0))
+    return rc;
+  if (nouter > 1 && nblocks == 1) { /* one block per group: the groups are the blocks */
+    nblocks = nouter;
+    stride = ostride;
+    nouter = 1;
+  }
+  if (nouter > 1 && ostride == (MPI_Aint)nblocks * stride) { /* groups continue the blocks' stride */
+    nblocks *= nouter;
+    nouter = 1;
+  }
+  if (nblocks > 1 && stride == block && (double)blocklen * nblocks <= INT_MAX) { /* blocks that abut */
+    blocklen *= nblocks;
+    nblocks = 1;
+  }
+  if (nblocks > 1 && stride < (MPI_Aint)blocklen * elem)
+    return rc;
+  sh->offset = offset;
+  sh->nouter = nouter;
+  sh->ostride = nouter > 1 ? ostride : 0;
+  sh->nblocks = nblocks;
+  sh->blocklen = blocklen;
+  sh->stride = nblocks > 1 ? stride : (MPI_Aint)blocklen * elem;
+  sh->extent = extent;
+  sh->base = base;
+  sh->elem = elem;
+  sh->valid = 1;
+  return rc;
+}
+
+/* One level of nblocks blocks stride bytes apart from the buffer's start,
+   its extent the span of its blocks (a contiguous, vector or hvector). */
 static MPIOPT_INLINE int mpiopt_dtype_record(int rc, struct mpiopt_dshape *sh, int nblocks, int blocklen,
                                       MPI_Aint stride, MPI_Datatype base) {
   int elem = 0;
   sh->valid = 0;
   if (rc != MPI_SUCCESS || nblocks < 1 || blocklen < 1 || MPI_Type_size(base, &elem) != MPI_SUCCESS || elem < 1)
     return rc;
-  if (nblocks > 1 && stride < (MPI_Aint)blocklen * elem)
-    return rc; /* blocks that overlap or go backwards: left to MPI */
-  sh->nblocks = nblocks;
-  sh->blocklen = blocklen;
-  sh->elem = elem;
-  sh->stride = nblocks > 1 ? stride : (MPI_Aint)blocklen * elem;
-  sh->extent = (MPI_Aint)(nblocks - 1) * sh->stride + (MPI_Aint)blocklen * elem;
-  sh->base = base;
-  sh->valid = 1;
-  return rc;
+  if (nblocks == 1)
+    stride = (MPI_Aint)blocklen * elem;
+  return mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, nblocks, blocklen, stride,
+                                (MPI_Aint)(nblocks - 1) * stride + (MPI_Aint)blocklen * elem, base, elem);
 }
 
 static MPIOPT_INLINE int mpiopt_type_contiguous_rt(int count, MPI_Datatype old, MPI_Datatype *t,
@@ -676,6 +717,63 @@ static MPIOPT_INLINE int mpiopt_type_create_hvector_rt(int count, int blocklen, 
                              old);
 }
 
+/* A subarray of 1 to 3 dimensions of a predefined type, in either order:
+   rows (the fastest dimension's subsize) of the planes' rows, from the
+   starts' offset; its extent the whole array's (MPI's lower bound 0). The
+   arrays are read after the call, which does not write them. */
+static MPIOPT_INLINE int mpiopt_type_create_subarray_rt(int ndims, const int sizes[], const int subsizes[],
+                                                        const int starts[], int order, MPI_Datatype old,
+                                                        MPI_Datatype *t, struct mpiopt_dshape *sh) {
+  int rc = MPI_Type_create_subarray(ndims, sizes, subsizes, starts, order, old, t), elem = 0, i, sub[3] = {1, 1, 1};
+  MPI_Aint step, offset = 0, strides[3] = {0, 0, 0};
+  sh->valid = 0;
+  if (rc != MPI_SUCCESS || ndims < 1 || ndims > 3 || (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) ||
+      MPI_Type_size(old, &elem) != MPI_SUCCESS || elem < 1)
+    return rc;
+  for (i = 0, step = elem; i < ndims; i++) { /* dimension i, fastest first */
+    int d = order == MPI_ORDER_C ? ndims - 1 - i : i;
+    if (sizes[d] < 1 || subsizes[d] < 1 || starts[d] < 0 || starts[d] > sizes[d] - subsizes[d])
+      return rc;
+    offset += (MPI_Aint)starts[d] * step;
+    strides[i] = step;
+    sub[i] = subsizes[d];
+    step *= sizes[d];
+  }
+  return mpiopt_dtype_record_nd(rc, sh, offset, sub[2], strides[2], sub[1], sub[0], sub[1] > 1 ? strides[1] : 0, step,
+                                old, elem);
+}
+
+/* A resized predefined type: one element, extent bytes apart (the lower
+   bound moves no data: MPI places element i at i x extent). */
+static MPIOPT_INLINE int mpiopt_type_create_resized_rt(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                                                       MPI_Datatype *t, struct mpiopt_dshape *sh) {
+  int elem = 0, rc = MPI_Type_create_resized(old, lb, extent, t);
+  sh->valid = 0;
+  if (rc != MPI_SUCCESS || MPI_Type_size(old, &elem) != MPI_SUCCESS)
+    return rc;
+  return mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, 1, 1, 0, extent, old, elem);
+}
+
+/* A resized variable of recorded shape (oldsh, the shadow of old): its
+   blocks, a new extent. */
+static MPIOPT_INLINE int mpiopt_type_create_resized_of_rt(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                                                          MPI_Datatype *t, struct mpiopt_dshape *sh,
+                                                          const struct mpiopt_dshape *oldsh) {
+  struct mpiopt_dshape o = *oldsh;
+  int rc = MPI_Type_create_resized(old, lb, extent, t);
+  sh->valid = 0;
+  if (!o.valid)
+    return rc;
+  return mpiopt_dtype_record_nd(rc, sh, o.offset, o.nouter, o.ostride, o.nblocks, o.blocklen, o.stride, extent,
+                                o.base, o.elem);
+}
+
+/* Whether a shadow's shape has no holes: count elements of it are one run
+   of base elements from the buffer's start. */
+static MPIOPT_INLINE int mpiopt_dshape_dense(const struct mpiopt_dshape *sh) {
+  return sh->offset == 0 && sh->nouter == 1 && sh->nblocks == 1 && sh->extent == (MPI_Aint)sh->blocklen * sh->elem;
+}
+
 /* Whether the profile chose the template for a message of this size. */
 static MPIOPT_INLINE int mpiopt_dtype_wins(size_t bytes, unsigned long mask) {
   int k = 0;
@@ -693,11 +791,11 @@ static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh
   size_t run;
   if (!sh || !sh->valid || peer == MPI_PROC_NULL)
     return 0;
-  n = mpiopt_dtype_elements(count, sh->nblocks, sh->blocklen);
+  n = mpiopt_dtype_elements(count, sh->nouter * sh->nblocks, sh->blocklen);
   if (n <= 0)
     return 0;
   run = (size_t)sh->blocklen * (size_t)sh->elem;
-  if (sh->nblocks == 1 || sh->stride == (MPI_Aint)run) /* no holes: elements abut, one run */
+  if (mpiopt_dshape_dense(sh)) /* no holes: elements abut, one run */
     run = (size_t)n * (size_t)sh->elem;
   return run <= 512 && mpiopt_dtype_wins((size_t)n * (size_t)sh->elem, run <= 8 ? m8 : run <= 64 ? m64 : m512) ? n : 0;
 }
@@ -708,8 +806,8 @@ static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh
 static MPIOPT_NOINLINE int mpiopt_send_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
                                                   int tag, MPI_Comm comm, const struct mpiopt_dshape *sh,
                                                   int ssend) {
-  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, 0, 1, 0, sh->nblocks, sh->blocklen, sh->stride,
-                              sh->extent, sh->base, sh->elem, ssend);
+  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, sh->offset, sh->nouter, sh->ostride, sh->nblocks,
+                              sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem, ssend);
 }
 
 static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -723,8 +821,8 @@ static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Da
 static MPIOPT_NOINLINE int mpiopt_recv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                   MPI_Comm comm, MPI_Status *status,
                                                   const struct mpiopt_dshape *sh) {
-  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, 0, 1, 0, sh->nblocks, sh->blocklen,
-                              sh->stride, sh->extent, sh->base, sh->elem);
+  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, sh->offset, sh->nouter, sh->ostride,
+                              sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem);
 }
 
 static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
@@ -739,9 +837,9 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype
    (0: the side as written). A shape without holes travels from and to the
    user's buffer as n elements of its base type. */
 struct mpiopt_dtype_side {
-  int count, nblocks, blocklen, elem;
+  int count, nouter, nblocks, blocklen, elem;
   MPI_Datatype type, base;
-  MPI_Aint stride, extent;
+  MPI_Aint offset, ostride, stride, extent;
 };
 
 static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MPI_Datatype type,
@@ -750,11 +848,14 @@ static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MP
   memset(&d, 0, sizeof d);
   d.count = count;
   d.type = d.base = type;
-  d.elem = 1;
-  if (n > 0 && sh->nblocks == 1 && sh->extent == (MPI_Aint)sh->blocklen * sh->elem) {
+  d.elem = d.nouter = 1;
+  if (n > 0 && mpiopt_dshape_dense(sh)) {
     d.count = n;
     d.type = sh->base;
   } else if (n > 0) {
+    d.offset = sh->offset;
+    d.nouter = sh->nouter;
+    d.ostride = sh->ostride;
     d.nblocks = sh->nblocks;
     d.blocklen = sh->blocklen;
     d.stride = sh->stride;
@@ -773,8 +874,9 @@ static MPIOPT_NOINLINE int mpiopt_sendrecv_dtype_rt_work(const void *sendbuf, in
   struct mpiopt_dtype_side s = mpiopt_dtype_rt_side(scount, stype, ssh, sn),
                            r = mpiopt_dtype_rt_side(rcount, rtype, rsh, rn);
   return mpiopt_sendrecv_dtype_nd(sendbuf, s.count, s.type, dest, stag, recvbuf, r.count, r.type, source, rtag, comm,
-                                  status, 0, 1, 0, s.nblocks, s.blocklen, s.stride, s.extent, s.base, s.elem, 0, 1, 0,
-                                  r.nblocks, r.blocklen, r.stride, r.extent, r.base, r.elem);
+                                  status, s.offset, s.nouter, s.ostride, s.nblocks, s.blocklen, s.stride, s.extent,
+                                  s.base, s.elem, r.offset, r.nouter, r.ostride, r.nblocks, r.blocklen, r.stride,
+                                  r.extent, r.base, r.elem);
 }
 
 /* MPI_Sendrecv with a run-time shape on either side (a null shadow: the
@@ -799,8 +901,8 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scoun
 static MPIOPT_NOINLINE int mpiopt_isend_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
                                                    int tag, MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                    const struct mpiopt_dshape *sh, int ssend) {
-  return mpiopt_isend_dtype_nd(buf, count, dtype, dest, tag, comm, req, pd, 0, 1, 0, sh->nblocks, sh->blocklen,
-                               sh->stride, sh->extent, sh->base, sh->elem, ssend);
+  return mpiopt_isend_dtype_nd(buf, count, dtype, dest, tag, comm, req, pd, sh->offset, sh->nouter, sh->ostride,
+                               sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem, ssend);
 }
 
 static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -816,8 +918,8 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_D
 static MPIOPT_NOINLINE int mpiopt_irecv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                    MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                    const struct mpiopt_dshape *sh) {
-  return mpiopt_irecv_dtype_nd(buf, count, dtype, source, tag, comm, req, pd, 0, 1, 0, sh->nblocks, sh->blocklen,
-                               sh->stride, sh->extent, sh->base, sh->elem);
+  return mpiopt_irecv_dtype_nd(buf, count, dtype, source, tag, comm, req, pd, sh->offset, sh->nouter, sh->ostride,
+                               sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem);
 }
 
 static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
@@ -828,6 +930,82 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatyp
     return mpiopt_irecv_dtype_rt_work(buf, count, dtype, source, tag, comm, req, pd, sh);
   pd->active = 0;
   return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
+}
+
+/* Collectives (MPI_Bcast, MPI_Gather, MPI_Scatter, MPI_Alltoall) with a
+   shape recorded at run time on a side: each side whose shadow is set and
+   whose chunk (count elements) the collective's profile family measured
+   the template winning at goes through the _nd collective with the
+   shadow's shape; a side that does not passes as written (nblocks 0). Each
+   rank decides for itself: the packed message has the derived type's
+   signature, so ranks that decided differently still match. Out of line:
+   the collectives are not in inner loops, and their code is long. */
+static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_coll_rt(const struct mpiopt_dshape *sh, int count,
+                                                                 unsigned long m8, unsigned long m64,
+                                                                 unsigned long m512) {
+  struct mpiopt_dtype_side d;
+  memset(&d, 0, sizeof d);
+  d.nouter = d.elem = 1;
+  d.type = d.base = MPI_BYTE;
+  if (mpiopt_dtype_rt_elements(sh, count, 0, m8, m64, m512) > 0) {
+    d.offset = sh->offset;
+    d.nouter = sh->nouter;
+    d.ostride = sh->ostride;
+    d.nblocks = sh->nblocks;
+    d.blocklen = sh->blocklen;
+    d.stride = sh->stride;
+    d.extent = sh->extent;
+    d.base = sh->base;
+    d.elem = sh->elem;
+  }
+  return d;
+}
+
+#define MPIOPT_DTYPE_RT_SIDE(d) d.offset, d.nouter, d.ostride, d.nblocks, d.blocklen, d.stride, d.extent, d.base, d.elem
+
+static MPIOPT_NOINLINE int mpiopt_bcast_dtype_rt(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                                                 const struct mpiopt_dshape *sh, unsigned long m8,
+                                                 unsigned long m64, unsigned long m512) {
+  struct mpiopt_dtype_side d = mpiopt_dtype_coll_rt(sh, count, m8, m64, m512);
+  if (!d.nblocks)
+    return MPI_Bcast(buf, count, dtype, root, comm);
+  return mpiopt_bcast_dtype_nd(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_SIDE(d));
+}
+
+static MPIOPT_NOINLINE int mpiopt_gather_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                  const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                                  unsigned long m8, unsigned long m64, unsigned long m512) {
+  struct mpiopt_dtype_side s = mpiopt_dtype_coll_rt(ssh, scount, m8, m64, m512),
+                           r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
+  if (!s.nblocks && !r.nblocks)
+    return MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  return mpiopt_gather_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_RT_SIDE(s),
+                                MPIOPT_DTYPE_RT_SIDE(r));
+}
+
+static MPIOPT_NOINLINE int mpiopt_scatter_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                   int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                   const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                                   unsigned long m8, unsigned long m64, unsigned long m512) {
+  struct mpiopt_dtype_side s = mpiopt_dtype_coll_rt(ssh, scount, m8, m64, m512),
+                           r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
+  if (!s.nblocks && !r.nblocks)
+    return MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  return mpiopt_scatter_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_RT_SIDE(s),
+                                 MPIOPT_DTYPE_RT_SIDE(r));
+}
+
+static MPIOPT_NOINLINE int mpiopt_alltoall_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                    int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                                    const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                                    unsigned long m8, unsigned long m64, unsigned long m512) {
+  struct mpiopt_dtype_side s = mpiopt_dtype_coll_rt(ssh, scount, m8, m64, m512),
+                           r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
+  if (!s.nblocks && !r.nblocks)
+    return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  return mpiopt_alltoall_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_RT_SIDE(s),
+                                  MPIOPT_DTYPE_RT_SIDE(r));
 }
 
 #endif /* MPIOPT_DTYPE_H */

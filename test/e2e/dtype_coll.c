@@ -108,6 +108,50 @@ static void alltoalls(int rank, int size) {
   fold(&g[0][0], N * N);
 }
 
+/* Shapes recorded at run time (the _rt collectives): a column, a
+   subarray and a resized column whose sizes the program reads at run time;
+   the root through the template and the others with contiguous doubles. */
+static void recorded(int rank, int size, int root, int n) {
+  MPI_Datatype rtcol, rtsub, rtrcol;
+  int sizes[2] = {n, n}, subs[2] = {4, 3}, starts[2] = {2, 1};
+  MPI_Type_vector(n, 1, N, MPI_DOUBLE, &rtcol);
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &rtsub);
+  MPI_Type_create_resized(rtcol, 0, sizeof(double), &rtrcol);
+  MPI_Type_commit(&rtcol);
+  MPI_Type_commit(&rtsub);
+  MPI_Type_commit(&rtrcol);
+  fill(rank);
+  MPI_Bcast(&g[0][1], 1, rtcol, root, MPI_COMM_WORLD);
+  MPI_Bcast(g, 1, rtsub, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fill(rank);
+  if (rank == root)
+    MPI_Bcast(&g[0][2], 1, rtcol, root, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(flat, N);
+  fill(rank);
+  MPI_Gather(&g[0][1], 1, rtcol, gath, 1, rtcol, root, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+  fill(rank);
+  MPI_Gather(g[2], N, MPI_DOUBLE, gath, 1, rtrcol, root, MPI_COMM_WORLD); /* rank j's row into column j */
+  fold(gath, N * N);
+  fill(rank);
+  MPI_Scatter(g, 1, rtrcol, flat, N, MPI_DOUBLE, root, MPI_COMM_WORLD); /* column j to rank j */
+  fold(flat, N);
+  fill(rank);
+  MPI_Alltoall(g, 1, rtrcol, flat, N, MPI_DOUBLE, MPI_COMM_WORLD);
+  fold(flat, N * size);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 13 * i + rank;
+  MPI_Alltoall(flat, N, MPI_DOUBLE, g, 1, rtrcol, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  MPI_Type_free(&rtcol);
+  MPI_Type_free(&rtsub);
+  MPI_Type_free(&rtrcol);
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -130,6 +174,7 @@ int main(int argc, char **argv) {
     bcasts(rank, root);
     gathers(rank, size, root);
     scatters(rank, size, root);
+    recorded(rank, size, root, argc > 100 ? 1 : N); /* N, known only at run time */
   }
   alltoalls(rank, size);
   long *all = malloc(sizeof *all * (size_t)size);

@@ -1,6 +1,6 @@
 /* Datatype shapes known only at run time (datatype-templates, the _rt
- * templates): columns, rows and byte-strided blocks whose sizes come from a
- * loop, each built, committed, used and freed in every iteration, so the
+ * templates): columns, rows, byte-strided blocks, subarrays and resized
+ * types whose sizes come from a loop, each built, committed, used and freed in every iteration, so the
  * shadow ompi-cc records beside each variable must follow every
  * construction. The sizes cross the profile's classes (the test profile
  * measured the template winning up to 4 KiB), so some messages run the
@@ -18,6 +18,43 @@ static long sum;
 static void fold(const double *p, int n) {
   for (int i = 0; i < n; i++)
     sum = sum * 31 + (long)p[i];
+}
+
+/* Subarrays and resized types with sizes known only at run time: a 2-D
+   C-order block, a 3-D Fortran-order block, columns resized to one double
+   (two of them interleave) and every second to fourth double. */
+static void shaped_round(int n, int next, int prev, double *a, double *b) {
+  MPI_Datatype face, cube, col, rcol, third;
+  MPI_Status st;
+  int count = -1, sz[2] = {n + 1, n + 1}, sub[2] = {n, (n + 1) / 2}, start[2] = {1, n / 2};
+  int sz3[3] = {3, 4, n + 1}, sub3[3] = {2, 2, n}, start3[3] = {1, 1, 1};
+  for (int i = 0; i < 2 * (n + 1) * (n + 1); i++)
+    b[i] = -1;
+  MPI_Type_create_subarray(2, sz, sub, start, MPI_ORDER_C, MPI_DOUBLE, &face);
+  MPI_Type_create_subarray(3, sz3, sub3, start3, MPI_ORDER_FORTRAN, MPI_DOUBLE, &cube);
+  MPI_Type_vector(n, 1, n + 1, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, sizeof(double), &rcol);
+  MPI_Type_create_resized(MPI_DOUBLE, 0, (MPI_Aint)(n % 3 + 2) * (MPI_Aint)sizeof(double), &third);
+  MPI_Type_commit(&face);
+  MPI_Type_commit(&cube);
+  MPI_Type_commit(&rcol);
+  MPI_Type_commit(&third);
+  MPI_Sendrecv(a, 1, face, next, 11, b, 1, face, prev, 11, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, face, &count);
+  sum = sum * 7 + count;
+  MPI_Sendrecv(a, 1, cube, next, 12, b + 1, 1, cube, prev, 12, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_DOUBLE, &count);
+  sum = sum * 7 + count;
+  MPI_Sendrecv(a, 2, rcol, next, 13, b + 2, 2, rcol, prev, 13, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, rcol, &count);
+  sum = sum * 7 + count;
+  MPI_Sendrecv(a, n, third, next, 14, b + 3, n, third, prev, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  fold(b, 2 * (n + 1) * (n + 1));
+  MPI_Type_free(&face);
+  MPI_Type_free(&cube);
+  MPI_Type_free(&col);
+  MPI_Type_free(&rcol);
+  MPI_Type_free(&third);
 }
 
 static void round_of(int n, int rank, int size, double *a, double *b) {
@@ -65,6 +102,7 @@ static void round_of(int n, int rank, int size, double *a, double *b) {
   MPI_Type_free(&col);
   MPI_Type_free(&row);
   MPI_Type_free(&blocks);
+  shaped_round(n, next, prev, a, b);
 }
 
 int main(int argc, char **argv) {

@@ -7,6 +7,7 @@
  * the same (the e2e tests check that); this checks the choice itself, and
  * that the nonblocking templates return every pool buffer at the wait. */
 #include <mpi.h>
+#include <string.h>
 
 #include "check.h"
 #include "mpiopt/dtype.h"
@@ -30,6 +31,66 @@ static int chosen(const struct mpiopt_dshape *sh, int count, size_t bytes) {
   c |= mpiopt_dtype_rt_elements(sh, count, 1, 0, 0, b) > 0 ? 4 : 0;
   c |= mpiopt_dtype_rt_elements(sh, count, 1, ~0UL, ~0UL, ~0UL) > 0 ? 8 : 0;
   return c;
+}
+
+/* The shape a wrapper recorded packs what MPI packs: MPI_Pack of count
+   elements of the type against the template's pack loop with the shadow's
+   shape, byte for byte, over a buffer of distinct values. */
+static void same_as_mpi(const char *what, MPI_Datatype t, const struct mpiopt_dshape *sh, int count) {
+  static double src[4096], mine[4096], theirs[4096];
+  int pos = 0, size = 0;
+  for (int i = 0; i < 4096; i++)
+    src[i] = i + 0.5;
+  CHECK(sh->valid, "%s: recorded", what);
+  if (!sh->valid)
+    return;
+  MPI_Type_size(t, &size);
+  memset(mine, 0, sizeof mine);
+  memset(theirs, 0, sizeof theirs);
+  MPI_Pack(src, count, t, theirs, (int)sizeof theirs, &pos, MPI_COMM_SELF);
+  mpiopt_dtype_pack_nd(mine, src, count, sh->offset, sh->nouter, sh->ostride, sh->nblocks, sh->blocklen, sh->stride,
+                       sh->extent, sh->elem);
+  CHECK(pos == count * size && memcmp(mine, theirs, (size_t)pos) == 0, "%s x %d: packs as MPI packs", what, count);
+}
+
+/* Subarrays and resized types recorded at run time (the wrappers of
+   MPI_Type_create_subarray and _resized): the shapes, their run classes,
+   and shapes the templates do not cover left to MPI. */
+static void check_recorded(void) {
+  struct mpiopt_dshape sh[8], col = {0};
+  MPI_Datatype t[8], c;
+  int sz2[2] = {12, 10}, sub2[2] = {4, 3}, st2[2] = {2, 5};
+  int sz3[3] = {6, 5, 4}, sub3[3] = {2, 3, 2}, st3[3] = {1, 1, 2};
+  int rows[2] = {4, 10}, rst[2] = {3, 0}, sz4[4] = {2, 2, 2, 2}, st4[4] = {0, 0, 0, 0};
+  memset(sh, 0, sizeof sh);
+  mpiopt_type_create_subarray_rt(2, sz2, sub2, st2, MPI_ORDER_C, MPI_DOUBLE, &t[0], &sh[0]);
+  mpiopt_type_create_subarray_rt(2, sz2, sub2, st2, MPI_ORDER_FORTRAN, MPI_INT, &t[1], &sh[1]);
+  mpiopt_type_create_subarray_rt(3, sz3, sub3, st3, MPI_ORDER_C, MPI_DOUBLE, &t[2], &sh[2]);
+  mpiopt_type_create_subarray_rt(3, sz3, sub3, st3, MPI_ORDER_FORTRAN, MPI_FLOAT, &t[3], &sh[3]);
+  mpiopt_type_create_subarray_rt(2, sz2, rows, rst, MPI_ORDER_C, MPI_DOUBLE, &t[4], &sh[4]); /* whole rows */
+  mpiopt_type_vector_rt(7, 1, 10, MPI_DOUBLE, &c, &col);
+  mpiopt_type_create_resized_of_rt(c, 0, sizeof(double), &t[5], &sh[5], &col); /* interleaved columns */
+  mpiopt_type_create_resized_rt(MPI_DOUBLE, 0, 3 * sizeof(double), &t[6], &sh[6]); /* every third double */
+  mpiopt_type_create_subarray_rt(4, sz4, sz4, st4, MPI_ORDER_C, MPI_DOUBLE, &t[7], &sh[7]); /* 4 dimensions */
+  for (int i = 0; i < 8; i++)
+    MPI_Type_commit(&t[i]);
+  static const char *what[] = {"2-D C subarray", "2-D Fortran subarray", "3-D C subarray", "3-D Fortran subarray",
+                               "whole rows", "resized column", "resized double"};
+  for (int i = 0; i < 7; i++)
+    for (int count = 1; count <= 3; count++)
+      same_as_mpi(what[i], t[i], &sh[i], i == 5 ? count : 1);
+  CHECK(sh[0].offset == (2 * 10 + 5) * 8 && sh[0].nblocks == 4 && sh[0].blocklen == 3 && sh[0].stride == 80 &&
+            sh[0].extent == 960,
+        "2-D C subarray: 4 rows of 3 from byte 200, extent 960");
+  CHECK(sh[2].nouter == 2 && sh[2].nblocks == 3 && sh[2].blocklen == 2, "3-D subarray: two levels");
+  CHECK(sh[4].nblocks == 1 && sh[4].blocklen == 40 && chosen(&sh[4], 1, 320) == 4 + 8,
+        "whole rows: one run of 320 bytes, the 65-512 class (%d)", chosen(&sh[4], 1, 320));
+  CHECK(chosen(&sh[0], 1, 96) == 2 + 8, "rows of 24 bytes: the 9-64 class (%d)", chosen(&sh[0], 1, 96));
+  CHECK(chosen(&sh[5], 2, 112) == 1 + 8, "two resized columns: the 8-byte class (%d)", chosen(&sh[5], 2, 112));
+  CHECK(!sh[7].valid, "a subarray of 4 dimensions: left to MPI");
+  for (int i = 0; i < 8; i++)
+    MPI_Type_free(&t[i]);
+  MPI_Type_free(&c);
 }
 
 int main(int argc, char **argv) {
@@ -92,6 +153,7 @@ int main(int argc, char **argv) {
     CHECK(used == 0, "every pool buffer returned (%d in use)", used);
     MPI_Type_free(&c8);
   }
+  check_recorded();
   for (int i = 0; i < 6; i++)
     MPI_Type_free(&t[i]);
   printf("ok: %d checks, %d failures\n", checks, failures);

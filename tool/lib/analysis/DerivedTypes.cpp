@@ -210,6 +210,7 @@ void DerivedTypes::resolve() {
 void DerivedTypes::apply(const Construction &C) {
   DatatypeVar &D = Vars[C.V];
   D.Constructions.push_back(C.CE);
+  D.RuntimeOlds.push_back(oldVar(C));
   std::string Why;
   bool NotStatic = false;
   std::optional<TypeShape> S = construction(C, Why, NotStatic);
@@ -427,7 +428,9 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
     NotStatic |= S.K != SymValue::Int;
     return std::nullopt;
   };
-  std::optional<OldType> Old = oldTypeOf(Ev, C.M->OldType, C.CE, oldVar(C) ? &Vars[oldVar(C)] : nullptr, Why);
+  const DatatypeVar *W = oldVar(C) ? &Vars[oldVar(C)] : nullptr;
+  NotStatic |= W && !W->Shape && W->runtime(); // built from a shape recorded at run time
+  std::optional<OldType> Old = oldTypeOf(Ev, C.M->OldType, C.CE, W, Why);
   if (!Old)
     return std::nullopt;
   std::optional<TypeShape> S;
@@ -449,9 +452,11 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
     std::string Order = Ev.text(C.CE->getArg(unsigned(M.Order)));
     if (!NDims || *NDims > 3 || (Order != "MPI_ORDER_C" && Order != "MPI_ORDER_FORTRAN")) {
       Why = "with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written";
+      NotStatic |= NDims && *NDims <= 3; // an order not spelled: the wrapper checks the one it is given
       return std::nullopt;
     }
     auto A = constArrays(Ev, C, {M.Sizes, M.Subsizes, M.Starts}, *NDims, "sizes, subsizes or starts", Why);
+    NotStatic |= !A; // the wrapper reads the arrays it is given
     if (!A)
       return std::nullopt;
     Args = llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}", *NDims, join((*A)[0]), join((*A)[1]), join((*A)[2]), Order,
@@ -498,11 +503,17 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
 /// Why a construction cannot be recorded at run time ("" when it can).
 std::string DerivedTypes::runtimeWhy(const Construction &C) {
   const TypeConstructorModel &M = *C.M;
-  if (M.Kind != TypeConstructorModel::Contiguous && M.Kind != TypeConstructorModel::Vector &&
-      M.Kind != TypeConstructorModel::HVector)
+  if (M.Kind == TypeConstructorModel::IndexedBlock || M.Kind == TypeConstructorModel::HIndexedBlock)
     return "with a constructor whose shape is not recorded at run time (" + M.Name.str() + ")";
   std::string Why;
-  if (oldVar(C) || !oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))
+  if (const VarDecl *W = oldVar(C)) {
+    const DatatypeVar &D = Vars[W];
+    if (M.Kind != TypeConstructorModel::Resized)
+      return "over a datatype that is not a predefined one of one C type (only a resized type records one built "
+             "from a variable)";
+    if (!D.runtime())
+      return "from " + D.Name + ", whose shape is not recorded at run time either: " + D.RuntimeWhy;
+  } else if (!oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))
     return "over a datatype that is not a predefined one of one C type";
   if (C.CE->getBeginLoc().isMacroID() || C.CE->getRParenLoc().isMacroID() || C.M->Name == "MPI_Type_hvector")
     return "through a macro or the MPI-1 name";
@@ -516,6 +527,11 @@ std::string DerivedTypes::runtimeWhy(const Construction &C) {
       return "into a variable declared where no declaration can follow it (a for loop's first clause)";
   }
   return "";
+}
+
+const DatatypeVar *DerivedTypes::var(const VarDecl *V) const {
+  auto It = Vars.find(V);
+  return It == Vars.end() ? nullptr : &It->second;
 }
 
 const DatatypeVar *DerivedTypes::of(const Expr *Arg) const {

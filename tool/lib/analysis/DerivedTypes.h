@@ -13,7 +13,8 @@
 // shape: templates can pack and unpack it with a compiled loop.
 //
 // A variable whose constructions are not static may still be recorded at
-// run time (DatatypeVar::runtime()).
+// run time (DatatypeVar::runtime()): contiguous, vector, hvector and
+// subarray of a predefined type, resized of one or of such a variable.
 //
 // A shape is at most two levels of strided blocks from an offset (a 3-D
 // subarray; a vector of a resized vector). The blocks of a level must not
@@ -78,14 +79,18 @@ struct DatatypeVar {
   std::optional<TypeShape> Shape;
   std::string Why;        ///< why the shape is not known ("" when it is)
   unsigned BuiltLine = 0; ///< the first construction
-  /// Run-time shapes: every construction is MPI_Type_contiguous, vector or
-  /// create_hvector of a predefined type of one C type, called by name
-  /// outside macros, so a wrapper taking the same arguments (evaluated once,
-  /// as the call evaluates them) can build the type and record its shape in
-  /// a shadow beside the variable.
+  /// Run-time shapes: every construction is MPI_Type_contiguous, vector,
+  /// create_hvector or create_subarray of a predefined type of one C type,
+  /// or MPI_Type_create_resized of one or of another variable whose shape
+  /// is recorded, called by name outside macros, so a wrapper taking the
+  /// same arguments (evaluated once, as the call evaluates them) can build
+  /// the type and record its shape in a shadow beside the variable.
   /// Why not ("" when it can; the constructions are then Constructions).
   std::string RuntimeWhy;
   std::vector<const clang::CallExpr *> Constructions;
+  /// For each construction, the variable it builds from (whose shadow its
+  /// wrapper reads), or null for a predefined type.
+  std::vector<const clang::VarDecl *> RuntimeOlds;
   bool runtime() const { return RuntimeWhy.empty() && !Constructions.empty(); }
 };
 
@@ -95,6 +100,9 @@ public:
   /// The variable a datatype argument names, or null when it names none
   /// (a predefined handle, an array element, an expression).
   const DatatypeVar *of(const clang::Expr *DatatypeArg) const;
+  /// What is known of the variable V, or null when it is no datatype
+  /// variable of the file.
+  const DatatypeVar *var(const clang::VarDecl *V) const;
 
   /// A construction of a variable, resolved once every other variable it
   /// builds from is.

@@ -109,22 +109,23 @@ constexpr int64_t RunClasses[] = {8, 64, 512};
 /// to RunHi bytes: bit k for messages of (2^(k-1), 2^k] bytes, bit 31 for
 /// all above 2^30 (as mpiopt_dtype_wins reads it); each size class takes
 /// the profile's point for its largest size.
-uint32_t sizeMask(const MachineProfile &P, int64_t RunLo, int64_t RunHi) {
+uint32_t sizeMask(const MachineProfile &P, llvm::StringRef Family, int64_t RunLo, int64_t RunHi) {
   uint32_t Mask = 0;
   for (unsigned K = 0; K < 32; ++K) {
-    std::optional<TemplatePoint> T = P.templateFor("vector", int64_t(1) << (K < 31 ? K : 40), RunLo, RunHi);
+    std::optional<TemplatePoint> T = P.templateFor(Family, int64_t(1) << (K < 31 ? K : 40), RunLo, RunHi);
     if (T && T->wins())
       Mask |= uint32_t(1) << K;
   }
   return Mask;
 }
 
-/// The masks of the run classes.
-std::vector<uint32_t> classMasks(const MachineProfile &P) {
+/// The masks of the run classes, from the profile's Family ("vector", or a
+/// collective's).
+std::vector<uint32_t> classMasks(const MachineProfile &P, llvm::StringRef Family) {
   std::vector<uint32_t> Masks;
   int64_t Lo = 1;
   for (int64_t Hi : RunClasses) {
-    Masks.push_back(sizeMask(P, Lo, Hi));
+    Masks.push_back(sizeMask(P, Family, Lo, Hi));
     Lo = Hi + 1;
   }
   return Masks;
@@ -169,25 +170,27 @@ std::string masksText(const std::vector<uint32_t> &Masks) {
 }
 
 /// A side whose datatype's constructions are recorded at run time.
-SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const MachineProfile *Profile) {
-  std::vector<uint32_t> Masks = Profile ? classMasks(*Profile) : std::vector<uint32_t>();
+SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F, const MachineProfile *Profile) {
+  std::vector<uint32_t> Masks = Profile ? classMasks(*Profile, F.Measured) : std::vector<uint32_t>();
+  std::string Measured = F.Collective ? " (templates." + F.Measured.str() + ")" : "";
   bool Any = std::any_of(Masks.begin(), Masks.end(), [](uint32_t M) { return M != 0; });
   if (!Profile)
     D.Why += "; its shape could be recorded at run time, but no machine profile is loaded";
   else if (!Any)
-    D.Why += llvm::formatv("; its shape could be recorded at run time, but the machine profile {0} measured the "
+    D.Why += llvm::formatv("; its shape could be recorded at run time, but the machine profile {0}{1} measured the "
                            "template winning at no size",
-                           Profile->Path)
+                           Profile->Path, Measured)
                  .str();
   if (!Any)
     return D;
   D.Runtime = &V;
   D.Masks = Masks;
-  D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it builds a "
-                           "vector of a predefined type, so a wrapper records the shape it builds in "
-                           "mpiopt_shape_{0}; the machine profile {2} measured the template faster for {3} (other "
+  D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it can be "
+                           "recorded (a contiguous, vector, hvector or subarray type of a predefined type, or a "
+                           "resized one of those), so a wrapper records the shape it builds in "
+                           "mpiopt_shape_{0}; the machine profile {2}{3} measured the template faster for {4} (other "
                            "runs: at no size); the size and the run length are checked at run time",
-                           D.Var, V.Why, Profile->Path, masksText(Masks))
+                           D.Var, V.Why, Profile->Path, Measured, masksText(Masks))
                  .str();
   D.Why.clear();
   return D;
@@ -205,9 +208,7 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
       D.Why += "; nor can a wrapper record it at run time: " + V->RuntimeWhy;
-    if (V->runtime() && F.Collective)
-      D.Why += "; its shape could be recorded at run time, but the collectives' templates take compiled shapes only";
-    return V->runtime() && !F.Collective ? decideRuntime(D, *V, Profile) : D;
+    return V->runtime() ? decideRuntime(D, *V, F, Profile) : D;
   }
   const ArgResult *Count = C.arg(S.Count);
   std::optional<int64_t> Bytes;
@@ -271,10 +272,25 @@ void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &
   T.Append += F.Tail.str();
 }
 
+/// V's shadow, and those of the variables its constructions build from
+/// (their wrappers read them), once each.
+void addShadows(const DatatypeVar &V, const DerivedTypes &DT, std::vector<ShadowVar> &Shadows) {
+  if (llvm::any_of(Shadows, [&](const ShadowVar &S) { return S.Decl == V.Decl; }))
+    return;
+  ShadowVar S{V.Decl, V.Name, V.Constructions, {}};
+  for (const VarDecl *Old : V.RuntimeOlds)
+    S.Olds.push_back(Old ? Old->getNameAsString() : "");
+  Shadows.push_back(std::move(S));
+  for (const VarDecl *Old : V.RuntimeOlds)
+    if (const DatatypeVar *W = Old ? DT.var(Old) : nullptr)
+      addShadows(*W, DT, Shadows);
+}
+
 /// The call with a shape recorded at run time on a side: the _rt form, the
 /// shadows' addresses (a side of compiled shape passes as written), the
 /// profile's size mask.
-void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, std::vector<ShadowVar> &Shadows) {
+void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, const DerivedTypes &DT,
+                 std::vector<ShadowVar> &Shadows) {
   T.To = F.To.str() + "_rt";
   std::vector<uint32_t> Masks;
   for (SideDecision &D : Sides) {
@@ -285,9 +301,8 @@ void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &S
       D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";
     }
     T.Append += D.Runtime ? ", &mpiopt_shape_" + D.Var : std::string(", (struct mpiopt_dshape *)0");
-    if (D.Runtime &&
-        std::none_of(Shadows.begin(), Shadows.end(), [&](const ShadowVar &V) { return V.Decl == D.Runtime->Decl; }))
-      Shadows.push_back({D.Runtime->Decl, D.Runtime->Name, D.Runtime->Constructions});
+    if (D.Runtime)
+      addShadows(*D.Runtime, DT, Shadows);
   }
   for (uint32_t M : Masks)
     T.Append += llvm::formatv(", 0x{0:X-}UL", M).str();
@@ -442,7 +457,7 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
     T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
     T.RParen = C.Call->getRParenLoc();
     if (Runtime)
-      runtimeCall(T, *F, Sides, Plan.Shadows);
+      runtimeCall(T, *F, Sides, DT, Plan.Shadows);
     else
       compiledCall(T, *F, Sides);
     Why = joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");

@@ -23,8 +23,8 @@
 // state of their request (PendVar) and their waits go through the wait
 // templates, where analysis/WaitPairing.h proves the waits complete them on
 // every path. Collectives (MPI_Bcast, MPI_Gather, MPI_Scatter,
-// MPI_Alltoall) take both sides' compiled shapes and are chosen by their own
-// profile families ("templates.bcast", ...).
+// MPI_Alltoall) take both sides' compiled shapes, or both sides' shadows,
+// and are chosen by their own profile families ("templates.bcast", ...).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_TEMPLATEPLAN_H
@@ -55,6 +55,9 @@ struct ShadowVar {
   const clang::VarDecl *Decl = nullptr;
   std::string Name;
   std::vector<const clang::CallExpr *> Constructions;
+  /// For each construction, the variable it builds from (a resized type
+  /// of a variable: its wrapper also takes that variable's shadow), or "".
+  std::vector<std::string> Olds;
 };
 
 /// A request variable (or array of requests: Size elements) some

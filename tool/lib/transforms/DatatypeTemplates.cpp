@@ -45,12 +45,16 @@ static llvm::Error addShadow(TransformContext &TC, const ShadowVar &V, std::map<
   std::string Decl = (V.Decl->hasGlobalStorage() ? " static" : "") +
                      std::string(" struct mpiopt_dshape mpiopt_shape_") + V.Name + " = {0};";
   Decls[*At] += Decl; // one insertion per declaration
-  for (const CallExpr *CE : V.Constructions) {
+  for (size_t I = 0; I < V.Constructions.size(); ++I) {
+    const CallExpr *CE = V.Constructions[I];
+    const std::string &Old = V.Olds[I];
     SourceLocation Callee = CE->getCallee()->getBeginLoc();
-    std::string To = "mpiopt_" + llvm::StringRef(CE->getDirectCallee()->getName()).drop_front(4).lower() + "_rt";
+    std::string To = "mpiopt_" + llvm::StringRef(CE->getDirectCallee()->getName()).drop_front(4).lower() +
+                     (Old.empty() ? "_rt" : "_of_rt");
+    std::string Shadows = ", &mpiopt_shape_" + V.Name + (Old.empty() ? "" : ", &mpiopt_shape_" + Old);
     if (auto E = TC.Out.add(tooling::Replacement(SM, CharSourceRange::getTokenRange(Callee, Callee), To, LO)))
       return E;
-    if (auto E = TC.Out.add(tooling::Replacement(SM, CE->getRParenLoc(), 0, ", &mpiopt_shape_" + V.Name)))
+    if (auto E = TC.Out.add(tooling::Replacement(SM, CE->getRParenLoc(), 0, Shadows)))
       return E;
   }
   return llvm::Error::success();

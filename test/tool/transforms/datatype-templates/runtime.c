@@ -1,6 +1,6 @@
-// datatype-templates on shapes known only at run time: a variable every
-// construction of which is MPI_Type_contiguous, MPI_Type_vector or
-// MPI_Type_create_hvector of a predefined type gets a shadow of its shape after its declaration; its
+// datatype-templates on shapes known only at run time: a variable every construction of which is MPI_Type_contiguous,
+// MPI_Type_vector, MPI_Type_create_hvector or MPI_Type_create_subarray of a predefined type, or MPI_Type_create_resized
+// of one or of another such variable, gets a shadow of its shape after its declaration; its
 // constructions go through the recording wrappers and its calls through the
 // _rt templates, with the sizes the profile measured the template winning
 // at per class of run lengths (checked at run time). Negative cases say why the tool leaves a call
@@ -31,7 +31,7 @@ void exchange(double *a, int n, int peer) {
   // A construction through a macro is not renamed.
   BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
   MPI_Send(a, 1, viamacro, peer, 2, MPI_COMM_WORLD);
-  // Subarrays and resized types are not recorded at run time (yet).
+  // A subarray with sizes known only at run time, and a resized double.
   int sizes[2] = {n, n}, subs[2] = {1, n}, starts[2] = {0, 0};
   MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub);
   MPI_Send(a, 1, sub, peer, 2, MPI_COMM_WORLD);
@@ -40,15 +40,15 @@ void exchange(double *a, int n, int peer) {
   MPI_Type_free(&col);
   MPI_Type_free(&blocks);
 }
-// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it builds a vector of a predefined type, so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it can be recorded (a contiguous, vector, hvector or subarray type of a predefined type, or a resized one of those), so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
 // REPORT-DAG:{{.*}}runtime.c:26:3: datatype-templates: MPI_Send with col: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:30:3: datatype-templates: MPI_Send with bumped: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:33:3: datatype-templates: not done: MPI_Send with viamacro (the datatype viamacro has no shape known here: line 32 builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line 32 builds it through a macro or the MPI-1 name)
-// REPORT-DAG:{{.*}}runtime.c:37:3: datatype-templates: not done: MPI_Send with sub (the datatype sub has no shape known here: line 36 builds it from sizes, subsizes or starts whose values are not static here)
-// REPORT-DAG:{{.*}}runtime.c:39:3: datatype-templates: not done: MPI_Send with resized (the datatype resized has no shape known here: line 38 builds it with a lower bound or extent that is not a static value (extent above 0); nor can a wrapper record it at run time: line 38 builds it with a constructor whose shape is not recorded at run time (MPI_Type_create_resized))
+// REPORT-DAG:{{.*}}runtime.c:37:3: datatype-templates: MPI_Send with sub: packed and unpacked by compiled loops, sent as the predefined type (the shape of sub is known only at run time (line 36 builds it from sizes, subsizes or starts whose values are not static here), {{.*}}
+// REPORT-DAG:{{.*}}runtime.c:39:3: datatype-templates: MPI_Send with resized: packed and unpacked by compiled loops, sent as the predefined type (the shape of resized is known only at run time (line 38 builds it with a lower bound or extent that is not a static value (extent above 0)), {{.*}}
 // NOPROFILE: runtime.c:25:3: datatype-templates: not done: MPI_Sendrecv with col and blocks ({{.*}}; its shape could be recorded at run time, but no machine profile is loaded; {{.*}})
 // SRC:  MPI_Datatype col, blocks; struct mpiopt_dshape mpiopt_shape_col = {0}; struct mpiopt_dshape mpiopt_shape_blocks = {0};
-// SRC-NEXT:  MPI_Datatype bumped, viamacro, sub, resized; struct mpiopt_dshape mpiopt_shape_bumped = {0};
+// SRC-NEXT:  MPI_Datatype bumped, viamacro, sub, resized; struct mpiopt_dshape mpiopt_shape_bumped = {0}; struct mpiopt_dshape mpiopt_shape_sub = {0}; struct mpiopt_dshape mpiopt_shape_resized = {0};
 // SRC-NEXT:  mpiopt_type_vector_rt(n, 1, n, MPI_DOUBLE, &col, &mpiopt_shape_col);
 // SRC-NEXT:  mpiopt_type_create_hvector_rt(n / 2, 2, (MPI_Aint)(n * sizeof(double)), MPI_DOUBLE, &blocks, &mpiopt_shape_blocks);
 // SRC:  mpiopt_sendrecv_dtype_rt(a, 1, col, peer, 0, a, 1, blocks, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_col, &mpiopt_shape_blocks, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
@@ -56,6 +56,67 @@ void exchange(double *a, int n, int peer) {
 // SRC:  mpiopt_type_contiguous_rt(n++, MPI_DOUBLE, &bumped, &mpiopt_shape_bumped);
 // SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, bumped, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_bumped, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
 // SRC:  BUILD(MPI_Type_contiguous(n, MPI_DOUBLE, &viamacro));
+// SRC:  mpiopt_type_create_subarray_rt(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub, &mpiopt_shape_sub);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, sub, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_sub, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_type_create_resized_rt(MPI_DOUBLE, 0, n, &resized, &mpiopt_shape_resized);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, resized, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_resized, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+
+// Resized types of variables whose shapes are recorded: the variable built
+// from gets a shadow too (even where its own shape is static, as stat's is,
+// or where no call uses it), and the wrapper copies its shape with the new
+// extent. A 3-D Fortran-order subarray with run-time sizes.
+void resized_of(double *a, int n, int peer) {
+  MPI_Datatype col, rcol, stat, rstat, cube;
+  MPI_Type_vector(n, 1, n, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, sizeof(double), &rcol);
+  MPI_Type_commit(&rcol);
+  MPI_Send(a, 2, rcol, peer, 4, MPI_COMM_WORLD);
+  MPI_Type_vector(8, 1, 8, MPI_DOUBLE, &stat);
+  MPI_Type_create_resized(stat, 0, (MPI_Aint)n * 8, &rstat);
+  MPI_Type_commit(&stat);
+  MPI_Type_commit(&rstat);
+  MPI_Send(a, 1, stat, peer, 4, MPI_COMM_WORLD);
+  MPI_Send(a, 2, rstat, peer, 4, MPI_COMM_WORLD);
+  int sz[3] = {n, n, n}, sub[3] = {n, 1, n - 2}, st[3] = {0, n - 1, 1};
+  MPI_Type_create_subarray(3, sz, sub, st, MPI_ORDER_FORTRAN, MPI_DOUBLE, &cube);
+  MPI_Type_commit(&cube);
+  MPI_Recv(a, 1, cube, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+// SRC:  MPI_Datatype col, rcol, stat, rstat, cube; struct mpiopt_dshape mpiopt_shape_rcol = {0}; struct mpiopt_dshape mpiopt_shape_col = {0}; struct mpiopt_dshape mpiopt_shape_rstat = {0}; struct mpiopt_dshape mpiopt_shape_stat = {0}; struct mpiopt_dshape mpiopt_shape_cube = {0};
+// SRC-NEXT:  mpiopt_type_vector_rt(n, 1, n, MPI_DOUBLE, &col, &mpiopt_shape_col);
+// SRC-NEXT:  mpiopt_type_create_resized_of_rt(col, 0, sizeof(double), &rcol, &mpiopt_shape_rcol, &mpiopt_shape_col);
+// SRC-NEXT:  MPI_Type_commit(&rcol);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 2, rcol, peer, 4, MPI_COMM_WORLD, &mpiopt_shape_rcol, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_type_vector_rt(8, 1, 8, MPI_DOUBLE, &stat, &mpiopt_shape_stat);
+// SRC-NEXT:  mpiopt_type_create_resized_of_rt(stat, 0, (MPI_Aint)n * 8, &rstat, &mpiopt_shape_rstat, &mpiopt_shape_stat);
+// SRC-NEXT:  MPI_Type_commit(&stat);
+// SRC-NEXT:  MPI_Type_commit(&rstat);
+// SRC-NEXT:  mpiopt_send_dtype(a, 1, stat, peer, 4, MPI_COMM_WORLD, 8, 1, 64, 456, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 2, rstat, peer, 4, MPI_COMM_WORLD, &mpiopt_shape_rstat, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC:  mpiopt_type_create_subarray_rt(3, sz, sub, st, MPI_ORDER_FORTRAN, MPI_DOUBLE, &cube, &mpiopt_shape_cube);
+// SRC:  mpiopt_recv_dtype_rt(a, 1, cube, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_cube, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
+
+// Not recorded: a subarray of a derived type (the wrappers record those of
+// predefined types), and a resized type of a variable whose own shape
+// cannot be recorded (an indexed block with displacements not followed).
+void not_recorded(double *a, int n, int peer, const int *displs) {
+  MPI_Datatype row, subrows, ib, rib;
+  int sz[1] = {n}, sub[1] = {n - 1}, st[1] = {1};
+  MPI_Type_contiguous(n, MPI_DOUBLE, &row);
+  MPI_Type_create_subarray(1, sz, sub, st, MPI_ORDER_C, row, &subrows);
+  MPI_Type_commit(&subrows);
+  MPI_Send(a, 1, subrows, peer, 5, MPI_COMM_WORLD);
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with subrows (the datatype subrows has no shape known here: line [[#@LINE-3]] builds it from row, whose shape is not known: line [[#@LINE-4]] builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line [[#@LINE-3]] builds it over a datatype that is not a predefined one of one C type (only a resized type records one built from a variable))
+  MPI_Type_create_indexed_block(2, 1, displs, MPI_DOUBLE, &ib);
+  MPI_Type_create_resized(ib, 0, n, &rib);
+  MPI_Type_commit(&rib);
+  MPI_Send(a, 1, rib, peer, 5, MPI_COMM_WORLD);
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with rib (the datatype rib has no shape known here: line [[#@LINE-3]] builds it from ib, whose shape is not known: line [[#@LINE-4]] builds it from displacements whose values are not followed here)
+}
+// SRC:  MPI_Send(a, 1, subrows, peer, 5, MPI_COMM_WORLD);
+// SRC:  MPI_Type_create_resized(ib, 0, n, &rib);
+// SRC-NEXT:  MPI_Type_commit(&rib);
+// SRC-NEXT:  MPI_Send(a, 1, rib, peer, 5, MPI_COMM_WORLD);
 
 // Declared in a for loop's first clause: no declaration can follow it there.
 void loop_scoped(double *a, int n, int peer) {

@@ -35,19 +35,24 @@ void positive(int peer) {
 // SRC-NEXT:  mpiopt_sendrecv_dtype_nd(g, 1, twocols, peer, 1, cube, 1, sub3, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, 0, 2, 8, 8, 1, 64, 16, MPI_DOUBLE, 8, 360, 2, 160, 3, 2, 32, 960, MPI_DOUBLE, 8);
 
 void negative(int peer) {
-  // Sizes that differ between the paths to the construction.
+  // Sizes that differ between the paths to the construction: no compiled
+  // shape, but the wrapper records the one it builds (runtime.c).
   MPI_Send(g, 1, dynsub, peer, 2, MPI_COMM_WORLD);
   // Four dimensions: more levels than the templates have.
   MPI_Send(g, 1, fourd, peer, 2, MPI_COMM_WORLD);
   // A subarray of a type with holes: three levels.
   MPI_Send(g, 1, holes, peer, 2, MPI_COMM_WORLD);
-  // An extent known only at run time.
+  // An extent known only at run time: recorded by the wrapper too.
   MPI_Send(g, 1, rdyn, peer, 2, MPI_COMM_WORLD);
 }
-// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-8]]:3: datatype-templates: not done: MPI_Send with dynsub (the datatype dynsub has no shape known here: line {{[0-9]+}} builds it from sizes, subsizes or starts that differ between the paths to it)
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-8]]:3: datatype-templates: MPI_Send with dynsub: packed and unpacked by compiled loops, sent as the predefined type (the shape of dynsub is known only at run time (line {{[0-9]+}} builds it from sizes, subsizes or starts that differ between the paths to it), {{.*}}
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-7]]:3: datatype-templates: not done: MPI_Send with fourd (the datatype fourd has no shape known here: line {{[0-9]+}} builds it with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written)
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-6]]:3: datatype-templates: not done: MPI_Send with holes (the datatype holes has no shape known here: line {{[0-9]+}} builds it over a datatype with holes (colv))
-// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with rdyn (the datatype rdyn has no shape known here: line {{[0-9]+}} builds it with a lower bound or extent that is not a static value (extent above 0); nor can a wrapper record it at run time: line {{[0-9]+}} builds it with a constructor whose shape is not recorded at run time (MPI_Type_create_resized))
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: MPI_Send with rdyn: packed and unpacked by compiled loops, sent as the predefined type (the shape of rdyn is known only at run time (line {{[0-9]+}} builds it with a lower bound or extent that is not a static value (extent above 0)), {{.*}}
+// SRC:  mpiopt_send_dtype_rt(g, 1, dynsub, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_dynsub, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC:  MPI_Send(g, 1, fourd, peer, 2, MPI_COMM_WORLD);
+// SRC:  MPI_Send(g, 1, holes, peer, 2, MPI_COMM_WORLD);
+// SRC:  mpiopt_send_dtype_rt(g, 1, rdyn, peer, 2, MPI_COMM_WORLD, &mpiopt_shape_rdyn, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
 
 int main(int argc, char **argv) {
   int rank;
@@ -95,9 +100,9 @@ void indexed(int peer) {
   MPI_Send(g, 1, hib, peer, 5, MPI_COMM_WORLD);
   MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
 }
-// REPORT-DAG:{{.*}}shapes.c:94:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (every construction of ib (first at line 88) builds MPI_Type_create_indexed_block(3, 2, {2, 10, 18}, MPI_DOUBLE) and nothing else writes it; {{.*}}
-// REPORT-DAG:{{.*}}shapes.c:95:3: datatype-templates: MPI_Send with hib: {{.*}}MPI_Type_create_hindexed_block(2, 1, {16, 80}, MPI_DOUBLE){{.*}}
-// REPORT-DAG:{{.*}}shapes.c:96:3: datatype-templates: not done: MPI_Send with uneven (the datatype uneven has no shape known here: line 90 builds it with displacements that are not evenly spaced ({0, 3, 9}))
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (every construction of ib (first at line [[#@LINE-10]]) builds MPI_Type_create_indexed_block(3, 2, {2, 10, 18}, MPI_DOUBLE) and nothing else writes it; {{.*}}
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: MPI_Send with hib: {{.*}}MPI_Type_create_hindexed_block(2, 1, {16, 80}, MPI_DOUBLE){{.*}}
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: not done: MPI_Send with uneven (the datatype uneven has no shape known here: line [[#@LINE-10]] builds it with displacements that are not evenly spaced ({0, 3, 9}))
 // SRC:  mpiopt_send_dtype_nd(g, 1, ib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 3, 2, 64, 144, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  mpiopt_send_dtype_nd(g, 1, hib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 2, 1, 64, 72, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
