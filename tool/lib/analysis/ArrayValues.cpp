@@ -104,6 +104,9 @@ private:
   State *Cur = nullptr;
   const Stmt *Anchor = nullptr; ///< the statement being followed: where values are evaluated
   bool Failed = false;
+  /// Whether the function takes each tracked scalar's address (computed
+  /// at its first use).
+  std::map<const VarDecl *, bool> AddressTaken;
 
   void walk(const Stmt *St);
   void branch(const IfStmt *If);
@@ -261,13 +264,44 @@ bool mayWrite(ASTContext &Ctx, const Stmt *St, const VarDecl *V) {
   });
 }
 
+/// Whether St may write the scalar V: it names V other than to read its
+/// value (an lvalue-to-rvalue conversion, through parentheses). A variable
+/// whose address the function takes anywhere may be written through a
+/// pointer: any statement that names it may write it.
+bool mayWriteScalar(ASTContext &Ctx, const Stmt *St, const VarDecl *V, bool AddressTaken) {
+  return anyNode(St, [&](const Stmt *X) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(X);
+    if (!DRE || DRE->getDecl() != V)
+      return false;
+    if (AddressTaken)
+      return true;
+    const Stmt *P = parentStmt(Ctx, DRE);
+    while (isa_and_nonnull<ParenExpr>(P))
+      P = parentStmt(Ctx, P);
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+    return !(Cast && Cast->getCastKind() == CK_LValueToRValue);
+  });
+}
+
+/// Whether the function FD takes V's address anywhere (&v).
+bool addressTakenIn(const FunctionDecl *FD, const VarDecl *V) {
+  return FD && FD->getBody() && anyNode(FD->getBody(), [&](const Stmt *X) {
+           const auto *U = dyn_cast<UnaryOperator>(X);
+           return U && U->getOpcode() == UO_AddrOf && refersTo(U->getSubExpr(), V);
+         });
+}
+
 void Walk::clobberMentioned(const Stmt *St) {
   for (size_t I = 0; I < Arrays.size(); ++I)
     if (mayWrite(Ctx, St, Arrays[I]))
       Cur->A[I].assign(Cur->A[I].size(), ArrayElem::of(ArrayElem::Unknown));
-  for (auto &[V, X] : Cur->Vars)
-    if (refersTo(St, V))
+  for (auto &[V, X] : Cur->Vars) {
+    auto [It, New] = AddressTaken.try_emplace(V, false);
+    if (New)
+      It->second = addressTakenIn(FD, V);
+    if (mayWriteScalar(Ctx, St, V, It->second))
       X = ArrayElem::of(ArrayElem::Unknown);
+  }
 }
 
 void Walk::statement(const Stmt *St) {

@@ -106,3 +106,27 @@ void indexed(int peer) {
 // SRC:  mpiopt_send_dtype_nd(g, 1, ib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 3, 2, 64, 144, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  mpiopt_send_dtype_nd(g, 1, hib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 2, 1, 64, 72, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
+
+// A start read in a condition before the arrays are set is still the
+// value it was given (reading a variable does not change it); one whose
+// address is taken may change through the pointer, so it is not static
+// (the shape is recorded at run time instead).
+void read_before(int peer) {
+  const int m = 4;
+  int k = 1, *pk = &k;
+  if (m > 8 || k > 8)
+    return;
+  *pk = 2;
+  int sz[2] = {8, 8}, sub[2] = {8, 1}, at[2] = {0, m}, atk[2] = {0, k};
+  MPI_Datatype cm, ck;
+  MPI_Type_create_subarray(2, sz, sub, at, MPI_ORDER_C, MPI_DOUBLE, &cm);
+  MPI_Type_create_subarray(2, sz, sub, atk, MPI_ORDER_C, MPI_DOUBLE, &ck);
+  MPI_Type_commit(&cm);
+  MPI_Type_commit(&ck);
+  MPI_Send(g, 1, cm, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(g, 1, ck, peer, 6, MPI_COMM_WORLD);
+  // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with cm: packed and unpacked by compiled loops, sent as the predefined type (every construction of cm (first at line [[#@LINE-6]]) builds MPI_Type_create_subarray(2, {8, 8}, {8, 1}, {0, 4}, MPI_ORDER_C, MPI_DOUBLE) and nothing else writes it; {{.*}}
+  // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with ck: packed and unpacked by compiled loops, sent as the predefined type (the shape of ck is known only at run time (line [[#@LINE-6]] builds it from sizes, subsizes or starts whose values are not static here), {{.*}}
+}
+// SRC:  mpiopt_send_dtype_nd(g, 1, cm, peer, 6, MPI_COMM_WORLD, 32, 1, 0, 8, 1, 64, 512, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(g, 1, ck, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_ck, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
