@@ -571,6 +571,10 @@ static MPIOPT_NOINLINE void mpiopt_dtype_finish(struct mpiopt_dpend *pd, const M
   mpiopt_dtype_pool_put(pd->slot);
 }
 
+/* Whether the request of status st completed without error in a call that
+   returned rc. */
+#define MPIOPT_DTYPE_DONE_OK(rc, st) ((rc) == MPI_SUCCESS || ((rc) == MPI_ERR_IN_STATUS && (st).MPI_ERROR == MPI_SUCCESS))
+
 /* MPI_Wait on a request a nonblocking template may have started (pd
    active): the wait, then the unpack and the buffer's return. */
 static MPIOPT_INLINE int mpiopt_wait_dtype(MPI_Request *req, MPI_Status *status, struct mpiopt_dpend *pd) {
@@ -602,9 +606,9 @@ static MPIOPT_NOINLINE int mpiopt_waitall_dtype_work(int count, MPI_Request *req
     return rc;
   }
   rc = MPI_Waitall(count, reqs, st);
-  for (i = 0; i < count; i++)
-    if (pd[i].active)
-      mpiopt_dtype_finish(&pd[i], &st[i], rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_SUCCESS));
+  for (i = 0; i < count; i++) /* a request still pending after an error (MPI_ERR_PENDING) stays the template's */
+    if (pd[i].active && !(rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING))
+      mpiopt_dtype_finish(&pd[i], &st[i], MPIOPT_DTYPE_DONE_OK(rc, st[i]));
   return rc;
 }
 
@@ -615,6 +619,148 @@ static MPIOPT_INLINE int mpiopt_waitall_dtype(int count, MPI_Request *reqs, MPI_
     if (pd[i].active)
       return mpiopt_waitall_dtype_work(count, reqs, statuses, pd);
   return MPI_Waitall(count, reqs, statuses);
+}
+
+/* The other completions of a request a nonblocking template may have
+   started: MPI_Test, and MPI_Testall, MPI_Waitany, MPI_Waitsome,
+   MPI_Testany and MPI_Testsome over an array of requests (pd: the array's
+   pending states, from the first request in the call). Each calls the MPI
+   function, then finishes (unpacks and returns the buffer of) every
+   template's request it completed, with that request's status. The
+   statuses are needed to know what arrived: where the program passes
+   MPI_STATUS(ES)_IGNORE they go to a local array (up to 64 requests) or
+   the per-thread scratch buffer. ompi-opt rewrites every completion of
+   such a request: one that does not complete it (a test whose flag is 0)
+   leaves the pending state for the next. */
+#define MPIOPT_DTYPE_LOCAL_STATUSES 64
+
+/* Whether any of count pending states is active. */
+static MPIOPT_INLINE int mpiopt_dtype_any_active(int count, const struct mpiopt_dpend *pd) {
+  int i;
+  for (i = 0; i < count; i++)
+    if (pd[i].active)
+      return 1;
+  return 0;
+}
+
+static MPIOPT_INLINE int mpiopt_test_dtype(MPI_Request *req, int *flag, MPI_Status *status, struct mpiopt_dpend *pd) {
+  MPI_Status st;
+  int rc;
+  if (!pd->active)
+    return MPI_Test(req, flag, status);
+  rc = MPI_Test(req, flag, &st);
+  if (rc == MPI_SUCCESS && *flag) {
+    mpiopt_dtype_finish(pd, &st, 1);
+    if (status != MPI_STATUS_IGNORE)
+      *status = st;
+  } else if (rc != MPI_SUCCESS)
+    mpiopt_dtype_finish(pd, &st, 0); /* the request is no longer the template's to finish */
+  return rc;
+}
+
+static MPIOPT_NOINLINE int mpiopt_waitany_dtype_work(int count, MPI_Request *reqs, int *index, MPI_Status *status,
+                                                     struct mpiopt_dpend *pd, int test, int *flag) {
+  MPI_Status st;
+  int rc = test ? MPI_Testany(count, reqs, index, flag, &st) : MPI_Waitany(count, reqs, index, &st);
+  if (*index != MPI_UNDEFINED && *index >= 0 && *index < count && pd[*index].active)
+    mpiopt_dtype_finish(&pd[*index], &st, rc == MPI_SUCCESS);
+  if (status != MPI_STATUS_IGNORE && (rc != MPI_SUCCESS || *index != MPI_UNDEFINED || !test || *flag))
+    *status = st;
+  return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_waitany_dtype(int count, MPI_Request *reqs, int *index, MPI_Status *status,
+                                              struct mpiopt_dpend *pd) {
+  int flag = 1;
+  if (!mpiopt_dtype_any_active(count, pd))
+    return MPI_Waitany(count, reqs, index, status);
+  return mpiopt_waitany_dtype_work(count, reqs, index, status, pd, 0, &flag);
+}
+
+static MPIOPT_INLINE int mpiopt_testany_dtype(int count, MPI_Request *reqs, int *index, int *flag,
+                                              MPI_Status *status, struct mpiopt_dpend *pd) {
+  if (!mpiopt_dtype_any_active(count, pd))
+    return MPI_Testany(count, reqs, index, flag, status);
+  return mpiopt_waitany_dtype_work(count, reqs, index, status, pd, 1, flag);
+}
+
+/* MPI_Waitsome (test 0) or MPI_Testsome (test 1): the requests completed
+   are those indices names. */
+static MPIOPT_NOINLINE int mpiopt_waitsome_dtype_work(int count, MPI_Request *reqs, int *outcount, int *indices,
+                                                      MPI_Status *statuses, struct mpiopt_dpend *pd, int test) {
+  MPI_Status local[MPIOPT_DTYPE_LOCAL_STATUSES], *st = statuses;
+  int rc, i, flag = 1;
+  if (statuses == MPI_STATUSES_IGNORE)
+    st = count <= MPIOPT_DTYPE_LOCAL_STATUSES ? local
+                                              : (MPI_Status *)mpiopt_dtype_scratch(1, (size_t)count * sizeof *st);
+  if (!st) { /* no memory for the statuses: one completion at a time, which the call may return */
+    rc = mpiopt_waitany_dtype_work(count, reqs, indices, MPI_STATUS_IGNORE, pd, test, &flag);
+    *outcount = *indices != MPI_UNDEFINED ? 1 : test && !flag ? 0 : MPI_UNDEFINED; /* none active: undefined */
+    return rc;
+  }
+  rc = test ? MPI_Testsome(count, reqs, outcount, indices, st) : MPI_Waitsome(count, reqs, outcount, indices, st);
+  for (i = 0; (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED && i < *outcount; i++)
+    if (indices[i] >= 0 && indices[i] < count && pd[indices[i]].active)
+      mpiopt_dtype_finish(&pd[indices[i]], &st[i], MPIOPT_DTYPE_DONE_OK(rc, st[i]));
+  return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_waitsome_dtype(int count, MPI_Request *reqs, int *outcount, int *indices,
+                                               MPI_Status *statuses, struct mpiopt_dpend *pd) {
+  if (!mpiopt_dtype_any_active(count, pd))
+    return MPI_Waitsome(count, reqs, outcount, indices, statuses);
+  return mpiopt_waitsome_dtype_work(count, reqs, outcount, indices, statuses, pd, 0);
+}
+
+static MPIOPT_INLINE int mpiopt_testsome_dtype(int count, MPI_Request *reqs, int *outcount, int *indices,
+                                               MPI_Status *statuses, struct mpiopt_dpend *pd) {
+  if (!mpiopt_dtype_any_active(count, pd))
+    return MPI_Testsome(count, reqs, outcount, indices, statuses);
+  return mpiopt_waitsome_dtype_work(count, reqs, outcount, indices, statuses, pd, 1);
+}
+
+/* MPI_Testall: all complete (flag 1) or none. Without memory for the
+   statuses, each request is first asked whether it has completed without
+   completing it (MPI_Request_get_status): where one has not, the test
+   answers 0 (as MPI_Testall may, when it saw one incomplete); otherwise each
+   template's request is finished with its status, and each request is
+   completed (MPI_Wait on a request already complete returns at once). */
+static MPIOPT_NOINLINE int mpiopt_testall_dtype_work(int count, MPI_Request *reqs, int *flag, MPI_Status *statuses,
+                                                     struct mpiopt_dpend *pd) {
+  MPI_Status local[MPIOPT_DTYPE_LOCAL_STATUSES], *st = statuses, one;
+  int rc, i, f = 1;
+  if (statuses == MPI_STATUSES_IGNORE)
+    st = count <= MPIOPT_DTYPE_LOCAL_STATUSES ? local
+                                              : (MPI_Status *)mpiopt_dtype_scratch(1, (size_t)count * sizeof *st);
+  if (!st) {
+    for (i = 0; i < count && f; i++)
+      if ((rc = MPI_Request_get_status(reqs[i], &f, &one)) != MPI_SUCCESS)
+        return rc;
+    *flag = 0;
+    if (!f)
+      return MPI_SUCCESS;
+    for (i = 0, rc = MPI_SUCCESS; i < count && rc == MPI_SUCCESS; i++) { /* all complete: each wait returns */
+      if (pd[i].active && MPI_Request_get_status(reqs[i], &f, &one) == MPI_SUCCESS)
+        mpiopt_dtype_finish(&pd[i], &one, 1);
+      rc = MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+    }
+    *flag = rc == MPI_SUCCESS;
+    return rc;
+  }
+  rc = MPI_Testall(count, reqs, flag, st);
+  for (i = 0; i < count; i++)
+    if (pd[i].active && rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR != MPI_ERR_PENDING)
+      mpiopt_dtype_finish(&pd[i], &st[i], st[i].MPI_ERROR == MPI_SUCCESS);
+    else if (pd[i].active && rc == MPI_SUCCESS && *flag)
+      mpiopt_dtype_finish(&pd[i], &st[i], 1);
+  return rc;
+}
+
+static MPIOPT_INLINE int mpiopt_testall_dtype(int count, MPI_Request *reqs, int *flag, MPI_Status *statuses,
+                                              struct mpiopt_dpend *pd) {
+  if (!mpiopt_dtype_any_active(count, pd))
+    return MPI_Testall(count, reqs, flag, statuses);
+  return mpiopt_testall_dtype_work(count, reqs, flag, statuses, pd);
 }
 
 /* Shapes known only at run time: a datatype variable every construction of

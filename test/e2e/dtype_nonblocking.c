@@ -6,7 +6,9 @@
  * (only what came is unpacked; MPI_Get_count and MPI_Get_elements with the
  * derived type); a transformed sender with an untransformed receiver and the
  * reverse; MPI_PROC_NULL (the generic call); arrays of requests completed
- * by MPI_Waitall, with statuses and without. Every rank folds what it holds
+ * by MPI_Waitall, with statuses and without; completions by MPI_Test,
+ * MPI_Testall, MPI_Waitany, MPI_Waitsome, MPI_Testany and MPI_Testsome
+ * (tests.. loops until done). Every rank folds what it holds
  * into a checksum, and rank 0 prints every rank's. The same output through
  * ompi-cc (e2e dtype-nonblocking.*) shows that the templates move the
  * elements MPI's engine moves. */
@@ -118,6 +120,75 @@ static void waitall(int rank, int size) {
   }
 }
 
+/* Completions by tests and by waits for any or some (mpiopt_test_dtype,
+   mpiopt_waitany_dtype, ...): each finishes the template's requests it
+   completes, with their statuses. One step per call: the requests that a
+   wait for any or some, or a test, may leave pending are not started again
+   in the function. */
+static void tests(int rank, int size, int step) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Request r, s, s2, q[3], t[2], u[2], v[2], w[2];
+  MPI_Status st, sts[3];
+  int flag = 0, done, all, any, idx, out, got[3], count = -1, open;
+  fill(rank, 40 + step);
+  MPI_Irecv(&h[0][1], 1, col, left, 40, MPI_COMM_WORLD, &r);
+  MPI_Isend(&g[0][2], 1, col, right, 40, MPI_COMM_WORLD, &s);
+  do {
+    MPI_Test(&r, &flag, &st);
+  } while (!flag);
+  MPI_Get_count(&st, col, &count);
+  sum = sum * 7 + count + st.MPI_SOURCE * 10 + st.MPI_TAG * 1000;
+  done = 0;
+  while (!done)
+    MPI_Test(&s, &done, MPI_STATUS_IGNORE);
+  fold(&h[0][0], N * N);
+  fill(rank, 50 + step);
+  MPI_Irecv(&h[0][3], 1, col, left, 41, MPI_COMM_WORLD, &q[0]);
+  MPI_Irecv(flat, 1, sub, right, 42, MPI_COMM_WORLD, &q[1]); /* apart from the column's bytes */
+  MPI_Isend(&g[0][4], 1, col, right, 41, MPI_COMM_WORLD, &q[2]);
+  MPI_Isend(g, 1, sub, left, 42, MPI_COMM_WORLD, &s2);
+  long seen = 0; /* in whatever order they complete */
+  for (int k = 0; k < 3; k++) {
+    MPI_Waitany(3, q, &idx, &st);
+    if (idx < 2) {
+      MPI_Get_count(&st, idx ? sub : col, &count);
+      seen += (count + 1) * (idx + 1) * 1000 + st.MPI_TAG;
+    }
+  }
+  sum = sum * 7 + seen;
+  MPI_Wait(&s2, MPI_STATUS_IGNORE);
+  fold(&h[0][0], N * N);
+  fold(flat, N * N);
+  fill(rank, 60 + step);
+  MPI_Irecv(&h[0][5], 1, col, left, 43, MPI_COMM_WORLD, &t[0]);
+  MPI_Isend(&g[0][6], 1, col, right, 43, MPI_COMM_WORLD, &t[1]);
+  for (int n = 0; n < 2; n += out)
+    MPI_Waitsome(2, t, &out, got, sts);
+  fold(&h[0][0], N * N);
+  fill(rank, 70 + step);
+  MPI_Irecv(&h[0][7], 1, col, left, 44, MPI_COMM_WORLD, &u[0]);
+  MPI_Isend(&g[0][0], 1, col, right, 44, MPI_COMM_WORLD, &u[1]);
+  all = 0;
+  while (!all)
+    MPI_Testall(2, u, &all, no_statuses);
+  fold(&h[0][0], N * N);
+  fill(rank, 80 + step);
+  MPI_Irecv(&h[0][2], 1, col, left, 45, MPI_COMM_WORLD, &v[0]);
+  MPI_Irecv(flat, 1, sub, right, 46, MPI_COMM_WORLD, &v[1]);
+  MPI_Isend(&g[0][3], 1, col, right, 45, MPI_COMM_WORLD, &w[0]);
+  MPI_Isend(g, 1, sub, left, 46, MPI_COMM_WORLD, &w[1]);
+  for (open = 2; open > 0;) {
+    MPI_Testsome(2, v, &out, got, sts);
+    if (out != MPI_UNDEFINED)
+      open -= out;
+  }
+  do
+    MPI_Testany(2, w, &idx, &any, &st);
+  while (!any || idx != MPI_UNDEFINED);
+  fold(&h[0][0], N * N);
+  fold(flat, N * N);
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -132,6 +203,8 @@ int main(int argc, char **argv) {
   ring(rank, size);
   mixed(rank, size);
   waitall(rank, size);
+  for (int step = 0; step < 2; step++)
+    tests(rank, size, step);
   long *all = malloc(sizeof *all * (size_t)size);
   MPI_Gather(&sum, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   for (int r = 0; !rank && r < size; r++)

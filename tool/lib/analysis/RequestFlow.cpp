@@ -1,6 +1,7 @@
 //===- RequestFlow.cpp - Nonblocking requests along the CFG ---------------===//
 #include "analysis/RequestFlow.h"
 #include "mpi/CallModel.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -45,11 +46,118 @@ const DeclRefExpr *arrayRef(const Expr *E) {
 }
 
 using Event = RequestEvent;
+
+/// The calls that complete requests of a run of an array given by a count
+/// and its first element (all of them, or some).
+bool completesRun(llvm::StringRef Name) {
+  return Name == "MPI_Waitall" || Name == "MPI_Testall" || Name == "MPI_Waitany" || Name == "MPI_Testany" ||
+         Name == "MPI_Waitsome" || Name == "MPI_Testsome";
+}
 using Key = std::pair<const VarDecl *, int>; ///< a variable, or an element of an array (-1: a scalar)
+
+/// The local variable a loop condition tests for zero (`!flag`,
+/// `flag == 0`, `0 == flag`), or null.
+const VarDecl *zeroTest(const Expr *Cond) {
+  Cond = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot)
+    return namedVar(U->getSubExpr());
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B || B->getOpcode() != BO_EQ)
+    return nullptr;
+  const Expr *L = B->getLHS()->IgnoreParenImpCasts(), *R = B->getRHS()->IgnoreParenImpCasts();
+  const auto *LI = dyn_cast<IntegerLiteral>(L), *RI = dyn_cast<IntegerLiteral>(R);
+  if (RI && RI->getValue() == 0)
+    return namedVar(L);
+  if (LI && LI->getValue() == 0)
+    return namedVar(R);
+  return nullptr;
+}
+
+/// Whether S sets V to 0: `v = 0;`, or a declaration giving it 0.
+bool setsZero(const Stmt *S, const VarDecl *V) {
+  auto IsZero = [](const Expr *E) {
+    const auto *I = dyn_cast_or_null<IntegerLiteral>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return I && I->getValue() == 0;
+  };
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(S))
+    return llvm::any_of(DS->decls(), [&](const Decl *D) { return D == V && IsZero(V->getInit()); });
+  const auto *B = dyn_cast_or_null<BinaryOperator>(S);
+  return B && B->getOpcode() == BO_Assign && namedVar(B->getLHS()) == V && IsZero(B->getRHS());
+}
+
+/// Whether the statement before S in its block sets V to 0.
+bool zeroBefore(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, S));
+  const Stmt *Prev = nullptr;
+  for (const Stmt *C : CS ? CS->body() : llvm::ArrayRef<Stmt *>()) {
+    if (C == S)
+      return setsZero(Prev, V);
+    Prev = C;
+  }
+  return false;
+}
+
+/// Where the test CE (its flag the FlagArg-th argument, `&flag`; its
+/// requests the ReqArg-th) completes its request for sure, when it is
+/// repeated until the flag is set: a statement of the body of a loop on
+/// `!flag` that is a do-while (then at CE), or a while or for loop entered
+/// with the flag just set to 0 (then at the loop's condition, which exits
+/// only once a test has set the flag). The body has no break, goto or
+/// return and names neither the flag nor the requests but in this test; the
+/// function takes the flag's address only for tests. Null otherwise.
+const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, unsigned FlagArg, unsigned ReqArg) {
+  const auto *U =
+      CE->getNumArgs() > FlagArg ? dyn_cast<UnaryOperator>(CE->getArg(FlagArg)->IgnoreParenImpCasts()) : nullptr;
+  const VarDecl *Flag = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+  const DeclRefExpr *Req = CE->getNumArgs() > ReqArg ? arrayRef(CE->getArg(ReqArg)) : nullptr;
+  if (!Flag || !Flag->hasLocalStorage() || isa<ParmVarDecl>(Flag) || !Req)
+    return nullptr;
+  const Stmt *P = parentStmt(Ctx, CE);
+  const Stmt *Body = isa_and_nonnull<CompoundStmt>(P) ? P : CE;
+  const Stmt *Loop = parentStmt(Ctx, Body);
+  const Expr *Cond = nullptr;
+  const Stmt *At = nullptr;
+  if (const auto *D = dyn_cast_or_null<DoStmt>(Loop); D && D->getBody() == Body) {
+    Cond = D->getCond();
+    At = CE;
+  } else if (const auto *W = dyn_cast_or_null<WhileStmt>(Loop); W && W->getBody() == Body) {
+    Cond = W->getCond();
+    At = zeroBefore(Ctx, W, Flag) ? Cond : nullptr;
+  } else if (const auto *F = dyn_cast_or_null<ForStmt>(Loop); F && F->getBody() == Body) {
+    Cond = F->getCond();
+    bool Zero = F->getInit() ? setsZero(F->getInit(), Flag) : zeroBefore(Ctx, F, Flag);
+    At = Zero && !(F->getInc() && (refersTo(F->getInc(), Flag) || refersTo(F->getInc(), Req->getDecl()))) ? Cond
+                                                                                                          : nullptr;
+  }
+  if (!At || !Cond || zeroTest(Cond) != Flag)
+    return nullptr;
+  bool Other = anyNode(Body, [&](const Stmt *X) {
+    if (isa<BreakStmt>(X) || isa<GotoStmt>(X) || isa<ReturnStmt>(X) || isa<IndirectGotoStmt>(X))
+      return true;
+    const auto *R = dyn_cast<DeclRefExpr>(X);
+    return R && ((R->getDecl() == Flag && R != U->getSubExpr()->IgnoreParens()) ||
+                 (R->getDecl() == Req->getDecl() && R != Req));
+  });
+  if (Other)
+    return nullptr;
+  // The flag's address goes only to tests, so nothing else writes it.
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(Flag->getDeclContext());
+  bool Escapes = !FD || !FD->getBody() || anyNode(FD->getBody(), [&](const Stmt *X) {
+    const auto *A = dyn_cast<UnaryOperator>(X);
+    if (!A || A->getOpcode() != UO_AddrOf || namedVar(A->getSubExpr()) != Flag)
+      return false;
+    const auto *Call = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, A));
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    return !Callee || !Callee->getIdentifier() ||
+           (Callee->getName() != "MPI_Test" && Callee->getName() != "MPI_Testall");
+  });
+  return Escapes ? nullptr : At;
+}
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(ASTContext &Ctx, bool ArraySlots) : Ctx(Ctx), SM(Ctx.getSourceManager()), ArraySlots(ArraySlots) {}
+  Collector(ASTContext &Ctx, bool ArraySlots, bool UncertainTests)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), ArraySlots(ArraySlots), UncertainTests(UncertainTests) {}
   std::map<Key, std::vector<Event>> Events;
   std::map<const VarDecl *, std::vector<Event>> Everywhere; ///< events on every element of an array
   std::set<const VarDecl *> Persistent;
@@ -112,8 +220,22 @@ public:
 private:
   ASTContext &Ctx;
   const SourceManager &SM;
-  bool ArraySlots;
+  bool ArraySlots, UncertainTests;
   std::vector<const DeclRefExpr *> Pending;
+
+  /// Whether a completion E by CE (of model M) may leave its request
+  /// pending; where a loop repeats a test until it completes, the point
+  /// where it is complete for sure.
+  void certainty(Event &E, const CallExpr *CE, const FunctionModel &M) const {
+    if (!UncertainTests || requestEffect(M) != RequestEffect::Completes)
+      return;
+    const Stmt *At = M.Name == "MPI_Test"      ? testedUntilDone(Ctx, CE, 1, 0)
+                     : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, 2, 1)
+                                               : nullptr;
+    E.FlowAt = At;
+    E.Uncertain = !At && (M.Name == "MPI_Test" || M.Name == "MPI_Testall" || M.Name == "MPI_Waitany" ||
+                          M.Name == "MPI_Testany" || M.Name == "MPI_Waitsome" || M.Name == "MPI_Testsome");
+  }
 
   RequestEvent::Kind kindOf(const FunctionModel &M) const {
     RequestEffect E = requestEffect(M);
@@ -128,10 +250,14 @@ private:
       Persistent.insert(V);
       return;
     }
-    Events[{V, -1}].push_back({kindOf(M), offset(CE->getBeginLoc()), CE->getBeginLoc(), M.Name, CE});
+    Event E{kindOf(M), offset(CE->getBeginLoc()), CE->getBeginLoc(), M.Name, CE};
+    certainty(E, CE, M);
+    Events[{V, -1}].push_back(E);
   }
-  /// An element (Request) or a run of elements (Requests: MPI_Waitall with
-  /// a constant count completes them; any other call is "other" on all).
+  /// An element (Request) or a run of elements (Requests: MPI_Waitall,
+  /// MPI_Testall, MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome
+  /// with a constant count completes them, all or some; any other call is
+  /// "other" on all).
   void element(CallExpr *CE, const FunctionModel &M, Role R, unsigned I) {
     auto [V, K] = requestSlot(Ctx, CE->getArg(I));
     if (!V)
@@ -139,6 +265,7 @@ private:
     if (const DeclRefExpr *D = arrayRef(CE->getArg(I)))
       Seen.insert(D);
     Event E{kindOf(M), offset(CE->getBeginLoc()), CE->getBeginLoc(), M.Name, CE};
+    certainty(E, CE, M);
     if (M.M == Mode::Persistent) {
       Persistent.insert(V);
       return;
@@ -149,7 +276,7 @@ private:
     }
     Expr::EvalResult N;
     uint64_t Size = requestArray(Ctx, V)->getSize().getZExtValue();
-    if (M.Name != "MPI_Waitall" || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative() ||
+    if (!completesRun(M.Name) || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative() ||
         uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
       E.K = RequestEvent::Other;
       Everywhere[V].push_back(E);
@@ -202,6 +329,20 @@ std::pair<const VarDecl *, int> ompi::requestSlot(ASTContext &Ctx, const Expr *E
 
 namespace {
 
+/// The states after event E (number K) from the states S before it.
+RequestStates after(const Event &E, int K, const RequestStates &S) {
+  if (E.K == RequestEvent::Start)
+    return {K};
+  if (E.K != RequestEvent::Complete)
+    return {RequestUnknown};
+  RequestStates Out{RequestDone};
+  if (E.Uncertain) // still pending, tested
+    for (int X : S)
+      if (X >= 0)
+        Out.insert(startOf(X) + RequestTested);
+  return Out;
+}
+
 /// Every path's state of one variable on F's CFG: the states where each
 /// event happens, and at the exit.
 void flow(RequestVar &R, FunctionAnalysis &FA) {
@@ -221,7 +362,7 @@ void flow(RequestVar &R, FunctionAnalysis &FA) {
     return std::nullopt;
   };
   for (unsigned K = 0; K < Es.size(); ++K)
-    if (std::optional<Point> P = PointIn(Es[K].S))
+    if (std::optional<Point> P = PointIn(Es[K].FlowAt ? Es[K].FlowAt : Es[K].S))
       ByPoint[{P->Block, P->Index}].push_back(K);
   std::vector<std::optional<RequestStates>> In(G.getNumBlockIDs());
   In[G.getEntry().getBlockID()] = RequestStates{RequestUnset};
@@ -236,9 +377,7 @@ void flow(RequestVar &R, FunctionAnalysis &FA) {
         continue;
       for (unsigned K : It->second) {
         R.At[K].insert(S.begin(), S.end());
-        S = Es[K].K == RequestEvent::Start      ? RequestStates{int(K)}
-            : Es[K].K == RequestEvent::Complete ? RequestStates{RequestDone}
-                                                : RequestStates{RequestUnknown};
+        S = after(Es[K], int(K), S);
       }
     }
     if (B == &G.getExit())
@@ -259,12 +398,13 @@ void flow(RequestVar &R, FunctionAnalysis &FA) {
 
 } // namespace
 
-std::vector<RequestVar> ompi::requestFlow(ASTContext &Ctx, Evaluator &Ev, const FunctionDecl *F, bool ArraySlots) {
+std::vector<RequestVar> ompi::requestFlow(ASTContext &Ctx, Evaluator &Ev, const FunctionDecl *F, bool ArraySlots,
+                                          bool UncertainTests) {
   std::vector<RequestVar> Out;
   FunctionAnalysis &FA = Ev.analysis(F);
   if (!FA.valid())
     return Out;
-  Collector Col(Ctx, ArraySlots);
+  Collector Col(Ctx, ArraySlots, UncertainTests);
   Col.TraverseStmt(F->getBody());
   Col.finish();
   for (auto &[K, Es] : Col.Events) {

@@ -28,6 +28,13 @@ struct RequestEvent {
   clang::SourceLocation Loc;
   std::string Function; ///< the MPI function, for starts and completions
   const clang::Stmt *S = nullptr;
+  /// A completion that may leave the request pending (with UncertainTests:
+  /// a test outside a loop that repeats it until its flag is set, a wait
+  /// or test for any or some of an array).
+  bool Uncertain = false;
+  /// Where the flow takes the event to happen, when not at S: the
+  /// condition of a loop that tests until its flag is set (complete there).
+  const clang::Stmt *FlowAt = nullptr;
 };
 
 /// The states of one request on the paths reaching a point: RequestUnset
@@ -35,6 +42,11 @@ struct RequestEvent {
 /// pending from start event K (K >= 0).
 using RequestStates = std::set<int>;
 constexpr int RequestUnset = -1, RequestUnknown = -2, RequestDone = -3;
+/// Added to K: pending from start event K after an uncertain completion
+/// (a test that may have left it pending).
+constexpr int RequestTested = 1 << 24;
+/// The start event a pending state comes from.
+inline int startOf(int State) { return State >= RequestTested ? State - RequestTested : State; }
 
 struct RequestVar {
   const clang::VarDecl *V = nullptr;
@@ -51,13 +63,25 @@ inline bool allPending(const RequestStates &S) { return !S.empty() && *S.begin()
 /// The local, non-persistent request variables of F with their events and
 /// states (empty when F's CFG could not be built). With ArraySlots, also
 /// each element of a local array of requests of constant size that calls
-/// name by a constant index (`&reqs[1]`, `reqs + 1`): an MPI_Waitall over
-/// `reqs` (or `reqs + B`) with a constant count completes the elements it
-/// covers; the other calls on arrays (MPI_Waitany, MPI_Testall, ...) and any
-/// other use of the array (an index that is not constant, an initialiser,
-/// passing it to a function) are "other" events on every element.
+/// name by a constant index (`&reqs[1]`, `reqs + 1`): an MPI_Waitall,
+/// MPI_Testall, MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome over
+/// `reqs` (or `reqs + B`) with a constant count is a completion of each
+/// element it covers (a test, or a wait for any or some, may leave it
+/// pending; as for MPI_Test, the states count it done); any other use of
+/// the array (an index that is not constant, an initialiser, passing it to
+/// a function) is an "other" event on every element.
+///
+/// With UncertainTests, a completion that may leave the request pending
+/// keeps its pending states (marked RequestTested) beside RequestDone:
+/// MPI_Test and MPI_Testall unless they are repeated until their flag is
+/// set (a loop `do { MPI_Test(&r, &flag, ...); } while (!flag);`, or a
+/// while or for loop on `!flag` entered with the flag just set to 0, whose
+/// body tests the request as one of its statements, has no break, goto or
+/// return, and names the flag nowhere else, the flag's address going only
+/// to tests), and the waits and tests for any or some of an array. Without
+/// it every completion counts as done.
 std::vector<RequestVar> requestFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F,
-                                    bool ArraySlots = false);
+                                    bool ArraySlots = false, bool UncertainTests = false);
 
 /// The local request variable (a scalar, not a parameter) whose address a
 /// call's request argument is (`&r`), or null.

@@ -339,30 +339,31 @@ std::pair<const VarDecl *, int> startedRequest(ASTContext &Ctx, const CallResult
   return requestSlot(Ctx, E);
 }
 
-/// A wait on G's request through its template: mpiopt_wait_dtype with the
-/// element's pending state, or mpiopt_waitall_dtype with the array's from
-/// the first element it covers.
+/// A completion of G's request through its template (mpiopt_wait_dtype,
+/// mpiopt_test_dtype) with the element's pending state, or, for a call on
+/// a run of the array (mpiopt_waitall_dtype, mpiopt_testall_dtype,
+/// mpiopt_waitany_dtype, ...), with the array's from the first element it
+/// covers.
 TemplatedCall waitCall(ASTContext &Ctx, const StartGroup &G, const CallExpr *CE) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Name = G.Req->getNameAsString(), Pend = "mpiopt_pend_" + Name;
-  bool All = CE->getDirectCallee() && CE->getDirectCallee()->getName() == "MPI_Waitall";
+  std::string Call = CE->getDirectCallee() ? CE->getDirectCallee()->getName().str() : "MPI_Wait";
+  bool Single = Call == "MPI_Wait" || Call == "MPI_Test";
   TemplatedCall T;
   T.Callee = SM.getExpansionLoc(CE->getCallee()->getBeginLoc());
   T.RParen = CE->getRParenLoc();
-  if (All) {
-    T.To = "mpiopt_waitall_dtype";
+  T.To = "mpiopt_" + llvm::StringRef(Call).drop_front(4).lower() + "_dtype";
+  if (!Single) {
     T.Append = ", " + Pend + " + " + std::to_string(requestSlot(Ctx, CE->getArg(1)).second);
   } else {
-    T.To = "mpiopt_wait_dtype";
     int K = G.Index < 0 ? -1 : requestSlot(Ctx, CE->getArg(0)).second;
     T.Append = ", &" + Pend + (K < 0 ? "" : "[" + std::to_string(K) + "]");
   }
   PresumedLoc L = SM.getPresumedLoc(SM.getExpansionLoc(CE->getBeginLoc()));
-  std::string Call = All ? "MPI_Waitall" : "MPI_Wait";
   T.Note = ChangeNote::at(Transform, true, G.Starts.front().first->File, L.getLine(), L.getColumn(),
                           Call + " on " + Name + ": completes the nonblocking templates' calls",
                           "a template may have started " + Name +
-                              "; the wait unpacks what it received and returns "
+                              "; a completion unpacks what it received and returns "
                               "its buffer");
   T.Note.Kind = NoteKind::Template;
   return T;
@@ -388,7 +389,7 @@ void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan
   else {
     auto It = Flows.find(G.Caller);
     if (It == Flows.end())
-      It = Flows.emplace(G.Caller, requestFlow(Ctx, Ev, G.Caller, /*ArraySlots=*/true)).first;
+      It = Flows.emplace(G.Caller, requestFlow(Ctx, Ev, G.Caller, /*ArraySlots=*/true, /*UncertainTests=*/true)).first;
     W = pairWaits(SM, It->second, G.Req, G.Index, Calls);
   }
   for (auto &[C, T] : G.Starts) {
@@ -399,9 +400,9 @@ void pairGroup(ASTContext &Ctx, Evaluator &Ev, StartGroup &G, TemplatePlan &Plan
       continue;
     }
     T.Append = ", &mpiopt_pend_" + Slot + T.Append;
-    T.Note.Why += llvm::formatv("; every path from it reaches a wait on {0} before {0} is used otherwise (those "
-                                "waits go through mpiopt_wait_dtype or mpiopt_waitall_dtype, which unpack and return "
-                                "the buffer)",
+    T.Note.Why += llvm::formatv("; while {0} may be pending, it is only waited for or tested (those calls go through "
+                                "the wait and test templates, which unpack and return the buffer when they complete "
+                                "it)",
                                 Slot)
                       .str();
     Plan.Calls.push_back(std::move(T));

@@ -16,15 +16,37 @@ std::string describe(const SourceManager &SM, const RequestEvent &E) {
   if (E.K == RequestEvent::Start)
     return llvm::formatv("line {0} starts it again ({1})", Line, E.Function).str();
   if (E.K == RequestEvent::Complete)
-    return llvm::formatv("line {0} completes it with {1}, not MPI_Wait or MPI_Waitall", Line, E.Function).str();
+    return llvm::formatv("line {0} completes it with {1}, which has no template (MPI_Wait and MPI_Test; over an "
+                         "array of requests, MPI_Waitall, MPI_Testall, MPI_Waitany, MPI_Testany, MPI_Waitsome and "
+                         "MPI_Testsome)",
+                         Line, E.Function)
+        .str();
   return llvm::formatv("line {0} uses it otherwise (assigned, indexed by a value that is not constant, or passed "
-                       "to a function that is not MPI_Wait or MPI_Waitall with a constant count)",
+                       "to a function that is not a wait or test with a constant count)",
                        Line)
       .str();
 }
 
+/// Whether a completion by Function goes through a template: MPI_Wait and
+/// MPI_Test on the request itself; over an array (an element: InArray),
+/// the calls on a run of requests too.
+bool templated(llvm::StringRef Function, bool InArray) {
+  if (Function == "MPI_Wait" || Function == "MPI_Test")
+    return true;
+  return InArray && (Function == "MPI_Waitall" || Function == "MPI_Testall" || Function == "MPI_Waitany" ||
+                     Function == "MPI_Testany" || Function == "MPI_Waitsome" || Function == "MPI_Testsome");
+}
+
 bool meets(const RequestStates &S, const std::set<int> &Starts) {
-  return llvm::any_of(S, [&](int K) { return Starts.count(K) != 0; });
+  return llvm::any_of(S, [&](int K) { return K >= 0 && Starts.count(startOf(K)) != 0; });
+}
+
+/// Whether some event other than its initialiser hands the request (or its
+/// array) to code the flow does not follow: an assignment, its address
+/// kept, a call that is no start or completion of it.
+bool escapes(const RequestVar &R) {
+  return llvm::any_of(
+      R.Events, [&](const RequestEvent &E) { return E.K == RequestEvent::Other && !(E.S && E.S == R.V->getInit()); });
 }
 
 } // namespace
@@ -50,7 +72,7 @@ WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVa
   }
   for (unsigned J = 0; J < R->Events.size(); ++J) {
     const RequestEvent &E = R->Events[J];
-    bool Wait = E.K == RequestEvent::Complete && (E.Function == "MPI_Wait" || E.Function == "MPI_Waitall");
+    bool Wait = E.K == RequestEvent::Complete && templated(E.Function, Index >= 0);
     bool Pending = meets(R->At[J], Ks);
     if (Pending && !Wait) {
       P.Why = "while the call's request may be pending, " + describe(SM, E);
@@ -68,7 +90,11 @@ WaitPairing ompi::pairWaits(const SourceManager &SM, const std::vector<RequestVa
     if (!Macro)
       P.Waits.push_back(CE);
   }
-  if (meets(R->Exit, Ks))
-    P.Why = "on some path the function ends with the request still pending";
+  // A path that ends the function with the request pending loses it: the
+  // program can then never complete it (nor read a receive's buffer), and
+  // the template's buffer stays out of its pool. Where the request may be
+  // reached otherwise, a completion elsewhere would miss the template's.
+  if (meets(R->Exit, Ks) && escapes(*R))
+    P.Why = "on some path the function ends with the request still pending, and the request is also used otherwise";
   return P;
 }
