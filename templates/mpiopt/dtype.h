@@ -988,6 +988,19 @@ struct mpiopt_dtype_side {
   MPI_Aint offset, ostride, stride, extent;
 };
 
+/* A side takes a shadow's shape. */
+static MPIOPT_INLINE void mpiopt_dtype_side_shape(struct mpiopt_dtype_side *d, const struct mpiopt_dshape *sh) {
+  d->offset = sh->offset;
+  d->nouter = sh->nouter;
+  d->ostride = sh->ostride;
+  d->nblocks = sh->nblocks;
+  d->blocklen = sh->blocklen;
+  d->stride = sh->stride;
+  d->extent = sh->extent;
+  d->base = sh->base;
+  d->elem = sh->elem;
+}
+
 static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MPI_Datatype type,
                                                                  const struct mpiopt_dshape *sh, int n) {
   struct mpiopt_dtype_side d;
@@ -999,15 +1012,7 @@ static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MP
     d.count = n;
     d.type = sh->base;
   } else if (n > 0) {
-    d.offset = sh->offset;
-    d.nouter = sh->nouter;
-    d.ostride = sh->ostride;
-    d.nblocks = sh->nblocks;
-    d.blocklen = sh->blocklen;
-    d.stride = sh->stride;
-    d.extent = sh->extent;
-    d.base = sh->base;
-    d.elem = sh->elem;
+    mpiopt_dtype_side_shape(&d, sh);
   }
   return d;
 }
@@ -1093,17 +1098,8 @@ static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_coll_rt(const struct 
   memset(&d, 0, sizeof d);
   d.nouter = d.elem = 1;
   d.type = d.base = MPI_BYTE;
-  if (mpiopt_dtype_rt_elements(sh, count, 0, m8, m64, m512) > 0) {
-    d.offset = sh->offset;
-    d.nouter = sh->nouter;
-    d.ostride = sh->ostride;
-    d.nblocks = sh->nblocks;
-    d.blocklen = sh->blocklen;
-    d.stride = sh->stride;
-    d.extent = sh->extent;
-    d.base = sh->base;
-    d.elem = sh->elem;
-  }
+  if (mpiopt_dtype_rt_elements(sh, count, 0, m8, m64, m512) > 0)
+    mpiopt_dtype_side_shape(&d, sh);
   return d;
 }
 
@@ -1118,28 +1114,34 @@ static MPIOPT_NOINLINE int mpiopt_bcast_dtype_rt(void *buf, int count, MPI_Datat
   return mpiopt_bcast_dtype_nd(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_SIDE(d));
 }
 
-static MPIOPT_NOINLINE int mpiopt_gather_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+/* MPI_Gather (scatter 0) or MPI_Scatter (scatter 1) with run-time shapes. */
+static MPIOPT_NOINLINE int mpiopt_rooted_dtype_rt(int scatter, const void *sbuf, int scount, MPI_Datatype stype,
+                                                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                                                   const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
                                                   unsigned long m8, unsigned long m64, unsigned long m512) {
   struct mpiopt_dtype_side s = mpiopt_dtype_coll_rt(ssh, scount, m8, m64, m512),
                            r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
   if (!s.nblocks && !r.nblocks)
-    return MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  return mpiopt_gather_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_RT_SIDE(s),
-                                MPIOPT_DTYPE_RT_SIDE(r));
+    return scatter ? MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)
+                   : MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  return scatter ? mpiopt_scatter_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
+                                           MPIOPT_DTYPE_RT_SIDE(s), MPIOPT_DTYPE_RT_SIDE(r))
+                 : mpiopt_gather_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
+                                          MPIOPT_DTYPE_RT_SIDE(s), MPIOPT_DTYPE_RT_SIDE(r));
 }
 
-static MPIOPT_NOINLINE int mpiopt_scatter_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                                   int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                                                   const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
-                                                   unsigned long m8, unsigned long m64, unsigned long m512) {
-  struct mpiopt_dtype_side s = mpiopt_dtype_coll_rt(ssh, scount, m8, m64, m512),
-                           r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
-  if (!s.nblocks && !r.nblocks)
-    return MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  return mpiopt_scatter_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_RT_SIDE(s),
-                                 MPIOPT_DTYPE_RT_SIDE(r));
+static MPIOPT_INLINE int mpiopt_gather_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                                unsigned long m8, unsigned long m64, unsigned long m512) {
+  return mpiopt_rooted_dtype_rt(0, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ssh, rsh, m8, m64, m512);
+}
+
+static MPIOPT_INLINE int mpiopt_scatter_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                 const struct mpiopt_dshape *ssh, const struct mpiopt_dshape *rsh,
+                                                 unsigned long m8, unsigned long m64, unsigned long m512) {
+  return mpiopt_rooted_dtype_rt(1, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ssh, rsh, m8, m64, m512);
 }
 
 static MPIOPT_NOINLINE int mpiopt_alltoall_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
