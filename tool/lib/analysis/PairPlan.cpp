@@ -119,7 +119,7 @@ struct ReceivedReader : RecursiveASTVisitor<ReceivedReader> {
 /// Why the send's arguments could read what the receive writes, when the
 /// receive is written first ("" when they cannot).
 std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const VarDecl *Status) {
-  ReceivedReader R{{}, RecvObj, Status};
+  ReceivedReader R{{}, RecvObj, Status, false, ""};
   for (unsigned I = 0; I < Send->getNumArgs() && R.Why.empty(); ++I) {
     R.Buffer = I == 0;
     R.TraverseStmt(const_cast<Expr *>(Send->getArg(I)));
@@ -127,24 +127,12 @@ std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const Va
   return R.Why;
 }
 
-/// The profile's verdict: the figure that chose the exchange, or why not.
-std::pair<bool, std::string> profileSays(const CallResult &S, const CallResult &R, const MachineProfile *Profile) {
-  if (!Profile)
-    return {false, "no machine profile is loaded (the exchange is used only where a measurement shows it faster)"};
-  // Each call's count x predefined datatype size, from the call facts.
+/// The larger of the two calls' messages (count x predefined datatype
+/// size, from the call facts), or none when either is known only at run
+/// time.
+std::optional<int64_t> pairBytes(const CallResult &S, const CallResult &R) {
   std::optional<int64_t> SB = S.CommSize.Bytes, RB = R.CommSize.Bytes;
-  std::optional<int64_t> Bytes = SB && RB ? std::optional<int64_t>(std::max(*SB, *RB)) : std::nullopt;
-  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
-  std::optional<TemplatePoint> P = Profile->messageFor("sendrecv_pair", Bytes);
-  if (!P)
-    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.sendrecv_pair for {1}",
-                                 Profile->Path, Size)};
-  std::string Figure = llvm::formatv("the machine profile {0} (templates.sendrecv_pair) measured {1:f2} us for the "
-                                     "exchange against {2:f2} us for the pair at {3} bytes (the message: {4})",
-                                     Profile->Path, P->TemplateUs, P->GenericUs, P->Bytes, Size);
-  if (!P->wins())
-    return {false, Figure + "; the exchange must be 5% faster"};
-  return {true, Figure};
+  return SB && RB ? std::optional<int64_t>(std::max(*SB, *RB)) : std::nullopt;
 }
 
 /// Why First and Second cannot be one MPI_Sendrecv ("" when they can), with
@@ -242,7 +230,9 @@ PairPlan ompi::planPairs(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
     const CallResult &S = F.Function == "MPI_Send" ? F : G, &R = F.Function == "MPI_Send" ? G : F;
     std::string What = llvm::formatv("{0} at line {1} and {2} at line {3}", F.Function, F.Line, G.Function, G.Line);
     std::string Why = pairProblem(Ctx, First, Second, S, R);
-    auto [Wins, Figure] = Why.empty() ? profileSays(S, R, Profile) : std::pair<bool, std::string>();
+    auto [Wins, Figure] = Why.empty() ? profileVerdict(Profile, "sendrecv_pair", pairBytes(S, R),
+                                                       {"the exchange", "the pair", "the exchange", "the exchange"})
+                                      : ProfileVerdict();
     if (!Why.empty() || !Wins) {
       Plan.Declined.push_back(ChangeNote::at(Transform, false, F.File, F.Line, F.Column, What + " stay two calls",
                                              Why.empty() ? Figure : Why));

@@ -134,25 +134,6 @@ std::optional<int64_t> decidingBytes(Evaluator &Ev, const CallResult &C, Case K)
   return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
 }
 
-/// The profile's verdict: the figure that chose the template, or why not.
-std::pair<bool, std::string> profileSays(Evaluator &Ev, const CallResult &C, const Choice &Ch,
-                                         const MachineProfile *Profile) {
-  if (!Profile)
-    return {false, "no machine profile is loaded (a template is used only where a measurement shows it faster)"};
-  std::optional<int64_t> Bytes = decidingBytes(Ev, C, Ch.K);
-  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
-  std::optional<TemplatePoint> P = Profile->messageFor(Ch.Family, Bytes);
-  if (!P)
-    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2}", Profile->Path,
-                                 Ch.Family, Size)};
-  std::string Figure = llvm::formatv("the machine profile {0} (templates.{1}) measured {2:f3} us for the template "
-                                     "against {3:f3} us for the generic call at {4} bytes (the message: {5})",
-                                     Profile->Path, Ch.Family, P->TemplateUs, P->GenericUs, P->Bytes, Size);
-  if (!P->wins())
-    return {false, Figure + "; a template must be 5% faster"};
-  return {true, Figure};
-}
-
 /// "its destination MPI_PROC_NULL" with how the value was found.
 std::string peerText(const ArgResult *A, llvm::StringRef What) {
   std::string S = ("its " + What + " " + A->Text).str();
@@ -245,7 +226,8 @@ PeerPlan ompi::planPeers(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
       Decline(What, Why);
       continue;
     }
-    auto [Wins, Figure] = profileSays(Ev, C, Ch, Profile);
+    auto [Wins, Figure] = profileVerdict(Profile, Ch.Family, decidingBytes(Ev, C, Ch.K),
+                                         {"the template", "the generic call", "a template", "a template", 3});
     if (!Wins) {
       Decline(What, Figure);
       continue;

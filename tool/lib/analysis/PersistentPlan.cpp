@@ -131,26 +131,6 @@ std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev, const De
   return S && R ? std::optional<int64_t>(std::max(*S, *R)) : std::nullopt;
 }
 
-/// The profile's verdict: the figure that chose the template, or why not.
-std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT,
-                                         llvm::StringRef Family, const MachineProfile *Profile) {
-  if (!Profile)
-    return {false, "no machine profile is loaded (a persistent request is used only where a measurement shows it "
-                   "faster)"};
-  std::optional<int64_t> Bytes = messageBytes(C, Ev, DT);
-  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
-  std::optional<TemplatePoint> P = Profile->messageFor(Family, Bytes);
-  if (!P)
-    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2}", Profile->Path,
-                                 Family, Size)};
-  std::string Figure = llvm::formatv("the machine profile {0} (templates.{1}) measured {2:f2} us for the persistent "
-                                     "request against {3:f2} us for the generic call at {4} bytes (the message: {5})",
-                                     Profile->Path, Family, P->TemplateUs, P->GenericUs, P->Bytes, Size);
-  if (!P->wins())
-    return {false, Figure + "; a template must be 5% faster"};
-  return {true, Figure};
-}
-
 /// The variables a for loop's increment writes (its counters).
 struct CounterFinder : RecursiveASTVisitor<CounterFinder> {
   std::set<const VarDecl *> Vars;
@@ -340,7 +320,9 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, LazyDerivedT
       Decline(S.Why);
       continue;
     }
-    auto [Wins, Figure] = profileSays(C, Ev, Derived.get(), F->Family, Profile);
+    auto [Wins, Figure] =
+        profileVerdict(Profile, F->Family, messageBytes(C, Ev, Derived.get()),
+                       {"the persistent request", "the generic call", "a persistent request", "a template"});
     if (!Wins) {
       Decline(S.Cached ? S.Why + "; a per-site cache: " + Figure : Figure);
       continue;

@@ -1,5 +1,6 @@
 //===- MachineProfile.cpp - Read a machine profile ------------------------===//
 #include "mpi/MachineProfile.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -228,3 +229,23 @@ llvm::Expected<MachineProfile> ompi::loadProfile(llvm::StringRef Path) {
 }
 
 std::string ompi::profileFileName(bool OpenMPI) { return OpenMPI ? "openmpi.json" : "mpich.json"; }
+
+ProfileVerdict ompi::profileVerdict(const MachineProfile *Profile, llvm::StringRef Family, std::optional<int64_t> Bytes,
+                                    const VerdictWords &W) {
+  if (!Profile)
+    return {false, llvm::formatv("no machine profile is loaded ({0} is used only where a measurement shows it faster)",
+                                 W.Used)};
+  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
+  std::optional<TemplatePoint> P = Profile->messageFor(Family, Bytes);
+  if (!P)
+    return {false, llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2}", Profile->Path,
+                                 Family, Size)};
+  auto Us = [&](double X) { return llvm::formatv("{0}", llvm::format(W.Digits == 3 ? "%.3f" : "%.2f", X)).str(); };
+  std::string Figure =
+      llvm::formatv("the machine profile {0} (templates.{1}) measured {2} us for {3} against {4} us "
+                    "for {5} at {6} bytes (the message: {7})",
+                    Profile->Path, Family, Us(P->TemplateUs), W.Mine, Us(P->GenericUs), W.Theirs, P->Bytes, Size);
+  if (!P->wins())
+    return {false, Figure + "; " + W.Must.str() + " must be 5% faster"};
+  return {true, Figure};
+}

@@ -125,6 +125,24 @@ struct MachineProfile {
   std::optional<VectorPoint> vectorFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const;
 };
 
+/// The words a verdict of a contiguous-message family uses: "the persistent
+/// request" against "the generic call", "a persistent request" is used only
+/// where a measurement shows it faster, "a template" must be 5% faster.
+struct VerdictWords {
+  llvm::StringRef Mine, Theirs, Used, Must;
+  unsigned Digits = 2; ///< decimals of the times
+};
+
+/// The profile's verdict on a message of Bytes bytes (none: known only at
+/// run time) of Family (MachineProfile::messageFor): whether the
+/// specialised form wins, and the figure that decides, or why not.
+struct ProfileVerdict {
+  bool Wins = false;
+  std::string Figure;
+};
+ProfileVerdict profileVerdict(const MachineProfile *Profile, llvm::StringRef Family, std::optional<int64_t> Bytes,
+                              const VerdictWords &W);
+
 /// Read a profile; the error names the file and what is wrong.
 llvm::Expected<MachineProfile> loadProfile(llvm::StringRef Path);
 
