@@ -1,5 +1,6 @@
 //===- HandleFlow.cpp - MPI handles' lives along the CFG -------------------===//
 #include "analysis/HandleFlow.h"
+#include "analysis/EventFlow.h"
 #include "mpi/CallModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -7,7 +8,6 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
-#include <functional>
 #include <map>
 
 using namespace clang;
@@ -265,56 +265,17 @@ void step(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
 /// Every path's state of one variable on F's CFG: the states where each
 /// event happens, and at the exit.
 void flow(HandleVar &H, FunctionAnalysis &FA) {
-  const std::vector<HandleEvent> &Es = H.Events;
-  H.At.resize(Es.size());
-  const CFG &G = FA.cfg();
-  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPoint;
-  std::function<std::optional<Point>(const Stmt *)> PointIn = [&](const Stmt *S) -> std::optional<Point> {
-    if (!S)
-      return std::nullopt;
-    if (std::optional<Point> P = FA.pointOf(S))
-      return P;
-    for (const Stmt *Child : S->children())
-      if (std::optional<Point> P = PointIn(Child))
-        return P;
-    return std::nullopt;
-  };
-  for (unsigned K = 0; K < Es.size(); ++K)
-    if (std::optional<Point> P = PointIn(Es[K].S))
-      ByPoint[{P->Block, P->Index}].push_back(K);
-  std::vector<std::optional<HandleStates>> In(G.getNumBlockIDs());
-  In[G.getEntry().getBlockID()] = HandleStates{HUnset};
-  std::vector<const CFGBlock *> Work{&G.getEntry()};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.back();
-    Work.pop_back();
-    HandleStates S = *In[B->getBlockID()];
-    for (unsigned I = 0; I < B->size(); ++I) {
-      auto It = ByPoint.find({B->getBlockID(), I});
-      if (It == ByPoint.end())
-        continue;
-      for (unsigned K : It->second) {
-        H.At[K].insert(S.begin(), S.end());
-        HandleStates Next;
-        for (int X : S)
-          step(Es[K], H.Class, X, Next);
-        S = std::move(Next);
-      }
-    }
-    if (B == &G.getExit())
-      H.Exit = S;
-    for (const CFGBlock *Succ : B->succs()) {
-      if (!Succ)
-        continue;
-      std::optional<HandleStates> &Next = In[Succ->getBlockID()];
-      size_t Before = Next ? Next->size() : 0;
-      if (!Next)
-        Next = HandleStates();
-      Next->insert(S.begin(), S.end());
-      if (Next->size() != Before || Before == 0)
-        Work.push_back(Succ);
-    }
-  }
+  std::vector<const Stmt *> Where;
+  for (const HandleEvent &E : H.Events)
+    Where.push_back(E.S);
+  StateFlow F = flowStates(FA, Where, HUnset, [&](unsigned K, const HandleStates &S) {
+    HandleStates Next;
+    for (int X : S)
+      step(H.Events[K], H.Class, X, Next);
+    return Next;
+  });
+  H.At = std::move(F.At);
+  H.Exit = std::move(F.Exit);
 }
 
 } // namespace

@@ -1,12 +1,12 @@
 //===- RequestFlow.cpp - Nonblocking requests along the CFG ---------------===//
 #include "analysis/RequestFlow.h"
+#include "analysis/EventFlow.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 #include <map>
 
 using namespace clang;
@@ -346,54 +346,13 @@ RequestStates after(const Event &E, int K, const RequestStates &S) {
 /// Every path's state of one variable on F's CFG: the states where each
 /// event happens, and at the exit.
 void flow(RequestVar &R, FunctionAnalysis &FA) {
-  const std::vector<Event> &Es = R.Events;
-  R.At.resize(Es.size());
-  const CFG &G = FA.cfg();
-  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPoint;
-  // The CFG point of an event: its statement's, or the first inside it.
-  std::function<std::optional<Point>(const Stmt *)> PointIn = [&](const Stmt *S) -> std::optional<Point> {
-    if (!S)
-      return std::nullopt;
-    if (std::optional<Point> P = FA.pointOf(S))
-      return P;
-    for (const Stmt *Child : S->children())
-      if (std::optional<Point> P = PointIn(Child))
-        return P;
-    return std::nullopt;
-  };
-  for (unsigned K = 0; K < Es.size(); ++K)
-    if (std::optional<Point> P = PointIn(Es[K].FlowAt ? Es[K].FlowAt : Es[K].S))
-      ByPoint[{P->Block, P->Index}].push_back(K);
-  std::vector<std::optional<RequestStates>> In(G.getNumBlockIDs());
-  In[G.getEntry().getBlockID()] = RequestStates{RequestUnset};
-  std::vector<const CFGBlock *> Work{&G.getEntry()};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.back();
-    Work.pop_back();
-    RequestStates S = *In[B->getBlockID()];
-    for (unsigned I = 0; I < B->size(); ++I) {
-      auto It = ByPoint.find({B->getBlockID(), I});
-      if (It == ByPoint.end())
-        continue;
-      for (unsigned K : It->second) {
-        R.At[K].insert(S.begin(), S.end());
-        S = after(Es[K], int(K), S);
-      }
-    }
-    if (B == &G.getExit())
-      R.Exit = S;
-    for (const CFGBlock *Succ : B->succs()) {
-      if (!Succ)
-        continue;
-      std::optional<RequestStates> &Next = In[Succ->getBlockID()];
-      size_t Before = Next ? Next->size() : 0;
-      if (!Next)
-        Next = RequestStates();
-      Next->insert(S.begin(), S.end());
-      if (Next->size() != Before || Before == 0)
-        Work.push_back(Succ);
-    }
-  }
+  std::vector<const Stmt *> Where;
+  for (const Event &E : R.Events)
+    Where.push_back(E.FlowAt ? E.FlowAt : E.S);
+  StateFlow F = flowStates(FA, Where, RequestUnset,
+                           [&](unsigned K, const RequestStates &S) { return after(R.Events[K], int(K), S); });
+  R.At = std::move(F.At);
+  R.Exit = std::move(F.Exit);
 }
 
 } // namespace
