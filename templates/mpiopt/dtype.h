@@ -914,6 +914,53 @@ static MPIOPT_INLINE int mpiopt_type_create_resized_of_rt(MPI_Datatype old, MPI_
                                 o.base, o.elem);
 }
 
+/* Count blocks stride bytes apart, each blocklen consecutive elements of a
+   variable of recorded shape (o, its shadow's copy): where o is one run
+   from the buffer's start, runs; where o has one level and each block is
+   one element of it (or there is one block), groups of o's blocks; other
+   shapes (three levels) are left to MPI. */
+static MPIOPT_INLINE int mpiopt_dtype_record_of(int rc, struct mpiopt_dshape *sh, int count, int blocklen,
+                                                MPI_Aint stride, struct mpiopt_dshape o) {
+  int n = blocklen == 1 ? count : blocklen;
+  MPI_Aint step = blocklen == 1 ? stride : o.extent;
+  sh->valid = 0;
+  if (!o.valid || count < 1 || blocklen < 1)
+    return rc;
+  if (count == 1)
+    stride = 0;
+  if (o.offset == 0 && o.nouter == 1 && o.nblocks == 1 && o.extent == (MPI_Aint)o.blocklen * o.elem)
+    return (double)blocklen * o.blocklen > INT_MAX
+               ? rc
+               : mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, count, blocklen * o.blocklen, stride,
+                                        (MPI_Aint)(count - 1) * stride + (MPI_Aint)blocklen * o.extent, o.base, o.elem);
+  if (o.nouter != 1 || (blocklen != 1 && count != 1))
+    return rc;
+  return mpiopt_dtype_record_nd(rc, sh, o.offset, n, step, o.nblocks, o.blocklen, o.stride,
+                                (MPI_Aint)(n - 1) * step + o.extent, o.base, o.elem);
+}
+
+static MPIOPT_INLINE int mpiopt_type_contiguous_of_rt(int count, MPI_Datatype old, MPI_Datatype *t,
+                                                      struct mpiopt_dshape *sh, const struct mpiopt_dshape *oldsh) {
+  struct mpiopt_dshape o = *oldsh;
+  return mpiopt_dtype_record_of(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, o);
+}
+
+static MPIOPT_INLINE int mpiopt_type_vector_of_rt(int count, int blocklen, int stride, MPI_Datatype old,
+                                                  MPI_Datatype *t, struct mpiopt_dshape *sh,
+                                                  const struct mpiopt_dshape *oldsh) {
+  struct mpiopt_dshape o = *oldsh;
+  return mpiopt_dtype_record_of(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
+                                (MPI_Aint)stride * o.extent, o);
+}
+
+static MPIOPT_INLINE int mpiopt_type_create_hvector_of_rt(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
+                                                          MPI_Datatype *t, struct mpiopt_dshape *sh,
+                                                          const struct mpiopt_dshape *oldsh) {
+  struct mpiopt_dshape o = *oldsh;
+  return mpiopt_dtype_record_of(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen, stride,
+                                o);
+}
+
 /* Whether a shadow's shape has no holes: count elements of it are one run
    of base elements from the buffer's start. */
 static MPIOPT_INLINE int mpiopt_dshape_dense(const struct mpiopt_dshape *sh) {

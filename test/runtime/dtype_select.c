@@ -53,6 +53,38 @@ static void same_as_mpi(const char *what, MPI_Datatype t, const struct mpiopt_ds
   CHECK(pos == count * size && memcmp(mine, theirs, (size_t)pos) == 0, "%s x %d: packs as MPI packs", what, count);
 }
 
+/* Contiguous, vector and hvector types of recorded variables (the _of_rt
+   wrappers): runs of rows, interleaved resized columns, groups of columns,
+   each packed as MPI packs it; three levels are left to MPI. */
+static void check_recorded_of(void) {
+  struct mpiopt_dshape row = {0}, col = {0}, rcol = {0}, sh[5];
+  MPI_Datatype r, c, rc, t[5];
+  memset(sh, 0, sizeof sh);
+  mpiopt_type_contiguous_rt(6, MPI_DOUBLE, &r, &row);
+  mpiopt_type_vector_rt(5, 1, 9, MPI_DOUBLE, &c, &col);
+  mpiopt_type_create_resized_of_rt(c, 0, sizeof(double), &rc, &rcol, &col);
+  mpiopt_type_vector_of_rt(4, 1, 2, r, &t[0], &sh[0], &row);                               /* every other row */
+  mpiopt_type_contiguous_of_rt(3, rc, &t[1], &sh[1], &rcol);                               /* 3 columns side by side */
+  mpiopt_type_create_hvector_of_rt(3, 1, 2 * sizeof(double), c, &t[2], &sh[2], &col);      /* every other column */
+  mpiopt_type_vector_of_rt(2, 3, 4, r, &t[3], &sh[3], &row);                               /* blocks of 3 rows */
+  mpiopt_type_vector_of_rt(2, 2, 3, c, &t[4], &sh[4], &col);                               /* three levels */
+  for (int i = 0; i < 5; i++)
+    MPI_Type_commit(&t[i]);
+  static const char *what[] = {"vector of rows", "contiguous resized columns", "hvector of columns",
+                               "vector of row blocks"};
+  for (int i = 0; i < 4; i++)
+    for (int count = 1; count <= 2; count++)
+      same_as_mpi(what[i], t[i], &sh[i], count);
+  CHECK(sh[0].nouter == 1 && sh[0].nblocks == 4 && sh[0].blocklen == 6, "vector of rows: 4 runs of 6");
+  CHECK(sh[1].nouter == 3 && sh[1].nblocks == 5 && sh[1].ostride == 8, "resized columns: 3 groups 8 bytes apart");
+  CHECK(!sh[4].valid, "a vector of blocks of columns (three levels): left to MPI");
+  for (int i = 0; i < 5; i++)
+    MPI_Type_free(&t[i]);
+  MPI_Type_free(&r);
+  MPI_Type_free(&c);
+  MPI_Type_free(&rc);
+}
+
 /* Subarrays and resized types recorded at run time (the wrappers of
    MPI_Type_create_subarray and _resized): the shapes, their run classes,
    and shapes the templates do not cover left to MPI. */
@@ -91,6 +123,7 @@ static void check_recorded(void) {
   for (int i = 0; i < 8; i++)
     MPI_Type_free(&t[i]);
   MPI_Type_free(&c);
+  check_recorded_of();
 }
 
 int main(int argc, char **argv) {

@@ -508,9 +508,8 @@ std::string DerivedTypes::runtimeWhy(const Construction &C) {
   std::string Why;
   if (const VarDecl *W = oldVar(C)) {
     const DatatypeVar &D = Vars[W];
-    if (M.Kind != TypeConstructorModel::Resized)
-      return "over a datatype that is not a predefined one of one C type (only a resized type records one built "
-             "from a variable)";
+    if (M.Kind == TypeConstructorModel::Subarray)
+      return "over a datatype that is not a predefined one of one C type (a subarray is recorded over those only)";
     if (!D.runtime())
       return "from " + D.Name + ", whose shape is not recorded at run time either: " + D.RuntimeWhy;
   } else if (!oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))

@@ -14,7 +14,8 @@
 //
 // A variable whose constructions are not static may still be recorded at
 // run time (DatatypeVar::runtime()): contiguous, vector, hvector and
-// subarray of a predefined type, resized of one or of such a variable.
+// resized of a predefined type or of such a variable, subarray of a
+// predefined type.
 //
 // A shape is at most two levels of strided blocks from an offset (a 3-D
 // subarray; a vector of a resized vector). The blocks of a level must not
@@ -80,11 +81,12 @@ struct DatatypeVar {
   std::string Why;        ///< why the shape is not known ("" when it is)
   unsigned BuiltLine = 0; ///< the first construction
   /// Run-time shapes: every construction is MPI_Type_contiguous, vector,
-  /// create_hvector or create_subarray of a predefined type of one C type,
-  /// or MPI_Type_create_resized of one or of another variable whose shape
-  /// is recorded, called by name outside macros, so a wrapper taking the
-  /// same arguments (evaluated once, as the call evaluates them) can build
-  /// the type and record its shape in a shadow beside the variable.
+  /// create_hvector or create_resized of a predefined type of one C type or
+  /// of another variable whose shape is recorded, or create_subarray of a
+  /// predefined type, called by name outside macros, so a wrapper taking
+  /// the same arguments (evaluated once, as the call evaluates them) can
+  /// build the type and record its shape in a shadow beside the variable
+  /// (three levels of blocks are recorded as not valid: the generic call).
   /// Why not ("" when it can; the constructions are then Constructions).
   std::string RuntimeWhy;
   std::vector<const clang::CallExpr *> Constructions;

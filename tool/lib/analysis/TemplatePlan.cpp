@@ -186,8 +186,9 @@ SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F
   D.Runtime = &V;
   D.Masks = Masks;
   D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it can be "
-                           "recorded (a contiguous, vector, hvector or subarray type of a predefined type, or a "
-                           "resized one of those), so a wrapper records the shape it builds in "
+                           "recorded (a contiguous, vector, hvector, subarray or resized type of a predefined type, "
+                           "or one of those but the subarray of another such variable), so a wrapper records the "
+                           "shape it builds in "
                            "mpiopt_shape_{0}; the machine profile {2}{3} measured the template faster for {4} (other "
                            "runs: at no size); the size and the run length are checked at run time",
                            D.Var, V.Why, Profile->Path, Measured, masksText(Masks))

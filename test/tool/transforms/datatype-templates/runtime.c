@@ -40,7 +40,7 @@ void exchange(double *a, int n, int peer) {
   MPI_Type_free(&col);
   MPI_Type_free(&blocks);
 }
-// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it can be recorded (a contiguous, vector, hvector or subarray type of a predefined type, or a resized one of those), so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it can be recorded (a contiguous, vector, hvector, subarray or resized type of a predefined type, or one of those but the subarray of another such variable), so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
 // REPORT-DAG:{{.*}}runtime.c:26:3: datatype-templates: MPI_Send with col: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:30:3: datatype-templates: MPI_Send with bumped: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:33:3: datatype-templates: not done: MPI_Send with viamacro (the datatype viamacro has no shape known here: line 32 builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line 32 builds it through a macro or the MPI-1 name)
@@ -106,7 +106,7 @@ void not_recorded(double *a, int n, int peer, const int *displs) {
   MPI_Type_create_subarray(1, sz, sub, st, MPI_ORDER_C, row, &subrows);
   MPI_Type_commit(&subrows);
   MPI_Send(a, 1, subrows, peer, 5, MPI_COMM_WORLD);
-  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with subrows (the datatype subrows has no shape known here: line [[#@LINE-3]] builds it from row, whose shape is not known: line [[#@LINE-4]] builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line [[#@LINE-3]] builds it over a datatype that is not a predefined one of one C type (only a resized type records one built from a variable))
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with subrows (the datatype subrows has no shape known here: line [[#@LINE-3]] builds it from row, whose shape is not known: line [[#@LINE-4]] builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line [[#@LINE-3]] builds it over a datatype that is not a predefined one of one C type (a subarray is recorded over those only))
   MPI_Type_create_indexed_block(2, 1, displs, MPI_DOUBLE, &ib);
   MPI_Type_create_resized(ib, 0, n, &rib);
   MPI_Type_commit(&rib);
@@ -144,3 +144,34 @@ void nonblocking(double *a, int n, int peer) {
 // SRC:  MPI_Request r; struct mpiopt_dpend mpiopt_pend_r = {0};
 // SRC:  mpiopt_irecv_dtype_rt(a, 1, nbcol, peer, 9, MPI_COMM_WORLD, &r, &mpiopt_pend_r, &mpiopt_shape_nbcol, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
 // SRC-NEXT:  mpiopt_wait_dtype(&r, MPI_STATUS_IGNORE, &mpiopt_pend_r);
+
+// Contiguous, vector and hvector types of recorded variables: a vector of
+// rows (runs), two resized columns side by side (groups of the column's
+// blocks), an hvector of columns (groups); the wrapper copies the old
+// variable's shadow (three levels of blocks are recorded as not valid:
+// rt.dtype_select).
+void of_variables(double *a, int n, int peer) {
+  MPI_Datatype row, rows, col, rcol, cols, hcols;
+  MPI_Type_contiguous(n, MPI_DOUBLE, &row);
+  MPI_Type_vector(4, 1, 2, row, &rows);
+  MPI_Type_vector(n, 1, n, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, sizeof(double), &rcol);
+  MPI_Type_contiguous(2, rcol, &cols);
+  MPI_Type_create_hvector(3, 1, (MPI_Aint)(2 * sizeof(double)), col, &hcols);
+  MPI_Type_commit(&rows);
+  MPI_Type_commit(&cols);
+  MPI_Type_commit(&hcols);
+  MPI_Send(a, 1, rows, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(a, 1, cols, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(a, 1, hcols, peer, 6, MPI_COMM_WORLD);
+}
+// SRC:  MPI_Datatype row, rows, col, rcol, cols, hcols; struct mpiopt_dshape mpiopt_shape_rows = {0}; struct mpiopt_dshape mpiopt_shape_row = {0}; struct mpiopt_dshape mpiopt_shape_cols = {0}; struct mpiopt_dshape mpiopt_shape_rcol = {0}; struct mpiopt_dshape mpiopt_shape_col = {0}; struct mpiopt_dshape mpiopt_shape_hcols = {0};
+// SRC-NEXT:  mpiopt_type_contiguous_rt(n, MPI_DOUBLE, &row, &mpiopt_shape_row);
+// SRC-NEXT:  mpiopt_type_vector_of_rt(4, 1, 2, row, &rows, &mpiopt_shape_rows, &mpiopt_shape_row);
+// SRC-NEXT:  mpiopt_type_vector_rt(n, 1, n, MPI_DOUBLE, &col, &mpiopt_shape_col);
+// SRC-NEXT:  mpiopt_type_create_resized_of_rt(col, 0, sizeof(double), &rcol, &mpiopt_shape_rcol, &mpiopt_shape_col);
+// SRC-NEXT:  mpiopt_type_contiguous_of_rt(2, rcol, &cols, &mpiopt_shape_cols, &mpiopt_shape_rcol);
+// SRC-NEXT:  mpiopt_type_create_hvector_of_rt(3, 1, (MPI_Aint)(2 * sizeof(double)), col, &hcols, &mpiopt_shape_hcols, &mpiopt_shape_col);
+// SRC:  mpiopt_send_dtype_rt(a, 1, rows, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_rows, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, cols, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_cols, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(a, 1, hcols, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_hcols, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
