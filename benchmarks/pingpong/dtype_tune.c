@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "mpiopt/dtype.h"
+#include "tune.h"
 
 /* Block starts: 64 doubles apart for blocks up to 8 doubles, 4 blocks'
    length apart above. */
@@ -41,13 +42,6 @@
 #define EXTENT(NB, BL) (((NB)-1) * STRIDE(BL) * 8 + (BL) * 8)
 #define MAX_DOUBLES (32768 * 64)
 
-static int paired; /* ranks below this one have a partner */
-static int rank;
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* One round: iters round trips of the shape, generic or through the
    template; microseconds per one-way message (rank 0's clock). */
@@ -165,11 +159,7 @@ static void measure(const char *family, const struct shape *s, int iters, double
     g[r] = first ? y : x;
     t[r] = first ? x : y;
   }
-  qsort(g, (size_t)rounds, sizeof *g, cmp);
-  qsort(t, (size_t)rounds, sizeof *t, cmp);
-  if (!rank)
-    printf("{\"family\": \"%s\", \"block\": %d, \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family,
-           s->bl * 8, s->nb * s->bl * 8, g[rounds / 2], t[rounds / 2]);
+  tune_report(family, s->bl * 8, s->nb * s->bl * 8, g, t, rounds);
   MPI_Type_free(&col);
 }
 
@@ -194,15 +184,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int size, rounds = argc > 1 ? atoi(argv[1]) : 15;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  paired = size & ~1;
-  if (size < 2 || rounds < 1) {
-    if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) dtype_tune [ROUNDS >= 1]\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  int size, rounds = tune_start(&argc, &argv, "dtype_tune", &size);
   static const struct shape shapes[] = {
       SHAPE(8, 1),  SHAPE(64, 1),  SHAPE(512, 1),  SHAPE(2048, 1), SHAPE(4096, 1),  SHAPE(8192, 1), SHAPE(32768, 1),
       SHAPE(8, 8),  SHAPE(64, 8),  SHAPE(256, 8),  SHAPE(512, 8),  SHAPE(1024, 8),  SHAPE(4096, 8), SHAPE(2, 64),

@@ -28,22 +28,15 @@
 #include <stdlib.h>
 
 #include "mpiopt/peer.h"
+#include "tune.h"
 
 enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, NFAM };
 static const char *const family_names[NFAM] = {"null", "null_sendrecv", "self_sendrecv", "self_replace",
                                                "sendrecv_pair"};
 
-static int paired; /* ranks below this one have a partner */
-static int rank;
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* One round of iters calls of family f on n bytes, generic or through the
    templates (tpl); microseconds per call (rank 0's clock). */
-static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
+static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
   int peer = rank ^ 1, first = !(rank & 1), i, P = MPI_PROC_NULL;
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Status st;
@@ -84,39 +77,12 @@ static double round_of(int f, char *a, char *b, int n, int iters, int tpl) {
   return f == NULLP2P || f == NULLSR ? t0 / 2 : t0;
 }
 
-/* One family at one size: both forms warmed up, rounds alternating which
-   goes first, the medians printed as one JSON line on rank 0. */
-static void measure(int f, int n, char *a, char *b, int iters, int rounds, double *g, double *t) {
-  int r;
-  round_of(f, a, b, n, iters / 4 + 1, 0);
-  round_of(f, a, b, n, iters / 4 + 1, 1);
-  for (r = 0; r < rounds; r++) {
-    int tfirst = r % 2;
-    double x = round_of(f, a, b, n, iters, tfirst), y = round_of(f, a, b, n, iters, !tfirst);
-    g[r] = tfirst ? y : x;
-    t[r] = tfirst ? x : y;
-  }
-  qsort(g, (size_t)rounds, sizeof *g, cmp);
-  qsort(t, (size_t)rounds, sizeof *t, cmp);
-  if (!rank)
-    printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family_names[f], n,
-           g[rounds / 2], t[rounds / 2]);
-}
-
 int main(int argc, char **argv) {
   static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
   const int nsizes = (int)(sizeof sizes / sizeof *sizes);
-  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k;
+  int size, rounds = tune_start(&argc, &argv, "peer_tune", &size), f, k;
   char *a, *b;
   double *g, *t;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  paired = size & ~1;
-  if (size < 2 || rounds < 1) {
-    if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) peer_tune [ROUNDS >= 1]\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
   a = calloc((size_t)sizes[nsizes - 1], 1);
   b = calloc((size_t)sizes[nsizes - 1], 1);
   g = malloc(sizeof *g * (size_t)rounds);
@@ -127,7 +93,8 @@ int main(int argc, char **argv) {
       int n = sizes[k];
       if (f == NULLP2P && n != 0 && n != sizes[nsizes - 1])
         continue;
-      measure(f, n, a, b, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4, rounds, g, t);
+      tune_measure(family_names[f], n, round_of, f, a, b, n,
+                   n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4, rounds, g, t);
     }
   free(a);
   free(b);

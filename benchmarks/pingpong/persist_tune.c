@@ -30,41 +30,10 @@
 #include <stdlib.h>
 
 #include "mpiopt/persist.h"
+#include "tune.h"
 
 enum { PINGPONG, SSEND, SENDRECV, NFAM };
 static const char *const family_names[NFAM] = {"persistent", "persistent_ssend", "persistent_sendrecv"};
-
-static int paired; /* ranks below this one have a partner */
-static int rank;
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* A round: iters operations of family (or collective) `which` on n bytes
-   (or doubles), generic or through the template (tpl); microseconds. */
-typedef double (*round_fn)(int which, void *a, void *b, int n, int iters, int tpl);
-
-/* One family at one size: both forms warmed up, rounds alternating which
-   goes first, the medians printed as one JSON line on rank 0. */
-static void measure(const char *family, int bytes, round_fn fn, int which, void *a, void *b, int n, int iters,
-                    int rounds, double *g, double *t) {
-  int r;
-  fn(which, a, b, n, iters / 4 + 1, 0); /* warm up both */
-  fn(which, a, b, n, iters / 4 + 1, 1);
-  for (r = 0; r < rounds; r++) {
-    int tfirst = r % 2;
-    double x = fn(which, a, b, n, iters, tfirst), y = fn(which, a, b, n, iters, !tfirst);
-    g[r] = tfirst ? y : x;
-    t[r] = tfirst ? x : y;
-  }
-  qsort(g, (size_t)rounds, sizeof *g, cmp);
-  qsort(t, (size_t)rounds, sizeof *t, cmp);
-  if (!rank)
-    printf("{\"family\": \"%s\", \"bytes\": %d, \"generic_us\": %.3f, \"template_us\": %.3f}\n", family, bytes,
-           g[rounds / 2], t[rounds / 2]);
-}
 
 /* One round of iters exchanges of n bytes in family f, generic or through
    the templates; microseconds per one-way message (rank 0's clock). */
@@ -155,7 +124,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
   for (c = 0; c < NCOLL; c++)
     for (k = 0; k < (c == 5 ? 1 : ncounts) && (c != 3 || MPIOPT_PCOLL_ALLGATHER); k++) {
       int n = counts[k];
-      measure(coll_names[c], c == 5 ? 0 : n * 8, coll_round, c, a, b, n, n <= 256 ? 1000 : n <= 4096 ? 100 : 10,
+      tune_measure(coll_names[c], c == 5 ? 0 : n * 8, coll_round, c, a, b, n, n <= 256 ? 1000 : n <= 4096 ? 100 : 10,
               rounds, g, t);
     }
   free(a);
@@ -166,17 +135,9 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
 int main(int argc, char **argv) {
   static const int sizes[] = {0, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216};
   const int nsizes = (int)(sizeof sizes / sizeof *sizes);
-  int size, rounds = argc > 1 ? atoi(argv[1]) : 15, f, k;
+  int size, rounds = tune_start(&argc, &argv, "persist_tune", &size), f, k;
   char *a, *b;
   double *g, *t;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  paired = size & ~1;
-  if (size < 2 || rounds < 1) {
-    if (!rank) fprintf(stderr, "usage: mpiexec -n 2 (or more) persist_tune [ROUNDS >= 1]\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
   a = calloc((size_t)sizes[nsizes - 1], 1);
   b = calloc((size_t)sizes[nsizes - 1], 1);
   g = malloc(sizeof *g * (size_t)rounds);
@@ -185,7 +146,7 @@ int main(int argc, char **argv) {
   for (f = 0; f < NFAM; f++)
     for (k = 0; k < nsizes; k++) {
       int n = sizes[k];
-      measure(family_names[f], n, round_of, f, a, b, n, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4,
+      tune_measure(family_names[f], n, round_of, f, a, b, n, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4,
               rounds, g, t);
     }
   free(a);
