@@ -103,9 +103,9 @@ def sized_pair(a, name, src, sizes, iters_of, face_bytes, title, link=()):
         ("-sa" if getattr(a, "subarray", False) else "")
     exe = {(v, n): os.path.join(a.out, "%s-%s%s-%d" % (name, v, rt, n)) for v in ("plain", "ompi") for n in sizes}
     profile = ["--ompi-profile=" + os.path.abspath(a.profile)] if a.profile else []
-    nb = (["-DNONBLOCKING"] if getattr(a, "nonblocking", False) else []) + \
+    variant = (["-DNONBLOCKING"] if getattr(a, "nonblocking", False) else []) + \
         (["-DSUBARRAY"] if getattr(a, "subarray", False) else [])
-    size_flags = lambda n: (["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]) + nb  # noqa: E731
+    size_flags = lambda n: (["-DRUNTIME_N"] if a.runtime else ["-DN=%d" % n]) + variant  # noqa: E731
     used = {}
     for n in sizes:
         build(a, [mpicc, "-O2"] + size_flags(n) + ["-o", exe[("plain", n)], src] + list(link), env)

@@ -662,7 +662,7 @@ static MPIOPT_NOINLINE int mpiopt_waitany_dtype_work(int count, MPI_Request *req
                                                      struct mpiopt_dpend *pd, int test, int *flag) {
   MPI_Status st;
   int rc = test ? MPI_Testany(count, reqs, index, flag, &st) : MPI_Waitany(count, reqs, index, &st);
-  if (*index != MPI_UNDEFINED && *index >= 0 && *index < count && pd[*index].active)
+  if (*index >= 0 && *index < count && pd[*index].active) /* MPI_UNDEFINED is negative */
     mpiopt_dtype_finish(&pd[*index], &st, rc == MPI_SUCCESS);
   if (status != MPI_STATUS_IGNORE && (rc != MPI_SUCCESS || *index != MPI_UNDEFINED || !test || *flag))
     *status = st;
@@ -789,6 +789,17 @@ struct mpiopt_dshape {
   MPI_Aint offset, ostride, stride, extent;
   MPI_Datatype base;
 };
+
+/* Whether a shadow's shape has no holes: count elements of it are one run
+   of base elements from the buffer's start. */
+static MPIOPT_INLINE int mpiopt_dshape_dense(const struct mpiopt_dshape *sh) {
+  return sh->offset == 0 && sh->nouter == 1 && sh->nblocks == 1 && sh->extent == (MPI_Aint)sh->blocklen * sh->elem;
+}
+
+/* The shape arguments of the _nd templates from a shadow. */
+#define MPIOPT_DSHAPE_ARGS(sh)                                                                                        \
+  (sh)->offset, (sh)->nouter, (sh)->ostride, (sh)->nblocks, (sh)->blocklen, (sh)->stride, (sh)->extent, (sh)->base,   \
+      (sh)->elem
 
 /* Record a shape of two levels (nblocks 1 and nouter 1 for one run) after a
    construction that returned rc: merged into the fewest levels (blocks that
@@ -928,7 +939,7 @@ static MPIOPT_INLINE int mpiopt_dtype_record_of(int rc, struct mpiopt_dshape *sh
     return rc;
   if (count == 1)
     stride = 0;
-  if (o.offset == 0 && o.nouter == 1 && o.nblocks == 1 && o.extent == (MPI_Aint)o.blocklen * o.elem)
+  if (mpiopt_dshape_dense(&o))
     return (double)blocklen * o.blocklen > INT_MAX
                ? rc
                : mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, count, blocklen * o.blocklen, stride,
@@ -959,12 +970,6 @@ static MPIOPT_INLINE int mpiopt_type_create_hvector_of_rt(int count, int blockle
   struct mpiopt_dshape o = *oldsh;
   return mpiopt_dtype_record_of(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen, stride,
                                 o);
-}
-
-/* Whether a shadow's shape has no holes: count elements of it are one run
-   of base elements from the buffer's start. */
-static MPIOPT_INLINE int mpiopt_dshape_dense(const struct mpiopt_dshape *sh) {
-  return sh->offset == 0 && sh->nouter == 1 && sh->nblocks == 1 && sh->extent == (MPI_Aint)sh->blocklen * sh->elem;
 }
 
 /* Whether the profile chose the template for a message of this size. */
@@ -999,8 +1004,7 @@ static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh
 static MPIOPT_NOINLINE int mpiopt_send_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
                                                   int tag, MPI_Comm comm, const struct mpiopt_dshape *sh,
                                                   int ssend) {
-  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, sh->offset, sh->nouter, sh->ostride, sh->nblocks,
-                              sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem, ssend);
+  return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, MPIOPT_DSHAPE_ARGS(sh), ssend);
 }
 
 static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -1014,8 +1018,7 @@ static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Da
 static MPIOPT_NOINLINE int mpiopt_recv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                   MPI_Comm comm, MPI_Status *status,
                                                   const struct mpiopt_dshape *sh) {
-  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, sh->offset, sh->nouter, sh->ostride,
-                              sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem);
+  return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, MPIOPT_DSHAPE_ARGS(sh));
 }
 
 static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,
@@ -1099,8 +1102,7 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype_rt(const void *sendbuf, int scoun
 static MPIOPT_NOINLINE int mpiopt_isend_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
                                                    int tag, MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                    const struct mpiopt_dshape *sh, int ssend) {
-  return mpiopt_isend_dtype_nd(buf, count, dtype, dest, tag, comm, req, pd, sh->offset, sh->nouter, sh->ostride,
-                               sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem, ssend);
+  return mpiopt_isend_dtype_nd(buf, count, dtype, dest, tag, comm, req, pd, MPIOPT_DSHAPE_ARGS(sh), ssend);
 }
 
 static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -1116,8 +1118,7 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_D
 static MPIOPT_NOINLINE int mpiopt_irecv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                    MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                    const struct mpiopt_dshape *sh) {
-  return mpiopt_irecv_dtype_nd(buf, count, dtype, source, tag, comm, req, pd, sh->offset, sh->nouter, sh->ostride,
-                               sh->nblocks, sh->blocklen, sh->stride, sh->extent, sh->base, sh->elem);
+  return mpiopt_irecv_dtype_nd(buf, count, dtype, source, tag, comm, req, pd, MPIOPT_DSHAPE_ARGS(sh));
 }
 
 static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatype dtype, int source, int tag,

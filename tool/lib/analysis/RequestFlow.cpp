@@ -46,13 +46,6 @@ const DeclRefExpr *arrayRef(const Expr *E) {
 }
 
 using Event = RequestEvent;
-
-/// The calls that complete requests of a run of an array given by a count
-/// and its first element (all of them, or some).
-bool completesRun(llvm::StringRef Name) {
-  return Name == "MPI_Waitall" || Name == "MPI_Testall" || Name == "MPI_Waitany" || Name == "MPI_Testany" ||
-         Name == "MPI_Waitsome" || Name == "MPI_Testsome";
-}
 using Key = std::pair<const VarDecl *, int>; ///< a variable, or an element of an array (-1: a scalar)
 
 /// The local variable a loop condition tests for zero (`!flag`,
@@ -233,8 +226,7 @@ private:
                      : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, 2, 1)
                                                : nullptr;
     E.FlowAt = At;
-    E.Uncertain = !At && (M.Name == "MPI_Test" || M.Name == "MPI_Testall" || M.Name == "MPI_Waitany" ||
-                          M.Name == "MPI_Testany" || M.Name == "MPI_Waitsome" || M.Name == "MPI_Testsome");
+    E.Uncertain = !At && (M.Name == "MPI_Test" || (completesRun(M.Name) && M.Name != "MPI_Waitall"));
   }
 
   RequestEvent::Kind kindOf(const FunctionModel &M) const {
@@ -288,6 +280,11 @@ private:
 };
 
 } // namespace
+
+bool ompi::completesRun(llvm::StringRef Name) {
+  return Name == "MPI_Waitall" || Name == "MPI_Testall" || Name == "MPI_Waitany" || Name == "MPI_Testany" ||
+         Name == "MPI_Waitsome" || Name == "MPI_Testsome";
+}
 
 const VarDecl *ompi::requestVariable(const Expr *RequestArg) {
   const VarDecl *V = RequestArg ? addressOfVar(RequestArg) : nullptr;

@@ -83,6 +83,12 @@ inline bool allPending(const RequestStates &S) { return !S.empty() && *S.begin()
 std::vector<RequestVar> requestFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F,
                                     bool ArraySlots = false, bool UncertainTests = false);
 
+/// Whether the MPI function Name completes requests of a run of an array
+/// given by a count and its first element (all of them, or some):
+/// MPI_Waitall, MPI_Testall, MPI_Waitany, MPI_Testany, MPI_Waitsome,
+/// MPI_Testsome.
+bool completesRun(llvm::StringRef Name);
+
 /// The local request variable (a scalar, not a parameter) whose address a
 /// call's request argument is (`&r`), or null.
 const clang::VarDecl *requestVariable(const clang::Expr *RequestArg);

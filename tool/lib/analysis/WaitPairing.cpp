@@ -33,8 +33,7 @@ std::string describe(const SourceManager &SM, const RequestEvent &E) {
 bool templated(llvm::StringRef Function, bool InArray) {
   if (Function == "MPI_Wait" || Function == "MPI_Test")
     return true;
-  return InArray && (Function == "MPI_Waitall" || Function == "MPI_Testall" || Function == "MPI_Waitany" ||
-                     Function == "MPI_Testany" || Function == "MPI_Waitsome" || Function == "MPI_Testsome");
+  return InArray && completesRun(Function);
 }
 
 bool meets(const RequestStates &S, const std::set<int> &Starts) {
