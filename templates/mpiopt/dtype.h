@@ -2,7 +2,8 @@
  * found built in the same file from static arguments (MPI_Type_vector,
  * MPI_Type_create_hvector, MPI_Type_contiguous, MPI_Type_create_subarray of
  * up to 3 dimensions, MPI_Type_create_resized, of a predefined type or of
- * each other).
+ * each other; MPI_Type_create_indexed_block and _hindexed_block, strided or
+ * as a run list of displacements: the _ix forms).
  *
  * The shape comes from the call site as constants: count elements of the
  * derived type, each nblocks blocks of blocklen elements of the predefined
@@ -304,6 +305,84 @@ static MPIOPT_INLINE int mpiopt_sendrecv_dtype(const void *sendbuf, int scount, 
                                   rnblocks, rblocklen, rstride, rextent, rbase, relem);
 }
 
+/* Run lists: an MPI_Type_create_indexed_block or _hindexed_block whose
+   displacements are not evenly spaced (no stride describes them). ompi-opt
+   declares the blocks' byte displacements from the buffer, in typemap
+   order, as a static const table at the start of the calling function
+   (mpiopt_displs_NAME) and passes it with the shape: each element nblocks
+   blocks of blocklen elements of base at displs[b] bytes, elements extent
+   bytes apart. ompi-opt proves that the blocks of one element do not
+   overlap and lie within its extent (its lower to its upper bound), so
+   count elements never write a byte twice. It uses these forms where the
+   machine profile's "templates.indexed" measurements show them faster. */
+static MPIOPT_INLINE void mpiopt_dtype_pack_ix(void *dst, const void *src, int count, const MPI_Aint *displs,
+                                              int nblocks, int blocklen, MPI_Aint extent, int elem) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t block = (size_t)blocklen * (size_t)elem;
+  int e, b;
+  for (e = 0; e < count; e++, s += extent)
+    for (b = 0; b < nblocks; b++, d += block)
+      mpiopt_dtype_copy(d, s + displs[b], block);
+}
+
+/* Copy the first n elements of base from src back into the run list at dst. */
+static MPIOPT_INLINE void mpiopt_dtype_unpack_ix(void *dst, const void *src, int n, const MPI_Aint *displs,
+                                                int nblocks, int blocklen, MPI_Aint extent, int elem) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t block = (size_t)blocklen * (size_t)elem;
+  int full = n / (nblocks * blocklen), e, b;
+  for (e = 0; e < full; e++, d += extent)
+    for (b = 0; b < nblocks; b++, s += block)
+      mpiopt_dtype_copy(d + displs[b], s, block);
+  n -= full * nblocks * blocklen; /* a message shorter than the buffer */
+  for (b = 0; n > 0; b++, s += block) {
+    int k = n < blocklen ? n : blocklen;
+    memcpy(d + displs[b], s, (size_t)k * (size_t)elem);
+    n -= k;
+  }
+}
+
+/* Unpack what the status says arrived (elements of base) into the run list. */
+static MPIOPT_INLINE void mpiopt_dtype_arrived_ix(void *buf, const void *p, const MPI_Status *st,
+                                                 const MPI_Aint *displs, int nblocks, int blocklen, MPI_Aint extent,
+                                                 int elem) {
+  int bytes = 0;
+  MPI_Get_count(st, MPI_BYTE, &bytes);
+  if (bytes > 0)
+    mpiopt_dtype_unpack_ix(buf, p, bytes / elem, displs, nblocks, blocklen, extent, elem);
+}
+
+/* MPI_Send (ssend 0) or MPI_Ssend (ssend 1) of count elements of the run list. */
+static MPIOPT_INLINE int mpiopt_send_dtype_ix(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                             MPI_Comm comm, const MPI_Aint *displs, int nblocks, int blocklen,
+                                             MPI_Aint extent, MPI_Datatype base, int elem, int ssend) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen);
+  void *p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)n * (size_t)elem) : (void *)0;
+  if (!p)
+    return ssend ? MPI_Ssend(buf, count, dtype, dest, tag, comm) : MPI_Send(buf, count, dtype, dest, tag, comm);
+  mpiopt_dtype_pack_ix(p, buf, count, displs, nblocks, blocklen, extent, elem);
+  return ssend ? MPI_Ssend(p, n, base, dest, tag, comm) : MPI_Send(p, n, base, dest, tag, comm);
+}
+
+static MPIOPT_INLINE int mpiopt_recv_dtype_ix(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                             MPI_Comm comm, MPI_Status *status, const MPI_Aint *displs, int nblocks,
+                                             int blocklen, MPI_Aint extent, MPI_Datatype base, int elem) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen), rc;
+  void *p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)n * (size_t)elem) : (void *)0;
+  MPI_Status st;
+  if (!p)
+    return MPI_Recv(buf, count, dtype, source, tag, comm, status);
+  rc = MPI_Recv(p, n, base, source, tag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  mpiopt_dtype_arrived_ix(buf, p, &st, displs, nblocks, blocklen, extent, elem);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
 /* Collectives whose datatype (a side of them) has a compiled shape: Bcast,
  * Gather, Scatter and Alltoall on an intracommunicator. The shape's
  * elements travel packed as elements of its base type, so the type
@@ -450,6 +529,7 @@ struct mpiopt_dpend {
   int active, slot, recv, nouter, nblocks, blocklen, elem;
   void *user, *scratch;
   MPI_Aint offset, ostride, stride, extent;
+  const MPI_Aint *displs; /* a receive's run list (the _ix forms), or null: the strided shape */
 };
 
 #define MPIOPT_DTYPE_POOL 64
@@ -555,6 +635,45 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatyp
   pd->stride = stride;
   pd->extent = extent;
   pd->elem = elem;
+  pd->displs = (const MPI_Aint *)0;
+  return rc;
+}
+
+/* MPI_Isend (ssend 0) or MPI_Issend (ssend 1) of count elements of a run
+   list, and MPI_Irecv of them: as the _nd forms, with the run list. */
+static MPIOPT_INLINE int mpiopt_isend_dtype_ix(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
+                                              MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                              const MPI_Aint *displs, int nblocks, int blocklen, MPI_Aint extent,
+                                              MPI_Datatype base, int elem, int ssend) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen), slot = 0, rc;
+  void *p = n > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
+  pd->active = 0;
+  if (!p)
+    return ssend ? MPI_Issend(buf, count, dtype, dest, tag, comm, req)
+                 : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
+  mpiopt_dtype_pack_ix(p, buf, count, displs, nblocks, blocklen, extent, elem);
+  rc = ssend ? MPI_Issend(p, n, base, dest, tag, comm, req) : MPI_Isend(p, n, base, dest, tag, comm, req);
+  return mpiopt_dtype_posted(rc, pd, p, slot, 0);
+}
+
+static MPIOPT_INLINE int mpiopt_irecv_dtype_ix(void *buf, int count, MPI_Datatype dtype, int source, int tag,
+                                              MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
+                                              const MPI_Aint *displs, int nblocks, int blocklen, MPI_Aint extent,
+                                              MPI_Datatype base, int elem) {
+  int n = mpiopt_dtype_elements(count, nblocks, blocklen), slot = 0, rc;
+  void *p = n > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_pool_get((size_t)n * (size_t)elem, &slot) : (void *)0;
+  pd->active = 0;
+  if (!p)
+    return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
+  rc = mpiopt_dtype_posted(MPI_Irecv(p, n, base, source, tag, comm, req), pd, p, slot, 1);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  pd->user = buf;
+  pd->nblocks = nblocks;
+  pd->blocklen = blocklen;
+  pd->extent = extent;
+  pd->elem = elem;
+  pd->displs = displs;
   return rc;
 }
 
@@ -565,7 +684,9 @@ static MPIOPT_NOINLINE void mpiopt_dtype_finish(struct mpiopt_dpend *pd, const M
   pd->active = 0;
   if (!ok)
     return;
-  if (pd->recv)
+  if (pd->recv && pd->displs)
+    mpiopt_dtype_arrived_ix(pd->user, pd->scratch, st, pd->displs, pd->nblocks, pd->blocklen, pd->extent, pd->elem);
+  else if (pd->recv)
     mpiopt_dtype_arrived(pd->user, pd->scratch, st, pd->offset, pd->nouter, pd->ostride, pd->nblocks, pd->blocklen,
                          pd->stride, pd->extent, pd->elem);
   mpiopt_dtype_pool_put(pd->slot);

@@ -3,7 +3,9 @@
  * in C and Fortran order, a resized column sent two at a time, types built
  * from the resized column (interleaved columns), a message shorter than a
  * subarray receive, indexed blocks evenly spaced (two elements of one:
- * the second starts one extent after the first's lower bound). Each case
+ * the second starts one extent after the first's lower bound), and run
+ * lists (the _ix templates: indexed blocks unevenly spaced, in decreasing
+ * order, below the buffer; a message shorter than the receive). Each case
  * sends to a contiguous receive as well, which shows the order the
  * elements travel in (MPI's typemap order), and every
  * rank folds what it received and every status count into a checksum that
@@ -14,7 +16,7 @@
 
 static double cube[6][5][4], got[6][5][4], flat[128];
 static double g[8][8], h[8][8];
-static MPI_Datatype yplane, box, fbox, rcol, twocols, everythird, ib, hib;
+static MPI_Datatype yplane, box, fbox, rcol, twocols, everythird, ib, hib, uix, dix, hdown;
 static long sum;
 
 static void fold(const double *p, int n) {
@@ -82,6 +84,30 @@ static void ring(int rank, int size) {
   MPI_Get_elements(&st, box, &elems);
   sum = sum * 7 + (count == MPI_UNDEFINED) * 100 + elems;
   fold(&got[0][0][0], 120);
+  if (peer >= size)
+    return;
+  /* Run lists: two elements to a contiguous receive (the order on the
+     wire); 3 doubles into two elements (a shorter message); three blocks,
+     one below the buffer, received from a contiguous send. */
+  MPI_Request r1, r2, r3;
+  MPI_Irecv(flat, 128, MPI_DOUBLE, peer, 11, MPI_COMM_WORLD, &r1);
+  MPI_Send(g, 2, uix, peer, 11, MPI_COMM_WORLD);
+  MPI_Wait(&r1, &st);
+  MPI_Get_count(&st, MPI_DOUBLE, &count);
+  sum = sum * 7 + count;
+  fold(flat, 128);
+  MPI_Irecv(h, 2, uix, peer, 12, MPI_COMM_WORLD, &r2);
+  MPI_Ssend(&g[1][0], 1, dix, peer, 12, MPI_COMM_WORLD);
+  MPI_Wait(&r2, &st);
+  MPI_Get_count(&st, uix, &count);
+  MPI_Get_elements(&st, uix, &elems);
+  sum = sum * 7 + (count == MPI_UNDEFINED) * 100 + elems;
+  MPI_Isend(&g[3][0], 3, MPI_DOUBLE, peer, 13, MPI_COMM_WORLD, &r3);
+  MPI_Recv(&h[4][0], 1, hdown, peer, 13, MPI_COMM_WORLD, &st);
+  MPI_Wait(&r3, MPI_STATUS_IGNORE);
+  MPI_Get_count(&st, hdown, &count);
+  sum = sum * 7 + count;
+  fold(&h[0][0], 64);
 }
 
 int main(int argc, char **argv) {
@@ -112,6 +138,14 @@ int main(int argc, char **argv) {
   MPI_Type_create_hindexed_block(2, 3, hibd, MPI_DOUBLE, &hib);
   MPI_Type_commit(&ib);
   MPI_Type_commit(&hib);
+  int ud[4] = {0, 3, 10, 12}, dd[3] = {20, 10, 0};
+  MPI_Aint hd[3] = {48, -16, 96};
+  MPI_Type_create_indexed_block(4, 2, ud, MPI_DOUBLE, &uix);
+  MPI_Type_create_indexed_block(3, 1, dd, MPI_DOUBLE, &dix);
+  MPI_Type_create_hindexed_block(3, 1, hd, MPI_DOUBLE, &hdown);
+  MPI_Type_commit(&uix);
+  MPI_Type_commit(&dix);
+  MPI_Type_commit(&hdown);
   fill(rank);
   self();
   fill(rank);
@@ -129,6 +163,9 @@ int main(int argc, char **argv) {
   MPI_Type_free(&everythird);
   MPI_Type_free(&ib);
   MPI_Type_free(&hib);
+  MPI_Type_free(&uix);
+  MPI_Type_free(&dix);
+  MPI_Type_free(&hdown);
   MPI_Finalize();
   return 0;
 }

@@ -13,6 +13,8 @@ typedef long MPI_Aint;
 int MPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
 int MPI_Type_create_hvector(int, int, MPI_Aint, MPI_Datatype, MPI_Datatype *);
 int MPI_Type_contiguous(int, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_create_indexed_block(int, int, const int[], MPI_Datatype, MPI_Datatype *);
+int MPI_Type_create_hindexed_block(int, int, const MPI_Aint[], MPI_Datatype, MPI_Datatype *);
 int MPI_Type_commit(MPI_Datatype *);
 int MPI_Type_free(MPI_Datatype *);
 void other(MPI_Datatype *);
@@ -30,8 +32,14 @@ std::string shapeAt(const std::string &Code) {
   if (!V->Shape)
     return "why: " + V->Why;
   const TypeShape &S = *V->Shape;
-  return S.Built + " " + std::to_string(S.NBlocks) + "x" + std::to_string(S.BlockLength) + " stride " +
-         std::to_string(S.StrideBytes) + " extent " + std::to_string(S.ExtentBytes);
+  std::string Where = " stride " + std::to_string(S.StrideBytes);
+  if (S.runList()) {
+    Where = " at";
+    for (int64_t D : S.DisplsBytes)
+      Where += " " + std::to_string(D);
+  }
+  return S.Built + " " + std::to_string(S.NBlocks) + "x" + std::to_string(S.BlockLength) + Where + " extent " +
+         std::to_string(S.ExtentBytes);
 }
 
 TEST(DerivedTypes, VectorHVectorAndContiguousShapes) {
@@ -67,6 +75,43 @@ TEST(DerivedTypes, AnythingElseThatWritesTheVariableLeavesItUnknown) {
                     "MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
                 .find("other files can write"),
             std::string::npos);
+}
+
+// Indexed blocks: evenly spaced ones are a vector from an offset; others a
+// run list of byte displacements in typemap order, whose extent runs from
+// the lowest block's start to the highest block's end (as MPI's does, also
+// from a negative displacement); blocks that overlap have no shape.
+TEST(DerivedTypes, IndexedBlocksAreVectorsOrRunLists) {
+  EXPECT_EQ(
+      shapeAt("void f(double *a) { MPI_Datatype t; int d[3] = {1, 4, 7}; "
+              "MPI_Type_create_indexed_block(3, 2, d, MPI_DOUBLE, &t); MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }"),
+      "MPI_Type_create_indexed_block(3, 2, {1, 4, 7}, MPI_DOUBLE) 3x2 stride 24 extent 64");
+  EXPECT_EQ(
+      shapeAt("void f(double *a) { MPI_Datatype t; int d[3] = {5, 0, 9}; "
+              "MPI_Type_create_indexed_block(3, 2, d, MPI_DOUBLE, &t); MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }"),
+      "MPI_Type_create_indexed_block(3, 2, {5, 0, 9}, MPI_DOUBLE) 3x2 at 40 0 72 extent 88");
+  EXPECT_EQ(shapeAt("void f(double *a) { MPI_Datatype t; MPI_Aint d[2] = {-16, 40}; "
+                    "MPI_Type_create_hindexed_block(2, 1, d, MPI_INT, &t); MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }"),
+            "MPI_Type_create_hindexed_block(2, 1, {-16, 40}, MPI_INT) 2x1 at -16 40 extent 60");
+  EXPECT_NE(
+      shapeAt("void f(double *a) { MPI_Datatype t; int d[3] = {0, 1, 5}; "
+              "MPI_Type_create_indexed_block(3, 2, d, MPI_DOUBLE, &t); MPI_Send(a, 1, t, 0, 0, MPI_COMM_WORLD); }")
+          .find("builds it with blocks that overlap ({0, 1, 5})"),
+      std::string::npos);
+}
+
+// A run list's elements overlap only where its span exceeds its extent.
+TEST(DerivedTypes, RunListsOverlapOnlyPastTheirExtent) {
+  TypeShape R;
+  R.NBlocks = 3, R.BlockLength = 1, R.ElemBytes = 8, R.Base = "MPI_DOUBLE";
+  R.DisplsBytes = {16, 0, 40};
+  R.ExtentBytes = 48;
+  EXPECT_EQ(R.trueUpperBytes(), 48);
+  EXPECT_FALSE(R.simple());
+  EXPECT_FALSE(R.mayOverlap(100));
+  R.ExtentBytes = 40;
+  EXPECT_FALSE(R.mayOverlap(1));
+  EXPECT_TRUE(R.mayOverlap(2));
 }
 
 // The receive side's overlap test (the tool's copy of the templates'

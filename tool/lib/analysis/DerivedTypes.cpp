@@ -63,6 +63,10 @@ llvm::StringRef calleeName(const CallExpr *CE) {
 
 bool TypeShape::mayOverlap(int64_t Count) const {
   int64_t Block = BlockLength * ElemBytes, S = std::abs(StrideBytes), OS = std::abs(OuterStrideBytes);
+  if (runList()) { // its blocks never overlap (indexedBlock checks); its elements, where they span an extent
+    int64_t Lo = *std::min_element(DisplsBytes.begin(), DisplsBytes.end());
+    return Count > 1 && (ExtentBytes <= 0 || trueUpperBytes() - Lo > ExtentBytes);
+  }
   if (NBlocks > 1 && S < Block)
     return true;
   int64_t Inner = (NBlocks > 0 ? NBlocks - 1 : 0) * S + Block;
@@ -85,7 +89,7 @@ bool TypeShape::mayOverlap(int64_t Count) const {
 }
 
 void TypeShape::normalise() {
-  for (bool Changed = true; Changed;) {
+  for (bool Changed = !runList(); Changed;) {
     Changed = false;
     if (NOuter > 1 && NBlocks == 1) { // one block per group: the groups are the blocks
       NBlocks = NOuter;
@@ -106,7 +110,7 @@ void TypeShape::normalise() {
       Changed = true;
     }
   }
-  if (NBlocks == 1)
+  if (NBlocks == 1 && !runList())
     StrideBytes = BlockLength * ElemBytes;
   if (NOuter == 1)
     OuterStrideBytes = 0;
@@ -384,9 +388,39 @@ static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *
   return Old;
 }
 
+/// The blocks of an (h)indexed_block of a run of base elements Old at
+/// displacements D (in Unit bytes) that no stride describes: a run list,
+/// whose blocks must not overlap; its extent runs from the lowest block's
+/// start to the highest block's end, as MPI's does.
+static std::optional<TypeShape> runList(const OldType &Old, int64_t Block, const std::vector<int64_t> &D, int64_t Unit,
+                                        std::string &Why) {
+  if (!Old.Shape.dense()) {
+    Why = "with displacements that are not evenly spaced (" + join(D) + "), over a datatype with holes (" + Old.Name +
+          ")";
+    return std::nullopt;
+  }
+  TypeShape S = Old.Shape;
+  int64_t BlockBytes = Block * Old.Shape.ExtentBytes;
+  for (int64_t X : D)
+    S.DisplsBytes.push_back(X * Unit);
+  std::vector<int64_t> Sorted = S.DisplsBytes;
+  std::sort(Sorted.begin(), Sorted.end());
+  for (size_t I = 1; I < Sorted.size(); ++I)
+    if (Sorted[I] - Sorted[I - 1] < BlockBytes) {
+      Why = "with blocks that overlap (" + join(D) + ")";
+      return std::nullopt;
+    }
+  S.NBlocks = int64_t(D.size());
+  S.BlockLength = Block * Old.Shape.BlockLength;
+  S.StrideBytes = 0;
+  S.ExtentBytes = Sorted.back() + BlockBytes - Sorted.front();
+  return S;
+}
+
 /// An (h)indexed_block whose displacements are evenly spaced in increasing
 /// order, not overlapping, from the buffer or after it: a vector from an
-/// offset (the type's lower bound is the first displacement).
+/// offset (the type's lower bound is the first displacement). Other
+/// displacements make a run list.
 static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::Construction &C, const OldType &Old,
                                              std::optional<int64_t> Count, std::optional<int64_t> Block,
                                              std::string &Args, std::string &Why) {
@@ -402,15 +436,11 @@ static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::
   Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, join(D), Old.Name).str();
   int64_t Unit = Bytes ? 1 : Old.Shape.ExtentBytes;
   int64_t Step = *Count > 1 ? D[1] - D[0] : *Block * Old.Shape.ExtentBytes / Unit;
+  bool Even = D[0] >= 0 && Step * Unit >= *Block * Old.Shape.ExtentBytes;
   for (size_t I = 1; I < D.size(); ++I)
-    if (D[I] - D[I - 1] != Step) {
-      Why = "with displacements that are not evenly spaced (" + join(D) + ")";
-      return std::nullopt;
-    }
-  if (D[0] < 0 || Step * Unit < *Block * Old.Shape.ExtentBytes) {
-    Why = "with a negative first displacement, or blocks that overlap or go backwards (" + join(D) + ")";
-    return std::nullopt;
-  }
+    Even &= D[I] - D[I - 1] == Step;
+  if (!Even)
+    return runList(Old, *Block, D, Unit, Why);
   std::optional<TypeShape> S = strided(Old, *Count, *Block, Step, !Bytes, Why);
   if (S)
     S->OffsetBytes += D[0] * Unit;
@@ -433,6 +463,10 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
   std::optional<OldType> Old = oldTypeOf(Ev, C.M->OldType, C.CE, W, Why);
   if (!Old)
     return std::nullopt;
+  if (Old->Shape.runList()) {
+    Why = "from " + Old->Name + ", a run list (" + Old->Shape.Built + "), which the templates take only as it is";
+    return std::nullopt;
+  }
   std::optional<TypeShape> S;
   std::string Args;
   switch (M.Kind) {
@@ -491,7 +525,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
   }
   if (!S)
     return std::nullopt;
-  if (S->NBlocks > 1 && S->StrideBytes < S->BlockLength * S->ElemBytes) {
+  if (!S->runList() && S->NBlocks > 1 && S->StrideBytes < S->BlockLength * S->ElemBytes) {
     Why = "with blocks that overlap (a stride shorter than the block)";
     return std::nullopt;
   }

@@ -3,9 +3,10 @@
 // A variable of type MPI_Datatype has a known shape when every construction
 // of it in the file (MPI_Type_contiguous, MPI_Type_vector,
 // MPI_Type_create_hvector, MPI_Type_create_subarray of up to 3 dimensions,
-// MPI_Type_create_resized into &v) builds the same shape from static
-// arguments over a predefined datatype of one C type, or over another
-// variable of known shape, and nothing else writes it: its address goes
+// MPI_Type_create_resized, MPI_Type_create_(h)indexed_block into &v)
+// builds the same shape from static arguments over a predefined datatype of
+// one C type, or over another variable of known shape, and nothing else
+// writes it: its address goes
 // only to those constructors, MPI_Type_commit and MPI_Type_free; it is never
 // assigned or initialised; it is a local or a static global of the main
 // file. Then wherever the program may legally pass it to a communication
@@ -18,10 +19,13 @@
 // predefined type.
 //
 // A shape is at most two levels of strided blocks from an offset (a 3-D
-// subarray; a vector of a resized vector). The blocks of a level must not
-// overlap (strides of at least the block); groups may interleave. A
-// resized type keeps its old type's blocks and gets a new extent (its lower
-// bound moves no data: MPI places element i at i x extent).
+// subarray; a vector of a resized vector), or a run list: an
+// (h)indexed_block whose blocks no stride describes, at a displacement
+// each, over a type without holes (nothing is built from a run list). The
+// blocks of a level must not overlap (strides of at least the block);
+// groups may interleave. A resized type keeps its old type's blocks and
+// gets a new extent (its lower bound moves no data: MPI places element i at
+// i x extent).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_DERIVEDTYPES_H
@@ -31,6 +35,7 @@
 #include "mpi/MPIModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -42,22 +47,30 @@ namespace ompi {
 /// One element of a compiled datatype: NOuter groups OuterStrideBytes
 /// apart, each NBlocks blocks of BlockLength elements of Base, block starts
 /// StrideBytes apart, the first block OffsetBytes into the element;
-/// successive elements ExtentBytes apart.
+/// successive elements ExtentBytes apart. Or a run list (runList()): the
+/// NBlocks blocks at DisplsBytes from the element's start, in typemap
+/// order (an (h)indexed_block whose blocks no stride describes; one level,
+/// no offset, StrideBytes unused).
 struct TypeShape {
   int64_t OffsetBytes = 0, NOuter = 1, OuterStrideBytes = 0;
   int64_t NBlocks = 0, BlockLength = 0, StrideBytes = 0, ExtentBytes = 0;
-  std::string Base; ///< the predefined datatype ("MPI_DOUBLE")
+  std::vector<int64_t> DisplsBytes; ///< a run list's block starts; empty: strided
+  std::string Base;                 ///< the predefined datatype ("MPI_DOUBLE")
   int64_t ElemBytes = 0;
   std::string Built; ///< the construction as written, canonical ("MPI_Type_vector(256, 1, 512, MPI_DOUBLE)")
   /// Elements of Base in one element of the shape (its type signature's length).
   int64_t elements() const { return NOuter * NBlocks * BlockLength; }
   int64_t sizeBytes() const { return elements() * ElemBytes; }
+  bool runList() const { return !DisplsBytes.empty(); }
   /// Where the last byte of one element's data ends, from the buffer.
   int64_t trueUpperBytes() const {
+    if (runList())
+      return *std::max_element(DisplsBytes.begin(), DisplsBytes.end()) + BlockLength * ElemBytes;
     return OffsetBytes + (NOuter - 1) * OuterStrideBytes + (NBlocks - 1) * StrideBytes + BlockLength * ElemBytes;
   }
-  /// One level, from the buffer's start: the templates' short form.
-  bool simple() const { return OffsetBytes == 0 && NOuter == 1; }
+  /// One level of strided blocks, from the buffer's start: the templates'
+  /// short form.
+  bool simple() const { return OffsetBytes == 0 && NOuter == 1 && !runList(); }
   /// One element is one contiguous run from the buffer's start.
   bool dense() const { return simple() && NBlocks == 1 && ExtentBytes == sizeBytes(); }
   /// The same data in the fewest levels (blocks that abut merged).
@@ -69,7 +82,7 @@ struct TypeShape {
   bool operator==(const TypeShape &O) const {
     return OffsetBytes == O.OffsetBytes && NOuter == O.NOuter && OuterStrideBytes == O.OuterStrideBytes &&
            NBlocks == O.NBlocks && BlockLength == O.BlockLength && StrideBytes == O.StrideBytes &&
-           ExtentBytes == O.ExtentBytes && Base == O.Base;
+           ExtentBytes == O.ExtentBytes && Base == O.Base && DisplsBytes == O.DisplsBytes;
   }
 };
 

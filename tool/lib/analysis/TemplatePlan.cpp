@@ -37,6 +37,8 @@ struct Family {
   llvm::StringRef Measured = "vector";
   bool Collective = false, Nonblocking = false;
   bool ndOnly() const { return Collective || Nonblocking; }
+  /// Whether it has _ix forms for run lists: the point-to-point calls of one side.
+  bool runLists() const { return !Collective && Sides.size() == 1; }
 };
 
 const Family *familyOf(llvm::StringRef Name) {
@@ -205,6 +207,11 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
   if (!V)
     return D;
   D.Var = V->Name;
+  if (V->Shape && V->Shape->runList() && !F.runLists()) {
+    D.Why = "the datatype " + D.Var + " is a run list (" + V->Shape->Built +
+            "), which the templates take in MPI_Send, MPI_Ssend, MPI_Recv and their nonblocking forms only";
+    return D;
+  }
   if (!V->Shape) {
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
@@ -218,17 +225,18 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   // The contiguous runs: a block, or the whole message of a shape without holes.
   int64_t Run = V->Shape->dense() && Bytes ? *Bytes : V->Shape->BlockLength * V->Shape->ElemBytes;
-  std::optional<TemplatePoint> P = Profile ? Profile->templateFor(F.Measured, Bytes, Run) : std::nullopt;
-  std::string Measured = F.Collective ? " (templates." + F.Measured.str() + ")" : "";
+  llvm::StringRef Family = V->Shape->runList() ? "indexed" : F.Measured;
+  std::optional<TemplatePoint> P = Profile ? Profile->templateFor(Family, Bytes, Run) : std::nullopt;
+  std::string Measured = F.Collective || Family != F.Measured ? " (templates." + Family.str() + ")" : "";
   if (!Profile)
     D.Why = D.Var + " = " + V->Shape->Built + " could be packed by a compiled loop, but no machine profile is loaded";
-  else if (!P && Profile->longestBlock(F.Measured) && Profile->longestBlock(F.Measured) < Run)
+  else if (!P && Profile->longestBlock(Family) && Profile->longestBlock(Family) < Run)
     D.Why = llvm::formatv("the blocks of {0} are {1} bytes long, and the machine profile {2}{3} measured blocks of "
                           "up to {4} bytes (a datatype engine copies long blocks without the template's extra copies)",
-                          D.Var, Run, Profile->Path, Measured, Profile->longestBlock(F.Measured));
+                          D.Var, Run, Profile->Path, Measured, Profile->longestBlock(Family));
   else if (!P)
     D.Why = llvm::formatv("the machine profile {0} has no measurement of templates.{1} for {2} in {3}-byte blocks",
-                          Profile->Path, F.Measured, Size, Run);
+                          Profile->Path, Family, Size, Run);
   else if (!P->wins())
     D.Why = llvm::formatv("the machine profile {0}{1} measured the template at {2:f2} us against {3:f2} us for the "
                           "generic call at {4} bytes in {5}-byte blocks (the message: {6} in {7}-byte blocks; a "
@@ -261,16 +269,46 @@ template <typename F> std::string joined(const std::vector<SideDecision> &Sides,
 
 /// The call with compiled shapes: the short form, or _nd where a shape has
 /// two levels or an offset (and always for collectives and nonblocking
-/// calls, which take the pending state Pend first).
-void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, llvm::StringRef Pend = "") {
+/// calls), or _ix with a run list's table (Table: its name; a nonblocking
+/// call's pending state goes first, where pairGroup puts it).
+void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, llvm::StringRef Table) {
+  const TypeShape *S = Sides.front().Shape;
+  if (S && S->runList()) {
+    T.To = F.To.str() + "_ix";
+    T.Append += llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", Table, S->NBlocks, S->BlockLength, S->ExtentBytes,
+                              S->Base, S->ElemBytes)
+                    .str() +
+                F.Tail.str();
+    return;
+  }
   bool Nd = F.ndOnly() || std::any_of(Sides.begin(), Sides.end(),
                                       [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
   T.To = F.To.str() + (Nd ? "_nd" : "");
-  if (!Pend.empty())
-    T.Append += ", &" + Pend.str();
   for (const SideDecision &D : Sides)
     T.Append += shapeArgs(D.Shape, Nd);
   T.Append += F.Tail.str();
+}
+
+/// The table of the run list of V's side in C's function: one name per
+/// function and variable (Names), or why it cannot be declared.
+std::string runTable(const CallResult &C, const DatatypeVar &V, RunTable &Table,
+                     std::map<std::pair<const CompoundStmt *, const VarDecl *>, std::string> &Names) {
+  const auto *Body = C.Caller ? dyn_cast_or_null<CompoundStmt>(C.Caller->getBody()) : nullptr;
+  if (!Body || Body->getLBracLoc().isMacroID())
+    return "the table of " + V.Name +
+           "'s run list is declared at the start of the calling function, whose body "
+           "is not written out here";
+  std::string &Name = Names[{Body, V.Decl}];
+  if (Name.empty()) {
+    Name = "mpiopt_displs_" + V.Name;
+    for (int N = 2; llvm::any_of(
+             Names,
+             [&](const auto &E) { return E.first.first == Body && E.first.second != V.Decl && E.second == Name; });
+         ++N)
+      Name = "mpiopt_displs_" + V.Name + "_" + std::to_string(N);
+  }
+  Table = RunTable{Body, Name, V.Shape->DisplsBytes};
+  return "";
 }
 
 /// V's shadow, and those of the variables its constructions build from
@@ -425,6 +463,7 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
                                          const FileResult &Calls, const MachineProfile *Profile) {
   TemplatePlan Plan;
   std::vector<StartGroup> Groups;
+  std::map<std::pair<const CompoundStmt *, const VarDecl *>, std::string> TableNames;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CallResult &C : Calls.Calls) {
     const Family *F = familyOf(C.Function);
@@ -456,13 +495,22 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
       continue;
     }
     TemplatedCall T;
+    if (!Runtime && Sides.front().Shape && Sides.front().Shape->runList())
+      Why = runTable(C, *DT.of(C.expr(F->Sides.front().Type)), T.Table, TableNames);
+    if (!Why.empty()) {
+      Plan.Declined.push_back(note(C, false, What, Why));
+      continue;
+    }
     T.Callee = SM.getExpansionLoc(C.Call->getCallee()->getBeginLoc());
     T.RParen = C.Call->getRParenLoc();
     if (Runtime)
       runtimeCall(T, *F, Sides, DT, Plan.Shadows);
     else
-      compiledCall(T, *F, Sides);
+      compiledCall(T, *F, Sides, T.Table.Name);
     Why = joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");
+    if (T.Table.Body)
+      Why += "; its blocks' displacements, which no stride describes, are a table (" + T.Table.Name +
+             ") declared at the start of the function";
     T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);
     T.Note.Kind = NoteKind::Template;
     T.Note.Saves = "MPI's datatype engine on this call, for one copy through a scratch buffer";

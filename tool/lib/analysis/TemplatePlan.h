@@ -19,6 +19,12 @@
 // (up to 8, 64, 512 bytes), the sizes at which the profile measured the
 // template winning, checked at run time.
 //
+// A datatype that is a run list (an (h)indexed_block whose blocks no stride
+// describes) goes through the _ix forms of MPI_Send, MPI_Ssend, MPI_Recv
+// and the nonblocking calls, with a table of its displacements declared at
+// the start of the calling function, where the profile's "templates.indexed"
+// measurements show them faster.
+//
 // Nonblocking calls (MPI_Isend, MPI_Issend, MPI_Irecv) take the pending
 // state of their request (PendVar) and their waits go through the wait
 // templates, where analysis/WaitPairing.h proves the waits complete them on
@@ -41,6 +47,16 @@
 
 namespace ompi {
 
+/// The table of a run list's block displacements (bytes from the buffer,
+/// in typemap order) that a call through an _ix template reads: declared
+/// once per function, at the start of its body (static const MPI_Aint
+/// Name[] = {Values}).
+struct RunTable {
+  const clang::CompoundStmt *Body = nullptr;
+  std::string Name;
+  std::vector<int64_t> Values;
+};
+
 /// A call the plan replaces: rename the callee, append the shape before the
 /// closing parenthesis.
 struct TemplatedCall {
@@ -48,6 +64,7 @@ struct TemplatedCall {
   std::string To;     ///< the template's name
   std::string Append; ///< ", 256, 1, 4096, ..." (the shape arguments)
   ChangeNote Note;
+  RunTable Table; ///< the run list's table it reads (Body null: none)
 };
 
 /// A datatype variable whose shape is recorded at run time.

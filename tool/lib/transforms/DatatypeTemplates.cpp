@@ -7,8 +7,9 @@
 // recorded at run time; such a variable gets its shadow declared after its
 // declaration and its constructions renamed to the recording wrappers. A
 // request variable a nonblocking template starts gets its pending state
-// declared after its declaration, and its waits renamed. The file includes
-// templates/mpiopt/dtype.h.
+// declared after its declaration, and its waits renamed. A call through a
+// run-list template reads its table, declared at the start of the
+// function's body. The file includes templates/mpiopt/dtype.h.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/TemplatePlan.h"
@@ -16,7 +17,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -77,6 +81,15 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
     TC.Notes.push_back(T.Note);
   }
   std::map<SourceLocation, std::string> Decls;
+  std::set<std::pair<const CompoundStmt *, std::string>> Tables;
+  for (const TemplatedCall &T : Plan.Calls) // a run list's table, once per function, at the start of its body
+    if (T.Table.Body && Tables.insert({T.Table.Body, T.Table.Name}).second)
+      Decls[T.Table.Body->getLBracLoc().getLocWithOffset(1)] +=
+          llvm::formatv(
+              " static const MPI_Aint {0}[{1}] = {2};", T.Table.Name, T.Table.Values.size(),
+              "{" + llvm::join(llvm::map_range(T.Table.Values, [](int64_t V) { return std::to_string(V); }), ", ") +
+                  "}")
+              .str();
   for (const ShadowVar &V : Plan.Shadows)
     if (auto E = addShadow(TC, V, Decls))
       return E;

@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
 
 // Indexed blocks whose displacements are evenly spaced: a vector from the
 // first displacement (the type's lower bound), in elements of the old type
-// or in bytes. Unevenly spaced ones stay generic.
+// or in bytes. Unevenly spaced ones are run lists (indexed.c).
 void indexed(int peer) {
   MPI_Datatype ib, hib, uneven;
   int d[3] = {2, 10, 18}, u[3] = {0, 3, 9};
@@ -102,10 +102,11 @@ void indexed(int peer) {
 }
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (every construction of ib (first at line [[#@LINE-10]]) builds MPI_Type_create_indexed_block(3, 2, {2, 10, 18}, MPI_DOUBLE) and nothing else writes it; {{.*}}
 // REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: MPI_Send with hib: {{.*}}MPI_Type_create_hindexed_block(2, 1, {16, 80}, MPI_DOUBLE){{.*}}
-// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: not done: MPI_Send with uneven (the datatype uneven has no shape known here: line [[#@LINE-10]] builds it with displacements that are not evenly spaced ({0, 3, 9}))
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-4]]:3: datatype-templates: MPI_Send with uneven: {{.*}}MPI_Type_create_indexed_block(3, 1, {0, 3, 9}, MPI_DOUBLE){{.*}}a table (mpiopt_displs_uneven) declared at the start of the function); {{.*}}
+// SRC:void indexed(int peer) { static const MPI_Aint mpiopt_displs_uneven[3] = {0, 24, 72};
 // SRC:  mpiopt_send_dtype_nd(g, 1, ib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 3, 2, 64, 144, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  mpiopt_send_dtype_nd(g, 1, hib, peer, 5, MPI_COMM_WORLD, 16, 1, 0, 2, 1, 64, 72, MPI_DOUBLE, 8, 0);
-// SRC-NEXT:  MPI_Send(g, 1, uneven, peer, 5, MPI_COMM_WORLD);
+// SRC-NEXT:  mpiopt_send_dtype_ix(g, 1, uneven, peer, 5, MPI_COMM_WORLD, mpiopt_displs_uneven, 3, 1, 80, MPI_DOUBLE, 8, 0);
 
 // A start read in a condition before the arrays are set is still the
 // value it was given (reading a variable does not change it); one whose
