@@ -473,9 +473,21 @@ class Gen:
         run time; its span with up to 2 elements fits in 240 doubles.
         Returns how many elements of it to send."""
         num = (lambda v: "(%d + argc_copy - 1)" % v) if dyn else str
-        kind = self.pick(["contiguous", "vector", "hvector", "subarray2", "subarray3", "resized"])
+        kind = self.pick(["contiguous", "vector", "hvector", "subarray2", "subarray3", "resized", "indexed"])
         self.interleaved = kind == "resized"
         r = self.r.randint
+        if kind == "indexed":  # blocks apart by uneven gaps, in any order: a run list (or a vector)
+            nb, bl, at, displs = r(3, 5), r(1, 3), 0, []
+            for _ in range(nb):
+                displs.append(at)
+                at += bl + r(0, 4)
+            self.r.shuffle(displs) if self.chance(0.3) else None
+            hindexed = self.chance(0.3)
+            decls.append("%s %s_d[%d] = {%s};" % ("MPI_Aint" if hindexed else "int", t, nb, ", ".join(
+                "(MPI_Aint)(8 * %s)" % num(d) if hindexed else num(d) for d in displs)))
+            build.append("MPI_Type_create_%sindexed_block(%d, %s, %s_d, MPI_DOUBLE, &%s);"
+                         % ("h" if hindexed else "", nb, num(bl), t, t))
+            return r(1, 2)
         if kind == "contiguous":
             build.append("MPI_Type_contiguous(%s, MPI_DOUBLE, &%s);" % (num(r(1, 20)), t))
             return r(1, 3)
