@@ -2,7 +2,8 @@
 // matched as an MPI library would match them (standard sends buffered, so
 // what is reported happens whatever the buffering). The positives wait for
 // each other in receives, in synchronous sends, receive what is never sent,
-// receive another type or less room than is sent. The negatives exchange
+// receive another type or less room than is sent (also through datatypes
+// built in the file, read as their predefined type). The negatives exchange
 // in a safe order, with MPI_Sendrecv, with MPI_ANY_SOURCE, through a
 // helper, in a ring loop, with nonblocking calls and waits, or use calls
 // the run does not follow (a test loop).
@@ -21,6 +22,9 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=11 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=ELEVEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=12 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWELVE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=13 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=THIRTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=14 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOURTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=14 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOURTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=15 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=FIFTEEN %s
 #include <mpi.h>
 
 static void exchange(int *buf, int peer) {
@@ -215,6 +219,60 @@ int main(int argc, char **argv) {
     MPI_Send(buf, 4, MPI_INT, 10, 0, MPI_COMM_WORLD);
   else if (rank == 10)
     MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 14
+  // Datatypes built in the file count as the elements of their predefined
+  // type (CorrBench's usertypes ArgMismatch-MPIRecv-Type-4 and -5): two
+  // ints received as doubles, as two doubles; three columns of 4 ints (12)
+  // into a receive with room for 2 x two ints (4).
+  MPI_Datatype two_ints, two_dbls, col;
+  MPI_Type_contiguous(2, MPI_INT, &two_ints);
+  MPI_Type_contiguous(2, MPI_DOUBLE, &two_dbls);
+  MPI_Type_vector(4, 1, 2, MPI_INT, &col);
+  MPI_Type_commit(&two_ints);
+  MPI_Type_commit(&two_dbls);
+  MPI_Type_commit(&col);
+  if (rank == 0) {
+    MPI_Send(buf, 1, two_ints, 1, 0, MPI_COMM_WORLD);
+    MPI_Send(buf, 1, two_ints, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(buf, 3, col, 1, 2, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    // FOURTEEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here is sent as two_ints (built from MPI_INT) (int) but received as MPI_DOUBLE (double): the type signatures of a send and its receive must match [ompi-message-matching]
+    MPI_Recv(d, 2, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // FOURTEEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here is sent as two_ints (built from MPI_INT) (int) but received as two_dbls (built from MPI_DOUBLE) (double): the type signatures of a send and its receive must match [ompi-message-matching]
+    MPI_Recv(d, 1, two_dbls, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // FOURTEEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here holds 3 x col (built from MPI_INT) (48 bytes) but the receive has room for 2 x two_ints (built from MPI_INT) (16 bytes): a message longer than its receive buffer is an error (MPI_ERR_TRUNCATE) [ompi-message-matching]
+    MPI_Recv(buf, 2, two_ints, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Type_free(&two_ints);
+  MPI_Type_free(&two_dbls);
+  MPI_Type_free(&col);
+#elif CASE == 15
+  // FIFTEEN-NOT: warning:
+  // Negatives: the same signature through a derived type on one side only
+  // (CorrBench's ArgMismatch-MPIRecv-Type-2, correct MPI); a receive with
+  // more room than the message (Type-3: a shorter message is legal); a
+  // type built twice with different shapes (Type-6: its shape is not known,
+  // and 16 floats into room for 32 would be legal anyway).
+  MPI_Datatype two_ints, col;
+  float f[64];
+  MPI_Type_contiguous(2, MPI_INT, &two_ints);
+  MPI_Type_commit(&two_ints);
+  MPI_Type_vector(4, 1, 4, MPI_FLOAT, &col);
+  MPI_Type_commit(&col);
+  if (rank == 0) {
+    MPI_Send(buf, 1, two_ints, 1, 0, MPI_COMM_WORLD);
+    MPI_Send(buf, 1, two_ints, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(f, 1, col, 1, 2, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(buf, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(buf, 3, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Type_free(&col);
+    MPI_Type_vector(4, 2, 4, MPI_FLOAT, &col);
+    MPI_Type_commit(&col);
+    MPI_Recv(f, 1, col, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Type_free(&two_ints);
+  MPI_Type_free(&col);
 #endif
   MPI_Finalize();
   return 0;

@@ -8,7 +8,8 @@
 //     buffering, since standard sends are taken as buffered;
 //   - a receive whose peer ends without sending it a matching message;
 //   - a receive matched with a send of another predefined type, or of more
-//     data than it has room for;
+//     data than it has room for (a datatype variable of known shape counts
+//     as the elements of the predefined type it is built from);
 //   - a send or receive whose peer is the number of processes or beyond
 //     (rank 10 where one outcome of argc gives it, with 2 processes).
 // Programs whose calls the interpreter cannot follow (nonblocking calls,
@@ -66,28 +67,58 @@ std::string cType(llvm::StringRef Name) {
   return H ? H->CTypes : "";
 }
 
+/// A side's type signature: Count elements of the predefined type Base. A
+/// datatype variable of known shape (analysis/DerivedTypes) counts as the
+/// elements of the predefined type it is built from.
+struct Signature {
+  std::string Base, Shown; ///< "MPI_INT"; as written, "two_ints (built from MPI_INT)"
+  std::optional<int64_t> Count, Written;
+};
+
+Signature signature(CheckContext &C, const P2PEvent &E, const P2PEvent::Side &S, bool Sending) {
+  Signature Sig{S.Type, S.Type, S.Count, S.Count};
+  const FunctionDecl *FD = E.Call->getDirectCallee();
+  const FunctionModel *M = S.Type.empty() && FD ? lookupFunction(FD->getName()) : nullptr;
+  if (!M)
+    return Sig;
+  std::optional<unsigned> I = M->find(E.K != P2PEvent::SendRecv ? Role::Type
+                                      : Sending                 ? Role::SendType
+                                                                : Role::RecvType);
+  if (!I && E.K == P2PEvent::SendRecv)
+    I = M->find(Role::Type); // MPI_Sendrecv_replace
+  auto Info = I && *I < E.Call->getNumArgs() ? C.datatype(E.Call->getArg(*I)) : std::nullopt;
+  if (!Info || !Info->Shape)
+    return Sig;
+  Sig.Base = Info->Base;
+  Sig.Shown = Info->Name + " (built from " + Info->Base + ")";
+  if (S.Count)
+    Sig.Count = *S.Count * Info->Shape->elements();
+  return Sig;
+}
+
 bool reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
-  const P2PEvent::Side &S = P.Send->S, &R = P.Recv->R;
+  Signature S = signature(C, *P.Send, P.Send->S, true), R = signature(C, *P.Recv, P.Recv->R, false);
   std::string Where = llvm::formatv("{0}, the message rank {1} sends with {2} (line {3}) and rank {4} "
                                     "receives here",
                                     withProcesses(T), P.Sender, callName(*P.Send), P.Send->Line, P.Receiver);
-  std::string ST = cType(S.Type), RT = cType(R.Type);
+  std::string ST = cType(S.Base), RT = cType(R.Base);
   if (!ST.empty() && !RT.empty() && ST != RT) {
     if (Finding *F = C.report("message-matching", P.Recv->Call->getBeginLoc(),
                               llvm::formatv("{0} is sent as {1} ({2}) but received as {3} ({4}): the type signatures "
                                             "of a send and its receive must match",
-                                            Where, S.Type, ST, R.Type, RT)))
+                                            Where, S.Shown, ST, R.Shown, RT)))
       C.note(*F, P.Send->Call->getBeginLoc(), "the send");
     return true;
   }
-  auto SS = C.Ev.datatypeSize(S.Type), RS = C.Ev.datatypeSize(R.Type);
+  auto SS = C.Ev.datatypeSize(S.Base), RS = C.Ev.datatypeSize(R.Base);
   if (!SS || !RS || !S.Count || !R.Count || *R.Count < 0 || *S.Count * *SS <= *R.Count * *RS)
     return false;
-  if (Finding *F = C.report("message-matching", P.Recv->Call->getBeginLoc(),
-                            llvm::formatv("{0} holds {1} x {2} ({3} bytes) but the receive has room for {4} x {5} "
-                                          "({6} bytes): a message longer than its receive buffer is an error "
-                                          "(MPI_ERR_TRUNCATE)",
-                                          Where, *S.Count, S.Type, *S.Count * *SS, *R.Count, R.Type, *R.Count * *RS)))
+  if (Finding *F =
+          C.report("message-matching", P.Recv->Call->getBeginLoc(),
+                   llvm::formatv("{0} holds {1} x {2} ({3} bytes) but the receive has room for {4} x {5} "
+                                 "({6} bytes): a message longer than its receive buffer is an error "
+                                 "(MPI_ERR_TRUNCATE)",
+                                 Where, *S.Written, S.Shown, *S.Count * *SS, *R.Written, R.Shown, *R.Count * *RS)))
     C.note(*F, P.Send->Call->getBeginLoc(), "the send");
   return true;
 }
