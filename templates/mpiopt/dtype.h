@@ -383,6 +383,35 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_ix(void *buf, int count, MPI_Datatype
   return rc;
 }
 
+/* MPI_Sendrecv where either side (or both) is a run list; a side whose
+   nblocks is 0 passes through as written (a strided side among them). */
+static MPIOPT_INLINE int mpiopt_sendrecv_dtype_ix(const void *sendbuf, int scount, MPI_Datatype stype, int dest,
+                                                 int stag, void *recvbuf, int rcount, MPI_Datatype rtype, int source,
+                                                 int rtag, MPI_Comm comm, MPI_Status *status, const MPI_Aint *sdispls,
+                                                 int snblocks, int sblocklen, MPI_Aint sextent, MPI_Datatype sbase,
+                                                 int selem, const MPI_Aint *rdispls, int rnblocks, int rblocklen,
+                                                 MPI_Aint rextent, MPI_Datatype rbase, int relem) {
+  int sn = snblocks ? mpiopt_dtype_elements(scount, snblocks, sblocklen) : 0;
+  int rn = rnblocks ? mpiopt_dtype_elements(rcount, rnblocks, rblocklen) : 0;
+  void *sp = sn > 0 && dest != MPI_PROC_NULL ? mpiopt_dtype_scratch(0, (size_t)sn * (size_t)selem) : (void *)0;
+  void *rp = rn > 0 && source != MPI_PROC_NULL ? mpiopt_dtype_scratch(1, (size_t)rn * (size_t)relem) : (void *)0;
+  MPI_Status st;
+  int rc;
+  if (!sp && !rp)
+    return MPI_Sendrecv(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm, status);
+  if (sp)
+    mpiopt_dtype_pack_ix(sp, sendbuf, scount, sdispls, snblocks, sblocklen, sextent, selem);
+  rc = MPI_Sendrecv(sp ? sp : sendbuf, sp ? sn : scount, sp ? sbase : stype, dest, stag, rp ? rp : recvbuf,
+                    rp ? rn : rcount, rp ? rbase : rtype, source, rtag, comm, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (rp)
+    mpiopt_dtype_arrived_ix(recvbuf, rp, &st, rdispls, rnblocks, rblocklen, rextent, relem);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
 /* Collectives whose datatype (a side of them) has a compiled shape: Bcast,
  * Gather, Scatter and Alltoall on an intracommunicator. The shape's
  * elements travel packed as elements of its base type, so the type

@@ -61,6 +61,15 @@ static void self(void) {
   fold(flat, 128);
   MPI_Sendrecv(g, 1, hib, 0, 10, h, 1, hib, 0, 10, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   fold(&h[0][0], 64);
+  /* Run lists: two elements to contiguous doubles; one into another. */
+  MPI_Sendrecv(g, 2, uix, 0, 14, flat, 128, MPI_DOUBLE, 0, 14, MPI_COMM_SELF, &st);
+  MPI_Get_count(&st, MPI_DOUBLE, &count);
+  sum = sum * 7 + count;
+  fold(flat, 128);
+  MPI_Sendrecv(&g[2][0], 1, dix, 0, 15, &h[5][0], 1, hdown, 0, 15, MPI_COMM_SELF, &st);
+  MPI_Get_elements(&st, hdown, &elems);
+  sum = sum * 7 + elems;
+  fold(&h[0][0], 64);
 }
 
 /* Pairs (0,1), (2,3), ...: the box of the peer into this one's fbox

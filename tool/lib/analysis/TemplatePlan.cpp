@@ -37,8 +37,8 @@ struct Family {
   llvm::StringRef Measured = "vector";
   bool Collective = false, Nonblocking = false;
   bool ndOnly() const { return Collective || Nonblocking; }
-  /// Whether it has _ix forms for run lists: the point-to-point calls of one side.
-  bool runLists() const { return !Collective && Sides.size() == 1; }
+  /// Whether it has _ix forms for run lists: the point-to-point calls.
+  bool runLists() const { return !Collective; }
 };
 
 const Family *familyOf(llvm::StringRef Name) {
@@ -209,7 +209,7 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
   D.Var = V->Name;
   if (V->Shape && V->Shape->runList() && !F.runLists()) {
     D.Why = "the datatype " + D.Var + " is a run list (" + V->Shape->Built +
-            "), which the templates take in MPI_Send, MPI_Ssend, MPI_Recv and their nonblocking forms only";
+            "), which the templates take in point-to-point calls only";
     return D;
   }
   if (!V->Shape) {
@@ -267,20 +267,37 @@ template <typename F> std::string joined(const std::vector<SideDecision> &Sides,
   return Out;
 }
 
+bool isRunList(const SideDecision &D) { return D.Shape && D.Shape->runList(); }
+
+/// The call with a run list on a side: the _ix form, each run list with its
+/// table (Tables: the sides' names, "" for none), a side of strided shape
+/// passing as written.
+void runListCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides,
+                 const std::vector<std::string> &Tables) {
+  T.To = F.To.str() + "_ix";
+  for (size_t I = 0; I < Sides.size(); ++I) {
+    SideDecision &D = Sides[I];
+    if (D.Shape && !D.Shape->runList()) {
+      D.Shape = nullptr;
+      D.Why = "the datatype " + D.Var + " passes as written (the call's other side is a run list)";
+    }
+    const TypeShape *S = D.Shape;
+    T.Append += S ? llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", Tables[I], S->NBlocks, S->BlockLength,
+                                  S->ExtentBytes, S->Base, S->ElemBytes)
+                        .str()
+                  : ", (const MPI_Aint *)0, 0, 0, 0, MPI_BYTE, 1";
+  }
+  T.Append += F.Tail.str();
+}
+
 /// The call with compiled shapes: the short form, or _nd where a shape has
 /// two levels or an offset (and always for collectives and nonblocking
-/// calls), or _ix with a run list's table (Table: its name; a nonblocking
-/// call's pending state goes first, where pairGroup puts it).
-void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides, llvm::StringRef Table) {
-  const TypeShape *S = Sides.front().Shape;
-  if (S && S->runList()) {
-    T.To = F.To.str() + "_ix";
-    T.Append += llvm::formatv(", {0}, {1}, {2}, {3}, {4}, {5}", Table, S->NBlocks, S->BlockLength, S->ExtentBytes,
-                              S->Base, S->ElemBytes)
-                    .str() +
-                F.Tail.str();
-    return;
-  }
+/// calls, whose pending state goes first, where pairGroup puts it), or _ix
+/// with run lists.
+void compiledCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &Sides,
+                  const std::vector<std::string> &Tables) {
+  if (llvm::any_of(Sides, isRunList))
+    return runListCall(T, F, Sides, Tables);
   bool Nd = F.ndOnly() || std::any_of(Sides.begin(), Sides.end(),
                                       [](const SideDecision &D) { return D.Shape && !D.Shape->simple(); });
   T.To = F.To.str() + (Nd ? "_nd" : "");
@@ -307,7 +324,7 @@ std::string runTable(const CallResult &C, const DatatypeVar &V, RunTable &Table,
          ++N)
       Name = "mpiopt_displs_" + V.Name + "_" + std::to_string(N);
   }
-  Table = RunTable{Body, Name, V.Shape->DisplsBytes};
+  Table = RunTable{Body, Name, V.Name, V.Shape->DisplsBytes};
   return "";
 }
 
@@ -495,8 +512,13 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
       continue;
     }
     TemplatedCall T;
-    if (!Runtime && Sides.front().Shape && Sides.front().Shape->runList())
-      Why = runTable(C, *DT.of(C.expr(F->Sides.front().Type)), T.Table, TableNames);
+    std::vector<std::string> Tables(Sides.size());
+    for (size_t I = 0; I < Sides.size() && !Runtime && Why.empty(); ++I)
+      if (isRunList(Sides[I])) {
+        T.Tables.emplace_back();
+        Why = runTable(C, *DT.of(C.expr(F->Sides[I].Type)), T.Tables.back(), TableNames);
+        Tables[I] = T.Tables.back().Name;
+      }
     if (!Why.empty()) {
       Plan.Declined.push_back(note(C, false, What, Why));
       continue;
@@ -506,10 +528,10 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
     if (Runtime)
       runtimeCall(T, *F, Sides, DT, Plan.Shadows);
     else
-      compiledCall(T, *F, Sides, T.Table.Name);
+      compiledCall(T, *F, Sides, Tables);
     Why = joined(Sides, [](const SideDecision &D) { return D.Shape || D.Runtime ? D.Figure : D.Why; }, "; ");
-    if (T.Table.Body)
-      Why += "; its blocks' displacements, which no stride describes, are a table (" + T.Table.Name +
+    for (const RunTable &R : T.Tables)
+      Why += "; the blocks' displacements of " + R.Var + ", which no stride describes, are a table (" + R.Name +
              ") declared at the start of the function";
     T.Note = note(C, true, What + ": packed and unpacked by compiled loops, sent as the predefined type", Why);
     T.Note.Kind = NoteKind::Template;

@@ -20,8 +20,8 @@
 // template winning, checked at run time.
 //
 // A datatype that is a run list (an (h)indexed_block whose blocks no stride
-// describes) goes through the _ix forms of MPI_Send, MPI_Ssend, MPI_Recv
-// and the nonblocking calls, with a table of its displacements declared at
+// describes) goes through the _ix forms of MPI_Send, MPI_Ssend, MPI_Recv,
+// MPI_Sendrecv and the nonblocking calls, with a table of its displacements declared at
 // the start of the calling function, where the profile's "templates.indexed"
 // measurements show them faster.
 //
@@ -53,7 +53,7 @@ namespace ompi {
 /// Name[] = {Values}).
 struct RunTable {
   const clang::CompoundStmt *Body = nullptr;
-  std::string Name;
+  std::string Name, Var; ///< the table's, the datatype variable's
   std::vector<int64_t> Values;
 };
 
@@ -64,7 +64,7 @@ struct TemplatedCall {
   std::string To;     ///< the template's name
   std::string Append; ///< ", 256, 1, 4096, ..." (the shape arguments)
   ChangeNote Note;
-  RunTable Table; ///< the run list's table it reads (Body null: none)
+  std::vector<RunTable> Tables; ///< the run lists' tables it reads
 };
 
 /// A datatype variable whose shape is recorded at run time.

@@ -83,13 +83,14 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
   std::map<SourceLocation, std::string> Decls;
   std::set<std::pair<const CompoundStmt *, std::string>> Tables;
   for (const TemplatedCall &T : Plan.Calls) // a run list's table, once per function, at the start of its body
-    if (T.Table.Body && Tables.insert({T.Table.Body, T.Table.Name}).second)
-      Decls[T.Table.Body->getLBracLoc().getLocWithOffset(1)] +=
-          llvm::formatv(
-              " static const MPI_Aint {0}[{1}] = {2};", T.Table.Name, T.Table.Values.size(),
-              "{" + llvm::join(llvm::map_range(T.Table.Values, [](int64_t V) { return std::to_string(V); }), ", ") +
-                  "}")
-              .str();
+    for (const RunTable &Table : T.Tables)
+      if (Tables.insert({Table.Body, Table.Name}).second)
+        Decls[Table.Body->getLBracLoc().getLocWithOffset(1)] +=
+            llvm::formatv(
+                " static const MPI_Aint {0}[{1}] = {2};", Table.Name, Table.Values.size(),
+                "{" + llvm::join(llvm::map_range(Table.Values, [](int64_t V) { return std::to_string(V); }), ", ") +
+                    "}")
+                .str();
   for (const ShadowVar &V : Plan.Shadows)
     if (auto E = addShadow(TC, V, Decls))
       return E;

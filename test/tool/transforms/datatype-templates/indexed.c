@@ -4,7 +4,8 @@
 // and the nonblocking calls go through the _ix templates with a table of
 // the blocks' byte displacements (typemap order) declared at the start of
 // the calling function, once per function, where the profile's
-// templates.indexed measurements show them faster. Negative cases say why
+// templates.indexed measurements show them faster; MPI_Sendrecv too, a
+// strided side beside a run list passing as written. Negative cases say why
 // the tool leaves a call generic.
 // RUN: %ompi-opt --report --profile=%inputs/profile-templates.json %s -- %mpich_cflags | FileCheck --match-full-lines --check-prefix=REPORT %s
 // RUN: %ompi-opt --transforms=datatype-templates --profile=%inputs/profile-templates.json %s -o %t.c -- %mpich_cflags
@@ -28,8 +29,8 @@ void exchange(int peer) {
   MPI_Send(g, 1, idx, peer, 0, MPI_COMM_WORLD);
   MPI_Recv(g, 2, idx, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-3]]:3: datatype-templates: MPI_Send with idx: packed and unpacked by compiled loops, sent as the predefined type (every construction of idx (first at line 23) builds MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE) and nothing else writes it; the machine profile {{.*}}profile-templates.json (templates.indexed) measured 1.00 us for the template against 2.00 us for the generic call at 64 bytes in 8-byte blocks (the message: 64 bytes in 16-byte blocks); its blocks' displacements, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); saves MPI's datatype engine on this call, for one copy through a scratch buffer
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-3]]:3: datatype-templates: MPI_Recv with idx: {{.*}}(the message: 128 bytes in 16-byte blocks); its blocks' displacements, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); {{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-3]]:3: datatype-templates: MPI_Send with idx: packed and unpacked by compiled loops, sent as the predefined type (every construction of idx (first at line 24) builds MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE) and nothing else writes it; the machine profile {{.*}}profile-templates.json (templates.indexed) measured 1.00 us for the template against 2.00 us for the generic call at 64 bytes in 8-byte blocks (the message: 64 bytes in 16-byte blocks); the blocks' displacements of idx, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-3]]:3: datatype-templates: MPI_Recv with idx: {{.*}}(the message: 128 bytes in 16-byte blocks); the blocks' displacements of idx, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); {{.*}}
 // The table: bytes from the buffer (8 x {0, 3, 10, 12}); the extent runs
 // from the first block's start to the last block's end, 14 doubles.
 // SRC:void exchange(int peer) { static const MPI_Aint mpiopt_displs_idx[4] = {0, 24, 80, 96};
@@ -56,12 +57,14 @@ void positive(int peer) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
   MPI_Isend(g, 1, hix, peer, 2, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(g, 1, hix, peer, 3, g, 1, down, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-8]]:3: datatype-templates: MPI_Ssend with hix: {{.*}}builds MPI_Type_create_hindexed_block(3, 1, {40, 8, 200}, MPI_DOUBLE){{.*}}
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-8]]:3: datatype-templates: MPI_Send with down: {{.*}}builds MPI_Type_create_indexed_block(3, 1, {20, 10, 0}, MPI_DOUBLE){{.*}}
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-8]]:3: datatype-templates: MPI_Send with ofpairs: {{.*}}builds MPI_Type_create_indexed_block(3, 1, {1, 2, 7}, pairs){{.*}}
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-8]]:3: datatype-templates: MPI_Irecv with idx: {{.*}}
-// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-7]]:3: datatype-templates: MPI_Isend with hix: {{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-9]]:3: datatype-templates: MPI_Ssend with hix: {{.*}}builds MPI_Type_create_hindexed_block(3, 1, {40, 8, 200}, MPI_DOUBLE){{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-9]]:3: datatype-templates: MPI_Send with down: {{.*}}builds MPI_Type_create_indexed_block(3, 1, {20, 10, 0}, MPI_DOUBLE){{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-9]]:3: datatype-templates: MPI_Send with ofpairs: {{.*}}builds MPI_Type_create_indexed_block(3, 1, {1, 2, 7}, pairs){{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-9]]:3: datatype-templates: MPI_Irecv with idx: {{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-8]]:3: datatype-templates: MPI_Isend with hix: {{.*}}
+// REPORT-DAG:{{.*}}indexed.c:[[#@LINE-7]]:3: datatype-templates: MPI_Sendrecv with hix and down: {{.*}}; the blocks' displacements of hix, which no stride describes, are a table (mpiopt_displs_hix) declared at the start of the function; the blocks' displacements of down, which no stride describes, are a table (mpiopt_displs_down) declared at the start of the function); {{.*}}
 // Three tables, in the order of the calls that first use them.
 // SRC:void positive(int peer) { static const MPI_Aint mpiopt_displs_hix[3] = {40, 8, 200}; static const MPI_Aint mpiopt_displs_down[3] = {160, 80, 0}; static const MPI_Aint mpiopt_displs_ofpairs[3] = {8, 16, 56}; static const MPI_Aint mpiopt_displs_idx[4] = {0, 24, 80, 96};
 // SRC:  MPI_Request r; struct mpiopt_dpend mpiopt_pend_r = {0};
@@ -74,6 +77,7 @@ void positive(int peer) {
 // SRC-NEXT:  mpiopt_wait_dtype(&r, MPI_STATUS_IGNORE, &mpiopt_pend_r);
 // SRC-NEXT:  mpiopt_isend_dtype_ix(g, 1, hix, peer, 2, MPI_COMM_WORLD, &r, &mpiopt_pend_r, mpiopt_displs_hix, 3, 1, 200, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  mpiopt_wait_dtype(&r, MPI_STATUS_IGNORE, &mpiopt_pend_r);
+// SRC-NEXT:  mpiopt_sendrecv_dtype_ix(g, 1, hix, peer, 3, g, 1, down, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE, mpiopt_displs_hix, 3, 1, 200, MPI_DOUBLE, 8, mpiopt_displs_down, 3, 1, 168, MPI_DOUBLE, 8);
 
 void negative(int peer) {
   MPI_Datatype over, col, holes, big, twice, rs;
@@ -104,18 +108,18 @@ void negative(int peer) {
   MPI_Send(g, 1, rs, peer, 3, MPI_COMM_WORLD);
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Send with twice (the datatype twice has no shape known here: line [[#@LINE-20]] builds it from idx, a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take only as it is)
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Send with rs (the datatype rs has no shape known here: line [[#@LINE-20]] builds it from idx, a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take only as it is)
-  // A sendrecv and a collective: no run-list forms; the strided side of the
-  // sendrecv still goes through its template.
+  // A sendrecv of a run list and a strided shape: the _ix form, the strided
+  // side passing as written. A collective: no run-list forms.
   MPI_Sendrecv(g, 1, idx, peer, 4, g, 1, col, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Bcast(g, 1, idx, 0, MPI_COMM_WORLD);
-  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Sendrecv with idx and col: packed and unpacked by compiled loops, sent as the predefined type (the datatype idx is a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take in MPI_Send, MPI_Ssend, MPI_Recv and their nonblocking forms only; every construction of col {{.*}}
-  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Bcast with idx (the datatype idx is a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take in MPI_Send, MPI_Ssend, MPI_Recv and their nonblocking forms only)
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Sendrecv with idx and col: packed and unpacked by compiled loops, sent as the predefined type (every construction of idx {{.*}}; the datatype col passes as written (the call's other side is a run list); the blocks' displacements of idx, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); {{.*}}
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Bcast with idx (the datatype idx is a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take in point-to-point calls only)
   // SRC:  MPI_Send(g, 1, over, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, holes, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, big, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, twice, peer, 3, MPI_COMM_WORLD);
   // SRC-NEXT:  MPI_Send(g, 1, rs, peer, 3, MPI_COMM_WORLD);
-  // SRC:  mpiopt_sendrecv_dtype(g, 1, idx, peer, 4, g, 1, col, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, 0, 0, 0, 0, MPI_BYTE, 1, 2, 1, 512, 520, MPI_DOUBLE, 8);
+  // SRC:  mpiopt_sendrecv_dtype_ix(g, 1, idx, peer, 4, g, 1, col, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, mpiopt_displs_idx, 4, 2, 112, MPI_DOUBLE, 8, (const MPI_Aint *)0, 0, 0, 0, MPI_BYTE, 1);
   // SRC-NEXT:  MPI_Bcast(g, 1, idx, 0, MPI_COMM_WORLD);
   MPI_Type_free(&over);
   MPI_Type_free(&col);
