@@ -87,17 +87,49 @@ TEST(ArrayValues, EachArmOfAnIfIsAPath) {
             "d=[0,4,8] t=[MPI_INT,MPI_INT,MPI_DOUBLE] if(!(argc > 3));");
 }
 
-TEST(ArrayValues, WhatIsNotFollowedIsUnknownOrNothing) {
-  // A call that may write the array, a loop storing into it.
-  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0, 4, 8}; MPI_Datatype t[3] = {MPI_INT}; other(d);") + Call),
-            "d=[?,?,?] t=[MPI_INT,0,0];");
+// A counted loop of plain assignments runs iteration by iteration, the
+// counter known in each (and after the loop).
+TEST(ArrayValues, CountedLoopsRunIterationByIteration) {
   EXPECT_EQ(
       at(std::string("MPI_Aint d[3]; MPI_Datatype t[3] = {MPI_INT}; for (int k = 0; k < 3; ++k) d[k] = k;") + Call),
-      "d=[?,?,?] t=[MPI_INT,0,0];");
-  // A pointer into the array may write it.
+      "d=[0,1,2] t=[MPI_INT,0,0];");
+  EXPECT_EQ(at(std::string("MPI_Aint d[3]; MPI_Datatype t[3]; int i, n = 2; for (i = 0; i <= n; i++) { d[i] = i * 40 "
+                           "+ 8; t[i] = MPI_DOUBLE; } d[0] = i;") +
+               Call),
+            "d=[3,48,88] t=[MPI_DOUBLE,MPI_DOUBLE,MPI_DOUBLE];");
+  // Each path runs its own trip count.
+  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0}; MPI_Datatype t[3] = {0}; int n = 1; if (argc) { n = 3; t[0] = "
+                           "MPI_INT; } for (int k = 0; k < n; k += 1) d[k] = 7;") +
+               Call),
+            "d=[7,0,0] t=[0,0,0] if(!(argc));d=[7,7,7] t=[MPI_INT,0,0] if(argc);");
+}
+
+TEST(ArrayValues, WhatIsNotFollowedIsUnknownOrNothing) {
+  // A call that may write the array; loops whose bound is not known, whose
+  // body calls a function or breaks out.
+  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0, 4, 8}; MPI_Datatype t[3] = {MPI_INT}; other(d);") + Call),
+            "d=[?,?,?] t=[MPI_INT,0,0];");
+  EXPECT_EQ(at(std::string("MPI_Aint d[3]; MPI_Datatype t[3] = {MPI_INT}; for (int k = 0; k < argc; ++k) d[k] = "
+                           "k;") +
+               Call),
+            "d=[?,?,?] t=[MPI_INT,0,0];");
+  EXPECT_EQ(at(std::string("MPI_Aint d[3]; MPI_Datatype t[3] = {MPI_INT}; for (int k = 0; k < 3; ++k) { d[k] = k; "
+                           "other(d); }") +
+               Call),
+            "d=[?,?,?] t=[MPI_INT,0,0];");
+  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0}; MPI_Datatype t[3] = {MPI_INT}; for (int k = 0; k < 3; ++k) { "
+                           "d[k] = 1; if (k == 1) break; }") +
+               Call),
+            "d=[?,?,?] t=[MPI_INT,0,0];");
+  // A pointer kept into the array may write it at any later point: the
+  // array is not followed.
   EXPECT_EQ(
       at(std::string("MPI_Aint d[3] = {0, 4, 8}; MPI_Datatype t[3] = {MPI_INT}; MPI_Aint *q = d; *q = 1;") + Call),
-      "d=[?,?,?] t=[MPI_INT,0,0];");
+      "none");
+  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0, 4, 8}; MPI_Datatype t[3] = {MPI_INT}; MPI_Aint *q = &d[1]; d[1] = 5; "
+                           "*q = 7;") +
+               Call),
+            "none");
   // Arrays declared outside the call's block are not followed.
   EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0}; MPI_Datatype t[3] = {0}; { ") + Call + " }"), "none");
 }

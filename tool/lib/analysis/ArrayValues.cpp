@@ -110,6 +110,9 @@ private:
 
   void walk(const Stmt *St);
   void branch(const IfStmt *If);
+  bool unroll(const ForStmt *For);
+  std::optional<int64_t> intValue(const Expr *E);
+  std::optional<int64_t> arith(const Expr *E);
   void declare(const VarDecl *V);
   void statement(const Stmt *St);
   bool getAddress(const CallExpr *CE);
@@ -126,6 +129,38 @@ private:
   }
 };
 
+/// The expression E stands in, through parentheses and implicit casts.
+const Stmt *user(ASTContext &Ctx, const Stmt *E) {
+  const Stmt *P = parentStmt(Ctx, E);
+  while (isa_and_nonnull<ParenExpr, ImplicitCastExpr>(P))
+    P = parentStmt(Ctx, P);
+  return P;
+}
+
+/// Whether FD keeps a pointer into the array V anywhere (q = d, int *q =
+/// &d[1], d + 2 stored): writes through it are not followed. An element's
+/// use, an address passed to a call (which clobbers where it is called)
+/// and sizeof keep none.
+bool pointerKept(ASTContext &Ctx, const FunctionDecl *FD, const VarDecl *V) {
+  return FD && FD->getBody() && anyNode(FD->getBody(), [&](const Stmt *X) {
+           const auto *DRE = dyn_cast<DeclRefExpr>(X);
+           if (!DRE || DRE->getDecl() != V)
+             return false;
+           const Stmt *U = user(Ctx, DRE);
+           if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(U))
+             return false;
+           if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(U);
+               AS && AS->getBase()->IgnoreParenImpCasts() == DRE) {
+             const auto *A = dyn_cast_or_null<UnaryOperator>(user(Ctx, AS));
+             if (!A || A->getOpcode() != UO_AddrOf)
+               return false; // an element read or written
+             U = user(Ctx, A);
+           } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(U); BO && BO->isAdditiveOp())
+             U = user(Ctx, BO);
+           return !isa_and_nonnull<CallExpr>(U);
+         });
+}
+
 std::optional<std::vector<ArrayPath>> Walk::run(const Stmt *At) {
   const Stmt *Top = At;
   const Stmt *P = parentStmt(Ctx, Top);
@@ -135,7 +170,7 @@ std::optional<std::vector<ArrayPath>> Walk::run(const Stmt *At) {
   if (!Block)
     return std::nullopt;
   for (const VarDecl *V : Arrays)
-    if (!V || !V->hasLocalStorage() || !Ctx.getAsConstantArrayType(V->getType()))
+    if (!V || !V->hasLocalStorage() || !Ctx.getAsConstantArrayType(V->getType()) || pointerKept(Ctx, FD, V))
       return std::nullopt;
   for (const Stmt *St : Block->body()) {
     if (St == Top || Failed)
@@ -160,6 +195,8 @@ void Walk::walk(const Stmt *St) {
     branch(If);
     return;
   }
+  if (const auto *For = dyn_cast<ForStmt>(St); For && unroll(For))
+    return;
   Anchor = St;
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
     for (const Decl *D : DS->decls())
@@ -213,6 +250,91 @@ void Walk::branch(const IfStmt *If) {
         X = ArrayElem::of(ArrayElem::Unknown);
   }
   Failed |= States.size() > MaxPaths;
+}
+
+/// The counter, its start and bound, and the body's statements of a loop
+/// for (i = A; i < B; i++) (or int i = A; <=, !=; ++i, i += 1) whose body
+/// is plain assignments without side effects in their operands, none of
+/// them to i; nothing when the loop has another form.
+struct CountedLoop {
+  const VarDecl *I = nullptr;
+  const Expr *Start = nullptr, *Bound = nullptr;
+  bool Inclusive = false, NotEqual = false;
+  std::vector<const BinaryOperator *> Body;
+};
+
+std::optional<CountedLoop> countedLoop(ASTContext &Ctx, const ForStmt *For) {
+  CountedLoop L;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
+    L.I = dyn_cast<VarDecl>(DS->getSingleDecl());
+    L.Start = L.I ? L.I->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
+    L.I = namedVar(BO->getLHS());
+    L.Start = BO->getRHS();
+  }
+  const auto *C = dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!L.I || !L.Start || !L.I->getType()->isIntegerType() || !C || namedVar(C->getLHS()) != L.I ||
+      !(C->getOpcode() == BO_LT || C->getOpcode() == BO_LE || C->getOpcode() == BO_NE))
+    return std::nullopt;
+  L.Bound = C->getRHS();
+  L.Inclusive = C->getOpcode() == BO_LE;
+  L.NotEqual = C->getOpcode() == BO_NE;
+  const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
+  const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+  const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+  Expr::EvalResult One;
+  bool Step = (U && U->isIncrementOp() && namedVar(U->getSubExpr()) == L.I) ||
+              (A && A->getOpcode() == BO_AddAssign && namedVar(A->getLHS()) == L.I &&
+               A->getRHS()->EvaluateAsInt(One, Ctx) && One.Val.getInt() == 1);
+  if (!Step || L.Start->HasSideEffects(Ctx) || L.Bound->HasSideEffects(Ctx) || refersTo(L.Bound, L.I))
+    return std::nullopt;
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(For->getBody());
+  std::vector<const Stmt *> Stmts =
+      CS ? std::vector<const Stmt *>(CS->body_begin(), CS->body_end()) : std::vector<const Stmt *>{For->getBody()};
+  for (const Stmt *St : Stmts) {
+    const auto *BO =
+        dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(St) ? cast<Expr>(St)->IgnoreParens() : nullptr);
+    if (!BO || BO->getOpcode() != BO_Assign || BO->getRHS()->HasSideEffects(Ctx) || BO->getLHS()->HasSideEffects(Ctx) ||
+        namedVar(BO->getLHS()) == L.I)
+      return std::nullopt;
+    L.Body.push_back(BO);
+  }
+  return L;
+}
+
+/// A counted loop (countedLoop) of at most 4096 iterations whose start and
+/// bound are known on every path: each iteration's assignments followed in
+/// turn, the counter's value known in each; then the counter's final value.
+bool Walk::unroll(const ForStmt *For) {
+  std::optional<CountedLoop> L = countedLoop(Ctx, For);
+  if (!L)
+    return false;
+  for (const BinaryOperator *BO : L->Body)
+    if (!isa<ArraySubscriptExpr>(strip(BO->getLHS())) && !namedVar(BO->getLHS()))
+      return false;
+  std::vector<std::pair<int64_t, int64_t>> Range;
+  for (State &S : States) {
+    Cur = &S;
+    Anchor = For;
+    std::optional<int64_t> A = intValue(L->Start), B = intValue(L->Bound);
+    if (!A || !B || *B - *A + L->Inclusive > 4096 || (L->NotEqual && *A > *B))
+      return false;
+    Range.push_back({*A, *B + L->Inclusive});
+  }
+  for (size_t K = 0; K < States.size(); ++K) {
+    Cur = &States[K];
+    int64_t I = Range[K].first;
+    for (; I < Range[K].second; ++I) {
+      Cur->Vars[L->I] = ArrayElem::integer(I);
+      for (const BinaryOperator *BO : L->Body) {
+        Anchor = BO;
+        if (!assign(BO))
+          clobberMentioned(BO);
+      }
+    }
+    Cur->Vars[L->I] = ArrayElem::integer(I);
+  }
+  return true;
 }
 
 void Walk::declare(const VarDecl *V) {
@@ -370,8 +492,49 @@ std::optional<std::pair<int, int64_t>> Walk::element(const Expr *E) {
   int I = Base ? arrayOf(Base) : -1;
   if (I < 0)
     return std::nullopt;
-  SymValue V = Ev.evaluate(Idx, FD, Anchor);
-  return V.K == SymValue::Int ? std::optional(std::pair<int, int64_t>(I, V.I)) : std::nullopt;
+  std::optional<int64_t> V = intValue(Idx);
+  return V ? std::optional(std::pair<int, int64_t>(I, *V)) : std::nullopt;
+}
+
+/// An integer value: arith(E), else value(E).
+std::optional<int64_t> Walk::intValue(const Expr *E) {
+  if (std::optional<int64_t> R = arith(E))
+    return R;
+  ArrayElem X = value(E);
+  return X.K == ArrayElem::Int ? std::optional<int64_t>(X.I) : std::nullopt;
+}
+
+/// The arithmetic (+, -, *, /, % and unary -) of integers intValue gives
+/// (i * 40 + 2 with the counter i of a loop being followed), or nothing.
+std::optional<int64_t> Walk::arith(const Expr *E) {
+  E = strip(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Minus) {
+    std::optional<int64_t> X = intValue(U->getSubExpr());
+    return X && *X != INT64_MIN ? std::optional<int64_t>(-*X) : std::nullopt;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || !(BO->isMultiplicativeOp() || BO->isAdditiveOp()) || !BO->getType()->isIntegerType())
+    return std::nullopt;
+  std::optional<int64_t> X = intValue(BO->getLHS()), Y = intValue(BO->getRHS());
+  int64_t R = 0;
+  if (!X || !Y)
+    return std::nullopt;
+  bool Overflow = false;
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    Overflow = __builtin_add_overflow(*X, *Y, &R);
+    break;
+  case BO_Sub:
+    Overflow = __builtin_sub_overflow(*X, *Y, &R);
+    break;
+  case BO_Mul:
+    Overflow = __builtin_mul_overflow(*X, *Y, &R);
+    break;
+  default: // BO_Div, BO_Rem
+    Overflow = *Y == 0 || (*Y == -1 && *X == INT64_MIN);
+    R = Overflow ? 0 : BO->getOpcode() == BO_Div ? *X / *Y : *X % *Y;
+  }
+  return Overflow ? std::nullopt : std::optional<int64_t>(R);
 }
 
 /// The value of an initialiser or right-hand side: a constant or handle,
@@ -394,6 +557,8 @@ ArrayElem Walk::value(const Expr *E) {
   }
   if (const VarDecl *V = namedVar(E); V && Cur->Vars.count(V))
     return Cur->Vars[V];
+  if (std::optional<int64_t> R = arith(E))
+    return ArrayElem::integer(*R);
   if (llvm::any_of(Arrays, [&](const VarDecl *V) { return refersTo(E, V); }))
     return ArrayElem::of(ArrayElem::Unknown);
   // A constant needs no control flow (and a declaration of several

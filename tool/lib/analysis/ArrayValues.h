@@ -3,14 +3,18 @@
 // MPI_Type_create_struct (and other calls taking arrays of block lengths,
 // displacements and types) reads small local arrays that the code fills
 // just before the call: an initialiser, element stores, MPI_Get_address
-// into an element, differences of addresses (MPI_Aint_diff or '-'). For
-// the arrays asked for, arrayValuesAt follows the statements of the call's
-// block before it, in order, and gives each element's value along every
-// path the if statements there make (at most 16 paths). An element a
-// statement changes in a way not followed becomes unknown; every element
-// of an array does when a statement not followed mentions the array (a
-// loop, a call it is passed to, a pointer taken into it). Nothing is
-// given when an array is not a local array declared in that block.
+// into an element, differences of addresses (MPI_Aint_diff or '-'),
+// counted loops of plain assignments (for (i = 0; i < n; i++) d[i] = i *
+// 40; with a known trip count of at most 4096, run iteration by
+// iteration). For the arrays asked for, arrayValuesAt follows the
+// statements of the call's block before it, in order, and gives each
+// element's value along every path the if statements there make (at most
+// 16 paths). An element a statement changes in a way not followed becomes
+// unknown; every element of an array does when a statement not followed
+// mentions the array (another loop, a call it is passed to). Nothing is
+// given when an array is not a local array declared in that block, or when
+// the function keeps a pointer into it (q = &d[1]: writes through q are
+// not followed).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_ARRAYVALUES_H

@@ -79,6 +79,30 @@ void positive(int peer) {
 // SRC-NEXT:  mpiopt_wait_dtype(&r, MPI_STATUS_IGNORE, &mpiopt_pend_r);
 // SRC-NEXT:  mpiopt_sendrecv_dtype_ix(g, 1, hix, peer, 3, g, 1, down, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE, mpiopt_displs_hix, 3, 1, 200, MPI_DOUBLE, 8, mpiopt_displs_down, 3, 1, 168, MPI_DOUBLE, 8);
 
+// Displacements filled by a counted loop are followed iteration by
+// iteration; an array the function keeps a pointer into is not followed
+// (a write through the pointer would change it unseen).
+void looped(int peer) {
+  MPI_Datatype lp, kept;
+  int d[4], e[3] = {0, 3, 7}, *q = &e[1], i;
+  for (i = 0; i < 4; i++)
+    d[i] = i * i * 2;
+  *q = 5;
+  MPI_Type_create_indexed_block(4, 1, d, MPI_DOUBLE, &lp);
+  MPI_Type_create_indexed_block(3, 1, e, MPI_DOUBLE, &kept);
+  MPI_Type_commit(&lp);
+  MPI_Type_commit(&kept);
+  MPI_Send(g, 1, lp, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(g, 1, kept, peer, 6, MPI_COMM_WORLD);
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with lp: {{.*}}builds MPI_Type_create_indexed_block(4, 1, {0, 2, 8, 18}, MPI_DOUBLE){{.*}}
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Send with kept (the datatype kept has no shape known here: line [[#@LINE-6]] builds it from displacements whose values are not followed here)
+  // SRC:void looped(int peer) { static const MPI_Aint mpiopt_displs_lp[4] = {0, 16, 64, 144};
+  // SRC:  mpiopt_send_dtype_ix(g, 1, lp, peer, 6, MPI_COMM_WORLD, mpiopt_displs_lp, 4, 1, 152, MPI_DOUBLE, 8, 0);
+  // SRC-NEXT:  MPI_Send(g, 1, kept, peer, 6, MPI_COMM_WORLD);
+  MPI_Type_free(&lp);
+  MPI_Type_free(&kept);
+}
+
 void negative(int peer) {
   MPI_Datatype over, col, holes, big, twice, rs;
   int od[3] = {0, 1, 5}, hd[3] = {0, 1, 5}, bd[3] = {0, 80, 300};
