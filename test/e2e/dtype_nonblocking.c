@@ -8,7 +8,8 @@
  * reverse; MPI_PROC_NULL (the generic call); arrays of requests completed
  * by MPI_Waitall, with statuses and without; completions by MPI_Test,
  * MPI_Testall, MPI_Waitany, MPI_Waitsome, MPI_Testany and MPI_Testsome
- * (tests.. loops until done). Every rank folds what it holds
+ * (tests.. loops until done; requests started again after as many waits
+ * for any as there are requests). Every rank folds what it holds
  * into a checksum, and rank 0 prints every rank's. The same output through
  * ompi-cc (e2e dtype-nonblocking.*) shows that the templates move the
  * elements MPI's engine moves. */
@@ -159,6 +160,18 @@ static void tests(int rank, int size, int step) {
   MPI_Wait(&s2, MPI_STATUS_IGNORE);
   fold(&h[0][0], N * N);
   fold(flat, N * N);
+  /* Two of the same requests started again after three waits for any of
+     three (all complete), and waited for by two waits for any of two. */
+  fill(rank, 55 + step);
+  MPI_Irecv(&h[0][6], 1, col, left, 47, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(&g[0][7], 1, col, right, 47, MPI_COMM_WORLD, &q[1]);
+  seen = 0;
+  for (int k = 0; k < 2; k++) {
+    MPI_Waitany(2, q, &idx, &st);
+    seen += idx == 0 ? st.MPI_TAG : 1;
+  }
+  sum = sum * 7 + seen;
+  fold(&h[0][0], N * N);
   fill(rank, 60 + step);
   MPI_Irecv(&h[0][5], 1, col, left, 43, MPI_COMM_WORLD, &t[0]);
   MPI_Isend(&g[0][6], 1, col, right, 43, MPI_COMM_WORLD, &t[1]);

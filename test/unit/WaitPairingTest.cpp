@@ -102,6 +102,23 @@ TEST(WaitPairing, TestsMayLeaveTheRequestPending) {
                     "MPI_Irecv(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r); g = 0; while (!g) MPI_Test(&r, &g, "
                     "MPI_STATUS_IGNORE); } }"),
             "ok 1");
+  // Waited for by N waits for any of N requests: complete when the loop
+  // ends, so it may be started again; not with fewer waits, nor when the
+  // loop may break out.
+  EXPECT_EQ(pairing("void f(double *a, int n) { MPI_Request q[2]; int i; for (int j = 0; j < n; j++) { "
+                    "MPI_Irecv(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &q[1]); "
+                    "for (int k = 0; k < 2; k++) MPI_Waitany(2, q, &i, MPI_STATUS_IGNORE); } }"),
+            "ok 1");
+  EXPECT_NE(pairing("void f(double *a, int n) { MPI_Request q[2]; int i; for (int j = 0; j < n; j++) { "
+                    "MPI_Irecv(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &q[1]); "
+                    "for (int k = 1; k < 2; k++) MPI_Waitany(2, q, &i, MPI_STATUS_IGNORE); } }")
+                .find("starts it again"),
+            std::string::npos);
+  EXPECT_NE(pairing("void f(double *a, int n) { MPI_Request q[2]; int i; for (int j = 0; j < n; j++) { "
+                    "MPI_Irecv(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &q[1]); "
+                    "for (int k = 0; k < 2; k++) { MPI_Waitany(2, q, &i, MPI_STATUS_IGNORE); k += i; } } }")
+                .find("starts it again"),
+            std::string::npos);
   // Freed after a test: no template completes it.
   EXPECT_NE(pairing("void f(double *a) { int g; MPI_Request r; MPI_Irecv(a, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r); "
                     "MPI_Test(&r, &g, MPI_STATUS_IGNORE); MPI_Request_free(&r); }")

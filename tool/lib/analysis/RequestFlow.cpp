@@ -147,6 +147,61 @@ const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, unsigned FlagAr
   return Escapes ? nullptr : At;
 }
 
+/// Whether F counts k from 0 to N: for (k = 0 or int k = 0; k < N or
+/// k != N; k++, ++k or k += 1), its body naming k only to read it.
+bool countsTo(ASTContext &Ctx, const ForStmt *F, const llvm::APSInt &N) {
+  const auto *C = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  const VarDecl *K = C && (C->getOpcode() == BO_LT || C->getOpcode() == BO_NE) ? namedVar(C->getLHS()) : nullptr;
+  Expr::EvalResult Bound, One;
+  if (!K || !F->getInit() || !setsZero(F->getInit(), K) || !C->getRHS()->EvaluateAsInt(Bound, Ctx) ||
+      Bound.Val.getInt() != N)
+    return false;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+  const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+  if (!(U && U->isIncrementOp() && namedVar(U->getSubExpr()) == K) &&
+      !(A && A->getOpcode() == BO_AddAssign && namedVar(A->getLHS()) == K && A->getRHS()->EvaluateAsInt(One, Ctx) &&
+        One.Val.getInt() == 1))
+    return false;
+  return !anyNode(F->getBody(), [&](const Stmt *X) {
+    const auto *R = dyn_cast<DeclRefExpr>(X);
+    if (!R || R->getDecl() != K)
+      return false;
+    const Stmt *P = parentStmt(Ctx, R);
+    while (isa_and_nonnull<ParenExpr>(P))
+      P = parentStmt(Ctx, P);
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+    return !(Cast && Cast->getCastKind() == CK_LValueToRValue);
+  });
+}
+
+/// Where a loop of MPI_Waitany calls CE over a run of N requests has
+/// completed every one of them for sure: CE a statement of the body of a
+/// loop counting k from 0 to N (countsTo), so run in every iteration; a body
+/// with no break, continue, goto or return that names the requests only in
+/// CE. N calls, each completing one active request of the run (or finding
+/// none active), leave all N complete when the loop exits: at its
+/// condition, where the flow places the completion (nothing else in the
+/// loop touches the requests). Null otherwise.
+const Stmt *waitedForEach(ASTContext &Ctx, const CallExpr *CE) {
+  Expr::EvalResult N;
+  const DeclRefExpr *Req = CE->getNumArgs() == 4 ? arrayRef(CE->getArg(1)) : nullptr;
+  if (!Req || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative())
+    return nullptr;
+  const Stmt *P = parentStmt(Ctx, CE);
+  const Stmt *Body = isa_and_nonnull<CompoundStmt>(P) ? P : CE;
+  const auto *F = dyn_cast_or_null<ForStmt>(parentStmt(Ctx, Body));
+  if (!F || F->getBody() != Body || !countsTo(Ctx, F, N.Val.getInt()))
+    return nullptr;
+  bool Other = anyNode(Body, [&](const Stmt *X) {
+    if (isa<BreakStmt, ContinueStmt, GotoStmt, ReturnStmt, IndirectGotoStmt>(X))
+      return true;
+    const auto *R = dyn_cast<DeclRefExpr>(X);
+    return R && R->getDecl() == Req->getDecl() && R != Req;
+  });
+  return Other ? nullptr : F->getCond();
+}
+
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx, bool ArraySlots, bool UncertainTests)
@@ -224,6 +279,7 @@ private:
       return;
     const Stmt *At = M.Name == "MPI_Test"      ? testedUntilDone(Ctx, CE, 1, 0)
                      : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, 2, 1)
+                     : M.Name == "MPI_Waitany" ? waitedForEach(Ctx, CE)
                                                : nullptr;
     E.FlowAt = At;
     E.Uncertain = !At && (M.Name == "MPI_Test" || (completesRun(M.Name) && M.Name != "MPI_Waitall"));

@@ -33,7 +33,8 @@ struct RequestEvent {
   /// or test for any or some of an array).
   bool Uncertain = false;
   /// Where the flow takes the event to happen, when not at S: the
-  /// condition of a loop that tests until its flag is set (complete there).
+  /// condition of a loop that tests until its flag is set, or that waits
+  /// for any of N requests N times (complete there).
   const clang::Stmt *FlowAt = nullptr;
 };
 
@@ -78,8 +79,12 @@ inline bool allPending(const RequestStates &S) { return !S.empty() && *S.begin()
 /// while or for loop on `!flag` entered with the flag just set to 0, whose
 /// body tests the request as one of its statements, has no break, goto or
 /// return, and names the flag nowhere else, the flag's address going only
-/// to tests), and the waits and tests for any or some of an array. Without
-/// it every completion counts as done.
+/// to tests), and the waits and tests for any or some of an array, except
+/// an MPI_Waitany over N requests that is a statement of the body of a loop
+/// `for (k = 0; k < N; k++)` (k only read in it; no break, continue, goto
+/// or return; the requests named only in that call): its N calls complete
+/// all N, so they are done at the loop's exit. Without it every completion
+/// counts as done.
 std::vector<RequestVar> requestFlow(clang::ASTContext &Ctx, Evaluator &Ev, const clang::FunctionDecl *F,
                                     bool ArraySlots = false, bool UncertainTests = false);
 

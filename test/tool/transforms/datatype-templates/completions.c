@@ -4,7 +4,8 @@
 // requests with a constant count go through their templates
 // (mpiopt_test_dtype, ...), which finish every template's request they
 // complete. A test may leave the request pending: the tool follows the
-// flag of a loop that tests until it is set; elsewhere it counts the
+// flag of a loop that tests until it is set, and a loop that waits for any
+// of N requests N times; elsewhere it counts the
 // request as maybe still pending, so starting it again, freeing it or
 // handing it elsewhere before a completion is declined, while a path that
 // ends the function with it pending only loses it. Negative cases say why.
@@ -95,8 +96,27 @@ void polled(int peer) {
 // SRC:  mpiopt_testany_dtype(2, p, &idx, &flag, MPI_STATUS_IGNORE, mpiopt_pend_p + 0);
 // SRC-NEXT:  mpiopt_testsome_dtype(2, p, &out, got, MPI_STATUSES_IGNORE, mpiopt_pend_p + 0);
 
+// A loop of N waits for any of N requests completes all N (each completes
+// one, or finds none active): the requests may be started again after it.
+void counted(int peer, int steps) {
+  MPI_Request q[2];
+  int idx;
+  for (int i = 0; i < steps; i++) {
+    MPI_Irecv(&a[3][0], 1, col, peer, 12, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(&a[3][1], 1, col, peer, 12, MPI_COMM_WORLD, &q[1]);
+    for (int k = 0; k < 2; ++k) {
+      MPI_Waitany(2, q, &idx, MPI_STATUS_IGNORE);
+      a[4][idx] += 1;
+    }
+  }
+}
+// REPORT-DAG:{{.*}}completions.c:[[#@LINE-8]]:5: datatype-templates: MPI_Irecv with col: {{.*}}
+// REPORT-DAG:{{.*}}completions.c:[[#@LINE-8]]:5: datatype-templates: MPI_Isend with col: {{.*}}
+// REPORT-DAG:{{.*}}completions.c:[[#@LINE-7]]:7: datatype-templates: MPI_Waitany on q: {{.*}}
+// SRC:      mpiopt_waitany_dtype(2, q, &idx, MPI_STATUS_IGNORE, mpiopt_pend_q + 0);
+
 void negative(int peer, int steps) {
-  MPI_Request r, u, c, q[2];
+  MPI_Request r, u, c, q[2], m[2], b2[2];
   int flag = 0, idx;
   // Started again after a test that may have left it pending (the flag is
   // not followed: the loop is not entered with it just set to 0).
@@ -115,6 +135,25 @@ void negative(int peer, int steps) {
   MPI_Irecv(&a[2][2], 1, col, peer, 10, MPI_COMM_WORLD, &c);
   MPI_Waitany(1, &c, &idx, MPI_STATUS_IGNORE);
   // REPORT-DAG:{{.*}}completions.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on c that it must be sure of, but while the call's request may be pending, line [[#@LINE-1]] completes it with MPI_Waitany, which has no template {{.*}})
+  // Waits for any that may not complete every request before the next
+  // start: one fewer than the requests; a loop that may break out early.
+  for (int i = 0; i < steps; i++) {
+    MPI_Irecv(&a[2][4], 1, col, peer, 13, MPI_COMM_WORLD, &m[0]);
+    MPI_Irecv(&a[2][5], 1, col, peer, 13, MPI_COMM_WORLD, &m[1]);
+    for (int k = 0; k < 1; k++)
+      MPI_Waitany(2, m, &idx, MPI_STATUS_IGNORE);
+  }
+  // REPORT-DAG:{{.*}}completions.c:[[#@LINE-5]]:5: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on m[0] that it must be sure of, but while the call's request may be pending, line [[#@LINE-5]] starts it again (MPI_Irecv))
+  for (int i = 0; i < steps; i++) {
+    MPI_Irecv(&a[2][6], 1, col, peer, 14, MPI_COMM_WORLD, &b2[0]);
+    MPI_Irecv(&a[2][7], 1, col, peer, 14, MPI_COMM_WORLD, &b2[1]);
+    for (int k = 0; k < 2; k++) {
+      MPI_Waitany(2, b2, &idx, MPI_STATUS_IGNORE);
+      if (idx == 0)
+        break;
+    }
+  }
+  // REPORT-DAG:{{.*}}completions.c:[[#@LINE-8]]:5: datatype-templates: not done: MPI_Irecv with col (the template's buffer lives until a wait on b2[0] that it must be sure of, but while the call's request may be pending, line [[#@LINE-8]] starts it again (MPI_Irecv))
   // A wait for any whose count is not constant.
   MPI_Irecv(&a[2][3], 1, col, peer, 11, MPI_COMM_WORLD, &q[0]);
   MPI_Waitany(steps, q, &idx, MPI_STATUS_IGNORE);
@@ -134,6 +173,7 @@ int main(int argc, char **argv) {
   tested(rank ^ 1, 2);
   arrays(rank ^ 1);
   polled(rank ^ 1);
+  counted(rank ^ 1, 1);
   negative(rank ^ 1, 1);
   MPI_Finalize();
   return 0;
