@@ -567,12 +567,16 @@ class Gen:
                         % (self.pick(["Isend", "Isend", "Issend"]), a, off, count, t, s_))
             how_done = self.r.randint(0, 5) if arr else 0
             fl, ix, oc = self.fresh("dfl"), self.fresh("dix"), self.fresh("doc")
-            if arr and how_done == 1:  # a wait for any, twice
+            if arr and how_done == 1:  # a wait for any, twice; then maybe the same again (all complete)
                 body.insert(0, "int %s;" % ix)
-                body.append("for (int %s_k = 0; %s_k < 2; %s_k++) {" % (ix, ix, ix))
-                body.append("  MPI_Waitany(2, %s, &%s, &%s_st[0]);" % (rq, ix, rq))
-                body.append("  if (%s == 0) %s = %s_st[0];" % (ix, st, rq))
-                body.append("}")
+                start = body[-2:]
+                for _ in range(self.r.randint(1, 2)):
+                    if body[-2:] != start:
+                        body.extend(start)
+                    body.append("for (int %s_k = 0; %s_k < 2; %s_k++) {" % (ix, ix, ix))
+                    body.append("  MPI_Waitany(2, %s, &%s, &%s_st[0]);" % (rq, ix, rq))
+                    body.append("  if (%s == 0) %s = %s_st[0];" % (ix, st, rq))
+                    body.append("}")
             elif arr and how_done == 2:  # waits for some until both are done
                 body.insert(0, "int %s, %s_got[2];" % (oc, oc))
                 body.append("for (int %s_n = 0; %s_n < 2; %s_n += %s)" % (oc, oc, oc, oc))
