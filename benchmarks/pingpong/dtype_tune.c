@@ -47,51 +47,16 @@
    template; microseconds per one-way message (rank 0's clock). */
 #define ROUND(NB, BL)                                                                                                  \
   static double round_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {              \
-    int base = rank & ~1;                                                                                              \
     (void)b, (void)which;                                                                                              \
-    MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
-    double t0 = MPI_Wtime();                                                                                           \
-    for (int i = 0; rank < paired && i < iters; i++) {                                                                 \
-      for (int r = base; r < base + 2; r++) {                                                                          \
-        if (rank == r) {                                                                                               \
-          if (tpl)                                                                                                     \
-            mpiopt_send_dtype(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8, \
-                              0);                                                                                      \
-          else                                                                                                         \
-            MPI_Send(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD);                                                               \
-        } else if (rank == (r ^ 1)) {                                                                                  \
-          if (tpl)                                                                                                     \
-            mpiopt_recv_dtype(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, NB, BL, STRIDE(BL) * 8,               \
-                              EXTENT(NB, BL), MPI_DOUBLE, 8);                                                          \
-          else                                                                                                         \
-            MPI_Recv(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                                                \
-        }                                                                                                              \
-      }                                                                                                                \
-    }                                                                                                                  \
-    return (MPI_Wtime() - t0) / iters / 2 * 1e6;                                                                       \
+    TUNE_PINGPONG(iters,                                                                                               \
+                  (tpl ? mpiopt_send_dtype(a, 1, t, peer_, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL),  \
+                                           MPI_DOUBLE, 8, 0)                                                           \
+                       : MPI_Send(a, 1, t, peer_, 0, MPI_COMM_WORLD)),                                                 \
+                  (tpl ? mpiopt_recv_dtype(a, 1, t, peer_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, NB, BL,               \
+                                           STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8)                              \
+                       : MPI_Recv(a, 1, t, peer_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)));                             \
   }
-/* Columns of single doubles, 64 B to 256 KiB. */
-ROUND(8, 1)
-ROUND(64, 1)
-ROUND(512, 1)
-ROUND(2048, 1)
-ROUND(4096, 1)
-ROUND(8192, 1)
-ROUND(32768, 1)
-/* 64-byte blocks. */
-ROUND(8, 8)
-ROUND(64, 8)
-ROUND(256, 8)
-ROUND(512, 8)
-ROUND(1024, 8)
-ROUND(4096, 8)
-/* 512-byte blocks. */
-ROUND(2, 64)
-ROUND(8, 64)
-ROUND(32, 64)
-ROUND(64, 64)
-ROUND(128, 64)
-ROUND(512, 64)
+TUNE_P2P_SHAPES(ROUND)
 
 /* The collectives: MPI_Bcast from rank 0, MPI_Gather to and MPI_Scatter
    from rank 0, MPI_Alltoall, of one element of the shape per rank (both
@@ -140,7 +105,7 @@ struct shape {
   int nb, bl;
   round_fn fn;
 };
-#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL}
+#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
 #define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL}
 
 /* One shape of one family: its type built, both forms warmed up, rounds
@@ -185,18 +150,14 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
 
 int main(int argc, char **argv) {
   int size, rounds = tune_start(&argc, &argv, "dtype_tune", &size);
-  static const struct shape shapes[] = {
-      SHAPE(8, 1),  SHAPE(64, 1),  SHAPE(512, 1),  SHAPE(2048, 1), SHAPE(4096, 1),  SHAPE(8192, 1), SHAPE(32768, 1),
-      SHAPE(8, 8),  SHAPE(64, 8),  SHAPE(256, 8),  SHAPE(512, 8),  SHAPE(1024, 8),  SHAPE(4096, 8), SHAPE(2, 64),
-      SHAPE(8, 64), SHAPE(32, 64), SHAPE(64, 64),  SHAPE(128, 64), SHAPE(512, 64)};
+  static const struct shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
     int n = shapes[k].nb * shapes[k].bl;
-    measure("vector", &shapes[k], n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20, a, (double *)0, 0, rounds,
-            g, t);
+    measure("vector", &shapes[k], TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
   }
   free(a);
   measure_collectives(size, rounds, g, t);

@@ -8,7 +8,7 @@
  * them (a table of byte displacements, the rest as constants), in
  * alternating rounds; medians of the rounds, microseconds per one-way
  * message. The block sizes and message sizes are those of dtype_tune.c's
- * "vector" points: an engine may treat an indexed type otherwise than a
+ * "vector" points (tune.h's TUNE_P2P_SHAPES): an engine may treat an indexed type otherwise than a
  * vector (it cannot predict the next block's start), and so may win or lose
  * at other sizes.
  *
@@ -37,53 +37,22 @@ static MPI_Aint bdispls[MAX_BLOCKS]; /* in bytes, for the template */
    microseconds per one-way message (rank 0's clock). */
 #define ROUND(NB, BL)                                                                                                  \
   static double round_##NB##_##BL(double *a, MPI_Datatype t, MPI_Aint extent, int iters, int tpl) {                    \
-    int base = rank & ~1;                                                                                              \
-    MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
-    double t0 = MPI_Wtime();                                                                                           \
-    for (int i = 0; rank < paired && i < iters; i++) {                                                                 \
-      for (int r = base; r < base + 2; r++) {                                                                          \
-        if (rank == r) {                                                                                               \
-          if (tpl)                                                                                                     \
-            mpiopt_send_dtype_ix(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD, bdispls, NB, BL, extent, MPI_DOUBLE, 8, 0);        \
-          else                                                                                                         \
-            MPI_Send(a, 1, t, r ^ 1, 0, MPI_COMM_WORLD);                                                               \
-        } else if (rank == (r ^ 1)) {                                                                                  \
-          if (tpl)                                                                                                     \
-            mpiopt_recv_dtype_ix(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, bdispls, NB, BL, extent,           \
-                                 MPI_DOUBLE, 8);                                                                       \
-          else                                                                                                         \
-            MPI_Recv(a, 1, t, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                                                \
-        }                                                                                                              \
-      }                                                                                                                \
-    }                                                                                                                  \
-    return (MPI_Wtime() - t0) / iters / 2 * 1e6;                                                                       \
+    TUNE_PINGPONG(iters,                                                                                               \
+                  (tpl ? mpiopt_send_dtype_ix(a, 1, t, peer_, 0, MPI_COMM_WORLD, bdispls, NB, BL, extent, MPI_DOUBLE, \
+                                              8, 0)                                                                    \
+                       : MPI_Send(a, 1, t, peer_, 0, MPI_COMM_WORLD)),                                                 \
+                  (tpl ? mpiopt_recv_dtype_ix(a, 1, t, peer_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, bdispls, NB, BL,   \
+                                              extent, MPI_DOUBLE, 8)                                                   \
+                       : MPI_Recv(a, 1, t, peer_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)));                             \
   }
-ROUND(8, 1)
-ROUND(64, 1)
-ROUND(512, 1)
-ROUND(2048, 1)
-ROUND(4096, 1)
-ROUND(8192, 1)
-ROUND(32768, 1)
-ROUND(8, 8)
-ROUND(64, 8)
-ROUND(256, 8)
-ROUND(512, 8)
-ROUND(1024, 8)
-ROUND(4096, 8)
-ROUND(2, 64)
-ROUND(8, 64)
-ROUND(32, 64)
-ROUND(64, 64)
-ROUND(128, 64)
-ROUND(512, 64)
+TUNE_P2P_SHAPES(ROUND)
 
 typedef double (*round_fn)(double *, MPI_Datatype, MPI_Aint, int, int);
 struct shape {
   int nb, bl;
   round_fn fn;
 };
-#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL}
+#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
 
 /* One shape: its type built, both forms warmed up, rounds alternating which
    goes first, the medians printed as one JSON line on rank 0. */
@@ -111,10 +80,7 @@ static void measure(const struct shape *s, int iters, double *a, int rounds, dou
 
 int main(int argc, char **argv) {
   int size, rounds = tune_start(&argc, &argv, "indexed_tune", &size);
-  static const struct shape shapes[] = {
-      SHAPE(8, 1),  SHAPE(64, 1),  SHAPE(512, 1),  SHAPE(2048, 1), SHAPE(4096, 1),  SHAPE(8192, 1), SHAPE(32768, 1),
-      SHAPE(8, 8),  SHAPE(64, 8),  SHAPE(256, 8),  SHAPE(512, 8),  SHAPE(1024, 8),  SHAPE(4096, 8), SHAPE(2, 64),
-      SHAPE(8, 64), SHAPE(32, 64), SHAPE(64, 64),  SHAPE(128, 64), SHAPE(512, 64)};
+  static const struct shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
@@ -123,7 +89,7 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
     int n = shapes[k].nb * shapes[k].bl;
-    measure(&shapes[k], n <= 64 ? 2000 : n <= 4096 ? 200 : n <= 8192 ? 60 : 20, a, rounds, g, t);
+    measure(&shapes[k], TUNE_P2P_ITERS(n), a, rounds, g, t);
   }
   free(a);
   free(g);

@@ -54,6 +54,39 @@ static inline void tune_measure(const char *family, int bytes, tune_round_fn fn,
   tune_report(family, 0, bytes, g, t, rounds);
 }
 
+/* The point-to-point shapes of the datatype tuners (dtype_tune.c,
+   indexed_tune.c): X(NB, BL) for NB blocks of BL doubles. Columns of single
+   doubles, 64 B to 256 KiB; 64-byte blocks; 512-byte blocks. */
+#define TUNE_P2P_SHAPES(X)                                                                                             \
+  X(8, 1) X(64, 1) X(512, 1) X(2048, 1) X(4096, 1) X(8192, 1) X(32768, 1) X(8, 8) X(64, 8) X(256, 8) X(512, 8)      \
+      X(1024, 8) X(4096, 8) X(2, 64) X(8, 64) X(32, 64) X(64, 64) X(128, 64) X(512, 64)
+
+/* Iterations of a round for a message of n doubles. */
+#define TUNE_P2P_ITERS(n) ((n) <= 64 ? 2000 : (n) <= 4096 ? 200 : (n) <= 8192 ? 60 : 20)
+
+/* The ping-pong of those tuners: iters round trips in every pair of ranks,
+   the statement SEND on one side and RECV on the other (each with the
+   other's rank in peer_); returns microseconds per one-way message (rank
+   0's clock). */
+#define TUNE_PINGPONG(iters, SEND, RECV)                                                                               \
+  do {                                                                                                                 \
+    int base_ = rank & ~1;                                                                                             \
+    double t0_;                                                                                                        \
+    MPI_Barrier(MPI_COMM_WORLD);                                                                                       \
+    t0_ = MPI_Wtime();                                                                                                 \
+    for (int i_ = 0; rank < paired && i_ < (iters); i_++)                                                              \
+      for (int r_ = base_; r_ < base_ + 2; r_++) {                                                                     \
+        if (rank == r_) {                                                                                              \
+          int peer_ = r_ ^ 1;                                                                                          \
+          SEND;                                                                                                        \
+        } else if (rank == (r_ ^ 1)) {                                                                                 \
+          int peer_ = r_;                                                                                              \
+          RECV;                                                                                                        \
+        }                                                                                                              \
+      }                                                                                                                \
+    return (MPI_Wtime() - t0_) / (iters) / 2 * 1e6;                                                                    \
+  } while (0)
+
 /* MPI started, the rank and the pairs set; the rounds (the first argument,
    15 by default), checked with the size: a usage line naming the program
    and MPI_Abort otherwise. */
