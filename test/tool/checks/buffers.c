@@ -17,6 +17,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 typedef double real;
 struct pair { int value; int rank; };
@@ -116,6 +117,34 @@ void derived(void) {
   MPI_Type_free(&out);
   MPI_Type_free(&two);
   MPI_Type_free(&col);
+}
+
+// A local pointer's only allocation of a static size is its buffer's size
+// (CorrBench's conflo ArgError-MPIRecv-Count-2: 10 ints on one path into
+// 4). Negatives: an allocation of a size known only at run time, a pointer
+// assigned twice, a pointer moved on, a count that fits.
+void allocated(int argc, int n) {
+  int *buf = (int *)malloc(4 * sizeof(int)), count = 4;
+  double *d = calloc(8, sizeof(double)), *x = malloc((size_t)n * sizeof(double)), *y, *z;
+  y = malloc(2 * sizeof(double));
+  if (argc > 1)
+    y = malloc(16 * sizeof(double));
+  z = malloc(2 * sizeof(double));
+  z++;
+  if (argc == 1)
+    count = 10;
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:17: warning: MPI_Recv writes 10 x MPI_INT = 40 bytes into 'buf' (as set at line [[#@LINE-1]], one of the values reaching the call), but 'buf' has 16 bytes (from malloc at line [[#@LINE-9]]) [ompi-count-overflow]
+  MPI_Recv(buf, count, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:15: warning: MPI_Send reads 9 x MPI_DOUBLE = 72 bytes from 'd', but 'd' has 64 bytes (from calloc at line [[#@LINE-10]]) [ompi-count-overflow]
+  MPI_Send(d, 9, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(d, 8, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(x, 9, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(y, 9, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(z, 9, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+  free(buf);
+  free(d);
+  free(x);
+  free(y);
 }
 
 // A pointer-to-pointer buffer with a derived datatype whose layout is not

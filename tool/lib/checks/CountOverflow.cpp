@@ -1,7 +1,8 @@
 //===- CountOverflow.cpp - Check: count-overflow ----------------------------===//
 //
 // count x datatype size (the extent, for a derived datatype of known shape)
-// against the bytes left in a statically sized object
+// against the bytes left in a statically sized object, or in a local
+// pointer's only allocation (malloc or calloc of a static size),
 // from the buffer's address on (for the buffers that hold a block per
 // process, two blocks: the fewest of any run on more than one process),
 // with each count a path may pass.
@@ -125,6 +126,88 @@ static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
   }
 }
 
+/// The object a buffer is: a statically sized variable, or the memory a
+/// local pointer's only definition allocates.
+struct BufferObject {
+  std::string Name;
+  int64_t Size = 0, Offset = 0;
+  std::string From; ///< " (from malloc at line N)" for an allocation
+};
+
+/// The static size of the allocation E makes (malloc(n), calloc(n, s),
+/// through casts), evaluated at the statement At.
+static std::optional<int64_t> allocationSize(CheckContext &C, const FunctionDecl *F, const Expr *E, const Stmt *At,
+                                             std::string &Fn) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier())
+    return std::nullopt;
+  Fn = Callee->getName().str();
+  auto Int = [&](const Expr *X) {
+    if (Expr::EvalResult R; !X->isValueDependent() && X->EvaluateAsInt(R, C.Ctx)) // a constant: no control flow
+      return R.Val.getInt().isStrictlyPositive() ? std::optional<int64_t>(R.Val.getInt().getExtValue()) : std::nullopt;
+    SymValue V = C.Ev.evaluate(X, F, At);
+    return V.K == SymValue::Int && V.I > 0 ? std::optional<int64_t>(V.I) : std::nullopt;
+  };
+  if (Fn == "malloc" && CE->getNumArgs() == 1)
+    return Int(CE->getArg(0));
+  if (Fn == "calloc" && CE->getNumArgs() == 2) {
+    std::optional<int64_t> N = Int(CE->getArg(0)), S = Int(CE->getArg(1));
+    return N && S && *N < (int64_t(1) << 31) && *S < (int64_t(1) << 31) ? std::optional<int64_t>(*N * *S)
+                                                                        : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The allocation a local pointer P names at its only definition: an
+/// initialiser or one assignment, P written nowhere else (no other
+/// assignment, increment or address taken) in the function F.
+static std::optional<BufferObject> allocation(CheckContext &C, const FunctionDecl *F, const VarDecl *P) {
+  if (!P || !P->hasLocalStorage() || isa<ParmVarDecl>(P) || !P->getType()->isPointerType() || !F->getBody())
+    return std::nullopt;
+  const Expr *Def = P->getInit();
+  const Stmt *At = nullptr;
+  bool Other = false;
+  anyNode(F->getBody(), [&](const Stmt *X) {
+    const auto *R = dyn_cast<DeclRefExpr>(X);
+    if (!R || R->getDecl() != P)
+      return false;
+    const Stmt *U = parentStmt(C.Ctx, R);
+    while (isa_and_nonnull<ParenExpr>(U))
+      U = parentStmt(C.Ctx, U);
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(U);
+        B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == R) {
+      Other |= Def != nullptr || B->getOpcode() != BO_Assign;
+      Def = B->getRHS();
+      At = B;
+    } else if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(U);
+               !Cast || Cast->getCastKind() != CK_LValueToRValue) {
+      Other = true; // an increment, &p, or a use that may write it
+    }
+    return Other;
+  });
+  std::string Fn;
+  std::optional<int64_t> Size =
+      Other || !Def ? std::nullopt
+                    : allocationSize(C, F, Def, At ? At : parentStmt(C.Ctx, DynTypedNode::create(*P)), Fn);
+  if (!Size)
+    return std::nullopt;
+  unsigned Line = C.Ctx.getSourceManager().getExpansionLineNumber(Def->getBeginLoc());
+  return BufferObject{P->getNameAsString(), *Size, 0, llvm::formatv(" (from {0} at line {1})", Fn, Line).str()};
+}
+
+/// The object the buffer expression E is at the call CR: a statically sized
+/// variable (at an offset), or a local pointer's allocation.
+static std::optional<BufferObject> bufferObject(CheckContext &C, const CallResult &CR, const Expr *E) {
+  SymValue V = C.Ev.evaluate(E, CR.Caller, CR.Call);
+  if (V.K == SymValue::Address && V.Obj && !V.Obj->getType()->isIncompleteType() &&
+      !V.Obj->getType()->isVariablyModifiedType() && !V.Obj->getType()->isPointerType())
+    return BufferObject{V.Obj->getNameAsString(), C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), V.Offset,
+                        ""};
+  const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return R ? allocation(C, CR.Caller, dyn_cast<VarDecl>(R->getDecl())) : std::nullopt;
+}
+
 void checkCountOverflow(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model || !CR.Call || !CR.Caller)
@@ -145,11 +228,10 @@ void checkCountOverflow(CheckContext &C) {
                                                 : C.Ev.datatypeSize(*DT);
       if (!TS || !Blocks)
         continue;
-      SymValue V = C.Ev.evaluate(CR.expr(*U.Buf), CR.Caller, CR.Call);
-      if (V.K != SymValue::Address || !V.Obj || V.Obj->getType()->isIncompleteType() ||
-          V.Obj->getType()->isVariablyModifiedType() || V.Obj->getType()->isPointerType())
+      std::optional<BufferObject> O = bufferObject(C, CR, CR.expr(*U.Buf));
+      if (!O)
         continue;
-      int64_t Size = C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), Left = Size - V.Offset;
+      int64_t Size = O->Size, Left = Size - O->Offset;
       // N elements reach N x extent, but a shape's last element only to
       // its data's end (a subarray's extent is the whole array).
       auto Reach = [&](int64_t N) {
@@ -167,8 +249,8 @@ void checkCountOverflow(CheckContext &C) {
                                : U.Buf->R == Role::RecvBuf ? "writes"
                                                            : "uses",
                                Count.Value.I, *DT, Need, Blocks > 1 ? " per process" : "",
-                               U.Buf->R == Role::SendBuf ? "from" : "into", U.Buf->Text, Count.Where, V.Obj->getName(),
-                               Size, V.Offset ? llvm::formatv(" ({0} from byte {1} on)", Left, V.Offset).str() : "")
+                               U.Buf->R == Role::SendBuf ? "from" : "into", U.Buf->Text, Count.Where, O->Name, Size,
+                               O->Offset ? llvm::formatv(" ({0} from byte {1} on)", Left, O->Offset).str() : O->From)
                          .str() +
                      (Blocks > 1 ? ": too few for any run on more than one process" : ""));
         break;
