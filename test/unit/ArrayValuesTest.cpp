@@ -93,13 +93,13 @@ TEST(ArrayValues, CountedLoopsRunIterationByIteration) {
   EXPECT_EQ(
       at(std::string("MPI_Aint d[3]; MPI_Datatype t[3] = {MPI_INT}; for (int k = 0; k < 3; ++k) d[k] = k;") + Call),
       "d=[0,1,2] t=[MPI_INT,0,0];");
-  EXPECT_EQ(at(std::string("MPI_Aint d[3]; MPI_Datatype t[3]; int i, n = 2; for (i = 0; i <= n; i++) { d[i] = i * 40 "
+  EXPECT_EQ(at(std::string("MPI_Aint d[3]; MPI_Datatype t[3]; int i, m = 2; for (i = 0; i <= m; i++) { d[i] = i * 40 "
                            "+ 8; t[i] = MPI_DOUBLE; } d[0] = i;") +
                Call),
             "d=[3,48,88] t=[MPI_DOUBLE,MPI_DOUBLE,MPI_DOUBLE];");
   // Each path runs its own trip count.
-  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0}; MPI_Datatype t[3] = {0}; int n = 1; if (argc) { n = 3; t[0] = "
-                           "MPI_INT; } for (int k = 0; k < n; k += 1) d[k] = 7;") +
+  EXPECT_EQ(at(std::string("MPI_Aint d[3] = {0}; MPI_Datatype t[3] = {0}; int m = 1; if (argc) { m = 3; t[0] = "
+                           "MPI_INT; } for (int k = 0; k < m; k += 1) d[k] = 7;") +
                Call),
             "d=[7,0,0] t=[0,0,0] if(!(argc));d=[7,7,7] t=[MPI_INT,0,0] if(argc);");
 }

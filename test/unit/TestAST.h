@@ -41,6 +41,8 @@ int MPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
 int MPI_Type_commit(MPI_Datatype *);
 int MPI_Type_free(MPI_Datatype *);
 int MPI_Comm_idup(MPI_Comm, MPI_Comm *, int *);
+int MPI_Comm_dup(MPI_Comm, MPI_Comm *);
+int MPI_Bcast(void *, int, MPI_Datatype, int, MPI_Comm);
 )C";
 
 inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code) {

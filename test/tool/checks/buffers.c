@@ -119,6 +119,32 @@ void derived(void) {
   MPI_Type_free(&col);
 }
 
+// A datatype of no known shape built once is judged by its old type on
+// each path to its construction (CorrBench's conflo ArgError-MPISend-Type-4:
+// unsigned ints sent as a contiguous type of 'ty', MPI_INT on one path),
+// also where its count is not known. The negative: every path's old type
+// describes the buffer.
+void built_from_path(int argc, int n) {
+  MPI_Datatype ty = MPI_UNSIGNED, four, ok, dyn;
+  unsigned u[64];
+  if (argc == 1)
+    ty = MPI_INT;
+  MPI_Type_contiguous(4, ty, &four);
+  MPI_Type_contiguous(n, MPI_UNSIGNED, &ok);
+  MPI_Type_contiguous(n, MPI_DOUBLE, &dyn);
+  MPI_Type_commit(&four);
+  MPI_Type_commit(&ok);
+  MPI_Type_commit(&dyn);
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'u' has elements of type unsigned int, but its datatype 'four' (built at line [[#@LINE-6]] from 'ty', MPI_INT (as set at line [[#@LINE-7]], one of the values reaching the call)) describes int [ompi-type-mismatch]
+  MPI_Send(u, 1, four, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(u, 1, ok, 1, 0, MPI_COMM_WORLD);
+  // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'u' has elements of type unsigned int, but its datatype 'dyn' (built at line [[#@LINE-7]] from MPI_DOUBLE) describes double [ompi-type-mismatch]
+  MPI_Send(u, 1, dyn, 1, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&four);
+  MPI_Type_free(&ok);
+  MPI_Type_free(&dyn);
+}
+
 // A local pointer's only allocation of a static size is its buffer's size
 // (CorrBench's conflo ArgError-MPIRecv-Count-2: 10 ints on one path into
 // 4). Negatives: an allocation of a size known only at run time, a pointer

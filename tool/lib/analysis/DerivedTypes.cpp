@@ -135,13 +135,13 @@ void DerivedTypes::collect() {
     Vars[V].Name = V->getName().str();
     Vars[V].Decl = V;
     if (V->hasInit())
-      taint(V, "it is initialised where it is declared");
+      written(V, "it is initialised where it is declared");
     else if (isa<ParmVarDecl>(V))
-      taint(V, "it is a parameter: the callers decide what it is");
+      written(V, "it is a parameter: the callers decide what it is");
     else if (V->hasGlobalStorage() && (V->hasExternalStorage() || V->isExternallyVisible()))
-      taint(V, "it is a global other files can write");
+      written(V, "it is a global other files can write");
     else if (!Ctx.getSourceManager().isInMainFile(V->getLocation()))
-      taint(V, "it is declared in a header");
+      written(V, "it is declared in a header");
     use(R, FD);
   }
   resolve();
@@ -164,18 +164,18 @@ void DerivedTypes::use(const DeclRefExpr *R, const FunctionDecl *FD) {
   const CallExpr *CE = U && U->getOpcode() == UO_AddrOf ? callOfArg(Ctx, U, Index) : nullptr;
   llvm::StringRef Callee = calleeName(CE);
   if (!CE) {
-    taint(V, llvm::formatv("line {0} writes it or takes its address", Line).str());
+    written(V, llvm::formatv("line {0} writes it or takes its address", Line).str());
     return;
   }
   if ((committsType(Callee) || freesType(Callee)) && Index == 0)
     return;
   const TypeConstructorModel *M = lookupTypeConstructor(Callee);
   if (!M || int(Index) != M->NewType) {
-    taint(V, llvm::formatv("line {0} passes its address to {1}", Line, Callee.empty() ? "a call" : Callee).str());
+    written(V, llvm::formatv("line {0} passes its address to {1}", Line, Callee.empty() ? "a call" : Callee).str());
     return;
   }
   if (!FD)
-    return taint(V, llvm::formatv("line {0} builds it outside a function", Line).str());
+    return written(V, llvm::formatv("line {0} builds it outside a function", Line).str());
   Pending.push_back({V, CE, M, FD, Line});
 }
 

@@ -91,7 +91,12 @@ struct DatatypeVar {
   std::string Name; ///< the variable's
   const clang::VarDecl *Decl = nullptr;
   std::optional<TypeShape> Shape;
-  std::string Why;        ///< why the shape is not known ("" when it is)
+  std::string Why; ///< why the shape is not known ("" when it is)
+  /// Something other than its constructions, MPI_Type_commit and
+  /// MPI_Type_free writes it (or it is initialised, a parameter, a global
+  /// other files can write, declared in a header): Constructions are then
+  /// not all that makes it.
+  bool Written = false;
   unsigned BuiltLine = 0; ///< the first construction
   /// Run-time shapes: every construction is MPI_Type_contiguous, vector,
   /// create_hvector or create_resized of a predefined type of one C type or
@@ -143,6 +148,10 @@ private:
   /// (the shape may still be recorded at run time).
   std::optional<TypeShape> construction(const Construction &C, std::string &Why, bool &NotStatic);
   void taint(const clang::VarDecl *V, std::string Why, bool AlsoRuntime = true);
+  void written(const clang::VarDecl *V, std::string Why) {
+    Vars[V].Written = true;
+    taint(V, std::move(Why));
+  }
   std::string runtimeWhy(const Construction &C);
 };
 

@@ -5,7 +5,9 @@
 // MPI_DOUBLE_INT) accept a struct of those members or an array of the one
 // type they pair; a derived datatype of known shape (analysis/DerivedTypes:
 // contiguous, vector, hvector over one predefined type) is judged by the
-// type it is built from; MPI_BYTE and MPI_PACKED, void pointers, other
+// type it is built from, and one of no known shape built once by the
+// type its construction's old type is on each path; MPI_BYTE and
+// MPI_PACKED, void pointers, other
 // derived datatypes and MPI_IN_PLACE / MPI_BOTTOM are not checked, nor a
 // character type with a count computed by sizeof (bytes sent as MPI_CHAR).
 // Read by type-mismatch (different representations) and
@@ -82,12 +84,42 @@ struct Candidate {
   std::string Named; ///< "MPI_DOUBLE", "'col' (built from MPI_DOUBLE)", "'t' is MPI_INT (as set at ...), which"
 };
 
+/// The predefined types a datatype variable of no known shape may be built
+/// from: its only construction's old type, along each path to it (a
+/// contiguous type of 'ty', where one path sets ty to MPI_INT).
+std::vector<Candidate> builtFrom(CheckContext &C, const Expr *TE) {
+  const DatatypeVar *V = C.derived().of(TE);
+  if (!V || V->Written || V->Constructions.size() != 1)
+    return {};
+  const CallExpr *Cons = V->Constructions.front();
+  const FunctionDecl *Callee = Cons->getDirectCallee();
+  const TypeConstructorModel *M = Callee ? lookupTypeConstructor(Callee->getName()) : nullptr;
+  auto CCR = llvm::find_if(C.Analysis.Calls, [&](const CallResult &X) { return X.Call == Cons; });
+  if (!M || M->OldType < 0 || unsigned(M->OldType) >= Cons->getNumArgs() || CCR == C.Analysis.Calls.end() ||
+      !CCR->Caller)
+    return {};
+  const Expr *Old = Cons->getArg(unsigned(M->OldType));
+  unsigned Line = C.Ctx.getSourceManager().getExpansionLineNumber(Cons->getBeginLoc());
+  std::vector<Candidate> Out;
+  for (const PathValue &P : pathValues(C, *CCR, Old))
+    if (P.Value.K == SymValue::Handle)
+      Out.push_back(
+          {P.Value.Name,
+           llvm::formatv("'{0}' (built at line {1} from {2}{3})", V->Name, Line,
+                         P.Where.empty() ? P.Value.Name : "'" + C.Ev.text(Old) + "', " + P.Value.Name, P.Where)
+               .str()});
+  return Out;
+}
+
 /// The datatypes the call's datatype argument TE may be: its known shape,
-/// else the predefined type each path sets a datatype variable to.
+/// else what a variable of no known shape is built from, else the
+/// predefined type each path sets a datatype variable to.
 std::vector<Candidate> candidates(CheckContext &C, const CallResult &CR, const Expr *TE) {
   if (auto Info = C.datatype(TE))
     return {{Info->Base, Info->Shape ? Info->Name + " (built from " + Info->Base + ")" : Info->Base}};
-  std::vector<Candidate> Out;
+  std::vector<Candidate> Out = builtFrom(C, TE);
+  if (!Out.empty())
+    return Out;
   for (const PathValue &P : pathValues(C, CR, TE))
     if (P.Value.K == SymValue::Handle && !P.Where.empty())
       Out.push_back({P.Value.Name, "'" + C.Ev.text(TE) + "' is " + P.Value.Name + P.Where + ", which"});
