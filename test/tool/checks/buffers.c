@@ -122,10 +122,11 @@ void derived(void) {
 // A datatype of no known shape built once is judged by its old type on
 // each path to its construction (CorrBench's conflo ArgError-MPISend-Type-4:
 // unsigned ints sent as a contiguous type of 'ty', MPI_INT on one path),
-// also where its count is not known. The negative: every path's old type
-// describes the buffer.
+// also where its count is not known. The negatives: every path's old type
+// describes the buffer; a type a function may build again.
+void remake(MPI_Datatype *t);
 void built_from_path(int argc, int n) {
-  MPI_Datatype ty = MPI_UNSIGNED, four, ok, dyn;
+  MPI_Datatype ty = MPI_UNSIGNED, four, ok, dyn, other;
   unsigned u[64];
   if (argc == 1)
     ty = MPI_INT;
@@ -140,6 +141,10 @@ void built_from_path(int argc, int n) {
   MPI_Send(u, 1, ok, 1, 0, MPI_COMM_WORLD);
   // TYPE: {{.*}}buffers.c:[[#@LINE+1]]:12: warning: MPI_Send buf 'u' has elements of type unsigned int, but its datatype 'dyn' (built at line [[#@LINE-7]] from MPI_DOUBLE) describes double [ompi-type-mismatch]
   MPI_Send(u, 1, dyn, 1, 0, MPI_COMM_WORLD);
+  // A type something else may build again: not judged.
+  MPI_Type_contiguous(4, MPI_DOUBLE, &other);
+  remake(&other);
+  MPI_Send(u, 1, other, 1, 0, MPI_COMM_WORLD);
   MPI_Type_free(&four);
   MPI_Type_free(&ok);
   MPI_Type_free(&dyn);
