@@ -617,6 +617,23 @@ static MPIOPT_INLINE int mpiopt_dtype_posted(int rc, struct mpiopt_dpend *pd, vo
   return rc;
 }
 
+/* What a pending receive's wait unpacks into buf: the shape, or the run
+   list displs (null for a strided shape). */
+static MPIOPT_INLINE void mpiopt_dtype_pend_shape(struct mpiopt_dpend *pd, void *buf, MPI_Aint offset, int nouter,
+                                                 MPI_Aint ostride, int nblocks, int blocklen, MPI_Aint stride,
+                                                 MPI_Aint extent, int elem, const MPI_Aint *displs) {
+  pd->user = buf;
+  pd->offset = offset;
+  pd->nouter = nouter;
+  pd->ostride = ostride;
+  pd->nblocks = nblocks;
+  pd->blocklen = blocklen;
+  pd->stride = stride;
+  pd->extent = extent;
+  pd->elem = elem;
+  pd->displs = displs;
+}
+
 /* MPI_Isend (ssend 0) or MPI_Issend (ssend 1) of count elements of the
    shape: packed into a pool buffer that the wait returns. */
 static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
@@ -655,16 +672,8 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatyp
   rc = mpiopt_dtype_posted(MPI_Irecv(p, n, base, source, tag, comm, req), pd, p, slot, 1);
   if (rc != MPI_SUCCESS)
     return rc;
-  pd->user = buf;
-  pd->offset = offset;
-  pd->nouter = nouter;
-  pd->ostride = ostride;
-  pd->nblocks = nblocks;
-  pd->blocklen = blocklen;
-  pd->stride = stride;
-  pd->extent = extent;
-  pd->elem = elem;
-  pd->displs = (const MPI_Aint *)0;
+  mpiopt_dtype_pend_shape(pd, buf, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem,
+                          (const MPI_Aint *)0);
   return rc;
 }
 
@@ -697,12 +706,7 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_ix(void *buf, int count, MPI_Datatyp
   rc = mpiopt_dtype_posted(MPI_Irecv(p, n, base, source, tag, comm, req), pd, p, slot, 1);
   if (rc != MPI_SUCCESS)
     return rc;
-  pd->user = buf;
-  pd->nblocks = nblocks;
-  pd->blocklen = blocklen;
-  pd->extent = extent;
-  pd->elem = elem;
-  pd->displs = displs;
+  mpiopt_dtype_pend_shape(pd, buf, 0, 1, 0, nblocks, blocklen, 0, extent, elem, displs);
   return rc;
 }
 
