@@ -252,42 +252,21 @@ void Walk::branch(const IfStmt *If) {
   Failed |= States.size() > MaxPaths;
 }
 
-/// The counter, its start and bound, and the body's statements of a loop
-/// for (i = A; i < B; i++) (or int i = A; <=, !=; ++i, i += 1) whose body
-/// is plain assignments without side effects in their operands, none of
-/// them to i; nothing when the loop has another form.
+/// A counting loop (support/AST's countingHeader) of an integer counter
+/// whose start and bound have no side effects and whose body is plain
+/// assignments without side effects in their operands, none of them to the
+/// counter: its header and those assignments; nothing otherwise.
 struct CountedLoop {
-  const VarDecl *I = nullptr;
-  const Expr *Start = nullptr, *Bound = nullptr;
-  bool Inclusive = false, NotEqual = false;
+  CountingHeader H;
   std::vector<const BinaryOperator *> Body;
 };
 
 std::optional<CountedLoop> countedLoop(ASTContext &Ctx, const ForStmt *For) {
-  CountedLoop L;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
-    L.I = dyn_cast<VarDecl>(DS->getSingleDecl());
-    L.Start = L.I ? L.I->getInit() : nullptr;
-  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
-    L.I = namedVar(BO->getLHS());
-    L.Start = BO->getRHS();
-  }
-  const auto *C = dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!L.I || !L.Start || !L.I->getType()->isIntegerType() || !C || namedVar(C->getLHS()) != L.I ||
-      !(C->getOpcode() == BO_LT || C->getOpcode() == BO_LE || C->getOpcode() == BO_NE))
+  std::optional<CountingHeader> H = countingHeader(Ctx, For);
+  if (!H || !H->Counter->getType()->isIntegerType() || H->Start->HasSideEffects(Ctx) || H->Bound->HasSideEffects(Ctx) ||
+      refersTo(H->Bound, H->Counter))
     return std::nullopt;
-  L.Bound = C->getRHS();
-  L.Inclusive = C->getOpcode() == BO_LE;
-  L.NotEqual = C->getOpcode() == BO_NE;
-  const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
-  const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
-  const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-  Expr::EvalResult One;
-  bool Step = (U && U->isIncrementOp() && namedVar(U->getSubExpr()) == L.I) ||
-              (A && A->getOpcode() == BO_AddAssign && namedVar(A->getLHS()) == L.I &&
-               A->getRHS()->EvaluateAsInt(One, Ctx) && One.Val.getInt() == 1);
-  if (!Step || L.Start->HasSideEffects(Ctx) || L.Bound->HasSideEffects(Ctx) || refersTo(L.Bound, L.I))
-    return std::nullopt;
+  CountedLoop L{*H, {}};
   const auto *CS = dyn_cast_or_null<CompoundStmt>(For->getBody());
   std::vector<const Stmt *> Stmts =
       CS ? std::vector<const Stmt *>(CS->body_begin(), CS->body_end()) : std::vector<const Stmt *>{For->getBody()};
@@ -295,7 +274,7 @@ std::optional<CountedLoop> countedLoop(ASTContext &Ctx, const ForStmt *For) {
     const auto *BO =
         dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(St) ? cast<Expr>(St)->IgnoreParens() : nullptr);
     if (!BO || BO->getOpcode() != BO_Assign || BO->getRHS()->HasSideEffects(Ctx) || BO->getLHS()->HasSideEffects(Ctx) ||
-        namedVar(BO->getLHS()) == L.I)
+        namedVar(BO->getLHS()) == H->Counter)
       return std::nullopt;
     L.Body.push_back(BO);
   }
@@ -316,23 +295,24 @@ bool Walk::unroll(const ForStmt *For) {
   for (State &S : States) {
     Cur = &S;
     Anchor = For;
-    std::optional<int64_t> A = intValue(L->Start), B = intValue(L->Bound);
-    if (!A || !B || *B - *A + L->Inclusive > 4096 || (L->NotEqual && *A > *B))
+    bool Inclusive = L->H.Op == BO_LE;
+    std::optional<int64_t> A = intValue(L->H.Start), B = intValue(L->H.Bound);
+    if (!A || !B || *B - *A + Inclusive > 4096 || (L->H.Op == BO_NE && *A > *B))
       return false;
-    Range.push_back({*A, *B + L->Inclusive});
+    Range.push_back({*A, *B + Inclusive});
   }
   for (size_t K = 0; K < States.size(); ++K) {
     Cur = &States[K];
     int64_t I = Range[K].first;
     for (; I < Range[K].second; ++I) {
-      Cur->Vars[L->I] = ArrayElem::integer(I);
+      Cur->Vars[L->H.Counter] = ArrayElem::integer(I);
       for (const BinaryOperator *BO : L->Body) {
         Anchor = BO;
         if (!assign(BO))
           clobberMentioned(BO);
       }
     }
-    Cur->Vars[L->I] = ArrayElem::integer(I);
+    Cur->Vars[L->H.Counter] = ArrayElem::integer(I);
   }
   return true;
 }
@@ -395,13 +375,7 @@ bool mayWriteScalar(ASTContext &Ctx, const Stmt *St, const VarDecl *V, bool Addr
     const auto *DRE = dyn_cast<DeclRefExpr>(X);
     if (!DRE || DRE->getDecl() != V)
       return false;
-    if (AddressTaken)
-      return true;
-    const Stmt *P = parentStmt(Ctx, DRE);
-    while (isa_and_nonnull<ParenExpr>(P))
-      P = parentStmt(Ctx, P);
-    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-    return !(Cast && Cast->getCastKind() == CK_LValueToRValue);
+    return AddressTaken || !onlyReads(Ctx, DRE);
   });
 }
 

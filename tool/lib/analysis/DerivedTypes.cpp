@@ -352,7 +352,7 @@ static std::optional<std::vector<std::vector<int64_t>>> constArrays(Evaluator &E
   return Out;
 }
 
-static std::string join(const std::vector<int64_t> &V) {
+std::string ompi::bracedInts(const std::vector<int64_t> &V) {
   std::string S;
   for (int64_t X : V)
     S += (S.empty() ? "" : ", ") + std::to_string(X);
@@ -395,8 +395,8 @@ static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *
 static std::optional<TypeShape> runList(const OldType &Old, int64_t Block, const std::vector<int64_t> &D, int64_t Unit,
                                         std::string &Why) {
   if (!Old.Shape.dense()) {
-    Why = "with displacements that are not evenly spaced (" + join(D) + "), over a datatype with holes (" + Old.Name +
-          ")";
+    Why = "with displacements that are not evenly spaced (" + bracedInts(D) + "), over a datatype with holes (" +
+          Old.Name + ")";
     return std::nullopt;
   }
   TypeShape S = Old.Shape;
@@ -407,7 +407,7 @@ static std::optional<TypeShape> runList(const OldType &Old, int64_t Block, const
   std::sort(Sorted.begin(), Sorted.end());
   for (size_t I = 1; I < Sorted.size(); ++I)
     if (Sorted[I] - Sorted[I - 1] < BlockBytes) {
-      Why = "with blocks that overlap (" + join(D) + ")";
+      Why = "with blocks that overlap (" + bracedInts(D) + ")";
       return std::nullopt;
     }
   S.NBlocks = int64_t(D.size());
@@ -433,7 +433,7 @@ static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::
   if (!A)
     return std::nullopt;
   const std::vector<int64_t> &D = (*A)[0];
-  Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, join(D), Old.Name).str();
+  Args = llvm::formatv("{0}, {1}, {2}, {3}", *Count, *Block, bracedInts(D), Old.Name).str();
   int64_t Unit = Bytes ? 1 : Old.Shape.ExtentBytes;
   int64_t Step = *Count > 1 ? D[1] - D[0] : *Block * Old.Shape.ExtentBytes / Unit;
   bool Even = D[0] >= 0 && Step * Unit >= *Block * Old.Shape.ExtentBytes;
@@ -493,8 +493,8 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
     NotStatic |= !A; // the wrapper reads the arrays it is given
     if (!A)
       return std::nullopt;
-    Args = llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}", *NDims, join((*A)[0]), join((*A)[1]), join((*A)[2]), Order,
-                         Old->Name)
+    Args = llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}", *NDims, bracedInts((*A)[0]), bracedInts((*A)[1]),
+                         bracedInts((*A)[2]), Order, Old->Name)
                .str();
     Dims D{(*A)[0], (*A)[1], (*A)[2]};
     if (Order == "MPI_ORDER_C")

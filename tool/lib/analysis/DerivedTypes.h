@@ -172,6 +172,10 @@ private:
   std::optional<DerivedTypes> DT;
 };
 
+/// The integers as a C initialiser list, "{0, 24, 80}" (as the
+/// constructions' arrays are shown, and as run-list tables are declared).
+std::string bracedInts(const std::vector<int64_t> &V);
+
 /// Whether T is the MPI_Datatype type, by its typedef's spelling.
 bool isDatatypeType(clang::QualType T);
 

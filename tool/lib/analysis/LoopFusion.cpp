@@ -127,20 +127,12 @@ private:
 
   /// k = A (or a declaration), k < B or k <= B, k++ / ++k / k += 1.
   std::string header(const ForStmt *For, const FunctionDecl *F, LoopFusion &L, const VarDecl *&K) {
-    const Expr *A = nullptr;
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
-      K = dyn_cast<VarDecl>(DS->getSingleDecl());
-      A = K ? K->getInit() : nullptr;
-      L.CounterScoped = true;
-    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
-      K = namedVar(BO->getLHS());
-      A = BO->getRHS();
-    }
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-    if (!K || !A || !Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
-        namedVar(Cond->getLHS()) != K || !increments(For->getInc(), K))
+    std::optional<CountingHeader> H = countingHeader(Ctx, For);
+    if (!H || H->Op == BO_NE)
       return "the loop is not of the form for (k = A; k < B; k++)";
-    const Expr *B = Cond->getRHS();
+    K = H->Counter;
+    L.CounterScoped = H->Declared;
+    const Expr *A = H->Start, *B = H->Bound;
     if (!K->hasLocalStorage() || !K->getType()->isSignedIntegerType() || K->getType().isVolatileQualified())
       return "the counter " + K->getName().str() + " is not a local of a signed integer type";
     if (auto At = Ev.analysis(F).addressTaken(K))
@@ -156,20 +148,9 @@ private:
     std::string BT = text(B);
     if (L.First.empty() || BT.empty())
       return "a bound is written through a macro";
-    L.End = Cond->getOpcode() == BO_LT ? "(long long)(" + BT + ")" : "(long long)(" + BT + ") + 1";
-    L.Range = L.Counter + " = " + L.First + "; " + L.Counter + (Cond->getOpcode() == BO_LT ? " < " : " <= ") + BT;
+    L.End = H->Op == BO_LT ? "(long long)(" + BT + ")" : "(long long)(" + BT + ") + 1";
+    L.Range = L.Counter + " = " + L.First + "; " + L.Counter + (H->Op == BO_LT ? " < " : " <= ") + BT;
     return "";
-  }
-
-  static bool increments(const Expr *Inc, const VarDecl *K) {
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-      return U->isIncrementOp() && namedVar(U->getSubExpr()) == K;
-    if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-      Expr::EvalResult One;
-      return CA->getOpcode() == BO_AddAssign && namedVar(CA->getLHS()) == K &&
-             CA->getRHS()->EvaluateAsInt(One, *const_cast<ASTContext *>(&K->getASTContext())) && One.Val.getInt() == 1;
-    }
-    return false;
   }
 
   /// Why E may read memory the reduction writes, or "": only variables

@@ -38,49 +38,6 @@ const VarDecl *basePointer(const Expr *E) {
   return V && V->getType()->isPointerType() ? V : nullptr;
 }
 
-/// Whether E (through casts) calls malloc, calloc or aligned_alloc: a fresh
-/// object no other pointer reaches.
-bool allocates(const Expr *E) {
-  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  llvm::StringRef N = F && F->getIdentifier() ? F->getName() : "";
-  return N == "malloc" || N == "calloc" || N == "aligned_alloc";
-}
-
-/// Whether V, a local pointer variable (not a parameter, not static), only
-/// ever holds what one allocation returned: one definition in F (its
-/// initialiser or one assignment; a null initialiser aside) from malloc,
-/// calloc or aligned_alloc,
-/// otherwise only read, its address never taken. Two such variables point
-/// to different objects (a freed one may not be used).
-bool ownAllocation(ASTContext &Ctx, const VarDecl *V, const FunctionDecl *F) {
-  if (!V || !F || !F->hasBody() || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
-    return false;
-  // A null initialiser holds no object (a null buffer with data is an
-  // error MPI reports either way).
-  const Expr *Init = V->getInit();
-  unsigned Defs = !Init || Init->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ? 0
-                  : allocates(Init)                                                            ? 1
-                                                                                               : 2;
-  bool Ok = true;
-  anyNode(F->getBody(), [&](const Stmt *S) {
-    const auto *D = dyn_cast<DeclRefExpr>(S);
-    if (!D || D->getDecl() != V)
-      return false;
-    auto Ps = Ctx.getParents(*D);
-    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
-    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P); IC && IC->getCastKind() == CK_LValueToRValue)
-      return false; // read
-    const auto *B = dyn_cast_or_null<BinaryOperator>(P);
-    if (B && B->getOpcode() == BO_Assign && B->getLHS()->IgnoreParens() == D && allocates(B->getRHS()))
-      ++Defs;
-    else
-      Ok = false;
-    return !Ok;
-  });
-  return Ok && Defs == 1;
-}
-
 /// The storage a buffer argument lies in, when it is known to be one
 /// object: a named variable, or the allocation of a pointer that holds one
 /// allocation of its own. Different storages do not overlap.
@@ -88,7 +45,7 @@ const VarDecl *storageOf(ASTContext &Ctx, const CallResult &C, Role R) {
   if (const VarDecl *V = objectOf(C.arg(R)))
     return V;
   const VarDecl *P = basePointer(C.expr(R));
-  return ownAllocation(Ctx, P, C.Caller) ? P : nullptr;
+  return onlyAllocation(Ctx, P, C.Caller) ? P : nullptr;
 }
 
 /// What an argument of the send reads that the receive, written first,

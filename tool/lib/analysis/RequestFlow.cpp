@@ -147,31 +147,18 @@ const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, unsigned FlagAr
   return Escapes ? nullptr : At;
 }
 
-/// Whether F counts k from 0 to N: for (k = 0 or int k = 0; k < N or
-/// k != N; k++, ++k or k += 1), its body naming k only to read it.
+/// Whether F counts k from 0 to N: a counting loop (support/AST's
+/// countingHeader) from k = 0 while k < N or k != N, its body naming k only
+/// to read it.
 bool countsTo(ASTContext &Ctx, const ForStmt *F, const llvm::APSInt &N) {
-  const auto *C = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  const VarDecl *K = C && (C->getOpcode() == BO_LT || C->getOpcode() == BO_NE) ? namedVar(C->getLHS()) : nullptr;
-  Expr::EvalResult Bound, One;
-  if (!K || !F->getInit() || !setsZero(F->getInit(), K) || !C->getRHS()->EvaluateAsInt(Bound, Ctx) ||
+  std::optional<CountingHeader> H = countingHeader(Ctx, F);
+  Expr::EvalResult Bound;
+  if (!H || H->Op == BO_LE || !setsZero(F->getInit(), H->Counter) || !H->Bound->EvaluateAsInt(Bound, Ctx) ||
       Bound.Val.getInt() != N)
-    return false;
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-  const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
-  const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-  if (!(U && U->isIncrementOp() && namedVar(U->getSubExpr()) == K) &&
-      !(A && A->getOpcode() == BO_AddAssign && namedVar(A->getLHS()) == K && A->getRHS()->EvaluateAsInt(One, Ctx) &&
-        One.Val.getInt() == 1))
     return false;
   return !anyNode(F->getBody(), [&](const Stmt *X) {
     const auto *R = dyn_cast<DeclRefExpr>(X);
-    if (!R || R->getDecl() != K)
-      return false;
-    const Stmt *P = parentStmt(Ctx, R);
-    while (isa_and_nonnull<ParenExpr>(P))
-      P = parentStmt(Ctx, P);
-    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-    return !(Cast && Cast->getCastKind() == CK_LValueToRValue);
+    return R && R->getDecl() == H->Counter && !onlyReads(Ctx, R);
   });
 }
 

@@ -116,7 +116,7 @@ std::vector<Candidate> builtFrom(CheckContext &C, const Expr *TE) {
 /// predefined type each path sets a datatype variable to.
 std::vector<Candidate> candidates(CheckContext &C, const CallResult &CR, const Expr *TE) {
   if (auto Info = C.datatype(TE))
-    return {{Info->Base, Info->Shape ? Info->Name + " (built from " + Info->Base + ")" : Info->Base}};
+    return {{Info->Base, Info->shown()}};
   std::vector<Candidate> Out = builtFrom(C, TE);
   if (!Out.empty())
     return Out;

@@ -120,6 +120,8 @@ struct CheckContext {
     std::string Name; ///< as written ("MPI_INT", "two_ints")
     std::string Base; ///< the predefined type the elements are ("MPI_INT")
     const TypeShape *Shape = nullptr;
+    /// How messages name it: "MPI_INT", or "two_ints (built from MPI_INT)".
+    std::string shown() const { return Shape ? Name + " (built from " + Base + ")" : Base; }
   };
   std::optional<DatatypeInfo> datatype(const clang::Expr *E);
   /// Each entry function's collectives per rank (analysis/CollectiveSequence),

@@ -159,37 +159,12 @@ static std::optional<int64_t> allocationSize(CheckContext &C, const FunctionDecl
   return std::nullopt;
 }
 
-/// The allocation a local pointer P names at its only definition: an
-/// initialiser or one assignment, P written nowhere else (no other
-/// assignment, increment or address taken) in the function F.
+/// The allocation a local pointer P only ever holds in F (support/AST's
+/// onlyAllocation), where its size is static.
 static std::optional<BufferObject> allocation(CheckContext &C, const FunctionDecl *F, const VarDecl *P) {
-  if (!P || !P->hasLocalStorage() || isa<ParmVarDecl>(P) || !P->getType()->isPointerType() || !F->getBody())
-    return std::nullopt;
-  const Expr *Def = P->getInit();
-  const Stmt *At = nullptr;
-  bool Other = false;
-  anyNode(F->getBody(), [&](const Stmt *X) {
-    const auto *R = dyn_cast<DeclRefExpr>(X);
-    if (!R || R->getDecl() != P)
-      return false;
-    const Stmt *U = parentStmt(C.Ctx, R);
-    while (isa_and_nonnull<ParenExpr>(U))
-      U = parentStmt(C.Ctx, U);
-    if (const auto *B = dyn_cast_or_null<BinaryOperator>(U);
-        B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == R) {
-      Other |= Def != nullptr || B->getOpcode() != BO_Assign;
-      Def = B->getRHS();
-      At = B;
-    } else if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(U);
-               !Cast || Cast->getCastKind() != CK_LValueToRValue) {
-      Other = true; // an increment, &p, or a use that may write it
-    }
-    return Other;
-  });
+  const Expr *Def = P && P->getType()->isPointerType() ? onlyAllocation(C.Ctx, P, F) : nullptr;
   std::string Fn;
-  std::optional<int64_t> Size =
-      Other || !Def ? std::nullopt
-                    : allocationSize(C, F, Def, At ? At : parentStmt(C.Ctx, DynTypedNode::create(*P)), Fn);
+  std::optional<int64_t> Size = Def ? allocationSize(C, F, Def, parentStmt(C.Ctx, Def), Fn) : std::nullopt;
   if (!Size)
     return std::nullopt;
   unsigned Line = C.Ctx.getSourceManager().getExpansionLineNumber(Def->getBeginLoc());

@@ -90,7 +90,7 @@ Signature signature(CheckContext &C, const P2PEvent &E, const P2PEvent::Side &S,
   if (!Info || !Info->Shape)
     return Sig;
   Sig.Base = Info->Base;
-  Sig.Shown = Info->Name + " (built from " + Info->Base + ")";
+  Sig.Shown = Info->shown();
   if (S.Count)
     Sig.Count = *S.Count * Info->Shape->elements();
   return Sig;

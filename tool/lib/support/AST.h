@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include <optional>
 #include <vector>
 
 namespace ompi {
@@ -101,6 +102,103 @@ inline const clang::Expr *assignedLValue(const clang::Stmt *N) {
   if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(N); U && U->isIncrementDecrementOp())
     return U->getSubExpr();
   return nullptr;
+}
+
+/// Whether the reference R only reads its variable's value: its use,
+/// through parentheses, is an lvalue-to-rvalue conversion (not an
+/// assignment, an increment, &v or a reference binding).
+inline bool onlyReads(clang::ASTContext &Ctx, const clang::DeclRefExpr *R) {
+  const clang::Stmt *P = parentStmt(Ctx, R);
+  while (llvm::isa_and_nonnull<clang::ParenExpr>(P))
+    P = parentStmt(Ctx, P);
+  const auto *Cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(P);
+  return Cast && Cast->getCastKind() == clang::CK_LValueToRValue;
+}
+
+/// Whether E (through casts) calls malloc, calloc or aligned_alloc: a fresh
+/// object no other pointer reaches.
+inline bool freshAllocation(const clang::Expr *E) {
+  const auto *CE = llvm::dyn_cast_or_null<clang::CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  const clang::FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  llvm::StringRef N = F && F->getIdentifier() ? F->getName() : "";
+  return N == "malloc" || N == "calloc" || N == "aligned_alloc";
+}
+
+/// The one allocation a local pointer variable V (not a parameter, not
+/// static) ever holds in F: its one definition (its initialiser or one
+/// assignment; a null initialiser aside) from malloc, calloc or
+/// aligned_alloc, the expression returned; V otherwise only read, its
+/// address never taken. Null otherwise. Two such variables point to
+/// different objects (a freed one may not be used).
+inline const clang::Expr *onlyAllocation(clang::ASTContext &Ctx, const clang::VarDecl *V,
+                                         const clang::FunctionDecl *F) {
+  if (!V || !F || !F->hasBody() || !V->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(V))
+    return nullptr;
+  // A null initialiser holds no object (a null buffer with data is an
+  // error MPI reports either way).
+  const clang::Expr *Init = V->getInit(), *Alloc = nullptr;
+  unsigned Defs = 0;
+  if (Init && !Init->isNullPointerConstant(Ctx, clang::Expr::NPC_ValueDependentIsNotNull)) {
+    Defs = freshAllocation(Init) ? 1 : 2;
+    Alloc = Init;
+  }
+  bool Ok = true;
+  anyNode(F->getBody(), [&](const clang::Stmt *S) {
+    const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S);
+    if (!D || D->getDecl() != V)
+      return false;
+    const clang::Stmt *P = parentStmt(Ctx, D);
+    if (const auto *IC = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(P);
+        IC && IC->getCastKind() == clang::CK_LValueToRValue)
+      return false; // read
+    const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(P);
+    if (B && B->getOpcode() == clang::BO_Assign && B->getLHS()->IgnoreParens() == D && freshAllocation(B->getRHS())) {
+      ++Defs;
+      Alloc = B->getRHS();
+    } else {
+      Ok = false;
+    }
+    return !Ok;
+  });
+  return Ok && Defs == 1 ? Alloc : nullptr;
+}
+
+/// The header of a counting loop `for (k = A; k OP B; k++)`: the counter
+/// assigned or declared (`int k = A`) in the first clause, OP <, <= or !=,
+/// the step k++, ++k or k += 1 (condition and step as written, not
+/// parenthesised). What the loop's body does is the caller's to judge.
+struct CountingHeader {
+  const clang::VarDecl *Counter = nullptr;
+  const clang::Expr *Start = nullptr, *Bound = nullptr;
+  clang::BinaryOperatorKind Op = clang::BO_LT;
+  bool Declared = false; ///< the first clause declares the counter
+};
+
+inline std::optional<CountingHeader> countingHeader(clang::ASTContext &Ctx, const clang::ForStmt *For) {
+  CountingHeader H;
+  if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
+    H.Counter = llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl());
+    H.Start = H.Counter ? H.Counter->getInit() : nullptr;
+    H.Declared = true;
+  } else if (const auto *BO = llvm::dyn_cast_or_null<clang::BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == clang::BO_Assign) {
+    H.Counter = namedVar(BO->getLHS());
+    H.Start = BO->getRHS();
+  }
+  const auto *C = llvm::dyn_cast_or_null<clang::BinaryOperator>(For->getCond());
+  if (!H.Counter || !H.Start || !C || namedVar(C->getLHS()) != H.Counter ||
+      !(C->getOpcode() == clang::BO_LT || C->getOpcode() == clang::BO_LE || C->getOpcode() == clang::BO_NE))
+    return std::nullopt;
+  H.Bound = C->getRHS();
+  H.Op = C->getOpcode();
+  const clang::Expr *Inc = For->getInc();
+  const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc);
+  const auto *A = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(Inc);
+  clang::Expr::EvalResult One;
+  bool Step = (U && U->isIncrementOp() && namedVar(U->getSubExpr()) == H.Counter) ||
+              (A && A->getOpcode() == clang::BO_AddAssign && namedVar(A->getLHS()) == H.Counter &&
+               A->getRHS()->EvaluateAsInt(One, Ctx) && One.Val.getInt() == 1);
+  return Step ? std::optional<CountingHeader>(H) : std::nullopt;
 }
 
 /// The body of a for, while or do statement (null for anything else).

@@ -17,7 +17,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
 #include <set>
@@ -86,10 +85,8 @@ llvm::Error ompi::runDatatypeTemplates(TransformContext &TC) {
     for (const RunTable &Table : T.Tables)
       if (Tables.insert({Table.Body, Table.Name}).second)
         Decls[Table.Body->getLBracLoc().getLocWithOffset(1)] +=
-            llvm::formatv(
-                " static const MPI_Aint {0}[{1}] = {2};", Table.Name, Table.Values.size(),
-                "{" + llvm::join(llvm::map_range(Table.Values, [](int64_t V) { return std::to_string(V); }), ", ") +
-                    "}")
+            llvm::formatv(" static const MPI_Aint {0}[{1}] = {2};", Table.Name, Table.Values.size(),
+                          bracedInts(Table.Values))
                 .str();
   for (const ShadowVar &V : Plan.Shadows)
     if (auto E = addShadow(TC, V, Decls))
