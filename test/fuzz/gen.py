@@ -481,7 +481,8 @@ class Gen:
             for _ in range(nb):
                 displs.append(at)
                 at += bl + r(0, 4)
-            self.r.shuffle(displs) if self.chance(0.3) else None
+            if self.chance(0.3):
+                self.r.shuffle(displs)
             hindexed = self.chance(0.3)
             decls.append("%s %s_d[%d] = {%s};" % ("MPI_Aint" if hindexed else "int", t, nb, ", ".join(
                 "(MPI_Aint)(8 * %s)" % num(d) if hindexed else num(d) for d in displs)))
@@ -569,9 +570,9 @@ class Gen:
             fl, ix, oc = self.fresh("dfl"), self.fresh("dix"), self.fresh("doc")
             if arr and how_done == 1:  # a wait for any, twice; then maybe the same again (all complete)
                 body.insert(0, "int %s;" % ix)
-                start = body[-2:]
-                for _ in range(self.r.randint(1, 2)):
-                    if body[-2:] != start:
+                start = body[-2:]  # the receive and the send
+                for again in range(self.r.randint(1, 2)):
+                    if again:
                         body.extend(start)
                     body.append("for (int %s_k = 0; %s_k < 2; %s_k++) {" % (ix, ix, ix))
                     body.append("  MPI_Waitany(2, %s, &%s, &%s_st[0]);" % (rq, ix, rq))
