@@ -137,18 +137,25 @@ bool isMessageCall(const CallExpr *CE) {
   return M && (M->Cat == Category::PointToPoint || M->Cat == Category::Probe || M->Cat == Category::Completion);
 }
 
+/// One-sided calls: window creation, synchronisation, RMA, MPI_Win_free.
+bool isOneSidedCall(const CallExpr *CE) {
+  const FunctionModel *M = lookupFunction(calleeName(CE));
+  return M && M->Cat == Category::OneSided;
+}
+
 /// Whether S issues collectives, directly or through the file's functions.
 class Relevance {
 public:
-  explicit Relevance(bool P2P = false) : P2P(P2P) {}
+  explicit Relevance(bool P2P = false, bool Rma = false) : P2P(P2P), Rma(Rma) {}
   const bool P2P; ///< point-to-point calls (and waits, probes) count too
+  const bool Rma; ///< only one-sided calls count (rmaTraces)
 
   bool collectives(const Stmt *S) {
     return S && anyNode(S, [&](const Stmt *N) {
              const auto *CE = dyn_cast<CallExpr>(N);
              if (!CE)
                return false;
-             if (isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
+             if (Rma ? isOneSidedCall(CE) : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
                return true;
              const FunctionDecl *F = definedCallee(CE);
              return F && calls(F);
@@ -367,6 +374,11 @@ private:
       EndLine = line(CE->getBeginLoc());
       return Code && *Code == 0 ? Flow::Exited : Flow::Aborted;
     }
+    if (Rel.Rma && (isOneSidedCall(CE) || isCollectiveCall(CE) || isMessageCall(CE))) {
+      if (isOneSidedCall(CE))
+        window(CE);
+      return Flow::Normal; // the other calls are the other runs' business
+    }
     if (Rel.P2P && isMessageCall(CE)) {
       message(CE);
       return Flow::Normal;
@@ -459,6 +471,22 @@ private:
       E.K = Nonblocking ? P2PEvent::IRecv : P2PEvent::Recv;
       side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
     }
+    Messages.push_back(E);
+  }
+
+  /// A one-sided call on a local window variable (rmaTraces).
+  void window(const CallExpr *CE) {
+    unsigned L = line(CE->getBeginLoc());
+    auto W = windowCall(CE, SM);
+    if (!W)
+      throw Undecided{llvm::formatv("the window of {0} at line {1} is not a local variable", calleeName(CE), L).str()};
+    P2PEvent E;
+    E.K = P2PEvent::Window;
+    E.Call = CE;
+    E.Line = L;
+    E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
+    E.Win = W->first;
+    E.WinEvent = W->second;
     Messages.push_back(E);
   }
 
@@ -739,7 +767,7 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
     forget(Loop);
     return Flow::Normal;
   }
-  if (Rel.P2P)
+  if (Rel.P2P || Rel.Rma)
     return unroll(Loop, Cond, Body, Inc);
   // A loop whose condition the run decides on every iteration (at most 64)
   // is run iteration by iteration: ranks that run it a different number of
@@ -1044,6 +1072,8 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
       Run.WouldFork = WouldFork;
+      if (Rel.Rma) // no collective names the communicator of the ranks: the run's are the world's
+        Run.TheComm = CommId{CommId::Predefined, "MPI_COMM_WORLD"};
       T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
       T.Ranks.push_back(std::move(Run.Messages));
       Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
@@ -1054,35 +1084,80 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
   return Out;
 }
 
+/// Every run of F's ranks (p2pJob), then each outcome of the conditions
+/// the runs could not decide, appended to Out.
+static void traceRuns(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel, const FunctionDecl *F,
+                      std::vector<P2PTraces> &Out) {
+  Taken Chosen;
+  std::set<std::string> Decided;
+  bool WouldFork = false;
+  try {
+    std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided, &WouldFork);
+    Out.insert(Out.end(), Mine.begin(), Mine.end());
+  } catch (const Undecided &) {
+  }
+  if (!WouldFork)
+    return;
+  // Then each outcome of the conditions the runs could not decide.
+  explore([&](const Choices &C) {
+    Taken Chosen;
+    std::set<std::string> Decided;
+    std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, &C, Chosen, Decided);
+    std::string Assumed = assumed(Ctx, C, Chosen, Decided);
+    for (P2PTraces &T : Mine)
+      T.Assumed = Assumed;
+    if (!Assumed.empty())
+      Out.insert(Out.end(), Mine.begin(), Mine.end());
+    return false;
+  });
+}
+
 std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
   Relevance Rel(true);
   std::vector<P2PTraces> Out;
-  for (const FunctionDecl *F : entries(Ctx, Rel)) {
-    if (!F->isMain())
-      continue; // a whole program only: a library's callers may send what it receives
-    Taken Chosen;
-    std::set<std::string> Decided;
-    bool WouldFork = false;
-    try {
-      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided, &WouldFork);
-      Out.insert(Out.end(), Mine.begin(), Mine.end());
-    } catch (const Undecided &) {
-    }
-    if (!WouldFork)
-      continue;
-    // Then each outcome of the conditions the runs could not decide.
-    explore([&](const Choices &C) {
-      Taken Chosen;
-      std::set<std::string> Decided;
-      std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, &C, Chosen, Decided);
-      std::string Assumed = assumed(Ctx, C, Chosen, Decided);
-      for (P2PTraces &T : Mine)
-        T.Assumed = Assumed;
-      if (!Assumed.empty())
-        Out.insert(Out.end(), Mine.begin(), Mine.end());
-      return false;
+  for (const FunctionDecl *F : entries(Ctx, Rel))
+    if (F->isMain()) // a whole program only: a library's callers may send what it receives
+      traceRuns(Ctx, Ev, Uni, Rel, F, Out);
+  return Out;
+}
+
+/// Whether a window of the functions Fs is used other than as an argument
+/// of an MPI call (its value or address) or in a comparison: copied,
+/// assigned from another, given to a function that is not MPI's.
+static bool windowsEscape(const std::set<const FunctionDecl *> &Fs) {
+  for (const FunctionDecl *F : Fs) {
+    std::set<const Stmt *> Allowed;
+    auto allow = [&](const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenImpCasts();
+      Allowed.insert(E);
+    };
+    bool Escapes = false;
+    anyNode(F->getBody(), [&](const Stmt *N) {
+      if (const auto *CE = dyn_cast<CallExpr>(N); CE && lookupFunction(calleeName(CE)))
+        for (const Expr *A : CE->arguments())
+          allow(A);
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isEqualityOp())
+        allow(B->getLHS()), allow(B->getRHS());
+      const auto *D = dyn_cast<DeclRefExpr>(N);
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (V && handleClassOf(V->getType().getAsString()) == HandleClass::Win && !Allowed.count(D))
+        Escapes = true;
+      return Escapes;
     });
+    if (Escapes)
+      return true;
   }
+  return false;
+}
+
+std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel(false, true);
+  std::vector<P2PTraces> Out;
+  for (const FunctionDecl *F : entries(Ctx, Rel))
+    if (!windowsEscape(reachable(F)))
+      traceRuns(Ctx, Ev, Uni, Rel, F, Out);
   return Out;
 }
 

@@ -39,6 +39,7 @@
 #define OMPI_TOOL_ANALYSIS_COLLECTIVESEQUENCE_H
 
 #include "analysis/Evaluator.h"
+#include "analysis/HandleFlow.h"
 #include "analysis/Uniformity.h"
 #include <optional>
 #include <set>
@@ -91,7 +92,8 @@ struct P2PEvent {
     ISend,    ///< MPI_Isend and its forms (Sync for MPI_Issend)
     IRecv,    ///< MPI_Irecv
     Wait,     ///< MPI_Wait, MPI_Waitall: completes Reqs
-    Collective
+    Collective,
+    Window ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
   } K = Send;
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
@@ -100,8 +102,10 @@ struct P2PEvent {
   unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
   struct Side {
     std::optional<int64_t> Peer, Tag, Count;
-    std::string Type; ///< the predefined datatype, "" if not one
-  } S, R;             ///< the send side, the receive side
+    std::string Type;                  ///< the predefined datatype, "" if not one
+  } S, R;                              ///< the send side, the receive side
+  const clang::VarDecl *Win = nullptr; ///< Window: the window variable
+  HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
 };
 
 /// The point-to-point calls every rank of one run makes, in order.
@@ -125,6 +129,15 @@ struct P2PTraces {
 /// nothing. After those runs come the runs for each outcome of the
 /// undecided conditions (see the file comment), each set with its Assumed.
 std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
+
+/// The same runs for one-sided communication: each rank's calls on the
+/// local window variables of the functions it runs (K == Window), with 2,
+/// 3 and 4 processes, loops iteration by iteration, for every entry
+/// function with such calls. A function whose runs cannot all be followed
+/// (a window that is a parameter or global, a window call in a loop or
+/// branch the run cannot decide, a window copied, assigned or given to a
+/// function that is not MPI's) gives nothing.
+std::vector<P2PTraces> rmaTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
 /// "0, 2-3": a list of ranks for messages.
 std::string describeRanks(const std::vector<int> &R);

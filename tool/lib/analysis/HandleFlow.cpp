@@ -111,6 +111,15 @@ HandleEvent::Kind valueEvent(llvm::StringRef Name, unsigned I, HandleClass C) {
   return HandleEvent::Use;
 }
 
+/// Whether CE is a fence asserting MPI_MODE_NOSUCCEED (as spelled).
+bool noSucceed(const CallExpr *CE, HandleEvent::Kind K, const SourceManager &SM) {
+  if (K != HandleEvent::Fence || CE->getNumArgs() != 2)
+    return false;
+  CharSourceRange R =
+      CharSourceRange::getTokenRange(SM.getExpansionRange(CE->getArg(0)->getSourceRange()).getAsRange());
+  return Lexer::getSourceText(R, SM, LangOptions()).contains("MPI_MODE_NOSUCCEED");
+}
+
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
@@ -151,8 +160,7 @@ public:
       if (*C == HandleClass::Request && K == HandleEvent::Create)
         Persistent.insert(V);
       HandleEvent &E = add(V, K, CE->getBeginLoc(), Name.str(), CE);
-      if (K == HandleEvent::Fence && CE->getNumArgs() == 2)
-        E.NoSucceed = llvm::StringRef(spelled(CE->getArg(0))).contains("MPI_MODE_NOSUCCEED");
+      E.NoSucceed = noSucceed(CE, K, SM);
     }
     return true;
   }
@@ -190,15 +198,11 @@ private:
     Es.push_back({K, offset(L), L, std::move(Fn), S});
     return Es.back();
   }
-
-  std::string spelled(const Expr *E) const {
-    CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
-    return Lexer::getSourceText(R, SM, LangOptions()).str();
-  }
 };
 
-/// The state after event E from state S.
-void step(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
+} // namespace
+
+void ompi::stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
   using EK = HandleEvent;
   auto Win = [&](int X) { return S == HUnset || S == HUnknown || S == HFreed ? S : X; };
   switch (E.K) {
@@ -262,6 +266,28 @@ void step(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
   }
 }
 
+std::optional<std::pair<const VarDecl *, HandleEvent>> ompi::windowCall(const CallExpr *CE, const SourceManager &SM) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!F || !F->getIdentifier() || !isMPIFunctionName(F->getName()))
+    return std::nullopt;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    bool Address = false;
+    const DeclRefExpr *D = refIn(CE->getArg(I), Address);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (classOfVar(V) != HandleClass::Win)
+      continue;
+    HandleEvent::Kind K =
+        Address ? addressEvent(CE, F->getName(), I, HandleClass::Win) : valueEvent(F->getName(), I, HandleClass::Win);
+    HandleEvent E{K, SM.getFileOffset(SM.getExpansionLoc(CE->getBeginLoc())), CE->getBeginLoc(), F->getName().str(),
+                  CE};
+    E.NoSucceed = noSucceed(CE, K, SM);
+    return std::make_pair(V, E);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 /// Every path's state of one variable on F's CFG: the states where each
 /// event happens, and at the exit.
 void flow(HandleVar &H, FunctionAnalysis &FA) {
@@ -271,7 +297,7 @@ void flow(HandleVar &H, FunctionAnalysis &FA) {
   StateFlow F = flowStates(FA, Where, HUnset, [&](unsigned K, const HandleStates &S) {
     HandleStates Next;
     for (int X : S)
-      step(H.Events[K], H.Class, X, Next);
+      stepHandle(H.Events[K], H.Class, X, Next);
     return Next;
   });
   H.At = std::move(F.At);

@@ -21,6 +21,7 @@
 #include "analysis/Evaluator.h"
 #include "mpi/MPIModel.h"
 #include "clang/Basic/SourceLocation.h"
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,6 +94,16 @@ template <typename Pred> bool allStates(const HandleStates &S, Pred P) {
 }
 
 llvm::StringRef handleClassName(HandleClass C); ///< "datatype", "communicator", ...
+
+/// The state of a handle of class C after event E from state S, added to
+/// Out (the transfer function of the flow below).
+void stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &Out);
+
+/// The local window variable the MPI call CE names (by value, or by address
+/// for its creation and MPI_Win_free) and what the call does to it, as
+/// handleFlow records it; nullopt when it names none.
+std::optional<std::pair<const clang::VarDecl *, HandleEvent>> windowCall(const clang::CallExpr *CE,
+                                                                         const clang::SourceManager &SM);
 
 /// The local handle variables of F with their events and states (empty when
 /// F's CFG could not be built).

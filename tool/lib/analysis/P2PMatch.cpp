@@ -173,6 +173,8 @@ bool Sim::step(int Rk) {
     break;
   case P2PEvent::Collective:
     return false;
+  case P2PEvent::Window: // only in rmaTraces: nothing to match
+    break;
   }
   ++Pc[Rk];
   CurSend[Rk] = CurRecv[Rk] = -2;

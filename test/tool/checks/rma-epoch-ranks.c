@@ -1,0 +1,157 @@
+// rma-epoch along each rank's run: what one rank certainly does wrong where
+// the paths of the function do not all agree (so the per-path check of
+// rma-epoch.c is silent). Each case is an entry function of its own (no
+// function of the file calls it), run per rank with 2, 3 and 4 processes.
+// The negative cases say why the tool must stay silent.
+// RUN: %ompi-opt --check --checks=rma-epoch %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+// RUN: %ompi-opt --check --checks=rma-epoch %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
+#include <mpi.h>
+
+void free_pending(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(0, w);
+  if (rank == 0)
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w); // no fence completes it
+  // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 0: MPI_Win_free on window 'w' while the epoch of line [[#@LINE-3]] is still open: RMA must be completed (a closing fence, MPI_Win_unlock, MPI_Win_complete) before the window is freed [ompi-rma-epoch]
+  MPI_Win_free(&w);
+}
+
+void fence_on_one_rank(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0)
+    MPI_Win_fence(0, w);
+  // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 1: MPI_Put on window 'w' outside any access epoch (none open since line [[#@LINE-3]]): RMA must follow an MPI_Win_fence, MPI_Win_lock(_all) or MPI_Win_start on the window [ompi-rma-epoch]
+  MPI_Put(local, 4, MPI_INT, 0, 0, 4, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+}
+
+void unlock_unlocked(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank > 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+    MPI_Get(local, 4, MPI_INT, 0, 0, 4, MPI_INT, w);
+  }
+  // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 0: MPI_Win_unlock on window 'w', on which no lock is held: an unlock must end an epoch that MPI_Win_lock opened [ompi-rma-epoch]
+  MPI_Win_unlock(0, w);
+  MPI_Win_free(&w);
+}
+
+// Negative: every rank's epochs are right, though the paths differ.
+void split_epochs(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_fence(0, w);
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    MPI_Win_fence(0, w);
+  } else {
+    MPI_Win_fence(0, w);
+    MPI_Win_fence(0, w);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (rank % 2)
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w);
+    if (rank % 2)
+      MPI_Accumulate(local, 4, MPI_INT, 0, 0, 4, MPI_INT, MPI_SUM, w);
+    if (rank % 2)
+      MPI_Win_unlock(0, w);
+  }
+  MPI_Win_free(&w);
+}
+
+// Negative: the data decides whether the epoch opens (the runs cannot).
+void data_decides(int *mem) {
+  int local[4] = {0};
+  MPI_Win w;
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (mem[0] > 0)
+    MPI_Win_fence(0, w);
+  MPI_Put(local, 4, MPI_INT, 0, 0, 4, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+}
+
+static void sync_all(MPI_Win win) { MPI_Win_fence(0, win); }
+
+// Negative: a helper synchronises the window it is given (not followed).
+void helper_syncs(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0)
+    sync_all(w);
+  if (rank == 0)
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+  if (rank == 0)
+    sync_all(w);
+  MPI_Win_free(&w);
+}
+
+// Negative: a copy of the window synchronises it.
+void copied(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w, alias;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  alias = w;
+  if (rank == 0)
+    MPI_Win_fence(0, alias);
+  if (rank == 0)
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+  if (rank == 0)
+    MPI_Win_fence(0, alias);
+  MPI_Win_free(&w);
+}
+
+// Negative: with fewer than 3 processes the program stops (rank 1 would put
+// outside an epoch with 2); with 3 or more every rank fences first.
+void needs_three(int *mem) {
+  int local[4] = {0}, rank, size;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 3)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (size >= 3 || rank == 0)
+    MPI_Win_fence(0, w);
+  MPI_Put(local, 4, MPI_INT, (rank + 1) % size, 0, 4, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+}
+
+int main(int argc, char **argv) {
+  int mem[4] = {0}, local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    if (argc > 1)
+      MPI_Win_fence(0, w);
+    // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'argc > 1' does not hold, on rank 0: MPI_Put on window 'w' outside any access epoch (none open since line [[#@LINE-4]]): RMA must follow an MPI_Win_fence, MPI_Win_lock(_all) or MPI_Win_start on the window [ompi-rma-epoch]
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    if (argc > 1)
+      MPI_Win_fence(0, w);
+  } else if (argc > 1) {
+    MPI_Win_fence(0, w);
+    MPI_Win_fence(0, w);
+  }
+  MPI_Win_free(&w);
+  MPI_Finalize();
+  return 0;
+}
+// CHECK: 4 warnings generated.
