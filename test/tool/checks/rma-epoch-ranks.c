@@ -46,6 +46,55 @@ void unlock_unlocked(int *mem) {
   MPI_Win_free(&w);
 }
 
+void noprecede_by_variable(int *mem) {
+  int local[4] = {0}, rank, assertion = 0;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(0, w);
+  if (rank == 1) {
+    MPI_Put(local, 4, MPI_INT, 0, 0, 4, MPI_INT, w);
+    assertion = MPI_MODE_NOPRECEDE;
+  }
+  // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 1: MPI_Win_fence on window 'w' asserts MPI_MODE_NOPRECEDE, but it completes the RMA of line [[#@LINE-3]]: the assertion says that no RMA call of this process precedes the fence [ompi-rma-epoch]
+  MPI_Win_fence(assertion, w);
+  MPI_Win_free(&w);
+}
+
+void assertions_differ(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
+  MPI_Put(local, 4, MPI_INT, (rank + 1) % 2, 0, 4, MPI_INT, w);
+  if (rank == 0)
+    // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:5: warning: with 2 processes, fence 2 on window 'w' asserts MPI_MODE_NOSUCCEED on rank 0 but not on rank 1 (line [[#@LINE+4]]): the assertion must be given by every process of the window's group or by none [ompi-rma-epoch]
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+  else
+    // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:5: note: rank 1's fence
+    MPI_Win_fence(0, w);
+  MPI_Win_free(&w);
+}
+
+// Negative: each half of the ranks has a window of its own, whose fences
+// assert alike within the half.
+void windows_of_halves(int *mem) {
+  int rank;
+  MPI_Comm half;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, half, &w);
+  if (rank % 2)
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
+  else
+    MPI_Win_fence(0, w);
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+  MPI_Win_free(&w);
+  MPI_Comm_free(&half);
+}
+
 // Negative: every rank's epochs are right, though the paths differ.
 void split_epochs(int *mem) {
   int local[4] = {0}, rank;
@@ -154,4 +203,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 4 warnings generated.
+// CHECK: 6 warnings generated.

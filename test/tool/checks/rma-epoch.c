@@ -1,6 +1,7 @@
 // rma-epoch: one-sided synchronisation wrong on every path to the call; the
 // negative cases are the epochs MPI allows (RMA on some ranks, a lock after a
-// closing fence or a MPI_MODE_NOSUCCEED fence, nested locks on two targets).
+// closing fence or a MPI_MODE_NOSUCCEED fence, nested locks on two targets,
+// MPI_MODE_NOPRECEDE on a fence no RMA precedes).
 // RUN: %ompi-opt --check --checks=rma-epoch %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=rma-epoch %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 #include <mpi.h>
@@ -65,13 +66,29 @@ static void negatives(int *mem, int rank, int n) {
   MPI_Win_free(&w);
 }
 
+static void noprecede(int *mem) {
+  int local[4] = {0}, assertion = MPI_MODE_NOPRECEDE;
+  MPI_Win w;
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_fence(MPI_MODE_NOPRECEDE, w); // negative: no RMA precedes it
+  MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+  // CHECK: {{.*}}rma-epoch.c:[[#@LINE+1]]:3: warning: MPI_Win_fence on window 'w' asserts MPI_MODE_NOPRECEDE, but it completes the RMA of line [[#@LINE-1]]: the assertion says that no RMA call of this process precedes the fence [ompi-rma-epoch]
+  MPI_Win_fence(MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE, w);
+  MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+  // Negative: the path-wise check does not read a variable's assertion (the
+  // per-rank runs of rma-epoch-ranks.c do).
+  MPI_Win_fence(assertion, w);
+  MPI_Win_free(&w);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0}, rank;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   positives(mem, rank);
   negatives(mem, rank, argc);
+  noprecede(mem);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 5 warnings generated.
+// CHECK: 6 warnings generated.

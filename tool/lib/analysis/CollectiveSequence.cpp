@@ -487,7 +487,34 @@ private:
     E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
     E.Win = W->first;
     E.WinEvent = W->second;
+    if (E.WinEvent.K == HandleEvent::Create)
+      if (auto I = lookupFunction(calleeName(CE))->find(Role::Comm); I && *I < CE->getNumArgs())
+        E.WorldWindow = Ev.commId(CE->getArg(*I), frame().F, CE).isWorld();
+    if (E.WinEvent.AssertUnknown)
+      if (auto M = modes(CE->getArg(0))) {
+        E.WinEvent.AssertUnknown = false;
+        E.WinEvent.NoSucceed = M->count("MPI_MODE_NOSUCCEED");
+        E.WinEvent.NoPrecede = M->count("MPI_MODE_NOPRECEDE");
+      }
     Messages.push_back(E);
+  }
+
+  /// The MPI_MODE_* names an assertion combines (0, the names, variables
+  /// the run knows to hold one, joined by | or +); nullopt when not known.
+  std::optional<std::set<std::string>> modes(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && (B->getOpcode() == BO_Or || B->getOpcode() == BO_Add)) {
+      auto L = modes(B->getLHS()), R = modes(B->getRHS());
+      if (!L || !R)
+        return std::nullopt;
+      L->insert(R->begin(), R->end());
+      return L;
+    }
+    if (auto H = handle(E); H && llvm::StringRef(*H).starts_with("MPI_MODE_"))
+      return std::set<std::string>{*H};
+    if (auto V = value(E); V && *V == 0)
+      return std::set<std::string>{};
+    return std::nullopt;
   }
 
   /// The request &r, &r[k], r + k names, as "variable#k" (k concrete).

@@ -106,6 +106,7 @@ struct P2PEvent {
   } S, R;                              ///< the send side, the receive side
   const clang::VarDecl *Win = nullptr; ///< Window: the window variable
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
+  bool WorldWindow = false;            ///< Window, a creation: on MPI_COMM_WORLD
 };
 
 /// The point-to-point calls every rank of one run makes, in order.

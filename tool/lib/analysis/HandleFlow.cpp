@@ -2,6 +2,7 @@
 #include "analysis/HandleFlow.h"
 #include "analysis/EventFlow.h"
 #include "mpi/CallModel.h"
+#include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -111,13 +112,20 @@ HandleEvent::Kind valueEvent(llvm::StringRef Name, unsigned I, HandleClass C) {
   return HandleEvent::Use;
 }
 
-/// Whether CE is a fence asserting MPI_MODE_NOSUCCEED (as spelled).
-bool noSucceed(const CallExpr *CE, HandleEvent::Kind K, const SourceManager &SM) {
-  if (K != HandleEvent::Fence || CE->getNumArgs() != 2)
-    return false;
-  CharSourceRange R =
-      CharSourceRange::getTokenRange(SM.getExpansionRange(CE->getArg(0)->getSourceRange()).getAsRange());
-  return Lexer::getSourceText(R, SM, LangOptions()).contains("MPI_MODE_NOSUCCEED");
+/// A fence's assertion as spelled: MPI_MODE_NOSUCCEED, MPI_MODE_NOPRECEDE,
+/// and whether a variable makes it unknown.
+void readAssert(const CallExpr *CE, HandleEvent &E, const SourceManager &SM) {
+  if (E.K != HandleEvent::Fence || CE->getNumArgs() != 2)
+    return;
+  const Expr *A = CE->getArg(0);
+  CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(A->getSourceRange()).getAsRange());
+  llvm::StringRef Text = Lexer::getSourceText(R, SM, LangOptions());
+  E.NoSucceed = Text.contains("MPI_MODE_NOSUCCEED");
+  E.NoPrecede = Text.contains("MPI_MODE_NOPRECEDE");
+  E.AssertUnknown = anyNode(A, [](const Stmt *N) {
+    const auto *D = dyn_cast<DeclRefExpr>(N);
+    return D && isa<VarDecl>(D->getDecl());
+  });
 }
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -160,7 +168,7 @@ public:
       if (*C == HandleClass::Request && K == HandleEvent::Create)
         Persistent.insert(V);
       HandleEvent &E = add(V, K, CE->getBeginLoc(), Name.str(), CE);
-      E.NoSucceed = noSucceed(CE, K, SM);
+      readAssert(CE, E, SM);
     }
     return true;
   }
@@ -239,6 +247,8 @@ void ompi::stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &
       Out.insert(S);
     else
       Out.insert(Win(E.NoSucceed ? WNoEpoch : S == WNoEpoch ? WFenceOpen : WFenceMaybe));
+    if (S < WLocked && S != WLockAll && S != WAccess && E.AssertUnknown)
+      Out.insert(Win(WNoEpoch)); // a variable's assertion may be MPI_MODE_NOSUCCEED
     return;
   case EK::RMA:
     Out.insert(S == WFenceOpen || S == WFenceMaybe ? WFencePending : S);
@@ -280,7 +290,7 @@ std::optional<std::pair<const VarDecl *, HandleEvent>> ompi::windowCall(const Ca
         Address ? addressEvent(CE, F->getName(), I, HandleClass::Win) : valueEvent(F->getName(), I, HandleClass::Win);
     HandleEvent E{K, SM.getFileOffset(SM.getExpansionLoc(CE->getBeginLoc())), CE->getBeginLoc(), F->getName().str(),
                   CE};
-    E.NoSucceed = noSucceed(CE, K, SM);
+    readAssert(CE, E, SM);
     return std::make_pair(V, E);
   }
   return std::nullopt;

@@ -52,7 +52,9 @@ struct HandleEvent {
   clang::SourceLocation Loc;
   std::string Function; ///< the call's, for calls
   const clang::Stmt *S = nullptr;
-  bool NoSucceed = false; ///< a fence asserting MPI_MODE_NOSUCCEED
+  bool NoSucceed = false;     ///< a fence asserting MPI_MODE_NOSUCCEED
+  bool NoPrecede = false;     ///< a fence asserting MPI_MODE_NOPRECEDE
+  bool AssertUnknown = false; ///< a fence whose assertion a variable gives (it may assert either)
 };
 
 /// The states of a handle on the paths reaching a point.

@@ -5,11 +5,13 @@
 // epoch; MPI_Win_lock or MPI_Win_lock_all inside the access epoch a fence
 // opened; a fence while a lock or an MPI_Win_start epoch is open; an unlock
 // with no lock held; MPI_Win_free while RMA of an open epoch has not been
-// completed. A fence that closes an epoch opens another only if RMA follows
-// (then a lock may follow it). analysis/HandleFlow follows each window.
-// Where the paths do not all agree, each rank's own run (rmaTraces) is
-// judged by the same rules: a rule one rank certainly breaks is reported
-// with the number of processes, the ranks and any assumed outcome.
+// completed; a fence asserting MPI_MODE_NOPRECEDE that completes RMA. A
+// fence that closes an epoch opens another only if RMA follows (then a lock
+// may follow it). analysis/HandleFlow follows each window. Where the paths
+// do not all agree, each rank's own run (rmaTraces) is judged by the same
+// rules: a rule one rank certainly breaks is reported with the number of
+// processes, the ranks and any assumed outcome. The runs also compare the
+// fences' MPI_MODE_NOPRECEDE and MPI_MODE_NOSUCCEED rank against rank.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/CollectiveSequence.h"
@@ -29,49 +31,60 @@ bool inFenceEpoch(int S) { return S == WFenceOpen || S == WFencePending; }
 bool inOtherEpoch(int S) { return S >= WLocked || S == WLockAll || S == WAccess; }
 bool outsideLock(int S) { return S == WNoEpoch || S == WFenceOpen || S == WFencePending || S == WFenceMaybe; }
 
-/// Whether event K breaks an epoch rule in state S.
-bool wrongIn(HandleEvent::Kind K, int S) {
-  switch (K) {
+/// The rules a window call may break.
+enum class Rule { None, Outside, LockInFence, FenceInEpoch, NoLock, FreeOpen, NoPrecede };
+
+/// The rule event E breaks in state S.
+Rule wrongIn(const HandleEvent &E, int S) {
+  switch (E.K) {
   case HandleEvent::RMA:
-    return S == WNoEpoch;
+    return S == WNoEpoch ? Rule::Outside : Rule::None;
   case HandleEvent::Lock:
   case HandleEvent::LockAll:
-    return inFenceEpoch(S);
+    return inFenceEpoch(S) ? Rule::LockInFence : Rule::None;
   case HandleEvent::Fence:
-    return inOtherEpoch(S);
+    return inOtherEpoch(S) ? Rule::FenceInEpoch : E.NoPrecede && S == WFencePending ? Rule::NoPrecede : Rule::None;
   case HandleEvent::Unlock:
   case HandleEvent::UnlockAll:
-    return outsideLock(S);
+    return outsideLock(S) ? Rule::NoLock : Rule::None;
   case HandleEvent::Free:
-    return S == WFencePending || inOtherEpoch(S);
+    return S == WFencePending || inOtherEpoch(S) ? Rule::FreeOpen : Rule::None;
   default:
-    return false;
+    return Rule::None;
   }
 }
 
-/// The rule event E breaks on window W. L is the line of the last
-/// synchronisation before it (for a lock: of the last fence).
-std::string rule(const HandleEvent &E, const std::string &W, unsigned L) {
-  switch (E.K) {
-  case HandleEvent::RMA:
+/// The rule every state of S breaks (None where they differ).
+Rule wrongInAll(const HandleEvent &E, const HandleStates &S) {
+  Rule R = S.empty() ? Rule::None : wrongIn(E, *S.begin());
+  return allStates(S, [&](int X) { return wrongIn(E, X) == R; }) ? R : Rule::None;
+}
+
+/// Rule R broken by event E on window W in words. L is the line of the
+/// event the rule names (namedBy).
+std::string describe(Rule R, const HandleEvent &E, const std::string &W, unsigned L) {
+  switch (R) {
+  case Rule::Outside:
     return llvm::formatv("{0} on window '{1}' outside any access epoch (none open since line {2}): RMA must "
                          "follow an MPI_Win_fence, MPI_Win_lock(_all) or MPI_Win_start on the window",
                          E.Function, W, L);
-  case HandleEvent::Lock:
-  case HandleEvent::LockAll:
+  case Rule::LockInFence:
     return llvm::formatv("{0} on window '{1}' inside the access epoch the fence at line {2} opened: a lock "
                          "epoch must not start inside a fence epoch (end it with a fence asserting "
                          "MPI_MODE_NOSUCCEED first)",
                          E.Function, W, L);
-  case HandleEvent::Fence:
+  case Rule::FenceInEpoch:
     return llvm::formatv("MPI_Win_fence on window '{0}' while the epoch that line {1} opened is still open: "
                          "close it (MPI_Win_unlock, MPI_Win_unlock_all, MPI_Win_complete) before a fence",
                          W, L);
-  case HandleEvent::Unlock:
-  case HandleEvent::UnlockAll:
+  case Rule::NoLock:
     return llvm::formatv("{0} on window '{1}', on which no lock is held: an unlock must end an epoch that "
                          "{2} opened",
                          E.Function, W, E.K == HandleEvent::Unlock ? "MPI_Win_lock" : "MPI_Win_lock_all");
+  case Rule::NoPrecede:
+    return llvm::formatv("MPI_Win_fence on window '{0}' asserts MPI_MODE_NOPRECEDE, but it completes the RMA "
+                         "of line {1}: the assertion says that no RMA call of this process precedes the fence",
+                         W, L);
   default:
     return llvm::formatv("MPI_Win_free on window '{0}' while the epoch of line {1} is still open: RMA must be "
                          "completed (a closing fence, MPI_Win_unlock, MPI_Win_complete) before the window is "
@@ -80,48 +93,113 @@ std::string rule(const HandleEvent &E, const std::string &W, unsigned L) {
   }
 }
 
-/// Whether the event is a synchronisation a message names: for a lock the
-/// fences, for the others every call but RMA and plain uses.
-bool namedSync(HandleEvent::Kind Of, HandleEvent::Kind K) {
-  if (Of == HandleEvent::Lock || Of == HandleEvent::LockAll)
+/// Whether an earlier event of kind K is the one rule R names: for a lock
+/// the last fence, for MPI_MODE_NOPRECEDE the last RMA call, for the others
+/// the last synchronisation.
+bool namedBy(Rule R, HandleEvent::Kind K) {
+  if (R == Rule::LockInFence)
     return K == HandleEvent::Fence;
+  if (R == Rule::NoPrecede)
+    return K == HandleEvent::RMA;
   return K != HandleEvent::RMA && K != HandleEvent::Use && K != HandleEvent::UseComm;
 }
 
 /// Along the CFG: the events every path reaches in a wrong state.
 void checkEvent(CheckContext &C, const HandleVar &H, unsigned I) {
   const HandleEvent &E = H.Events[I];
-  if (!allStates(H.At[I], [&](int S) { return wrongIn(E.K, S); }))
+  Rule R = wrongInAll(E, H.At[I]);
+  if (R == Rule::None)
     return;
   unsigned L = 0;
   for (unsigned J = I; J-- > 0 && !L;)
-    if (namedSync(E.K, H.Events[J].K))
+    if (namedBy(R, H.Events[J].K))
       L = C.Ctx.getSourceManager().getExpansionLineNumber(H.Events[J].Loc);
-  C.report("rma-epoch", E.Loc, rule(E, H.V->getName().str(), L));
+  C.report("rma-epoch", E.Loc, describe(R, E, H.V->getName().str(), L));
 }
 
-/// One rank's run: each window's state event by event, and the events
+/// One rank's run: each window's states event by event, and the events
 /// that break a rule, with the rule in words.
-std::vector<std::pair<const P2PEvent *, std::string>> wrongOnRank(CheckContext &C, const std::vector<P2PEvent> &Run) {
+std::vector<std::pair<const P2PEvent *, std::string>> wrongOnRank(const std::vector<P2PEvent> &Run) {
   std::vector<std::pair<const P2PEvent *, std::string>> Out;
-  std::map<const VarDecl *, int> State;
+  std::map<const VarDecl *, HandleStates> State;
   for (unsigned I = 0; I < Run.size(); ++I) {
     const P2PEvent &E = Run[I];
     if (E.K != P2PEvent::Window)
       continue;
-    auto It = State.try_emplace(E.Win, HUnset).first;
-    if (wrongIn(E.WinEvent.K, It->second)) {
+    HandleStates &S = State.try_emplace(E.Win, HandleStates{HUnset}).first->second;
+    if (Rule R = wrongInAll(E.WinEvent, S); R != Rule::None) {
       unsigned L = 0;
       for (unsigned J = I; J-- > 0 && !L;)
-        if (Run[J].K == P2PEvent::Window && Run[J].Win == E.Win && namedSync(E.WinEvent.K, Run[J].WinEvent.K))
+        if (Run[J].K == P2PEvent::Window && Run[J].Win == E.Win && namedBy(R, Run[J].WinEvent.K))
           L = Run[J].Line;
-      Out.push_back({&E, rule(E.WinEvent, E.Win->getName().str(), L)});
+      Out.push_back({&E, describe(R, E.WinEvent, E.Win->getName().str(), L)});
     }
     HandleStates Next;
-    stepHandle(E.WinEvent, HandleClass::Win, It->second, Next);
-    It->second = Next.empty() ? HUnknown : *Next.begin();
+    for (int X : S)
+      stepHandle(E.WinEvent, HandleClass::Win, X, Next);
+    S = std::move(Next);
   }
   return Out;
+}
+
+/// The fences of each window created once, on MPI_COMM_WORLD, in one
+/// rank's run, in order.
+std::map<const VarDecl *, std::vector<const P2PEvent *>> worldFences(const std::vector<P2PEvent> &Run) {
+  std::map<const VarDecl *, std::vector<const P2PEvent *>> Out;
+  std::map<const VarDecl *, int> Created; // 1: once, on the world; -1: otherwise
+  for (const P2PEvent &E : Run) {
+    if (E.K != P2PEvent::Window)
+      continue;
+    if (E.WinEvent.K == HandleEvent::Create) {
+      int &N = Created[E.Win];
+      N = E.WorldWindow && !N ? 1 : -1;
+    } else if (E.WinEvent.K == HandleEvent::Fence) {
+      Out[E.Win].push_back(&E);
+    }
+  }
+  for (auto It = Out.begin(); It != Out.end();)
+    It = Created[It->first] == 1 ? std::next(It) : Out.erase(It);
+  return Out;
+}
+
+/// The first fence of each window at which the ranks' assertions part:
+/// MPI_MODE_NOPRECEDE and MPI_MODE_NOSUCCEED must be given by every process
+/// of the window's group or by none.
+void checkAgreement(CheckContext &C, const P2PTraces &T) {
+  std::vector<std::map<const VarDecl *, std::vector<const P2PEvent *>>> Fences;
+  for (const std::vector<P2PEvent> &Run : T.Ranks)
+    Fences.push_back(worldFences(Run));
+  for (const auto &[W, Mine] : Fences[0]) {
+    auto differ = [&]() -> std::optional<std::pair<int, unsigned>> {
+      for (unsigned K = 0; K < Mine.size(); ++K)
+        for (int R = 1; R < T.Size; ++R) {
+          auto It = Fences[R].find(W);
+          if (It == Fences[R].end() || K >= It->second.size())
+            continue;
+          const HandleEvent &A = Mine[K]->WinEvent, &B = It->second[K]->WinEvent;
+          if (!A.AssertUnknown && !B.AssertUnknown && (A.NoPrecede != B.NoPrecede || A.NoSucceed != B.NoSucceed))
+            return std::make_pair(R, K);
+        }
+      return std::nullopt;
+    };
+    auto D = differ();
+    if (!D)
+      continue;
+    const P2PEvent *A = Mine[D->second], *B = Fences[D->first].at(W)[D->second];
+    bool Precede = A->WinEvent.NoPrecede != B->WinEvent.NoPrecede;
+    bool ByA = Precede ? A->WinEvent.NoPrecede : A->WinEvent.NoSucceed;
+    const P2PEvent *Giver = ByA ? A : B, *Other = ByA ? B : A;
+    int GiverRank = ByA ? 0 : D->first, OtherRank = ByA ? D->first : 0;
+    const char *Mode = Precede ? "MPI_MODE_NOPRECEDE" : "MPI_MODE_NOSUCCEED";
+    Finding *F =
+        C.report("rma-epoch", Giver->Call->getBeginLoc(),
+                 llvm::formatv("{0}, fence {1} on window '{2}' asserts {3} on rank {4} but not on rank {5} (line {6}): "
+                               "the assertion must be given by every process of the window's group or by none",
+                               withProcesses(T), D->second + 1, W->getName(), Mode, GiverRank, OtherRank, Other->Line)
+                     .str());
+    if (F && Other->Call != Giver->Call)
+      C.note(*F, Other->Call->getBeginLoc(), llvm::formatv("rank {0}'s fence", OtherRank).str());
+  }
 }
 
 /// Along each rank's run (analysis/CollectiveSequence's rmaTraces), at the
@@ -129,7 +207,8 @@ std::vector<std::pair<const P2PEvent *, std::string>> wrongOnRank(CheckContext &
 /// of assumed outcomes of conditions every rank takes alike: what one rank
 /// certainly does wrong where the paths of the function do not all agree
 /// (rank 0 puts after its last fence while the others do not; an outcome
-/// of argc that skips the fences).
+/// of argc that skips the fences), and fence assertions the ranks do not
+/// all give.
 void checkRuns(CheckContext &C) {
   std::set<std::pair<const FunctionDecl *, std::string>> Done;
   for (const P2PTraces &T : rmaTraces(C.Ctx, C.Ev, C.Uni)) {
@@ -137,7 +216,7 @@ void checkRuns(CheckContext &C) {
       continue;
     std::map<const CallExpr *, std::pair<std::vector<int>, std::string>> Wrong;
     for (int R = 0; R < T.Size; ++R)
-      for (auto &[E, Rule] : wrongOnRank(C, T.Ranks[R])) {
+      for (auto &[E, Rule] : wrongOnRank(T.Ranks[R])) {
         auto &W = Wrong[E->Call];
         if (W.first.empty() || W.first.back() != R)
           W.first.push_back(R);
@@ -148,6 +227,7 @@ void checkRuns(CheckContext &C) {
                llvm::formatv("{0}, on rank{1} {2}: {3}", withProcesses(T), W.first.size() > 1 ? "s" : "",
                              describeRanks(W.first), W.second)
                    .str());
+    checkAgreement(C, T);
   }
 }
 
