@@ -178,6 +178,36 @@ void allocated(int argc, int n) {
   free(y);
 }
 
+// A pointer set to different arrays on different paths: each array against
+// a count that holds on every path (CorrBench's conflo ArgError-MPIRecv-
+// Type-1: a double into one char). Negatives: the pointer tested between
+// its definition and the call (the test may exclude that path), a count
+// that differs by path as well (the two paths may be correlated), and a
+// count every array has room for.
+void pointed_on_paths(int argc, int n) {
+  char small[1];
+  double big[4];
+  void *p, *q, *r;
+  int count = 1;
+  if (argc == 1)
+    p = small;
+  else
+    p = big;
+  // COUNT: {{.*}}buffers.c:[[#@LINE+1]]:15: warning: MPI_Recv writes 1 x MPI_DOUBLE = 8 bytes into 'p' (as set at line [[#@LINE-3]], one of the values reaching the call), but 'small' has 1 bytes [ompi-count-overflow]
+  MPI_Recv(p, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  q = n > 2 ? (void *)big : (void *)small;
+  r = small;
+  if (argc > 1)
+    r = big;
+  if (r == big)
+    MPI_Recv(r, 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (argc > 1)
+    count = 4;
+  MPI_Recv(r, count, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(q, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(p, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 // A pointer-to-pointer buffer with a derived datatype whose layout is not
 // known (a struct type over what the pointers point to, as one widely used
 // benchmark does): not judged.

@@ -5,7 +5,8 @@
 // pointer's only allocation (malloc or calloc of a static size),
 // from the buffer's address on (for the buffers that hold a block per
 // process, two blocks: the fewest of any run on more than one process),
-// with each count a path may pass.
+// with each count a path may pass, and each array a pointer set on
+// different paths addresses (with a count that holds on every path).
 //
 //===----------------------------------------------------------------------===//
 #include "checks/BufferUses.h"
@@ -131,7 +132,8 @@ static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
 struct BufferObject {
   std::string Name;
   int64_t Size = 0, Offset = 0;
-  std::string From; ///< " (from malloc at line N)" for an allocation
+  std::string From;  ///< " (from malloc at line N)" for an allocation
+  std::string Where; ///< "" or, for one of a pointer's values, " (as set at line N, ...)"
 };
 
 /// The static size of the allocation E makes (malloc(n), calloc(n, s),
@@ -171,16 +173,65 @@ static std::optional<BufferObject> allocation(CheckContext &C, const FunctionDec
   return BufferObject{P->getNameAsString(), *Size, 0, llvm::formatv(" (from {0} at line {1})", Fn, Line).str()};
 }
 
-/// The object the buffer expression E is at the call CR: a statically sized
-/// variable (at an offset), or a local pointer's allocation.
-static std::optional<BufferObject> bufferObject(CheckContext &C, const CallResult &CR, const Expr *E) {
+/// The statically sized variable V addresses (at an offset).
+static std::optional<BufferObject> addressed(CheckContext &C, const SymValue &V) {
+  if (V.K != SymValue::Address || !V.Obj || V.Obj->getType()->isIncompleteType() ||
+      V.Obj->getType()->isVariablyModifiedType() || V.Obj->getType()->isPointerType())
+    return std::nullopt;
+  return BufferObject{V.Obj->getNameAsString(), C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), V.Offset, ""};
+}
+
+/// The objects the buffer expression E may be at the call CR: a statically
+/// sized variable (at an offset), a local pointer's allocation, or the
+/// variables a pointer set on different paths addresses (checks/PathValues;
+/// Where then says which definition).
+static std::vector<BufferObject> bufferObjects(CheckContext &C, const CallResult &CR, const Expr *E) {
   SymValue V = C.Ev.evaluate(E, CR.Caller, CR.Call);
-  if (V.K == SymValue::Address && V.Obj && !V.Obj->getType()->isIncompleteType() &&
-      !V.Obj->getType()->isVariablyModifiedType() && !V.Obj->getType()->isPointerType())
-    return BufferObject{V.Obj->getNameAsString(), C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), V.Offset,
-                        ""};
+  if (auto O = addressed(C, V))
+    return {*O};
   const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return R ? allocation(C, CR.Caller, dyn_cast<VarDecl>(R->getDecl())) : std::nullopt;
+  if (auto O = R ? allocation(C, CR.Caller, dyn_cast<VarDecl>(R->getDecl())) : std::nullopt)
+    return {*O};
+  std::vector<BufferObject> Out;
+  if (V.K == SymValue::Dynamic && R && R->getType()->isPointerType())
+    for (const PathValue &P : pathValues(C, CR, E))
+      if (auto O = addressed(C, P.Value)) {
+        O->Where = P.Where;
+        Out.push_back(*O);
+      }
+  return Out;
+}
+
+/// The counts of the call CR that make it write or read past the end of the
+/// object O the buffer U is (elements of type Info, TS bytes apart, Blocks
+/// blocks of the count); whether one was reported. One of a pointer's
+/// values on some path is judged only with a count that holds on every path.
+static bool checkBuffer(CheckContext &C, const CallResult &CR, const BufferUse &U, const BufferObject &O,
+                        const CheckContext::DatatypeInfo &Info, int64_t TS, int64_t Blocks) {
+  int64_t Left = O.Size - O.Offset;
+  // N elements reach N x extent, but a shape's last element only to its
+  // data's end (a subarray's extent is the whole array).
+  auto Reach = [&](int64_t N) {
+    const TypeShape *S = Info.Shape;
+    return S && N > 0 ? (N - 1) * S->ExtentBytes + S->trueUpperBytes() : N * TS;
+  };
+  for (const PathValue &Count : pathValues(C, CR, CR.expr(*U.Count))) {
+    if (Count.Value.K != SymValue::Int || Reach(Count.Value.I * Blocks) <= Left ||
+        (!O.Where.empty() && !Count.Where.empty()))
+      continue;
+    C.report("count-overflow", CR.expr(*U.Count)->getBeginLoc(),
+             llvm::formatv("{0} {1} {2} x {3} = {4} bytes{5} {6} '{7}'{8}, but '{9}' has {10} bytes{11}", CR.Function,
+                           U.Buf->R == Role::SendBuf   ? "reads"
+                           : U.Buf->R == Role::RecvBuf ? "writes"
+                                                       : "uses",
+                           Count.Value.I, Info.Name, Reach(Count.Value.I), Blocks > 1 ? " per process" : "",
+                           U.Buf->R == Role::SendBuf ? "from" : "into", U.Buf->Text, Count.Where + O.Where, O.Name,
+                           O.Size, O.Offset ? llvm::formatv(" ({0} from byte {1} on)", Left, O.Offset).str() : O.From)
+                     .str() +
+                 (Blocks > 1 ? ": too few for any run on more than one process" : ""));
+    return true;
+  }
+  return false;
 }
 
 void checkCountOverflow(CheckContext &C) {
@@ -197,39 +248,14 @@ void checkCountOverflow(CheckContext &C) {
       int64_t Blocks = blocks(C, CR, U);
       // A derived datatype of known shape spans its extent per element.
       auto Info = C.datatype(CR.expr(*U.Type));
-      std::optional<std::string> DT = Info ? std::optional<std::string>(Info->Name) : std::nullopt;
       std::optional<int64_t> TS = !Info         ? std::nullopt
                                   : Info->Shape ? std::optional<int64_t>(Info->Shape->ExtentBytes)
-                                                : C.Ev.datatypeSize(*DT);
+                                                : C.Ev.datatypeSize(Info->Name);
       if (!TS || !Blocks)
         continue;
-      std::optional<BufferObject> O = bufferObject(C, CR, CR.expr(*U.Buf));
-      if (!O)
-        continue;
-      int64_t Size = O->Size, Left = Size - O->Offset;
-      // N elements reach N x extent, but a shape's last element only to
-      // its data's end (a subarray's extent is the whole array).
-      auto Reach = [&](int64_t N) {
-        const TypeShape *S = Info ? Info->Shape : nullptr;
-        return S && N > 0 ? (N - 1) * S->ExtentBytes + S->trueUpperBytes() : N * *TS;
-      };
-      for (const PathValue &Count : pathValues(C, CR, CR.expr(*U.Count))) {
-        if (Count.Value.K != SymValue::Int || Reach(Count.Value.I * Blocks) <= Left)
-          continue;
-        int64_t Need = Reach(Count.Value.I);
-        C.report("count-overflow", CR.expr(*U.Count)->getBeginLoc(),
-                 llvm::formatv("{0} {1} {2} x {3} = {4} bytes{5} {6} '{7}'{8}, but '{9}' has {10} bytes{11}",
-                               CR.Function,
-                               U.Buf->R == Role::SendBuf   ? "reads"
-                               : U.Buf->R == Role::RecvBuf ? "writes"
-                                                           : "uses",
-                               Count.Value.I, *DT, Need, Blocks > 1 ? " per process" : "",
-                               U.Buf->R == Role::SendBuf ? "from" : "into", U.Buf->Text, Count.Where, O->Name, Size,
-                               O->Offset ? llvm::formatv(" ({0} from byte {1} on)", Left, O->Offset).str() : O->From)
-                         .str() +
-                     (Blocks > 1 ? ": too few for any run on more than one process" : ""));
-        break;
-      }
+      for (const BufferObject &O : bufferObjects(C, CR, CR.expr(*U.Buf)))
+        if (checkBuffer(C, CR, U, O, *Info, *TS, Blocks))
+          break;
     }
   }
 }
