@@ -764,14 +764,15 @@ Flow RankRun::branch(const IfStmt *If) {
 }
 
 /// A loop run iteration by iteration (point-to-point runs: each message
-/// counts), at most 64 times, its condition decided in each.
+/// counts), at most 64 times (4,096 in one-sided runs, whose events are
+/// cheap to follow), its condition decided in each.
 Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
   unsigned L = line(Loop->getBeginLoc());
   ++LoopDepth;
   auto Leave = llvm::make_scope_exit([&] { --LoopDepth; });
   for (int It = 0;; ++It) {
     std::optional<int64_t> C = Cond ? value(Cond) : std::optional<int64_t>(1);
-    if (It > 64 || !C || isa<DoStmt>(Loop))
+    if (It > (Rel.Rma ? 4096 : 64) || !C || isa<DoStmt>(Loop))
       throw Undecided{llvm::formatv("the loop at line {0} is not followed message by message", L).str()};
     if (!*C)
       return Flow::Normal;

@@ -133,7 +133,8 @@ std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformi
 
 /// The same runs for one-sided communication: each rank's calls on the
 /// local window variables of the functions it runs (K == Window), with 2,
-/// 3 and 4 processes, loops iteration by iteration, for every entry
+/// 3 and 4 processes, loops iteration by iteration (at most 4,096 times),
+/// for every entry
 /// function with such calls. A function whose runs cannot all be followed
 /// (a window that is a parameter or global, a window call in a loop or
 /// branch the run cannot decide, a window copied, assigned or given to a
