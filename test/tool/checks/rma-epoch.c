@@ -1,7 +1,8 @@
 // rma-epoch: one-sided synchronisation wrong on every path to the call; the
 // negative cases are the epochs MPI allows (RMA on some ranks, a lock after a
 // closing fence or a MPI_MODE_NOSUCCEED fence, nested locks on two targets,
-// MPI_MODE_NOPRECEDE on a fence no RMA precedes).
+// MPI_MODE_NOPRECEDE on a fence no RMA precedes, post-start-complete-wait
+// in a loop).
 // RUN: %ompi-opt --check --checks=rma-epoch %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=rma-epoch %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 #include <mpi.h>
@@ -81,6 +82,27 @@ static void noprecede(int *mem) {
   MPI_Win_free(&w);
 }
 
+static void pscw(int *mem, MPI_Group peers, int n) {
+  int local[4] = {0};
+  MPI_Win w;
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  // Negative: exposure and access epochs, in a loop.
+  for (int i = 0; i < n; ++i) {
+    MPI_Win_post(peers, 0, w);
+    MPI_Win_start(peers, 0, w);
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    MPI_Win_complete(w);
+    MPI_Win_wait(w);
+  }
+  MPI_Win_start(peers, 0, w);
+  // CHECK: {{.*}}rma-epoch.c:[[#@LINE+1]]:3: warning: MPI_Win_start on window 'w' while the access epoch that line [[#@LINE-1]] opened is still open: end it with MPI_Win_complete first [ompi-rma-epoch]
+  MPI_Win_start(peers, 0, w);
+  MPI_Win_complete(w);
+  // CHECK: {{.*}}rma-epoch.c:[[#@LINE+1]]:3: warning: MPI_Win_complete on window 'w', on which no MPI_Win_start epoch is open: MPI_Win_complete must end an access epoch that MPI_Win_start opened [ompi-rma-epoch]
+  MPI_Win_complete(w);
+  MPI_Win_free(&w);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0}, rank;
   MPI_Init(&argc, &argv);
@@ -88,7 +110,16 @@ int main(int argc, char **argv) {
   positives(mem, rank);
   negatives(mem, rank, argc);
   noprecede(mem);
+  {
+    MPI_Group world, peers;
+    int other = 1 - rank;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 1, &other, &peers);
+    pscw(mem, peers, argc);
+    MPI_Group_free(&peers);
+    MPI_Group_free(&world);
+  }
   MPI_Finalize();
   return 0;
 }
-// CHECK: 6 warnings generated.
+// CHECK: 8 warnings generated.

@@ -5,7 +5,8 @@
 // epoch; MPI_Win_lock or MPI_Win_lock_all inside the access epoch a fence
 // opened; a fence while a lock or an MPI_Win_start epoch is open; an unlock
 // with no lock held; MPI_Win_free while RMA of an open epoch has not been
-// completed; a fence asserting MPI_MODE_NOPRECEDE that completes RMA. A
+// completed; a fence asserting MPI_MODE_NOPRECEDE that completes RMA;
+// MPI_Win_start inside its own access epoch, MPI_Win_complete outside. A
 // fence that closes an epoch opens another only if RMA follows (then a lock
 // may follow it). analysis/HandleFlow follows each window. Where the paths
 // do not all agree, each rank's own run (rmaTraces) is judged by the same
@@ -32,7 +33,7 @@ bool inOtherEpoch(int S) { return S >= WLocked || S == WLockAll || S == WAccess;
 bool outsideLock(int S) { return S == WNoEpoch || S == WFenceOpen || S == WFencePending || S == WFenceMaybe; }
 
 /// The rules a window call may break.
-enum class Rule { None, Outside, LockInFence, FenceInEpoch, NoLock, FreeOpen, NoPrecede };
+enum class Rule { None, Outside, LockInFence, FenceInEpoch, NoLock, FreeOpen, NoPrecede, NoStart, StartInStart };
 
 /// The rule event E breaks in state S.
 Rule wrongIn(const HandleEvent &E, int S) {
@@ -49,6 +50,10 @@ Rule wrongIn(const HandleEvent &E, int S) {
     return outsideLock(S) ? Rule::NoLock : Rule::None;
   case HandleEvent::Free:
     return S == WFencePending || inOtherEpoch(S) ? Rule::FreeOpen : Rule::None;
+  case HandleEvent::AccessStart:
+    return S == WAccess ? Rule::StartInStart : Rule::None;
+  case HandleEvent::AccessEnd:
+    return outsideLock(S) ? Rule::NoStart : Rule::None;
   default:
     return Rule::None;
   }
@@ -81,6 +86,14 @@ std::string describe(Rule R, const HandleEvent &E, const std::string &W, unsigne
     return llvm::formatv("{0} on window '{1}', on which no lock is held: an unlock must end an epoch that "
                          "{2} opened",
                          E.Function, W, E.K == HandleEvent::Unlock ? "MPI_Win_lock" : "MPI_Win_lock_all");
+  case Rule::NoStart:
+    return llvm::formatv("MPI_Win_complete on window '{0}', on which no MPI_Win_start epoch is open: "
+                         "MPI_Win_complete must end an access epoch that MPI_Win_start opened",
+                         W);
+  case Rule::StartInStart:
+    return llvm::formatv("MPI_Win_start on window '{0}' while the access epoch that line {1} opened is still "
+                         "open: end it with MPI_Win_complete first",
+                         W, L);
   case Rule::NoPrecede:
     return llvm::formatv("MPI_Win_fence on window '{0}' asserts MPI_MODE_NOPRECEDE, but it completes the RMA "
                          "of line {1}: the assertion says that no RMA call of this process precedes the fence",
