@@ -101,3 +101,35 @@ TEST(CollectiveSequence, FindsWhereRanksPart) {
   EXPECT_FALSE(R[1].Divergence.has_value());
   EXPECT_EQ(describeRanks({0, 2, 3, 4, 7}), "0, 2-4, 7");
 }
+
+// rmaTraces: each rank's calls on the local windows, rank by rank; nothing
+// where a window is copied (the copy's calls would be missed) or a window
+// call depends on data the runs cannot decide.
+TEST(CollectiveSequence, RmaTracesFollowEachRanksWindowCalls) {
+  std::string Decls = "typedef int MPI_Win; typedef int MPI_Info; typedef long MPI_Aint;"
+                      " int MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm, MPI_Win *);"
+                      " int MPI_Win_fence(int, MPI_Win); int MPI_Win_free(MPI_Win *);"
+                      " int MPI_Put(const void *, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype, MPI_Win);";
+  auto AST = parse(Decls + " void f(int *m) { int r; MPI_Win w; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                           " MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w); MPI_Win_fence(0, w);"
+                           " for (int i = 0; i < 100; i++) if (r == 0) MPI_Put(m, 1, MPI_INT, 1, 0, 1, MPI_INT, w);"
+                           " MPI_Win_free(&w); }"
+                           " void g(int *m) { MPI_Win w, v; MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w);"
+                           " v = w; MPI_Win_fence(0, v); MPI_Win_free(&w); }"
+                           " void h(int *m) { MPI_Win w; MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w);"
+                           " if (m[0]) MPI_Win_fence(0, w); MPI_Win_free(&w); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  auto T = rmaTraces(AST->getASTContext(), Ev, Uni);
+  ASSERT_EQ(T.size(), 3u); // f with 2, 3 and 4 processes; g and h give nothing
+  for (const P2PTraces &X : T)
+    EXPECT_EQ(X.F->getName(), "f");
+  ASSERT_EQ(T[0].Size, 2);
+  ASSERT_EQ(T[0].Ranks.size(), 2u);
+  EXPECT_EQ(T[0].Ranks[0].size(), 103u); // create, fence, 100 puts, free
+  EXPECT_EQ(T[0].Ranks[1].size(), 3u);
+  EXPECT_EQ(T[0].Ranks[0][0].WinEvent.K, HandleEvent::Create);
+  EXPECT_EQ(T[0].Ranks[0][2].WinEvent.K, HandleEvent::RMA);
+  EXPECT_EQ(T[0].Ranks[1][2].WinEvent.K, HandleEvent::Free);
+  EXPECT_EQ(T[0].Ranks[1][2].Win->getName(), "w");
+}
