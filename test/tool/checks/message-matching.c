@@ -6,7 +6,8 @@
 // built in the file, read as their predefined type). The negatives exchange
 // in a safe order, with MPI_Sendrecv, with MPI_ANY_SOURCE, through a
 // helper, in a ring loop, with nonblocking calls and waits, or use calls
-// the run does not follow (a test loop).
+// the run does not follow (a test loop). Tags and peers computed by the
+// file's helpers are run call by call (cases 16 and 17).
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
@@ -25,7 +26,37 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=14 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOURTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=14 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FOURTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=15 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=FIFTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=16 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SIXTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=17 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SEVENTEEN %s
 #include <mpi.h>
+#include <stdio.h>
+
+/* A tag computed by a helper that counts through a pointer (CorrBench's
+   ArgMismatch-MPIRecv-Tag-2): the runs follow it call by call. */
+static int next_tag(int i, int *evens) {
+  if (i % 2 == 0)
+    (*evens)++;
+  if (*evens == 3)
+    return i + 100;
+  return i;
+}
+
+static int ring_right(int r, int s) { return (r + 1) % s; }
+
+/* Helpers whose value the runs do not know: one counts its calls in a
+   static variable (its value depends on the earlier calls), one loops on
+   input. */
+static int counted(void) {
+  static int n = 0;
+  return ++n;
+}
+
+static int scanned(int n) {
+  int t = 0;
+  while (scanf("%d", &n) == 1 && n > 0)
+    t++;
+  return t;
+}
 
 static void exchange(int *buf, int peer) {
   MPI_Sendrecv(buf, 4, MPI_INT, peer, 0, buf + 4, 4, MPI_INT, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -273,6 +304,40 @@ int main(int argc, char **argv) {
   }
   MPI_Type_free(&two_ints);
   MPI_Type_free(&col);
+#elif CASE == 16
+  int evens = 0;
+  for (int i = 0; i < 6; i++) {
+    if (rank == 0) {
+      MPI_Send(buf, 1, MPI_INT, ring_right(rank, size), i, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+      int tag = next_tag(i, &evens);
+      // SIXTEEN: {{.*}}message-matching.c:[[#@LINE+1]]:7: warning: with 2 processes, rank 1 waits in MPI_Recv (line {{[0-9]+}}) for a message from rank 0 with tag 104, but rank 0 goes on to MPI_Finalize (line {{[0-9]+}}) without sending it: the receive never completes, and MPI_Finalize waits for it [ompi-message-matching]
+      MPI_Recv(buf, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+#elif CASE == 17
+  // SEVENTEEN-NOT: warning:
+  // Negatives: the helper's counter agrees with the sender's; helpers that
+  // keep a static count or read input give no value (their tags are
+  // unknown, and an unknown tag is taken to match).
+  int evens = 0;
+  for (int i = 0; i < 6; i++) {
+    if (rank == 0) {
+      MPI_Send(buf, 1, MPI_INT, 1, i < 4 ? i : i + 100, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+      int tag = next_tag(i, &evens);
+      MPI_Recv(buf, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+  if (rank == 0) {
+    MPI_Send(buf, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(buf, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    MPI_Send(buf, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(buf, 1, MPI_INT, 0, counted(), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(buf, 1, MPI_INT, 0, counted(), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(buf, 1, MPI_INT, 0, scanned(argc), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
 #endif
   MPI_Finalize();
   return 0;

@@ -209,6 +209,11 @@ private:
     const FunctionDecl *F;
     std::map<const VarDecl *, std::optional<int64_t>> Env;         ///< absent: ask the evaluator; nullopt: unknown
     std::map<const VarDecl *, std::optional<std::string>> Handles; ///< predefined handles held, as Env
+    /// A helper run for its value (callValue): the caller's integer each
+    /// pointer parameter points to (the caller frame's index), and the
+    /// value returned.
+    std::map<const VarDecl *, std::pair<size_t, const VarDecl *>> Refs = {};
+    std::optional<int64_t> Ret = std::nullopt;
   };
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -253,6 +258,11 @@ private:
           return It->second;
       return leaf(E);
     }
+    if (const auto *Ref = deref(E))
+      return Frames[Ref->first].Env.count(Ref->second) ? Frames[Ref->first].Env[Ref->second] : std::nullopt;
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      if (auto V = callValue(CE))
+        return V;
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       auto X = value(U->getSubExpr());
       if (!X)
@@ -295,6 +305,11 @@ private:
   }
 
   void assign(const Expr *LHS, std::optional<int64_t> V, std::optional<std::string> H = std::nullopt) {
+    if (const auto *Ref = deref(LHS)) { // *p, p pointing to a caller's integer
+      Frames[Ref->first].Env[Ref->second] = V;
+      Frames[Ref->first].Handles.erase(Ref->second);
+      return;
+    }
     const auto *DR = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
     const auto *Var = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
     if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal())
@@ -302,6 +317,86 @@ private:
     if (Var->getType()->isIntegralOrEnumerationType())
       frame().Env[Var] = V;
     frame().Handles[Var] = std::move(H); // MPICH's handles are integers
+  }
+
+  /// *p where p is a pointer parameter of a helper run for its value that
+  /// points to a caller's integer: that integer (its frame, the variable).
+  const std::pair<size_t, const VarDecl *> *deref(const Expr *E) {
+    const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+    const VarDecl *P = U && U->getOpcode() == UO_Deref ? namedVar(U->getSubExpr()) : nullptr;
+    auto It = P ? frame().Refs.find(P) : frame().Refs.end();
+    return It == frame().Refs.end() ? nullptr : &It->second;
+  }
+
+  /// The value a call of a function of the file returns, run like the
+  /// rank's own code: a function returning an integer, with no MPI call in
+  /// it and no variable that outlives a call (static, global) but constants,
+  /// its integer parameters given their arguments' values and its
+  /// pointer parameters given as &v pointing to the caller's integer v
+  /// (whose writes through them the run keeps). nullopt where the run
+  /// cannot follow it (then the integers it was given become unknown).
+  std::optional<int64_t> callValue(const CallExpr *CE) {
+    const FunctionDecl *F = definedCallee(CE);
+    if (!F || !F->getReturnType()->isIntegralOrEnumerationType() || Frames.size() > 6 ||
+        llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }) || callsMPI(F) || keepsState(F))
+      return std::nullopt;
+    Frame New{F, {}, {}};
+    for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
+      const ParmVarDecl *P = F->getParamDecl(I);
+      const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
+      if (P->getType()->isIntegralOrEnumerationType()) {
+        New.Env[P] = value(A);
+        continue;
+      }
+      const auto *U = dyn_cast<UnaryOperator>(A);
+      const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+      if (P->getType()->isPointerType() && P->getType()->getPointeeType()->isIntegralOrEnumerationType() && V &&
+          V->isLocalVarDecl() && !V->isStaticLocal() && V->getType()->isIntegralOrEnumerationType())
+        New.Refs[P] = {Frames.size() - 1, V};
+      else if (const VarDecl *Q = namedVar(A); Q && frame().Refs.count(Q) && P->getType()->isPointerType())
+        New.Refs[P] = frame().Refs[Q];
+    }
+    std::vector<std::pair<size_t, const VarDecl *>> Bound;
+    for (auto &[P, R] : New.Refs)
+      Bound.push_back(R);
+    size_t Depth = Frames.size();
+    const Stmt *SavedCur = Cur;
+    Frames.push_back(std::move(New));
+    std::optional<int64_t> Out;
+    try {
+      if (exec(F->getBody()) == Flow::Returned)
+        Out = Frames.back().Ret;
+    } catch (const Undecided &) {
+      Frames.resize(Depth);
+      for (auto &[Fi, V] : Bound)
+        Frames[Fi].Env[V] = std::nullopt;
+    }
+    Frames.resize(Depth);
+    Cur = SavedCur;
+    return Out;
+  }
+
+  /// Whether F names a variable that is not const and outlives a call of
+  /// it (a static local, a global): its value depends on earlier calls.
+  static bool keepsState(const FunctionDecl *F) {
+    return anyNode(F->getBody(), [](const Stmt *N) {
+      const auto *D = dyn_cast<DeclRefExpr>(N);
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      return V && V->hasGlobalStorage() && !V->getType().isConstQualified();
+    });
+  }
+
+  /// Whether F calls MPI, directly or through the file's functions.
+  static bool callsMPI(const FunctionDecl *F, std::set<const FunctionDecl *> &&Seen = {}) {
+    Seen.insert(F);
+    return anyNode(F->getBody(), [&](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+      if (G && G->getIdentifier() && isMPIFunctionName(G->getName()))
+        return true;
+      const FunctionDecl *H = CE ? definedCallee(CE) : nullptr;
+      return H && !Seen.count(H) && callsMPI(H, std::move(Seen));
+    });
   }
 
   /// The predefined handle E names ("MPI_SUM"), through the variables
@@ -663,6 +758,8 @@ Flow RankRun::exec(const Stmt *S) {
   }
   if (const auto *R = dyn_cast<ReturnStmt>(S)) {
     Flow F = R->getRetValue() ? calls(R->getRetValue()) : Flow::Normal;
+    if (R->getRetValue() && Frames.size() > 1)
+      frame().Ret = value(R->getRetValue());
     if (Frames.size() == 1)
       EndLine = line(R->getBeginLoc());
     return F == Flow::Normal ? Flow::Returned : F;

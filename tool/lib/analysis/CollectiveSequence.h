@@ -7,7 +7,9 @@
 // evaluated with the rank and size made concrete (values derived from
 // MPI_Comm_rank / MPI_Comm_size, and local integer variables the path
 // assigns), and the collectives met along the path are recorded, through
-// calls to functions the file defines. Runs that end in MPI_Abort, abort()
+// calls to functions the file defines. A helper of the file called for its
+// integer value (no MPI in it, no static or global state) is run the same
+// way, its pointer parameters given as &v updating the caller's v. Runs that end in MPI_Abort, abort()
 // or a failing exit are left out; the others must record equal sequences.
 //
 // A condition every rank evaluates alike (argc, a broadcast value, per the
