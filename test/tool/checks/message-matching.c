@@ -28,6 +28,8 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=15 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=FIFTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=16 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SIXTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=17 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SEVENTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=18 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=EIGHTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=18 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=EIGHTEEN %s
 #include <mpi.h>
 #include <stdio.h>
 
@@ -338,6 +340,36 @@ int main(int argc, char **argv) {
     MPI_Recv(buf, 1, MPI_INT, 0, counted(), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(buf, 1, MPI_INT, 0, scanned(argc), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
+#elif CASE == 18
+  // A datatype variable set from another on each outcome of argc (CorrBench's
+  // conflo ArgMismatch-MPIRecv-Type-3): two doubles received where two ints
+  // are sent. Negatives: the outcome that picks two_ints; a variable set
+  // from a type built twice (its shape is not known).
+  MPI_Datatype two_ints, two_dbls, picked, rebuilt, either;
+  MPI_Type_contiguous(2, MPI_INT, &two_ints);
+  MPI_Type_commit(&two_ints);
+  MPI_Type_contiguous(2, MPI_DOUBLE, &two_dbls);
+  MPI_Type_commit(&two_dbls);
+  if (argc == 1)
+    picked = two_dbls;
+  else
+    picked = two_ints;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &rebuilt);
+  MPI_Type_free(&rebuilt);
+  MPI_Type_contiguous(4, MPI_DOUBLE, &rebuilt);
+  MPI_Type_commit(&rebuilt);
+  either = rebuilt;
+  if (rank == 0) {
+    MPI_Send(buf, 1, two_ints, 1, 0, MPI_COMM_WORLD);
+    MPI_Send(buf, 1, two_ints, 1, 1, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    // EIGHTEEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, where 'argc == 1' holds, the message rank 0 sends with MPI_Send (line {{[0-9]+}}) and rank 1 receives here is sent as two_ints (built from MPI_INT) (int) but received as picked (two_dbls on this path, built from MPI_DOUBLE) (double): the type signatures of a send and its receive must match [ompi-message-matching]
+    MPI_Recv(d, 1, picked, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(d, 1, either, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Type_free(&two_ints);
+  MPI_Type_free(&two_dbls);
+  MPI_Type_free(&rebuilt);
 #endif
   MPI_Finalize();
   return 0;

@@ -196,7 +196,7 @@ public:
   Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
     if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
       throw Undecided{llvm::formatv("{0} is called recursively or too deeply", F->getName()).str()};
-    Frames.push_back({F, std::move(Args), {}});
+    Frames.push_back({F, std::move(Args), {}, {}});
     Flow R = exec(F->getBody());
     if (R == Flow::Normal && Frames.size() == 1)
       EndLine = line(F->getBody()->getEndLoc());
@@ -209,6 +209,9 @@ private:
     const FunctionDecl *F;
     std::map<const VarDecl *, std::optional<int64_t>> Env;         ///< absent: ask the evaluator; nullopt: unknown
     std::map<const VarDecl *, std::optional<std::string>> Handles; ///< predefined handles held, as Env
+    /// Datatype variables set from another datatype variable (t = two_dbls):
+    /// that variable (nullopt: set otherwise on some path).
+    std::map<const VarDecl *, std::optional<const VarDecl *>> TypeOf;
     /// A helper run for its value (callValue): the caller's integer each
     /// pointer parameter points to (the caller frame's index), and the
     /// value returned.
@@ -319,6 +322,22 @@ private:
     frame().Handles[Var] = std::move(H); // MPICH's handles are integers
   }
 
+  /// A datatype variable L (a local of this frame) set from From: the
+  /// datatype variable From names, directly or through its own setting.
+  void alias(const VarDecl *L, const Expr *From) {
+    if (!L || !L->isLocalVarDecl() || L->isStaticLocal() ||
+        handleClassOf(L->getType().getAsString()) != HandleClass::Datatype)
+      return;
+    const VarDecl *R = namedVar(From->IgnoreParenImpCasts());
+    std::optional<const VarDecl *> To;
+    if (R && handleClassOf(R->getType().getAsString()) == HandleClass::Datatype) {
+      auto It = frame().TypeOf.find(R);
+      To = It == frame().TypeOf.end() ? std::optional<const VarDecl *>(R) : It->second;
+    }
+    frame().TypeOf[L] = To;
+  }
+  void alias(const Expr *L, const Expr *From) { alias(namedVar(L->IgnoreParenImpCasts()), From); }
+
   /// *p where p is a pointer parameter of a helper run for its value that
   /// points to a caller's integer: that integer (its frame, the variable).
   const std::pair<size_t, const VarDecl *> *deref(const Expr *E) {
@@ -340,7 +359,7 @@ private:
     if (!F || !F->getReturnType()->isIntegralOrEnumerationType() || Frames.size() > 6 ||
         llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }) || callsMPI(F) || keepsState(F))
       return std::nullopt;
-    Frame New{F, {}, {}};
+    Frame New{F, {}, {}, {}};
     for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
       const ParmVarDecl *P = F->getParamDecl(I);
       const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
@@ -417,7 +436,7 @@ private:
         std::optional<int64_t> V;
         std::optional<std::string> H;
         if (B->getOpcode() == BO_Assign)
-          V = value(B->getRHS()), H = handle(B->getRHS());
+          V = value(B->getRHS()), H = handle(B->getRHS()), alias(B->getLHS(), B->getRHS());
         else if (const auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
           auto X = value(B->getLHS()), Y = value(B->getRHS());
           V = X && Y ? apply(BinaryOperator::getOpForCompoundAssignment(CA->getOpcode()), *X, *Y) : std::nullopt;
@@ -429,7 +448,7 @@ private:
           assign(U->getSubExpr(), X ? std::optional<int64_t>(*X + (U->isIncrementOp() ? 1 : -1)) : std::nullopt);
         } else if (U->getOpcode() == UO_AddrOf) {
           if (const auto *V = namedVar(U->getSubExpr()))
-            frame().Env.erase(V), frame().Handles.erase(V);
+            frame().Env.erase(V), frame().Handles.erase(V), frame().TypeOf.erase(V);
         }
       }
       return false;
@@ -550,6 +569,9 @@ private:
       S.Tag = T ? rankArg(T) : std::nullopt;
       S.Count = N ? value(N) : std::nullopt;
       S.Type = Ty ? handle(Ty).value_or("") : "";
+      if (const VarDecl *TV = Ty ? namedVar(Ty->IgnoreParenImpCasts()) : nullptr)
+        if (auto It = frame().TypeOf.find(TV); It != frame().TypeOf.end() && It->second)
+          S.TypeVar = *It->second;
     };
     if (Name == "MPI_Sendrecv" || Name == "MPI_Sendrecv_replace") {
       E.K = P2PEvent::SendRecv;
@@ -728,10 +750,13 @@ Flow RankRun::exec(const Stmt *S) {
             return F;
         frame().Env[V] = V->getInit() ? value(V->getInit()) : std::nullopt;
         frame().Handles[V] = V->getInit() ? handle(V->getInit()) : std::nullopt;
+        if (V->getInit()) // MPICH's handles are integers
+          alias(V, V->getInit());
       } else if (V && V->getInit()) {
         if (Flow F = calls(V->getInit()); F != Flow::Normal)
           return F;
         frame().Handles[V] = handle(V->getInit());
+        alias(V, V->getInit());
       }
     return Flow::Normal;
   }
@@ -854,7 +879,8 @@ Flow RankRun::branch(const IfStmt *If) {
                         .str()};
   }
   // Variables the arms set differently become unknown.
-  bool Differ = mergeInto(frame().Env, FramesA.back().Env) | mergeInto(frame().Handles, FramesA.back().Handles);
+  bool Differ = mergeInto(frame().Env, FramesA.back().Env) | mergeInto(frame().Handles, FramesA.back().Handles) |
+                mergeInto(frame().TypeOf, FramesA.back().TypeOf);
   if (Differ && Forkable && A != Flow::Aborted)
     fork();
   return A;

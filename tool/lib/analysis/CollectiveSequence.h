@@ -104,7 +104,10 @@ struct P2PEvent {
   unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
   struct Side {
     std::optional<int64_t> Peer, Tag, Count;
-    std::string Type;                  ///< the predefined datatype, "" if not one
+    std::string Type; ///< the predefined datatype, "" if not one
+    /// A datatype variable given as the type where the path set it from
+    /// another (t = two_dbls): that other variable.
+    const clang::VarDecl *TypeVar = nullptr;
   } S, R;                              ///< the send side, the receive side
   const clang::VarDecl *Win = nullptr; ///< Window: the window variable
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)

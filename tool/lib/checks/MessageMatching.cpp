@@ -86,11 +86,19 @@ Signature signature(CheckContext &C, const P2PEvent &E, const P2PEvent::Side &S,
                                                                 : Role::RecvType);
   if (!I && E.K == P2PEvent::SendRecv)
     I = M->find(Role::Type); // MPI_Sendrecv_replace
-  auto Info = I && *I < E.Call->getNumArgs() ? C.datatype(E.Call->getArg(*I)) : std::nullopt;
+  const Expr *Arg = I && *I < E.Call->getNumArgs() ? E.Call->getArg(*I) : nullptr;
+  auto Info = Arg ? C.datatype(Arg) : std::nullopt;
+  std::string Shown = Info ? Info->shown() : "";
+  // A variable the path set from a datatype variable of known shape.
+  if (const DatatypeVar *V = S.TypeVar && (!Info || !Info->Shape) ? C.derived().var(S.TypeVar) : nullptr;
+      V && V->Shape) {
+    Info = CheckContext::DatatypeInfo{V->Name, V->Shape->Base, &*V->Shape};
+    Shown = llvm::formatv("{0} ({1} on this path, built from {2})", C.Ev.text(Arg), V->Name, V->Shape->Base).str();
+  }
   if (!Info || !Info->Shape)
     return Sig;
   Sig.Base = Info->Base;
-  Sig.Shown = Info->shown();
+  Sig.Shown = Shown;
   if (S.Count)
     Sig.Count = *S.Count * Info->Shape->elements();
   return Sig;
