@@ -192,6 +192,8 @@ public:
   Taken Chosen;
   std::set<std::string> Decided;
   bool *WouldFork = nullptr; ///< without Fixed: set where a job with choices would take both ways
+  /// At most N statements for the run (100,000 unless set).
+  void limitSteps(unsigned N) { StepLimit = N; }
 
   Flow function(const FunctionDecl *F, std::map<const VarDecl *, std::optional<int64_t>> Args) {
     if (Frames.size() > 6 || llvm::any_of(Frames, [&](const Frame &Fr) { return Fr.F == F; }))
@@ -1223,8 +1225,10 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
       Run.WouldFork = WouldFork;
-      if (Rel.Rma) // no collective names the communicator of the ranks: the run's are the world's
+      if (Rel.Rma) { // no collective names the communicator of the ranks: the run's are the world's
         Run.TheComm = CommId{CommId::Predefined, "MPI_COMM_WORLD"};
+        Run.limitSteps(30000); // a long loop of few statements, in every job of every size
+      }
       T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
       T.Ranks.push_back(std::move(Run.Messages));
       Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());

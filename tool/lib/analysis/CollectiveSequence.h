@@ -138,7 +138,8 @@ std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformi
 
 /// The same runs for one-sided communication: each rank's calls on the
 /// local window variables of the functions it runs (K == Window), with 2,
-/// 3 and 4 processes, loops iteration by iteration (at most 4,096 times),
+/// 3 and 4 processes, loops iteration by iteration (at most 4,096 times,
+/// 30,000 statements per run),
 /// for every entry
 /// function with such calls. A function whose runs cannot all be followed
 /// (a window that is a parameter or global, a window call in a loop or
