@@ -30,6 +30,9 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=17 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=SEVENTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=18 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=EIGHTEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=18 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=EIGHTEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=19 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=NINETEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=19 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=NINETEEN %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=20 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=TWENTY %s
 #include <mpi.h>
 #include <stdio.h>
 
@@ -370,6 +373,43 @@ int main(int argc, char **argv) {
   MPI_Type_free(&two_ints);
   MPI_Type_free(&two_dbls);
   MPI_Type_free(&rebuilt);
+#elif CASE == 19
+  // A communicator split from the world in which every rank is alone
+  // (CorrBench's ArgMismatch-MPISend-Communicator-2): rank 1 of it does not
+  // exist.
+  MPI_Comm alone;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 1, rank, &alone);
+  if (rank == 0)
+    // NINETEEN: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 sends to rank 1 of 'alone' in MPI_Send (line [[#@LINE+1]]), but MPI_Comm_split (line [[#@LINE-2]]) made 'alone' of 1 process there (colour 0: world rank 0): a peer must be a rank of the communicator, MPI_PROC_NULL [ompi-message-matching]
+    MPI_Send(buf, 1, MPI_INT, 1, 0, alone);
+  // NINETEEN: {{.*}}message-matching.c:[[#@LINE-4]]:3: note: rank 0 joins colour 0 here
+  else if (rank == 1)
+    MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Comm_free(&alone);
+#elif CASE == 20
+  // TWENTY-NOT: warning:
+  // Negatives: a peer inside the caller's part (with 2 processes the even
+  // and the odd ranks are each alone: rank 0 of it is the caller); a rank
+  // outside every part (MPI_UNDEFINED) that makes no call on it; a
+  // communicator made again by MPI_Comm_dup after the split (its size is
+  // the world's).
+  MPI_Comm half, some, again;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? MPI_UNDEFINED : 1, rank, &some);
+  MPI_Comm_split(MPI_COMM_WORLD, rank, rank, &again);
+  MPI_Comm_free(&again);
+  MPI_Comm_dup(MPI_COMM_WORLD, &again);
+  MPI_Sendrecv(buf, 1, MPI_INT, 0, 0, buf + 1, 1, MPI_INT, 0, 0, half, MPI_STATUS_IGNORE);
+  if (rank != 0)
+    MPI_Sendrecv(buf, 1, MPI_INT, size - 2, 1, buf + 1, 1, MPI_INT, 0, 1, some, MPI_STATUS_IGNORE);
+  if (rank == 0)
+    MPI_Send(buf, 1, MPI_INT, 1, 2, again);
+  else if (rank == 1)
+    MPI_Recv(buf, 1, MPI_INT, 0, 2, again, MPI_STATUS_IGNORE);
+  MPI_Comm_free(&half);
+  if (rank != 0)
+    MPI_Comm_free(&some);
+  MPI_Comm_free(&again);
 #endif
   MPI_Finalize();
   return 0;

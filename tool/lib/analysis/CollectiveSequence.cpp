@@ -146,16 +146,19 @@ bool isOneSidedCall(const CallExpr *CE) {
 /// Whether S issues collectives, directly or through the file's functions.
 class Relevance {
 public:
-  explicit Relevance(bool P2P = false, bool Rma = false) : P2P(P2P), Rma(Rma) {}
-  const bool P2P; ///< point-to-point calls (and waits, probes) count too
-  const bool Rma; ///< only one-sided calls count (rmaTraces)
+  explicit Relevance(bool P2P = false, bool Rma = false, bool Split = false) : P2P(P2P), Rma(Rma), Split(Split) {}
+  const bool P2P;   ///< point-to-point calls (and waits, probes) count too
+  const bool Rma;   ///< only one-sided calls count (rmaTraces)
+  const bool Split; ///< only MPI_Comm_split and point-to-point calls count (splitTraces)
 
   bool collectives(const Stmt *S) {
     return S && anyNode(S, [&](const Stmt *N) {
              const auto *CE = dyn_cast<CallExpr>(N);
              if (!CE)
                return false;
-             if (Rma ? isOneSidedCall(CE) : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
+             if (Split ? calleeName(CE) == "MPI_Comm_split" || isMessageCall(CE)
+                 : Rma ? isOneSidedCall(CE)
+                       : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
                return true;
              const FunctionDecl *F = definedCallee(CE);
              return F && calls(F);
@@ -495,6 +498,10 @@ private:
         window(CE);
       return Flow::Normal; // the other calls are the other runs' business
     }
+    if (Rel.Split && isMPIFunctionName(Name)) {
+      splitCall(CE);
+      return Flow::Normal; // the other calls are the other runs' business
+    }
     if (Rel.P2P && isMessageCall(CE)) {
       message(CE);
       return Flow::Normal;
@@ -590,6 +597,54 @@ private:
       E.K = Nonblocking ? P2PEvent::IRecv : P2PEvent::Recv;
       side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
     }
+    Messages.push_back(E);
+  }
+
+  /// splitTraces: MPI_Comm_split of the world into a local variable (its
+  /// colour), and point-to-point calls on such a variable (their peers).
+  void splitCall(const CallExpr *CE) {
+    llvm::StringRef Name = calleeName(CE);
+    const FunctionModel *M = lookupFunction(Name);
+    auto arg = [&](Role R) -> const Expr * {
+      auto I = M ? M->find(R) : std::nullopt;
+      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+    };
+    P2PEvent E;
+    E.Call = CE;
+    E.Line = line(CE->getBeginLoc());
+    E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
+    if (Name == "MPI_Comm_split") {
+      const auto *U = CE->getNumArgs() == 4 ? dyn_cast<UnaryOperator>(CE->getArg(3)->IgnoreParenImpCasts()) : nullptr;
+      E.Comm = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+      if (!E.Comm)
+        throw Undecided{llvm::formatv("the MPI_Comm_split at line {0} is not followed", E.Line).str()};
+      E.K = P2PEvent::Split;
+      auto H = Ev.spelledHandle(CE->getArg(1));
+      if (Ev.commId(CE->getArg(0), frame().F, CE).isWorld()) // else its colour is not the world's partition
+        E.S.Peer = H && *H == "MPI_UNDEFINED" ? std::optional<int64_t>(-1) : value(CE->getArg(1));
+      Messages.push_back(E);
+      return;
+    }
+    // Any other call writing a communicator variable makes it unknown.
+    for (const Expr *A : CE->arguments())
+      if (const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts()); U && U->getOpcode() == UO_AddrOf)
+        if (const VarDecl *V = namedVar(U->getSubExpr());
+            V && handleClassOf(V->getType().getAsString()) == HandleClass::Comm) {
+          P2PEvent W = E;
+          W.K = P2PEvent::Split;
+          W.Comm = V;
+          Messages.push_back(W);
+        }
+    const Expr *Comm = arg(Role::Comm);
+    E.Comm = Comm ? namedVar(Comm->IgnoreParenImpCasts()) : nullptr;
+    const Expr *Dest = arg(Role::Dest), *Source = arg(Role::Source);
+    if (!E.Comm || !isMessageCall(CE) || (!Dest && !Source))
+      return;
+    E.K = Dest ? P2PEvent::Send : P2PEvent::Recv;
+    if (Dest)
+      E.S.Peer = rankArg(Dest);
+    if (Source)
+      E.R.Peer = rankArg(Source);
     Messages.push_back(E);
   }
 
@@ -920,7 +975,7 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
     forget(Loop);
     return Flow::Normal;
   }
-  if (Rel.P2P || Rel.Rma)
+  if (Rel.P2P || Rel.Rma || Rel.Split)
     return unroll(Loop, Cond, Body, Inc);
   // A loop whose condition the run decides on every iteration (at most 64)
   // is run iteration by iteration: ranks that run it a different number of
@@ -1225,7 +1280,7 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
       Run.WouldFork = WouldFork;
-      if (Rel.Rma) { // no collective names the communicator of the ranks: the run's are the world's
+      if (Rel.Rma || Rel.Split) { // no collective names the communicator of the ranks: the run's are the world's
         Run.TheComm = CommId{CommId::Predefined, "MPI_COMM_WORLD"};
         Run.limitSteps(30000); // a long loop of few statements, in every job of every size
       }
@@ -1276,10 +1331,11 @@ std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
   return Out;
 }
 
-/// Whether a window of the functions Fs is used other than as an argument
-/// of an MPI call (its value or address) or in a comparison: copied,
-/// assigned from another, given to a function that is not MPI's.
-static bool windowsEscape(const std::set<const FunctionDecl *> &Fs) {
+/// Whether a handle of class K (a window, a communicator) of the functions
+/// Fs is used other than as an argument of an MPI call (its value or
+/// address) or in a comparison: copied, assigned from another, given to a
+/// function that is not MPI's.
+static bool handlesEscape(const std::set<const FunctionDecl *> &Fs, HandleClass K) {
   for (const FunctionDecl *F : Fs) {
     std::set<const Stmt *> Allowed;
     auto allow = [&](const Expr *E) {
@@ -1290,14 +1346,14 @@ static bool windowsEscape(const std::set<const FunctionDecl *> &Fs) {
     };
     bool Escapes = false;
     anyNode(F->getBody(), [&](const Stmt *N) {
-      if (const auto *CE = dyn_cast<CallExpr>(N); CE && lookupFunction(calleeName(CE)))
+      if (const auto *CE = dyn_cast<CallExpr>(N); CE && isMPIFunctionName(calleeName(CE)))
         for (const Expr *A : CE->arguments())
           allow(A);
       if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isEqualityOp())
         allow(B->getLHS()), allow(B->getRHS());
       const auto *D = dyn_cast<DeclRefExpr>(N);
       const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-      if (V && handleClassOf(V->getType().getAsString()) == HandleClass::Win && !Allowed.count(D))
+      if (V && handleClassOf(V->getType().getAsString()) == K && !Allowed.count(D))
         Escapes = true;
       return Escapes;
     });
@@ -1311,8 +1367,22 @@ std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
   Relevance Rel(false, true);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
-    if (!windowsEscape(reachable(F)))
+    if (!handlesEscape(reachable(F), HandleClass::Win))
       traceRuns(Ctx, Ev, Uni, Rel, F, Out);
+  return Out;
+}
+
+std::vector<P2PTraces> splitTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel(false, false, true);
+  std::vector<P2PTraces> Out;
+  for (const FunctionDecl *F : entries(Ctx, Rel)) {
+    bool Splits = anyNode(F->getBody(), [](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      return CE && calleeName(CE) == "MPI_Comm_split";
+    });
+    if (Splits && !handlesEscape(reachable(F), HandleClass::Comm))
+      traceRuns(Ctx, Ev, Uni, Rel, F, Out);
+  }
   return Out;
 }
 

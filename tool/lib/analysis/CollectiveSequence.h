@@ -95,7 +95,8 @@ struct P2PEvent {
     IRecv,    ///< MPI_Irecv
     Wait,     ///< MPI_Wait, MPI_Waitall: completes Reqs
     Collective,
-    Window ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
+    Window, ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
+    Split   ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
   } K = Send;
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
@@ -112,6 +113,9 @@ struct P2PEvent {
   const clang::VarDecl *Win = nullptr; ///< Window: the window variable
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
   bool WorldWindow = false;            ///< Window, a creation: on MPI_COMM_WORLD
+  /// Split: the communicator variable it sets; in splitTraces, a
+  /// point-to-point call's communicator variable.
+  const clang::VarDecl *Comm = nullptr;
 };
 
 /// The point-to-point calls every rank of one run makes, in order.
@@ -146,6 +150,14 @@ std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformi
 /// branch the run cannot decide, a window copied, assigned or given to a
 /// function that is not MPI's) gives nothing.
 std::vector<P2PTraces> rmaTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
+
+/// The same runs for communicators split from MPI_COMM_WORLD: each rank's
+/// MPI_Comm_split calls of the world into a local communicator variable
+/// (K == Split, with the colour) and its point-to-point calls on such a
+/// variable (their peers relative to it), with 2, 3 and 4 processes, for
+/// every entry function; nothing for a function that copies, assigns or
+/// hands on a communicator variable.
+std::vector<P2PTraces> splitTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
 /// "0, 2-3": a list of ranks for messages.
 std::string describeRanks(const std::vector<int> &R);

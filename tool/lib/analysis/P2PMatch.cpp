@@ -173,7 +173,8 @@ bool Sim::step(int Rk) {
     break;
   case P2PEvent::Collective:
     return false;
-  case P2PEvent::Window: // only in rmaTraces: nothing to match
+  case P2PEvent::Window: // only in rmaTraces and splitTraces: nothing to match
+  case P2PEvent::Split:
     break;
   }
   ++Pc[Rk];

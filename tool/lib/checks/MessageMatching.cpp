@@ -11,7 +11,9 @@
 //     data than it has room for (a datatype variable of known shape counts
 //     as the elements of the predefined type it is built from);
 //   - a send or receive whose peer is the number of processes or beyond
-//     (rank 10 where one outcome of argc gives it, with 2 processes).
+//     (rank 10 where one outcome of argc gives it, with 2 processes), or
+//     beyond the part of a communicator MPI_Comm_split made of the world
+//     (splitTraces: every rank's colour known).
 // Programs whose calls the interpreter cannot follow (nonblocking calls,
 // probes, communicators other than MPI_COMM_WORLD, values it cannot
 // decide) are left alone.
@@ -144,7 +146,82 @@ bool reportBadPeer(CheckContext &C, const P2PTraces &T, const P2PBadPeer &B) {
   return true;
 }
 
+/// The colour each rank gave each split of the world (splitTraces), by the
+/// communicator variable and the split's occurrence on it; none where a
+/// rank's is not known.
+using Colours = std::map<std::pair<const VarDecl *, unsigned>, std::vector<std::optional<int64_t>>>;
+
+Colours coloursOf(const P2PTraces &T) {
+  Colours Out;
+  for (int R = 0; R < T.Size; ++R) {
+    std::map<const VarDecl *, unsigned> N;
+    for (const P2PEvent &E : T.Ranks[R])
+      if (E.K == P2PEvent::Split) {
+        std::vector<std::optional<int64_t>> &V = Out[{E.Comm, N[E.Comm]++}];
+        V.resize(T.Size);
+        V[R] = E.S.Peer;
+      }
+  }
+  return Out;
+}
+
+/// A point-to-point call on a communicator MPI_Comm_split made of the
+/// world, whose peer is the size of the caller's part or beyond: every
+/// rank's colour is known, so the part is.
+bool reportSplitPeers(CheckContext &C, const P2PTraces &T) {
+  Colours Cs = coloursOf(T);
+  for (int R = 0; R < T.Size; ++R) {
+    std::map<const VarDecl *, std::pair<unsigned, const P2PEvent *>> Made;
+    for (const P2PEvent &E : T.Ranks[R]) {
+      if (E.K == P2PEvent::Split) {
+        auto &M = Made[E.Comm];
+        M = {M.first + 1, &E};
+        continue;
+      }
+      auto It = Made.find(E.Comm);
+      const auto &Colour =
+          It == Made.end() ? std::vector<std::optional<int64_t>>() : Cs[{E.Comm, It->second.first - 1}];
+      if (Colour.size() != static_cast<size_t>(T.Size) || llvm::is_contained(Colour, std::nullopt) || *Colour[R] < 0)
+        continue;
+      std::vector<int> Part;
+      for (int Q = 0; Q < T.Size; ++Q)
+        if (*Colour[Q] == *Colour[R])
+          Part.push_back(Q);
+      bool Sending = E.K == P2PEvent::Send;
+      std::optional<int64_t> Peer = Sending ? E.S.Peer : E.R.Peer;
+      if (!Peer || *Peer < static_cast<int64_t>(Part.size()))
+        continue;
+      const P2PEvent &Split = *It->second.second;
+      Finding *F = C.report(
+          "message-matching", E.Call->getBeginLoc(),
+          llvm::formatv("{0}, rank {1} {2} rank {3} of '{4}' in {5} (line {6}), but MPI_Comm_split (line {7}) made "
+                        "'{4}' of {8} process{9} there (colour {10}: world rank{13} {11}): a peer must be a rank of "
+                        "the communicator, MPI_PROC_NULL{12}",
+                        withProcesses(T), R, Sending ? "sends to" : "receives from", *Peer, E.Comm->getName(),
+                        callName(E), E.Line, Split.Line, Part.size(), Part.size() > 1 ? "es" : "", *Colour[R],
+                        describeRanks(Part), Sending ? "" : " or MPI_ANY_SOURCE", Part.size() > 1 ? "s" : "")
+              .str());
+      if (F)
+        C.note(*F, Split.Call->getBeginLoc(), llvm::formatv("rank {0} joins colour {1} here", R, *Colour[R]));
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Each function's first run at which no rank aborts, for each set of
+/// assumed outcomes, until one reports.
+void checkSplitPeers(CheckContext &C) {
+  std::set<std::pair<const FunctionDecl *, std::string>> Done;
+  std::set<const FunctionDecl *> Found;
+  for (const P2PTraces &T : splitTraces(C.Ctx, C.Ev, C.Uni))
+    if (!Found.count(T.F) && !llvm::is_contained(T.Aborted, true) && Done.insert({T.F, T.Assumed}).second &&
+        reportSplitPeers(C, T))
+      Found.insert(T.F);
+}
+
 void checkMessageMatching(CheckContext &C) {
+  checkSplitPeers(C);
   forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &R) {
     if (R.BadPeer)
       return reportBadPeer(C, T, *R.BadPeer);
