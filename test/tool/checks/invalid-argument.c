@@ -215,13 +215,34 @@ static void overlapping_types(void) {
   MPI_Type_free(&t);
 }
 
+// The communicator and topology calls: a negative colour (not
+// MPI_UNDEFINED), negative dimensions, Cartesian queries on a predefined
+// communicator or MPI_COMM_NULL (MBI's CollInvalidDim, CollComNull and
+// CollInvalidCom codes).
+void topology(int rank) {
+  int color = -10, dims[2] = {2, 1}, periods[2] = {1, 1}, coords[2];
+  MPI_Comm split, undefined, cart, none = MPI_COMM_NULL, world = MPI_COMM_WORLD;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:34: warning: MPI_Comm_split color 'color' is negative (-10): a colour must be non-negative or MPI_UNDEFINED [ompi-invalid-argument]
+  MPI_Comm_split(MPI_COMM_WORLD, color, rank, &split);
+  MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, rank, &undefined);
+  dims[0] = -2;
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:38: warning: MPI_Cart_create dims[0] is negative (-2): the size of every dimension must be non-negative [ompi-invalid-argument]
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:16: warning: MPI_Cart_get comm 'none' is MPI_COMM_NULL: a valid communicator is required [ompi-invalid-argument]
+  MPI_Cart_get(none, 2, dims, periods, coords);
+  // CHECK: {{.*}}invalid-argument.c:[[#@LINE+1]]:16: warning: MPI_Cart_get comm 'world' is MPI_COMM_WORLD, which has no Cartesian topology: MPI_Cart_get needs a communicator that MPI_Cart_create (or MPI_Cart_sub) made [ompi-invalid-argument]
+  MPI_Cart_get(world, 2, dims, periods, coords);
+  MPI_Cart_get(cart, 2, dims, periods, coords); // negative: a Cartesian communicator
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   positives(argc);
+  topology(argc);
   negatives(argc);
   signatures();
   overlapping_types();
   MPI_Finalize();
   return 0;
 }
-// CHECK: 29 warnings generated.
+// CHECK: 33 warnings generated.

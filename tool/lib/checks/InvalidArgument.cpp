@@ -513,6 +513,86 @@ bool inPlace(CheckContext &C, const CallResult &CR, Role R) {
 
 } // namespace
 
+/// MPI_Comm_split's colour: non-negative or MPI_UNDEFINED (-32766 in
+/// MPICH and Open MPI), along any path.
+void checkSplitColour(CheckContext &C, const CallResult &CR) {
+  const Expr *Colour = CR.Call->getArg(1);
+  if (auto H = C.Ev.spelledHandle(Colour); H && *H == "MPI_UNDEFINED")
+    return;
+  for (const PathValue &V : pathValues(C, CR, Colour))
+    if (V.Value.K == SymValue::Int && V.Value.I < 0 && V.Value.I != -32766) {
+      C.report("invalid-argument", Colour->getBeginLoc(),
+               llvm::formatv("MPI_Comm_split color '{0}' is negative ({1}){2}: a colour must be non-negative or "
+                             "MPI_UNDEFINED",
+                             C.Ev.text(Colour), V.Value.I, V.Where)
+                   .str());
+      return;
+    }
+}
+
+/// MPI_Cart_create: a negative ndims, or a negative entry of dims (along
+/// the paths the array's stores take).
+void checkCartCreate(CheckContext &C, const CallResult &CR) {
+  const Expr *N = CR.Call->getArg(1), *Dims = CR.Call->getArg(2);
+  SymValue NV = C.Ev.evaluate(N, CR.Caller, CR.Call);
+  if (NV.K == SymValue::Int && NV.I < 0) {
+    C.report("invalid-argument", N->getBeginLoc(),
+             llvm::formatv("MPI_Cart_create ndims is negative ({0}): the standard requires a non-negative number "
+                           "of dimensions",
+                           NV.I)
+                 .str());
+    return;
+  }
+  size_t Read = NV.K == SymValue::Int ? size_t(NV.I) : SIZE_MAX;
+  const VarDecl *V = namedVar(Dims);
+  auto Paths = V ? arrayValuesAt(C.Ev, CR.Caller, CR.Call, {V}) : std::nullopt;
+  for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
+    std::string Where = Paths->size() > 1 ? " on the path where " + llvm::join(P.Conds, " and ") : "";
+    for (size_t K = 0; K < P.Arrays[0].size() && K < Read; ++K)
+      if (P.Arrays[0][K].K == ArrayElem::Int && P.Arrays[0][K].I < 0) {
+        C.report("invalid-argument", Dims->getBeginLoc(),
+                 llvm::formatv("MPI_Cart_create dims[{0}] is negative ({1}){2}: the size of every dimension must "
+                               "be non-negative",
+                               K, P.Arrays[0][K].I, Where)
+                     .str());
+        return;
+      }
+  }
+}
+
+/// A Cartesian query on a predefined communicator, which has no topology.
+void checkCartQuery(CheckContext &C, const CallResult &CR) {
+  const Expr *Comm = CR.Call->getArg(0);
+  CommId Id = C.Ev.commId(Comm, CR.Caller, CR.Call);
+  if (Id.K == CommId::Predefined && Id.Key == "MPI_COMM_NULL" && !CR.Model) { // the model's calls: ArgChecker's
+    C.report(
+        "invalid-argument", Comm->getBeginLoc(),
+        llvm::formatv("{0} comm '{1}' is MPI_COMM_NULL: a valid communicator is required", CR.Function, C.Ev.text(Comm))
+            .str());
+    return;
+  }
+  if (Id.K != CommId::Predefined || (Id.Key != "MPI_COMM_WORLD" && Id.Key != "MPI_COMM_SELF"))
+    return;
+  C.report("invalid-argument", Comm->getBeginLoc(),
+           llvm::formatv("{0} comm '{1}' is {2}, which has no Cartesian topology: {0} needs a communicator that "
+                         "MPI_Cart_create (or MPI_Cart_sub) made",
+                         CR.Function, C.Ev.text(Comm), Id.Key)
+               .str());
+}
+
+/// The communicator and topology calls the call model leaves out.
+void checkCommunicatorCalls(CheckContext &C, const CallResult &CR) {
+  unsigned N = CR.Call->getNumArgs();
+  if (CR.Function == "MPI_Comm_split" && N == 4)
+    checkSplitColour(C, CR);
+  else if (CR.Function == "MPI_Cart_create" && N == 6)
+    checkCartCreate(C, CR);
+  else if (N >= 1 && llvm::is_contained({"MPI_Cart_get", "MPI_Cart_shift", "MPI_Cart_coords", "MPI_Cart_rank",
+                                         "MPI_Cartdim_get", "MPI_Cart_sub"},
+                                        CR.Function))
+    checkCartQuery(C, CR);
+}
+
 void checkInvalidArguments(CheckContext &C) {
   UninitCache Uninit; // per function, for this file only
   for (const CallResult &CR : C.Analysis.Calls) {
@@ -527,6 +607,7 @@ void checkInvalidArguments(CheckContext &C) {
       checkStructConstructor(C, CR);
       continue;
     }
+    checkCommunicatorCalls(C, CR);
     if (!CR.Model)
       continue;
     bool SendInPlace = inPlace(C, CR, Role::SendBuf), RecvInPlace = inPlace(C, CR, Role::RecvBuf);
