@@ -54,11 +54,36 @@ int negatives(int peer) {
   return other + x;
 }
 
+// Persistent requests (MBI's P2PLocalConcurrency with _init calls): the
+// buffer is in use from each MPI_Start to the completion, not before.
+void persistent(int peer) {
+  int out = 1, in = 0;
+  MPI_Request s, r;
+  MPI_Send_init(&out, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &s);
+  MPI_Recv_init(&in, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r);
+  out = 2; // before the start: allowed
+  in = 0;
+  for (int i = 0; i < 2; i++) {
+    MPI_Start(&s);
+    MPI_Start(&r);
+    // CHECK: {{.*}}buffer-in-use.c:[[#@LINE+1]]:5: warning: 'out' is written before the MPI_Send_init at line {{[0-9]+}} (started by MPI_Start at line [[#@LINE-2]]) that sends it has completed (the completion on 's' is at line [[#@LINE+4]]): a send buffer must not change until its send completes [ompi-send-buffer-in-use]
+    out++;
+    // CHECK: {{.*}}buffer-in-use.c:[[#@LINE+1]]:5: warning: 'in' is used before the MPI_Recv_init at line {{[0-9]+}} (started by MPI_Start at line [[#@LINE-3]]) that writes it has completed (the completion on 'r' is at line [[#@LINE+3]]) [ompi-recv-buffer-in-use]
+    in++;
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    out = in; // after the completions
+  }
+  MPI_Request_free(&s);
+  MPI_Request_free(&r);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   positives(0);
   negatives(0);
+  persistent(0);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 5 warnings generated.
+// CHECK: 7 warnings generated.

@@ -26,6 +26,40 @@ static void positives(int *mem, MPI_Win w) {
   (void)mem;
 }
 
+// Two RMA calls of one epoch on one origin buffer that one of them writes
+// (MBI's LocalConcurrency Get_Get, Get_Put); two puts from one buffer only
+// read it, gets into disjoint elements and the calls of different cases of
+// a switch (MPICH's rma/rputget.c) are fine.
+static void shared_origin(MPI_Win w, int kind) {
+  int local = 0, other[2] = {0};
+  MPI_Win_fence(0, w);
+  MPI_Get(&local, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:3: warning: this MPI_Get writes into 'local', which the MPI_Get at line [[#@LINE-1]] may still be writing: RMA calls of one epoch must not share origin memory that one of them writes (the first completes only when the epoch ends) [ompi-rma-buffer-in-use]
+  MPI_Get(&local, 1, MPI_INT, 1, 1, 1, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+  MPI_Get(&local, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:3: warning: this MPI_Put reads 'local', which the MPI_Get at line [[#@LINE-1]] may still be writing: RMA calls of one epoch must not share origin memory that one of them writes (the first completes only when the epoch ends) [ompi-rma-buffer-in-use]
+  MPI_Put(&local, 1, MPI_INT, 1, 1, 1, MPI_INT, w);
+  MPI_Win_unlock(1, w);
+  MPI_Win_fence(0, w);
+  MPI_Put(other, 2, MPI_INT, 1, 0, 2, MPI_INT, w);
+  MPI_Put(other, 2, MPI_INT, 1, 2, 2, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  MPI_Get(&other[0], 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+  MPI_Get(&other[1], 1, MPI_INT, 1, 1, 1, MPI_INT, w);
+  MPI_Win_fence(0, w);
+  switch (kind) {
+  case 0:
+    MPI_Put(&local, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+    break;
+  default:
+    MPI_Get(&local, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+    break;
+  }
+  MPI_Win_fence(0, w);
+}
+
 static void negatives(int rank, MPI_Win w) {
   int local[4] = {0}, x = 0;
   MPI_Win_fence(0, w);
@@ -94,10 +128,11 @@ int main(int argc, char **argv) {
   MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
   positives(mem, w);
   negatives(rank, w);
+  shared_origin(w, argc);
   MPI_Win_free(&w);
   freed_memory(argc);
   freed_after(argc);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 4 warnings generated.
+// CHECK: 6 warnings generated.

@@ -41,7 +41,10 @@ inline const clang::VarDecl *bufferVar(const clang::Expr *E) {
   return namedVar(E);
 }
 
-inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallResult &CR, Role Buffer) {
+/// A nonblocking call's buffer from the call on; a persistent request's
+/// (CR its _init call) from Start on, the MPI_Start that begins a transfer.
+inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallResult &CR, Role Buffer,
+                                                  const clang::CallExpr *Start = nullptr) {
   using namespace clang;
   const SourceManager &SM = C.Ctx.getSourceManager();
   auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
@@ -56,7 +59,7 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
   P.Req = rootVar(RE);
   if (!P.Buf || !P.Req)
     return std::nullopt;
-  unsigned From = offset(CR.Call->getEndLoc()), Until = ~0u;
+  unsigned From = offset((Start ? Start : CR.Call)->getEndLoc()), Until = ~0u;
   std::vector<std::pair<unsigned, const DeclRefExpr *>> Uses;
   std::vector<std::pair<unsigned, unsigned>> MPIArgs; // ranges of MPI calls' arguments
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
@@ -66,7 +69,8 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
       const FunctionModel *M = modelOf(CE);
       if (M)
         MPIArgs.push_back({O, offset(CE->getEndLoc())});
-      if (O > From && NamesR && (!M || requestEffect(*M) == RequestEffect::Completes) && O < Until) {
+      bool Completes = M && requestEffect(*M) == RequestEffect::Completes;
+      if (O > From && NamesR && (!M || Completes || M->Name == "MPI_Request_free") && O < Until) {
         Until = O;
         P.UntilLine = SM.getExpansionLineNumber(CE->getBeginLoc());
       }
@@ -83,6 +87,47 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
       P.Uses.push_back(D);
   }
   return P;
+}
+
+/// The MPI_Start calls of CR's function after CR (a persistent request's
+/// _init call) that name its request variable: where its transfers begin.
+inline std::vector<const clang::CallExpr *> startsOf(CheckContext &C, const CallResult &CR) {
+  using namespace clang;
+  std::vector<const CallExpr *> Out;
+  const ArgResult *R = CR.arg(Role::Request);
+  const Expr *RE = R ? CR.expr(*R)->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
+    RE = U->getSubExpr();
+  const VarDecl *Req = RE ? rootVar(RE) : nullptr;
+  if (!Req)
+    return Out;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+    if (F && F->getIdentifier() && F->getName() == "MPI_Start" && CE->getNumArgs() == 1 &&
+        refersTo(CE->getArg(0), Req) && SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
+      Out.push_back(CE);
+    return false;
+  });
+  return Out;
+}
+
+/// The calls from which CR's buffer is in use: CR itself (nullptr) when it
+/// is nonblocking, the MPI_Starts of its request when it is persistent.
+inline std::vector<const clang::CallExpr *> transferStarts(CheckContext &C, const CallResult &CR) {
+  if (CR.Model && CR.Model->M == Mode::Nonblocking)
+    return {nullptr};
+  if (CR.Model && CR.Model->M == Mode::Persistent && CR.Model->Cat == Category::PointToPoint)
+    return startsOf(C, CR);
+  return {};
+}
+
+/// " (started by MPI_Start at line 12)" for a persistent request's start.
+inline std::string startedBy(CheckContext &C, const clang::CallExpr *Start) {
+  return Start ? " (started by MPI_Start at line " +
+                     std::to_string(C.Ctx.getSourceManager().getExpansionLineNumber(Start->getBeginLoc())) + ")"
+               : "";
 }
 
 } // namespace ompi

@@ -79,18 +79,21 @@ void checkOverlap(CheckContext &C, const CallResult &CR, const PendingBuffer &P)
 
 void checkRecvBufferInUse(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.Call || !CR.Caller || CR.Model->M != Mode::Nonblocking)
+    if (!CR.Model || !CR.Call || !CR.Caller)
       continue;
-    auto P = pendingBuffer(C, CR, Role::RecvBuf);
-    if (P && P->Uses.empty() && CR.Model->Cat == Category::PointToPoint)
-      checkOverlap(C, CR, *P);
-    if (!P || P->Uses.empty())
-      continue;
-    C.report("recv-buffer-in-use", P->Uses.front()->getLocation(),
-             llvm::formatv("'{0}' is used before the {1} at line {2} that writes it has completed (the "
-                           "completion on '{3}' is at line {4})",
-                           P->Buf->getName(), CR.Function, CR.Line, P->Req->getName(), P->UntilLine)
-                 .str());
+    for (const CallExpr *Start : transferStarts(C, CR)) {
+      auto P = pendingBuffer(C, CR, Role::RecvBuf, Start);
+      if (P && P->Uses.empty() && CR.Model->Cat == Category::PointToPoint && !Start)
+        checkOverlap(C, CR, *P);
+      if (!P || P->Uses.empty())
+        continue;
+      C.report("recv-buffer-in-use", P->Uses.front()->getLocation(),
+               llvm::formatv("'{0}' is used before the {1} at line {2}{3} that writes it has completed (the "
+                             "completion on '{4}' is at line {5})",
+                             P->Buf->getName(), CR.Function, CR.Line, startedBy(C, Start), P->Req->getName(),
+                             P->UntilLine)
+                   .str());
+    }
   }
 }
 

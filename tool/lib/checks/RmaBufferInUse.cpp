@@ -18,6 +18,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <map>
 
 using namespace clang;
 
@@ -60,6 +61,60 @@ const Stmt *block(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
+/// The bytes [From, To) of its variable that CR's origin buffer covers,
+/// where its address, count and predefined datatype are static.
+std::optional<std::pair<int64_t, int64_t>> originBytes(CheckContext &C, const CallResult &CR) {
+  const ArgResult *B = CR.arg(Role::RecvBuf) ? CR.arg(Role::RecvBuf) : CR.arg(Role::SendBuf);
+  const ArgResult *N = CR.arg(Role::Count) ? CR.arg(Role::Count) : CR.arg(Role::SendCount);
+  const ArgResult *T = CR.arg(Role::Type) ? CR.arg(Role::Type) : CR.arg(Role::SendType);
+  if (!B || !N || !T || !N->Int)
+    return std::nullopt;
+  SymValue A = C.Ev.evaluate(CR.expr(*B), CR.Caller, CR.Call);
+  auto DT = C.Ev.spelledHandle(CR.expr(*T));
+  std::optional<int64_t> Size = DT ? C.Ev.datatypeSize(*DT) : std::nullopt;
+  if (A.K != SymValue::Address || !Size)
+    return std::nullopt;
+  return std::make_pair(A.Offset, A.Offset + *N->Int * *Size);
+}
+
+/// Another RMA call of the epoch (at offset At) on the window whose origin
+/// buffer is BV too, while CR's transfer is pending: a conflict where one
+/// of the two writes it (a get's result, Reads for CR).
+bool originConflict(CheckContext &C, const CallResult &CR, bool Reads, const VarDecl *BV,
+                    const std::map<unsigned, const CallResult *> &RMAAt, unsigned At) {
+  auto It = RMAAt.find(At);
+  if (It == RMAAt.end())
+    return false;
+  const CallResult &O = *It->second;
+  const ArgResult *B = O.arg(Role::RecvBuf) ? O.arg(Role::RecvBuf) : O.arg(Role::SendBuf);
+  bool Writes = O.arg(Role::RecvBuf) != nullptr;
+  const Expr *BE = B ? strip(O.expr(*B)) : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(BE); U && U->getOpcode() == UO_AddrOf)
+    BE = U->getSubExpr();
+  if (!BE || rootVar(BE) != BV || (!Reads && !Writes) || O.arg(Role::Request))
+    return false;
+  // A jump or case label between the two: not one path (a switch's cases).
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  unsigned From = offset(CR.Call->getEndLoc());
+  if (const Stmt *Block = block(C.Ctx, CR.Call); !Block || anyNode(Block, [&](const Stmt *S) {
+        unsigned X = offset(S->getBeginLoc());
+        return isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, SwitchCase, LabelStmt>(S) && X > From && X < At;
+      }))
+    return false;
+  auto Mine = originBytes(C, CR), Theirs = originBytes(C, O);
+  if (Mine && Theirs && (Mine->second <= Theirs->first || Theirs->second <= Mine->first))
+    return false; // disjoint parts of the variable
+  C.report("rma-buffer-in-use", O.Call->getBeginLoc(),
+           llvm::formatv("this {0} {1} '{2}', which the {3} at line {4} may still be {5}: RMA calls of one epoch "
+                         "must not share origin memory that one of them writes (the first completes only when "
+                         "the epoch ends)",
+                         O.Function, Writes ? "writes into" : "reads", BV->getName(), CR.Function, CR.Line,
+                         Reads ? "writing" : "reading")
+               .str());
+  return true;
+}
+
 void checkCall(CheckContext &C, const CallResult &CR) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
@@ -77,6 +132,10 @@ void checkCall(CheckContext &C, const CallResult &CR) {
     return;
   unsigned From = offset(CR.Call->getEndLoc()), Until = ~0u, UntilLine = 0;
   std::vector<std::pair<unsigned, unsigned>> MPIArgs;
+  std::map<unsigned, const CallResult *> RMAAt; // the RMA calls on the window, by offset
+  for (const CallResult &O : C.Analysis.Calls)
+    if (O.Call && O.Caller == CR.Caller && &O != &CR && O.arg(Role::Win) && namedVar(O.expr(*O.arg(Role::Win))) == WV)
+      RMAAt[offset(O.Call->getBeginLoc())] = &O;
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
@@ -97,9 +156,11 @@ void checkCall(CheckContext &C, const CallResult &CR) {
   anyNode(Block, [&](const Stmt *S) {
     const auto *D = dyn_cast<DeclRefExpr>(S);
     unsigned O = D ? offset(D->getLocation()) : 0;
-    if (!D || D->getDecl() != BV || O <= From || O >= Until ||
-        llvm::any_of(MPIArgs, [&](auto &Rg) { return O >= Rg.first && O <= Rg.second; }))
+    if (!D || D->getDecl() != BV || O <= From || O >= Until)
       return false;
+    auto In = llvm::find_if(MPIArgs, [&](auto &Rg) { return O >= Rg.first && O <= Rg.second; });
+    if (In != MPIArgs.end())
+      return originConflict(C, CR, Reads, BV, RMAAt, In->first);
     if (!Reads && !written(C.Ctx, D))
       return false;
     C.report("rma-buffer-in-use", D->getLocation(),

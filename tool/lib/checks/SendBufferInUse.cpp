@@ -46,22 +46,24 @@ bool isWrite(ASTContext &Ctx, const DeclRefExpr *D) {
 
 void checkSendBufferInUse(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Model || !CR.Call || !CR.Caller || CR.Model->M != Mode::Nonblocking)
+    if (!CR.Model || !CR.Call || !CR.Caller)
       continue;
-    for (Role R : {Role::SendBuf, Role::Buf}) {
-      auto P = pendingBuffer(C, CR, R);
-      if (!P)
-        continue;
-      auto W = llvm::find_if(P->Uses, [&](const DeclRefExpr *D) { return isWrite(C.Ctx, D); });
-      if (W == P->Uses.end())
-        continue;
-      C.report("send-buffer-in-use", (*W)->getLocation(),
-               llvm::formatv("'{0}' is written before the {1} at line {2} that sends it has completed (the "
-                             "completion on '{3}' is at line {4}): a send buffer must not change until its send "
-                             "completes",
-                             P->Buf->getName(), CR.Function, CR.Line, P->Req->getName(), P->UntilLine)
-                   .str());
-    }
+    for (const CallExpr *Start : transferStarts(C, CR))
+      for (Role R : {Role::SendBuf, Role::Buf}) {
+        auto P = pendingBuffer(C, CR, R, Start);
+        if (!P)
+          continue;
+        auto W = llvm::find_if(P->Uses, [&](const DeclRefExpr *D) { return isWrite(C.Ctx, D); });
+        if (W == P->Uses.end())
+          continue;
+        C.report("send-buffer-in-use", (*W)->getLocation(),
+                 llvm::formatv("'{0}' is written before the {1} at line {2}{3} that sends it has completed (the "
+                               "completion on '{4}' is at line {5}): a send buffer must not change until its send "
+                               "completes",
+                               P->Buf->getName(), CR.Function, CR.Line, startedBy(C, Start), P->Req->getName(),
+                               P->UntilLine)
+                     .str());
+      }
   }
 }
 
