@@ -133,3 +133,46 @@ TEST(CollectiveSequence, RmaTracesFollowEachRanksWindowCalls) {
   EXPECT_EQ(T[0].Ranks[1][2].WinEvent.K, HandleEvent::Free);
   EXPECT_EQ(T[0].Ranks[1][2].Win->getName(), "w");
 }
+
+// p2pTraces: a communicator split of the world with the ranks reversed
+// (keys 10 - rank): a send to its rank 0 goes to the last world rank.
+TEST(CollectiveSequence, P2PTracesTranslateRanksOfSplitCommunicators) {
+  auto AST = parse("int main(void) { int r, buf = 0; MPI_Comm c; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " MPI_Comm_split(MPI_COMM_WORLD, 0, 10 - r, &c);"
+                   " if (r == 0) MPI_Send(&buf, 1, MPI_INT, 0, 7, c); MPI_Comm_free(&c); return 0; }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  auto T = p2pTraces(AST->getASTContext(), Ev, Uni);
+  ASSERT_EQ(T.size(), 3u); // 2, 3 and 4 processes
+  for (const P2PTraces &X : T) {
+    ASSERT_EQ(X.Ranks[0].size(), 1u);
+    const P2PEvent &E = X.Ranks[0][0];
+    EXPECT_EQ(E.K, P2PEvent::Send);
+    EXPECT_EQ(E.CommIndex, 0);
+    EXPECT_EQ(E.CommPeer, std::optional<int64_t>(0));
+    EXPECT_EQ(E.S.Peer, std::optional<int64_t>(X.Size - 1)) << "with " << X.Size << " processes";
+    EXPECT_EQ(E.Comm->getName(), "c");
+  }
+}
+
+// handleArrayTraces: each rank's creations and frees of a handle array's
+// elements, the index made concrete; nothing where the array is handed to
+// a function that is not MPI's.
+TEST(CollectiveSequence, HandleArrayTracesFollowElements) {
+  auto AST = parse("void keep(MPI_Comm *);"
+                   " void f(void) { MPI_Comm c[2]; for (int j = 0; j < 2; j++) MPI_Comm_dup(MPI_COMM_WORLD, &c[j]);"
+                   " MPI_Comm_free(&c[0]); }"
+                   " void g(void) { MPI_Comm c[1]; MPI_Comm_dup(MPI_COMM_WORLD, &c[0]); keep(c); }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  auto T = handleArrayTraces(AST->getASTContext(), Ev, Uni);
+  ASSERT_EQ(T.size(), 3u); // f with 2, 3 and 4 processes; g gives nothing
+  EXPECT_EQ(T[0].F->getName(), "f");
+  const std::vector<P2PEvent> &R = T[0].Ranks[1];
+  ASSERT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[0].WinEvent.K, HandleEvent::Create);
+  EXPECT_EQ(R[1].S.Peer, std::optional<int64_t>(1));
+  EXPECT_EQ(R[2].WinEvent.K, HandleEvent::Free);
+  EXPECT_EQ(R[2].S.Peer, std::optional<int64_t>(0));
+  EXPECT_EQ(R[2].Win->getName(), "c");
+}

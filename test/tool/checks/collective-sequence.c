@@ -322,4 +322,34 @@ void created_comm_on_some_ranks(void) {
     MPI_Barrier(dup);
   MPI_Comm_free(&dup);
 }
-// CHECK: 13 warnings generated.
+// A communicator variable the odd ranks set to the world after the split
+// (MBI's CollComMatching): their broadcast is the world's, which the even
+// ranks never join.
+void world_on_odd_ranks(void) {
+  int rank, buf = 0;
+  MPI_Comm newcom;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &newcom);
+  if (rank % 2)
+    newcom = MPI_COMM_WORLD;
+  // CHECK: {{.*}}collective-sequence.c:[[#@LINE+1]]:3: warning: with 2 processes, ranks 1 call MPI_Bcast (line [[#@LINE+1]], on MPI_COMM_WORLD, which 'newcom' holds there) as their 1st collective but ranks 0 call none (their path ends at line [[#@LINE+4]]): every rank of a communicator must issue the same collectives [ompi-collective-sequence]
+  MPI_Bcast(&buf, 1, MPI_INT, 0, newcom);
+  if (newcom != MPI_COMM_NULL && newcom != MPI_COMM_WORLD)
+    MPI_Comm_free(&newcom);
+}
+
+// Negative: the same communicator on every rank, compared with the
+// predefined ones before it is freed (the comparisons are decided on each
+// rank's run, under either MPI).
+void split_comm_everywhere(void) {
+  int rank, buf = 0;
+  MPI_Comm newcom;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &newcom);
+  MPI_Bcast(&buf, 1, MPI_INT, 0, newcom);
+  if (newcom != MPI_COMM_NULL && newcom != MPI_COMM_WORLD)
+    MPI_Comm_free(&newcom);
+  if (newcom == MPI_COMM_NULL)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+// CHECK: 14 warnings generated.

@@ -49,6 +49,59 @@ static MPI_Comm negatives(int *buf, int n, MPI_Datatype *out) {
   return c;
 }
 
+// Handles kept in the elements of a local array (MBI's Resleak codes),
+// judged along each rank's run: an element never freed, and an element
+// given a new handle in each iteration of a loop that frees only some.
+void array_element(void) {
+  MPI_Comm com[2];
+  // CHECK: {{.*}}handle-leak.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 0, the communicator that MPI_Comm_dup creates here in 'com[1]' is never freed and does not leave array_element: it leaks (every handle a program creates should be freed when it is done with it) [ompi-handle-leak]
+  MPI_Comm_dup(MPI_COMM_WORLD, &com[1]);
+}
+
+static void sum_op(void *in, void *inout, int *len, MPI_Datatype *type) {
+  for (int i = 0; i < *len; i++)
+    ((int *)inout)[i] += ((int *)in)[i];
+  (void)type;
+}
+
+void array_in_loop(void) {
+  MPI_Op op[3];
+  for (int i = 0; i < 10; i++)
+    for (int j = 0; j < 3; j++) {
+      // CHECK: {{.*}}handle-leak.c:[[#@LINE+1]]:7: warning: with 2 processes, on rank 0, MPI_Op_create (line [[#@LINE+1]]) writes a new handle into 'op[2]', which still holds the op that MPI_Op_create created at line [[#@LINE+1]] and nothing freed: that one is lost and leaks (free a handle before its variable takes a new one) [ompi-handle-leak]
+      MPI_Op_create(sum_op, 1, &op[j]);
+      // CHECK: {{.*}}handle-leak.c:[[#@LINE-1]]:7: note: created here, in an earlier iteration
+      if (j < 2)
+        MPI_Op_free(&op[j]);
+    }
+}
+
+// Negatives: every element freed where it holds a handle (a colour that
+// gives some ranks MPI_COMM_NULL is compared first); MPI_Comm_create, which
+// gives the ranks outside its group MPI_COMM_NULL, is not judged; an array
+// handed to a function that is not MPI's may be freed there.
+void release(MPI_Comm *c);
+void array_freed(void) {
+  int rank;
+  MPI_Group world;
+  MPI_Comm com[3], made[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int j = 0; j < 3; j++) {
+    MPI_Comm_split(MPI_COMM_WORLD, rank == j ? MPI_UNDEFINED : 0, rank, &com[j]);
+    if (com[j] != MPI_COMM_NULL)
+      MPI_Comm_free(&com[j]);
+  }
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Comm_create(MPI_COMM_WORLD, world, &made[0]);
+  MPI_Group_free(&world);
+}
+
+void array_given(void) {
+  MPI_Comm given[1];
+  MPI_Comm_dup(MPI_COMM_WORLD, &given[0]);
+  release(given);
+}
+
 int main(int argc, char **argv) {
   int buf[16] = {0};
   MPI_Datatype t;
@@ -61,4 +114,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 3 warnings generated.
+// CHECK: 5 warnings generated.

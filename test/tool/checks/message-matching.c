@@ -7,7 +7,13 @@
 // in a safe order, with MPI_Sendrecv, with MPI_ANY_SOURCE, through a
 // helper, in a ring loop, with nonblocking calls and waits, or use calls
 // the run does not follow (a test loop). Tags and peers computed by the
-// file's helpers are run call by call (cases 16 and 17).
+// file's helpers are run call by call (cases 16 and 17). Communicators the
+// runs make (MPI_Comm_split, MPI_Comm_dup) are followed through the
+// variables that hold them, their ranks translated to the world's, so that
+// a message sent on one communicator and awaited on another is found (case
+// 21); persistent requests are issued by their starts, MPI_Probe waits for
+// a message (23, 24), and a message no rank receives before MPI_Finalize is
+// a finding where a receive for it is in the program (25).
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
@@ -33,6 +39,15 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=19 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=NINETEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=19 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=NINETEEN %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=20 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=TWENTY %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=21 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE21 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=21 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE21 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=22 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=CASE22 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=22 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=CASE22 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=23 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE23 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=24 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE24 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=25 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE25 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=25 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE25 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=26 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=CASE26 %s
 #include <mpi.h>
 #include <stdio.h>
 
@@ -410,6 +425,109 @@ int main(int argc, char **argv) {
   if (rank != 0)
     MPI_Comm_free(&some);
   MPI_Comm_free(&again);
+#elif CASE == 21
+  // Rank 0's variable holds the world, rank 1's the communicator split of
+  // it (MBI's P2PComMatching): the message goes on one, the receive waits
+  // on the other.
+  MPI_Comm newcom;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &newcom);
+  if (rank == 0)
+    newcom = MPI_COMM_WORLD;
+  if (rank == 0)
+    MPI_Send(buf, 1, MPI_INT, 1, 0, newcom);
+  else if (rank == 1)
+    // CASE21: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 1 waits in MPI_Recv (line [[#@LINE+1]]) for a message on 'newcom' (the communicator MPI_Comm_split made at line [[#@LINE-6]]), but the message rank 0 sends it with MPI_Send (line [[#@LINE-2]]) goes on MPI_COMM_WORLD, which 'newcom' holds there: a message is received only on the communicator it was sent on [ompi-message-matching]
+    MPI_Recv(buf, 1, MPI_INT, 0, 0, newcom, MPI_STATUS_IGNORE);
+  // CASE21: {{.*}}message-matching.c:[[#@LINE-4]]:5: note: rank 0 sends here
+  if (newcom != MPI_COMM_WORLD)
+    MPI_Comm_free(&newcom);
+#elif CASE == 22
+  // CASE22-NOT: warning:
+  // Negatives: a communicator split of the world with the ranks reversed
+  // (rank 0 of 'rev' is the last world rank): each side names the other by
+  // its rank in 'rev'; one MPI_Comm_dup made; a source held in a variable
+  // (MPI_ANY_SOURCE is -2 in MPICH, where -1 is MPI_PROC_NULL); a request
+  // compared with MPI_REQUEST_NULL after its wait; persistent requests
+  // started in a loop; a probe after the send it waits for.
+  MPI_Comm rev, dup;
+  MPI_Request req = MPI_REQUEST_NULL, preq[2];
+  int src = MPI_ANY_SOURCE;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  if (rank == 0)
+    MPI_Send(buf, 1, MPI_INT, size - 2, 0, rev);
+  else if (rank == 1)
+    MPI_Recv(buf, 1, MPI_INT, size - 1, 0, rev, MPI_STATUS_IGNORE);
+  if (rank == 0) {
+    MPI_Isend(buf, 1, MPI_INT, 1, 1, dup, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  } else if (rank == 1) {
+    MPI_Recv(buf, 1, MPI_INT, src, 1, dup, MPI_STATUS_IGNORE);
+  }
+  if (req != MPI_REQUEST_NULL)
+    MPI_Request_free(&req);
+  if (rank < 2) {
+    MPI_Send_init(buf, 1, MPI_INT, 1 - rank, 2, MPI_COMM_WORLD, &preq[0]);
+    MPI_Recv_init(buf + 1, 1, MPI_INT, 1 - rank, 2, MPI_COMM_WORLD, &preq[1]);
+    for (int i = 0; i < 3; i++) {
+      MPI_Startall(2, preq);
+      MPI_Waitall(2, preq, MPI_STATUSES_IGNORE);
+    }
+    MPI_Request_free(&preq[0]);
+    MPI_Request_free(&preq[1]);
+  }
+  if (rank == 0) {
+    MPI_Send(buf, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Probe(0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(buf, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Comm_free(&rev);
+  MPI_Comm_free(&dup);
+#elif CASE == 23
+  // Both ranks probe before they send (MBI's P2PCallMatching_Probe_*): a
+  // probe returns only once a matching message is there.
+  if (rank < 2) {
+    // CASE23: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 waits in MPI_Probe (line [[#@LINE+1]]) for a message from rank 1, while rank 1 waits in MPI_Probe (line [[#@LINE+1]]) for a message from rank 0: neither can go on, whatever the buffering (a blocking receive returns only once a matching message is sent) [ompi-message-matching]
+    MPI_Probe(1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // CASE23: {{.*}}message-matching.c:[[#@LINE-1]]:5: note: rank 1 waits here
+    MPI_Send(buf, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+    MPI_Recv(buf, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+#elif CASE == 24
+  // A persistent receive of doubles for a persistent send of ints.
+  MPI_Request r;
+  if (rank == 0) {
+    MPI_Send_init(buf, 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+  } else if (rank == 1) {
+    // CASE24: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, the message rank 0 sends with MPI_Send_init (line [[#@LINE-2]]) and rank 1 receives here is sent as MPI_INT (int) but received as MPI_DOUBLE (double): the type signatures of a send and its receive must match [ompi-message-matching]
+    MPI_Recv_init(d, 2, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r);
+  }
+  if (rank < 2) {
+    MPI_Start(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request_free(&r);
+  }
+#elif CASE == 25
+  // The receive is on a path no rank takes ('raining' is never set, MBI's
+  // P2PCallMatching_Recv_Send): rank 0's message is left pending at
+  // MPI_Finalize.
+  int raining = 0;
+  if (rank == 0)
+    // CASE25: {{.*}}message-matching.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 sends to rank 1 with tag 0 in MPI_Send (line [[#@LINE+1]]), but rank 1 ends without receiving it: every message must be received before MPI_Finalize (a communication left pending makes the program erroneous) [ompi-message-matching]
+    MPI_Send(buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  else if (rank == 1 && raining)
+    MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 26
+  // CASE26-NOT: warning:
+  // The same, where errors return (MPI_ERRORS_RETURN): a send may fail and
+  // send nothing, so a message left unreceived is not judged.
+  int raining = 0;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (rank == 0)
+    MPI_Send(buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  else if (rank == 1 && raining)
+    MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #endif
   MPI_Finalize();
   return 0;

@@ -42,6 +42,17 @@ static void negatives(int *buf, int n) {
   MPI_Request_free(&r);
 }
 
+// A request set to MPI_REQUEST_NULL first (MBI's MissingStart): the wait
+// still finds it never started.
+void null_first(int *buf) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  MPI_Send_init(buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+  // CHECK: {{.*}}persistent-request.c:[[#@LINE+1]]:3: warning: MPI_Wait on persistent request 'r', which no MPI_Start of this function ever starts: an inactive request completes at once with an empty status (is a start missing?) [ompi-persistent-request]
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  if (r != MPI_REQUEST_NULL)
+    MPI_Request_free(&r);
+}
+
 int main(int argc, char **argv) {
   int buf[4] = {0};
   MPI_Init(&argc, &argv);
@@ -50,4 +61,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 2 warnings generated.
+// CHECK: 3 warnings generated.

@@ -8,6 +8,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -18,6 +19,14 @@ namespace ompi {
 namespace {
 
 enum class Flow { Normal, Returned, Exited, Aborted, Broke, Continued };
+
+/// OMPI_OPT_DEBUG_RUNS=1 prints why a function's runs are not followed
+/// (for those who extend the interpreter).
+void debugUndecided(const FunctionDecl *F, llvm::StringRef Kind, llvm::StringRef Why) {
+  static const bool On = std::getenv("OMPI_OPT_DEBUG_RUNS") != nullptr;
+  if (On)
+    llvm::errs() << "ompi-opt: " << Kind << " runs of " << F->getName() << " not followed: " << Why << "\n";
+}
 
 struct Undecided {
   std::string Why;
@@ -143,22 +152,58 @@ bool isOneSidedCall(const CallExpr *CE) {
   return M && M->Cat == Category::OneSided;
 }
 
+/// The local handle array (not of requests or windows, whose lives other
+/// analyses follow) whose element's address E is: &a[k].
+const VarDecl *handleArrayOf(const Expr *E, const Expr **Index = nullptr) {
+  const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+  const auto *AS =
+      U && U->getOpcode() == UO_AddrOf ? dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()) : nullptr;
+  const VarDecl *V = AS ? namedVar(AS->getBase()) : nullptr;
+  if (!V || !V->hasLocalStorage() || !V->getType()->isArrayType())
+    return nullptr;
+  auto C = handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString());
+  if (!C || *C == HandleClass::Request || *C == HandleClass::Win)
+    return nullptr;
+  if (Index)
+    *Index = AS->getIdx();
+  return V;
+}
+
+/// The argument of MPI call CE that is &a[k] of a local handle array, which
+/// the call creates or frees; -1 if none.
+int handleElementArg(const CallExpr *CE) {
+  if (!isMPIFunctionName(calleeName(CE)))
+    return -1;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (const VarDecl *V = handleArrayOf(CE->getArg(I))) {
+      auto C = *handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString());
+      HandleEvent::Kind K = handleAddressEvent(CE, I, C);
+      if (K == HandleEvent::Create || K == HandleEvent::Free)
+        return int(I);
+    }
+  return -1;
+}
+
 /// Whether S issues collectives, directly or through the file's functions.
 class Relevance {
 public:
-  explicit Relevance(bool P2P = false, bool Rma = false, bool Split = false) : P2P(P2P), Rma(Rma), Split(Split) {}
-  const bool P2P;   ///< point-to-point calls (and waits, probes) count too
-  const bool Rma;   ///< only one-sided calls count (rmaTraces)
-  const bool Split; ///< only MPI_Comm_split and point-to-point calls count (splitTraces)
+  explicit Relevance(bool P2P = false, bool Rma = false, bool Split = false, bool Handles = false)
+      : P2P(P2P), Rma(Rma), Split(Split), Handles(Handles) {}
+  const bool P2P;     ///< point-to-point calls (and waits, probes) count too
+  const bool Rma;     ///< only one-sided calls count (rmaTraces)
+  const bool Split;   ///< only MPI_Comm_split and point-to-point calls count (splitTraces)
+  const bool Handles; ///< only calls given &a[k] of a local handle array count (handleArrayTraces)
+  bool longRuns() const { return Rma || Handles; } ///< cheap events: loops of up to 4,096 iterations
 
   bool collectives(const Stmt *S) {
     return S && anyNode(S, [&](const Stmt *N) {
              const auto *CE = dyn_cast<CallExpr>(N);
              if (!CE)
                return false;
-             if (Split ? calleeName(CE) == "MPI_Comm_split" || isMessageCall(CE)
-                 : Rma ? isOneSidedCall(CE)
-                       : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
+             if (Handles ? handleElementArg(CE) >= 0
+                 : Split ? calleeName(CE) == "MPI_Comm_split" || isMessageCall(CE)
+                 : Rma   ? isOneSidedCall(CE)
+                         : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
                return true;
              const FunctionDecl *F = definedCallee(CE);
              return F && calls(F);
@@ -186,6 +231,9 @@ public:
   unsigned EndLine = 0;
   std::optional<CommId> TheComm;
   std::map<const VarDecl *, bool> WorldWindows; ///< window variables this run created, and whether on the world
+  /// The communicators this run made (MPI_Comm_split, MPI_Comm_dup), in
+  /// order: a variable holding "#comm<N>" holds the N-th.
+  std::vector<MadeComm> Comms;
   /// With Fixed, uniform undecided conditions of the entry function (outside
   /// loops) whose arms differ take the outcome Fixed gives, or the run
   /// throws NeedChoice. Chosen and Decided collect the conditions this run
@@ -230,11 +278,18 @@ private:
   Relevance &Rel;
   int Rank, Size;
   std::vector<Frame> Frames;
-  const Stmt *Cur = nullptr;      ///< the statement being run (the evaluator's anchor)
-  const CallExpr *Site = nullptr; ///< the entry function's call being run (in a called function)
-  unsigned Steps = 0;             ///< statements run: unrolled loops stop at a budget
-  unsigned StepLimit = 100000;    ///< the budget (lower while a loop is tried iteration by iteration)
-  unsigned LoopDepth = 0;         ///< loops being run
+  const Stmt *Cur = nullptr;                  ///< the statement being run (the evaluator's anchor)
+  const CallExpr *Site = nullptr;             ///< the entry function's call being run (in a called function)
+  unsigned Steps = 0;                         ///< statements run: unrolled loops stop at a budget
+  unsigned StepLimit = 100000;                ///< the budget (lower while a loop is tried iteration by iteration)
+  unsigned LoopDepth = 0;                     ///< loops being run
+  std::set<const Stmt *> Modelled;            ///< &v arguments of calls whose effect on v the run models
+  std::set<const VarDecl *> MadeInto;         ///< variables a communicator constructor set
+  std::map<std::string, P2PEvent> Persistent; ///< the persistent requests made (requestKey): what a start issues
+  /// handleArrayTraces: what handle array elements hold ("#elem<N>": a
+  /// handle the run made; MPI_COMM_NULL).
+  std::map<std::pair<const VarDecl *, int64_t>, std::string> ElemHeld;
+  unsigned Elems = 0;
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
   Frame &frame() { return Frames.back(); }
@@ -297,6 +352,9 @@ private:
 
   std::optional<int64_t> binary(const BinaryOperator *B) {
     BinaryOperatorKind Op = B->getOpcode();
+    if (B->isEqualityOp()) // comm == MPI_COMM_NULL: by the handles held, under any MPI
+      if (auto X = commValue(B->getLHS()), Y = commValue(B->getRHS()); X && Y)
+        return (*X == *Y) == (Op == BO_EQ);
     auto L = value(B->getLHS());
     if (Op == BO_LAnd && L && !*L)
       return 0;
@@ -433,6 +491,118 @@ private:
     return H && lookupHandle(*H) ? H : std::nullopt;
   }
 
+  /// The communicator E holds, where the run knows it: a predefined one
+  /// ("MPI_COMM_WORLD", "MPI_COMM_NULL") or "#comm<N>", the N-th this run
+  /// made. A variable the run has no record of is not known.
+  std::optional<std::string> commValue(const Expr *E) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts())) { // a handle array's element
+      const VarDecl *A = namedVar(AS->getBase());
+      auto K = A ? value(AS->getIdx()) : std::nullopt;
+      auto It = K ? ElemHeld.find({A, *K}) : ElemHeld.end();
+      return It == ElemHeld.end() ? std::nullopt : std::optional<std::string>(It->second);
+    }
+    const VarDecl *V = namedVar(E);
+    if (V && !frame().Handles.count(V))
+      return std::nullopt;
+    auto H = handle(E);
+    llvm::StringRef X = H ? llvm::StringRef(*H) : "";
+    if (!X.starts_with("MPI_COMM_") && !X.starts_with("#comm") && X != "MPI_REQUEST_NULL" && X != "#req" &&
+        X != "#preq" && !X.starts_with("#elem"))
+      return std::nullopt;
+    return H;
+  }
+
+  /// MPI_Wait(all), MPI_Start(all) of a persistent request the run made
+  /// (the send or receive its _init call describes), MPI_Request_free of
+  /// one: whether CE is one of them (then recorded, E its event so far).
+  bool completion(const CallExpr *CE, P2PEvent E) {
+    llvm::StringRef Name = calleeName(CE);
+    unsigned N = CE->getNumArgs();
+    const Expr *A0 = N ? CE->getArg(0) : nullptr;
+    auto keys = [&](bool One) {
+      return One ? std::vector<std::string>{requestKey(A0, E.Line)}
+                 : requestKeys(N >= 2 ? A0 : nullptr, N >= 2 ? CE->getArg(1) : nullptr, E.Line);
+    };
+    if (Name == "MPI_Wait" || Name == "MPI_Waitall") {
+      E.K = P2PEvent::Wait;
+      E.Reqs = keys(Name == "MPI_Wait");
+      if (Name == "MPI_Wait" && !Persistent.count(E.Reqs.front()))
+        setRequest(A0, "MPI_REQUEST_NULL");
+      Messages.push_back(E);
+      return true;
+    }
+    if (Name == "MPI_Start" || Name == "MPI_Startall") {
+      for (const std::string &K : keys(Name == "MPI_Start")) {
+        auto It = Persistent.find(K);
+        if (It == Persistent.end())
+          throw Undecided{llvm::formatv("the request {0} starts at line {1} is not followed", Name, E.Line).str()};
+        Messages.push_back(It->second);
+      }
+      return true;
+    }
+    if (Name == "MPI_Request_free") {
+      if (!Persistent.erase(requestKey(A0, E.Line)))
+        throw Undecided{llvm::formatv("the request MPI_Request_free frees at line {0} is not followed", E.Line).str()};
+      setRequest(A0, "MPI_REQUEST_NULL");
+      return true;
+    }
+    return false;
+  }
+
+  /// A request variable &r a nonblocking call starts ("#req"), a
+  /// persistent one's _init call makes ("#preq") or a wait completes or
+  /// MPI_Request_free frees (MPI_REQUEST_NULL), so that r != MPI_REQUEST_NULL
+  /// is decided.
+  void setRequest(const Expr *Arg, const char *Value) {
+    const auto *U = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
+    const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+    if (!V || !V->isLocalVarDecl() || V->isStaticLocal())
+      return;
+    Modelled.insert(U);
+    if (V->getType()->isIntegralOrEnumerationType())
+      frame().Env[V] = std::nullopt;
+    frame().Handles[V] = Value;
+  }
+
+  /// MPI_Comm_split, MPI_Comm_dup and MPI_Comm_free on &v, v a local of
+  /// this frame: the communicator v holds from here.
+  void commCall(const CallExpr *CE) {
+    llvm::StringRef Name = calleeName(CE);
+    unsigned Out = Name == "MPI_Comm_split" ? 3 : Name == "MPI_Comm_dup" ? 1 : Name == "MPI_Comm_free" ? 0 : ~0u;
+    if (Out >= CE->getNumArgs())
+      return;
+    const auto *U = dyn_cast<UnaryOperator>(CE->getArg(Out)->IgnoreParenImpCasts());
+    const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+    if (!V || !V->isLocalVarDecl() || V->isStaticLocal() ||
+        handleClassOf(V->getType().getAsString()) != HandleClass::Comm)
+      return;
+    Modelled.insert(U);
+    MadeInto.insert(V);
+    if (V->getType()->isIntegralOrEnumerationType()) // MPICH's handles are integers
+      frame().Env[V] = std::nullopt;
+    if (Name == "MPI_Comm_free") {
+      frame().Handles[V] = "MPI_COMM_NULL";
+      return;
+    }
+    MadeComm M;
+    M.Call = CE;
+    M.Var = V;
+    M.OfWorld =
+        commValue(CE->getArg(0)).value_or(Ev.commId(CE->getArg(0), frame().F, CE).isWorld() ? "MPI_COMM_WORLD" : "") ==
+        "MPI_COMM_WORLD";
+    if (Name == "MPI_Comm_split") {
+      auto H = Ev.spelledHandle(CE->getArg(1));
+      M.Colour = H && *H == "MPI_UNDEFINED" ? std::optional<int64_t>(-1) : value(CE->getArg(1));
+      M.Key = value(CE->getArg(2));
+    } else {
+      M.Colour = 0;
+      M.Key = Rank;
+    }
+    frame().Handles[V] =
+        M.Colour && *M.Colour < 0 ? std::string("MPI_COMM_NULL") : llvm::formatv("#comm{0}", Comms.size()).str();
+    Comms.push_back(M);
+  }
+
   /// Writes of an expression statement: assignments of local integers, and
   /// variables whose address escapes (the evaluator decides those again).
   void effects(const Expr *E) {
@@ -452,7 +622,7 @@ private:
           auto X = value(U->getSubExpr());
           assign(U->getSubExpr(), X ? std::optional<int64_t>(*X + (U->isIncrementOp() ? 1 : -1)) : std::nullopt);
         } else if (U->getOpcode() == UO_AddrOf) {
-          if (const auto *V = namedVar(U->getSubExpr()))
+          if (const auto *V = namedVar(U->getSubExpr()); V && !Modelled.count(U))
             frame().Env.erase(V), frame().Handles.erase(V), frame().TypeOf.erase(V);
         }
       }
@@ -493,9 +663,15 @@ private:
       EndLine = line(CE->getBeginLoc());
       return Code && *Code == 0 ? Flow::Exited : Flow::Aborted;
     }
+    commCall(CE);
     if (Rel.Rma && (isOneSidedCall(CE) || isCollectiveCall(CE) || isMessageCall(CE))) {
       if (isOneSidedCall(CE))
         window(CE);
+      return Flow::Normal; // the other calls are the other runs' business
+    }
+    if (Rel.Handles) {
+      if (int I = handleElementArg(CE); I >= 0)
+        handleElement(CE, unsigned(I));
       return Flow::Normal; // the other calls are the other runs' business
     }
     if (Rel.Split && isMPIFunctionName(Name)) {
@@ -538,6 +714,10 @@ private:
   /// A point-to-point call of the world communicator with its peers and
   /// tags made concrete (-1: MPI_ANY_*, -2: MPI_PROC_NULL).
   std::optional<int64_t> rankArg(const Expr *E) {
+    // Spelled, or held by a variable (int src = MPI_ANY_SOURCE): the
+    // constants' values differ between MPIs (MPICH's MPI_ANY_SOURCE is -2).
+    if (auto H = handle(E); H && (*H == "MPI_PROC_NULL" || *H == "MPI_ANY_SOURCE" || *H == "MPI_ANY_TAG"))
+      return *H == "MPI_PROC_NULL" ? -2 : -1;
     if (auto H = Ev.spelledHandle(E))
       return *H == "MPI_PROC_NULL" ? -2 : *H == "MPI_ANY_SOURCE" || *H == "MPI_ANY_TAG" ? -1 : std::optional<int64_t>();
     return value(E);
@@ -555,23 +735,28 @@ private:
     E.Call = CE;
     E.Line = L;
     E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
-    if (Name == "MPI_Wait" || Name == "MPI_Waitall") {
-      E.K = P2PEvent::Wait;
-      E.Reqs = Name == "MPI_Wait" ? std::vector<std::string>{requestKey(arg(Role::Request), L)}
-                                  : requestKeys(CE->getNumArgs() == 3 ? CE->getArg(0) : nullptr,
-                                                CE->getNumArgs() == 3 ? CE->getArg(1) : nullptr, L);
-      Messages.push_back(E);
+    if (completion(CE, E))
       return;
-    }
-    bool Nonblocking = M->M == Mode::Nonblocking && M->Cat == Category::PointToPoint && arg(Role::Request);
-    if (M->Cat != Category::PointToPoint || (M->M != Mode::Blocking && !Nonblocking))
+    bool Persist = M->M == Mode::Persistent && M->Cat == Category::PointToPoint && arg(Role::Request);
+    bool Nonblocking = (M->M == Mode::Nonblocking || Persist) && M->Cat == Category::PointToPoint && arg(Role::Request);
+    bool Probe = Name == "MPI_Probe";
+    if ((M->Cat != Category::PointToPoint && !Probe) || (M->M != Mode::Blocking && !Nonblocking))
       throw Undecided{llvm::formatv("{0} at line {1} is not followed", Name, L).str()};
-    if (Nonblocking)
+    if (Nonblocking) {
       E.Reqs = {requestKey(arg(Role::Request), L)};
+      setRequest(arg(Role::Request), Persist ? "#preq" : "#req");
+    }
     const Expr *Comm = arg(Role::Comm);
-    CommId C = Comm ? Ev.commId(Comm, frame().F, CE) : CommId();
-    if (!C.isWorld())
+    std::optional<std::string> Held = Comm ? commValue(Comm) : std::nullopt;
+    if (Held && llvm::StringRef(*Held).starts_with("#comm")) { // one this run made: its ranks are translated later
+      E.CommIndex = std::stoi(Held->substr(5));
+      E.Comm = namedVar(Comm);
+    } else if (Held && *Held == "MPI_COMM_WORLD") {
+      if (const VarDecl *V = namedVar(Comm); V && MadeInto.count(V))
+        E.Comm = V; // a variable holding the world here, and one the run made elsewhere
+    } else if (!(Held ? *Held == "MPI_COMM_WORLD" : Comm && Ev.commId(Comm, frame().F, CE).isWorld())) {
       throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, L).str()};
+    }
     auto side = [&](P2PEvent::Side &S, Role Peer, Role Tag, Role Count, Role Type) {
       const Expr *P = arg(Peer), *T = arg(Tag), *N = arg(Count), *Ty = arg(Type);
       S.Peer = P ? rankArg(P) : std::nullopt;
@@ -589,13 +774,20 @@ private:
            Replace ? Role::Type : Role::SendType);
       side(E.R, Role::Source, Role::RecvTag, Replace ? Role::Count : Role::RecvCount,
            Replace ? Role::Type : Role::RecvType);
+    } else if (Probe) {
+      E.K = P2PEvent::Probe;
+      side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
     } else if (arg(Role::Dest)) {
       E.K = Nonblocking ? P2PEvent::ISend : Name == "MPI_Ssend" ? P2PEvent::Ssend : P2PEvent::Send;
-      E.Sync = Name == "MPI_Ssend" || Name == "MPI_Issend";
+      E.Sync = Name == "MPI_Ssend" || Name == "MPI_Issend" || Name == "MPI_Ssend_init";
       side(E.S, Role::Dest, Role::Tag, Role::Count, Role::Type);
     } else {
       E.K = Nonblocking ? P2PEvent::IRecv : P2PEvent::Recv;
       side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
+    }
+    if (Persist) { // its starts issue it
+      Persistent[E.Reqs.front()] = E;
+      return;
     }
     Messages.push_back(E);
   }
@@ -645,6 +837,48 @@ private:
       E.S.Peer = rankArg(Dest);
     if (Source)
       E.R.Peer = rankArg(Source);
+    Messages.push_back(E);
+  }
+
+  /// A creation or free of element k of a local handle array
+  /// (handleArrayTraces), k made concrete.
+  void handleElement(const CallExpr *CE, unsigned I) {
+    const Expr *Index = nullptr;
+    const VarDecl *V = handleArrayOf(CE->getArg(I), &Index);
+    P2PEvent E;
+    E.K = P2PEvent::Handle;
+    E.Call = CE;
+    E.Line = line(CE->getBeginLoc());
+    E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
+    E.Win = V;
+    E.S.Peer = value(Index);
+    if (!E.S.Peer)
+      throw Undecided{llvm::formatv("the element of '{0}' at line {1} is not known", V->getName(), E.Line).str()};
+    auto C = *handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString());
+    E.WinEvent = {handleAddressEvent(CE, I, C), 0, CE->getBeginLoc(), calleeName(CE).str(), CE};
+    // A constructor that gives some ranks MPI_COMM_NULL makes the element
+    // unknown (Other), unless this rank's colour is known to be defined.
+    llvm::StringRef Name = calleeName(CE);
+    bool Null = false; // the element is given MPI_COMM_NULL
+    if (Name == "MPI_Comm_split" && CE->getNumArgs() == 4) {
+      auto H = Ev.spelledHandle(CE->getArg(1));
+      auto Colour = value(CE->getArg(1));
+      Null = (H && *H == "MPI_UNDEFINED") || (Colour && *Colour == -32766); // MPI_UNDEFINED in both MPIs
+      if (Null || !Colour || *Colour < 0)
+        E.WinEvent.K = HandleEvent::Other;
+    } else if (Name == "MPI_Comm_create" || Name == "MPI_Comm_create_group" || Name == "MPI_Comm_split_type" ||
+               Name == "MPI_Cart_create" || Name == "MPI_Graph_create" || Name == "MPI_Comm_accept" ||
+               Name == "MPI_Comm_connect" || Name == "MPI_Comm_spawn") {
+      E.WinEvent.K = HandleEvent::Other;
+    }
+    // What the element holds from here, for comparisons (com[j] != MPI_COMM_NULL).
+    std::pair<const VarDecl *, int64_t> Key{V, *E.S.Peer};
+    if (E.WinEvent.K == HandleEvent::Create)
+      ElemHeld[Key] = llvm::formatv("#elem{0}", ++Elems).str();
+    else if ((E.WinEvent.K == HandleEvent::Free && C == HandleClass::Comm) || Null)
+      ElemHeld[Key] = "MPI_COMM_NULL";
+    else
+      ElemHeld.erase(Key);
     Messages.push_back(E);
   }
 
@@ -725,7 +959,7 @@ private:
   void record(const CallExpr *CE) {
     llvm::StringRef Name = calleeName(CE);
     const FunctionModel *M = lookupFunction(Name);
-    std::string Key = Name.str();
+    std::string Key = Name.str(), Held;
     CommId Comm{CommId::Predefined, "MPI_COMM_WORLD"};
     if (M && M->Cat == Category::OneSided) {
       // A window's collectives count where this run created the window on
@@ -742,8 +976,15 @@ private:
       if (It == WorldWindows.end() || !It->second)
         return;
     } else if (M) {
-      if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs())
-        Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
+      if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs()) {
+        if (auto H = commValue(CE->getArg(*I))) { // the communicator this rank's variable holds
+          Comm =
+              llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
+          if (const VarDecl *V = namedVar(CE->getArg(*I)); V && MadeInto.count(V))
+            Held = llvm::formatv(", on {0}, which '{1}' holds there", *H, V->getName()).str();
+        } else
+          Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
+      }
       auto arg = [&](Role R) -> const Expr * {
         auto I = M->find(R);
         return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
@@ -776,9 +1017,9 @@ private:
     else if (*TheComm != Comm && Name != "MPI_Finalize")
       throw Undecided{"collectives on more than one communicator"};
     if (Frames.size() > 1)
-      Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key});
+      Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key, Held});
     else
-      Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key});
+      Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key, Held});
   }
 
   Flow exec(const Stmt *S);
@@ -952,7 +1193,7 @@ Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const
   auto Leave = llvm::make_scope_exit([&] { --LoopDepth; });
   for (int It = 0;; ++It) {
     std::optional<int64_t> C = Cond ? value(Cond) : std::optional<int64_t>(1);
-    if (It > (Rel.Rma ? 4096 : 64) || !C || isa<DoStmt>(Loop))
+    if (It > (Rel.longRuns() ? 4096 : 64) || !C || isa<DoStmt>(Loop))
       throw Undecided{llvm::formatv("the loop at line {0} is not followed message by message", L).str()};
     if (!*C)
       return Flow::Normal;
@@ -975,7 +1216,7 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
     forget(Loop);
     return Flow::Normal;
   }
-  if (Rel.P2P || Rel.Rma || Rel.Split)
+  if (Rel.P2P || Rel.Rma || Rel.Split || Rel.Handles)
     return unroll(Loop, Cond, Body, Inc);
   // A loop whose condition the run decides on every iteration (at most 64)
   // is run iteration by iteration: ranks that run it a different number of
@@ -1015,9 +1256,9 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
   Key += "}";
   Events = Saved;
   if (Frames.size() > 1)
-    Events.push_back({Site, line(Loop->getBeginLoc()), line(Site->getBeginLoc()), Loop, Key});
+    Events.push_back({Site, line(Loop->getBeginLoc()), line(Site->getBeginLoc()), Loop, Key, ""});
   else
-    Events.push_back({Loop, line(Loop->getBeginLoc()), 0, Loop, Key});
+    Events.push_back({Loop, line(Loop->getBeginLoc()), 0, Loop, Key, ""});
   forget(Loop);
   return Flow::Normal;
 }
@@ -1194,6 +1435,7 @@ SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevanc
     Out.Decided = true;
   } catch (const Undecided &U) {
     Out.Why = U.Why;
+    debugUndecided(F, "collective", U.Why);
   }
   if (Out.Divergence || !Base.WouldFork)
     return Out;
@@ -1269,6 +1511,42 @@ std::vector<SequenceResult> collectiveSequences(ASTContext &Ctx, Evaluator &Ev, 
   return Out;
 }
 
+/// The calls of T on communicators its ranks made of the world (CommIndex
+/// >= 0) given world ranks as peers: the members of a rank's part are the
+/// ranks that gave the same colour to that split, in the order of their
+/// keys (then of their world ranks). False when that is not known for
+/// every rank (a communicator made of another, a colour or key not known,
+/// ranks that made different ones) or a peer lies beyond the part.
+static bool translatePeers(P2PTraces &T, const std::vector<std::vector<MadeComm>> &Comms) {
+  for (int R = 0; R < T.Size; ++R)
+    for (P2PEvent &E : T.Ranks[R]) {
+      if (E.CommIndex < 0)
+        continue;
+      size_t N = size_t(E.CommIndex);
+      std::vector<std::pair<int64_t, int>> Part;
+      for (int Q = 0; Q < T.Size; ++Q) {
+        if (N >= Comms[Q].size() || N >= Comms[R].size())
+          return false;
+        const MadeComm &M = Comms[Q][N];
+        if (!M.OfWorld || !M.Colour || !M.Key || M.Call != Comms[R][N].Call)
+          return false;
+        if (*M.Colour == *Comms[R][N].Colour)
+          Part.push_back({*M.Key, Q});
+      }
+      llvm::sort(Part);
+      E.CommMadeBy = Comms[R][N].Call;
+      E.CommPeer = E.K == P2PEvent::Send || E.K == P2PEvent::Ssend || E.K == P2PEvent::ISend ? E.S.Peer : E.R.Peer;
+      for (std::optional<int64_t> *P : {&E.S.Peer, &E.R.Peer}) {
+        if (!*P || **P < 0)
+          continue; // MPI_ANY_SOURCE, MPI_PROC_NULL
+        if (**P >= int64_t(Part.size()))
+          return false;
+        *P = Part[size_t(**P)].second;
+      }
+    }
+  return true;
+}
+
 /// Every rank's point-to-point calls with 2, 3 and 4 processes.
 static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance &Rel,
                                      const FunctionDecl *F, const Choices *Fixed, Taken &Chosen,
@@ -1276,19 +1554,23 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
   std::vector<P2PTraces> Out;
   for (int Size : {2, 3, 4}) {
     P2PTraces T{F, Size, {}, {}, ""};
+    std::vector<std::vector<MadeComm>> Comms;
     for (int Rank = 0; Rank < Size; ++Rank) {
       RankRun Run(Ctx, Ev, Uni, Rel, Rank, Size);
       Run.Fixed = Fixed;
       Run.WouldFork = WouldFork;
-      if (Rel.Rma || Rel.Split) { // no collective names the communicator of the ranks: the run's are the world's
+      if (Rel.Rma || Rel.Split || Rel.Handles) { // no collective names the communicator of the ranks: the world's
         Run.TheComm = CommId{CommId::Predefined, "MPI_COMM_WORLD"};
         Run.limitSteps(30000); // a long loop of few statements, in every job of every size
       }
       T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
       T.Ranks.push_back(std::move(Run.Messages));
+      Comms.push_back(std::move(Run.Comms));
       Chosen.insert(Run.Chosen.begin(), Run.Chosen.end());
       Decided.insert(Run.Decided.begin(), Run.Decided.end());
     }
+    if (Rel.P2P && !translatePeers(T, Comms))
+      continue; // splitTraces judges a peer beyond its part
     Out.push_back(std::move(T));
   }
   return Out;
@@ -1304,7 +1586,8 @@ static void traceRuns(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance
   try {
     std::vector<P2PTraces> Mine = p2pJob(Ctx, Ev, Uni, Rel, F, nullptr, Chosen, Decided, &WouldFork);
     Out.insert(Out.end(), Mine.begin(), Mine.end());
-  } catch (const Undecided &) {
+  } catch (const Undecided &U) {
+    debugUndecided(F, Rel.Rma ? "one-sided" : Rel.Split ? "split" : Rel.Handles ? "handle" : "point-to-point", U.Why);
   }
   if (!WouldFork)
     return;
@@ -1368,6 +1651,47 @@ std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
     if (!handlesEscape(reachable(F), HandleClass::Win))
+      traceRuns(Ctx, Ev, Uni, Rel, F, Out);
+  return Out;
+}
+
+/// Whether a local handle array of the functions Fs is used other than as
+/// &a[k] or a[k] in MPI calls or comparisons.
+static bool handleArraysEscape(const std::set<const FunctionDecl *> &Fs) {
+  for (const FunctionDecl *F : Fs) {
+    std::set<const Stmt *> Allowed;
+    auto allow = [&](const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        Allowed.insert(AS->getBase()->IgnoreParenImpCasts());
+    };
+    bool Escapes = false;
+    anyNode(F->getBody(), [&](const Stmt *N) {
+      if (const auto *CE = dyn_cast<CallExpr>(N); CE && isMPIFunctionName(calleeName(CE)))
+        for (const Expr *A : CE->arguments())
+          allow(A);
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isEqualityOp())
+        allow(B->getLHS()), allow(B->getRHS());
+      const auto *D = dyn_cast<DeclRefExpr>(N);
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (V && V->getType()->isArrayType() &&
+          handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString()) && !Allowed.count(D))
+        Escapes = true;
+      return Escapes;
+    });
+    if (Escapes)
+      return true;
+  }
+  return false;
+}
+
+std::vector<P2PTraces> handleArrayTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
+  Relevance Rel(false, false, false, true);
+  std::vector<P2PTraces> Out;
+  for (const FunctionDecl *F : entries(Ctx, Rel))
+    if (!handleArraysEscape(reachable(F)))
       traceRuns(Ctx, Ev, Uni, Rel, F, Out);
   return Out;
 }

@@ -58,6 +58,9 @@ struct CollectiveEvent {
   unsigned Via = 0;                  ///< the line of At when the collective is in a called function
   const clang::Stmt *Call = nullptr; ///< the collective (or the loop) itself
   std::string Key;
+  /// ", on MPI_COMM_WORLD, which 'c' holds there": the communicator a
+  /// variable that also held one the run made holds at the call.
+  std::string Held;
 };
 
 /// Where two groups of ranks part: the I-th collective of group A differs
@@ -94,9 +97,11 @@ struct P2PEvent {
     ISend,    ///< MPI_Isend and its forms (Sync for MPI_Issend)
     IRecv,    ///< MPI_Irecv
     Wait,     ///< MPI_Wait, MPI_Waitall: completes Reqs
+    Probe,    ///< MPI_Probe: waits for a matching message (R), which it leaves
     Collective,
     Window, ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
-    Split   ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
+    Split,  ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
+    Handle  ///< handleArrayTraces: WinEvent (Create, Free) on element S.Peer of the handle array Win
   } K = Send;
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
@@ -114,8 +119,25 @@ struct P2PEvent {
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
   bool WorldWindow = false;            ///< Window, a creation: on MPI_COMM_WORLD
   /// Split: the communicator variable it sets; in splitTraces, a
-  /// point-to-point call's communicator variable.
+  /// point-to-point call's communicator variable; in p2pTraces, the
+  /// variable naming a communicator the run made.
   const clang::VarDecl *Comm = nullptr;
+  /// p2pTraces: -1 for MPI_COMM_WORLD, else the communicator is the
+  /// CommIndex-th the rank made of the world (MPI_Comm_split, MPI_Comm_dup);
+  /// S.Peer and R.Peer are then world ranks, translated from the ranks of
+  /// that communicator the call names (CommPeer).
+  int CommIndex = -1;
+  std::optional<int64_t> CommPeer;
+  const clang::CallExpr *CommMadeBy = nullptr; ///< the call that made that communicator
+};
+
+/// A communicator a rank's run made: MPI_Comm_split (its colour, -1 for
+/// MPI_UNDEFINED, and key) or MPI_Comm_dup (colour 0, the rank as key).
+struct MadeComm {
+  const clang::CallExpr *Call = nullptr;
+  const clang::VarDecl *Var = nullptr;
+  bool OfWorld = false; ///< made of MPI_COMM_WORLD
+  std::optional<int64_t> Colour, Key;
 };
 
 /// The point-to-point calls every rank of one run makes, in order.
@@ -132,11 +154,17 @@ struct P2PTraces {
 
 /// The entry functions (as for collectiveSequences) with point-to-point
 /// calls, each run per rank with 2, 3 and 4 processes, loops iteration by
-/// iteration; a function whose runs cannot all be followed (a nonblocking
-/// call other than a send or receive, a test, a probe, a request that is
-/// not a local variable or element, a communicator other than MPI_COMM_WORLD,
-/// a loop whose condition is not decided, a branch whose arms differ) gives
-/// nothing. After those runs come the runs for each outcome of the
+/// iteration. MPI_Probe is recorded (K == Probe); a persistent request's
+/// _init call is issued by each MPI_Start(all) of it; a communicator the
+/// rank made of the world (MPI_Comm_split, MPI_Comm_dup into a local
+/// variable) gives its calls a CommIndex and world ranks as peers. The runs
+/// know what a local communicator or request variable holds (the world,
+/// one the run made, MPI_COMM_NULL, MPI_REQUEST_NULL after a wait), so that
+/// comparisons of handles are decided under either MPI. A function whose
+/// runs cannot all be followed (a nonblocking call other than a send or
+/// receive, a test, MPI_Iprobe, a request that is not a local variable or
+/// element, a communicator the run cannot identify, a loop whose condition
+/// is not decided, a branch whose arms differ) gives nothing. After those runs come the runs for each outcome of the
 /// undecided conditions (see the file comment), each set with its Assumed.
 std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
@@ -158,6 +186,14 @@ std::vector<P2PTraces> rmaTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformi
 /// every entry function; nothing for a function that copies, assigns or
 /// hands on a communicator variable.
 std::vector<P2PTraces> splitTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
+
+/// The same runs for the handles kept in local arrays (MPI_Comm com[3];
+/// MPI_Comm_dup(MPI_COMM_WORLD, &com[j])): each rank's creations and frees
+/// of an element (K == Handle, the index concrete), with 2 processes, loops
+/// iteration by iteration (at most 4,096 times, 30,000 statements), for
+/// every entry function; nothing for a function in which such an array is
+/// used other than as &a[k] or a[k] in MPI calls and comparisons.
+std::vector<P2PTraces> handleArrayTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
 /// "0, 2-3": a list of ranks for messages.
 std::string describeRanks(const std::vector<int> &R);

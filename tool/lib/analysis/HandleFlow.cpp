@@ -130,15 +130,18 @@ void readAssert(const CallExpr *CE, HandleEvent &E, const SourceManager &SM) {
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  Collector(ASTContext &Ctx, Evaluator &Ev) : SM(Ctx.getSourceManager()), Ev(Ev) {}
   std::map<const VarDecl *, std::vector<HandleEvent>> Events;
   std::set<const VarDecl *> Persistent; ///< requests some _init call creates
 
   unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
 
   bool VisitVarDecl(VarDecl *V) {
-    if (classOfVar(V) && V->hasInit())
-      add(V, HandleEvent::Other, V->getLocation(), "", V->getInit());
+    if (!classOfVar(V) || !V->hasInit())
+      return true;
+    auto H = Ev.spelledHandle(V->getInit());
+    bool Null = H && llvm::StringRef(*H).ends_with("_NULL");
+    add(V, Null ? HandleEvent::SetNull : HandleEvent::Other, V->getLocation(), "", V->getInit());
     return true;
   }
 
@@ -198,6 +201,7 @@ public:
 
 private:
   const SourceManager &SM;
+  Evaluator &Ev;
   std::vector<const DeclRefExpr *> Pending;
   std::set<const DeclRefExpr *> Seen;
 
@@ -212,10 +216,13 @@ private:
 
 void ompi::stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &Out) {
   using EK = HandleEvent;
-  auto Win = [&](int X) { return S == HUnset || S == HUnknown || S == HFreed ? S : X; };
+  auto Win = [&](int X) { return S == HUnset || S == HUnknown || S == HFreed || S == HNull ? S : X; };
   switch (E.K) {
   case EK::Other:
     Out.insert(HUnknown);
+    return;
+  case EK::SetNull:
+    Out.insert(HNull);
     return;
   case EK::Create:
     // MPI_Type_dup's copy is committed if its original is (a predefined or
@@ -276,6 +283,13 @@ void ompi::stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &
   }
 }
 
+HandleEvent::Kind ompi::handleAddressEvent(const CallExpr *CE, unsigned I, HandleClass C) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!F || !F->getIdentifier() || !isMPIFunctionName(F->getName()))
+    return HandleEvent::Other;
+  return addressEvent(CE, F->getName(), I, C);
+}
+
 std::optional<std::pair<const VarDecl *, HandleEvent>> ompi::windowCall(const CallExpr *CE, const SourceManager &SM) {
   const FunctionDecl *F = CE->getDirectCallee();
   if (!F || !F->getIdentifier() || !isMPIFunctionName(F->getName()))
@@ -321,7 +335,7 @@ std::vector<HandleVar> ompi::handleFlow(ASTContext &Ctx, Evaluator &Ev, const Fu
   FunctionAnalysis &FA = Ev.analysis(F);
   if (!FA.valid() || !F->getBody())
     return Out;
-  Collector Col(Ctx);
+  Collector Col(Ctx, Ev);
   Col.TraverseStmt(F->getBody());
   Col.finish();
   for (auto &[V, Es] : Col.Events) {

@@ -46,6 +46,7 @@ struct HandleEvent {
     AccessStart, ///< MPI_Win_start
     AccessEnd,   ///< MPI_Win_complete
     RMA,         ///< MPI_Put, MPI_Get, MPI_Accumulate, ...
+    SetNull,     ///< initialised to its class's null handle (MPI_REQUEST_NULL, MPI_COMM_NULL, ...)
     Other        ///< anything else: unknown from here on
   } K;
   unsigned Offset = 0;
@@ -63,6 +64,7 @@ enum HandleState : int {
   HUnset = -1,   ///< never assigned
   HUnknown = -2, ///< assigned by other means, or given away
   HFreed = -3,
+  HNull = -4,        ///< holds the null handle of its class
   HBuilt = 0,        ///< a datatype constructed, not committed
   HLive = 1,         ///< valid (a committed datatype, a communicator, ...)
   HInactive = 2,     ///< a persistent request not started, or completed
@@ -100,6 +102,11 @@ llvm::StringRef handleClassName(HandleClass C); ///< "datatype", "communicator",
 /// The state of a handle of class C after event E from state S, added to
 /// Out (the transfer function of the flow below).
 void stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &Out);
+
+/// What MPI call CE (by its name) does to the handle of class C whose
+/// address is its argument I: Create, Free, Commit, ... (HandleFlow's
+/// model).
+HandleEvent::Kind handleAddressEvent(const clang::CallExpr *CE, unsigned I, HandleClass C);
 
 /// The local window variable the MPI call CE names (by value, or by address
 /// for its creation and MPI_Win_free) and what the call does to it, as

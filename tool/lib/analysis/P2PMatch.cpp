@@ -16,6 +16,7 @@ struct Msg {
   int64_t Tag;
   const P2PEvent *E;
   bool Matched = false;
+  int Comm = -1; ///< P2PEvent::CommIndex
 };
 
 /// A receive posted (MPI_Irecv, or the receive of a blocking call), matched
@@ -60,13 +61,15 @@ private:
   long send(int Rk, const P2PEvent &E);
   long post(int Rk, const P2PEvent &E);
   void match();
+  bool matches(const Msg &M, int Rk, const P2PEvent &E) const;
   bool received(long P) const { return P == -1 || (P >= 0 && Posted[P].Msg >= 0); }
   /// Whether E's send completes only once received: a synchronous send,
   /// or a standard one when sends are not buffered (MPI_Bsend always is).
   bool sync(const P2PEvent &E) const {
     const FunctionDecl *F = E.Call ? E.Call->getDirectCallee() : nullptr;
     llvm::StringRef Name = F && F->getIdentifier() ? F->getName() : "";
-    return E.Sync || (!Buffered && E.K != P2PEvent::SendRecv && Name != "MPI_Bsend" && Name != "MPI_Ibsend");
+    return E.Sync || (!Buffered && E.K != P2PEvent::SendRecv && Name != "MPI_Bsend" && Name != "MPI_Ibsend" &&
+                      Name != "MPI_Bsend_init");
   }
   bool delivered(long M, const P2PEvent &E) const { return M < 0 || !sync(E) || Q[M].Matched; }
   bool complete(int Rk, const std::string &Key) const;
@@ -86,7 +89,7 @@ long Sim::send(int Rk, const P2PEvent &E) {
   }
   if (*E.S.Peer == ProcNull)
     return -1;
-  Q.push_back({Rk, int(*E.S.Peer), *E.S.Tag, &E});
+  Q.push_back({Rk, int(*E.S.Peer), *E.S.Tag, &E, false, E.CommIndex});
   return long(Q.size()) - 1;
 }
 
@@ -104,16 +107,22 @@ long Sim::post(int Rk, const P2PEvent &E) {
   return long(Posted.size()) - 1;
 }
 
+/// Whether message M may be received (or probed) by rank Rk's call E.
+bool Sim::matches(const Msg &M, int Rk, const P2PEvent &E) const {
+  const P2PEvent::Side &S = E.R;
+  return !M.Matched && M.Dst == Rk && M.Comm == E.CommIndex && (*S.Peer == Any || M.Src == *S.Peer) &&
+         (*S.Tag == Any || *S.Tag == M.Tag);
+}
+
 /// Each posted receive, in posting order, takes the first message that
 /// matches it (one sender's messages stay in order).
 void Sim::match() {
   for (PostedRecv &P : Posted) {
     if (P.Msg >= 0)
       continue;
-    const P2PEvent::Side &S = P.E->R;
     for (size_t I = 0; I < Q.size(); ++I) {
       Msg &M = Q[I];
-      if (M.Matched || M.Dst != P.Rank || (*S.Peer != Any && M.Src != *S.Peer) || (*S.Tag != Any && *S.Tag != M.Tag))
+      if (!matches(M, P.Rank, *P.E))
         continue;
       M.Matched = true;
       P.Msg = long(I);
@@ -164,6 +173,15 @@ bool Sim::step(int Rk) {
   case P2PEvent::IRecv:
     Reqs[Rk][E.Reqs.front()] = {false, post(Rk, E), &E};
     break;
+  case P2PEvent::Probe: // returns once a message it matches is there, and leaves it
+    if (!valid(E.R.Peer) || !E.R.Tag) {
+      Unknown = true;
+      return false;
+    }
+    match();
+    if (*E.R.Peer != ProcNull && llvm::none_of(Q, [&](const Msg &M) { return matches(M, Rk, E); }))
+      return false;
+    break;
   case P2PEvent::Wait:
     match();
     if (!llvm::all_of(E.Reqs, [&](const std::string &K) { return complete(Rk, K); }))
@@ -173,8 +191,9 @@ bool Sim::step(int Rk) {
     break;
   case P2PEvent::Collective:
     return false;
-  case P2PEvent::Window: // only in rmaTraces and splitTraces: nothing to match
+  case P2PEvent::Window: // only in rmaTraces, splitTraces, handleArrayTraces: nothing to match
   case P2PEvent::Split:
+  case P2PEvent::Handle:
     break;
   }
   ++Pc[Rk];
@@ -215,7 +234,8 @@ std::optional<P2PWait> Sim::waiting(int Rk) const {
         Origin = Reqs[Rk].at(K).E;
         break;
       }
-  } else if (E.K != P2PEvent::Recv && E.K != P2PEvent::Ssend && E.K != P2PEvent::SendRecv && E.K != P2PEvent::Send) {
+  } else if (E.K != P2PEvent::Recv && E.K != P2PEvent::Ssend && E.K != P2PEvent::SendRecv && E.K != P2PEvent::Send &&
+             E.K != P2PEvent::Probe) {
     return std::nullopt;
   }
   if (!Origin)
@@ -275,7 +295,10 @@ P2PRunResult Sim::run() {
     return R;
   }
   R.Followed = true;
-  R.Unreceived = unsigned(llvm::count_if(Q, [](const Msg &M) { return !M.Matched; }));
+  for (const Msg &M : Q)
+    if (!M.Matched)
+      R.Unmatched.push_back({M.Src, M.Dst, M.E, nullptr});
+  R.Unreceived = unsigned(R.Unmatched.size());
   stuck();
   return R;
 }

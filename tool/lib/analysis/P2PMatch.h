@@ -52,8 +52,9 @@ struct P2PRunResult {
   bool Followed = false;             ///< every value was known and no rank aborted (or a peer does not exist)
   std::optional<P2PBadPeer> BadPeer; ///< the first such call; the run stops there
   std::vector<P2PMatchPair> Matches;
-  std::optional<P2PWait> Stuck; ///< the first rank left waiting, unless a collective is what it waits at
-  unsigned Unreceived = 0;      ///< messages sent and never received
+  std::optional<P2PWait> Stuck;        ///< the first rank left waiting, unless a collective is what it waits at
+  unsigned Unreceived = 0;             ///< messages sent and never received
+  std::vector<P2PMatchPair> Unmatched; ///< those messages (Recv null), in sending order
 };
 
 /// Buffered: standard sends complete at once, as with the most permissive

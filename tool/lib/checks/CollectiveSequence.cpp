@@ -26,7 +26,7 @@ std::string args(const CollectiveEvent &E) {
 std::string what(const CollectiveEvent &E) {
   std::string Via = E.Via ? llvm::formatv(", through the call at line {0}", E.Via).str() : "";
   return callName(E) == "loop" ? llvm::formatv("the collectives of the loop at line {0}{1}", E.Line, Via).str()
-                               : llvm::formatv("{0} (line {1}{2})", callName(E), E.Line, Via).str();
+                               : llvm::formatv("{0} (line {1}{2}{3})", callName(E), E.Line, Via, E.Held).str();
 }
 
 std::string message(const SequenceDivergence &D) {

@@ -170,7 +170,7 @@ static std::optional<BufferObject> allocation(CheckContext &C, const FunctionDec
   if (!Size)
     return std::nullopt;
   unsigned Line = C.Ctx.getSourceManager().getExpansionLineNumber(Def->getBeginLoc());
-  return BufferObject{P->getNameAsString(), *Size, 0, llvm::formatv(" (from {0} at line {1})", Fn, Line).str()};
+  return BufferObject{P->getNameAsString(), *Size, 0, llvm::formatv(" (from {0} at line {1})", Fn, Line).str(), ""};
 }
 
 /// The statically sized variable V addresses (at an offset).
@@ -178,7 +178,8 @@ static std::optional<BufferObject> addressed(CheckContext &C, const SymValue &V)
   if (V.K != SymValue::Address || !V.Obj || V.Obj->getType()->isIncompleteType() ||
       V.Obj->getType()->isVariablyModifiedType() || V.Obj->getType()->isPointerType())
     return std::nullopt;
-  return BufferObject{V.Obj->getNameAsString(), C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), V.Offset, ""};
+  return BufferObject{V.Obj->getNameAsString(), C.Ctx.getTypeSizeInChars(V.Obj->getType()).getQuantity(), V.Offset, "",
+                      ""};
 }
 
 /// The objects the buffer expression E may be at the call CR: a statically

@@ -66,7 +66,7 @@ void checkEvent(CheckContext &C, const HandleVar &H, unsigned I) {
   const HandleEvent &E = H.Events[I];
   const HandleStates &At = H.At[I];
   std::string Name = H.V->getName().str(), Kind = handleClassName(H.Class).str();
-  if (E.K == HandleEvent::Other)
+  if (E.K == HandleEvent::Other || E.K == HandleEvent::SetNull)
     return;
   if (E.K == HandleEvent::Create) {
     if (allStates(At, alive))

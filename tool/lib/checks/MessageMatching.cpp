@@ -13,13 +13,25 @@
 //   - a send or receive whose peer is the number of processes or beyond
 //     (rank 10 where one outcome of argc gives it, with 2 processes), or
 //     beyond the part of a communicator MPI_Comm_split made of the world
-//     (splitTraces: every rank's colour known).
-// Programs whose calls the interpreter cannot follow (nonblocking calls,
-// probes, communicators other than MPI_COMM_WORLD, values it cannot
-// decide) are left alone.
+//     (splitTraces: every rank's colour known);
+//   - a rank waiting for a message on one communicator while the message
+//     its peer sent it went on another (a variable holding the world on
+//     one rank and a communicator split of it on another);
+//   - a message no rank receives before the end, where the program has a
+//     receive that could take it (else unmatched-p2p speaks) and sets no
+//     error handler (with MPI_ERRORS_RETURN a send may fail and send
+//     nothing).
+// The runs follow MPI_Probe (it waits for a matching message and leaves
+// it), persistent requests (each MPI_Start issues what the _init call
+// describes) and communicators made of the world by MPI_Comm_split and
+// MPI_Comm_dup (their ranks translated to the world's). Programs whose
+// calls the interpreter cannot follow (tests, MPI_Iprobe, communicators
+// it cannot identify, values it cannot decide) are left alone.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/P2PText.h"
+#include "support/AST.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -133,6 +145,101 @@ bool reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
   return true;
 }
 
+/// The communicator of a call: "MPI_COMM_WORLD" (", which 'c' holds
+/// there"), or "'c' (the communicator MPI_Comm_split made at line 5)".
+std::string commText(CheckContext &C, const P2PEvent &E) {
+  if (E.CommIndex < 0 || !E.Comm || !E.CommMadeBy)
+    return E.Comm ? llvm::formatv("MPI_COMM_WORLD, which '{0}' holds there", E.Comm->getName()).str()
+                  : "MPI_COMM_WORLD";
+  const FunctionDecl *F = E.CommMadeBy->getDirectCallee();
+  return llvm::formatv("'{0}' (the communicator {1} made at line {2})", E.Comm->getName(), F ? F->getName() : "a call",
+                       C.Ctx.getSourceManager().getExpansionLineNumber(E.CommMadeBy->getBeginLoc()))
+      .str();
+}
+
+/// A rank waiting for a message on one communicator while the message its
+/// peer sent it with that tag went on another.
+bool reportCommMismatch(CheckContext &C, const P2PTraces &T, const P2PRunResult &R) {
+  if (!R.Stuck || R.Stuck->Sending)
+    return false;
+  const P2PWait &W = *R.Stuck;
+  const P2PEvent &Recv = *W.Origin;
+  for (const P2PMatchPair &U : R.Unmatched) {
+    const P2PEvent &Send = *U.Send;
+    if (U.Receiver != W.Rank || Send.CommIndex == Recv.CommIndex ||
+        (Recv.R.Tag && *Recv.R.Tag >= 0 && Send.S.Tag && *Send.S.Tag != *Recv.R.Tag))
+      continue;
+    std::string In = llvm::formatv("in {0} (line {1})", callName(*W.At), W.At->Line).str();
+    if (W.At != W.Origin)
+      In += llvm::formatv(" for the {0} of line {1},", callName(Recv), Recv.Line).str();
+    Finding *F = C.report("message-matching", W.At->Call->getBeginLoc(),
+                          llvm::formatv("{0}, rank {1} waits {2} for a message on {3}, but the message rank {4} "
+                                        "sends it with {5} (line {6}) goes on {7}: a message is received only on "
+                                        "the communicator it was sent on",
+                                        withProcesses(T), W.Rank, In, commText(C, Recv), U.Sender, callName(Send),
+                                        Send.Line, commText(C, Send))
+                              .str());
+    if (F)
+      C.note(*F, Send.Call->getBeginLoc(), llvm::formatv("rank {0} sends here", U.Sender).str());
+    return true;
+  }
+  return false;
+}
+
+/// Whether a receive (or probe) of the file may take a message with tag
+/// Tag: where none may, unmatched-p2p speaks of the send.
+bool someReceiveAccepts(CheckContext &C, const std::optional<int64_t> &Tag) {
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Model || (CR.Model->Cat != Category::PointToPoint && CR.Model->Cat != Category::Probe) ||
+        !CR.arg(Role::Source))
+      continue;
+    const ArgResult *T = CR.arg(Role::RecvTag) ? CR.arg(Role::RecvTag) : CR.arg(Role::Tag);
+    if (!T || !Tag || T->Class != ArgClass::Static || !T->Int || *T->Int < 0 || *T->Int == *Tag)
+      return true;
+  }
+  return false;
+}
+
+/// Whether the file sets an error handler (MPI_Comm_set_errhandler, ...):
+/// then a call may fail, return, and send nothing.
+bool setsErrhandler(CheckContext &C) {
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  for (const Decl *D : C.Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *F = dyn_cast<FunctionDecl>(D);
+    if (F && F->doesThisDeclarationHaveABody() && SM.isInMainFile(SM.getExpansionLoc(F->getBeginLoc())) &&
+        anyNode(F->getBody(), [](const Stmt *N) {
+          const auto *CE = dyn_cast<CallExpr>(N);
+          const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
+          return G && G->getIdentifier() &&
+                 (G->getName().contains("set_errhandler") || G->getName() == "MPI_Errhandler_set");
+        }))
+      return true;
+  }
+  return false;
+}
+
+/// A message no rank receives, every rank having ended (where a receive
+/// that would take it is in the program, on another rank or path, and no
+/// error handler lets a send fail and return).
+bool reportUnreceived(CheckContext &C, const P2PTraces &T, const P2PRunResult &R) {
+  if (R.Stuck || R.Unmatched.empty() || setsErrhandler(C))
+    return false;
+  auto It = llvm::find_if(R.Unmatched, [&](const P2PMatchPair &U) { return someReceiveAccepts(C, U.Send->S.Tag); });
+  if (It == R.Unmatched.end())
+    return false;
+  const P2PMatchPair &U = *It;
+  const P2PEvent &Send = *U.Send;
+  std::string Tag = Send.S.Tag ? " with tag " + std::to_string(*Send.S.Tag) : "";
+  std::string On = Send.CommIndex >= 0 || Send.Comm ? " on " + commText(C, Send) : "";
+  C.report("message-matching", Send.Call->getBeginLoc(),
+           llvm::formatv("{0}, rank {1} sends to rank {2}{3} in {4} (line {5}){6}, but rank {2} ends without "
+                         "receiving it: every message must be received before MPI_Finalize (a communication "
+                         "left pending makes the program erroneous)",
+                         withProcesses(T), U.Sender, U.Receiver, Tag, callName(Send), Send.Line, On)
+               .str());
+  return true;
+}
+
 } // namespace
 
 /// A send or receive whose peer is the number of processes or beyond.
@@ -229,7 +336,9 @@ void checkMessageMatching(CheckContext &C) {
     for (const P2PMatchPair &P : R.Matches)
       Found |= reportPair(C, T, P);
     if (R.Stuck)
-      Found |= reportStuck(C, T, *R.Stuck);
+      Found |= reportCommMismatch(C, T, R) || reportStuck(C, T, *R.Stuck);
+    else
+      Found |= reportUnreceived(C, T, R);
     return Found;
   });
 }

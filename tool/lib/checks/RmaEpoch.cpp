@@ -114,7 +114,7 @@ bool namedBy(Rule R, HandleEvent::Kind K) {
     return K == HandleEvent::Fence;
   if (R == Rule::NoPrecede)
     return K == HandleEvent::RMA;
-  return K != HandleEvent::RMA && K != HandleEvent::Use && K != HandleEvent::UseComm;
+  return K != HandleEvent::RMA && K != HandleEvent::Use && K != HandleEvent::UseComm && K != HandleEvent::SetNull;
 }
 
 /// Along the CFG: the events every path reaches in a wrong state.
