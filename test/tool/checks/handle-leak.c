@@ -76,10 +76,22 @@ void array_in_loop(void) {
     }
 }
 
+// MPI_Comm_create of the world's own group, kept in an array element: every
+// rank gets the communicator.
+void created_of_world_group(void) {
+  MPI_Group g[1];
+  MPI_Comm c[1];
+  MPI_Comm_group(MPI_COMM_WORLD, &g[0]);
+  // CHECK: {{.*}}handle-leak.c:[[#@LINE+1]]:3: warning: with 2 processes, on rank 0, the communicator that MPI_Comm_create creates here in 'c[0]' is never freed and does not leave created_of_world_group: it leaks (every handle a program creates should be freed when it is done with it) [ompi-handle-leak]
+  MPI_Comm_create(MPI_COMM_WORLD, g[0], &c[0]);
+  MPI_Group_free(&g[0]);
+}
+
 // Negatives: every element freed where it holds a handle (a colour that
-// gives some ranks MPI_COMM_NULL is compared first); MPI_Comm_create, which
-// gives the ranks outside its group MPI_COMM_NULL, is not judged; an array
-// handed to a function that is not MPI's may be freed there.
+// gives some ranks MPI_COMM_NULL is compared first); MPI_Comm_create of a
+// group the run does not know, which gives the ranks outside the group
+// MPI_COMM_NULL, is not judged; an array handed to a function that is not
+// MPI's may be freed there.
 void release(MPI_Comm *c);
 void array_freed(void) {
   int rank;
@@ -114,4 +126,4 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 5 warnings generated.
+// CHECK: 6 warnings generated.

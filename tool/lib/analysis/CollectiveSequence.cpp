@@ -866,6 +866,9 @@ private:
       Null = (H && *H == "MPI_UNDEFINED") || (Colour && *Colour == -32766); // MPI_UNDEFINED in both MPIs
       if (Null || !Colour || *Colour < 0)
         E.WinEvent.K = HandleEvent::Other;
+    } else if (Name == "MPI_Comm_create" && CE->getNumArgs() == 3 && worldGroup(CE->getArg(1)) &&
+               Ev.commId(CE->getArg(0), frame().F, CE).isWorld()) {
+      // the world's own group: every rank is in the new communicator
     } else if (Name == "MPI_Comm_create" || Name == "MPI_Comm_create_group" || Name == "MPI_Comm_split_type" ||
                Name == "MPI_Cart_create" || Name == "MPI_Graph_create" || Name == "MPI_Comm_accept" ||
                Name == "MPI_Comm_connect" || Name == "MPI_Comm_spawn") {
@@ -873,13 +876,26 @@ private:
     }
     // What the element holds from here, for comparisons (com[j] != MPI_COMM_NULL).
     std::pair<const VarDecl *, int64_t> Key{V, *E.S.Peer};
-    if (E.WinEvent.K == HandleEvent::Create)
+    if (E.WinEvent.K == HandleEvent::Create && Name == "MPI_Comm_group" &&
+        Ev.commId(CE->getArg(0), frame().F, CE).isWorld())
+      ElemHeld[Key] = "#worldgroup";
+    else if (E.WinEvent.K == HandleEvent::Create)
       ElemHeld[Key] = llvm::formatv("#elem{0}", ++Elems).str();
     else if ((E.WinEvent.K == HandleEvent::Free && C == HandleClass::Comm) || Null)
       ElemHeld[Key] = "MPI_COMM_NULL";
     else
       ElemHeld.erase(Key);
     Messages.push_back(E);
+  }
+
+  /// Whether E is an element of a handle array that holds the group of
+  /// MPI_COMM_WORLD (MPI_Comm_group of the world, in this run).
+  bool worldGroup(const Expr *E) {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+    const VarDecl *A = AS ? namedVar(AS->getBase()) : nullptr;
+    auto K = A ? value(AS->getIdx()) : std::nullopt;
+    auto It = K ? ElemHeld.find({A, *K}) : ElemHeld.end();
+    return It != ElemHeld.end() && It->second == "#worldgroup";
   }
 
   /// A one-sided call on a local window variable (rmaTraces).
