@@ -914,6 +914,7 @@ private:
     if (E.WinEvent.K == HandleEvent::Create)
       if (auto I = lookupFunction(calleeName(CE))->find(Role::Comm); I && *I < CE->getNumArgs())
         E.WorldWindow = Ev.commId(CE->getArg(*I), frame().F, CE).isWorld();
+    rmaDetails(CE, E);
     if (E.WinEvent.AssertUnknown)
       if (auto M = modes(CE->getArg(0))) {
         E.WinEvent.AssertUnknown = false;
@@ -921,6 +922,34 @@ private:
         E.WinEvent.NoPrecede = M->count("MPI_MODE_NOPRECEDE");
       }
     Messages.push_back(E);
+  }
+
+  /// What rma-conflict needs of a window call: an RMA call's target rank,
+  /// displacement, count and datatype, a creation's displacement unit, a
+  /// lock's rank and type.
+  void rmaDetails(const CallExpr *CE, P2PEvent &E) {
+    const FunctionModel *M = lookupFunction(calleeName(CE));
+    auto arg = [&](Role R) -> const Expr * {
+      auto I = M ? M->find(R) : std::nullopt;
+      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+    };
+    if (E.WinEvent.K == HandleEvent::Create) {
+      if (const Expr *U = arg(Role::DispUnit))
+        E.Disp = value(U);
+    } else if (E.WinEvent.K == HandleEvent::RMA) {
+      const Expr *Rk = arg(Role::Dest), *D = arg(Role::TargetDisp), *N = arg(Role::TargetCount),
+                 *T = arg(Role::TargetType);
+      if (!N) // MPI_Fetch_and_op, MPI_Compare_and_swap: one element of the origin's type
+        N = nullptr, T = arg(Role::Type);
+      E.S.Peer = Rk ? value(Rk) : std::nullopt;
+      E.Disp = D ? value(D) : std::nullopt;
+      E.S.Count = N ? value(N) : std::optional<int64_t>(1);
+      E.S.Type = T ? handle(T).value_or("") : "";
+    } else if (E.WinEvent.K == HandleEvent::Lock) {
+      E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;
+      auto H = arg(Role::LockType) ? handle(arg(Role::LockType)) : std::nullopt;
+      E.Exclusive = !H || *H != "MPI_LOCK_SHARED"; // unknown: as if exclusive (no conflict judged)
+    }
   }
 
   /// The MPI_MODE_* names an assertion combines (0, the names, variables

@@ -118,6 +118,12 @@ struct P2PEvent {
   const clang::VarDecl *Win = nullptr; ///< Window: the window variable
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
   bool WorldWindow = false;            ///< Window, a creation: on MPI_COMM_WORLD
+  /// Window, in rmaTraces: for RMA, S.Peer the target rank, Disp the target
+  /// displacement, S.Count and S.Type the target count and datatype; for a
+  /// creation, Disp the displacement unit; for MPI_Win_lock, S.Peer the
+  /// rank locked and Exclusive its type.
+  std::optional<int64_t> Disp;
+  bool Exclusive = false;
   /// Split: the communicator variable it sets; in splitTraces, a
   /// point-to-point call's communicator variable; in p2pTraces, the
   /// variable naming a communicator the run made.

@@ -178,6 +178,7 @@ void checkHandleLeaks(CheckContext &C);
 void checkMissingFinalize(CheckContext &C);
 void checkPersistentRequests(CheckContext &C);
 void checkRmaEpochs(CheckContext &C);
+void checkRmaConflicts(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
 void checkStructDatatypes(CheckContext &C);
 void checkMessageMatching(CheckContext &C);
