@@ -220,6 +220,30 @@ private:
   }
 };
 
+/// The argument of call CE in role R under its model M (null: none).
+const Expr *argOf(const CallExpr *CE, const FunctionModel *M, Role R) {
+  auto I = M ? M->find(R) : std::nullopt;
+  return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+}
+
+/// F and the functions of the file it calls, directly or through others.
+std::set<const FunctionDecl *> reachable(const FunctionDecl *F) {
+  std::set<const FunctionDecl *> Seen{F};
+  std::vector<const FunctionDecl *> Work{F};
+  while (!Work.empty()) {
+    const FunctionDecl *G = Work.back();
+    Work.pop_back();
+    anyNode(G->getBody(), [&](const Stmt *N) {
+      const auto *CE = dyn_cast<CallExpr>(N);
+      const FunctionDecl *H = CE ? definedCallee(CE) : nullptr;
+      if (H && Seen.insert(H).second)
+        Work.push_back(H);
+      return false;
+    });
+  }
+  return Seen;
+}
+
 /// One rank's run through a function (and the functions it calls).
 class RankRun {
 public:
@@ -469,15 +493,13 @@ private:
   }
 
   /// Whether F calls MPI, directly or through the file's functions.
-  static bool callsMPI(const FunctionDecl *F, std::set<const FunctionDecl *> &&Seen = {}) {
-    Seen.insert(F);
-    return anyNode(F->getBody(), [&](const Stmt *N) {
-      const auto *CE = dyn_cast<CallExpr>(N);
-      const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
-      if (G && G->getIdentifier() && isMPIFunctionName(G->getName()))
-        return true;
-      const FunctionDecl *H = CE ? definedCallee(CE) : nullptr;
-      return H && !Seen.count(H) && callsMPI(H, std::move(Seen));
+  static bool callsMPI(const FunctionDecl *F) {
+    return llvm::any_of(reachable(F), [](const FunctionDecl *G) {
+      return anyNode(G->getBody(), [](const Stmt *N) {
+        const auto *CE = dyn_cast<CallExpr>(N);
+        const FunctionDecl *C = CE ? CE->getDirectCallee() : nullptr;
+        return C && C->getIdentifier() && isMPIFunctionName(C->getName());
+      });
     });
   }
 
@@ -727,10 +749,7 @@ private:
     llvm::StringRef Name = calleeName(CE);
     const FunctionModel *M = lookupFunction(Name);
     unsigned L = line(CE->getBeginLoc());
-    auto arg = [&](Role R) -> const Expr * {
-      auto I = M->find(R);
-      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
-    };
+    auto arg = [&](Role R) { return argOf(CE, M, R); };
     P2PEvent E;
     E.Call = CE;
     E.Line = L;
@@ -797,10 +816,7 @@ private:
   void splitCall(const CallExpr *CE) {
     llvm::StringRef Name = calleeName(CE);
     const FunctionModel *M = lookupFunction(Name);
-    auto arg = [&](Role R) -> const Expr * {
-      auto I = M ? M->find(R) : std::nullopt;
-      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
-    };
+    auto arg = [&](Role R) { return argOf(CE, M, R); };
     P2PEvent E;
     E.Call = CE;
     E.Line = line(CE->getBeginLoc());
@@ -929,10 +945,7 @@ private:
   /// lock's rank and type.
   void rmaDetails(const CallExpr *CE, P2PEvent &E) {
     const FunctionModel *M = lookupFunction(calleeName(CE));
-    auto arg = [&](Role R) -> const Expr * {
-      auto I = M ? M->find(R) : std::nullopt;
-      return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
-    };
+    auto arg = [&](Role R) { return argOf(CE, M, R); };
     if (E.WinEvent.K == HandleEvent::Create) {
       if (const Expr *U = arg(Role::DispUnit))
         E.Disp = value(U);
@@ -1030,10 +1043,7 @@ private:
         } else
           Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
       }
-      auto arg = [&](Role R) -> const Expr * {
-        auto I = M->find(R);
-        return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
-      };
+      auto arg = [&](Role R) { return argOf(CE, M, R); };
       if (const Expr *Root = arg(Role::Root)) {
         auto V = value(Root);
         Key += " root=" + (V ? std::to_string(*V) : std::string("?"));
@@ -1497,24 +1507,6 @@ SequenceResult analyse(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevanc
     return true;
   });
   return Out;
-}
-
-/// F and the functions of the file it calls, directly or through others.
-std::set<const FunctionDecl *> reachable(const FunctionDecl *F) {
-  std::set<const FunctionDecl *> Seen{F};
-  std::vector<const FunctionDecl *> Work{F};
-  while (!Work.empty()) {
-    const FunctionDecl *G = Work.back();
-    Work.pop_back();
-    anyNode(G->getBody(), [&](const Stmt *N) {
-      const auto *CE = dyn_cast<CallExpr>(N);
-      const FunctionDecl *H = CE ? definedCallee(CE) : nullptr;
-      if (H && Seen.insert(H).second)
-        Work.push_back(H);
-      return false;
-    });
-  }
-  return Seen;
 }
 
 } // namespace
