@@ -1651,17 +1651,19 @@ std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
   return Out;
 }
 
-/// Whether a handle of class K (a window, a communicator) of the functions
-/// Fs is used other than as an argument of an MPI call (its value or
-/// address) or in a comparison: copied, assigned from another, given to a
-/// function that is not MPI's.
-static bool handlesEscape(const std::set<const FunctionDecl *> &Fs, HandleClass K) {
+/// Whether a variable of the functions Fs that Tracked selects is used
+/// other than as an argument of an MPI call (its value or address, or for
+/// an array the array, &a[k] or a[k]) or in a comparison: copied, assigned
+/// from another, given to a function that is not MPI's.
+template <typename Pred> static bool escapes(const std::set<const FunctionDecl *> &Fs, Pred Tracked) {
   for (const FunctionDecl *F : Fs) {
     std::set<const Stmt *> Allowed;
     auto allow = [&](const Expr *E) {
       E = E->IgnoreParenImpCasts();
       if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
         E = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase()->IgnoreParenImpCasts();
       Allowed.insert(E);
     };
     bool Escapes = false;
@@ -1673,14 +1675,18 @@ static bool handlesEscape(const std::set<const FunctionDecl *> &Fs, HandleClass 
         allow(B->getLHS()), allow(B->getRHS());
       const auto *D = dyn_cast<DeclRefExpr>(N);
       const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-      if (V && handleClassOf(V->getType().getAsString()) == K && !Allowed.count(D))
-        Escapes = true;
+      Escapes = V && Tracked(V) && !Allowed.count(D);
       return Escapes;
     });
     if (Escapes)
       return true;
   }
   return false;
+}
+
+/// Whether a handle of class K (a window, a communicator) of Fs escapes.
+static bool handlesEscape(const std::set<const FunctionDecl *> &Fs, HandleClass K) {
+  return escapes(Fs, [K](const VarDecl *V) { return handleClassOf(V->getType().getAsString()) == K; });
 }
 
 std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
@@ -1692,36 +1698,13 @@ std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni
   return Out;
 }
 
-/// Whether a local handle array of the functions Fs is used other than as
-/// &a[k] or a[k] in MPI calls or comparisons.
+/// Whether a local handle array of Fs escapes (used other than as &a[k]
+/// or a[k] in MPI calls and comparisons).
 static bool handleArraysEscape(const std::set<const FunctionDecl *> &Fs) {
-  for (const FunctionDecl *F : Fs) {
-    std::set<const Stmt *> Allowed;
-    auto allow = [&](const Expr *E) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-        E = U->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-        Allowed.insert(AS->getBase()->IgnoreParenImpCasts());
-    };
-    bool Escapes = false;
-    anyNode(F->getBody(), [&](const Stmt *N) {
-      if (const auto *CE = dyn_cast<CallExpr>(N); CE && isMPIFunctionName(calleeName(CE)))
-        for (const Expr *A : CE->arguments())
-          allow(A);
-      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isEqualityOp())
-        allow(B->getLHS()), allow(B->getRHS());
-      const auto *D = dyn_cast<DeclRefExpr>(N);
-      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-      if (V && V->getType()->isArrayType() &&
-          handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString()) && !Allowed.count(D))
-        Escapes = true;
-      return Escapes;
-    });
-    if (Escapes)
-      return true;
-  }
-  return false;
+  return escapes(Fs, [](const VarDecl *V) {
+    return V->getType()->isArrayType() &&
+           handleClassOf(V->getType()->getAsArrayTypeUnsafe()->getElementType().getAsString());
+  });
 }
 
 std::vector<P2PTraces> handleArrayTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
