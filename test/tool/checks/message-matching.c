@@ -48,6 +48,7 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=25 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE25 %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=25 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE25 %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=26 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=CASE26 %s
+// RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=27 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE27 %s
 #include <mpi.h>
 #include <stdio.h>
 
@@ -528,6 +529,15 @@ int main(int argc, char **argv) {
     MPI_Send(buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
   else if (rank == 1 && raining)
     MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#elif CASE == 27
+  // MPI_Sendrecv on a communicator in which every rank is alone: its
+  // destination (itself) exists, its source, rank 1 of it, does not.
+  MPI_Comm alone;
+  MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &alone);
+  // CASE27: {{.*}}message-matching.c:[[#@LINE+1]]:3: warning: with 2 processes, rank 0 receives from rank 1 of 'alone' in MPI_Sendrecv (line [[#@LINE+1]]), but MPI_Comm_split (line [[#@LINE-1]]) made 'alone' of 1 process there (colour 0: world rank 0): a peer must be a rank of the communicator, MPI_PROC_NULL or MPI_ANY_SOURCE [ompi-message-matching]
+  MPI_Sendrecv(buf, 1, MPI_INT, 0, 0, buf + 1, 1, MPI_INT, 1, 0, alone, MPI_STATUS_IGNORE);
+  // CASE27: {{.*}}message-matching.c:[[#@LINE-3]]:3: note: rank 0 joins colour 0 here
+  MPI_Comm_free(&alone);
 #endif
   MPI_Finalize();
   return 0;

@@ -294,9 +294,11 @@ bool reportSplitPeers(CheckContext &C, const P2PTraces &T) {
       for (int Q = 0; Q < T.Size; ++Q)
         if (*Colour[Q] == *Colour[R])
           Part.push_back(Q);
-      bool Sending = E.K == P2PEvent::Send;
+      // The destination, then the source (MPI_Sendrecv has both).
+      auto Beyond = [&](const std::optional<int64_t> &P) { return P && *P >= static_cast<int64_t>(Part.size()); };
+      bool Sending = E.K == P2PEvent::Send && Beyond(E.S.Peer);
       std::optional<int64_t> Peer = Sending ? E.S.Peer : E.R.Peer;
-      if (!Peer || *Peer < static_cast<int64_t>(Part.size()))
+      if (!Beyond(Peer))
         continue;
       const P2PEvent &Split = *It->second.second;
       Finding *F = C.report(
