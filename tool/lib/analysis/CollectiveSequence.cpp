@@ -187,8 +187,10 @@ int handleElementArg(const CallExpr *CE) {
 /// Whether S issues collectives, directly or through the file's functions.
 class Relevance {
 public:
-  explicit Relevance(bool P2P = false, bool Rma = false, bool Split = false, bool Handles = false)
-      : P2P(P2P), Rma(Rma), Split(Split), Handles(Handles) {}
+  /// What one kind of run follows (one kind per run).
+  enum Kind { Collectives, PointToPoint, OneSided, Splits, HandleArrays };
+  explicit Relevance(Kind K = Collectives)
+      : P2P(K == PointToPoint), Rma(K == OneSided), Split(K == Splits), Handles(K == HandleArrays) {}
   const bool P2P;     ///< point-to-point calls (and waits, probes) count too
   const bool Rma;     ///< only one-sided calls count (rmaTraces)
   const bool Split;   ///< only MPI_Comm_split and point-to-point calls count (splitTraces)
@@ -454,8 +456,7 @@ private:
         New.Env[P] = value(A);
         continue;
       }
-      const auto *U = dyn_cast<UnaryOperator>(A);
-      const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+      const VarDecl *V = addressedVar(A);
       if (P->getType()->isPointerType() && P->getType()->getPointeeType()->isIntegralOrEnumerationType() && V &&
           V->isLocalVarDecl() && !V->isStaticLocal() && V->getType()->isIntegralOrEnumerationType())
         New.Refs[P] = {Frames.size() - 1, V};
@@ -517,21 +518,27 @@ private:
   /// ("MPI_COMM_WORLD", "MPI_COMM_NULL") or "#comm<N>", the N-th this run
   /// made. A variable the run has no record of is not known.
   std::optional<std::string> commValue(const Expr *E) {
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts())) { // a handle array's element
-      const VarDecl *A = namedVar(AS->getBase());
-      auto K = A ? value(AS->getIdx()) : std::nullopt;
-      auto It = K ? ElemHeld.find({A, *K}) : ElemHeld.end();
-      return It == ElemHeld.end() ? std::nullopt : std::optional<std::string>(It->second);
-    }
+    if (isa<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
+      return elemHeld(E);
     const VarDecl *V = namedVar(E);
     if (V && !frame().Handles.count(V))
       return std::nullopt;
     auto H = handle(E);
     llvm::StringRef X = H ? llvm::StringRef(*H) : "";
     if (!X.starts_with("MPI_COMM_") && !X.starts_with("#comm") && X != "MPI_REQUEST_NULL" && X != "#req" &&
-        X != "#preq" && !X.starts_with("#elem"))
+        X != "#preq")
       return std::nullopt;
     return H;
+  }
+
+  /// What the handle array element a[k] that E names holds (ElemHeld),
+  /// where the run knows it.
+  std::optional<std::string> elemHeld(const Expr *E) {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+    const VarDecl *A = AS ? namedVar(AS->getBase()) : nullptr;
+    auto K = A ? value(AS->getIdx()) : std::nullopt;
+    auto It = K ? ElemHeld.find({A, *K}) : ElemHeld.end();
+    return It == ElemHeld.end() ? std::nullopt : std::optional<std::string>(It->second);
   }
 
   /// MPI_Wait(all), MPI_Start(all) of a persistent request the run made
@@ -576,14 +583,27 @@ private:
   /// MPI_Request_free frees (MPI_REQUEST_NULL), so that r != MPI_REQUEST_NULL
   /// is decided.
   void setRequest(const Expr *Arg, const char *Value) {
-    const auto *U = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
-    const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+    const UnaryOperator *U = nullptr;
+    const VarDecl *V = addressedVar(Arg, &U);
     if (!V || !V->isLocalVarDecl() || V->isStaticLocal())
       return;
     Modelled.insert(U);
     if (V->getType()->isIntegralOrEnumerationType())
       frame().Env[V] = std::nullopt;
     frame().Handles[V] = Value;
+  }
+
+  /// MPI_Comm_split's colour on this rank (nullopt: not known), and
+  /// whether it is MPI_UNDEFINED (spelled, or its value: -32766 in MPICH and
+  /// Open MPI).
+  struct SplitColour {
+    std::optional<int64_t> Value;
+    bool Undefined = false;
+  };
+  SplitColour splitColour(const CallExpr *CE) {
+    auto H = Ev.spelledHandle(CE->getArg(1));
+    auto V = value(CE->getArg(1));
+    return {V, (H && *H == "MPI_UNDEFINED") || (V && *V == -32766)};
   }
 
   /// MPI_Comm_split, MPI_Comm_dup and MPI_Comm_free on &v, v a local of
@@ -593,8 +613,8 @@ private:
     unsigned Out = Name == "MPI_Comm_split" ? 3 : Name == "MPI_Comm_dup" ? 1 : Name == "MPI_Comm_free" ? 0 : ~0u;
     if (Out >= CE->getNumArgs())
       return;
-    const auto *U = dyn_cast<UnaryOperator>(CE->getArg(Out)->IgnoreParenImpCasts());
-    const VarDecl *V = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+    const UnaryOperator *U = nullptr;
+    const VarDecl *V = addressedVar(CE->getArg(Out), &U);
     if (!V || !V->isLocalVarDecl() || V->isStaticLocal() ||
         handleClassOf(V->getType().getAsString()) != HandleClass::Comm)
       return;
@@ -608,13 +628,12 @@ private:
     }
     MadeComm M;
     M.Call = CE;
-    M.Var = V;
     M.OfWorld =
         commValue(CE->getArg(0)).value_or(Ev.commId(CE->getArg(0), frame().F, CE).isWorld() ? "MPI_COMM_WORLD" : "") ==
         "MPI_COMM_WORLD";
     if (Name == "MPI_Comm_split") {
-      auto H = Ev.spelledHandle(CE->getArg(1));
-      M.Colour = H && *H == "MPI_UNDEFINED" ? std::optional<int64_t>(-1) : value(CE->getArg(1));
+      SplitColour C = splitColour(CE);
+      M.Colour = C.Undefined ? std::optional<int64_t>(-1) : C.Value;
       M.Key = value(CE->getArg(2));
     } else {
       M.Colour = 0;
@@ -773,7 +792,7 @@ private:
     } else if (Held && *Held == "MPI_COMM_WORLD") {
       if (const VarDecl *V = namedVar(Comm); V && MadeInto.count(V))
         E.Comm = V; // a variable holding the world here, and one the run made elsewhere
-    } else if (!(Held ? *Held == "MPI_COMM_WORLD" : Comm && Ev.commId(Comm, frame().F, CE).isWorld())) {
+    } else if (Held || !Comm || !Ev.commId(Comm, frame().F, CE).isWorld()) {
       throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, L).str()};
     }
     auto side = [&](P2PEvent::Side &S, Role Peer, Role Tag, Role Count, Role Type) {
@@ -822,27 +841,25 @@ private:
     E.Line = line(CE->getBeginLoc());
     E.Via = Frames.size() > 1 ? line(Site->getBeginLoc()) : 0;
     if (Name == "MPI_Comm_split") {
-      const auto *U = CE->getNumArgs() == 4 ? dyn_cast<UnaryOperator>(CE->getArg(3)->IgnoreParenImpCasts()) : nullptr;
-      E.Comm = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
+      E.Comm = CE->getNumArgs() == 4 ? addressedVar(CE->getArg(3)) : nullptr;
       if (!E.Comm)
         throw Undecided{llvm::formatv("the MPI_Comm_split at line {0} is not followed", E.Line).str()};
       E.K = P2PEvent::Split;
-      auto H = Ev.spelledHandle(CE->getArg(1));
-      if (Ev.commId(CE->getArg(0), frame().F, CE).isWorld()) // else its colour is not the world's partition
-        E.S.Peer = H && *H == "MPI_UNDEFINED" ? std::optional<int64_t>(-1) : value(CE->getArg(1));
+      if (Ev.commId(CE->getArg(0), frame().F, CE).isWorld()) { // else its colour is not the world's partition
+        SplitColour C = splitColour(CE);
+        E.S.Peer = C.Undefined ? std::optional<int64_t>(-1) : C.Value;
+      }
       Messages.push_back(E);
       return;
     }
     // Any other call writing a communicator variable makes it unknown.
     for (const Expr *A : CE->arguments())
-      if (const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts()); U && U->getOpcode() == UO_AddrOf)
-        if (const VarDecl *V = namedVar(U->getSubExpr());
-            V && handleClassOf(V->getType().getAsString()) == HandleClass::Comm) {
-          P2PEvent W = E;
-          W.K = P2PEvent::Split;
-          W.Comm = V;
-          Messages.push_back(W);
-        }
+      if (const VarDecl *V = addressedVar(A); V && handleClassOf(V->getType().getAsString()) == HandleClass::Comm) {
+        P2PEvent W = E;
+        W.K = P2PEvent::Split;
+        W.Comm = V;
+        Messages.push_back(W);
+      }
     const Expr *Comm = arg(Role::Comm);
     E.Comm = Comm ? namedVar(Comm->IgnoreParenImpCasts()) : nullptr;
     const Expr *Dest = arg(Role::Dest), *Source = arg(Role::Source);
@@ -877,10 +894,9 @@ private:
     llvm::StringRef Name = calleeName(CE);
     bool Null = false; // the element is given MPI_COMM_NULL
     if (Name == "MPI_Comm_split" && CE->getNumArgs() == 4) {
-      auto H = Ev.spelledHandle(CE->getArg(1));
-      auto Colour = value(CE->getArg(1));
-      Null = (H && *H == "MPI_UNDEFINED") || (Colour && *Colour == -32766); // MPI_UNDEFINED in both MPIs
-      if (Null || !Colour || *Colour < 0)
+      SplitColour Colour = splitColour(CE);
+      Null = Colour.Undefined;
+      if (Null || !Colour.Value || *Colour.Value < 0)
         E.WinEvent.K = HandleEvent::Other;
     } else if (Name == "MPI_Comm_create" && CE->getNumArgs() == 3 && worldGroup(CE->getArg(1)) &&
                Ev.commId(CE->getArg(0), frame().F, CE).isWorld()) {
@@ -906,13 +922,7 @@ private:
 
   /// Whether E is an element of a handle array that holds the group of
   /// MPI_COMM_WORLD (MPI_Comm_group of the world, in this run).
-  bool worldGroup(const Expr *E) {
-    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-    const VarDecl *A = AS ? namedVar(AS->getBase()) : nullptr;
-    auto K = A ? value(AS->getIdx()) : std::nullopt;
-    auto It = K ? ElemHeld.find({A, *K}) : ElemHeld.end();
-    return It != ElemHeld.end() && It->second == "#worldgroup";
-  }
+  bool worldGroup(const Expr *E) { return elemHeld(E) == std::optional<std::string>("#worldgroup"); }
 
   /// A one-sided call on a local window variable (rmaTraces).
   void window(const CallExpr *CE) {
@@ -953,7 +963,7 @@ private:
       const Expr *Rk = arg(Role::Dest), *D = arg(Role::TargetDisp), *N = arg(Role::TargetCount),
                  *T = arg(Role::TargetType);
       if (!N) // MPI_Fetch_and_op, MPI_Compare_and_swap: one element of the origin's type
-        N = nullptr, T = arg(Role::Type);
+        T = arg(Role::Type);
       E.S.Peer = Rk ? value(Rk) : std::nullopt;
       E.Disp = D ? value(D) : std::nullopt;
       E.S.Count = N ? value(N) : std::optional<int64_t>(1);
@@ -1643,7 +1653,7 @@ static void traceRuns(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance
 }
 
 std::vector<P2PTraces> p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
-  Relevance Rel(true);
+  Relevance Rel(Relevance::PointToPoint);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
     if (F->isMain()) // a whole program only: a library's callers may send what it receives
@@ -1690,7 +1700,7 @@ static bool handlesEscape(const std::set<const FunctionDecl *> &Fs, HandleClass 
 }
 
 std::vector<P2PTraces> rmaTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
-  Relevance Rel(false, true);
+  Relevance Rel(Relevance::OneSided);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
     if (!handlesEscape(reachable(F), HandleClass::Win))
@@ -1708,7 +1718,7 @@ static bool handleArraysEscape(const std::set<const FunctionDecl *> &Fs) {
 }
 
 std::vector<P2PTraces> handleArrayTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
-  Relevance Rel(false, false, false, true);
+  Relevance Rel(Relevance::HandleArrays);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
     if (!handleArraysEscape(reachable(F)))
@@ -1717,7 +1727,7 @@ std::vector<P2PTraces> handleArrayTraces(ASTContext &Ctx, Evaluator &Ev, Uniform
 }
 
 std::vector<P2PTraces> splitTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
-  Relevance Rel(false, false, true);
+  Relevance Rel(Relevance::Splits);
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel)) {
     bool Splits = anyNode(F->getBody(), [](const Stmt *N) {

@@ -141,7 +141,6 @@ struct P2PEvent {
 /// MPI_UNDEFINED, and key) or MPI_Comm_dup (colour 0, the rank as key).
 struct MadeComm {
   const clang::CallExpr *Call = nullptr;
-  const clang::VarDecl *Var = nullptr;
   bool OfWorld = false; ///< made of MPI_COMM_WORLD
   std::optional<int64_t> Colour, Key;
 };

@@ -298,7 +298,6 @@ P2PRunResult Sim::run() {
   for (const Msg &M : Q)
     if (!M.Matched)
       R.Unmatched.push_back({M.Src, M.Dst, M.E, nullptr});
-  R.Unreceived = unsigned(R.Unmatched.size());
   stuck();
   return R;
 }

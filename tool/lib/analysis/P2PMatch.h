@@ -53,8 +53,7 @@ struct P2PRunResult {
   std::optional<P2PBadPeer> BadPeer; ///< the first such call; the run stops there
   std::vector<P2PMatchPair> Matches;
   std::optional<P2PWait> Stuck;        ///< the first rank left waiting, unless a collective is what it waits at
-  unsigned Unreceived = 0;             ///< messages sent and never received
-  std::vector<P2PMatchPair> Unmatched; ///< those messages (Recv null), in sending order
+  std::vector<P2PMatchPair> Unmatched; ///< messages sent and never received (Recv null), in sending order
 };
 
 /// Buffered: standard sends complete at once, as with the most permissive

@@ -203,19 +203,9 @@ bool someReceiveAccepts(CheckContext &C, const std::optional<int64_t> &Tag) {
 /// Whether the file sets an error handler (MPI_Comm_set_errhandler, ...):
 /// then a call may fail, return, and send nothing.
 bool setsErrhandler(CheckContext &C) {
-  const SourceManager &SM = C.Ctx.getSourceManager();
-  for (const Decl *D : C.Ctx.getTranslationUnitDecl()->decls()) {
-    const auto *F = dyn_cast<FunctionDecl>(D);
-    if (F && F->doesThisDeclarationHaveABody() && SM.isInMainFile(SM.getExpansionLoc(F->getBeginLoc())) &&
-        anyNode(F->getBody(), [](const Stmt *N) {
-          const auto *CE = dyn_cast<CallExpr>(N);
-          const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
-          return G && G->getIdentifier() &&
-                 (G->getName().contains("set_errhandler") || G->getName() == "MPI_Errhandler_set");
-        }))
-      return true;
-  }
-  return false;
+  return llvm::any_of(C.Analysis.Calls, [](const CallResult &CR) {
+    return llvm::StringRef(CR.Function).contains("set_errhandler") || CR.Function == "MPI_Errhandler_set";
+  });
 }
 
 /// A message no rank receives, every rank having ended (where a receive

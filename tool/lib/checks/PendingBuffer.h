@@ -41,6 +41,16 @@ inline const clang::VarDecl *bufferVar(const clang::Expr *E) {
   return namedVar(E);
 }
 
+/// The variable CR's request argument lies in (r of &r, of &reqs[i]).
+inline const clang::VarDecl *requestVar(const CallResult &CR) {
+  using namespace clang;
+  const ArgResult *R = CR.arg(Role::Request);
+  const Expr *RE = R ? CR.expr(*R)->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
+    RE = U->getSubExpr();
+  return RE ? rootVar(RE) : nullptr;
+}
+
 /// A nonblocking call's buffer from the call on; a persistent request's
 /// (CR its _init call) from Start on, the MPI_Start that begins a transfer.
 inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallResult &CR, Role Buffer,
@@ -48,15 +58,12 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
   using namespace clang;
   const SourceManager &SM = C.Ctx.getSourceManager();
   auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
-  const ArgResult *B = CR.arg(Buffer), *R = CR.arg(Role::Request);
-  if (!B || !R || C.Ev.spelledHandle(CR.expr(*B)))
+  const ArgResult *B = CR.arg(Buffer);
+  if (!B || C.Ev.spelledHandle(CR.expr(*B)))
     return std::nullopt;
   PendingBuffer P;
   P.Buf = bufferVar(CR.expr(*B));
-  const Expr *RE = CR.expr(*R)->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
-    RE = U->getSubExpr();
-  P.Req = rootVar(RE);
+  P.Req = requestVar(CR);
   if (!P.Buf || !P.Req)
     return std::nullopt;
   unsigned From = offset((Start ? Start : CR.Call)->getEndLoc()), Until = ~0u;
@@ -94,11 +101,7 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
 inline std::vector<const clang::CallExpr *> startsOf(CheckContext &C, const CallResult &CR) {
   using namespace clang;
   std::vector<const CallExpr *> Out;
-  const ArgResult *R = CR.arg(Role::Request);
-  const Expr *RE = R ? CR.expr(*R)->IgnoreParenImpCasts() : nullptr;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(RE); U && U->getOpcode() == UO_AddrOf)
-    RE = U->getSubExpr();
-  const VarDecl *Req = RE ? rootVar(RE) : nullptr;
+  const VarDecl *Req = requestVar(CR);
   if (!Req)
     return Out;
   const SourceManager &SM = C.Ctx.getSourceManager();

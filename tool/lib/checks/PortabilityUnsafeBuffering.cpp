@@ -18,7 +18,7 @@ namespace ompi {
 
 void checkUnsafeBuffering(CheckContext &C) {
   forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &Buffered) {
-    if (Buffered.Stuck || Buffered.Unreceived || Buffered.BadPeer)
+    if (Buffered.Stuck || !Buffered.Unmatched.empty() || Buffered.BadPeer)
       return true; // message-matching's or unmatched-p2p's finding
     P2PRunResult Sync = matchP2P(T, /*Buffered=*/false);
     if (!Sync.Stuck || !Sync.Stuck->PeerAt || !Sync.Stuck->PeerOrigin)

@@ -61,10 +61,27 @@ const Stmt *block(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
+/// An RMA call's origin buffer: the result buffer of a fetching call (MPI
+/// writes it), else the buffer it sends.
+const ArgResult *originArg(const CallResult &CR) {
+  return CR.arg(Role::RecvBuf) ? CR.arg(Role::RecvBuf) : CR.arg(Role::SendBuf);
+}
+
+/// The variable CR's origin buffer lies in (x of &x, a of a or &a[i]).
+const VarDecl *originVar(const CallResult &CR) {
+  const ArgResult *B = originArg(CR);
+  const Expr *BE = B ? strip(CR.expr(*B)) : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(BE); U && U->getOpcode() == UO_AddrOf)
+    BE = U->getSubExpr();
+  return BE ? rootVar(BE) : nullptr;
+}
+
+unsigned offsetOf(const SourceManager &SM, SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+
 /// The bytes [From, To) of its variable that CR's origin buffer covers,
 /// where its address, count and predefined datatype are static.
 std::optional<std::pair<int64_t, int64_t>> originBytes(CheckContext &C, const CallResult &CR) {
-  const ArgResult *B = CR.arg(Role::RecvBuf) ? CR.arg(Role::RecvBuf) : CR.arg(Role::SendBuf);
+  const ArgResult *B = originArg(CR);
   const ArgResult *N = CR.arg(Role::Count) ? CR.arg(Role::Count) : CR.arg(Role::SendCount);
   const ArgResult *T = CR.arg(Role::Type) ? CR.arg(Role::Type) : CR.arg(Role::SendType);
   if (!B || !N || !T || !N->Int)
@@ -86,19 +103,14 @@ bool originConflict(CheckContext &C, const CallResult &CR, bool Reads, const Var
   if (It == RMAAt.end())
     return false;
   const CallResult &O = *It->second;
-  const ArgResult *B = O.arg(Role::RecvBuf) ? O.arg(Role::RecvBuf) : O.arg(Role::SendBuf);
   bool Writes = O.arg(Role::RecvBuf) != nullptr;
-  const Expr *BE = B ? strip(O.expr(*B)) : nullptr;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(BE); U && U->getOpcode() == UO_AddrOf)
-    BE = U->getSubExpr();
-  if (!BE || rootVar(BE) != BV || (!Reads && !Writes) || O.arg(Role::Request))
+  if (originVar(O) != BV || (!Reads && !Writes) || O.arg(Role::Request))
     return false;
   // A jump or case label between the two: not one path (a switch's cases).
   const SourceManager &SM = C.Ctx.getSourceManager();
-  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
-  unsigned From = offset(CR.Call->getEndLoc());
+  unsigned From = offsetOf(SM, CR.Call->getEndLoc());
   if (const Stmt *Block = block(C.Ctx, CR.Call); !Block || anyNode(Block, [&](const Stmt *S) {
-        unsigned X = offset(S->getBeginLoc());
+        unsigned X = offsetOf(SM, S->getBeginLoc());
         return isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, SwitchCase, LabelStmt>(S) && X > From && X < At;
       }))
     return false;
@@ -117,16 +129,12 @@ bool originConflict(CheckContext &C, const CallResult &CR, bool Reads, const Var
 
 void checkCall(CheckContext &C, const CallResult &CR) {
   const SourceManager &SM = C.Ctx.getSourceManager();
-  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  auto offset = [&](SourceLocation L) { return offsetOf(SM, L); };
   const ArgResult *W = CR.arg(Role::Win);
-  const ArgResult *B = CR.arg(Role::RecvBuf) ? CR.arg(Role::RecvBuf) : CR.arg(Role::SendBuf);
-  if (!W || !B || CR.arg(Role::Request))
+  if (!W || !originArg(CR) || CR.arg(Role::Request))
     return;
   bool Reads = CR.arg(Role::RecvBuf) != nullptr; // MPI writes it: any use is early
-  const Expr *BE = strip(CR.expr(*B));
-  if (const auto *U = dyn_cast<UnaryOperator>(BE); U && U->getOpcode() == UO_AddrOf)
-    BE = U->getSubExpr();
-  const VarDecl *WV = namedVar(CR.expr(*W)), *BV = rootVar(BE);
+  const VarDecl *WV = namedVar(CR.expr(*W)), *BV = originVar(CR);
   const Stmt *Block = block(C.Ctx, CR.Call);
   if (!WV || !BV || !Block)
     return;
@@ -189,7 +197,7 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
   if (!WV || !BV || !BV->getType()->isPointerType())
     return;
   const SourceManager &SM = C.Ctx.getSourceManager();
-  auto offset = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  auto offset = [&](SourceLocation L) { return offsetOf(SM, L); };
   unsigned From = offset(CR.Call->getEndLoc()), WinFree = ~0u;
   std::vector<const CallExpr *> Frees;
   std::vector<unsigned> Exits, Syncs;

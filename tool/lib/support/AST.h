@@ -42,6 +42,17 @@ inline const clang::VarDecl *namedVar(const clang::Expr *E) {
   return DRE ? llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+/// The variable v of &v (through parentheses and implicit casts), if E is
+/// that; *AddrOf (if given) is the '&' expression.
+inline const clang::VarDecl *addressedVar(const clang::Expr *E, const clang::UnaryOperator **AddrOf = nullptr) {
+  const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!U || U->getOpcode() != clang::UO_AddrOf)
+    return nullptr;
+  if (AddrOf)
+    *AddrOf = U;
+  return namedVar(U->getSubExpr());
+}
+
 /// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
 inline const clang::VarDecl *rootVar(const clang::Expr *E) {
   E = strip(E);
