@@ -85,19 +85,7 @@ static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "all
     }                                                                                                                  \
     return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
   }
-CROUND(8, 1)
-CROUND(64, 1)
-CROUND(512, 1)
-CROUND(2048, 1)
-CROUND(8192, 1)
-CROUND(8, 8)
-CROUND(64, 8)
-CROUND(256, 8)
-CROUND(1024, 8)
-CROUND(2, 64)
-CROUND(8, 64)
-CROUND(32, 64)
-CROUND(128, 64)
+TUNE_COLL_SHAPES(CROUND)
 
 /* A shape and its round: ROUND's (which is ignored) or CROUND's. */
 typedef double (*round_fn)(double *, double *, MPI_Datatype, int, int, int);
@@ -106,7 +94,7 @@ struct shape {
   round_fn fn;
 };
 #define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
-#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL}
+#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
 /* One shape of one family: its type built, both forms warmed up, rounds
    alternating which goes first, the medians printed as one JSON line on
@@ -132,9 +120,7 @@ static void measure(const char *family, const struct shape *s, int iters, double
    collective and shape on rank 0. The buffers hold one element of the shape
    per rank, one extent apart. */
 static void measure_collectives(int size, int rounds, double *g, double *t) {
-  static const struct shape shapes[] = {CSHAPE(8, 1),  CSHAPE(64, 1),  CSHAPE(512, 1),  CSHAPE(2048, 1), CSHAPE(8192, 1),
-                                         CSHAPE(8, 8),  CSHAPE(64, 8),  CSHAPE(256, 8),  CSHAPE(1024, 8), CSHAPE(2, 64),
-                                         CSHAPE(8, 64), CSHAPE(32, 64), CSHAPE(128, 64)};
+  static const struct shape shapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   size_t doubles = (size_t)size * (EXTENT(8192, 1) / 8);
   double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
@@ -142,7 +128,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
   for (int c = 0; c < NCOLL; c++)
     for (int k = 0; k < nshapes; k++) {
       int n = shapes[k].nb * shapes[k].bl;
-      measure(coll_names[c], &shapes[k], n <= 64 ? 1000 : n <= 512 ? 200 : n <= 2048 ? 50 : 20, a, b, c, rounds, g, t);
+      measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(n), a, b, c, rounds, g, t);
     }
   free(a);
   free(b);

@@ -17,7 +17,13 @@
  *
  *   mpiexec -n 2 ./indexed_tune [ROUNDS]
  *
- * Prints one JSON object per shape on rank 0:
+ * Then the collectives with run lists (families "bcast_indexed",
+ * "gather_indexed", "scatter_indexed", "alltoall_indexed"): every rank takes
+ * part, one element of the run list per rank (a rank's chunk), the shapes
+ * of dtype_tune.c's collectives (tune.h's TUNE_COLL_SHAPES), microseconds
+ * per call.
+ *
+ * Prints one JSON object per family and shape on rank 0:
  *   {"family": "indexed", "block": BB, "bytes": B, "generic_us": G, "template_us": T} */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,35 +53,93 @@ static MPI_Aint bdispls[MAX_BLOCKS]; /* in bytes, for the template */
   }
 TUNE_P2P_SHAPES(ROUND)
 
-typedef double (*round_fn)(double *, MPI_Datatype, MPI_Aint, int, int);
+/* The collectives: MPI_Bcast from rank 0, MPI_Gather to and MPI_Scatter
+   from rank 0, MPI_Alltoall, of one element of the run list per rank (both
+   sides of the run list), generic or through the template; microseconds
+   per call (rank 0's clock). */
+enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
+static const char *const coll_names[NCOLL] = {"bcast_indexed", "gather_indexed", "scatter_indexed",
+                                              "alltoall_indexed"};
+#define SIDE_IX(NB, BL) bdispls, NB, BL, extent, MPI_DOUBLE, 8
+#define CROUND(NB, BL)                                                                                                 \
+  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
+                                   int which) {                                                                        \
+    MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
+    MPI_Barrier(w);                                                                                                    \
+    double t0 = MPI_Wtime();                                                                                           \
+    for (int i = 0; i < iters; i++) {                                                                                  \
+      if (which == BCAST)                                                                                              \
+        tpl ? mpiopt_bcast_dtype_ix(a, 1, t, 0, w, SIDE_IX(NB, BL)) : MPI_Bcast(a, 1, t, 0, w);                        \
+      else if (which == GATHER)                                                                                        \
+        tpl ? mpiopt_gather_dtype_ix(a, 1, t, b, 1, t, 0, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                         \
+            : MPI_Gather(a, 1, t, b, 1, t, 0, w);                                                                      \
+      else if (which == SCATTER)                                                                                       \
+        tpl ? mpiopt_scatter_dtype_ix(b, 1, t, a, 1, t, 0, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                        \
+            : MPI_Scatter(b, 1, t, a, 1, t, 0, w);                                                                     \
+      else                                                                                                             \
+        tpl ? mpiopt_alltoall_dtype_ix(a, 1, t, b, 1, t, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                          \
+            : MPI_Alltoall(a, 1, t, b, 1, t, w);                                                                       \
+    }                                                                                                                  \
+    return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
+  }
+TUNE_COLL_SHAPES(CROUND)
+
+/* A shape and its round: a ping-pong's (which is ignored) or a collective's. */
+typedef double (*round_fn)(double *, double *, MPI_Datatype, MPI_Aint, int, int, int);
 struct shape {
   int nb, bl;
   round_fn fn;
 };
-#define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
+#define PROUND(NB, BL)                                                                                                 \
+  static double pround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
+                                   int which) {                                                                        \
+    (void)b, (void)which;                                                                                              \
+    return round_##NB##_##BL(a, t, extent, iters, tpl);                                                                \
+  }
+TUNE_P2P_SHAPES(PROUND)
+#define SHAPE(NB, BL) {NB, BL, pround_##NB##_##BL},
+#define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
-/* One shape: its type built, both forms warmed up, rounds alternating which
-   goes first, the medians printed as one JSON line on rank 0. */
-static void measure(const struct shape *s, int iters, double *a, int rounds, double *g, double *t) {
+/* One shape of one family: its type built, both forms warmed up, rounds
+   alternating which goes first, the medians printed as one JSON line on
+   rank 0. */
+static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which, int rounds,
+                    double *g, double *t) {
   MPI_Datatype idx;
   MPI_Aint lb, extent;
-  for (int b = 0; b < s->nb; b++) {
-    displs[b] = b * STRIDE(s->bl) + (b % 3) * s->bl;
-    bdispls[b] = (MPI_Aint)displs[b] * 8;
+  for (int k = 0; k < s->nb; k++) {
+    displs[k] = k * STRIDE(s->bl) + (k % 3) * s->bl;
+    bdispls[k] = (MPI_Aint)displs[k] * 8;
   }
   MPI_Type_create_indexed_block(s->nb, s->bl, displs, MPI_DOUBLE, &idx);
   MPI_Type_commit(&idx);
   MPI_Type_get_extent(idx, &lb, &extent);
-  s->fn(a, idx, extent, iters / 4 + 1, 0);
-  s->fn(a, idx, extent, iters / 4 + 1, 1);
+  s->fn(a, b, idx, extent, iters / 4 + 1, 0, which);
+  s->fn(a, b, idx, extent, iters / 4 + 1, 1, which);
   for (int r = 0; r < rounds; r++) {
     int first = r % 2;
-    double x = s->fn(a, idx, extent, iters, first), y = s->fn(a, idx, extent, iters, !first);
+    double x = s->fn(a, b, idx, extent, iters, first, which), y = s->fn(a, b, idx, extent, iters, !first, which);
     g[r] = first ? y : x;
     t[r] = first ? x : y;
   }
-  tune_report("indexed", s->bl * 8, s->nb * s->bl * 8, g, t, rounds);
+  tune_report(family, s->bl * 8, s->nb * s->bl * 8, g, t, rounds);
   MPI_Type_free(&idx);
+}
+
+/* Each collective on each shape, in alternating rounds. The buffers hold
+   one element of the run list per rank, one extent apart. */
+static void measure_collectives(int size, int rounds, double *g, double *t) {
+  static const struct shape shapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
+  const int nshapes = (int)(sizeof shapes / sizeof *shapes);
+  size_t doubles = (size_t)size * (8192 * 64 + 64);
+  double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
+  if (!a || !b)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int c = 0; c < NCOLL; c++)
+    for (int k = 0; k < nshapes; k++)
+      measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(shapes[k].nb * shapes[k].bl), a, b, c, rounds, g, t);
+  free(a);
+  free(b);
 }
 
 int main(int argc, char **argv) {
@@ -84,14 +148,14 @@ int main(int argc, char **argv) {
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
-  (void)size;
   if (!a || !g || !t)
     MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
     int n = shapes[k].nb * shapes[k].bl;
-    measure(&shapes[k], TUNE_P2P_ITERS(n), a, rounds, g, t);
+    measure("indexed", &shapes[k], TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
   }
   free(a);
+  measure_collectives(size, rounds, g, t);
   free(g);
   free(t);
   MPI_Finalize();

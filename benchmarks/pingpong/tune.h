@@ -61,6 +61,15 @@ static inline void tune_measure(const char *family, int bytes, tune_round_fn fn,
   X(8, 1) X(64, 1) X(512, 1) X(2048, 1) X(4096, 1) X(8192, 1) X(32768, 1) X(8, 8) X(64, 8) X(256, 8) X(512, 8)      \
       X(1024, 8) X(4096, 8) X(2, 64) X(8, 64) X(32, 64) X(64, 64) X(128, 64) X(512, 64)
 
+/* The collectives' shapes of those tuners: one element of the shape per
+   rank, columns of 64 bytes to 64 KiB, 64- and 512-byte blocks to 64 KiB. */
+#define TUNE_COLL_SHAPES(X)                                                                                            \
+  X(8, 1) X(64, 1) X(512, 1) X(2048, 1) X(8192, 1) X(8, 8) X(64, 8) X(256, 8) X(1024, 8) X(2, 64) X(8, 64) X(32, 64)  \
+      X(128, 64)
+
+/* Iterations of a collective's round for n doubles per rank. */
+#define TUNE_COLL_ITERS(n) ((n) <= 64 ? 1000 : (n) <= 512 ? 200 : (n) <= 2048 ? 50 : 20)
+
 /* Iterations of a round for a message of n doubles. */
 #define TUNE_P2P_ITERS(n) ((n) <= 64 ? 2000 : (n) <= 4096 ? 200 : (n) <= 8192 ? 60 : 20)
 

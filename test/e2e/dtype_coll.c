@@ -5,7 +5,8 @@
  * on either side or both; roots 0 and the last rank;
  * MPI_IN_PLACE at a gather's root (the template runs the generic call
  * there); a transformed rank with untransformed peers (the root sends the
- * column, the others receive contiguous doubles, and the reverse). Every
+ * column, the others receive contiguous doubles, and the reverse); run
+ * lists (indexed block types whose blocks no stride describes). Every
  * rank folds what it holds into a checksum, and rank 0 prints every rank's.
  * The same output through ompi-cc (e2e dtype-coll.*) shows that the
  * templates move the elements MPI's engine moves. */
@@ -152,6 +153,72 @@ static void recorded(int rank, int size, int root, int n) {
   MPI_Type_free(&rtrcol);
 }
 
+/* Run lists (the _ix collectives): an indexed block type of unevenly
+   spaced pairs (ix), an hindexed one whose blocks run downwards (dn), one
+   with a block below the buffer (lo) and one of eight single doubles (sg);
+   each on both sides, beside predefined types, and sg beside a column (which
+   then passes as written); the root through the template and the others
+   with contiguous doubles. */
+static void runlists(int rank, int size, int root) {
+  MPI_Datatype ix, dn, lo, sg;
+  int ixd[4] = {0, 3, 10, 12}, lod[3] = {-2, 0, 3}, sgd[8] = {0, 2, 7, 9, 14, 16, 21, 23};
+  MPI_Aint dnd[3] = {16, 8, 0};
+  MPI_Type_create_indexed_block(4, 2, ixd, MPI_DOUBLE, &ix);
+  MPI_Type_create_hindexed_block(3, 1, dnd, MPI_DOUBLE, &dn);
+  MPI_Type_create_indexed_block(3, 1, lod, MPI_DOUBLE, &lo);
+  MPI_Type_create_indexed_block(8, 1, sgd, MPI_DOUBLE, &sg);
+  MPI_Type_commit(&ix);
+  MPI_Type_commit(&dn);
+  MPI_Type_commit(&lo);
+  MPI_Type_commit(&sg);
+  fill(rank);
+  MPI_Bcast(&g[1][2], 1, lo, root, MPI_COMM_WORLD);
+  MPI_Bcast(&g[3][0], 2, dn, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fill(rank);
+  if (rank == root)
+    MPI_Bcast(g, 1, ix, root, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(flat, 8, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  if (rank == root)
+    MPI_Bcast(flat, 8, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  else
+    MPI_Bcast(&g[2][0], 1, ix, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fold(flat, 8);
+  fill(rank);
+  MPI_Gather(g, 1, ix, gath, 1, ix, root, MPI_COMM_WORLD);
+  fold(gath, 14 * size);
+  fill(rank);
+  MPI_Gather(g[1], 8, MPI_DOUBLE, gath, 1, sg, root, MPI_COMM_WORLD);
+  MPI_Gather(g, 1, dn, flat, 3, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(gath, 24 * size);
+  fold(flat, 3 * size);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    gath[i] = 3 * i + rank;
+  MPI_Scatter(gath, 1, dn, &g[2][1], 1, dn, root, MPI_COMM_WORLD);
+  MPI_Scatter(gath, 2, ix, flat, 16, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  fold(&g[0][0], N * N);
+  fold(flat, 16);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 5 * i + rank;
+  MPI_Alltoall(flat, 1, sg, gath, 1, sg, MPI_COMM_WORLD);
+  fold(gath, 24 * size);
+  fill(rank);
+  for (int i = 0; i < N * N * N; i++)
+    flat[i] = 7 * i + rank;
+  MPI_Alltoall(flat, 1, sg, gath, 1, col, MPI_COMM_WORLD); /* rank j's run list into chunk j of columns */
+  MPI_Alltoall(&g[0][2], 1, lo, flat, 3, MPI_DOUBLE, MPI_COMM_WORLD);
+  fold(gath, N * N * N);
+  fold(flat, 3 * size);
+  MPI_Type_free(&ix);
+  MPI_Type_free(&dn);
+  MPI_Type_free(&lo);
+  MPI_Type_free(&sg);
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -175,6 +242,7 @@ int main(int argc, char **argv) {
     gathers(rank, size, root);
     scatters(rank, size, root);
     recorded(rank, size, root, argc > 100 ? 1 : N); /* N, known only at run time */
+    runlists(rank, size, root);
   }
   alltoalls(rank, size);
   long *all = malloc(sizeof *all * (size_t)size);

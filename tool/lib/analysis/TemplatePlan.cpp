@@ -37,8 +37,9 @@ struct Family {
   llvm::StringRef Measured = "vector";
   bool Collective = false, Nonblocking = false;
   bool ndOnly() const { return Collective || Nonblocking; }
-  /// Whether it has _ix forms for run lists: the point-to-point calls.
-  bool runLists() const { return !Collective; }
+  /// The profile's family that measured its _ix form on run lists: the
+  /// point-to-point calls' "indexed", a collective's own ("gather_indexed").
+  std::string runListFamily() const { return Collective ? Measured.str() + "_indexed" : "indexed"; }
 };
 
 const Family *familyOf(llvm::StringRef Name) {
@@ -207,11 +208,6 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
   if (!V)
     return D;
   D.Var = V->Name;
-  if (V->Shape && V->Shape->runList() && !F.runLists()) {
-    D.Why = "the datatype " + D.Var + " is a run list (" + V->Shape->Built +
-            "), which the templates take in point-to-point calls only";
-    return D;
-  }
   if (!V->Shape) {
     D.Why = "the datatype " + D.Var + " has no shape known here: " + V->Why;
     if (!V->runtime() && !V->RuntimeWhy.empty() && V->RuntimeWhy != V->Why)
@@ -225,9 +221,9 @@ SideDecision decide(const CallResult &C, const Family &F, const Side &S, const D
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   // The contiguous runs: a block, or the whole message of a shape without holes.
   int64_t Run = V->Shape->dense() && Bytes ? *Bytes : V->Shape->BlockLength * V->Shape->ElemBytes;
-  llvm::StringRef Family = V->Shape->runList() ? "indexed" : F.Measured;
+  std::string Family = V->Shape->runList() ? F.runListFamily() : F.Measured.str();
   std::optional<TemplatePoint> P = Profile ? Profile->templateFor(Family, Bytes, Run) : std::nullopt;
-  std::string Measured = F.Collective || Family != F.Measured ? " (templates." + Family.str() + ")" : "";
+  std::string Measured = F.Collective || Family != F.Measured ? " (templates." + Family + ")" : "";
   if (!Profile)
     D.Why = D.Var + " = " + V->Shape->Built + " could be packed by a compiled loop, but no machine profile is loaded";
   else if (!P && Profile->longestBlock(Family) && Profile->longestBlock(Family) < Run)
@@ -515,9 +511,11 @@ TemplatePlan ompi::planDatatypeTemplates(ASTContext &Ctx, Evaluator &Ev, LazyDer
     std::vector<std::string> Tables(Sides.size());
     for (size_t I = 0; I < Sides.size() && !Runtime && Why.empty(); ++I)
       if (isRunList(Sides[I])) {
-        T.Tables.emplace_back();
-        Why = runTable(C, *DT.of(C.expr(F->Sides[I].Type)), T.Tables.back(), TableNames);
-        Tables[I] = T.Tables.back().Name;
+        RunTable R;
+        Why = runTable(C, *DT.of(C.expr(F->Sides[I].Type)), R, TableNames);
+        Tables[I] = R.Name;
+        if (llvm::none_of(T.Tables, [&](const RunTable &X) { return X.Name == R.Name; }))
+          T.Tables.push_back(std::move(R)); // both sides of one run list: one table
       }
     if (!Why.empty()) {
       Plan.Declined.push_back(note(C, false, What, Why));

@@ -21,9 +21,10 @@
 //
 // A datatype that is a run list (an (h)indexed_block whose blocks no stride
 // describes) goes through the _ix forms of MPI_Send, MPI_Ssend, MPI_Recv,
-// MPI_Sendrecv and the nonblocking calls, with a table of its displacements declared at
-// the start of the calling function, where the profile's "templates.indexed"
-// measurements show them faster.
+// MPI_Sendrecv, the nonblocking calls and the four collectives, with a table
+// of its displacements declared at the start of the calling function, where
+// the profile's "templates.indexed" measurements (a collective's own:
+// "templates.gather_indexed", ...) show them faster.
 //
 // Nonblocking calls (MPI_Isend, MPI_Issend, MPI_Irecv) take the pending
 // state of their request (PendVar) and their waits go through the wait

@@ -133,18 +133,19 @@ void negative(int peer) {
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Send with twice (the datatype twice has no shape known here: line [[#@LINE-20]] builds it from idx, a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take only as it is)
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Send with rs (the datatype rs has no shape known here: line [[#@LINE-20]] builds it from idx, a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take only as it is)
   // A sendrecv of a run list and a strided shape: the _ix form, the strided
-  // side passing as written. A collective: no run-list forms.
+  // side passing as written. A collective: its own run-list form
+  // (indexed-collectives.c).
   MPI_Sendrecv(g, 1, idx, peer, 4, g, 1, col, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Bcast(g, 1, idx, 0, MPI_COMM_WORLD);
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Sendrecv with idx and col: packed and unpacked by compiled loops, sent as the predefined type (every construction of idx {{.*}}; the datatype col passes as written (the call's other side is a run list); the blocks' displacements of idx, which no stride describes, are a table (mpiopt_displs_idx) declared at the start of the function); {{.*}}
-  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: not done: MPI_Bcast with idx (the datatype idx is a run list (MPI_Type_create_indexed_block(4, 2, {0, 3, 10, 12}, MPI_DOUBLE)), which the templates take in point-to-point calls only)
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Bcast with idx: {{.*}}(templates.bcast_indexed){{.*}}
   // SRC:  MPI_Send(g, 1, over, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, holes, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, big, peer, 3, MPI_COMM_WORLD);
   // SRC:  MPI_Send(g, 1, twice, peer, 3, MPI_COMM_WORLD);
   // SRC-NEXT:  MPI_Send(g, 1, rs, peer, 3, MPI_COMM_WORLD);
   // SRC:  mpiopt_sendrecv_dtype_ix(g, 1, idx, peer, 4, g, 1, col, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, mpiopt_displs_idx, 4, 2, 112, MPI_DOUBLE, 8, (const MPI_Aint *)0, 0, 0, 0, MPI_BYTE, 1);
-  // SRC-NEXT:  MPI_Bcast(g, 1, idx, 0, MPI_COMM_WORLD);
+  // SRC-NEXT:  mpiopt_bcast_dtype_ix(g, 1, idx, 0, MPI_COMM_WORLD, mpiopt_displs_idx, 4, 2, 112, MPI_DOUBLE, 8);
   MPI_Type_free(&over);
   MPI_Type_free(&col);
   MPI_Type_free(&holes);
