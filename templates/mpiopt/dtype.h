@@ -1012,8 +1012,9 @@ static MPIOPT_INLINE int mpiopt_testall_dtype(int count, MPI_Request *reqs, int 
 }
 
 /* Shapes known only at run time: a datatype variable every construction of
- * which is MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector or
- * MPI_Type_create_subarray of a predefined type, or MPI_Type_create_resized
+ * which is MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector,
+ * MPI_Type_create_subarray or MPI_Type_create_(h)indexed_block (evenly
+ * spaced at run time) of a predefined type, or MPI_Type_create_resized
  * of a predefined type or of another such variable, with arguments that
  * have no side effects. ompi-opt declares a shadow struct mpiopt_dshape
  * beside the variable (zeroed) and renames each construction to the
@@ -1146,6 +1147,50 @@ static MPIOPT_INLINE int mpiopt_type_create_subarray_rt(int ndims, const int siz
   }
   return mpiopt_dtype_record_nd(rc, sh, offset, sub[2], strides[2], sub[1], sub[0], sub[1] > 1 ? strides[1] : 0, step,
                                 old, elem);
+}
+
+/* An (h)indexed_block of a predefined type (its extent its size): displs
+   in units of unit bytes (the type's extent, or 1 for the hindexed form;
+   di or da, whichever is given). Displacements evenly spaced in increasing
+   order from the buffer or after it are one level of blocks from the first
+   (MPI's lower bound), the element's extent their span, as a vector from
+   an offset; other displacements (a run list) are not recorded, and the
+   calls run generically. The displacements are read after the call, which
+   does not write them. */
+static MPIOPT_INLINE int mpiopt_dtype_record_indexed(int rc, struct mpiopt_dshape *sh, int count, int blocklen,
+                                                     const int *di, const MPI_Aint *da, MPI_Datatype old) {
+  int elem = 0, i, ni, na, nd, combiner = -1;
+  MPI_Aint lb, extent, unit, first, step, block;
+  sh->valid = 0;
+  if (rc != MPI_SUCCESS || count < 1 || blocklen < 1 || MPI_Type_size(old, &elem) != MPI_SUCCESS || elem < 1 ||
+      MPI_Type_get_extent(old, &lb, &extent) != MPI_SUCCESS || lb != 0 || extent != elem ||
+      MPI_Type_get_envelope(old, &ni, &na, &nd, &combiner) != MPI_SUCCESS || combiner != MPI_COMBINER_NAMED)
+    return rc; /* not a predefined type without holes */
+  unit = di ? extent : 1;
+  block = (MPI_Aint)blocklen * elem;
+  first = (di ? (MPI_Aint)di[0] : da[0]) * unit;
+  step = count > 1 ? (di ? (MPI_Aint)di[1] - di[0] : da[1] - da[0]) * unit : block;
+  if (first < 0 || step < block)
+    return rc; /* below the buffer, downwards, or overlapping */
+  for (i = 1; i < count; i++)
+    if ((di ? (MPI_Aint)di[i] - di[i - 1] : da[i] - da[i - 1]) * unit != step)
+      return rc; /* unevenly spaced: a run list */
+  return mpiopt_dtype_record_nd(rc, sh, first, 1, 0, count, blocklen, step, (MPI_Aint)(count - 1) * step + block,
+                                old, elem);
+}
+
+static MPIOPT_INLINE int mpiopt_type_create_indexed_block_rt(int count, int blocklen, const int displs[],
+                                                             MPI_Datatype old, MPI_Datatype *t,
+                                                             struct mpiopt_dshape *sh) {
+  return mpiopt_dtype_record_indexed(MPI_Type_create_indexed_block(count, blocklen, displs, old, t), sh, count,
+                                     blocklen, displs, (const MPI_Aint *)0, old);
+}
+
+static MPIOPT_INLINE int mpiopt_type_create_hindexed_block_rt(int count, int blocklen, const MPI_Aint displs[],
+                                                              MPI_Datatype old, MPI_Datatype *t,
+                                                              struct mpiopt_dshape *sh) {
+  return mpiopt_dtype_record_indexed(MPI_Type_create_hindexed_block(count, blocklen, displs, old, t), sh, count,
+                                     blocklen, (const int *)0, displs, old);
 }
 
 /* A resized predefined type: one element, extent bytes apart (the lower

@@ -1,6 +1,6 @@
 /* Datatype shapes known only at run time (datatype-templates, the _rt
  * templates): columns, rows, byte-strided blocks, subarrays and resized
- * types whose sizes come from a loop, each built, committed, used and freed in every iteration, so the
+ * types and indexed blocks whose sizes come from a loop, each built, committed, used and freed in every iteration, so the
  * shadow ompi-cc records beside each variable must follow every
  * construction. The sizes cross the profile's classes (the test profile
  * measured the template winning up to 4 KiB), so some messages run the
@@ -73,6 +73,50 @@ static void shaped_round(int n, int next, int prev, double *a, double *b) {
   MPI_Type_free(&third);
 }
 
+/* Indexed blocks whose displacements come from a loop: evenly spaced
+   pairs and hindexed singles (the wrapper records them as strided shapes),
+   and an uneven run list (not recorded: the generic call), through
+   MPI_Sendrecv and MPI_Bcast. */
+static void indexed_round(int n, int next, int prev, double *a, double *b) {
+  MPI_Datatype ev, hv, un;
+  MPI_Status st;
+  int count = -1, *d = malloc(sizeof(int) * (size_t)n), *u = malloc(sizeof(int) * (size_t)n);
+  MPI_Aint *hd = malloc(sizeof(MPI_Aint) * (size_t)n);
+  if (!d || !u || !hd)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int i = 0; i < n; i++) {
+    d[i] = i * (n + 3);
+    hd[i] = (MPI_Aint)(8 * (2 * i + 1));
+    u[i] = 3 * i + i % 2;
+  }
+  MPI_Type_create_indexed_block(n, 2, d, MPI_DOUBLE, &ev);
+  MPI_Type_create_hindexed_block(n, 1, hd, MPI_DOUBLE, &hv);
+  MPI_Type_create_indexed_block(n, 1, u, MPI_DOUBLE, &un);
+  free(d);
+  free(u);
+  free(hd);
+  MPI_Type_commit(&ev);
+  MPI_Type_commit(&hv);
+  MPI_Type_commit(&un);
+  for (int i = 0; i < (n + 3) * (n + 3); i++)
+    b[i] = -1;
+  MPI_Sendrecv(a, 1, ev, next, 21, b, 1, ev, prev, 21, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, ev, &count);
+  sum = sum * 7 + count;
+  MPI_Sendrecv(a + 1, 2, hv, next, 22, b + 1, 2 * n, MPI_DOUBLE, prev, 22, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_DOUBLE, &count);
+  sum = sum * 7 + count;
+  MPI_Sendrecv(a, 1, un, next, 23, b + 2, 1, un, prev, 23, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, un, &count);
+  sum = sum * 7 + count;
+  fold(b, (n + 3) * (n + 3));
+  MPI_Bcast(b, 1, ev, 0, MPI_COMM_WORLD);
+  fold(b, (n + 3) * (n + 3));
+  MPI_Type_free(&ev);
+  MPI_Type_free(&hv);
+  MPI_Type_free(&un);
+}
+
 static void round_of(int n, int rank, int size, double *a, double *b) {
   MPI_Datatype col, row, blocks;
   MPI_Status st;
@@ -119,6 +163,7 @@ static void round_of(int n, int rank, int size, double *a, double *b) {
   MPI_Type_free(&row);
   MPI_Type_free(&blocks);
   shaped_round(n, next, prev, a, b);
+  indexed_round(n, next, prev, a, b);
 }
 
 int main(int argc, char **argv) {

@@ -126,6 +126,44 @@ static void check_recorded(void) {
   check_recorded_of();
 }
 
+/* Indexed blocks recorded at run time (the wrappers of
+   MPI_Type_create_indexed_block and _hindexed_block): evenly spaced
+   displacements, from the buffer or after it, packed as MPI packs them for
+   1 to 3 elements; a run list, downward or overlapping blocks, a block
+   below the buffer, and a derived old type are left to MPI. */
+static void check_recorded_indexed(void) {
+  struct mpiopt_dshape sh[8];
+  MPI_Datatype t[8], pair;
+  static const int even[4] = {2, 9, 16, 23}, uneven[3] = {0, 3, 10}, down[3] = {20, 10, 0}, below[2] = {-1, 5},
+                   over[2] = {0, 1}, one[1] = {7};
+  static const MPI_Aint heven[3] = {16, 96, 176};
+  memset(sh, 0, sizeof sh);
+  MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
+  mpiopt_type_create_indexed_block_rt(4, 2, even, MPI_DOUBLE, &t[0], &sh[0]);
+  mpiopt_type_create_hindexed_block_rt(3, 3, heven, MPI_INT, &t[1], &sh[1]);
+  mpiopt_type_create_indexed_block_rt(1, 5, one, MPI_FLOAT, &t[2], &sh[2]);
+  mpiopt_type_create_indexed_block_rt(3, 1, uneven, MPI_DOUBLE, &t[3], &sh[3]);
+  mpiopt_type_create_indexed_block_rt(3, 1, down, MPI_DOUBLE, &t[4], &sh[4]);
+  mpiopt_type_create_indexed_block_rt(2, 1, below, MPI_DOUBLE, &t[5], &sh[5]);
+  mpiopt_type_create_indexed_block_rt(2, 2, over, MPI_DOUBLE, &t[6], &sh[6]);
+  mpiopt_type_create_indexed_block_rt(2, 1, even, pair, &t[7], &sh[7]);
+  for (int i = 0; i < 8; i++)
+    MPI_Type_commit(&t[i]);
+  static const char *what[] = {"evenly spaced pairs", "evenly spaced hindexed ints", "one block of floats"};
+  for (int i = 0; i < 3; i++)
+    for (int count = 1; count <= 3; count++)
+      same_as_mpi(what[i], t[i], &sh[i], count);
+  CHECK(sh[0].offset == 16 && sh[0].nblocks == 4 && sh[0].blocklen == 2 && sh[0].stride == 56 && sh[0].extent == 184,
+        "evenly spaced pairs: 4 blocks 56 bytes apart from byte 16, extent 184");
+  CHECK(chosen(&sh[0], 1, 64) == 2 + 8, "16-byte blocks: the 9-64 class (%d)", chosen(&sh[0], 1, 64));
+  CHECK(!sh[3].valid && !sh[4].valid, "a run list, blocks running downwards: left to MPI");
+  CHECK(!sh[5].valid && !sh[6].valid, "a block below the buffer, blocks that overlap: left to MPI");
+  CHECK(!sh[7].valid, "blocks of a derived type: left to MPI");
+  for (int i = 0; i < 8; i++)
+    MPI_Type_free(&t[i]);
+  MPI_Type_free(&pair);
+}
+
 /* Run lists (the _ix templates): indexed and hindexed blocks at uneven
    displacements, in decreasing order and below the buffer, packed as MPI
    packs them for 1 to 3 elements; received, whole and from a shorter
@@ -243,6 +281,7 @@ int main(int argc, char **argv) {
     MPI_Type_free(&c8);
   }
   check_recorded();
+  check_recorded_indexed();
   check_run_lists();
   for (int i = 0; i < 6; i++)
     MPI_Type_free(&t[i]);

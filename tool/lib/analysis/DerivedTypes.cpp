@@ -421,15 +421,19 @@ static std::optional<TypeShape> runList(const OldType &Old, int64_t Block, const
 /// order, not overlapping, from the buffer or after it: a vector from an
 /// offset (the type's lower bound is the first displacement). Other
 /// displacements make a run list.
+/// Displacements not known here (NotStatic) may still be recorded at run
+/// time, where the wrapper sees whether they are evenly spaced.
 static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::Construction &C, const OldType &Old,
                                              std::optional<int64_t> Count, std::optional<int64_t> Block,
-                                             std::string &Args, std::string &Why) {
+                                             std::string &Args, std::string &Why, bool &NotStatic) {
   bool Bytes = C.M->Kind == TypeConstructorModel::HIndexedBlock;
   if (!Count || !Block || *Count > 4096) {
     Why = "from a count or block length that is not a static positive value (at most 4096 blocks)";
+    NotStatic |= Count && Block; // more blocks than a table here: the wrapper reads them
     return std::nullopt;
   }
   auto A = constArrays(Ev, C, {C.M->Displs}, *Count, "displacements", Why);
+  NotStatic |= !A; // the wrapper reads the displacements it is given
   if (!A)
     return std::nullopt;
   const std::vector<int64_t> &D = (*A)[0];
@@ -505,7 +509,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
   }
   case TypeConstructorModel::IndexedBlock:
   case TypeConstructorModel::HIndexedBlock: {
-    S = indexedBlock(Ev, C, *Old, Int(M.Count, 1), Int(M.BlockLength, 1), Args, Why);
+    S = indexedBlock(Ev, C, *Old, Int(M.Count, 1), Int(M.BlockLength, 1), Args, Why, NotStatic);
     break;
   }
   default: {
@@ -537,13 +541,13 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
 /// Why a construction cannot be recorded at run time ("" when it can).
 std::string DerivedTypes::runtimeWhy(const Construction &C) {
   const TypeConstructorModel &M = *C.M;
-  if (M.Kind == TypeConstructorModel::IndexedBlock || M.Kind == TypeConstructorModel::HIndexedBlock)
-    return "with a constructor whose shape is not recorded at run time (" + M.Name.str() + ")";
+  bool Indexed = M.Kind == TypeConstructorModel::IndexedBlock || M.Kind == TypeConstructorModel::HIndexedBlock;
   std::string Why;
   if (const VarDecl *W = oldVar(C)) {
     const DatatypeVar &D = Vars[W];
-    if (M.Kind == TypeConstructorModel::Subarray)
-      return "over a datatype that is not a predefined one of one C type (a subarray is recorded over those only)";
+    if (M.Kind == TypeConstructorModel::Subarray || Indexed)
+      return "over a datatype that is not a predefined one of one C type (" +
+             std::string(Indexed ? "indexed blocks are" : "a subarray is") + " recorded over those only)";
     if (!D.runtime())
       return "from " + D.Name + ", whose shape is not recorded at run time either: " + D.RuntimeWhy;
   } else if (!oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))

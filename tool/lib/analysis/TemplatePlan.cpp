@@ -172,6 +172,12 @@ std::string masksText(const std::vector<uint32_t> &Masks) {
   return llvm::join(Parts, "; ");
 }
 
+/// Whether a construction builds (h)indexed blocks.
+bool isIndexedBlock(const CallExpr *CE) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  return F && (F->getName() == "MPI_Type_create_indexed_block" || F->getName() == "MPI_Type_create_hindexed_block");
+}
+
 /// A side whose datatype's constructions are recorded at run time.
 SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F, const MachineProfile *Profile) {
   std::vector<uint32_t> Masks = Profile ? classMasks(*Profile, F.Measured) : std::vector<uint32_t>();
@@ -189,12 +195,16 @@ SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F
   D.Runtime = &V;
   D.Masks = Masks;
   D.Figure = llvm::formatv("the shape of {0} is known only at run time ({1}), and every construction of it can be "
-                           "recorded (a contiguous, vector, hvector, subarray or resized type of a predefined type, "
-                           "or one of those but the subarray of another such variable), so a wrapper records the "
-                           "shape it builds in "
-                           "mpiopt_shape_{0}; the machine profile {2}{3} measured the template faster for {4} (other "
-                           "runs: at no size); the size and the run length are checked at run time",
-                           D.Var, V.Why, Profile->Path, Measured, masksText(Masks))
+                           "recorded (a contiguous, vector, hvector, subarray, indexed-block or resized type of a "
+                           "predefined type, or a contiguous, vector, hvector or resized type of another such "
+                           "variable), so a wrapper records the shape it builds in mpiopt_shape_{0}; the machine "
+                           "profile {2}{3} measured the template faster for {4} (other "
+                           "runs: at no size); the size and the run length are checked at run time{5}",
+                           D.Var, V.Why, Profile->Path, Measured, masksText(Masks),
+                           llvm::any_of(V.Constructions, isIndexedBlock)
+                               ? "; indexed blocks are recorded where their displacements turn out evenly spaced (a "
+                                 "run list is not: the call then runs generically)"
+                               : "")
                  .str();
   D.Why.clear();
   return D;

@@ -1,5 +1,5 @@
 // datatype-templates on shapes known only at run time: a variable every construction of which is MPI_Type_contiguous,
-// MPI_Type_vector, MPI_Type_create_hvector or MPI_Type_create_subarray of a predefined type, or MPI_Type_create_resized
+// MPI_Type_vector, MPI_Type_create_hvector, MPI_Type_create_subarray or _(h)indexed_block of a predefined type, or MPI_Type_create_resized
 // of one or of another such variable, gets a shadow of its shape after its declaration; its
 // constructions go through the recording wrappers and its calls through the
 // _rt templates, with the sizes the profile measured the template winning
@@ -40,7 +40,7 @@ void exchange(double *a, int n, int peer) {
   MPI_Type_free(&col);
   MPI_Type_free(&blocks);
 }
-// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it can be recorded (a contiguous, vector, hvector, subarray or resized type of a predefined type, or one of those but the subarray of another such variable), so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
+// REPORT-DAG:{{.*}}runtime.c:25:3: datatype-templates: MPI_Sendrecv with col and blocks: packed and unpacked by compiled loops, sent as the predefined type (the shape of col is known only at run time (line 21 builds it from a count, block length or stride that is not a static positive value), and every construction of it can be recorded (a contiguous, vector, hvector, subarray, indexed-block or resized type of a predefined type, or a contiguous, vector, hvector or resized type of another such variable), so a wrapper records the shape it builds in mpiopt_shape_col; the machine profile {{.*}}profile-templates.json measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes; runs of 65 to 512 bytes, messages up to 4096 bytes (other runs: at no size); the size and the run length are checked at run time; the shape of blocks {{.*}}); saves MPI's datatype engine on this call, for one copy through a scratch buffer
 // REPORT-DAG:{{.*}}runtime.c:26:3: datatype-templates: MPI_Send with col: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:30:3: datatype-templates: MPI_Send with bumped: {{.*}}
 // REPORT-DAG:{{.*}}runtime.c:33:3: datatype-templates: not done: MPI_Send with viamacro (the datatype viamacro has no shape known here: line 32 builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line 32 builds it through a macro or the MPI-1 name)
@@ -98,7 +98,7 @@ void resized_of(double *a, int n, int peer) {
 
 // Not recorded: a subarray of a derived type (the wrappers record those of
 // predefined types), and a resized type of a variable whose own shape
-// cannot be recorded (an indexed block with displacements not followed).
+// cannot be recorded (an indexed block of a derived type).
 void not_recorded(double *a, int n, int peer, const int *displs) {
   MPI_Datatype row, subrows, ib, rib;
   int sz[1] = {n}, sub[1] = {n - 1}, st[1] = {1};
@@ -107,16 +107,45 @@ void not_recorded(double *a, int n, int peer, const int *displs) {
   MPI_Type_commit(&subrows);
   MPI_Send(a, 1, subrows, peer, 5, MPI_COMM_WORLD);
   // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with subrows (the datatype subrows has no shape known here: line [[#@LINE-3]] builds it from row, whose shape is not known: line [[#@LINE-4]] builds it from a count, block length or stride that is not a static positive value; nor can a wrapper record it at run time: line [[#@LINE-3]] builds it over a datatype that is not a predefined one of one C type (a subarray is recorded over those only))
-  MPI_Type_create_indexed_block(2, 1, displs, MPI_DOUBLE, &ib);
+  MPI_Type_create_indexed_block(2, 1, displs, row, &ib);
   MPI_Type_create_resized(ib, 0, n, &rib);
   MPI_Type_commit(&rib);
   MPI_Send(a, 1, rib, peer, 5, MPI_COMM_WORLD);
-  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with rib (the datatype rib has no shape known here: line [[#@LINE-3]] builds it from ib, whose shape is not known: line [[#@LINE-4]] builds it from displacements whose values are not followed here)
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-1]]:3: datatype-templates: not done: MPI_Send with rib (the datatype rib has no shape known here: line [[#@LINE-3]] builds it from ib, whose shape is not known: line [[#@LINE-4]] builds it from row, whose shape is not known: line [[#@LINE-9]] builds it from a count, block length or stride that is not a static positive value)
 }
 // SRC:  MPI_Send(a, 1, subrows, peer, 5, MPI_COMM_WORLD);
 // SRC:  MPI_Type_create_resized(ib, 0, n, &rib);
 // SRC-NEXT:  MPI_Type_commit(&rib);
 // SRC-NEXT:  MPI_Send(a, 1, rib, peer, 5, MPI_COMM_WORLD);
+
+// Indexed blocks whose displacements are known only at run time: the
+// wrapper records them where they turn out evenly spaced (a column with a
+// stride read at run time); a run list is not recorded, and the call then
+// runs generically.
+void indexed_at_run_time(double *a, int n, int peer, int ld) {
+  MPI_Datatype ib, hb;
+  int d[64], i;
+  MPI_Aint hd[64];
+  for (i = 0; i < n; i++) {
+    d[i] = i * ld;
+    hd[i] = (MPI_Aint)(8 * i * ld);
+  }
+  MPI_Type_create_indexed_block(n, 1, d, MPI_DOUBLE, &ib);
+  MPI_Type_create_hindexed_block(n, 2, hd, MPI_DOUBLE, &hb);
+  MPI_Type_commit(&ib);
+  MPI_Type_commit(&hb);
+  MPI_Send(a, 1, ib, peer, 6, MPI_COMM_WORLD);
+  MPI_Recv(a, 1, hb, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (the shape of ib is known only at run time (line [[#@LINE-6]] builds it from a count or block length that is not a static positive value (at most 4096 blocks)), and every construction of it can be recorded {{.*}}; the size and the run length are checked at run time; indexed blocks are recorded where their displacements turn out evenly spaced (a run list is not: the call then runs generically)); saves {{.*}}
+  // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-2]]:3: datatype-templates: MPI_Recv with hb: {{.*}}indexed blocks are recorded where{{.*}}
+  MPI_Type_free(&ib);
+  MPI_Type_free(&hb);
+}
+// SRC:  MPI_Datatype ib, hb; struct mpiopt_dshape mpiopt_shape_ib = {0}; struct mpiopt_dshape mpiopt_shape_hb = {0};
+// SRC:  mpiopt_type_create_indexed_block_rt(n, 1, d, MPI_DOUBLE, &ib, &mpiopt_shape_ib);
+// SRC-NEXT:  mpiopt_type_create_hindexed_block_rt(n, 2, hd, MPI_DOUBLE, &hb, &mpiopt_shape_hb);
+// SRC:  mpiopt_send_dtype_rt(a, 1, ib, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_ib, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+// SRC-NEXT:  mpiopt_recv_dtype_rt(a, 1, hb, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_hb, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL);
 
 // Declared in a for loop's first clause: no declaration can follow it there.
 void loop_scoped(double *a, int n, int peer) {
