@@ -1032,11 +1032,22 @@ static MPIOPT_INLINE int mpiopt_testall_dtype(int count, MPI_Request *reqs, int 
  * copies long blocks straight into its transfer beats the template's extra
  * copies. The shape is that of the _nd templates: from an offset, nouter
  * groups ostride bytes apart of nblocks blocks stride bytes apart, each
- * blocklen elements of base; elements extent bytes apart. */
+ * blocklen elements of base; elements extent bytes apart. Or, where nruns
+ * is not 0, a run list (an (h)indexed_block of unevenly spaced blocks, at
+ * most MPIOPT_DSHAPE_RUNS of them): nblocks (= nruns) blocks of blocklen
+ * elements of base at runs[b] bytes from the element's start, in typemap
+ * order, not overlapping, elements extent bytes apart; the calls then go
+ * through the _ix templates with runs as the table, and nonblocking calls
+ * run generically (their pending state would have to keep the table past
+ * a reconstruction of the variable). */
+#ifndef MPIOPT_DSHAPE_RUNS
+#define MPIOPT_DSHAPE_RUNS 32
+#endif
 struct mpiopt_dshape {
-  int valid, nouter, nblocks, blocklen, elem;
+  int valid, nouter, nblocks, blocklen, elem, nruns;
   MPI_Aint offset, ostride, stride, extent;
   MPI_Datatype base;
+  MPI_Aint runs[MPIOPT_DSHAPE_RUNS];
 };
 
 /* Whether a shadow's shape has no holes: count elements of it are one run
@@ -1086,6 +1097,7 @@ static MPIOPT_INLINE int mpiopt_dtype_record_nd(int rc, struct mpiopt_dshape *sh
   sh->extent = extent;
   sh->base = base;
   sh->elem = elem;
+  sh->nruns = 0;
   sh->valid = 1;
   return rc;
 }
@@ -1149,14 +1161,47 @@ static MPIOPT_INLINE int mpiopt_type_create_subarray_rt(int ndims, const int siz
                                 old, elem);
 }
 
+/* A run list of count blocks of blocklen elements of base at displacements
+   di or da (unit bytes each): recorded where there are at most
+   MPIOPT_DSHAPE_RUNS blocks and no two overlap; its extent, as MPI's, from
+   the lowest block's start to the highest block's end. */
+static MPIOPT_INLINE int mpiopt_dtype_record_runs(int rc, struct mpiopt_dshape *sh, int count, int blocklen,
+                                                  const int *di, const MPI_Aint *da, MPI_Aint unit,
+                                                  MPI_Datatype base, int elem) {
+  MPI_Aint block = (MPI_Aint)blocklen * elem, lo, hi;
+  int i, j;
+  sh->valid = 0;
+  if (count < 2 || count > MPIOPT_DSHAPE_RUNS)
+    return rc;
+  for (i = 0; i < count; i++)
+    sh->runs[i] = (di ? (MPI_Aint)di[i] : da[i]) * unit;
+  lo = hi = sh->runs[0];
+  for (i = 0; i < count; i++) {
+    for (j = 0; j < i; j++)
+      if (sh->runs[i] - sh->runs[j] < block && sh->runs[j] - sh->runs[i] < block)
+        return rc; /* blocks that overlap: left to MPI */
+    lo = sh->runs[i] < lo ? sh->runs[i] : lo;
+    hi = sh->runs[i] > hi ? sh->runs[i] : hi;
+  }
+  sh->offset = sh->ostride = 0;
+  sh->nouter = 1;
+  sh->nblocks = sh->nruns = count;
+  sh->blocklen = blocklen;
+  sh->stride = block;
+  sh->extent = hi + block - lo;
+  sh->base = base;
+  sh->elem = elem;
+  sh->valid = 1;
+  return rc;
+}
+
 /* An (h)indexed_block of a predefined type (its extent its size): displs
    in units of unit bytes (the type's extent, or 1 for the hindexed form;
    di or da, whichever is given). Displacements evenly spaced in increasing
    order from the buffer or after it are one level of blocks from the first
    (MPI's lower bound), the element's extent their span, as a vector from
-   an offset; other displacements (a run list) are not recorded, and the
-   calls run generically. The displacements are read after the call, which
-   does not write them. */
+   an offset; other displacements are a run list (mpiopt_dtype_record_runs).
+   The displacements are read after the call, which does not write them. */
 static MPIOPT_INLINE int mpiopt_dtype_record_indexed(int rc, struct mpiopt_dshape *sh, int count, int blocklen,
                                                      const int *di, const MPI_Aint *da, MPI_Datatype old) {
   int elem = 0, i, ni, na, nd, combiner = -1;
@@ -1170,13 +1215,13 @@ static MPIOPT_INLINE int mpiopt_dtype_record_indexed(int rc, struct mpiopt_dshap
   block = (MPI_Aint)blocklen * elem;
   first = (di ? (MPI_Aint)di[0] : da[0]) * unit;
   step = count > 1 ? (di ? (MPI_Aint)di[1] - di[0] : da[1] - da[0]) * unit : block;
-  if (first < 0 || step < block)
-    return rc; /* below the buffer, downwards, or overlapping */
   for (i = 1; i < count; i++)
     if ((di ? (MPI_Aint)di[i] - di[i - 1] : da[i] - da[i - 1]) * unit != step)
-      return rc; /* unevenly spaced: a run list */
-  return mpiopt_dtype_record_nd(rc, sh, first, 1, 0, count, blocklen, step, (MPI_Aint)(count - 1) * step + block,
-                                old, elem);
+      break;
+  if (i == count && first >= 0 && step >= block) /* evenly spaced upwards from the buffer: strided */
+    return mpiopt_dtype_record_nd(rc, sh, first, 1, 0, count, blocklen, step, (MPI_Aint)(count - 1) * step + block,
+                                  old, elem);
+  return mpiopt_dtype_record_runs(rc, sh, count, blocklen, di, da, unit, old, elem);
 }
 
 static MPIOPT_INLINE int mpiopt_type_create_indexed_block_rt(int count, int blocklen, const int displs[],
@@ -1209,13 +1254,13 @@ static MPIOPT_INLINE int mpiopt_type_create_resized_rt(MPI_Datatype old, MPI_Ain
 static MPIOPT_INLINE int mpiopt_type_create_resized_of_rt(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                                                           MPI_Datatype *t, struct mpiopt_dshape *sh,
                                                           const struct mpiopt_dshape *oldsh) {
-  struct mpiopt_dshape o = *oldsh;
+  const struct mpiopt_dshape *o = oldsh;
   int rc = MPI_Type_create_resized(old, lb, extent, t);
   sh->valid = 0;
-  if (!o.valid)
+  if (!o->valid || o->nruns) /* a run list is taken only as it is */
     return rc;
-  return mpiopt_dtype_record_nd(rc, sh, o.offset, o.nouter, o.ostride, o.nblocks, o.blocklen, o.stride, extent,
-                                o.base, o.elem);
+  return mpiopt_dtype_record_nd(rc, sh, o->offset, o->nouter, o->ostride, o->nblocks, o->blocklen, o->stride,
+                                extent, o->base, o->elem);
 }
 
 /* Count blocks stride bytes apart, each blocklen consecutive elements of a
@@ -1228,7 +1273,7 @@ static MPIOPT_INLINE int mpiopt_dtype_record_of(int rc, struct mpiopt_dshape *sh
   int n = blocklen == 1 ? count : blocklen;
   MPI_Aint step = blocklen == 1 ? stride : o.extent;
   sh->valid = 0;
-  if (!o.valid || count < 1 || blocklen < 1)
+  if (!o.valid || o.nruns || count < 1 || blocklen < 1) /* a run list is taken only as it is */
     return rc;
   if (count == 1)
     stride = 0;
@@ -1297,6 +1342,9 @@ static MPIOPT_INLINE int mpiopt_dtype_rt_elements(const struct mpiopt_dshape *sh
 static MPIOPT_NOINLINE int mpiopt_send_dtype_rt_work(const void *buf, int count, MPI_Datatype dtype, int dest,
                                                   int tag, MPI_Comm comm, const struct mpiopt_dshape *sh,
                                                   int ssend) {
+  if (sh->nruns)
+    return mpiopt_send_dtype_ix(buf, count, dtype, dest, tag, comm, sh->runs, sh->nblocks, sh->blocklen, sh->extent,
+                                sh->base, sh->elem, ssend);
   return mpiopt_send_dtype_nd(buf, count, dtype, dest, tag, comm, MPIOPT_DSHAPE_ARGS(sh), ssend);
 }
 
@@ -1311,6 +1359,9 @@ static MPIOPT_INLINE int mpiopt_send_dtype_rt(const void *buf, int count, MPI_Da
 static MPIOPT_NOINLINE int mpiopt_recv_dtype_rt_work(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                                   MPI_Comm comm, MPI_Status *status,
                                                   const struct mpiopt_dshape *sh) {
+  if (sh->nruns)
+    return mpiopt_recv_dtype_ix(buf, count, dtype, source, tag, comm, status, sh->runs, sh->nblocks, sh->blocklen,
+                                sh->extent, sh->base, sh->elem);
   return mpiopt_recv_dtype_nd(buf, count, dtype, source, tag, comm, status, MPIOPT_DSHAPE_ARGS(sh));
 }
 
@@ -1329,6 +1380,7 @@ struct mpiopt_dtype_side {
   int count, nouter, nblocks, blocklen, elem;
   MPI_Datatype type, base;
   MPI_Aint offset, ostride, stride, extent;
+  const MPI_Aint *displs; /* a run list's table (its shadow's runs), or null */
 };
 
 /* A side takes a shadow's shape. */
@@ -1342,7 +1394,12 @@ static MPIOPT_INLINE void mpiopt_dtype_side_shape(struct mpiopt_dtype_side *d, c
   d->extent = sh->extent;
   d->base = sh->base;
   d->elem = sh->elem;
+  d->displs = sh->nruns ? sh->runs : (const MPI_Aint *)0;
 }
+
+/* A side's arguments of the _ix templates: its run list, or (nblocks 0) as
+   written. */
+#define MPIOPT_DTYPE_RT_IX_SIDE(d) d.displs, d.displs ? d.nblocks : 0, d.blocklen, d.extent, d.base, d.elem
 
 static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MPI_Datatype type,
                                                                  const struct mpiopt_dshape *sh, int n) {
@@ -1367,6 +1424,9 @@ static MPIOPT_NOINLINE int mpiopt_sendrecv_dtype_rt_work(const void *sendbuf, in
                                                       const struct mpiopt_dshape *rsh, int sn, int rn) {
   struct mpiopt_dtype_side s = mpiopt_dtype_rt_side(scount, stype, ssh, sn),
                            r = mpiopt_dtype_rt_side(rcount, rtype, rsh, rn);
+  if (s.displs || r.displs) /* a run list: the _ix form, a strided side as written */
+    return mpiopt_sendrecv_dtype_ix(sendbuf, scount, stype, dest, stag, recvbuf, rcount, rtype, source, rtag, comm,
+                                    status, MPIOPT_DTYPE_RT_IX_SIDE(s), MPIOPT_DTYPE_RT_IX_SIDE(r));
   return mpiopt_sendrecv_dtype_nd(sendbuf, s.count, s.type, dest, stag, recvbuf, r.count, r.type, source, rtag, comm,
                                   status, s.offset, s.nouter, s.ostride, s.nblocks, s.blocklen, s.stride, s.extent,
                                   s.base, s.elem, r.offset, r.nouter, r.ostride, r.nblocks, r.blocklen, r.stride,
@@ -1402,7 +1462,7 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_D
                                                MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
                                                unsigned long m512, int ssend) {
-  if (mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0)
+  if (sh && !sh->nruns && mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0)
     return mpiopt_isend_dtype_rt_work(buf, count, dtype, dest, tag, comm, req, pd, sh, ssend);
   pd->active = 0;
   return ssend ? MPI_Issend(buf, count, dtype, dest, tag, comm, req) : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
@@ -1418,7 +1478,7 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatyp
                                                MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
                                                unsigned long m512) {
-  if (mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0)
+  if (sh && !sh->nruns && mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0)
     return mpiopt_irecv_dtype_rt_work(buf, count, dtype, source, tag, comm, req, pd, sh);
   pd->active = 0;
   return MPI_Irecv(buf, count, dtype, source, tag, comm, req);
@@ -1452,6 +1512,8 @@ static MPIOPT_NOINLINE int mpiopt_bcast_dtype_rt(void *buf, int count, MPI_Datat
   struct mpiopt_dtype_side d = mpiopt_dtype_coll_rt(sh, count, m8, m64, m512);
   if (!d.nblocks)
     return MPI_Bcast(buf, count, dtype, root, comm);
+  if (d.displs)
+    return mpiopt_bcast_dtype_ix(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_IX_SIDE(d));
   return mpiopt_bcast_dtype_nd(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_SIDE(d));
 }
 
@@ -1465,6 +1527,11 @@ static MPIOPT_NOINLINE int mpiopt_rooted_dtype_rt(int scatter, const void *sbuf,
   if (!s.nblocks && !r.nblocks)
     return scatter ? MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)
                    : MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  if (s.displs || r.displs) /* a run list: the _ix form, a strided side as written */
+    return scatter ? mpiopt_scatter_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
+                                             MPIOPT_DTYPE_RT_IX_SIDE(s), MPIOPT_DTYPE_RT_IX_SIDE(r))
+                   : mpiopt_gather_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
+                                            MPIOPT_DTYPE_RT_IX_SIDE(s), MPIOPT_DTYPE_RT_IX_SIDE(r));
   return scatter ? mpiopt_scatter_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
                                            MPIOPT_DTYPE_RT_SIDE(s), MPIOPT_DTYPE_RT_SIDE(r))
                  : mpiopt_gather_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
@@ -1493,6 +1560,9 @@ static MPIOPT_NOINLINE int mpiopt_alltoall_dtype_rt(const void *sbuf, int scount
                            r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
   if (!s.nblocks && !r.nblocks)
     return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  if (s.displs || r.displs) /* a run list: the _ix form, a strided side as written */
+    return mpiopt_alltoall_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_RT_IX_SIDE(s),
+                                    MPIOPT_DTYPE_RT_IX_SIDE(r));
   return mpiopt_alltoall_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_RT_SIDE(s),
                                   MPIOPT_DTYPE_RT_SIDE(r));
 }

@@ -75,8 +75,8 @@ static void shaped_round(int n, int next, int prev, double *a, double *b) {
 
 /* Indexed blocks whose displacements come from a loop: evenly spaced
    pairs and hindexed singles (the wrapper records them as strided shapes),
-   and an uneven run list (not recorded: the generic call), through
-   MPI_Sendrecv and MPI_Bcast. */
+   and an uneven run list (recorded as a run list of up to 32 blocks),
+   through MPI_Sendrecv, MPI_Bcast, MPI_Gather and nonblocking calls. */
 static void indexed_round(int n, int next, int prev, double *a, double *b) {
   MPI_Datatype ev, hv, un;
   MPI_Status st;
@@ -111,6 +111,20 @@ static void indexed_round(int n, int next, int prev, double *a, double *b) {
   sum = sum * 7 + count;
   fold(b, (n + 3) * (n + 3));
   MPI_Bcast(b, 1, ev, 0, MPI_COMM_WORLD);
+  fold(b, (n + 3) * (n + 3));
+  /* The run list through nonblocking calls (the generic calls at run time)
+     and a gather (the _ix collective). */
+  MPI_Request rq[2];
+  MPI_Status sts[2];
+  for (int i = 0; i < (n + 3) * (n + 3); i++)
+    b[i] = -1;
+  MPI_Irecv(b + 5, 1, un, prev, 24, MPI_COMM_WORLD, &rq[0]);
+  MPI_Isend(a, 1, un, next, 24, MPI_COMM_WORLD, &rq[1]);
+  MPI_Waitall(2, rq, sts);
+  MPI_Get_count(&sts[0], un, &count);
+  sum = sum * 7 + count;
+  fold(b, (n + 3) * (n + 3));
+  MPI_Gather(a + 1, 1, un, b, 1, un, 0, MPI_COMM_WORLD);
   fold(b, (n + 3) * (n + 3));
   MPI_Type_free(&ev);
   MPI_Type_free(&hv);

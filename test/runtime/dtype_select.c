@@ -47,9 +47,12 @@ static void same_as_mpi(const char *what, MPI_Datatype t, const struct mpiopt_ds
   MPI_Type_size(t, &size);
   memset(mine, 0, sizeof mine);
   memset(theirs, 0, sizeof theirs);
-  MPI_Pack(src, count, t, theirs, (int)sizeof theirs, &pos, MPI_COMM_SELF);
-  mpiopt_dtype_pack_nd(mine, src, count, sh->offset, sh->nouter, sh->ostride, sh->nblocks, sh->blocklen, sh->stride,
-                       sh->extent, sh->elem);
+  MPI_Pack(src + 64, count, t, theirs, (int)sizeof theirs, &pos, MPI_COMM_SELF); /* room below: lower bounds < 0 */
+  if (sh->nruns) /* a run list: its table */
+    mpiopt_dtype_pack_ix(mine, src + 64, count, sh->runs, sh->nblocks, sh->blocklen, sh->extent, sh->elem);
+  else
+    mpiopt_dtype_pack_nd(mine, src + 64, count, sh->offset, sh->nouter, sh->ostride, sh->nblocks, sh->blocklen,
+                         sh->stride, sh->extent, sh->elem);
   CHECK(pos == count * size && memcmp(mine, theirs, (size_t)pos) == 0, "%s x %d: packs as MPI packs", what, count);
 }
 
@@ -128,38 +131,75 @@ static void check_recorded(void) {
 
 /* Indexed blocks recorded at run time (the wrappers of
    MPI_Type_create_indexed_block and _hindexed_block): evenly spaced
-   displacements, from the buffer or after it, packed as MPI packs them for
-   1 to 3 elements; a run list, downward or overlapping blocks, a block
-   below the buffer, and a derived old type are left to MPI. */
+   displacements from the buffer or after it (a strided shape), and run
+   lists (unevenly spaced, downwards, a block below the buffer), each packed
+   as MPI packs it for 1 to 3 elements; blocks that overlap, more blocks
+   than a shadow holds, and a derived old type are left to MPI. */
 static void check_recorded_indexed(void) {
-  struct mpiopt_dshape sh[8];
-  MPI_Datatype t[8], pair;
+  enum { N = 9 };
+  struct mpiopt_dshape sh[N];
+  MPI_Datatype t[N], pair;
   static const int even[4] = {2, 9, 16, 23}, uneven[3] = {0, 3, 10}, down[3] = {20, 10, 0}, below[2] = {-1, 5},
                    over[2] = {0, 1}, one[1] = {7};
-  static const MPI_Aint heven[3] = {16, 96, 176};
+  static const MPI_Aint heven[3] = {16, 96, 176}, hodd[3] = {40, 8, 200};
+  static int many[MPIOPT_DSHAPE_RUNS + 1];
+  for (int i = 0; i <= MPIOPT_DSHAPE_RUNS; i++)
+    many[i] = 3 * i + i % 2;
   memset(sh, 0, sizeof sh);
   MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
   mpiopt_type_create_indexed_block_rt(4, 2, even, MPI_DOUBLE, &t[0], &sh[0]);
   mpiopt_type_create_hindexed_block_rt(3, 3, heven, MPI_INT, &t[1], &sh[1]);
   mpiopt_type_create_indexed_block_rt(1, 5, one, MPI_FLOAT, &t[2], &sh[2]);
-  mpiopt_type_create_indexed_block_rt(3, 1, uneven, MPI_DOUBLE, &t[3], &sh[3]);
+  mpiopt_type_create_indexed_block_rt(3, 2, uneven, MPI_DOUBLE, &t[3], &sh[3]);
   mpiopt_type_create_indexed_block_rt(3, 1, down, MPI_DOUBLE, &t[4], &sh[4]);
   mpiopt_type_create_indexed_block_rt(2, 1, below, MPI_DOUBLE, &t[5], &sh[5]);
-  mpiopt_type_create_indexed_block_rt(2, 2, over, MPI_DOUBLE, &t[6], &sh[6]);
-  mpiopt_type_create_indexed_block_rt(2, 1, even, pair, &t[7], &sh[7]);
-  for (int i = 0; i < 8; i++)
+  mpiopt_type_create_hindexed_block_rt(3, 1, hodd, MPI_DOUBLE, &t[6], &sh[6]);
+  mpiopt_type_create_indexed_block_rt(2, 2, over, MPI_DOUBLE, &t[7], &sh[7]);
+  mpiopt_type_create_indexed_block_rt(MPIOPT_DSHAPE_RUNS + 1, 1, many, MPI_DOUBLE, &t[8], &sh[8]);
+  for (int i = 0; i < N; i++)
     MPI_Type_commit(&t[i]);
-  static const char *what[] = {"evenly spaced pairs", "evenly spaced hindexed ints", "one block of floats"};
-  for (int i = 0; i < 3; i++)
+  static const char *what[] = {"evenly spaced pairs", "evenly spaced hindexed ints", "one block of floats",
+                               "uneven pairs",        "downwards",                   "below the buffer",
+                               "uneven hindexed"};
+  for (int i = 0; i < 7; i++)
     for (int count = 1; count <= 3; count++)
       same_as_mpi(what[i], t[i], &sh[i], count);
-  CHECK(sh[0].offset == 16 && sh[0].nblocks == 4 && sh[0].blocklen == 2 && sh[0].stride == 56 && sh[0].extent == 184,
+  CHECK(sh[0].offset == 16 && sh[0].nblocks == 4 && sh[0].blocklen == 2 && sh[0].stride == 56 && sh[0].extent == 184 &&
+            !sh[0].nruns,
         "evenly spaced pairs: 4 blocks 56 bytes apart from byte 16, extent 184");
   CHECK(chosen(&sh[0], 1, 64) == 2 + 8, "16-byte blocks: the 9-64 class (%d)", chosen(&sh[0], 1, 64));
-  CHECK(!sh[3].valid && !sh[4].valid, "a run list, blocks running downwards: left to MPI");
-  CHECK(!sh[5].valid && !sh[6].valid, "a block below the buffer, blocks that overlap: left to MPI");
+  CHECK(sh[3].nruns == 3 && sh[3].runs[2] == 80 && sh[3].extent == 96, "uneven pairs: a run list, extent 96");
+  CHECK(sh[5].nruns == 2 && sh[5].runs[0] == -8 && sh[5].extent == 56, "below the buffer: a run list from byte -8");
+  for (int k = 4; k <= 6; k++) { /* through the _rt calls, every size chosen: where MPI puts them */
+    static double src[512], mine[512], theirs[512];
+    MPI_Status sm, st;
+    int cm = -2, ct = -2;
+    for (int i = 0; i < 512; i++)
+      src[i] = i + 0.25, mine[i] = theirs[i] = -1;
+    MPI_Sendrecv(src + 64, 2, t[k], 0, 5, theirs + 64, 2, t[k], 0, 5, MPI_COMM_SELF, &st);
+    mpiopt_sendrecv_dtype_rt(src + 64, 2, t[k], 0, 5, mine + 64, 2, t[k], 0, 5, MPI_COMM_SELF, &sm, &sh[k], &sh[k],
+                             ~0UL, ~0UL, ~0UL);
+    MPI_Get_count(&st, t[k], &ct);
+    MPI_Get_count(&sm, t[k], &cm);
+    CHECK(chosen(&sh[k], 2, 16) > 0 && memcmp(mine, theirs, sizeof mine) == 0 && cm == ct,
+          "%s x 2 through mpiopt_sendrecv_dtype_rt: received where MPI puts them (count %d/%d)", what[k], cm, ct);
+  }
+  CHECK(!sh[7].valid, "blocks that overlap: left to MPI");
+  CHECK(!sh[8].valid, "more blocks than a shadow holds: left to MPI");
+  MPI_Type_free(&t[7]);
+  mpiopt_type_create_indexed_block_rt(2, 1, even, pair, &t[7], &sh[7]);
   CHECK(!sh[7].valid, "blocks of a derived type: left to MPI");
-  for (int i = 0; i < 8; i++)
+  /* A run list rebuilt as an evenly spaced type in the same shadow: strided again. */
+  MPI_Type_free(&t[3]);
+  mpiopt_type_create_indexed_block_rt(4, 2, even, MPI_DOUBLE, &t[3], &sh[3]);
+  CHECK(sh[3].valid && !sh[3].nruns && sh[3].stride == 56, "rebuilt evenly spaced: strided");
+  /* A resized type of a run list: taken only as it is. */
+  struct mpiopt_dshape rs = {0};
+  MPI_Datatype r;
+  mpiopt_type_create_resized_of_rt(t[4], 0, 8, &r, &rs, &sh[4]);
+  CHECK(!rs.valid, "a resized run list: left to MPI");
+  MPI_Type_free(&r);
+  for (int i = 0; i < N; i++)
     MPI_Type_free(&t[i]);
   MPI_Type_free(&pair);
 }

@@ -179,9 +179,20 @@ bool isIndexedBlock(const CallExpr *CE) {
 }
 
 /// A side whose datatype's constructions are recorded at run time.
+/// Indexed blocks may be recorded as a strided shape or as a run list, so
+/// their masks allow only the sizes where both the strided family and the
+/// run lists' family measured the template winning.
 SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F, const MachineProfile *Profile) {
+  bool Indexed = llvm::any_of(V.Constructions, isIndexedBlock);
   std::vector<uint32_t> Masks = Profile ? classMasks(*Profile, F.Measured) : std::vector<uint32_t>();
-  std::string Measured = F.Collective ? " (templates." + F.Measured.str() + ")" : "";
+  if (Profile && Indexed) {
+    std::vector<uint32_t> Runs = classMasks(*Profile, F.runListFamily());
+    for (size_t I = 0; I < Masks.size(); ++I)
+      Masks[I] &= Runs[I];
+  }
+  std::string Measured = F.Collective || Indexed ? " (templates." + F.Measured.str() +
+                                                       (Indexed ? " and templates." + F.runListFamily() : "") + ")"
+                                                 : "";
   bool Any = std::any_of(Masks.begin(), Masks.end(), [](uint32_t M) { return M != 0; });
   if (!Profile)
     D.Why += "; its shape could be recorded at run time, but no machine profile is loaded";
@@ -201,10 +212,10 @@ SideDecision decideRuntime(SideDecision D, const DatatypeVar &V, const Family &F
                            "profile {2}{3} measured the template faster for {4} (other "
                            "runs: at no size); the size and the run length are checked at run time{5}",
                            D.Var, V.Why, Profile->Path, Measured, masksText(Masks),
-                           llvm::any_of(V.Constructions, isIndexedBlock)
-                               ? "; indexed blocks are recorded where their displacements turn out evenly spaced (a "
-                                 "run list is not: the call then runs generically)"
-                               : "")
+                           Indexed ? "; indexed blocks are recorded as a strided shape where their displacements "
+                                     "turn out evenly spaced, or as a run list of up to 32 blocks (more: the generic "
+                                     "call; nonblocking calls take the generic call for a run list)"
+                                   : "")
                  .str();
   D.Why.clear();
   return D;
@@ -356,8 +367,8 @@ void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &S
   T.To = F.To.str() + "_rt";
   std::vector<uint32_t> Masks;
   for (SideDecision &D : Sides) {
-    if (D.Runtime)
-      Masks = D.Masks; // one profile: every run-time side has the same
+    for (size_t I = 0; D.Runtime && I < D.Masks.size(); ++I) // one set for the call: what every side's allows
+      Masks.size() <= I ? Masks.push_back(D.Masks[I]) : void(Masks[I] &= D.Masks[I]);
     if (D.Shape) {
       D.Shape = nullptr;
       D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";

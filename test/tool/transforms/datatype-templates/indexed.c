@@ -82,8 +82,7 @@ void positive(int peer) {
 // Displacements filled by a counted loop are followed iteration by
 // iteration; an array the function keeps a pointer into is not followed
 // (a write through the pointer would change it unseen): its shape is
-// recorded at run time, where its displacements turn out a run list, which
-// is not recorded (the call runs generically).
+// recorded at run time, where its displacements turn out a run list.
 void looped(int peer) {
   MPI_Datatype lp, kept;
   int d[4], e[3] = {0, 3, 7}, *q = &e[1], i;
@@ -97,12 +96,12 @@ void looped(int peer) {
   MPI_Send(g, 1, lp, peer, 6, MPI_COMM_WORLD);
   MPI_Send(g, 1, kept, peer, 6, MPI_COMM_WORLD);
   // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with lp: {{.*}}builds MPI_Type_create_indexed_block(4, 1, {0, 2, 8, 18}, MPI_DOUBLE){{.*}}
-  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with kept: packed and unpacked by compiled loops, sent as the predefined type (the shape of kept is known only at run time (line [[#@LINE-6]] builds it from displacements whose values are not followed here), {{.*}}; indexed blocks are recorded where their displacements turn out evenly spaced (a run list is not: the call then runs generically)); saves {{.*}}
+  // REPORT-DAG:{{.*}}indexed.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with kept: packed and unpacked by compiled loops, sent as the predefined type (the shape of kept is known only at run time (line [[#@LINE-6]] builds it from displacements whose values are not followed here), {{.*}}; indexed blocks are recorded as a strided shape where their displacements turn out evenly spaced, or as a run list of up to 32 blocks (more: the generic call; nonblocking calls take the generic call for a run list)); saves {{.*}}
   // SRC:void looped(int peer) { static const MPI_Aint mpiopt_displs_lp[4] = {0, 16, 64, 144};
   // SRC-NEXT:  MPI_Datatype lp, kept; struct mpiopt_dshape mpiopt_shape_kept = {0};
   // SRC:  mpiopt_type_create_indexed_block_rt(3, 1, e, MPI_DOUBLE, &kept, &mpiopt_shape_kept);
   // SRC:  mpiopt_send_dtype_ix(g, 1, lp, peer, 6, MPI_COMM_WORLD, mpiopt_displs_lp, 4, 1, 152, MPI_DOUBLE, 8, 0);
-  // SRC-NEXT:  mpiopt_send_dtype_rt(g, 1, kept, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_kept, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+  // SRC-NEXT:  mpiopt_send_dtype_rt(g, 1, kept, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_kept, 0x7FFFUL, 0x1FFFUL, 0x0UL, 0);
   MPI_Type_free(&lp);
   MPI_Type_free(&kept);
 }
