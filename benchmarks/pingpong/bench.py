@@ -8,6 +8,15 @@ datatype engine) against ompi-cc (datatype-templates: compiled pack loops
 where the machine profile measured them winning, else the same generic
 call).
 
+--indexed: the same ping-pong of a run list, N single doubles at the
+column's displacements moved on by 0, 1 or 2 doubles in turn
+(MPI_Type_create_indexed_block: the _ix templates, where the profile's
+templates.indexed points measured them winning).
+
+--collective (with the column or --indexed): every rank's element gathered
+to rank 0 and scattered back (MPI_Gather and MPI_Scatter with the datatype
+on both sides: the collectives' templates), microseconds per pair.
+
 --contiguous: latency and bandwidth of contiguous messages of 0 B to 16 MiB
 (--sizes in bytes), plain mpicc against ompi-cc with the machine profile it
 ships (persistent-requests where that profile measured them winning, else
@@ -15,7 +24,7 @@ the generic calls: the issue's "never slower", ratio <= 1.03 at every size)
 and against ompi-cc with persistent requests forced (a profile in which
 they win at every size): what the template itself costs or saves.
 
-  bench.py [--contiguous] [--sizes ...] [--reps 9] [--np 2] [--mpi mpich|openmpi] [--out DIR]
+  bench.py [--contiguous | [--indexed] [--collective]] [--sizes ...] [--reps 9] [--np 2] [--mpi mpich|openmpi] [--out DIR]
 """
 import json
 import os
@@ -45,22 +54,28 @@ def measure(a, launcher, env, exe, iters):
 
 
 def columns(a, mpicc, launcher, env, occ, src):
-    sizes = [int(s) for s in (a.sizes or "8,64,512,4096,32768").split(",")]
-    lines = ["Column ping-pong, %s, %d ranks, median of %d runs (microseconds per one-way message)"
-             % (a.mpi, a.np, a.reps), "",
+    sizes = [int(s) for s in (a.sizes or ("8,64,512,4096" if a.indexed else "8,64,512,4096,32768")).split(",")]
+    what, flags = ("Run-list", ["-DINDEXED"]) if a.indexed else ("Column", [])
+    how, unit = ("gather and scatter", "per MPI_Gather and MPI_Scatter") if a.collective else \
+        ("ping-pong", "per one-way message")
+    flags += ["-DCOLLECTIVE"] if a.collective else []
+    lines = ["%s %s, %s, %d ranks, median of %d runs (microseconds %s)"
+             % (what, how, a.mpi, a.np, a.reps, unit), "",
              "| N doubles | bytes | plain | ompi-cc | ompi-cc / plain | template used |", "|---:|---:|---:|---:|---:|---|"]
     ok = True
     for n in sizes:
-        exe = {v: os.path.join(a.out, "pingpong-%s-%d" % (v, n)) for v in ("plain", "ompi")}
-        run([mpicc, "-O2", "-DN=%d" % n, "-o", exe["plain"], src], env)
-        r = run([occ, "--ompi-report", "-O2", "-DN=%d" % n, "-o", exe["ompi"], src], env)
+        exe = {v: os.path.join(a.out, "pingpong-%s%s%s-%d" % ("ix-" if a.indexed else "",
+                                                              "coll-" if a.collective else "", v, n))
+               for v in ("plain", "ompi")}
+        run([mpicc, "-O2", "-DN=%d" % n] + flags + ["-o", exe["plain"], src], env)
+        r = run([occ, "--ompi-report", "-O2", "-DN=%d" % n] + flags + ["-o", exe["ompi"], src], env)
         used = sum("datatype-templates: MPI_" in l for l in r.stderr.splitlines())
         iters = str(max(50, min(20000, 4000000 // (n * 8 + 200))))
         t, checks = measure(a, launcher, env, exe, iters)
         ok &= len(checks) == 1
         lines.append("| %d | %d | %.3f | %.3f | %.3f | %s |" % (
             n, n * 8, statistics.median(t["plain"]), statistics.median(t["ompi"]),
-            paired_ratio(t["ompi"], t["plain"]), "%d of 4 calls" % used if used else "no (generic)"))
+            paired_ratio(t["ompi"], t["plain"]), "%d of %d calls" % (used, 2 if a.collective else 4) if used else "no (generic)"))
         if len(checks) != 1:
             lines.append("  checksums differ at N=%d: %s" % (n, sorted(checks)))
     return lines, ok
@@ -102,12 +117,16 @@ def main():
     ap = parser(__doc__, "pingpong", reps=9)
     ap.add_argument("--sizes", default=None, help="N doubles (columns) or bytes (--contiguous)")
     ap.add_argument("--contiguous", action="store_true", help="contiguous messages, persistent requests")
+    ap.add_argument("--indexed", action="store_true", help="a run list (indexed blocks) instead of the column")
+    ap.add_argument("--collective", action="store_true", help="MPI_Gather and MPI_Scatter instead of the ping-pong")
     a = ap.parse_args()
     mpicc, launcher, env = setup(a)
     src = os.path.join(HERE, "pingpong.c")
     occ = os.path.join(REPO, "scripts", "ompi-cc")
     lines, ok = (contiguous if a.contiguous else columns)(a, mpicc, launcher, env, occ, src)
-    report(a, "pingpong-contiguous" if a.contiguous else "pingpong", lines)
+    name = "pingpong-contiguous" if a.contiguous else \
+        "pingpong" + ("-indexed" if a.indexed else "") + ("-collective" if a.collective else "")
+    report(a, name, lines)
     return 0 if ok else 1
 
 

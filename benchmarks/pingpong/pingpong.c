@@ -8,6 +8,16 @@
  *   run:   mpiexec -n 2 ./pingpong [ITERATIONS]
  * Prints on rank 0: "N bytes microseconds_per_one_way_message checksum".
  *
+ * With -DINDEXED, a run list instead of the column: N single doubles at
+ * the column's displacements moved on by 0, 1 or 2 doubles in turn
+ * (MPI_Type_create_indexed_block(N, 1, displs, MPI_DOUBLE): no stride
+ * describes them; ompi-cc's _ix templates read them from a table).
+ *
+ * With -DCOLLECTIVE (and the column or -DINDEXED), every rank's element
+ * is gathered to rank 0 with MPI_Gather and scattered back with
+ * MPI_Scatter, the datatype on both sides (the collectives' _nd or _ix
+ * templates); microseconds per gather and scatter.
+ *
  * With -DCONTIGUOUS, N contiguous doubles (MPI_DOUBLE; N may be 0) from and
  * into buffers that stay where they are: the latency and bandwidth of the
  * generic calls, which ompi-cc runs through persistent requests where the
@@ -48,8 +58,22 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
 #else
   MPI_Datatype col;
+#ifdef INDEXED
+  int displs[N];
+  for (int i = 0; i < N; i++)
+    displs[i] = i * LD + i % 3;
+  MPI_Type_create_indexed_block(N, 1, displs, MPI_DOUBLE, &col);
+#else
   MPI_Type_vector(N, 1, LD, MPI_DOUBLE, &col);
+#endif
   MPI_Type_commit(&col);
+#endif
+#ifdef COLLECTIVE
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(col, &lb, &extent);
+  double *all = calloc((size_t)size * (size_t)(extent / 8) + 8, sizeof *all);
+  if (!all)
+    MPI_Abort(MPI_COMM_WORLD, 1);
 #endif
   MPI_Status st;
   double t0 = 0;
@@ -66,6 +90,10 @@ int main(int argc, char **argv) {
       MPI_Recv(b, N, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &st);
       MPI_Send(a, N, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
     }
+#elif defined(COLLECTIVE)
+    MPI_Gather(&a[it & 7], 1, col, all, 1, col, 0, MPI_COMM_WORLD);
+    MPI_Scatter(all, 1, col, &a[(it + 3) & 7], 1, col, 0, MPI_COMM_WORLD);
+    (void)st;
 #else
     if (rank == 0) {
       MPI_Send(&a[it & 7], 1, col, 1, 0, MPI_COMM_WORLD);
@@ -76,7 +104,12 @@ int main(int argc, char **argv) {
     }
 #endif
   }
+#ifdef COLLECTIVE
+  double us = (MPI_Wtime() - t0) / iters * 1e6;
+  free(all);
+#else
   double us = (MPI_Wtime() - t0) / iters / 2 * 1e6;
+#endif
   double check = 0;
 #ifdef CONTIGUOUS
   for (long i = 0; i < (long)N; i++)
