@@ -437,201 +437,221 @@ static MPIOPT_INLINE int mpiopt_dtype_intra(MPI_Comm comm, int *rank, int *size)
   return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS;
 }
 
-/* A side of a collective: times chunks of count elements of the shape,
-   packed (pack 1) from buf into scratch which, or only sized for
-   receiving; the packed call's count per chunk in *n. A shape without holes
-   is its own packed form: buf itself, nothing copied (the caller unpacks
-   only what is not buf). NULL: the side as written (no shape, nothing to
-   move, over INT_MAX, no memory). */
-static MPIOPT_INLINE void *mpiopt_dtype_coll_side(int which, int pack, const void *buf, int count, int times,
-                                                 MPI_Aint offset, int nouter, MPI_Aint ostride, int nblocks,
-                                                 int blocklen, MPI_Aint stride, MPI_Aint extent, int elem, int *n) {
-  void *p;
-  *n = nblocks ? mpiopt_dtype_elements(count, nouter * nblocks, blocklen) : 0;
-  if (*n <= 0 || mpiopt_dtype_elements(*n, times, 1) < 0 || mpiopt_dtype_elements(count, times, 1) < 0)
-    return (void *)0;
-  if (!pack && mpiopt_dtype_may_overlap(count * times, offset, nouter, ostride, nblocks, blocklen, stride, extent,
-                                        elem))
-    return (void *)0; /* a receive side whose entries overlap: as written */
-  if (MPIOPT_DTYPE_DENSE_ND(offset, nouter, nblocks, blocklen, stride, extent, elem))
-    return (void *)buf;
-  p = mpiopt_dtype_scratch(which, (size_t)*n * (size_t)times * (size_t)elem);
-  if (p && pack)
-    mpiopt_dtype_pack_nd(p, buf, count * times, offset, nouter, ostride, nblocks, blocklen, stride, extent, elem);
-  return p;
+/* A side of a collective (or of a run-time sendrecv): a strided shape of
+   the _nd form, or a run list (displs, its table: the _ix form). nblocks 0:
+   the side as written. count and type: a run-time sendrecv's side as it
+   is sent. */
+struct mpiopt_dtype_side {
+  int count, nouter, nblocks, blocklen, elem;
+  MPI_Datatype type, base;
+  MPI_Aint offset, ostride, stride, extent;
+  const MPI_Aint *displs; /* a run list's table, or null */
+};
+
+static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_nd_side(MPI_Aint offset, int nouter, MPI_Aint ostride,
+                                                                 int nblocks, int blocklen, MPI_Aint stride,
+                                                                 MPI_Aint extent, MPI_Datatype base, int elem) {
+  struct mpiopt_dtype_side d;
+  memset(&d, 0, sizeof d);
+  d.offset = offset;
+  d.nouter = nouter;
+  d.ostride = ostride;
+  d.nblocks = nblocks;
+  d.blocklen = blocklen;
+  d.stride = stride;
+  d.extent = extent;
+  d.type = d.base = base;
+  d.elem = elem;
+  return d;
 }
 
-/* The shape arguments of one side, as the collectives take them. */
+static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_ix_side(const MPI_Aint *displs, int nblocks, int blocklen,
+                                                                 MPI_Aint extent, MPI_Datatype base, int elem) {
+  struct mpiopt_dtype_side d =
+      mpiopt_dtype_nd_side(0, 1, 0, nblocks, blocklen, (MPI_Aint)blocklen * elem, extent, base, elem);
+  d.displs = nblocks ? displs : (const MPI_Aint *)0;
+  return d;
+}
+
+/* The shape arguments of one side, as the collectives take them: the _nd
+   form's, the _ix form's; and the side they make. */
 #define MPIOPT_DTYPE_SIDE_PARAMS(x)                                                                                   \
   MPI_Aint x##offset, int x##nouter, MPI_Aint x##ostride, int x##nblocks, int x##blocklen, MPI_Aint x##stride,        \
       MPI_Aint x##extent, MPI_Datatype x##base, int x##elem
 #define MPIOPT_DTYPE_SIDE_ARGS(x) x##offset, x##nouter, x##ostride, x##nblocks, x##blocklen, x##stride, x##extent, x##elem
+#define MPIOPT_DTYPE_ND_SIDE(x)                                                                                       \
+  mpiopt_dtype_nd_side(x##offset, x##nouter, x##ostride, x##nblocks, x##blocklen, x##stride, x##extent, x##base,      \
+                       x##elem)
+#define MPIOPT_DTYPE_IX_PARAMS(x)                                                                                     \
+  const MPI_Aint *x##displs, int x##nblocks, int x##blocklen, MPI_Aint x##extent, MPI_Datatype x##base, int x##elem
+#define MPIOPT_DTYPE_IX_SIDE(x) mpiopt_dtype_ix_side(x##displs, x##nblocks, x##blocklen, x##extent, x##base, x##elem)
 
-/* MPI_Bcast of count elements of the shape: packed at the root, unpacked
-   elsewhere. */
-static MPIOPT_INLINE int mpiopt_bcast_dtype_nd(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
+/* A side of a collective: times chunks of count elements of the side's
+   shape, packed (pack 1) from buf into scratch which, or only sized for
+   receiving; the packed call's count per chunk in *n. A strided shape
+   without holes is its own packed form: buf itself, nothing copied. A run
+   list's blocks never overlap and lie within its extent (the tool proves
+   it, or the run-time record checks it), so it needs no overlap test and is
+   always packed. NULL: the side as written (no shape, nothing to move, over
+   INT_MAX, overlapping entries of a strided receive side, no memory). */
+static MPIOPT_INLINE void *mpiopt_dtype_coll_side(int which, int pack, const void *buf, int count, int times,
+                                                 const struct mpiopt_dtype_side *d, int *n) {
+  void *p;
+  *n = d->nblocks ? mpiopt_dtype_elements(count, d->nouter * d->nblocks, d->blocklen) : 0;
+  if (*n <= 0 || mpiopt_dtype_elements(*n, times, 1) < 0 || mpiopt_dtype_elements(count, times, 1) < 0)
+    return (void *)0;
+  if (!d->displs && !pack &&
+      mpiopt_dtype_may_overlap(count * times, d->offset, d->nouter, d->ostride, d->nblocks, d->blocklen, d->stride,
+                               d->extent, d->elem))
+    return (void *)0; /* a receive side whose entries overlap: as written */
+  if (!d->displs && MPIOPT_DTYPE_DENSE_ND(d->offset, d->nouter, d->nblocks, d->blocklen, d->stride, d->extent, d->elem))
+    return (void *)buf;
+  p = mpiopt_dtype_scratch(which, (size_t)*n * (size_t)times * (size_t)d->elem);
+  if (p && pack && d->displs)
+    mpiopt_dtype_pack_ix(p, buf, count * times, d->displs, d->nblocks, d->blocklen, d->extent, d->elem);
+  else if (p && pack)
+    mpiopt_dtype_pack_nd(p, buf, count * times, d->offset, d->nouter, d->ostride, d->nblocks, d->blocklen, d->stride,
+                         d->extent, d->elem);
+  return p;
+}
+
+/* The first n elements of base at p (a side's packed form) back into buf. */
+static MPIOPT_INLINE void mpiopt_dtype_coll_unpack(void *buf, const void *p, int n,
+                                                  const struct mpiopt_dtype_side *d) {
+  if (d->displs)
+    mpiopt_dtype_unpack_ix(buf, p, n, d->displs, d->nblocks, d->blocklen, d->extent, d->elem);
+  else if (p != buf)
+    mpiopt_dtype_unpack_nd(buf, p, n, d->offset, d->nouter, d->ostride, d->nblocks, d->blocklen, d->stride, d->extent,
+                           d->elem);
+}
+
+/* MPI_Bcast of count elements of the side's shape: packed at the root,
+   unpacked elsewhere. */
+static MPIOPT_INLINE int mpiopt_bcast_dtype_side(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                                                struct mpiopt_dtype_side d) {
   int rank, size, n, rc;
   void *p;
   if (!mpiopt_dtype_intra(comm, &rank, &size))
     return MPI_Bcast(buf, count, dtype, root, comm);
-  p = mpiopt_dtype_coll_side(0, rank == root, buf, count, 1, MPIOPT_DTYPE_SIDE_ARGS(), &n);
+  p = mpiopt_dtype_coll_side(0, rank == root, buf, count, 1, &d, &n);
   if (!p)
     return MPI_Bcast(buf, count, dtype, root, comm);
-  rc = MPI_Bcast(p, n, base, root, comm);
-  if (rc == MPI_SUCCESS && rank != root && p != buf)
-    mpiopt_dtype_unpack_nd(buf, p, n, MPIOPT_DTYPE_SIDE_ARGS());
+  rc = MPI_Bcast(p, n, d.base, root, comm);
+  if (rc == MPI_SUCCESS && rank != root)
+    mpiopt_dtype_coll_unpack(buf, p, n, &d);
   return rc;
 }
 
 /* MPI_Gather: each rank's send side packed; the root's receive side
    received packed and unpacked, every rank's chunk in rank order. */
-static MPIOPT_INLINE int mpiopt_gather_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                                               MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+static MPIOPT_INLINE int mpiopt_gather_dtype_side(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                 struct mpiopt_dtype_side s, struct mpiopt_dtype_side r) {
   int rank, size, sn = 0, rn = 0, rc;
   void *sp = (void *)0, *rp = (void *)0;
   if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
     return MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, 1, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
+  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, 1, &s, &sn);
   if (rank == root)
-    rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
-  rc = MPI_Gather(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                  rp ? rbase : rtype, root, comm);
-  if (rc == MPI_SUCCESS && rp && rp != rbuf)
-    mpiopt_dtype_unpack_nd(rbuf, rp, rn * size, MPIOPT_DTYPE_SIDE_ARGS(r));
+    rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, &r, &rn);
+  rc = MPI_Gather(sp ? sp : sbuf, sp ? sn : scount, sp ? s.base : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                  rp ? r.base : rtype, root, comm);
+  if (rc == MPI_SUCCESS && rp)
+    mpiopt_dtype_coll_unpack(rbuf, rp, rn * size, &r);
   return rc;
 }
 
 /* MPI_Scatter: the root's send side packed, every rank's chunk in rank
    order; each rank's receive side received packed and unpacked. */
-static MPIOPT_INLINE int mpiopt_scatter_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                                                MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+static MPIOPT_INLINE int mpiopt_scatter_dtype_side(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                  struct mpiopt_dtype_side s, struct mpiopt_dtype_side r) {
   int rank, size, sn = 0, rn = 0, rc;
   void *sp = (void *)0, *rp = (void *)0;
   if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
     return MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
   if (rank == root)
-    sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
-  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, 1, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
-  rc = MPI_Scatter(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                   rp ? rbase : rtype, root, comm);
-  if (rc == MPI_SUCCESS && rp && rp != rbuf)
-    mpiopt_dtype_unpack_nd(rbuf, rp, rn, MPIOPT_DTYPE_SIDE_ARGS(r));
+    sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, &s, &sn);
+  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, 1, &r, &rn);
+  rc = MPI_Scatter(sp ? sp : sbuf, sp ? sn : scount, sp ? s.base : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                   rp ? r.base : rtype, root, comm);
+  if (rc == MPI_SUCCESS && rp)
+    mpiopt_dtype_coll_unpack(rbuf, rp, rn, &r);
   return rc;
 }
 
 /* MPI_Alltoall: every rank's size chunks packed in rank order, and
    received packed and unpacked. */
-static MPIOPT_INLINE int mpiopt_alltoall_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                                 int rcount, MPI_Datatype rtype, MPI_Comm comm,
-                                                 MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+static MPIOPT_INLINE int mpiopt_alltoall_dtype_side(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                   int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                                   struct mpiopt_dtype_side s, struct mpiopt_dtype_side r) {
   int rank, size, sn = 0, rn = 0, rc;
   void *sp, *rp;
   if (sbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
     return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, MPIOPT_DTYPE_SIDE_ARGS(s), &sn);
-  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_SIDE_ARGS(r), &rn);
-  rc = MPI_Alltoall(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                    rp ? rbase : rtype, comm);
-  if (rc == MPI_SUCCESS && rp && rp != rbuf)
-    mpiopt_dtype_unpack_nd(rbuf, rp, rn * size, MPIOPT_DTYPE_SIDE_ARGS(r));
+  sp = mpiopt_dtype_coll_side(0, 1, sbuf, scount, size, &s, &sn);
+  rp = mpiopt_dtype_coll_side(1, 0, rbuf, rcount, size, &r, &rn);
+  rc = MPI_Alltoall(sp ? sp : sbuf, sp ? sn : scount, sp ? s.base : stype, rp ? rp : rbuf, rp ? rn : rcount,
+                    rp ? r.base : rtype, comm);
+  if (rc == MPI_SUCCESS && rp)
+    mpiopt_dtype_coll_unpack(rbuf, rp, rn * size, &r);
   return rc;
 }
 
-/* The collectives with a run list on a side (the _ix forms): the same as
-   the _nd forms, the run list's table and shape in place of the strided
-   shape. A run list's blocks never overlap and lie within its extent (the
-   tool proves it), so count elements of it never write a byte twice and no
-   receive side needs the overlap test; nor is a run list ever without
-   holes, so it is always packed. A side whose nblocks is 0 passes through
-   as written (a strided side beside a run list among them). Chosen where the
-   profile's "templates.<collective>_indexed" measurements show them
-   faster. */
-#define MPIOPT_DTYPE_IX_PARAMS(x)                                                                                     \
-  const MPI_Aint *x##displs, int x##nblocks, int x##blocklen, MPI_Aint x##extent, MPI_Datatype x##base, int x##elem
-#define MPIOPT_DTYPE_IX_ARGS(x) x##displs, x##nblocks, x##blocklen, x##extent, x##elem
-
-/* A side of a collective of times chunks of count elements of the run list,
-   packed (pack 1) from buf into scratch which, or only sized for receiving;
-   the packed call's count per chunk in *n. NULL: the side as written. */
-static MPIOPT_INLINE void *mpiopt_dtype_coll_side_ix(int which, int pack, const void *buf, int count, int times,
-                                                    const MPI_Aint *displs, int nblocks, int blocklen,
-                                                    MPI_Aint extent, int elem, int *n) {
-  void *p;
-  *n = nblocks ? mpiopt_dtype_elements(count, nblocks, blocklen) : 0;
-  if (*n <= 0 || mpiopt_dtype_elements(*n, times, 1) < 0 || mpiopt_dtype_elements(count, times, 1) < 0)
-    return (void *)0;
-  p = mpiopt_dtype_scratch(which, (size_t)*n * (size_t)times * (size_t)elem);
-  if (p && pack)
-    mpiopt_dtype_pack_ix(p, buf, count * times, displs, nblocks, blocklen, extent, elem);
-  return p;
+/* The calls ompi-opt writes: the _nd forms with strided shapes, the _ix
+   forms with run lists (chosen where the profile's
+   "templates.<collective>_indexed" measurements show them faster); a side
+   whose nblocks is 0 passes through as written. */
+static MPIOPT_INLINE int mpiopt_bcast_dtype_nd(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
+  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_ND_SIDE());
 }
 
 static MPIOPT_INLINE int mpiopt_bcast_dtype_ix(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                                               MPIOPT_DTYPE_IX_PARAMS()) {
-  int rank, size, n, rc;
-  void *p;
-  if (!mpiopt_dtype_intra(comm, &rank, &size))
-    return MPI_Bcast(buf, count, dtype, root, comm);
-  p = mpiopt_dtype_coll_side_ix(0, rank == root, buf, count, 1, MPIOPT_DTYPE_IX_ARGS(), &n);
-  if (!p)
-    return MPI_Bcast(buf, count, dtype, root, comm);
-  rc = MPI_Bcast(p, n, base, root, comm);
-  if (rc == MPI_SUCCESS && rank != root)
-    mpiopt_dtype_unpack_ix(buf, p, n, MPIOPT_DTYPE_IX_ARGS());
-  return rc;
+  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_IX_SIDE());
+}
+
+static MPIOPT_INLINE int mpiopt_gather_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                               MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  return mpiopt_gather_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_ND_SIDE(s),
+                                  MPIOPT_DTYPE_ND_SIDE(r));
 }
 
 static MPIOPT_INLINE int mpiopt_gather_dtype_ix(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                                                MPIOPT_DTYPE_IX_PARAMS(s), MPIOPT_DTYPE_IX_PARAMS(r)) {
-  int rank, size, sn = 0, rn = 0, rc;
-  void *sp = (void *)0, *rp = (void *)0;
-  if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
-    return MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  sp = mpiopt_dtype_coll_side_ix(0, 1, sbuf, scount, 1, MPIOPT_DTYPE_IX_ARGS(s), &sn);
-  if (rank == root)
-    rp = mpiopt_dtype_coll_side_ix(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_IX_ARGS(r), &rn);
-  rc = MPI_Gather(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                  rp ? rbase : rtype, root, comm);
-  if (rc == MPI_SUCCESS && rp)
-    mpiopt_dtype_unpack_ix(rbuf, rp, rn * size, MPIOPT_DTYPE_IX_ARGS(r));
-  return rc;
+  return mpiopt_gather_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_IX_SIDE(s),
+                                  MPIOPT_DTYPE_IX_SIDE(r));
+}
+
+static MPIOPT_INLINE int mpiopt_scatter_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                                                MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  return mpiopt_scatter_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_ND_SIDE(s),
+                                   MPIOPT_DTYPE_ND_SIDE(r));
 }
 
 static MPIOPT_INLINE int mpiopt_scatter_dtype_ix(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                                                 MPIOPT_DTYPE_IX_PARAMS(s), MPIOPT_DTYPE_IX_PARAMS(r)) {
-  int rank, size, sn = 0, rn = 0, rc;
-  void *sp = (void *)0, *rp = (void *)0;
-  if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
-    return MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  if (rank == root)
-    sp = mpiopt_dtype_coll_side_ix(0, 1, sbuf, scount, size, MPIOPT_DTYPE_IX_ARGS(s), &sn);
-  rp = mpiopt_dtype_coll_side_ix(1, 0, rbuf, rcount, 1, MPIOPT_DTYPE_IX_ARGS(r), &rn);
-  rc = MPI_Scatter(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                   rp ? rbase : rtype, root, comm);
-  if (rc == MPI_SUCCESS && rp)
-    mpiopt_dtype_unpack_ix(rbuf, rp, rn, MPIOPT_DTYPE_IX_ARGS(r));
-  return rc;
+  return mpiopt_scatter_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, MPIOPT_DTYPE_IX_SIDE(s),
+                                   MPIOPT_DTYPE_IX_SIDE(r));
+}
+
+static MPIOPT_INLINE int mpiopt_alltoall_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                                 int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                                 MPIOPT_DTYPE_SIDE_PARAMS(s), MPIOPT_DTYPE_SIDE_PARAMS(r)) {
+  return mpiopt_alltoall_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_ND_SIDE(s),
+                                    MPIOPT_DTYPE_ND_SIDE(r));
 }
 
 static MPIOPT_INLINE int mpiopt_alltoall_dtype_ix(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                                  int rcount, MPI_Datatype rtype, MPI_Comm comm,
                                                  MPIOPT_DTYPE_IX_PARAMS(s), MPIOPT_DTYPE_IX_PARAMS(r)) {
-  int rank, size, sn = 0, rn = 0, rc;
-  void *sp, *rp;
-  if (sbuf == MPI_IN_PLACE || !mpiopt_dtype_intra(comm, &rank, &size))
-    return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  sp = mpiopt_dtype_coll_side_ix(0, 1, sbuf, scount, size, MPIOPT_DTYPE_IX_ARGS(s), &sn);
-  rp = mpiopt_dtype_coll_side_ix(1, 0, rbuf, rcount, size, MPIOPT_DTYPE_IX_ARGS(r), &rn);
-  rc = MPI_Alltoall(sp ? sp : sbuf, sp ? sn : scount, sp ? sbase : stype, rp ? rp : rbuf, rp ? rn : rcount,
-                    rp ? rbase : rtype, comm);
-  if (rc == MPI_SUCCESS && rp)
-    mpiopt_dtype_unpack_ix(rbuf, rp, rn * size, MPIOPT_DTYPE_IX_ARGS(r));
-  return rc;
+  return mpiopt_alltoall_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_IX_SIDE(s),
+                                    MPIOPT_DTYPE_IX_SIDE(r));
 }
 
 /* Nonblocking sends and receives (MPI_Isend, MPI_Issend, MPI_Irecv) whose
@@ -1373,16 +1393,10 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype
   return MPI_Recv(buf, count, dtype, source, tag, comm, status);
 }
 
-/* A side of a run-time sendrecv: n elements of the shadow's shape to pack
-   (0: the side as written). A shape without holes travels from and to the
-   user's buffer as n elements of its base type. */
-struct mpiopt_dtype_side {
-  int count, nouter, nblocks, blocklen, elem;
-  MPI_Datatype type, base;
-  MPI_Aint offset, ostride, stride, extent;
-  const MPI_Aint *displs; /* a run list's table (its shadow's runs), or null */
-};
-
+/* A side of a run-time sendrecv (struct mpiopt_dtype_side): n elements of
+   the shadow's shape to pack (0: the side as written). A shape without
+   holes travels from and to the user's buffer as n elements of its base
+   type. */
 /* A side takes a shadow's shape. */
 static MPIOPT_INLINE void mpiopt_dtype_side_shape(struct mpiopt_dtype_side *d, const struct mpiopt_dshape *sh) {
   d->offset = sh->offset;
@@ -1504,17 +1518,13 @@ static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_coll_rt(const struct 
   return d;
 }
 
-#define MPIOPT_DTYPE_RT_SIDE(d) d.offset, d.nouter, d.ostride, d.nblocks, d.blocklen, d.stride, d.extent, d.base, d.elem
-
 static MPIOPT_NOINLINE int mpiopt_bcast_dtype_rt(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                                                  const struct mpiopt_dshape *sh, unsigned long m8,
                                                  unsigned long m64, unsigned long m512) {
   struct mpiopt_dtype_side d = mpiopt_dtype_coll_rt(sh, count, m8, m64, m512);
   if (!d.nblocks)
     return MPI_Bcast(buf, count, dtype, root, comm);
-  if (d.displs)
-    return mpiopt_bcast_dtype_ix(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_IX_SIDE(d));
-  return mpiopt_bcast_dtype_nd(buf, count, dtype, root, comm, MPIOPT_DTYPE_RT_SIDE(d));
+  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, d);
 }
 
 /* MPI_Gather (scatter 0) or MPI_Scatter (scatter 1) with run-time shapes. */
@@ -1527,15 +1537,8 @@ static MPIOPT_NOINLINE int mpiopt_rooted_dtype_rt(int scatter, const void *sbuf,
   if (!s.nblocks && !r.nblocks)
     return scatter ? MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)
                    : MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  if (s.displs || r.displs) /* a run list: the _ix form, a strided side as written */
-    return scatter ? mpiopt_scatter_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
-                                             MPIOPT_DTYPE_RT_IX_SIDE(s), MPIOPT_DTYPE_RT_IX_SIDE(r))
-                   : mpiopt_gather_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
-                                            MPIOPT_DTYPE_RT_IX_SIDE(s), MPIOPT_DTYPE_RT_IX_SIDE(r));
-  return scatter ? mpiopt_scatter_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
-                                           MPIOPT_DTYPE_RT_SIDE(s), MPIOPT_DTYPE_RT_SIDE(r))
-                 : mpiopt_gather_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
-                                          MPIOPT_DTYPE_RT_SIDE(s), MPIOPT_DTYPE_RT_SIDE(r));
+  return scatter ? mpiopt_scatter_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, s, r)
+                 : mpiopt_gather_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, s, r);
 }
 
 static MPIOPT_INLINE int mpiopt_gather_dtype_rt(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -1560,11 +1563,7 @@ static MPIOPT_NOINLINE int mpiopt_alltoall_dtype_rt(const void *sbuf, int scount
                            r = mpiopt_dtype_coll_rt(rsh, rcount, m8, m64, m512);
   if (!s.nblocks && !r.nblocks)
     return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  if (s.displs || r.displs) /* a run list: the _ix form, a strided side as written */
-    return mpiopt_alltoall_dtype_ix(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_RT_IX_SIDE(s),
-                                    MPIOPT_DTYPE_RT_IX_SIDE(r));
-  return mpiopt_alltoall_dtype_nd(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPIOPT_DTYPE_RT_SIDE(s),
-                                  MPIOPT_DTYPE_RT_SIDE(r));
+  return mpiopt_alltoall_dtype_side(sbuf, scount, stype, rbuf, rcount, rtype, comm, s, r);
 }
 
 #endif /* MPIOPT_DTYPE_H */
