@@ -46,8 +46,9 @@
 /* One round: iters round trips of the shape, generic or through the
    template; microseconds per one-way message (rank 0's clock). */
 #define ROUND(NB, BL)                                                                                                  \
-  static double round_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {              \
-    (void)b, (void)which;                                                                                              \
+  static double round_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
+                                  int which) {                                                                         \
+    (void)b, (void)extent, (void)which;                                                                                \
     TUNE_PINGPONG(iters,                                                                                               \
                   (tpl ? mpiopt_send_dtype(a, 1, t, peer_, 0, MPI_COMM_WORLD, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL),  \
                                            MPI_DOUBLE, 8, 0)                                                           \
@@ -66,8 +67,10 @@ enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
 static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "alltoall"};
 #define SHAPE_ND(NB, BL) 0, 1, 0, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8
 #define CROUND(NB, BL)                                                                                                 \
-  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, int iters, int tpl, int which) {             \
+  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,        \
+                                   int which) {                                                                        \
     MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
+    (void)extent;                                                                                                      \
     MPI_Barrier(w);                                                                                                    \
     double t0 = MPI_Wtime();                                                                                           \
     for (int i = 0; i < iters; i++) {                                                                                  \
@@ -88,31 +91,22 @@ static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "all
 TUNE_COLL_SHAPES(CROUND)
 
 /* A shape and its round: ROUND's (which is ignored) or CROUND's. */
-typedef double (*round_fn)(double *, double *, MPI_Datatype, int, int, int);
 struct shape {
   int nb, bl;
-  round_fn fn;
+  tune_type_round_fn fn;
 };
 #define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
 #define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
-/* One shape of one family: its type built, both forms warmed up, rounds
-   alternating which goes first, the medians printed as one JSON line on
+/* One shape of one family: its type built and measured, one JSON line on
    rank 0. */
 static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which,
                     int rounds, double *g, double *t) {
   MPI_Datatype col;
   MPI_Type_vector(s->nb, s->bl, STRIDE(s->bl), MPI_DOUBLE, &col);
   MPI_Type_commit(&col);
-  s->fn(a, b, col, iters / 4 + 1, 0, which); /* warm up both */
-  s->fn(a, b, col, iters / 4 + 1, 1, which);
-  for (int r = 0; r < rounds; r++) {
-    int first = r % 2;
-    double x = s->fn(a, b, col, iters, first, which), y = s->fn(a, b, col, iters, !first, which);
-    g[r] = first ? y : x;
-    t[r] = first ? x : y;
-  }
-  tune_report(family, s->bl * 8, s->nb * s->bl * 8, g, t, rounds);
+  tune_type_measure(family, s->bl * 8, s->nb * s->bl * 8, s->fn, a, b, col, EXTENT(s->nb, s->bl), iters, which,
+                    rounds, g, t);
   MPI_Type_free(&col);
 }
 

@@ -85,10 +85,9 @@ static const char *const coll_names[NCOLL] = {"bcast_indexed", "gather_indexed",
 TUNE_COLL_SHAPES(CROUND)
 
 /* A shape and its round: a ping-pong's (which is ignored) or a collective's. */
-typedef double (*round_fn)(double *, double *, MPI_Datatype, MPI_Aint, int, int, int);
 struct shape {
   int nb, bl;
-  round_fn fn;
+  tune_type_round_fn fn;
 };
 #define PROUND(NB, BL)                                                                                                 \
   static double pround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
@@ -100,9 +99,8 @@ TUNE_P2P_SHAPES(PROUND)
 #define SHAPE(NB, BL) {NB, BL, pround_##NB##_##BL},
 #define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
-/* One shape of one family: its type built, both forms warmed up, rounds
-   alternating which goes first, the medians printed as one JSON line on
-   rank 0. */
+/* One shape of one family: its run list built and measured, one JSON line
+   on rank 0. */
 static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which, int rounds,
                     double *g, double *t) {
   MPI_Datatype idx;
@@ -114,15 +112,7 @@ static void measure(const char *family, const struct shape *s, int iters, double
   MPI_Type_create_indexed_block(s->nb, s->bl, displs, MPI_DOUBLE, &idx);
   MPI_Type_commit(&idx);
   MPI_Type_get_extent(idx, &lb, &extent);
-  s->fn(a, b, idx, extent, iters / 4 + 1, 0, which);
-  s->fn(a, b, idx, extent, iters / 4 + 1, 1, which);
-  for (int r = 0; r < rounds; r++) {
-    int first = r % 2;
-    double x = s->fn(a, b, idx, extent, iters, first, which), y = s->fn(a, b, idx, extent, iters, !first, which);
-    g[r] = first ? y : x;
-    t[r] = first ? x : y;
-  }
-  tune_report(family, s->bl * 8, s->nb * s->bl * 8, g, t, rounds);
+  tune_type_measure(family, s->bl * 8, s->nb * s->bl * 8, s->fn, a, b, idx, extent, iters, which, rounds, g, t);
   MPI_Type_free(&idx);
 }
 

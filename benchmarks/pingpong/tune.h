@@ -54,6 +54,30 @@ static inline void tune_measure(const char *family, int bytes, tune_round_fn fn,
   tune_report(family, 0, bytes, g, t, rounds);
 }
 
+/* A round of the datatype tuners (dtype_tune.c, indexed_tune.c): iters
+   operations `which` on elements of datatype t (extent bytes apart) in a
+   and b, generic or through the template (tpl); microseconds per
+   operation. */
+typedef double (*tune_type_round_fn)(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,
+                                     int which);
+
+/* One shape (blocks of block bytes, bytes in all) of one family: both forms
+   warmed up, rounds alternating which goes first, the medians reported. */
+static inline void tune_type_measure(const char *family, int block, int bytes, tune_type_round_fn fn, double *a,
+                                     double *b, MPI_Datatype t, MPI_Aint extent, int iters, int which, int rounds,
+                                     double *g, double *tt) {
+  int r;
+  fn(a, b, t, extent, iters / 4 + 1, 0, which);
+  fn(a, b, t, extent, iters / 4 + 1, 1, which);
+  for (r = 0; r < rounds; r++) {
+    int first = r % 2;
+    double x = fn(a, b, t, extent, iters, first, which), y = fn(a, b, t, extent, iters, !first, which);
+    g[r] = first ? y : x;
+    tt[r] = first ? x : y;
+  }
+  tune_report(family, block, bytes, g, tt, rounds);
+}
+
 /* The point-to-point shapes of the datatype tuners (dtype_tune.c,
    indexed_tune.c): X(NB, BL) for NB blocks of BL doubles. Columns of single
    doubles, 64 B to 256 KiB; 64-byte blocks; 512-byte blocks. */
