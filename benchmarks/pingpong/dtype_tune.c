@@ -59,35 +59,11 @@
   }
 TUNE_P2P_SHAPES(ROUND)
 
-/* The collectives: MPI_Bcast from rank 0, MPI_Gather to and MPI_Scatter
-   from rank 0, MPI_Alltoall, of one element of the shape per rank (both
-   sides of the shape), generic or through the template; microseconds per
-   call (rank 0's clock). */
-enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
-static const char *const coll_names[NCOLL] = {"bcast", "gather", "scatter", "alltoall"};
+/* The collectives of tune.h with the shape on both sides (the _nd
+   templates). */
+static const char *const coll_names[TUNE_NCOLL] = {"bcast", "gather", "scatter", "alltoall"};
 #define SHAPE_ND(NB, BL) 0, 1, 0, NB, BL, STRIDE(BL) * 8, EXTENT(NB, BL), MPI_DOUBLE, 8
-#define CROUND(NB, BL)                                                                                                 \
-  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,        \
-                                   int which) {                                                                        \
-    MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
-    (void)extent;                                                                                                      \
-    MPI_Barrier(w);                                                                                                    \
-    double t0 = MPI_Wtime();                                                                                           \
-    for (int i = 0; i < iters; i++) {                                                                                  \
-      if (which == BCAST)                                                                                              \
-        tpl ? mpiopt_bcast_dtype_nd(a, 1, t, 0, w, SHAPE_ND(NB, BL)) : MPI_Bcast(a, 1, t, 0, w);                       \
-      else if (which == GATHER)                                                                                        \
-        tpl ? mpiopt_gather_dtype_nd(a, 1, t, b, 1, t, 0, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                       \
-            : MPI_Gather(a, 1, t, b, 1, t, 0, w);                                                                      \
-      else if (which == SCATTER)                                                                                       \
-        tpl ? mpiopt_scatter_dtype_nd(b, 1, t, a, 1, t, 0, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                      \
-            : MPI_Scatter(b, 1, t, a, 1, t, 0, w);                                                                     \
-      else                                                                                                             \
-        tpl ? mpiopt_alltoall_dtype_nd(a, 1, t, b, 1, t, w, SHAPE_ND(NB, BL), SHAPE_ND(NB, BL))                        \
-            : MPI_Alltoall(a, 1, t, b, 1, t, w);                                                                       \
-    }                                                                                                                  \
-    return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
-  }
+#define CROUND(NB, BL) TUNE_COLL_ROUND(NB, BL, nd, SHAPE_ND)
 TUNE_COLL_SHAPES(CROUND)
 
 /* A shape and its round: ROUND's (which is ignored) or CROUND's. */
@@ -119,7 +95,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
   size_t doubles = (size_t)size * (EXTENT(8192, 1) / 8);
   double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
   if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int c = 0; c < NCOLL; c++)
+  for (int c = 0; c < TUNE_NCOLL; c++)
     for (int k = 0; k < nshapes; k++) {
       int n = shapes[k].nb * shapes[k].bl;
       measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(n), a, b, c, rounds, g, t);

@@ -53,35 +53,12 @@ static MPI_Aint bdispls[MAX_BLOCKS]; /* in bytes, for the template */
   }
 TUNE_P2P_SHAPES(ROUND)
 
-/* The collectives: MPI_Bcast from rank 0, MPI_Gather to and MPI_Scatter
-   from rank 0, MPI_Alltoall, of one element of the run list per rank (both
-   sides of the run list), generic or through the template; microseconds
-   per call (rank 0's clock). */
-enum { BCAST, GATHER, SCATTER, ALLTOALL, NCOLL };
-static const char *const coll_names[NCOLL] = {"bcast_indexed", "gather_indexed", "scatter_indexed",
-                                              "alltoall_indexed"};
+/* The collectives of tune.h with the run list on both sides (the _ix
+   templates). */
+static const char *const coll_names[TUNE_NCOLL] = {"bcast_indexed", "gather_indexed", "scatter_indexed",
+                                                   "alltoall_indexed"};
 #define SIDE_IX(NB, BL) bdispls, NB, BL, extent, MPI_DOUBLE, 8
-#define CROUND(NB, BL)                                                                                                 \
-  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
-                                   int which) {                                                                        \
-    MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
-    MPI_Barrier(w);                                                                                                    \
-    double t0 = MPI_Wtime();                                                                                           \
-    for (int i = 0; i < iters; i++) {                                                                                  \
-      if (which == BCAST)                                                                                              \
-        tpl ? mpiopt_bcast_dtype_ix(a, 1, t, 0, w, SIDE_IX(NB, BL)) : MPI_Bcast(a, 1, t, 0, w);                        \
-      else if (which == GATHER)                                                                                        \
-        tpl ? mpiopt_gather_dtype_ix(a, 1, t, b, 1, t, 0, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                         \
-            : MPI_Gather(a, 1, t, b, 1, t, 0, w);                                                                      \
-      else if (which == SCATTER)                                                                                       \
-        tpl ? mpiopt_scatter_dtype_ix(b, 1, t, a, 1, t, 0, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                        \
-            : MPI_Scatter(b, 1, t, a, 1, t, 0, w);                                                                     \
-      else                                                                                                             \
-        tpl ? mpiopt_alltoall_dtype_ix(a, 1, t, b, 1, t, w, SIDE_IX(NB, BL), SIDE_IX(NB, BL))                          \
-            : MPI_Alltoall(a, 1, t, b, 1, t, w);                                                                       \
-    }                                                                                                                  \
-    return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
-  }
+#define CROUND(NB, BL) TUNE_COLL_ROUND(NB, BL, ix, SIDE_IX)
 TUNE_COLL_SHAPES(CROUND)
 
 /* A shape and its round: a ping-pong's (which is ignored) or a collective's. */
@@ -125,7 +102,7 @@ static void measure_collectives(int size, int rounds, double *g, double *t) {
   double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
   if (!a || !b)
     MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int c = 0; c < NCOLL; c++)
+  for (int c = 0; c < TUNE_NCOLL; c++)
     for (int k = 0; k < nshapes; k++)
       measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(shapes[k].nb * shapes[k].bl), a, b, c, rounds, g, t);
   free(a);

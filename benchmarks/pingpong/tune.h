@@ -91,6 +91,38 @@ static inline void tune_type_measure(const char *family, int block, int bytes, t
   X(8, 1) X(64, 1) X(512, 1) X(2048, 1) X(8192, 1) X(8, 8) X(64, 8) X(256, 8) X(1024, 8) X(2, 64) X(8, 64) X(32, 64)  \
       X(128, 64)
 
+/* The collectives of the datatype tuners, and a round of one: MPI_Bcast
+   from rank 0, MPI_Gather to and MPI_Scatter from rank 0, MPI_Alltoall, of
+   one element of the shape per rank (both sides of it), generic or through
+   the template mpiopt_<collective>_dtype_FORM with the shape arguments
+   SIDE(NB, BL) (which may read extent); microseconds per call (rank 0's
+   clock). Defines cround_NB_BL, a tune_type_round_fn. */
+enum { TUNE_BCAST, TUNE_GATHER, TUNE_SCATTER, TUNE_ALLTOALL, TUNE_NCOLL };
+#define TUNE_COLL_ROUND(NB, BL, FORM, SIDE)                                                                            \
+  static double cround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
+                                   int which) {                                                                        \
+    MPI_Comm w = MPI_COMM_WORLD;                                                                                       \
+    double t0;                                                                                                         \
+    int i;                                                                                                             \
+    (void)extent;                                                                                                      \
+    MPI_Barrier(w);                                                                                                    \
+    t0 = MPI_Wtime();                                                                                                  \
+    for (i = 0; i < iters; i++) {                                                                                      \
+      if (which == TUNE_BCAST)                                                                                         \
+        tpl ? mpiopt_bcast_dtype_##FORM(a, 1, t, 0, w, SIDE(NB, BL)) : MPI_Bcast(a, 1, t, 0, w);                       \
+      else if (which == TUNE_GATHER)                                                                                   \
+        tpl ? mpiopt_gather_dtype_##FORM(a, 1, t, b, 1, t, 0, w, SIDE(NB, BL), SIDE(NB, BL))                           \
+            : MPI_Gather(a, 1, t, b, 1, t, 0, w);                                                                      \
+      else if (which == TUNE_SCATTER)                                                                                  \
+        tpl ? mpiopt_scatter_dtype_##FORM(b, 1, t, a, 1, t, 0, w, SIDE(NB, BL), SIDE(NB, BL))                          \
+            : MPI_Scatter(b, 1, t, a, 1, t, 0, w);                                                                     \
+      else                                                                                                             \
+        tpl ? mpiopt_alltoall_dtype_##FORM(a, 1, t, b, 1, t, w, SIDE(NB, BL), SIDE(NB, BL))                            \
+            : MPI_Alltoall(a, 1, t, b, 1, t, w);                                                                       \
+    }                                                                                                                  \
+    return (MPI_Wtime() - t0) / iters * 1e6;                                                                           \
+  }
+
 /* Iterations of a collective's round for n doubles per rank. */
 #define TUNE_COLL_ITERS(n) ((n) <= 64 ? 1000 : (n) <= 512 ? 200 : (n) <= 2048 ? 50 : 20)
 
