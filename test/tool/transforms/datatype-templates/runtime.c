@@ -140,6 +140,13 @@ void indexed_at_run_time(double *a, int n, int peer, int ld) {
   MPI_Recv(a, 1, hb, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-2]]:3: datatype-templates: MPI_Send with ib: packed and unpacked by compiled loops, sent as the predefined type (the shape of ib is known only at run time (line [[#@LINE-6]] builds it from a count or block length that is not a static positive value (at most 4096 blocks)), and every construction of it can be recorded {{.*}}; the size and the run length are checked at run time; indexed blocks are recorded as a strided shape where their displacements turn out evenly spaced, or as a run list of up to 32 blocks (more: the generic call; nonblocking calls take the generic call for a run list)); saves {{.*}}
   // REPORT-DAG:{{.*}}runtime.c:[[#@LINE-2]]:3: datatype-templates: MPI_Recv with hb: {{.*}}(templates.vector and templates.indexed) measured the template faster for runs of up to 8 bytes, messages up to 16384 bytes; runs of 9 to 64 bytes, messages up to 4096 bytes (other runs: at no size){{.*}}
+  // Two recorded sides: the call's masks are the sizes both sides' allow
+  // (the column alone would take runs of 65 to 512 bytes up to 4 KiB).
+  MPI_Datatype cv;
+  MPI_Type_vector(n, 1, ld, MPI_DOUBLE, &cv);
+  MPI_Type_commit(&cv);
+  MPI_Sendrecv(a, 1, ib, peer, 7, a, 1, cv, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Type_free(&cv);
   MPI_Type_free(&ib);
   MPI_Type_free(&hb);
 }
@@ -148,6 +155,7 @@ void indexed_at_run_time(double *a, int n, int peer, int ld) {
 // SRC-NEXT:  mpiopt_type_create_hindexed_block_rt(n, 2, hd, MPI_DOUBLE, &hb, &mpiopt_shape_hb);
 // SRC:  mpiopt_send_dtype_rt(a, 1, ib, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_ib, 0x7FFFUL, 0x1FFFUL, 0x0UL, 0);
 // SRC-NEXT:  mpiopt_recv_dtype_rt(a, 1, hb, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_hb, 0x7FFFUL, 0x1FFFUL, 0x0UL);
+// SRC:  mpiopt_sendrecv_dtype_rt(a, 1, ib, peer, 7, a, 1, cv, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &mpiopt_shape_ib, &mpiopt_shape_cv, 0x7FFFUL, 0x1FFFUL, 0x0UL);
 
 // Declared in a for loop's first clause: no declaration can follow it there.
 void loop_scoped(double *a, int n, int peer) {
