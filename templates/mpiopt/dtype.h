@@ -1136,23 +1136,40 @@ static MPIOPT_INLINE int mpiopt_dtype_record(int rc, struct mpiopt_dshape *sh, i
                                 (MPI_Aint)(nblocks - 1) * stride + (MPI_Aint)blocklen * elem, base, elem);
 }
 
+/* After a wrapper recorded in sh the shape of the type *t it built (rc its
+   construction's result): the extent MPI gives *t must be the one
+   recorded, or the shape is not valid. An MPI may round a span of blocks
+   up to its elements' alignment (Open MPI does, MPICH does not: an hvector
+   of two doubles 12 bytes apart spans 20 bytes, Open MPI's extent is 24),
+   and the templates place element i at i x extent, as MPI does. */
+static MPIOPT_INLINE int mpiopt_dtype_extent_checked(int rc, struct mpiopt_dshape *sh, const MPI_Datatype *t) {
+  MPI_Aint lb, extent;
+  if (rc == MPI_SUCCESS && sh->valid &&
+      (MPI_Type_get_extent(*t, &lb, &extent) != MPI_SUCCESS || extent != sh->extent))
+    sh->valid = 0;
+  return rc;
+}
+
 static MPIOPT_INLINE int mpiopt_type_contiguous_rt(int count, MPI_Datatype old, MPI_Datatype *t,
                                             struct mpiopt_dshape *sh) {
-  return mpiopt_dtype_record(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, old);
+  int rc = mpiopt_dtype_record(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, old);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 static MPIOPT_INLINE int mpiopt_type_vector_rt(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *t,
                                         struct mpiopt_dshape *sh) {
-  int elem = 0;
+  int elem = 0, rc;
   MPI_Type_size(old, &elem);
-  return mpiopt_dtype_record(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
-                             (MPI_Aint)stride * elem, old);
+  rc = mpiopt_dtype_record(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
+                           (MPI_Aint)stride * elem, old);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 static MPIOPT_INLINE int mpiopt_type_create_hvector_rt(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
                                                 MPI_Datatype *t, struct mpiopt_dshape *sh) {
-  return mpiopt_dtype_record(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen, stride,
-                             old);
+  int rc = mpiopt_dtype_record(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen,
+                               stride, old);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* A subarray of 1 to 3 dimensions of a predefined type, in either order:
@@ -1177,8 +1194,9 @@ static MPIOPT_INLINE int mpiopt_type_create_subarray_rt(int ndims, const int siz
     sub[i] = subsizes[d];
     step *= sizes[d];
   }
-  return mpiopt_dtype_record_nd(rc, sh, offset, sub[2], strides[2], sub[1], sub[0], sub[1] > 1 ? strides[1] : 0, step,
-                                old, elem);
+  rc = mpiopt_dtype_record_nd(rc, sh, offset, sub[2], strides[2], sub[1], sub[0], sub[1] > 1 ? strides[1] : 0, step,
+                              old, elem);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* A run list of count blocks of blocklen elements of base at displacements
@@ -1247,15 +1265,17 @@ static MPIOPT_INLINE int mpiopt_dtype_record_indexed(int rc, struct mpiopt_dshap
 static MPIOPT_INLINE int mpiopt_type_create_indexed_block_rt(int count, int blocklen, const int displs[],
                                                              MPI_Datatype old, MPI_Datatype *t,
                                                              struct mpiopt_dshape *sh) {
-  return mpiopt_dtype_record_indexed(MPI_Type_create_indexed_block(count, blocklen, displs, old, t), sh, count,
-                                     blocklen, displs, (const MPI_Aint *)0, old);
+  int rc = mpiopt_dtype_record_indexed(MPI_Type_create_indexed_block(count, blocklen, displs, old, t), sh, count,
+                                       blocklen, displs, (const MPI_Aint *)0, old);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 static MPIOPT_INLINE int mpiopt_type_create_hindexed_block_rt(int count, int blocklen, const MPI_Aint displs[],
                                                               MPI_Datatype old, MPI_Datatype *t,
                                                               struct mpiopt_dshape *sh) {
-  return mpiopt_dtype_record_indexed(MPI_Type_create_hindexed_block(count, blocklen, displs, old, t), sh, count,
-                                     blocklen, (const int *)0, displs, old);
+  int rc = mpiopt_dtype_record_indexed(MPI_Type_create_hindexed_block(count, blocklen, displs, old, t), sh, count,
+                                       blocklen, (const int *)0, displs, old);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* A resized predefined type: one element, extent bytes apart (the lower
@@ -1266,7 +1286,8 @@ static MPIOPT_INLINE int mpiopt_type_create_resized_rt(MPI_Datatype old, MPI_Ain
   sh->valid = 0;
   if (rc != MPI_SUCCESS || MPI_Type_size(old, &elem) != MPI_SUCCESS)
     return rc;
-  return mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, 1, 1, 0, extent, old, elem);
+  rc = mpiopt_dtype_record_nd(rc, sh, 0, 1, 0, 1, 1, 0, extent, old, elem);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* A resized variable of recorded shape (oldsh, the shadow of old): its
@@ -1279,8 +1300,9 @@ static MPIOPT_INLINE int mpiopt_type_create_resized_of_rt(MPI_Datatype old, MPI_
   sh->valid = 0;
   if (!o->valid || o->nruns) /* a run list is taken only as it is */
     return rc;
-  return mpiopt_dtype_record_nd(rc, sh, o->offset, o->nouter, o->ostride, o->nblocks, o->blocklen, o->stride,
-                                extent, o->base, o->elem);
+  rc = mpiopt_dtype_record_nd(rc, sh, o->offset, o->nouter, o->ostride, o->nblocks, o->blocklen, o->stride, extent,
+                              o->base, o->elem);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* Count blocks stride bytes apart, each blocklen consecutive elements of a
@@ -1311,23 +1333,26 @@ static MPIOPT_INLINE int mpiopt_dtype_record_of(int rc, struct mpiopt_dshape *sh
 static MPIOPT_INLINE int mpiopt_type_contiguous_of_rt(int count, MPI_Datatype old, MPI_Datatype *t,
                                                       struct mpiopt_dshape *sh, const struct mpiopt_dshape *oldsh) {
   struct mpiopt_dshape o = *oldsh;
-  return mpiopt_dtype_record_of(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, o);
+  int rc = mpiopt_dtype_record_of(MPI_Type_contiguous(count, old, t), sh, 1, count, 0, o);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 static MPIOPT_INLINE int mpiopt_type_vector_of_rt(int count, int blocklen, int stride, MPI_Datatype old,
                                                   MPI_Datatype *t, struct mpiopt_dshape *sh,
                                                   const struct mpiopt_dshape *oldsh) {
   struct mpiopt_dshape o = *oldsh;
-  return mpiopt_dtype_record_of(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
-                                (MPI_Aint)stride * o.extent, o);
+  int rc = mpiopt_dtype_record_of(MPI_Type_vector(count, blocklen, stride, old, t), sh, count, blocklen,
+                                  (MPI_Aint)stride * o.extent, o);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 static MPIOPT_INLINE int mpiopt_type_create_hvector_of_rt(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
                                                           MPI_Datatype *t, struct mpiopt_dshape *sh,
                                                           const struct mpiopt_dshape *oldsh) {
   struct mpiopt_dshape o = *oldsh;
-  return mpiopt_dtype_record_of(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen, stride,
-                                o);
+  int rc = mpiopt_dtype_record_of(MPI_Type_create_hvector(count, blocklen, stride, old, t), sh, count, blocklen,
+                                  stride, o);
+  return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
 /* Whether the profile chose the template for a message of this size. */

@@ -533,6 +533,18 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
     Why = "with blocks that overlap (a stride shorter than the block)";
     return std::nullopt;
   }
+  // MPI places element i at i x extent. An extent computed from the blocks
+  // that is not a multiple of the elements' size may be rounded up to their
+  // alignment (Open MPI does: two doubles 12 bytes apart span 20 bytes, and
+  // its extent is 24; MPICH's is 20). A resized type's extent is explicit.
+  if (M.Kind != TypeConstructorModel::Resized && S->ElemBytes > 0 && S->ExtentBytes % S->ElemBytes != 0) {
+    Why = llvm::formatv("with blocks that span {0} bytes, not a multiple of its elements' {1} bytes: an MPI may "
+                        "round its extent up to their alignment (Open MPI does), so where its next element starts "
+                        "is the MPI's",
+                        S->ExtentBytes, S->ElemBytes)
+              .str();
+    return std::nullopt;
+  }
   S->normalise();
   S->Built = (M.Name + "(" + Args + ")").str();
   return S;

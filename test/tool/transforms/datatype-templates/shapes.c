@@ -131,3 +131,35 @@ void read_before(int peer) {
 }
 // SRC:  mpiopt_send_dtype_nd(g, 1, cm, peer, 6, MPI_COMM_WORLD, 32, 1, 0, 8, 1, 64, 512, MPI_DOUBLE, 8, 0);
 // SRC-NEXT:  mpiopt_send_dtype_rt(g, 1, ck, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_ck, 0x7FFFUL, 0x1FFFUL, 0x1FFFUL, 0);
+
+// Blocks whose span is not a multiple of their elements' size: MPI places
+// element i at i x extent, and an MPI may round such an extent up to the
+// elements' alignment (Open MPI gives two doubles 12 bytes apart an extent
+// of 24, MPICH 20), so the tool cannot know where the next element starts.
+// A resized type's extent is explicit: no rounding. Recorded at run time
+// (the displacements through a pointer), the wrapper compares the extent
+// MPI gives the type with the one it recorded.
+void unaligned(int peer, int n) {
+  MPI_Datatype hv, hib, r12, hrt;
+  MPI_Aint hd[2] = {4, 16};
+  MPI_Type_create_hvector(2, 1, 12, MPI_DOUBLE, &hv);
+  MPI_Type_create_hindexed_block(2, 1, hd, MPI_DOUBLE, &hib);
+  MPI_Type_create_resized(MPI_DOUBLE, 0, 12, &r12);
+  MPI_Type_create_hvector(2, 1, (MPI_Aint)n, MPI_DOUBLE, &hrt);
+  MPI_Type_commit(&hv);
+  MPI_Type_commit(&hib);
+  MPI_Type_commit(&r12);
+  MPI_Type_commit(&hrt);
+  MPI_Send(g, 2, hv, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(g, 2, hib, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(g, 2, r12, peer, 6, MPI_COMM_WORLD);
+  MPI_Send(g, 2, hrt, peer, 6, MPI_COMM_WORLD);
+}
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with hv (the datatype hv has no shape known here: line [[#@LINE-13]] builds it with blocks that span 20 bytes, not a multiple of its elements' 8 bytes: an MPI may round its extent up to their alignment (Open MPI does), so where its next element starts is the MPI's)
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: not done: MPI_Send with hib (the datatype hib has no shape known here: line [[#@LINE-13]] builds it with blocks that span 20 bytes, not a multiple of its elements' 8 bytes: {{.*}})
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: MPI_Send with r12: {{.*}}builds MPI_Type_create_resized(MPI_DOUBLE, 0, 12){{.*}}
+// REPORT-DAG:{{.*}}shapes.c:[[#@LINE-5]]:3: datatype-templates: MPI_Send with hrt: {{.*}}so a wrapper records the shape it builds in mpiopt_shape_hrt{{.*}}
+// SRC:  MPI_Send(g, 2, hv, peer, 6, MPI_COMM_WORLD);
+// SRC-NEXT:  MPI_Send(g, 2, hib, peer, 6, MPI_COMM_WORLD);
+// SRC-NEXT:  mpiopt_send_dtype(g, 2, r12, peer, 6, MPI_COMM_WORLD, 1, 1, 8, 12, MPI_DOUBLE, 8, 0);
+// SRC-NEXT:  mpiopt_send_dtype_rt(g, 2, hrt, peer, 6, MPI_COMM_WORLD, &mpiopt_shape_hrt, {{.*}});
