@@ -367,8 +367,11 @@ void runtimeCall(TemplatedCall &T, const Family &F, std::vector<SideDecision> &S
   T.To = F.To.str() + "_rt";
   std::vector<uint32_t> Masks;
   for (SideDecision &D : Sides) {
-    for (size_t I = 0; D.Runtime && I < D.Masks.size(); ++I) // one set for the call: what every side's allows
-      Masks.size() <= I ? Masks.push_back(D.Masks[I]) : void(Masks[I] &= D.Masks[I]);
+    if (D.Runtime && Masks.empty())
+      Masks = D.Masks;
+    else if (D.Runtime) // one set for the call: the sizes every side's allows
+      for (size_t I = 0; I < Masks.size() && I < D.Masks.size(); ++I)
+        Masks[I] &= D.Masks[I];
     if (D.Shape) {
       D.Shape = nullptr;
       D.Why = "the datatype " + D.Var + " passes as written (the call's other side is recorded at run time)";
