@@ -1033,8 +1033,8 @@ static MPIOPT_INLINE int mpiopt_testall_dtype(int count, MPI_Request *reqs, int 
 
 /* Shapes known only at run time: a datatype variable every construction of
  * which is MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector,
- * MPI_Type_create_subarray or MPI_Type_create_(h)indexed_block (evenly
- * spaced at run time) of a predefined type, or MPI_Type_create_resized
+ * MPI_Type_create_subarray or MPI_Type_create_(h)indexed_block (strided
+ * or a run list at run time) of a predefined type, or MPI_Type_create_resized
  * of a predefined type or of another such variable, with arguments that
  * have no side effects. ompi-opt declares a shadow struct mpiopt_dshape
  * beside the variable (zeroed) and renames each construction to the
@@ -1199,6 +1199,12 @@ static MPIOPT_INLINE int mpiopt_type_create_subarray_rt(int ndims, const int siz
   return mpiopt_dtype_extent_checked(rc, sh, t);
 }
 
+/* Displacement i of an (h)indexed_block in bytes: di or da, whichever is
+   given, in units of unit bytes. */
+static MPIOPT_INLINE MPI_Aint mpiopt_dtype_displ(const int *di, const MPI_Aint *da, int i, MPI_Aint unit) {
+  return (di ? (MPI_Aint)di[i] : da[i]) * unit;
+}
+
 /* A run list of count blocks of blocklen elements of base at displacements
    di or da (unit bytes each): recorded where there are at most
    MPIOPT_DSHAPE_RUNS blocks and no two overlap; its extent, as MPI's, from
@@ -1212,7 +1218,7 @@ static MPIOPT_INLINE int mpiopt_dtype_record_runs(int rc, struct mpiopt_dshape *
   if (count < 2 || count > MPIOPT_DSHAPE_RUNS)
     return rc;
   for (i = 0; i < count; i++)
-    sh->runs[i] = (di ? (MPI_Aint)di[i] : da[i]) * unit;
+    sh->runs[i] = mpiopt_dtype_displ(di, da, i, unit);
   lo = hi = sh->runs[0];
   for (i = 0; i < count; i++) {
     for (j = 0; j < i; j++)
@@ -1251,10 +1257,10 @@ static MPIOPT_INLINE int mpiopt_dtype_record_indexed(int rc, struct mpiopt_dshap
     return rc; /* not a predefined type without holes */
   unit = di ? extent : 1;
   block = (MPI_Aint)blocklen * elem;
-  first = (di ? (MPI_Aint)di[0] : da[0]) * unit;
-  step = count > 1 ? (di ? (MPI_Aint)di[1] - di[0] : da[1] - da[0]) * unit : block;
+  first = mpiopt_dtype_displ(di, da, 0, unit);
+  step = count > 1 ? mpiopt_dtype_displ(di, da, 1, unit) - first : block;
   for (i = 1; i < count; i++)
-    if ((di ? (MPI_Aint)di[i] - di[i - 1] : da[i] - da[i - 1]) * unit != step)
+    if (mpiopt_dtype_displ(di, da, i, unit) - mpiopt_dtype_displ(di, da, i - 1, unit) != step)
       break;
   if (i == count && first >= 0 && step >= block) /* evenly spaced upwards from the buffer: strided */
     return mpiopt_dtype_record_nd(rc, sh, first, 1, 0, count, blocklen, step, (MPI_Aint)(count - 1) * step + block,
@@ -1418,11 +1424,7 @@ static MPIOPT_INLINE int mpiopt_recv_dtype_rt(void *buf, int count, MPI_Datatype
   return MPI_Recv(buf, count, dtype, source, tag, comm, status);
 }
 
-/* A side of a run-time sendrecv (struct mpiopt_dtype_side): n elements of
-   the shadow's shape to pack (0: the side as written). A shape without
-   holes travels from and to the user's buffer as n elements of its base
-   type. */
-/* A side takes a shadow's shape. */
+/* A side (struct mpiopt_dtype_side) takes a shadow's shape. */
 static MPIOPT_INLINE void mpiopt_dtype_side_shape(struct mpiopt_dtype_side *d, const struct mpiopt_dshape *sh) {
   d->offset = sh->offset;
   d->nouter = sh->nouter;
@@ -1440,6 +1442,9 @@ static MPIOPT_INLINE void mpiopt_dtype_side_shape(struct mpiopt_dtype_side *d, c
    written. */
 #define MPIOPT_DTYPE_RT_IX_SIDE(d) d.displs, d.displs ? d.nblocks : 0, d.blocklen, d.extent, d.base, d.elem
 
+/* A side of a run-time sendrecv: n elements of the shadow's shape to pack
+   (0: the side as written). A shape without holes travels from and to the
+   user's buffer as n elements of its base type. */
 static MPIOPT_INLINE struct mpiopt_dtype_side mpiopt_dtype_rt_side(int count, MPI_Datatype type,
                                                                  const struct mpiopt_dshape *sh, int n) {
   struct mpiopt_dtype_side d;
@@ -1501,7 +1506,7 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_rt(const void *buf, int count, MPI_D
                                                MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
                                                unsigned long m512, int ssend) {
-  if (sh && !sh->nruns && mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0)
+  if (mpiopt_dtype_rt_elements(sh, count, dest, m8, m64, m512) > 0 && !sh->nruns)
     return mpiopt_isend_dtype_rt_work(buf, count, dtype, dest, tag, comm, req, pd, sh, ssend);
   pd->active = 0;
   return ssend ? MPI_Issend(buf, count, dtype, dest, tag, comm, req) : MPI_Isend(buf, count, dtype, dest, tag, comm, req);
@@ -1517,7 +1522,7 @@ static MPIOPT_INLINE int mpiopt_irecv_dtype_rt(void *buf, int count, MPI_Datatyp
                                                MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
                                                const struct mpiopt_dshape *sh, unsigned long m8, unsigned long m64,
                                                unsigned long m512) {
-  if (sh && !sh->nruns && mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0)
+  if (mpiopt_dtype_rt_elements(sh, count, source, m8, m64, m512) > 0 && !sh->nruns)
     return mpiopt_irecv_dtype_rt_work(buf, count, dtype, source, tag, comm, req, pd, sh);
   pd->active = 0;
   return MPI_Irecv(buf, count, dtype, source, tag, comm, req);

@@ -422,7 +422,8 @@ static std::optional<TypeShape> runList(const OldType &Old, int64_t Block, const
 /// offset (the type's lower bound is the first displacement). Other
 /// displacements make a run list.
 /// Displacements not known here (NotStatic) may still be recorded at run
-/// time, where the wrapper sees whether they are evenly spaced.
+/// time, where the wrapper sees whether they are evenly spaced or a run
+/// list.
 static std::optional<TypeShape> indexedBlock(Evaluator &Ev, const DerivedTypes::Construction &C, const OldType &Old,
                                              std::optional<int64_t> Count, std::optional<int64_t> Block,
                                              std::string &Args, std::string &Why, bool &NotStatic) {

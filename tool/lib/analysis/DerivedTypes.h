@@ -16,8 +16,9 @@
 // A variable whose constructions are not static may still be recorded at
 // run time (DatatypeVar::runtime()): contiguous, vector, hvector and
 // resized of a predefined type or of such a variable, subarray and
-// (h)indexed_block of a predefined type (the latter recorded only where its
-// displacements turn out evenly spaced).
+// (h)indexed_block of a predefined type (the latter recorded as a strided
+// shape where its displacements turn out evenly spaced, otherwise as a run
+// list of up to 32 blocks).
 //
 // A shape is at most two levels of strided blocks from an offset (a 3-D
 // subarray; a vector of a resized vector), or a run list: an

@@ -172,10 +172,11 @@ std::string masksText(const std::vector<uint32_t> &Masks) {
   return llvm::join(Parts, "; ");
 }
 
-/// Whether a construction builds (h)indexed blocks.
+/// Whether a construction builds (h)indexed blocks (the MPI model's kind).
 bool isIndexedBlock(const CallExpr *CE) {
   const FunctionDecl *F = CE->getDirectCallee();
-  return F && (F->getName() == "MPI_Type_create_indexed_block" || F->getName() == "MPI_Type_create_hindexed_block");
+  const TypeConstructorModel *M = F ? lookupTypeConstructor(F->getName()) : nullptr;
+  return M && (M->Kind == TypeConstructorModel::IndexedBlock || M->Kind == TypeConstructorModel::HIndexedBlock);
 }
 
 /// A side whose datatype's constructions are recorded at run time.
