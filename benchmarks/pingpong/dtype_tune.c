@@ -66,57 +66,34 @@ static const char *const coll_names[TUNE_NCOLL] = {"bcast", "gather", "scatter",
 #define CROUND(NB, BL) TUNE_COLL_ROUND(NB, BL, nd, SHAPE_ND)
 TUNE_COLL_SHAPES(CROUND)
 
-/* A shape and its round: ROUND's (which is ignored) or CROUND's. */
-struct shape {
-  int nb, bl;
-  tune_type_round_fn fn;
-};
+/* The shapes and their rounds: ROUND's (which is ignored) or CROUND's. */
 #define SHAPE(NB, BL) {NB, BL, round_##NB##_##BL},
 #define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
-/* One shape of one family: its type built and measured, one JSON line on
-   rank 0. */
-static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which,
-                    int rounds, double *g, double *t) {
+/* The strided shape of NB blocks of BL doubles. */
+static MPI_Datatype build(int nb, int bl, MPI_Aint *extent) {
   MPI_Datatype col;
-  MPI_Type_vector(s->nb, s->bl, STRIDE(s->bl), MPI_DOUBLE, &col);
+  MPI_Type_vector(nb, bl, STRIDE(bl), MPI_DOUBLE, &col);
   MPI_Type_commit(&col);
-  tune_type_measure(family, s->bl * 8, s->nb * s->bl * 8, s->fn, a, b, col, EXTENT(s->nb, s->bl), iters, which,
-                    rounds, g, t);
-  MPI_Type_free(&col);
-}
-
-/* Each collective on each shape, in alternating rounds; one JSON line per
-   collective and shape on rank 0. The buffers hold one element of the shape
-   per rank, one extent apart. */
-static void measure_collectives(int size, int rounds, double *g, double *t) {
-  static const struct shape shapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
-  const int nshapes = (int)(sizeof shapes / sizeof *shapes);
-  size_t doubles = (size_t)size * (EXTENT(8192, 1) / 8);
-  double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
-  if (!a || !b) MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int c = 0; c < TUNE_NCOLL; c++)
-    for (int k = 0; k < nshapes; k++) {
-      int n = shapes[k].nb * shapes[k].bl;
-      measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(n), a, b, c, rounds, g, t);
-    }
-  free(a);
-  free(b);
+  *extent = EXTENT(nb, bl);
+  return col;
 }
 
 int main(int argc, char **argv) {
   int size, rounds = tune_start(&argc, &argv, "dtype_tune", &size);
-  static const struct shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
+  static const struct tune_shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
+  static const struct tune_shape cshapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
     int n = shapes[k].nb * shapes[k].bl;
-    measure("vector", &shapes[k], TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
+    tune_type_shape("vector", &shapes[k], build, TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
   }
   free(a);
-  measure_collectives(size, rounds, g, t);
+  tune_type_collectives(coll_names, cshapes, (int)(sizeof cshapes / sizeof *cshapes), build,
+                        (size_t)size * (EXTENT(8192, 1) / 8), rounds, g, t);
   free(g);
   free(t);
   MPI_Finalize();

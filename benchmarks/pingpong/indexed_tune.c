@@ -61,11 +61,8 @@ static const char *const coll_names[TUNE_NCOLL] = {"bcast_indexed", "gather_inde
 #define CROUND(NB, BL) TUNE_COLL_ROUND(NB, BL, ix, SIDE_IX)
 TUNE_COLL_SHAPES(CROUND)
 
-/* A shape and its round: a ping-pong's (which is ignored) or a collective's. */
-struct shape {
-  int nb, bl;
-  tune_type_round_fn fn;
-};
+/* The shapes and their rounds: a ping-pong's (which is ignored) or a
+   collective's. */
 #define PROUND(NB, BL)                                                                                                 \
   static double pround_##NB##_##BL(double *a, double *b, MPI_Datatype t, MPI_Aint extent, int iters, int tpl,         \
                                    int which) {                                                                        \
@@ -76,42 +73,25 @@ TUNE_P2P_SHAPES(PROUND)
 #define SHAPE(NB, BL) {NB, BL, pround_##NB##_##BL},
 #define CSHAPE(NB, BL) {NB, BL, cround_##NB##_##BL},
 
-/* One shape of one family: its run list built and measured, one JSON line
-   on rank 0. */
-static void measure(const char *family, const struct shape *s, int iters, double *a, double *b, int which, int rounds,
-                    double *g, double *t) {
+/* The run list of NB blocks of BL doubles (its displacements in displs
+   and, in bytes, in bdispls, which the templates read). */
+static MPI_Datatype build(int nb, int bl, MPI_Aint *extent) {
   MPI_Datatype idx;
-  MPI_Aint lb, extent;
-  for (int k = 0; k < s->nb; k++) {
-    displs[k] = k * STRIDE(s->bl) + (k % 3) * s->bl;
+  MPI_Aint lb;
+  for (int k = 0; k < nb; k++) {
+    displs[k] = k * STRIDE(bl) + (k % 3) * bl;
     bdispls[k] = (MPI_Aint)displs[k] * 8;
   }
-  MPI_Type_create_indexed_block(s->nb, s->bl, displs, MPI_DOUBLE, &idx);
+  MPI_Type_create_indexed_block(nb, bl, displs, MPI_DOUBLE, &idx);
   MPI_Type_commit(&idx);
-  MPI_Type_get_extent(idx, &lb, &extent);
-  tune_type_measure(family, s->bl * 8, s->nb * s->bl * 8, s->fn, a, b, idx, extent, iters, which, rounds, g, t);
-  MPI_Type_free(&idx);
-}
-
-/* Each collective on each shape, in alternating rounds. The buffers hold
-   one element of the run list per rank, one extent apart. */
-static void measure_collectives(int size, int rounds, double *g, double *t) {
-  static const struct shape shapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
-  const int nshapes = (int)(sizeof shapes / sizeof *shapes);
-  size_t doubles = (size_t)size * (8192 * 64 + 64);
-  double *a = calloc(doubles, sizeof *a), *b = calloc(doubles, sizeof *b);
-  if (!a || !b)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int c = 0; c < TUNE_NCOLL; c++)
-    for (int k = 0; k < nshapes; k++)
-      measure(coll_names[c], &shapes[k], TUNE_COLL_ITERS(shapes[k].nb * shapes[k].bl), a, b, c, rounds, g, t);
-  free(a);
-  free(b);
+  MPI_Type_get_extent(idx, &lb, extent);
+  return idx;
 }
 
 int main(int argc, char **argv) {
   int size, rounds = tune_start(&argc, &argv, "indexed_tune", &size);
-  static const struct shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
+  static const struct tune_shape shapes[] = {TUNE_P2P_SHAPES(SHAPE)};
+  static const struct tune_shape cshapes[] = {TUNE_COLL_SHAPES(CSHAPE)};
   const int nshapes = (int)(sizeof shapes / sizeof *shapes);
   double *a = calloc((size_t)MAX_DOUBLES, sizeof *a), *g = malloc(sizeof *g * (size_t)rounds),
          *t = malloc(sizeof *t * (size_t)rounds);
@@ -119,10 +99,11 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   for (int k = 0; k < nshapes; k++) {
     int n = shapes[k].nb * shapes[k].bl;
-    measure("indexed", &shapes[k], TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
+    tune_type_shape("indexed", &shapes[k], build, TUNE_P2P_ITERS(n), a, (double *)0, 0, rounds, g, t);
   }
   free(a);
-  measure_collectives(size, rounds, g, t);
+  tune_type_collectives(coll_names, cshapes, (int)(sizeof cshapes / sizeof *cshapes), build,
+                        (size_t)size * (8192 * 64 + 64), rounds, g, t);
   free(g);
   free(t);
   MPI_Finalize();

@@ -78,6 +78,24 @@ static inline void tune_type_measure(const char *family, int block, int bytes, t
   tune_report(family, block, bytes, g, tt, rounds);
 }
 
+/* A shape of the datatype tuners, NB blocks of BL doubles, and its round;
+   a tuner's datatype of that shape, committed (its extent in *extent). */
+struct tune_shape {
+  int nb, bl;
+  tune_type_round_fn fn;
+};
+typedef MPI_Datatype (*tune_build_fn)(int nb, int bl, MPI_Aint *extent);
+
+/* One shape of one family: its datatype built and measured, one JSON line
+   on rank 0. */
+static inline void tune_type_shape(const char *family, const struct tune_shape *s, tune_build_fn build, int iters,
+                                   double *a, double *b, int which, int rounds, double *g, double *t) {
+  MPI_Aint extent;
+  MPI_Datatype dt = build(s->nb, s->bl, &extent);
+  tune_type_measure(family, s->bl * 8, s->nb * s->bl * 8, s->fn, a, b, dt, extent, iters, which, rounds, g, t);
+  MPI_Type_free(&dt);
+}
+
 /* The point-to-point shapes of the datatype tuners (dtype_tune.c,
    indexed_tune.c): X(NB, BL) for NB blocks of BL doubles. Columns of single
    doubles, 64 B to 256 KiB; 64-byte blocks; 512-byte blocks. */
@@ -125,6 +143,24 @@ enum { TUNE_BCAST, TUNE_GATHER, TUNE_SCATTER, TUNE_ALLTOALL, TUNE_NCOLL };
 
 /* Iterations of a collective's round for n doubles per rank. */
 #define TUNE_COLL_ITERS(n) ((n) <= 64 ? 1000 : (n) <= 512 ? 200 : (n) <= 2048 ? 50 : 20)
+
+/* Each collective (family names[c]) on each shape, in alternating rounds;
+   the buffers hold one element of the shape per rank, one extent apart
+   (doubles of them in all). */
+static inline void tune_type_collectives(const char *const names[TUNE_NCOLL], const struct tune_shape *shapes,
+                                         int nshapes, tune_build_fn build, size_t doubles, int rounds, double *g,
+                                         double *t) {
+  double *a = (double *)calloc(doubles, sizeof *a), *b = (double *)calloc(doubles, sizeof *b);
+  int c, k;
+  if (!a || !b)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (c = 0; c < TUNE_NCOLL; c++)
+    for (k = 0; k < nshapes; k++)
+      tune_type_shape(names[c], &shapes[k], build, TUNE_COLL_ITERS(shapes[k].nb * shapes[k].bl), a, b, c, rounds, g,
+                      t);
+  free(a);
+  free(b);
+}
 
 /* Iterations of a round for a message of n doubles. */
 #define TUNE_P2P_ITERS(n) ((n) <= 64 ? 2000 : (n) <= 4096 ? 200 : (n) <= 8192 ? 60 : 20)
