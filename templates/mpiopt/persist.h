@@ -311,9 +311,15 @@ struct mpiopt_pcache {
 };
 
 /* The caches of this translation unit that made a request, freed at
-   MPI_Finalize (an array grown geometrically). */
+   MPI_Finalize (an array grown geometrically): each with the function that
+   frees its requests (mpiopt_pcache_off here; mpiopt/nbpersist.h's caches
+   register theirs). */
+struct mpiopt_cache_entry {
+  void *site;
+  void (*clear)(void *site);
+};
 struct mpiopt_pcache_registry {
-  struct mpiopt_pcache **site;
+  struct mpiopt_cache_entry *site;
   int n, cap, keyval; /* keyval: MPI_KEYVAL_INVALID until the attribute is set */
   int done;           /* 1: MPI is finalizing, no cache may make a request */
 };
@@ -333,13 +339,16 @@ static MPIOPT_INLINE void mpiopt_pcache_clear(struct mpiopt_pcache *c, int off) 
     c->state = -1;
 }
 
+/* The registry's form of mpiopt_pcache_clear(c, 1). */
+static MPIOPT_INLINE void mpiopt_pcache_off(void *c) { mpiopt_pcache_clear((struct mpiopt_pcache *)c, 1); }
+
 /* MPI_COMM_SELF's attribute delete callback: MPI_Finalize has begun. */
 static MPIOPT_INLINE int mpiopt_pcache_finalize(MPI_Comm comm, int keyval, void *value, void *extra) {
   struct mpiopt_pcache_registry *r = mpiopt_pcache_registry();
   int i;
   (void)comm, (void)keyval, (void)value, (void)extra;
   for (i = 0; i < r->n; i++)
-    mpiopt_pcache_clear(r->site[i], 1);
+    r->site[i].clear(r->site[i].site);
   free(r->site);
   r->site = 0;
   r->n = r->cap = 0;
@@ -347,9 +356,11 @@ static MPIOPT_INLINE int mpiopt_pcache_finalize(MPI_Comm comm, int keyval, void 
   return MPI_SUCCESS;
 }
 
-/* Whether c may cache (1) or runs the generic call (-1): MPI initialised by
-   MPI_Init, not finalizing, below MPI_THREAD_MULTIPLE, and c registered. */
-static MPIOPT_INLINE int mpiopt_pcache_enable(struct mpiopt_pcache *c) {
+/* Whether a cache may make requests (1) or its site runs the generic call
+   (-1): MPI initialised by MPI_Init, not finalizing, below
+   MPI_THREAD_MULTIPLE, and the cache registered with clear, which frees
+   its requests at MPI_Finalize. */
+static MPIOPT_INLINE int mpiopt_cache_register(void *site, void (*clear)(void *)) {
   struct mpiopt_pcache_registry *r = mpiopt_pcache_registry();
   int init = 0, fin = 0, level = MPI_THREAD_MULTIPLE;
   MPI_Initialized(&init);
@@ -368,14 +379,22 @@ static MPIOPT_INLINE int mpiopt_pcache_enable(struct mpiopt_pcache *c) {
   }
   if (r->n == r->cap) {
     int cap = r->cap ? 2 * r->cap : 16;
-    struct mpiopt_pcache **site = (struct mpiopt_pcache **)realloc(r->site, (size_t)cap * sizeof *site);
+    struct mpiopt_cache_entry *site =
+        (struct mpiopt_cache_entry *)realloc(r->site, (size_t)cap * sizeof *site);
     if (!site)
       return -1;
     r->site = site;
     r->cap = cap;
   }
-  r->site[r->n++] = c;
+  r->site[r->n].site = site;
+  r->site[r->n].clear = clear;
+  r->n++;
   return 1;
+}
+
+/* Whether c may cache (1) or runs the generic call (-1). */
+static MPIOPT_INLINE int mpiopt_pcache_enable(struct mpiopt_pcache *c) {
+  return mpiopt_cache_register(c, mpiopt_pcache_off);
 }
 
 /* The way of c for a call with n requests whose keys are k[0..n-1] (a
