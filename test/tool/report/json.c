@@ -1,5 +1,5 @@
 // --report=json: the same facts as the text report, as JSON (schema in
-// README.md). The output must be valid JSON.
+// docs/user-guide.md, "JSON report"). The output must be valid JSON.
 // RUN: %ompi-opt --report=json %s -- %mpich_cflags > %t.json
 // RUN: %python -m json.tool %t.json > /dev/null
 // RUN: FileCheck --match-full-lines %s < %t.json
