@@ -8,8 +8,15 @@
  * rounds; medians of the rounds, microseconds per one-way message:
  *   persistent          a ping-pong of MPI_Send and MPI_Recv;
  *   persistent_ssend    a ping-pong of MPI_Ssend and MPI_Recv;
- *   persistent_sendrecv both ranks MPI_Sendrecv with each other.
- * Sizes from 0 bytes to 16 MiB.
+ *   persistent_sendrecv both ranks MPI_Sendrecv with each other;
+ *   persistent_nonblocking
+ *                       a halo exchange: both ranks post four MPI_Irecv and
+ *                       four MPI_Isend of B bytes each to the other (tags
+ *                       0-3) and complete them with one MPI_Waitall,
+ *                       generic and through a function's cache of
+ *                       templates/mpiopt/nbpersist.h; microseconds per
+ *                       message sent.
+ * Sizes from 0 bytes to 16 MiB (the halo exchange to 2 MiB).
  *
  * Then, where the MPI has persistent collectives (MPI-4, or Open MPI 4's
  * MPIX_ forms: MPIOPT_PCOLL), every rank calls MPI_Allreduce, MPI_Reduce,
@@ -29,11 +36,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mpiopt/nbpersist.h"
 #include "mpiopt/persist.h"
 #include "tune.h"
 
-enum { PINGPONG, SSEND, SENDRECV, NFAM };
-static const char *const family_names[NFAM] = {"persistent", "persistent_ssend", "persistent_sendrecv"};
+enum { PINGPONG, SSEND, SENDRECV, HALO, NFAM };
+static const char *const family_names[NFAM] = {"persistent", "persistent_ssend", "persistent_sendrecv",
+                                               "persistent_nonblocking"};
+enum { HALO_MSGS = 4 };
+
+/* One halo exchange of HALO_MSGS messages of n bytes each way with peer,
+   from a (HALO_MSGS x n bytes) into b, generic or through c. */
+static void halo_exchange(struct mpiopt_nbcache *c, char *a, char *b, int n, int peer, int tpl) {
+  MPI_Request r[2 * HALO_MSGS];
+  MPI_Status st[2 * HALO_MSGS];
+  int k;
+  for (k = 0; k < HALO_MSGS; k++)
+    tpl ? mpiopt_irecv_nb(c, b + (size_t)k * n, n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &r[k])
+        : MPI_Irecv(b + (size_t)k * n, n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &r[k]);
+  for (k = 0; k < HALO_MSGS; k++)
+    tpl ? mpiopt_isend_nb(c, a + (size_t)k * n, n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &r[HALO_MSGS + k])
+        : MPI_Isend(a + (size_t)k * n, n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &r[HALO_MSGS + k]);
+  tpl ? mpiopt_waitall_nb(c, 2 * HALO_MSGS, r, st) : MPI_Waitall(2 * HALO_MSGS, r, st);
+}
 
 /* One round of iters exchanges of n bytes in family f, generic or through
    the templates; microseconds per one-way message (rank 0's clock). */
@@ -45,6 +70,11 @@ static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
   MPI_Barrier(w);
   t0 = MPI_Wtime();
   for (i = 0; rank < paired && i < iters; i++) {
+    if (f == HALO) {
+      static struct mpiopt_nbcache c; /* one per program, as ompi-opt declares one per function */
+      halo_exchange(&c, (char *)a, (char *)b, n, peer, tpl);
+      continue;
+    }
     if (f == SENDRECV) {
       if (tpl)
         mpiopt_sendrecv_persistent(&ps, a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, MPI_STATUS_IGNORE);
@@ -73,7 +103,7 @@ static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
   t0 = (MPI_Wtime() - t0) / iters * 1e6;
   mpiopt_persist_free(&ps);
   mpiopt_persist_free(&pr);
-  return f == SENDRECV ? t0 : t0 / 2;
+  return f == SENDRECV ? t0 : f == HALO ? t0 / HALO_MSGS : t0 / 2;
 }
 
 #if MPIOPT_PCOLL
@@ -144,7 +174,7 @@ int main(int argc, char **argv) {
   t = malloc(sizeof *t * (size_t)rounds);
   if (!a || !b || !g || !t) MPI_Abort(MPI_COMM_WORLD, 1);
   for (f = 0; f < NFAM; f++)
-    for (k = 0; k < nsizes; k++) {
+    for (k = 0; k < nsizes && (f != HALO || sizes[k] * HALO_MSGS <= sizes[nsizes - 1]); k++) {
       int n = sizes[k];
       tune_measure(family_names[f], n, round_of, f, a, b, n, n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4,
               rounds, g, t);

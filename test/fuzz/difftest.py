@@ -56,7 +56,8 @@ def profile_for(impl):
     if impl not in _profiles:
         with open(os.path.join(ROOT, "profiles", impl + ".json")) as f:
             profile = json.load(f)
-        for family in ("persistent", "persistent_ssend", "persistent_sendrecv", "persistent_allreduce",
+        for family in ("persistent", "persistent_ssend", "persistent_sendrecv", "persistent_nonblocking",
+                       "persistent_allreduce",
                        "persistent_reduce", "persistent_bcast", "persistent_allgather", "persistent_alltoall",
                        "persistent_barrier"):
             profile.setdefault("templates", {})[family] = PERSISTENT_WINS
@@ -85,7 +86,7 @@ class Tester:
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "persistent": 0, "peers": 0, "runs": 0, "invalid": 0}
+                       "persistent": 0, "nonblocking": 0, "peers": 0, "runs": 0, "invalid": 0}
         self.failures = []
 
     def build(self, src, impl, exe, optimised, extra=()):
@@ -132,13 +133,16 @@ class Tester:
                 self.counts["deferred"] += deferred
                 templates = len(re.findall(r"datatype-templates: MPI_\w+ with", err))
                 persistent = len(re.findall(r"persistent-requests: MPI_\w+ through", err))
+                nonblocking = len(re.findall(r"nonblocking-persistent: MPI_\w+ through", err))
                 peers = len(re.findall(r"peer-templates: MPI_\w+ (?:to|from|with) ", err))
                 peers += len(re.findall(r"sendrecv-pairing: MPI_\w+ at line \d+ and MPI_\w+ at line \d+ as one", err))
                 self.counts["peers"] += peers
                 self.counts["planned"] += planned
                 self.counts["templates"] += templates
                 self.counts["persistent"] += persistent
-                self.counts["transformed"] += 1 if fused + deferred + planned + templates + persistent + peers else 0
+                self.counts["nonblocking"] += nonblocking
+                self.counts["transformed"] += (1 if fused + deferred + planned + templates + persistent + peers +
+                                               nonblocking else 0)
             built[impl] = (plain, opt)
         for impl, n in configs:
             plain, opt = built[impl]
@@ -318,9 +322,10 @@ class Tester:
         for _, k, _, _ in self.failures:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
-              "collectives, %d datatype templates, %d persistent requests, %d peer templates and pairs), %d runs, %.0f s" %
+              "collectives, %d datatype templates, %d persistent requests, %d nonblocking starts through caches, "
+              "%d peer templates and pairs), %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
-               c["deferred"], c["planned"], c["templates"], c["persistent"], c["peers"], c["runs"],
+               c["deferred"], c["planned"], c["templates"], c["persistent"], c["nonblocking"], c["peers"], c["runs"],
                time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),

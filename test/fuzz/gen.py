@@ -14,7 +14,8 @@ through pointers; MPI_IN_PLACE; results used at once, later, after loops, in
 other functions, through return values and out-parameters; helpers that
 communicate, called from rank-dependent branches and loops; communicators
 duplicated, split and freed; nonblocking, point-to-point (blocking sends
-and receives in rings too) and persistent
+and receives in rings too, nonblocking halo exchanges and neighbour loops
+with every kind of wait and test) and persistent
 requests; early returns, break, continue and goto; macros around calls;
 MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv in loops whose counts stay
 the same or change (what the planned collectives look for); derived
@@ -424,8 +425,10 @@ class Gen:
         t = self.fresh("t")
         u = self.fresh("u")
         f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
-        how = self.r.randint(0, 9)
-        if how < 4 and self.chance(0.5):
+        how = self.r.randint(0, 12)
+        if how >= 10:
+            self.nb_exchange(f, out, t, u)
+        elif how < 4 and self.chance(0.5):
             # The receive buffer alternates between two variables (what a
             # per-site cache of persistent requests holds).
             w, p = self.fresh("w"), self.fresh("p")
@@ -466,6 +469,50 @@ class Gen:
         elif extra == 1:
             out.append("MPI_Barrier(MPI_COMM_WORLD);")
         out.append("mix(%s);" % u)
+
+    def nb_exchange(self, f, out, t, u):
+        """A ring through nonblocking calls (what nonblocking-persistent
+        rewrites): requests in an array or scalars, a neighbour loop whose
+        peers and buffers come from arrays, completed by any kind of wait or
+        test; whether each request is MPI_REQUEST_NULL afterwards is mixed
+        in with the data and statuses."""
+        rq, st, k, fl, ix = (self.fresh(x) for x in ("rq", "st", "k", "fl", "ix"))
+        n = self.r.randint(1, 3)
+        v = self.fresh("v")
+        f.locals.append("MPI_Request %s[%d]; MPI_Status %s[%d]; int %s; long %s[%d];" % (rq, 2 * n, st, 2 * n, k, v, n))
+        right, left = "(rank + 1) % size", "(rank + size - 1) % size"
+        pair = n == 1 and self.chance(0.5)
+        if pair:
+            out.append("MPI_Irecv(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, left, rq))
+            out.append("MPI_Isend(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[1]);" % (t, right, rq))
+        else:
+            out.append("for (%s = 0; %s < %d; %s++) MPI_Irecv(&%s[%s], 1, MPI_LONG, (%s %% 2) ? %s : %s, 12 + %s, "
+                       "MPI_COMM_WORLD, &%s[%s]);" % (k, k, n, k, v, k, k, right, left, k, rq, k))
+            out.append("for (%s = 0; %s < %d; %s++) %s(&%s, 1, MPI_LONG, (%s %% 2) ? %s : %s, 12 + %s, "
+                       "MPI_COMM_WORLD, &%s[%d + %s]);"
+                       % (k, k, n, k, "MPI_Issend" if self.chance(0.2) else "MPI_Isend", t, k, left, right, k, rq,
+                          n, k))
+        how = self.r.randint(0, 4)
+        if how >= 3:
+            f.locals.append("int %s;" % fl)
+            out.append("%s = 0;" % fl)
+        elif how == 2:
+            f.locals.append("int %s;" % ix)
+        if how == 0:
+            out.append("MPI_Waitall(%d, %s, %s);" % (2 * n, rq, st))
+        elif how == 1:
+            out.append("for (%s = 0; %s < %d; %s++) MPI_Wait(&%s[%s], &%s[%s]);" % (k, k, 2 * n, k, rq, k, st, k))
+        elif how == 2:
+            out.append("for (%s = 0; %s < %d; %s++) MPI_Waitany(%d, %s, &%s, &%s[0]);"
+                       % (k, k, 2 * n, k, 2 * n, rq, ix, st))
+        elif how == 3:
+            out.append("while (!%s) MPI_Testall(%d, %s, &%s, %s);" % (fl, 2 * n, rq, fl, st))
+        else:
+            out.append("for (%s = 0; %s < %d; %s++) { %s = 0; while (!%s) MPI_Test(&%s[%s], &%s, &%s[%s]); }"
+                       % (k, k, 2 * n, k, fl, fl, rq, k, fl, st, k))
+        if not pair:
+            out.append("for (%s = 0; %s < %d; %s++) %s += %s[%s] * (%s + 1);" % (k, k, n, k, u, v, k, k))
+        out.append("for (%s = 0; %s < %d; %s++) mix(%s[%s] == MPI_REQUEST_NULL);" % (k, k, 2 * n, k, rq, k))
 
     def dtype_type(self, t, dyn, decls, build):
         """A derived datatype t of doubles (what datatype-templates compiles),
