@@ -105,20 +105,6 @@ std::string orderProblem(const CallResult &C, bool Reassociate) {
   return "";
 }
 
-/// The bytes of one side's message, when static: a predefined datatype's
-/// size, or the data of a derived datatype of known shape.
-std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT, Role Count, Role Type) {
-  const ArgResult *N = C.arg(Count), *T = C.arg(Type);
-  if (!N || !N->Int || !T)
-    return std::nullopt;
-  std::optional<int64_t> Size;
-  if (T->Sym.K == SymValue::Handle)
-    Size = Ev.datatypeSize(T->Sym.Name);
-  else if (const DatatypeVar *V = DT.of(C.expr(*T)); V && V->Shape)
-    Size = V->Shape->sizeBytes();
-  return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
-}
-
 /// The message's bytes (a sendrecv's larger side; a barrier's 0), when
 /// static.
 std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT) {
@@ -196,20 +182,6 @@ std::string cacheMisses(const CallResult &C) {
   return "";
 }
 
-/// Why C's function cannot keep a per-site cache, or "".
-std::string cacheHome(const ASTContext &Ctx, const FunctionDecl *FD) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!Body || !Body->getLBracLoc().isFileID() || !SM.isInMainFile(Body->getLBracLoc()))
-    return "the body of " + FD->getNameAsString() +
-           " does not begin with a brace written in this file, where its per-site cache would be declared";
-  if (!Ctx.getLangOpts().CPlusPlus && FD->isInlineSpecified() && FD->getStorageClass() != SC_Static)
-    return FD->getNameAsString() +
-           " is an inline definition with external linkage, which may not keep the static object a per-site cache "
-           "is (C11 6.7.4)";
-  return "";
-}
-
 /// Where C's requests live: through a loop of its function, or in a
 /// per-site cache; or why neither.
 struct Site {
@@ -281,6 +253,35 @@ ChangeNote cacheNote(const CallResult &C, const Site &S, const PersistentCall &P
 }
 
 } // namespace
+
+/// The bytes of one side's message, when static: a predefined datatype's
+/// size, or the data of a derived datatype of known shape.
+std::optional<int64_t> ompi::sideBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT, Role Count,
+                                       Role Type) {
+  const ArgResult *N = C.arg(Count), *T = C.arg(Type);
+  if (!N || !N->Int || !T)
+    return std::nullopt;
+  std::optional<int64_t> Size;
+  if (T->Sym.K == SymValue::Handle)
+    Size = Ev.datatypeSize(T->Sym.Name);
+  else if (const DatatypeVar *V = DT.of(C.expr(*T)); V && V->Shape)
+    Size = V->Shape->sizeBytes();
+  return Size ? std::optional<int64_t>(*N->Int * *Size) : std::nullopt;
+}
+
+/// Why C's function cannot keep a per-site cache, or "".
+std::string ompi::cacheHome(const ASTContext &Ctx, const FunctionDecl *FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Body || !Body->getLBracLoc().isFileID() || !SM.isInMainFile(Body->getLBracLoc()))
+    return "the body of " + FD->getNameAsString() +
+           " does not begin with a brace written in this file, where its per-site cache would be declared";
+  if (!Ctx.getLangOpts().CPlusPlus && FD->isInlineSpecified() && FD->getStorageClass() != SC_Static)
+    return FD->getNameAsString() +
+           " is an inline definition with external linkage, which may not keep the static object a per-site cache "
+           "is (C11 6.7.4)";
+  return "";
+}
 
 PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Uniformity &Uni,
                                     const FileResult &Calls, const MachineProfile *Profile,

@@ -86,6 +86,16 @@ struct PersistentPlan {
   std::vector<ChangeNote> Declined;
 };
 
+/// The bytes of one side's message (its count and datatype arguments),
+/// when static: a predefined datatype's size, or the data of a derived
+/// datatype of known shape.
+std::optional<int64_t> sideBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT, Role Count, Role Type);
+
+/// Why FD cannot keep a static cache declared after its opening brace, or
+/// "": its body does not begin with a brace written in the main file, or
+/// it is a C inline definition with external linkage.
+std::string cacheHome(const clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
+
 /// Taken: the calls another transformation already rewrote (fused,
 /// deferred, planned, templated), which are no candidates.
 /// Reassociate: floating-point sums and products may be reduced in another

@@ -26,6 +26,9 @@ static const std::vector<TransformInfo> Registry = {
      runPeerTemplates},
     {"persistent-requests", "run point-to-point calls in loops through persistent requests made once per loop",
      runPersistentRequests},
+    {"nonblocking-persistent",
+     "run nonblocking sends and receives through a function's cache of persistent requests, and their waits alike",
+     runNonblockingPersistent},
 };
 
 llvm::ArrayRef<TransformInfo> ompi::transforms() { return Registry; }

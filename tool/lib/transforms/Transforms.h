@@ -69,14 +69,15 @@ llvm::ArrayRef<TransformInfo> transforms();
 llvm::Error addPrologue(TransformContext &TC);
 
 // The transformations, one file each.
-llvm::Error runReductionFusion(TransformContext &TC);    // ReductionFusion.cpp
-llvm::Error runLazyDeferral(TransformContext &TC);       // LazyDeferral.cpp
-llvm::Error runDatatypeTemplates(TransformContext &TC);  // DatatypeTemplates.cpp
-llvm::Error runPlannedCollectives(TransformContext &TC); // PlannedCollectives.cpp
-llvm::Error runVectorReductions(TransformContext &TC);   // VectorReductions.cpp
-llvm::Error runSendrecvPairing(TransformContext &TC);    // SendrecvPairing.cpp
-llvm::Error runPeerTemplates(TransformContext &TC);      // PeerTemplates.cpp
-llvm::Error runPersistentRequests(TransformContext &TC); // PersistentRequests.cpp
+llvm::Error runReductionFusion(TransformContext &TC);       // ReductionFusion.cpp
+llvm::Error runLazyDeferral(TransformContext &TC);          // LazyDeferral.cpp
+llvm::Error runDatatypeTemplates(TransformContext &TC);     // DatatypeTemplates.cpp
+llvm::Error runPlannedCollectives(TransformContext &TC);    // PlannedCollectives.cpp
+llvm::Error runVectorReductions(TransformContext &TC);      // VectorReductions.cpp
+llvm::Error runSendrecvPairing(TransformContext &TC);       // SendrecvPairing.cpp
+llvm::Error runPeerTemplates(TransformContext &TC);         // PeerTemplates.cpp
+llvm::Error runPersistentRequests(TransformContext &TC);    // PersistentRequests.cpp
+llvm::Error runNonblockingPersistent(TransformContext &TC); // NonblockingPersistent.cpp
 
 } // namespace ompi
 

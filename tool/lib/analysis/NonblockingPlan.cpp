@@ -1,0 +1,317 @@
+//===- NonblockingPlan.cpp - Nonblocking calls through persistent requests ===//
+#include "analysis/NonblockingPlan.h"
+#include "analysis/PersistentPlan.h"
+#include "analysis/RewriteSites.h"
+#include "support/AST.h"
+#include "support/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Transform = "nonblocking-persistent";
+
+/// The template of a start ("" for none).
+llvm::StringRef startTemplate(llvm::StringRef Function) {
+  return llvm::StringSwitch<llvm::StringRef>(Function)
+      .Case("MPI_Isend", "mpiopt_isend_nb")
+      .Case("MPI_Issend", "mpiopt_issend_nb")
+      .Case("MPI_Irecv", "mpiopt_irecv_nb")
+      .Default("");
+}
+
+/// The template of a completion call ("" for none).
+llvm::StringRef completionTemplate(llvm::StringRef Function) {
+  return llvm::StringSwitch<llvm::StringRef>(Function)
+      .Case("MPI_Wait", "mpiopt_wait_nb")
+      .Case("MPI_Waitall", "mpiopt_waitall_nb")
+      .Case("MPI_Waitany", "mpiopt_waitany_nb")
+      .Case("MPI_Waitsome", "mpiopt_waitsome_nb")
+      .Case("MPI_Test", "mpiopt_test_nb")
+      .Case("MPI_Testall", "mpiopt_testall_nb")
+      .Case("MPI_Testany", "mpiopt_testany_nb")
+      .Case("MPI_Testsome", "mpiopt_testsome_nb")
+      .Default("");
+}
+
+/// Whether T is MPI_Request (through any typedefs of it), or an array of
+/// them when Arrays.
+bool requestType(QualType T, bool Arrays) {
+  if (Arrays)
+    if (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      return requestType(A->getElementType(), false);
+  for (const TypedefType *TT = T->getAs<TypedefType>(); TT;) {
+    if (isRequestType(TT->getDecl()->getName()))
+      return true;
+    TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
+  }
+  return false;
+}
+
+/// The variable a request argument names (`&r`, `&reqs[i]`, `reqs + i`,
+/// `reqs`), or null with Why.
+const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &Why) {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *S = dyn_cast<ArraySubscriptExpr>(E))
+    E = S->getBase()->IgnoreParenImpCasts();
+  else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+    E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
+  const auto *D = dyn_cast<DeclRefExpr>(E);
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (!V) {
+    Why = "its request (" + fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), Arg) +
+          ") is not a variable of its function: a struct member or memory "
+          "behind a pointer may be completed where the tool does not see it";
+    return nullptr;
+  }
+  if (isa<ParmVarDecl>(V) || !V->isLocalVarDecl()) {
+    Why = "its request variable '" + V->getNameAsString() + "' is " +
+          (isa<ParmVarDecl>(V) ? "a parameter" : "not local to its function") +
+          ": another function may complete or free the request";
+    return nullptr;
+  }
+  if (!requestType(V->getType(), true)) {
+    Why = "its request variable '" + V->getNameAsString() + "' is not an MPI_Request or an array of them";
+    return nullptr;
+  }
+  return V;
+}
+
+/// The DeclRefExprs of one variable in a function body.
+struct RefFinder : RecursiveASTVisitor<RefFinder> {
+  const VarDecl *V;
+  std::vector<const DeclRefExpr *> Refs;
+  explicit RefFinder(const VarDecl *V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (D->getDecl() == V)
+      Refs.push_back(D);
+    return true;
+  }
+};
+
+/// What an expression built on the variable is: the variable or an
+/// element (an lvalue), its address or an element's, or a request's value.
+enum class Use { Object, Pointer, Value };
+
+/// Climb from a use of V through subscripts, addresses, pointer arithmetic,
+/// parentheses and casts; E becomes the outermost such expression.
+const Stmt *climb(ASTContext &Ctx, const Expr *&E, Use &K) {
+  for (;;) {
+    const Stmt *P = parentStmt(Ctx, E);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P)) {
+      if (C->getCastKind() == CK_ArrayToPointerDecay)
+        K = Use::Pointer;
+      else if (C->getCastKind() == CK_LValueToRValue)
+        K = K == Use::Object ? Use::Value : K;
+      else if (C->getCastKind() != CK_NoOp)
+        return P;
+    } else if (const auto *S = dyn_cast_or_null<ArraySubscriptExpr>(P)) {
+      if (S->getBase()->IgnoreParenImpCasts() != E->IgnoreParenImpCasts() || K != Use::Pointer)
+        return P;
+      K = Use::Object;
+    } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P)) {
+      if (U->getOpcode() == UO_AddrOf && K == Use::Object)
+        K = Use::Pointer;
+      else if (U->getOpcode() == UO_Deref && K == Use::Pointer)
+        K = Use::Object;
+      else
+        return P;
+    } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(P)) {
+      if (!B->isAdditiveOp() || K != Use::Pointer || !B->getType()->isPointerType())
+        return P;
+    } else if (!isa_and_nonnull<ParenExpr>(P)) {
+      return P;
+    }
+    E = cast<Expr>(P);
+  }
+}
+
+/// The uses of one request variable: the completion calls on it, or why
+/// some use is one the templates cannot follow.
+struct Storage {
+  std::vector<const CallExpr *> Completions;
+  std::string Why;
+};
+
+/// Why the use of V at E (climbed to consumer P) is one the templates
+/// cannot follow, or "" (a completion call is added to S).
+std::string useProblem(const SourceManager &SM, const VarDecl *V, const Expr *E, Use K, const Stmt *P, Storage &S) {
+  std::string Name = "'" + V->getNameAsString() + "'";
+  unsigned Line = SM.getPresumedLineNumber(SM.getFileLoc(E->getBeginLoc()));
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const FunctionModel *M = FD ? lookupFunction(FD->getName()) : nullptr;
+    for (unsigned I = 0; M && K == Use::Pointer && I < Call->getNumArgs() && I < M->Args.size(); I++) {
+      if (Call->getArg(I)->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
+        continue;
+      Role R = M->Args[I].R;
+      if ((R == Role::Request || R == Role::Requests) && !completionTemplate(M->Name).empty()) {
+        S.Completions.push_back(Call);
+        return "";
+      }
+      // A start (MPI_Test is a nonblocking completion, not a start).
+      if (R == Role::Request && M->M == Mode::Nonblocking && M->Cat != Category::Completion)
+        return "";
+    }
+    return llvm::formatv("the request variable {0} is passed to {1} at line {2}, which the templates cannot follow",
+                         Name, FD ? FD->getName().str() : std::string("a function"), Line);
+  }
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(P)) {
+    if (B->getOpcode() == BO_Assign && K == Use::Object && B->getLHS()->IgnoreParens() == E->IgnoreParens())
+      return "";
+    if (B->isEqualityOp() && K == Use::Value)
+      return "";
+  }
+  if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
+    return "";
+  return llvm::formatv("the request variable {0} is used at line {1} in a way the templates cannot follow (only "
+                       "nonblocking starts, waits and tests, assignments to it and comparisons)",
+                       Name, Line);
+}
+
+Storage storageOf(ASTContext &Ctx, const FunctionDecl *F, const VarDecl *V) {
+  Storage S;
+  RefFinder Refs(V);
+  Refs.TraverseStmt(F->getBody());
+  for (const DeclRefExpr *D : Refs.Refs) {
+    const Expr *E = D;
+    Use K = Use::Object;
+    const Stmt *P = climb(Ctx, E, K);
+    S.Why = useProblem(Ctx.getSourceManager(), V, E, K, P, S);
+    if (!S.Why.empty())
+      return S;
+  }
+  return S;
+}
+
+/// Why the completion Call cannot be rewritten, or "".
+std::string completionProblem(const ASTContext &Ctx, const CallExpr *Call, const FileResult &Calls,
+                              llvm::function_ref<bool(const CallExpr *)> Taken) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Line = SM.getPresumedLineNumber(SM.getFileLoc(Call->getBeginLoc()));
+  std::string Name = Call->getDirectCallee()->getName().str();
+  if (Taken(Call))
+    return llvm::formatv("another transformation rewrites the {0} at line {1} that completes its requests", Name, Line);
+  if (std::string Why = macroProblem(Ctx, Call, Calls); !Why.empty())
+    return llvm::formatv("the {0} at line {1} that completes its requests cannot be rewritten: {2}", Name, Line, Why);
+  return "";
+}
+
+/// The wildcard C receives with, as written ("": none).
+std::string wildcardOf(const CallResult &C) {
+  for (Role R : {Role::Source, Role::Tag})
+    if (const ArgResult *A = C.arg(R);
+        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == "MPI_ANY_SOURCE" || A->Sym.Name == "MPI_ANY_TAG"))
+      return A->Sym.Name;
+  return "";
+}
+
+/// The plan of one function's starts, grouped by request variable.
+void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, const FileResult &Calls,
+                  const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
+                  const FunctionDecl *F, const std::vector<const CallResult *> &Starts, NonblockingPlan &Plan) {
+  auto Decline = [&](const CallResult &C, const std::string &Why) {
+    Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
+                                           C.Function + " not through a persistent request", Why));
+  };
+  if (std::string Why = cacheHome(Ctx, F); !Why.empty()) {
+    for (const CallResult *C : Starts)
+      Decline(*C, Why);
+    return;
+  }
+  NonblockingFunction NF;
+  NF.Function = F;
+  std::set<const CallExpr *> Seen;
+  std::map<const VarDecl *, Storage> Vars;
+  for (const CallResult *C : Starts) {
+    std::string Why;
+    const VarDecl *V = requestBase(Ctx, C->expr(Role::Request), Why);
+    if (V && !Vars.count(V)) {
+      Storage S = storageOf(Ctx, F, V);
+      for (const CallExpr *W : S.Completions)
+        if (S.Why.empty())
+          S.Why = completionProblem(Ctx, W, Calls, Taken);
+      Vars[V] = S;
+    }
+    if (V && Why.empty())
+      Why = Vars[V].Why;
+    if (Why.empty())
+      Why = macroProblem(Ctx, C->Call, Calls);
+    if (std::string W = wildcardOf(*C); Why.empty() && !W.empty())
+      Why = "it receives from " + W + ": wildcard receives stay generic";
+    if (!Why.empty()) {
+      Decline(*C, Why);
+      continue;
+    }
+    auto [Wins, Figure] =
+        profileVerdict(Profile, "persistent_nonblocking", sideBytes(*C, Ev, Derived.get(), Role::Count, Role::Type),
+                       {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
+    if (!Wins) {
+      Decline(*C, Figure);
+      continue;
+    }
+    NonblockingCall N;
+    N.Call = C->Call;
+    N.Start = true;
+    N.To = startTemplate(C->Function).str();
+    N.Note = ChangeNote::at(
+        Transform, true, C->File, C->Line, C->Column,
+        llvm::formatv("{0} through {1}'s cache of persistent requests ({2})", C->Function, F->getNameAsString(), N.To)
+            .str(),
+        llvm::formatv("its request variable '{0}' is local to {1} and only nonblocking starts, waits and tests, "
+                      "assignments and comparisons use it, so {2} on it, rewritten alike, {3} the only completion: "
+                      "a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache, static "
+                      "in {1}, keeps up to 32 persistent requests keyed by every argument, made at the first start "
+                      "with new arguments, reused while inactive, freed at MPI_Finalize; {4}",
+                      V->getName(), F->getNameAsString(),
+                      Vars[V].Completions.size() == 1
+                          ? std::string("the one wait or test")
+                          : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
+                      Vars[V].Completions.size() == 1 ? "is" : "are", Figure)
+            .str());
+    N.Note.Kind = NoteKind::Template;
+    N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
+    NF.Calls.push_back(std::move(N));
+    for (const CallExpr *W : Vars[V].Completions)
+      if (Seen.insert(W).second) {
+        NonblockingCall Done;
+        Done.Call = W;
+        Done.To = completionTemplate(W->getDirectCallee()->getName()).str();
+        NF.Calls.push_back(std::move(Done));
+      }
+  }
+  if (!NF.Calls.empty())
+    Plan.Functions.push_back(std::move(NF));
+}
+
+} // namespace
+
+NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived,
+                                      const FileResult &Calls, const MachineProfile *Profile,
+                                      llvm::function_ref<bool(const CallExpr *)> Taken) {
+  NonblockingPlan Plan;
+  std::map<const FunctionDecl *, std::vector<const CallResult *>> Starts;
+  std::vector<const FunctionDecl *> Order;
+  for (const CallResult &C : Calls.Calls) {
+    if (!C.Model || !C.Call || !C.Caller || startTemplate(C.Function).empty() || Taken(C.Call))
+      continue;
+    // A start of main outside any loop runs once: nothing to reuse.
+    if (C.Loops.empty() && C.Caller->isMain())
+      continue;
+    if (!Starts.count(C.Caller))
+      Order.push_back(C.Caller);
+    Starts[C.Caller].push_back(&C);
+  }
+  for (const FunctionDecl *F : Order)
+    planFunction(Ctx, Ev, Derived, Calls, Profile, Taken, F, Starts[F], Plan);
+  return Plan;
+}

@@ -1,0 +1,74 @@
+//===- NonblockingPersistent.cpp - Rewrite: nonblocking via persistent ----===//
+//
+// Rewrites the calls of the nonblocking plan (analysis/NonblockingPlan.h
+// states what is proved and when the profile chooses it): each start and
+// each completion call on the same request variables becomes its template
+// (templates/mpiopt/nbpersist.h) with the address of the function's cache,
+// a static struct mpiopt_nbcache declared just after the function's
+// opening brace, on the brace's line:
+//
+//   void halo(double *u, int n, int up, MPI_Comm comm) { static struct mpiopt_nbcache mpiopt_nbc1_c;
+//     MPI_Request r[2];
+//     mpiopt_irecv_nb(&mpiopt_nbc1_c, u, n, MPI_DOUBLE, up, 0, comm, &r[0]);
+//     ...
+//     mpiopt_waitall_nb(&mpiopt_nbc1_c, 2, r, MPI_STATUSES_IGNORE);
+//
+// A function where another transformation already inserts at that brace,
+// or rewrites one of the calls, keeps its calls as written.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/NonblockingPlan.h"
+#include "transforms/Rewrite.h"
+#include "transforms/Transforms.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+using namespace clang;
+using namespace ompi;
+
+/// Why the function's calls cannot be rewritten now, or "".
+static std::string blocked(TransformContext &TC, const NonblockingFunction &F, unsigned At) {
+  if (changedAt(TC.Out, At))
+    return "another transformation changes the code where its function's cache would be declared";
+  for (const NonblockingCall &C : F.Calls)
+    if (callChanged(TC.Ctx, TC.Out, C.Call))
+      return "another transformation rewrites a call that completes its requests";
+  return "";
+}
+
+llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
+  auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
+  NonblockingPlan Plan = planNonblocking(TC.Ctx, TC.Ev, TC.Derived, TC.Analysis, TC.Profile, Taken);
+  for (const ChangeNote &N : Plan.Declined)
+    TC.Notes.push_back(N);
+  const SourceManager &SM = TC.Ctx.getSourceManager();
+  FreshNames Names(TC.Ctx);
+  bool Any = false;
+  for (const NonblockingFunction &F : Plan.Functions) {
+    SourceLocation At = cast<CompoundStmt>(F.Function->getBody())->getLBracLoc().getLocWithOffset(1);
+    if (std::string Why = blocked(TC, F, SM.getFileOffset(At)); !Why.empty()) {
+      for (const NonblockingCall &C : F.Calls)
+        if (C.Start)
+          TC.Notes.push_back(declinedNote(C.Note, TC.Analysis, C.Call, "not through a persistent request", Why));
+      continue;
+    }
+    std::string Var = Names.next("mpiopt_nbc") + "_c";
+    if (auto E = TC.Out.add(tooling::Replacement(SM, At, 0, " static struct mpiopt_nbcache " + Var + ";")))
+      return E;
+    for (const NonblockingCall &C : F.Calls) {
+      // As written: a call in a macro's argument is renamed there.
+      llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, C.Call, C.To + "(&" + Var + ", ");
+      if (!Renamed)
+        return Renamed.takeError();
+      if (!*Renamed)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(), "no '(' after the callee of a nonblocking call");
+      if (C.Start)
+        TC.Notes.push_back(C.Note);
+    }
+    Any = true;
+  }
+  if (Any)
+    TC.needs("#include <mpiopt/nbpersist.h>");
+  return llvm::Error::success();
+}
