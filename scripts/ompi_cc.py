@@ -2,6 +2,8 @@
 # compiles it to bytecode once (__pycache__ beside it), not at every compile.
 HELP = """ompi-cc: a drop-in replacement for mpicc that optimises MPI C sources.
 
+Usage: ompi-cc [OMPI-CC OPTIONS] [MPICC ARGUMENTS]
+
 For every C source on the command line it runs ompi-opt, compiles the result
 with the real MPI compiler wrapper and links libompi-rt. It never breaks a
 build: if ompi-opt fails on a file, or the transformed file does not compile,
@@ -10,6 +12,11 @@ it prints a warning and compiles the original.
 Options of its own (removed before the real compiler sees the command):
   --ompi-report[=text|long|json]  print ompi-opt's per-call report to stderr
                              (text: a line per call; long: every argument)
+  --ompi-report-file=PATTERN write the report to files, not stderr (JSON unless
+                             --ompi-report names a format): PATTERN with %s
+                             (the source's stem) gives one file per source
+                             (--ompi-report-file=%s.ompi.json); a plain name
+                             gives one file, a JSON array of the sources' reports
   --ompi-diff=DIR            write a side-by-side HTML page of every change (with
                              its reason) per source to DIR, and DIR/index.html
                              listing every page written there so far
@@ -22,32 +29,45 @@ Options of its own (removed before the real compiler sees the command):
                              of a result may change)
   --ompi-mpicc=MPICC         the real MPI compiler wrapper (as OMPI_CC_MPICC; an
                              option, so CMake keeps it with the compiler)
+  --ompi-launcher            launcher mode: the first argument after ompi-cc's own
+                             options is the compiler to run (CMake's
+                             C_COMPILER_LAUNCHER; see ompi_target_sources_through_ompi_cc)
   --ompi-keep                keep each transformed source beside its object as
                              OBJECT-STEM.c.ompi (linking: beside the executable
                              as SOURCE-STEM.c.ompi, SOURCE-STEM.2.c.ompi, ...);
                              the name does not end in .c, so no build picks it up
   --ompi-off                 do not optimise: behave exactly as the real mpicc
   --ompi-verbose             print the commands that are run
-  --ompi-help                print this help
+  --ompi-help, --help        print this help
+  --version                  print OMPI's version, ompi-opt's and the real compiler's
 
 Environment:
   OMPI_CC_MPICC      the real MPI compiler wrapper (default: mpicc.mpich). A
                      build directory where it (or --ompi-mpicc) named another
                      MPI keeps that choice in .ompi-cc-mpi: a later run there
-                     without it stops with an error instead of switching MPI.
+                     that names no MPI stops with an error instead of switching
+                     MPI; a run that names one uses it (with a note).
   MPIOPT_OPT         the ompi-opt binary (default: found beside this script)
   MPIOPT_BUILD_DIR   build directory of a source checkout (default: build/)
   MPIOPT_OPT_FLAGS   extra ompi-opt options (for example --closed-world)
-  MPIOPT_PROFILE     the machine profile (as --ompi-profile)
+  MPIOPT_PROFILE     the machine profile (as --ompi-profile; a missing file is
+                     an error)
   MPIOPT_CC_TIMEOUT  seconds ompi-opt may take on one file (default: 300)
   MPIOPT_CC_FORCE_COPY  compile through the transformed copy even when it is
                      unchanged (tests the path every transformed file takes)
+  MPIOPT_CC_VIA_WRAPPER  1: compile-only runs go through MPICH's wrapper script
+                     too (by default they run the compiler it names directly)
+  TMPDIR             where the transformed copies are written (/tmp, /var/tmp
+                     or the current directory where it cannot be used)
 (Open MPI's own OMPI_CC and MPICH's MPICH_CC choose the compiler behind the
 real mpicc; they must not name ompi-cc.)
 
-Queries: --version names OMPI and the real compiler; -show, -showme,
---showme[:compile|:link], -compile_info and -link_info print the real
-commands with what ompi-cc adds (the runtime's headers and library).
+Queries: -show, -showme, --showme[:compile|:link], -compile_info and
+-link_info print the real commands with what ompi-cc adds (the runtime's
+headers and library); each is translated to the form the real wrapper knows
+(MPICH: -show, -compile_info, -link_info; Open MPI: --showme...).
+
+The real compiler's own help: ompi-cc --ompi-off --help (runs MPICC --help).
 """
 # Only what every compile needs is imported here (subprocess, json,
 # tempfile, hashlib and re cost about 25 ms a compile together); the rest
@@ -98,6 +118,10 @@ class Failure(Exception):
 
 def warn(msg):
     sys.stderr.write("%s: warning: %s\n" % (PROG, msg))
+
+
+def note(msg):
+    sys.stderr.write("%s: note: %s\n" % (PROG, msg))
 
 
 def error(msg):
@@ -199,21 +223,31 @@ def remove_tree(path):
 
 
 def make_tmpdir():
-    """A new private directory under $TMPDIR (or /tmp)."""
-    base = os.environ.get("TMPDIR") or "/tmp"
-    for n in range(100):
-        path = os.path.join(base, "ompi-cc-%d-%x-%d" % (os.getpid(), time.monotonic_ns() & 0xffffffff, n))
-        try:
-            os.mkdir(path, 0o700)
+    """A new private directory under $TMPDIR, else /tmp, /var/tmp or the
+    current directory (one warning where $TMPDIR cannot be used); None where
+    none can be written (the caller compiles the original)."""
+    wanted = os.environ.get("TMPDIR")
+    bases = ([wanted] if wanted else []) + [b for b in ("/tmp", "/var/tmp", ".") if b != wanted]
+    for base in bases:
+        for n in range(100):
+            path = os.path.join(base, "ompi-cc-%d-%x-%d" % (os.getpid(), time.monotonic_ns() & 0xffffffff, n))
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+            if wanted and base != wanted:
+                warn("TMPDIR=%s cannot be used (not a writable directory); using %s" % (wanted, base))
             return path
-        except FileExistsError:
-            continue
-    raise OSError("cannot create a temporary directory in %s" % base)
+    return None
 
 
 def layout():
     """Where ompi-opt, libompi-rt and the headers are."""
     here = os.path.dirname(os.path.realpath(__file__))
+    if os.path.basename(here) == "ompi" and os.path.basename(os.path.dirname(here)) == "lib":
+        here = os.path.join(os.path.dirname(os.path.dirname(here)), "bin")  # installed: PREFIX/lib/ompi
     if os.path.exists(os.path.join(here, "ompi-opt")):  # installed, or build/bin
         prefix = os.path.dirname(here)
         opt = os.path.join(here, "ompi-opt")
@@ -229,6 +263,25 @@ def layout():
 
 
 FACTS_VERSION = "facts-2"  # what the cache holds and how it was learnt; a new value drops old entries
+
+
+def project_version(incdirs):
+    """OMPI's version, from the runtime's header (mpiopt/mpiopt.h: the
+    project's version, as CMakeLists.txt's project() names it)."""
+    for d in incdirs:
+        try:
+            with open(os.path.join(d, "mpiopt", "mpiopt.h")) as f:
+                text = f.read()
+        except OSError:
+            continue
+        parts = {}
+        for line in text.splitlines():
+            w = line.split()
+            if len(w) == 3 and w[0] == "#define" and w[1].startswith("MPIOPT_VERSION_"):
+                parts[w[1][len("MPIOPT_VERSION_"):]] = w[2]
+        if all(k in parts for k in ("MAJOR", "MINOR", "PATCH")):
+            return "%s.%s.%s" % (parts["MAJOR"], parts["MINOR"], parts["PATCH"])
+    return "unknown"
 
 
 def query_mpicc(mpicc):
@@ -503,7 +556,7 @@ def first_error(stderr):
 def parse_own(argv):
     """ompi-cc's own options, and the rest for the real compiler."""
     own = {"report": None, "keep": False, "off": False, "verbose": False, "diff": None, "profile": None,
-           "mpicc": None, "help": False, "reassociate": False}
+           "mpicc": None, "help": False, "reassociate": False, "report_file": None, "launcher": False}
     args = []
     for a in argv:
         if a == "--ompi-report":
@@ -512,6 +565,10 @@ def parse_own(argv):
             own["report"] = a.split("=", 1)[1]
             if own["report"] not in ("text", "long", "json"):
                 die("--ompi-report takes 'text', 'long' or 'json', not '%s'" % own["report"], 2)
+        elif a.startswith("--ompi-report-file="):
+            own["report_file"] = a.split("=", 1)[1]
+            if not own["report_file"]:
+                die("--ompi-report-file takes a file name or a pattern with %s (the source's stem)", 2)
         elif a.startswith("--ompi-diff="):
             own["diff"] = a.split("=", 1)[1]
             if not own["diff"]:
@@ -526,12 +583,14 @@ def parse_own(argv):
             own["mpicc"] = a.split("=", 1)[1]
             if not own["mpicc"]:
                 die("--ompi-mpicc takes the MPI compiler wrapper (for example mpicc.openmpi)", 2)
-        elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate"):
+        elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate", "--ompi-launcher"):
             own[a[len("--ompi-"):]] = True
         elif a.startswith("--ompi-"):
             die("unknown option %s (see --ompi-help)" % a, 2)
         else:
             args.append(a)
+    if own["report_file"] and not own["report"]:
+        own["report"] = "json"
     return own, args
 
 
@@ -553,6 +612,10 @@ def choose_mpicc(own, cmd):
     except OSError:
         recorded = None
     if explicit and recorded != mpicc:
+        if recorded:
+            note("%s was built with %s (recorded in %s); using %s, which %s names" %
+                 (os.path.abspath(where or "."), recorded, stamp, mpicc,
+                  "--ompi-mpicc" if own["mpicc"] else "OMPI_CC_MPICC"))
         try:
             with open(stamp, "w") as f:
                 f.write(mpicc + "\n")
@@ -560,8 +623,8 @@ def choose_mpicc(own, cmd):
             pass  # a read-only directory: the compiler reports what matters
     elif not explicit and recorded and recorded != mpicc:
         die("%s was built with %s (OMPI_CC_MPICC or --ompi-mpicc, recorded in %s); this run names no MPI and "
-            "would use %s: set OMPI_CC_MPICC=%s again, or remove %s to switch" %
-            (os.path.abspath(where or "."), recorded, stamp, mpicc, recorded, stamp), 2)
+            "would use %s: set OMPI_CC_MPICC=%s again, or name the MPI to use (OMPI_CC_MPICC or --ompi-mpicc) "
+            "to switch" % (os.path.abspath(where or "."), recorded, stamp, mpicc, recorded), 2)
     return mpicc
 
 
@@ -571,15 +634,16 @@ def query(mpicc, cmd, args, verbose):
     opt, libdir, incdirs = layout()
     if "--version" in args:
         try:
-            v = spawn([opt, "--version"], out=True, err=True, timeout=60).stdout.split("\n")[0].split()
-            version = v[1] if len(v) > 1 else "unknown"
+            opt_version = spawn([opt, "--version"], out=True, err=True, timeout=60).stdout.split("\n")[0].strip()
         except (OSError, Timeout):
-            version = "unknown (ompi-opt not found)"
+            opt_version = ""
         sys.stdout.write("ompi-cc (OMPI, the optimising MPI compiler) %s; real compiler: %s\n" %
-                         (version, which(mpicc) or mpicc))
+                         (project_version(incdirs), which(mpicc) or mpicc))
+        sys.stdout.write("%s\n" % (opt_version or "ompi-opt: not found at %s" % opt))
         sys.stdout.flush()
         return run([mpicc] + args, verbose).returncode
     extra = header_flags(incdirs)
+    args = translate_queries(mpicc, args)
 
     def link():
         try:
@@ -596,6 +660,36 @@ def query(mpicc, cmd, args, verbose):
     else:
         argv = [mpicc] + args
     return run(argv, verbose).returncode
+
+
+# The queries each wrapper knows under another name (the other's), and
+# Open MPI's others, which MPICH's script passes on to the compiler.
+AS_MPICH = {"-showme": "-show", "--showme": "-show", "-showme:compile": "-compile_info",
+            "--showme:compile": "-compile_info", "-showme:link": "-link_info", "--showme:link": "-link_info"}
+AS_OPENMPI = {"-compile_info": "--showme:compile", "-compile-info": "--showme:compile",
+              "-link_info": "--showme:link", "-link-info": "--showme:link"}
+
+
+def translate_queries(mpicc, args):
+    """-showme, --showme:link, -link_info, ... as the real wrapper spells them."""
+    if not any(a in AS_MPICH or a in AS_OPENMPI or a.startswith(("-showme:", "--showme:")) for a in args):
+        return args
+    try:
+        openmpi = query_mpicc(mpicc).openmpi
+    except (OSError, Failure):
+        return args
+    out = []
+    for a in args:
+        if openmpi:
+            out.append(AS_OPENMPI.get(a, a))
+        elif a in AS_MPICH:
+            out.append(AS_MPICH[a])
+        elif a.startswith(("-showme:", "--showme:")):
+            die("%s is a query of Open MPI's mpicc; %s (MPICH) knows -show, -compile_info and -link_info" %
+                (a, mpicc), 2)
+        else:
+            out.append(a)
+    return out
 
 
 def diff_dir(path):
@@ -620,7 +714,7 @@ def timeout_seconds():
             return t
     except ValueError:
         pass
-    error("MPIOPT_CC_TIMEOUT='%s' is not a positive number of seconds; using 300" % text)
+    warn("MPIOPT_CC_TIMEOUT='%s' is not a positive number of seconds; using 300" % text)
     return 300.0
 
 
@@ -663,7 +757,10 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             notes.append("ompi-opt took more than %g s on %s; compiled the original" % (timeout, src))
             continue
         if own["report"] and r.stdout:
-            sys.stderr.write(r.stdout)
+            if own["report_file"]:
+                own["reports"].append((src, r.stdout))
+            else:
+                sys.stderr.write(r.stdout)
         if r.returncode != 0 or not os.path.exists(out):
             notes.append("ompi-opt failed on %s (%s); compiled the original" % (src, first_error(r.stderr)))
             if own["verbose"]:
@@ -679,7 +776,7 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
                 import shutil
                 shutil.copyfile(out, keep)
             except OSError as e:
-                error("cannot keep the optimised source of %s as %s (%s)" % (src, keep, e.strerror or e))
+                warn("cannot keep the optimised source of %s as %s (%s)" % (src, keep, e.strerror or e))
         if transformed == original and not os.environ.get("MPIOPT_CC_FORCE_COPY"):
             continue  # nothing changed: compile the original itself
         # Compile the transformed copy as if it were the original: the
@@ -730,7 +827,7 @@ def build(mpicc, cmd, own, tmpdir, notes):
 
 def main():
     own, args = parse_own(sys.argv[1:])
-    if own["help"]:
+    if own["help"] or ("--help" in args and not own["off"] and not own["launcher"]):
         sys.stdout.write(HELP)
         return 0
     # The real mpicc must not call us back (Open MPI's OMPI_CC or MPICH's
@@ -739,8 +836,17 @@ def main():
         die("ompi-cc was called by the MPI compiler it runs: OMPI_CC or MPICH_CC must name a C compiler, "
             "not ompi-cc", 2)
     os.environ["MPIOPT_CC_ACTIVE"] = "1"
-    cmd = Command(args)
-    mpicc = choose_mpicc(own, cmd)
+    if own["launcher"]:
+        # CMake's C_COMPILER_LAUNCHER: ompi-cc --ompi-launcher COMPILER ARGS...
+        if not args:
+            die("--ompi-launcher: no compiler command follows", 2)
+        mpicc, args = args[0], args[1:]
+        if which(mpicc) is None:
+            die("--ompi-launcher: the compiler '%s' was not found" % mpicc, 127)
+        cmd = Command(args)
+    else:
+        cmd = Command(args)
+        mpicc = choose_mpicc(own, cmd)
     verbose = own["verbose"]
     if not args or own["off"] or cmd.preprocess_only or cmd.deps_only:
         return run([mpicc] + args, verbose).returncode
@@ -748,8 +854,16 @@ def main():
         return query(mpicc, cmd, args, verbose)
     if not (cmd.sources or cmd.links):
         return run([mpicc] + args, verbose).returncode
+    env_profile = os.environ.get("MPIOPT_PROFILE")
+    if cmd.sources and own["profile"] is None and env_profile and env_profile != "none" \
+            and not os.path.isfile(env_profile):
+        die("MPIOPT_PROFILE='%s' is not a file (name a machine profile, 'none', or unset it)" % env_profile, 2)
     tmpdir = make_tmpdir()
+    if tmpdir is None:
+        warn("no temporary directory can be written (TMPDIR, /tmp, /var/tmp, .); compiling the original")
+        return run([mpicc] + args, verbose).returncode
     notes = []
+    own["reports"] = []
     try:
         rc = build(mpicc, cmd, own, tmpdir, notes)
     except Failure as e:
@@ -757,14 +871,50 @@ def main():
     except (OSError, ValueError) as e:
         # Never a traceback, never a lost build: one line, then the plain
         # compiler's own answer.
-        error("%s; compiling the original" % e)
+        warn("%s; compiling the original" % e)
         return run([mpicc] + args, verbose).returncode
     finally:
         remove_tree(tmpdir)
+    if own["report_file"] and cmd.sources:
+        write_reports(own["report_file"], own["report"], own["reports"])
     if rc == 0 or verbose:
         for n in notes:
             warn(n)
     return rc
+
+
+def write_reports(pattern, form, reports):
+    """--ompi-report-file: PATTERN with %s, one file per source (%s its
+    stem, as -MF names a dependency file); else one file, for JSON an array
+    of the sources' reports, for text the reports one after another. A file
+    that cannot be written is a warning: the build stands."""
+    import json
+    files = {}
+    if "%s" in pattern:
+        for src, text in reports:
+            files[pattern.replace("%s", os.path.splitext(os.path.basename(src))[0])] = text
+    elif form == "json":
+        docs = []
+        for src, text in reports:
+            try:
+                docs.append(json.loads(text))
+            except ValueError:
+                warn("the report of %s is not JSON; left out of %s" % (src, pattern))
+        files[pattern] = json.dumps(docs, indent=1) + "\n"
+    else:
+        files[pattern] = "".join(text for _, text in reports)
+    for path, text in files.items():
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        try:
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except OSError as e:
+            warn("cannot write the report to %s (%s)" % (path, e.strerror or e))
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def fix_depfile(path, tmp_src, src):
