@@ -186,7 +186,7 @@ void mpiopt_bsp_begin_sized(long maxprocs, const char *call) {
   G.comm = comm;
   G.p = p;
   G.pid = wrank;
-  G.unsafe = (int)mpiopt_env_long("MPIOPT_BSP_UNSAFE", 0, 0, 1);
+  G.unsafe = mpiopt_env_bool("MPIOPT_BSP_UNSAFE", 0);
   G.inl = MPIOPT_BSP_PAD8((size_t)params[1]);
   G.block = sizeof(mpiopt_bsp_hdr) + G.inl;
   G.out = calloc(p, sizeof *G.out);

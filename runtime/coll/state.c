@@ -27,9 +27,9 @@ static unsigned long serial;
 
 void mpiopt_coll_config_read(void) {
   if (mpiopt_coll_cfg.read) return;
-  mpiopt_coll_cfg.stats = (int)mpiopt_env_long("MPIOPT_STATS", 0, 0, 1);
+  mpiopt_coll_cfg.stats = mpiopt_env_bool("MPIOPT_STATS", 0);
   mpiopt_coll_cfg.threads = (int)mpiopt_env_long("MPIOPT_THREADS", 1, 1, 1024);
-  mpiopt_coll_cfg.oversubscribe = (int)mpiopt_env_long("MPIOPT_THREADS_OVERSUBSCRIBE", 0, 0, 1);
+  mpiopt_coll_cfg.oversubscribe = mpiopt_env_bool("MPIOPT_THREADS_OVERSUBSCRIBE", 0);
   mpiopt_coll_cfg.ranks_per_node = mpiopt_env_long("MPIOPT_RANKS_PER_NODE", 0, 0, 1L << 30);
   mpiopt_coll_cfg.read = 1;
   /* Every other setting of the collectives, now: a bad value stops the job

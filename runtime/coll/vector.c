@@ -282,7 +282,7 @@ void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m) {
     char *end = NULL;
     double x = key >= 0 ? strtod(eq + 1, &end) : -1;
     if (key < 0 || end == eq + 1 || x < 0 || (*end && *end != ',') || (key == 5 && x > 100))
-      mpiopt_die(MPI_COMM_NULL,
+      mpiopt_die_setting(
                  "%s=%s: expected KEY=VALUE pairs separated by commas, keys alpha, beta, gamma, min, dense, "
                  "density, values not negative (density a percentage)",
                  var, v);

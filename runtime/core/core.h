@@ -27,6 +27,18 @@ void mpiopt_vdie(MPI_Comm comm, const char *fmt, va_list ap) __attribute__((nore
  * value that is not an integer in [lo, hi] stops the job with a message
  * naming the variable (bad settings are never silently ignored). */
 long mpiopt_env_long(const char *name, long def, long lo, long hi);
+/* The boolean in environment variable name: def when unset or empty; 1,
+ * yes, on, true and 0, no, off, false in any case; anything else stops the
+ * job with a message naming the variable. */
+int mpiopt_env_bool(const char *name, int def);
+/* Stop the job for a bad setting (an environment variable's value): rank 0
+ * says why; the other ranks, which read the same environment, say it only
+ * if they still run two seconds later (a setting only they were given). */
+void mpiopt_die_setting(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Once per process, at the first setting read: a warning from rank 0 for
+ * each MPIOPT_ variable of the environment that the project does not know
+ * (a misspelling), with the nearest known name. */
+void mpiopt_env_check_names(void);
 /* After MPI_Init: stop with a message naming the launcher when the program
  * was started by the other MPI's launcher (a singleton world while that
  * launcher's variables say it started several processes). */

@@ -64,20 +64,20 @@ static void init(void) {
   if (!inited || finalized)
     mpiopt_die(MPI_COMM_NULL, "a lazy reduction was called %s", inited ? "after MPI_Finalize" : "before MPI_Init");
   mpiopt_lazy_config *c = &mpiopt_lazy_cfg;
-  c->enabled = (int)mpiopt_env_long("MPIOPT_LAZY", 1, 0, 1);
+  c->enabled = mpiopt_env_bool("MPIOPT_LAZY", 1);
   /* auto (-1) or the index of a forced algorithm in mpiopt_lazy_algorithms */
   static const char *const fuse_names[] = {"auto", "grouped", "composite"};
   c->fuse = mpiopt_env_choice("MPIOPT_LAZY_FUSE", fuse_names, 3, 0) - 1;
   mpiopt_lazy_model_init();
-  c->adapt = (int)mpiopt_env_long("MPIOPT_LAZY_ADAPT", 1, 0, 1);
+  c->adapt = mpiopt_env_bool("MPIOPT_LAZY_ADAPT", 1);
   c->solo_limit = (int)mpiopt_env_long("MPIOPT_LAZY_SOLO", 8, 1, 1 << 30);
   c->backoff_min = mpiopt_env_long("MPIOPT_LAZY_BACKOFF", 64, 1, 1L << 40);
   c->backoff_max = mpiopt_env_long("MPIOPT_LAZY_BACKOFF_MAX", 1L << 16, 1, 1L << 40);
   if (c->backoff_max < c->backoff_min) c->backoff_max = c->backoff_min;
-  c->async = (int)mpiopt_env_long("MPIOPT_LAZY_ASYNC", 0, 0, 1);
-  c->check = (int)mpiopt_env_long("MPIOPT_CHECK", 0, 0, 1);
+  c->async = mpiopt_env_bool("MPIOPT_LAZY_ASYNC", 0);
+  c->check = mpiopt_env_bool("MPIOPT_CHECK", 0);
   c->check_timeout = mpiopt_env_long("MPIOPT_CHECK_TIMEOUT", 60, 1, 1L << 30);
-  c->stats = (int)mpiopt_env_long("MPIOPT_LAZY_STATS", 0, 0, 1);
+  c->stats = mpiopt_env_bool("MPIOPT_LAZY_STATS", 0);
   hash_cap = 256;
   site_hash = malloc(sizeof *site_hash * (size_t)hash_cap);
   if (!site_hash) mpiopt_die(MPI_COMM_WORLD, "out of memory");

@@ -130,9 +130,9 @@ void mpiopt_lazy_model_init(void) {
   const char *v = getenv("MPIOPT_LAZY_MODEL");
   if (v && *v) {
     if (!parse_model(v))
-      mpiopt_die(MPI_COMM_NULL,
+      mpiopt_die_setting(
                  "MPIOPT_LAZY_MODEL=%s: expected BYTES:MICROSECONDS pairs separated by commas, sizes "
-                 "increasing, at most %d (as scripts/tune prints), optionally as curves P@PAIRS for "
+                 "increasing, at most %d (as ompi-tune prints), optionally as curves P@PAIRS for "
                  "increasing communicator sizes P separated by '/', at most %d",
                  v, MPIOPT_LAZY_MODEL_MAX, MPIOPT_LAZY_CURVES_MAX);
     return;

@@ -6,6 +6,8 @@ Fails (exit status 1, one line per problem) when
     docs/checks/<name>.md;
   - a transformation registered in tool/lib/transforms/Transforms.cpp has
     no page docs/transforms/<name>.md;
+  - a variable docs/runtime.md documents is missing from the runtime's list
+    of known variables (runtime/core/env.c), which warns of the others;
   - an MPIOPT_* environment variable that the sources read is missing from
     the table of docs/runtime.md ("Environment variables"); the sources
     scanned: runtime/ and templates/ (C and C++: every "MPIOPT_..." string
@@ -148,6 +150,13 @@ def main():
         if name not in documented:
             problems.append("docs/runtime.md: %s (read in %s) is not in the table of environment variables"
                             % (name, variables[name]))
+    # The runtime warns of MPIOPT_ variables it does not know (a misspelling):
+    # its list must hold every documented one.
+    env_c = os.path.join(root, "runtime", "core", "env.c")
+    known = set(re.findall(r'"(MPIOPT_[A-Z0-9_]+)"', read(env_c))) if os.path.isfile(env_c) else set()
+    for name in sorted(documented - known):
+        problems.append("runtime/core/env.c: %s is documented in docs/runtime.md but not in the runtime's list of "
+                        "known variables (it would be warned of as a misspelling)" % name)
 
     pages = [os.path.join(root, "README.md")]
     for d, dirs, files in os.walk(docs):

@@ -1,7 +1,7 @@
 /* Runtime test (expected to abort): a planned collective or large-vector
  * reduction called with arguments no MPI accepts, or a plan used wrongly,
  * stops the job with a message naming the call (the ctest checks each
- * message). MPIOPT_BAD selects the case; with it unset the program runs
+ * message). RT_BAD_CASE selects the case; with it unset the program runs
  * one valid call of each kind (for the bad-environment cases). Short
  * reductions go to the MPI unchecked (it checks them: small_root), long
  * ones are checked by the runtime. */
@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const char *bad = getenv("MPIOPT_BAD");
+  const char *bad = getenv("RT_BAD_CASE");
   if (!bad) bad = "";
   int *c = calloc((size_t)size, sizeof(int)), *d = calloc((size_t)size, sizeof(int));
   int *rc = calloc((size_t)size, sizeof(int)), buf[64] = {0}, out[64] = {0};
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
     mpiopt_reduce(buf, out, 64, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   }
   mpiopt_plan_free(&plan);
-  if (rank == 0) printf("not reached unless MPIOPT_BAD is unset\n");
+  if (rank == 0) printf("not reached unless RT_BAD_CASE is unset\n");
   free(c);
   free(d);
   free(rc);

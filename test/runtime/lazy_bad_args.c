@@ -1,6 +1,6 @@
 /* Runtime test (expected to abort): a call of the lazy runtime with an
  * argument no MPI accepts stops the program with a message naming the call
- * site and the argument, before anything is queued. MPIOPT_BAD selects the
+ * site and the argument, before anything is queued. RT_BAD_CASE selects the
  * case (the ctest checks each message). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  const char *bad = getenv("MPIOPT_BAD");
+  const char *bad = getenv("RT_BAD_CASE");
   double a = 1, b = 0;
   if (!bad) bad = "";
   if (!strcmp(bad, "count"))
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(bad, "comm"))
     mpiopt_lazy_allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_NULL);
   mpiopt_lazy_wait(&b);
-  printf("not reached unless MPIOPT_BAD is unset: %g\n", b);
+  printf("not reached unless RT_BAD_CASE is unset: %g\n", b);
   MPI_Finalize();
   return 0;
 }

@@ -2,6 +2,8 @@
 # Runtime tests, run by ctest:
 #   rt.sh IMPL NPROCS SOURCE [VAR=VALUE ...]            the program must print "ok: N checks, 0 failures"
 #   rt.sh IMPL NPROCS SOURCE --abort REGEX [VAR=VALUE ...]  the program must fail, printing REGEX
+#   rt.sh IMPL NPROCS SOURCE --abort-once REGEX [VAR=VALUE ...]  the same, REGEX on exactly one line
+#   rt.sh IMPL NPROCS SOURCE --warn-once REGEX [VAR=VALUE ...]   it must pass, printing REGEX on exactly one line
 # SOURCE (.c, or .cpp for the C++ front end) is compiled with the MPI's own
 # wrapper against runtime/include and the libompi-rt built for that MPI.
 # Environment (set by CMake): RT_SRC_ROOT RT_BUILD_DIR RT_WORK MPI_MPICH_CC
@@ -11,8 +13,12 @@ set -euo pipefail
 
 impl=$1 n=$2 src=$3
 shift 3
-abort=""
-if [ "${1:-}" = --abort ]; then abort=$2; shift 2; fi
+abort="" once="" warn=""
+case "${1:-}" in
+  --abort) abort=$2; shift 2 ;;
+  --abort-once) abort=$2 once=1; shift 2 ;;
+  --warn-once) warn=$2; shift 2 ;;
+esac
 
 mkdir -p "$RT_WORK"
 cd "$RT_WORK"
@@ -34,6 +40,10 @@ set -e
 if [ -n "$abort" ]; then
   [ $rc -ne 0 ] || { cat out.txt; fail "$name exited 0; an abort was expected"; }
   grep -Eq "$abort" out.txt || { cat out.txt; fail "$name failed without the expected message /$abort/"; }
+  if [ -n "$once" ]; then
+    c=$(grep -Ec "$abort" out.txt)
+    [ "$c" -eq 1 ] || { cat out.txt; fail "$name printed /$abort/ $c times; once was expected"; }
+  fi
   ok "$name aborted with the expected message"
   exit 0
 fi
@@ -41,3 +51,7 @@ cat out.txt
 [ $rc -eq 0 ] || fail "$name exited with $rc"
 grep -Eq "^ok: [1-9][0-9]* checks, 0 failures" out.txt || fail "$name did not report its checks"
 ! grep -q "^FAIL" out.txt || fail "$name printed a failure"
+if [ -n "$warn" ]; then
+  c=$(grep -Ec "$warn" out.txt || true)
+  [ "$c" -eq 1 ] || fail "$name printed /$warn/ $c times; once was expected"
+fi

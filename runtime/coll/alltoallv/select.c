@@ -54,14 +54,14 @@ static void parse_model(const char *v) {
     char *end = NULL;
     double x = k >= 0 ? strtod(eq + 1, &end) : -1;
     if (k < 0 || end == eq + 1 || x < 0 || (*end && *end != ','))
-      mpiopt_die(MPI_COMM_NULL,
+      mpiopt_die_setting(
                  "MPIOPT_ALLTOALLV_MODEL=%s: expected KEY=VALUE pairs separated by commas, keys call, msg, byte, "
                  "zero, copy, sync, inter, values not negative",
                  v);
     *fields[k] = x;
     s = *end ? end + 1 : end;
   }
-  if (model.inter < 1) mpiopt_die(MPI_COMM_NULL, "MPIOPT_ALLTOALLV_MODEL=%s: inter must be at least 1", v);
+  if (model.inter < 1) mpiopt_die_setting("MPIOPT_ALLTOALLV_MODEL=%s: inter must be at least 1", v);
 }
 
 const mpiopt_a2av_model *mpiopt_a2av_model_get(void) {
