@@ -387,12 +387,43 @@ PY
 
   install)
     # The installed layout: bin/ompi-cc finds bin/ompi-opt, lib/libompi-rt.a
-    # and include/ beside it.
+    # and include/ beside it, and its driver in lib/ompi (nothing but
+    # commands in bin/); the examples in share/ompi/examples.
     cmake --install "$E2E_BUILD_DIR" --prefix "$E2E_WORK/prefix" > install.log 2>&1 ||
       { cat install.log; fail "cmake --install failed"; }
-    for f in bin/ompi-cc bin/ompi-opt lib/libompi-rt.a include/mpiopt/mpiopt.h include/mpiopt/templates.h; do
+    for f in bin/ompi-cc bin/ompi-opt lib/libompi-rt.a include/mpiopt/mpiopt.h include/mpiopt/templates.h \
+      lib/ompi/ompi_cc.py lib/ompi/__pycache__ share/ompi/examples/heat.c share/ompi/examples/bsp_inprod.c; do
       [ -e "prefix/$f" ] || fail "the install has no $f"
     done
+    for f in bin/ompi_cc.py bin/__pycache__; do
+      [ ! -e "prefix/$f" ] || fail "the install has $f (expected in lib/ompi)"
+    done
+    prefix/bin/ompi-cc --version > version.txt
+    grep -q "^ompi-cc (OMPI, the optimising MPI compiler) [0-9][0-9.]*; real compiler" version.txt &&
+      grep -q "^ompi-opt [0-9]" version.txt || { cat version.txt; fail "installed ompi-cc --version"; }
+    prefix/bin/ompi-tune --help > tune-help.txt
+    head -1 tune-help.txt | grep -q "^usage: ompi-tune" || { cat tune-help.txt; fail "ompi-tune --help does not start with its usage"; }
+    if grep -q "benchmarks/\|scripts/\|docs/" tune-help.txt; then cat tune-help.txt; fail "ompi-tune --help names source-tree paths"; fi
+    grep -q "$E2E_WORK/prefix/share/ompi/tune" tune-help.txt || fail "ompi-tune --help does not name its programs' directory"
+    grep -q 'set(OMPI_CC_EXECUTABLE "[^"]*/bin/ompi-cc")' prefix/lib/cmake/OMPI/OMPIConfig.cmake ||
+      fail "OMPIConfig.cmake does not set OMPI_CC_EXECUTABLE"
+    # find_package(OMPI): a target's C sources through ompi-cc, the C
+    # compiler left as project() found it (gcc).
+    mkdir launch && cp prefix/share/ompi/examples/heat.c launch/
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(app C)' 'find_package(OMPI 0.1 REQUIRED)' \
+      'add_executable(heat heat.c)' 'ompi_target_sources_through_ompi_cc(heat OPTIONS --ompi-keep --ompi-report-file=%s.json)' \
+      > launch/CMakeLists.txt
+    cmake -G Ninja -S launch -B launch/build -DCMAKE_PREFIX_PATH="$E2E_WORK/prefix" -DMPI_C_COMPILER="$MPI_MPICH_CC" \
+      > launch-configure.log 2>&1 || { cat launch-configure.log; fail "find_package(OMPI) failed"; }
+    if grep -q "CMAKE_C_COMPILER:.*ompi-cc" launch/build/CMakeCache.txt; then fail "the C compiler was changed"; fi
+    cmake --build launch/build -v > launch-build.log 2>&1 || { cat launch-build.log; fail "the launcher build failed"; }
+    grep -q "$E2E_WORK/prefix/bin/ompi-cc --ompi-launcher --ompi-keep" launch-build.log ||
+      { cat launch-build.log; fail "the compile did not go through ompi-cc"; }
+    grep -q mpiopt_fuse launch/build/CMakeFiles/heat.dir/heat.c.c.ompi || fail "the launcher build was not optimised"
+    python3 -c "import json; d = json.load(open('launch/build/heat.json')); assert d['files'][0]['calls']" ||
+      fail "no report file"
+    "$MPI_MPICH_CC" -o plain-launch "$E2E_SRC_ROOT/examples/heat.c"
+    same_output mpich 2 ./plain-launch launch/build/heat
     prefix/bin/ompi-cc --ompi-verbose -o prog "$E2E_SRC_ROOT/examples/heat.c" 2> verbose.txt
     grep -q "^ompi-cc: $E2E_WORK/prefix/bin/ompi-opt " verbose.txt || { cat verbose.txt; fail "did not run the installed ompi-opt"; }
     grep -q -- "-L$E2E_WORK/prefix/lib -Wl,--undefined=mpiopt_runtime_linked -lompi-rt -fopenmp" verbose.txt || fail "did not link the installed runtime"
@@ -533,7 +564,7 @@ C
     "$E2E_OMPI_CC" --ompi-keep -o nodir/x heat.c 2> err.txt; got=$?
     set -e
     [ "$want" -ne 0 ] && [ "$got" -eq "$want" ] || fail "exit status $got, mpicc's is $want"
-    [ "$(grep -c '^ompi-cc: error: cannot keep' err.txt)" -eq 1 ] || { cat err.txt; fail "no one-line error"; }
+    [ "$(grep -c '^ompi-cc: warning: cannot keep' err.txt)" -eq 1 ] || { cat err.txt; fail "no one-line warning"; }
     notraceback err.txt
     set +e
     "$E2E_OMPI_CC" --ompi-keep -c heat.c -o /proc/heat.o 2> err.txt; got=$?
@@ -542,7 +573,7 @@ C
     notraceback err.txt
     # A bad MPIOPT_CC_TIMEOUT: one line; the build goes on, optimised.
     MPIOPT_CC_TIMEOUT=abc "$E2E_OMPI_CC" --ompi-keep -o heat2 heat.c 2> err.txt || fail "the build failed"
-    grep -q "^ompi-cc: error: MPIOPT_CC_TIMEOUT='abc' is not a positive number" err.txt || { cat err.txt; fail "no error line"; }
+    grep -q "^ompi-cc: warning: MPIOPT_CC_TIMEOUT='abc' is not a positive number" err.txt || { cat err.txt; fail "no warning line"; }
     notraceback err.txt
     # A missing file and a syntax error: reported once, by the compiler.
     printf 'int main(void) { int x = ; return 0; }\n' > bad.c
