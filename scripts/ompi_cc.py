@@ -556,13 +556,14 @@ def first_error(stderr):
 def parse_own(argv):
     """ompi-cc's own options, and the rest for the real compiler."""
     own = {"report": None, "keep": False, "off": False, "verbose": False, "diff": None, "profile": None,
-           "mpicc": None, "help": False, "reassociate": False, "report_file": None, "launcher": False}
+           "mpicc": None, "help": False, "reassociate": False, "report_file": None, "launcher": False,
+           "report_form": None}
     args = []
     for a in argv:
         if a == "--ompi-report":
-            own["report"] = "text"
+            own["report"] = own["report"] or "text"
         elif a.startswith("--ompi-report="):
-            own["report"] = a.split("=", 1)[1]
+            own["report"] = own["report_form"] = a.split("=", 1)[1]
             if own["report"] not in ("text", "long", "json"):
                 die("--ompi-report takes 'text', 'long' or 'json', not '%s'" % own["report"], 2)
         elif a.startswith("--ompi-report-file="):
@@ -589,8 +590,8 @@ def parse_own(argv):
             die("unknown option %s (see --ompi-help)" % a, 2)
         else:
             args.append(a)
-    if own["report_file"] and not own["report"]:
-        own["report"] = "json"
+    if own["report_file"] and not own["report_form"]:
+        own["report"] = "json"  # the format meant for files, unless one is named
     return own, args
 
 
