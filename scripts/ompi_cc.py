@@ -634,13 +634,15 @@ def query(mpicc, cmd, args, verbose):
     (the real wrapper is asked what MPI it is only where the link matters)."""
     opt, libdir, incdirs = layout()
     if "--version" in args:
+        # One line before the real compiler's answer (build tools that read
+        # it look for the compiler's own words): ompi-opt's version word only.
         try:
-            opt_version = spawn([opt, "--version"], out=True, err=True, timeout=60).stdout.split("\n")[0].strip()
+            v = spawn([opt, "--version"], out=True, err=True, timeout=60).stdout.split("\n")[0].split()
+            opt_version = v[1] if len(v) > 1 and v[0] == "ompi-opt" else "unknown"
         except (OSError, Timeout):
-            opt_version = ""
-        sys.stdout.write("ompi-cc (OMPI, the optimising MPI compiler) %s; real compiler: %s\n" %
-                         (project_version(incdirs), which(mpicc) or mpicc))
-        sys.stdout.write("%s\n" % (opt_version or "ompi-opt: not found at %s" % opt))
+            opt_version = "not found"
+        sys.stdout.write("ompi-cc (OMPI, the optimising MPI compiler) %s; real compiler: %s; ompi-opt %s\n" %
+                         (project_version(incdirs), which(mpicc) or mpicc, opt_version))
         sys.stdout.flush()
         return run([mpicc] + args, verbose).returncode
     extra = header_flags(incdirs)

@@ -399,8 +399,8 @@ PY
       [ ! -e "prefix/$f" ] || fail "the install has $f (expected in lib/ompi)"
     done
     prefix/bin/ompi-cc --version > version.txt
-    grep -q "^ompi-cc (OMPI, the optimising MPI compiler) [0-9][0-9.]*; real compiler" version.txt &&
-      grep -q "^ompi-opt [0-9]" version.txt || { cat version.txt; fail "installed ompi-cc --version"; }
+    grep -q "^ompi-cc (OMPI, the optimising MPI compiler) [0-9][0-9.]*; real compiler: .*; ompi-opt [0-9]" version.txt ||
+      { cat version.txt; fail "installed ompi-cc --version"; }
     prefix/bin/ompi-tune --help > tune-help.txt
     head -1 tune-help.txt | grep -q "^usage: ompi-tune" || { cat tune-help.txt; fail "ompi-tune --help does not start with its usage"; }
     if grep -q "benchmarks/\|scripts/\|docs/" tune-help.txt; then cat tune-help.txt; fail "ompi-tune --help names source-tree paths"; fi
