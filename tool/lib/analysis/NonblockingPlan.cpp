@@ -46,7 +46,7 @@ llvm::StringRef completionTemplate(llvm::StringRef Function) {
 bool requestType(QualType T, bool Arrays) {
   if (Arrays)
     if (const ArrayType *A = T->getAsArrayTypeUnsafe())
-      return requestType(A->getElementType(), false);
+      return requestType(A->getElementType(), true);
   for (const TypedefType *TT = T->getAs<TypedefType>(); TT;) {
     if (isRequestType(TT->getDecl()->getName()))
       return true;
@@ -61,9 +61,14 @@ const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &
   const Expr *E = Arg->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *S = dyn_cast<ArraySubscriptExpr>(E))
-    E = S->getBase()->IgnoreParenImpCasts();
-  else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+  if (isa<ArraySubscriptExpr>(E)) {
+    // reqs[i], or reqs[g][i] of an array of arrays (not through a pointer)
+    while (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = S->getBase()->IgnoreParenImpCasts();
+      if (!isa<ArraySubscriptExpr>(E) && !isa<DeclRefExpr>(E))
+        break;
+    }
+  } else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
     E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
   const auto *D = dyn_cast<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;

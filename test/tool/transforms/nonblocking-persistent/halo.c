@@ -139,6 +139,25 @@ void param(double *u, int peer, MPI_Request *r) {
   MPI_Isend(u, 4, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, r);
 }
 
+// Negative: an array of arrays of requests passed in is a parameter too.
+void grid_param(double *u, int peer, int g, MPI_Request req[4][8]) {
+  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: nonblocking-persistent: not done: MPI_Irecv not through a persistent request (its request variable 'req' is a parameter: another function may complete or free the request)
+  MPI_Irecv(u, 4, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &(req[g][1]));
+}
+
+// An array of arrays of requests local to the function: through the cache.
+void grid(double *u, int peer, int steps) {
+  MPI_Request req[2][2];
+  int g;
+  for (g = 0; g < steps; g++) {
+    // REPORT-DAG: halo.c:[[#@LINE+2]]:5: nonblocking-persistent: MPI_Irecv through grid's cache of persistent requests (mpiopt_irecv_nb) (its request variable 'req' {{.*}}
+    // SRC: mpiopt_irecv_nb(&mpiopt_nbc{{[0-9]+}}_c, u, 4, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &(req[g % 2][0]));
+    MPI_Irecv(u, 4, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &(req[g % 2][0]));
+    // SRC: mpiopt_wait_nb(&mpiopt_nbc{{[0-9]+}}_c, &req[g % 2][0], MPI_STATUS_IGNORE);
+    MPI_Wait(&req[g % 2][0], MPI_STATUS_IGNORE);
+  }
+}
+
 struct exchange {
   MPI_Request req[2];
 };
