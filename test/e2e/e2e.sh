@@ -398,6 +398,19 @@ PY
     for f in bin/ompi_cc.py bin/__pycache__; do
       [ ! -e "prefix/$f" ] || fail "the install has $f (expected in lib/ompi)"
     done
+    # Man pages, made from each command's own --help: `man ompi-cc` with the
+    # install's share/man on MANPATH.
+    for m in ompi-opt ompi-cc ompi-tune bspcc bsprun; do
+      [ -s "prefix/share/man/man1/$m.1" ] || fail "the install has no man page of $m"
+      head -1 "prefix/share/man/man1/$m.1" | grep -q '^\.TH "'"$(echo $m | tr a-z A-Z)"'" 1' ||
+        fail "the man page of $m does not begin with its .TH line"
+      if grep -q "$E2E_SRC_ROOT" "prefix/share/man/man1/$m.1"; then fail "the man page of $m names the checkout"; fi
+    done
+    if command -v man > /dev/null; then
+      MANPATH="$E2E_WORK/prefix/share/man" man -P cat ompi-cc 2> man.err > man.txt ||
+        { cat man.err; fail "man ompi-cc failed"; }
+      grep -q "drop-in" man.txt || { cat man.txt; fail "man ompi-cc does not show ompi-cc's help"; }
+    fi
     prefix/bin/ompi-cc --version > version.txt
     grep -q "^ompi-cc (OMPI, the optimising MPI compiler) [0-9][0-9.]*; real compiler: .*; ompi-opt [0-9]" version.txt ||
       { cat version.txt; fail "installed ompi-cc --version"; }
