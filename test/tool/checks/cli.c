@@ -22,7 +22,7 @@
 // WERROR: error: {{.*}}[ompi-pointer-to-pointer]
 // WERROR: 4 errors generated.
 // RUN: %ompi-opt --check --Werror --checks=-pointer-to-pointer,-type-mismatch,-unmatched-p2p %s -- %mpich_cflags | count 0
-// RUN: %ompi-opt --check --checks=none %s -- %mpich_cflags | count 0
+// RUN: %ompi-opt --check --checks=missing-finalize %s -- %mpich_cflags | count 0
 // RUN: %ompi-opt --list-checks | FileCheck --check-prefix=LIST %s
 // LIST: fusable-reductions (optimisation): independent reductions that static fusion merges into one collective
 // LIST: type-mismatch (correctness): buffer element type differs from the MPI datatype

@@ -65,6 +65,12 @@ Expected<CheckSet> CheckSet::parse(StringRef List, StringRef Option) {
   return S;
 }
 
+Error emptyRunError(StringRef List, StringRef Where) {
+  return createStringError(inconvertibleErrorCode(),
+                           "%s: '%s' enables no check, so nothing would run (see --list-checks)", Where.str().c_str(),
+                           List.str().c_str());
+}
+
 bool CheckSet::contains(StringRef Check) const {
   for (size_t I = 0; I < checks().size() && I < In.size(); ++I)
     if (Check == checks()[I].Name)

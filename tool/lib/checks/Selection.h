@@ -5,7 +5,9 @@
 // or in the group form "<kind>-<name>" (correctness-type-mismatch,
 // optimisation-*); "-item" removes, "all"/"none" (or "*"/"-*") select every
 // check or none; a list that starts with a removal starts from all. A plain
-// name that names no check is an error.
+// name that names no check is an error; so is a list that runs no check
+// (emptyRunError: "-*", "none", a glob that matches nothing), as
+// clang-tidy's "no checks enabled" is.
 //
 // .ompi-opt (YAML, searched upwards from each source like .clang-tidy)
 // gives a file's defaults: Checks and WarningsAsErrors; command-line
@@ -20,6 +22,7 @@
 #define OMPI_TOOL_CHECKS_SELECTION_H
 
 #include "checks/Checks.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -38,10 +41,18 @@ public:
   static CheckSet correctness();
   bool contains(llvm::StringRef Check) const;
   std::vector<std::string> names() const;
+  /// Whether the set holds no check.
+  bool empty() const {
+    return llvm::none_of(In, [](bool B) { return B; });
+  }
 
 private:
   std::vector<bool> In;
 };
+
+/// The error of a Checks list that selects no check: Where names where the
+/// list came from ("--checks", "DIR/.ompi-opt: Checks").
+llvm::Error emptyRunError(llvm::StringRef List, llvm::StringRef Where);
 
 /// Pattern (a name or glob, "ompi-" optional) matches check K.
 bool matchesCheck(llvm::StringRef Pattern, const CheckInfo &K);

@@ -160,9 +160,13 @@ std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, Pipelin
     // .ompi-opt) picks its findings (writeLint). The lists are checked here.
     Opts.RunChecks = true;
     for (auto [List, Name] : {std::pair{O.CheckList, "--checks"}, std::pair{O.Werror, "--Werror"}})
-      if (List && !List->empty())
-        if (Expected<CheckSet> S = CheckSet::parse(*List, Name); !S)
+      if (List && !List->empty()) {
+        Expected<CheckSet> S = CheckSet::parse(*List, Name);
+        if (!S)
           return toString(S.takeError());
+        if (StringRef(Name) == "--checks" && S->empty()) // clang-tidy's "no checks enabled"
+          return toString(emptyRunError(*List, Name));
+      }
   }
   // The machine profile: --profile, else MPIOPT_PROFILE, else the default
   // of the MPI each source is compiled with.
@@ -292,6 +296,10 @@ bool selectFindings(const DriverOptions &O, FileOutcome &F) {
                                     : SetOf(Config->WarningsAsErrors, Where + "WarningsAsErrors", CheckSet());
   if (!Run || !Err) {
     errs() << "ompi-opt: error: " << toString(Run ? Err.takeError() : Run.takeError()) << "\n";
+    return false;
+  }
+  if (!O.CheckList && Config->Checks && Run->empty()) { // a .ompi-opt that runs nothing
+    errs() << "ompi-opt: error: " << toString(emptyRunError(*Config->Checks, Where + "Checks")) << "\n";
     return false;
   }
   llvm::erase_if(F.Findings, [&](const Finding &D) {
