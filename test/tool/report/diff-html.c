@@ -24,6 +24,17 @@
 // RUN: cd %t.d && %ompi-opt --html-dir=more unchanged.c -o out2.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=INDEX %s < %t.d/more/index.html
 // RUN: not %ompi-opt --diff=html %s %inputs/unchanged.c -- %mpich_cflags 2>&1 | FileCheck --check-prefix=TWO %s
+// The #line directives of --line-directives (the text ompi-cc compiles) are
+// dimmed in the transformed pane; long lines wrap between tokens (the
+// script adds a break after ',', ';', '(' and '{'), inside a name only when the name
+// alone is wider than the pane:
+// RUN: cd %t.d && %ompi-opt --line-directives --html-dir=lines diff-html.c -o out3.c -- %mpich_cflags
+// RUN: FileCheck --check-prefix=LINES %s < %t.d/lines/diff-html.c.html
+// RUN: not grep -q 'word-break:[b]reak-all' %t.d/lines/diff-html.c.html
+// LINES: tr.line>td:nth-child(even){white-space:pre-wrap;overflow-wrap:anywhere;padding:0 8px;vertical-align:top}
+// LINES-NEXT: tr.line>td.ld{opacity:.4}
+// LINES: <td>[[#]]</td><td class=ld title="#line: keeps the original line numbers">#line [[#]]</td></tr>
+// LINES: '<wbr>'
 
 // PAGE:<!doctype html>
 // PAGE:<title>ompi-opt: diff-html.c</title>

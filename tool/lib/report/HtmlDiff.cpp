@@ -133,15 +133,28 @@ private:
 struct CodeCell {
   std::string Text;
   bool InComment = false;
+  bool Directive = false; ///< a #line the transformation wrote (shown dimmed)
 };
 
-std::vector<CodeCell> codeCells(const std::vector<StringRef> &Lines) {
+/// "#line N" (and "# N"): what --line-directives and the prologue write.
+bool isLineDirective(StringRef L) {
+  L = L.ltrim();
+  if (!L.consume_front("#"))
+    return false;
+  L = L.ltrim();
+  L.consume_front("line");
+  L = L.ltrim();
+  return !L.empty() && isDigit(L.front());
+}
+
+/// Transformed: the right pane, whose #line directives are dimmed.
+std::vector<CodeCell> codeCells(const std::vector<StringRef> &Lines, bool Transformed) {
   std::vector<CodeCell> R;
   Lexer Lex;
   for (StringRef L : Lines) {
     bool In = Lex.inComment();
     Lex.line(L);
-    R.push_back({esc(L), In});
+    R.push_back({esc(L), In, Transformed && !In && isLineDirective(L)});
   }
   return R;
 }
@@ -192,7 +205,8 @@ table.diff{border-collapse:collapse;width:100%;table-layout:fixed;background:#ff
 table.diff col.ln{width:3.5em}
 table.diff th{position:sticky;top:0;background:#eceff1;text-align:left;padding:4px 8px;font-family:system-ui,sans-serif;z-index:1}
 tr.line>td:nth-child(odd){color:#90a4ae;text-align:right;padding:0 6px;user-select:none;border-right:1px solid #eee;vertical-align:top}
-tr.line>td:nth-child(even){white-space:pre-wrap;word-break:break-all;padding:0 8px;vertical-align:top}
+tr.line>td:nth-child(even){white-space:pre-wrap;overflow-wrap:anywhere;padding:0 8px;vertical-align:top}
+tr.line>td.ld{opacity:.4}
 tr.line>td:nth-child(2){border-right:2px solid #cfd8dc}
 tr.chg>td:nth-child(-n+2){background:#ffebee}
 tr.chg>td:nth-child(n+3){background:#e8f5e9}
@@ -206,7 +220,9 @@ tr.fold td{background:#eceff1;color:#546e7a;text-align:center;cursor:pointer;fon
 )CSS";
 
 // Highlights the code cells (the page holds their plain text: C tokens as
-// Lexer above splits them); fills the right pane of unchanged lines from
+// Lexer above splits them), with a break opportunity after ',', ';', '('
+// and '{', so a long line wraps between tokens (inside a name only when the name alone
+// is wider than the pane); fills the right pane of unchanged lines from
 // the left (the page holds their text once); folds long unchanged runs,
 // building their rows from the plain text the first time they open; checks
 // that the panes line up (the browser test reads the result from
@@ -230,13 +246,13 @@ function hl(L,inc){
       while(j<n&&/[A-Za-z0-9_]/.test(L[j])) j++;
       var w=L.slice(i,j), k=KW.has(w)?'k':TY.has(w)?'t':/^MPI_/.test(w)?'m':/^(mpiopt_|MPIOPT_)/.test(w)?'o':'';
       o+=k?sp(k,w):w;
-    } else o+=esc(c);
+    } else o+=esc(c)+(/[,;({]/.test(c)?'<wbr>':'');
     i=j;}
   return o;}
 document.querySelectorAll('tr.line>td:nth-child(even):not(.same)').forEach(function(c){
   if(c.textContent) c.innerHTML=hl(c.textContent,c.classList.contains('ic'));});
 document.querySelectorAll('tr.line>td.same').forEach(function(c){c.innerHTML=c.parentNode.children[1].innerHTML;});
-function cell(text){var d=document.createElement('td'); d.textContent=text; return d;}
+function cell(text){var d=document.createElement('td'); d.innerHTML=esc(text).replace(/([,;(])/g,'$1<wbr>'); return d;}
 function unfold(b){
   var raw=b.querySelector('tr.raw'); if(!raw) return;
   var i=+raw.dataset.i, j=+raw.dataset.j;
@@ -345,6 +361,8 @@ private:
   void row(unsigned I, unsigned J);
   /// A code cell (the columns' styles come from their position).
   static std::string code(const CodeCell &C) {
+    if (C.Directive)
+      return "<td class=ld title=\"#line: keeps the original line numbers\">" + C.Text + "</td>";
     return std::string(C.InComment ? "<td class=ic>" : "<td>") + C.Text + "</td>";
   }
   void rawRows(unsigned I0, unsigned J0, unsigned N);
@@ -516,8 +534,8 @@ void PageWriter::table() {
   OS << "<table class=diff><colgroup><col class=ln><col><col class=ln><col></colgroup>\n"
      << "<thead><tr><th class=pane colspan=2>original: " << esc(Path) << "</th><th class=pane colspan=2>"
      << "transformed</th></tr></thead>\n";
-  HA = codeCells(A);
-  HB = codeCells(B);
+  HA = codeCells(A, false);
+  HB = codeCells(B, true);
   unsigned I = 0, J = 0, Id = 0;
   for (const DiffHunk &H : Blocks) {
     // Where the block starts (0-based); an empty side starts after its Start line.
