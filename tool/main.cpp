@@ -85,6 +85,13 @@ static cl::opt<std::string> Werror("Werror", cl::ValueOptional,
                                    cl::value_desc("checks"), cl::cat(OptCategory));
 static cl::opt<std::string> Format("format", cl::desc("With --check: 'text' (default) or 'sarif' (SARIF 2.1.0)"),
                                    cl::init("text"), cl::value_desc("format"), cl::cat(OptCategory));
+static cl::opt<std::string> DocsUrl("docs-url",
+                                    cl::desc("With --check --format=sarif: each rule's helpUri is <base>/<check>.md "
+                                             "(default: the installed pages as a file URI)"),
+                                    cl::value_desc("base"), cl::cat(OptCategory));
+static cl::opt<std::string> Explain("explain",
+                                    cl::desc("Print the page of a check (what it finds, why, how to silence it)"),
+                                    cl::value_desc("check"), cl::cat(OptCategory));
 static cl::opt<bool> Fix("fix", cl::desc("With --check: apply the fix-its to the sources (backups as with --in-place)"),
                          cl::cat(OptCategory));
 static cl::opt<bool> ListChecks("list-checks", cl::desc("Print the checks of --check"), cl::cat(OptCategory));
@@ -144,6 +151,8 @@ int main(int argc, const char **argv) {
   O.CheckList = given(CheckList);
   O.Werror = given(Werror);
   O.Format = given(Format);
+  O.DocsUrl = given(DocsUrl);
+  O.Explain = given(Explain);
   O.HtmlDir = HtmlDir;
   O.BackupSuffix = BackupSuffix;
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;

@@ -11,6 +11,7 @@
 #include "support/FileOutput.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,6 +32,25 @@ std::string ompi::defaultProfileDir() {
   SmallString<256> Dir(sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Dir, "share", "ompi", "profiles");
   return Dir.str().str();
+}
+
+std::string ompi::checksDocDir() {
+  std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
+  std::vector<std::string> Dirs;
+  if (!Exe.empty()) {
+    StringRef Prefix = sys::path::parent_path(sys::path::parent_path(Exe));  // bin/..
+    Dirs.push_back((Prefix + "/share/doc/ompi/checks").str());               // installed
+    Dirs.push_back((sys::path::parent_path(Prefix) + "/docs/checks").str()); // <checkout>/build/bin
+  }
+  Dirs.push_back(OMPI_SOURCE_DIR "/docs/checks");
+  for (std::string &D : Dirs) {
+    SmallString<256> Abs(D);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, true);
+    if (sys::fs::exists(Twine(Abs) + "/index.md"))
+      return Abs.str().str();
+  }
+  return "";
 }
 
 std::vector<std::string> ompi::runtimeIncludeDirs() {
@@ -84,6 +104,24 @@ std::optional<std::string> parseSelection(StringRef List, ArrayRef<StringRef> Na
   return std::nullopt;
 }
 
+/// --explain CHECK: the check's page, as rustc --explain prints an error's.
+int explain(StringRef Name) {
+  StringRef Check = StringRef(Name).trim();
+  Check.consume_front("ompi-");
+  const CheckInfo *K = findCheck(Check);
+  if (!K)
+    return usage("--explain: unknown check '" + Name + "' (see --list-checks)");
+  std::string Dir = checksDocDir();
+  auto Page = MemoryBuffer::getFile(Dir + "/" + K->Name + ".md");
+  if (Dir.empty() || !Page) {
+    errs() << "ompi-opt: error: --explain: the page of " << K->Name
+           << " is not installed (looked for share/doc/ompi/checks beside bin/ and docs/checks in the checkout)\n";
+    return 1;
+  }
+  outs() << (*Page)->getBuffer();
+  return 0;
+}
+
 /// --list-model, --list-transforms, --list-checks: true when one was given
 /// (and printed).
 bool printListings(const DriverOptions &O) {
@@ -117,10 +155,11 @@ std::optional<std::string> conflict(const DriverOptions &O) {
   std::string Format = O.Format.value_or("text");
   if (Format != "text" && Format != "sarif")
     return "--format takes 'text' or 'sarif', not '" + Format + "'";
-  if ((O.Format || O.Werror || O.Fix || O.CheckList) && !O.Check)
+  if ((O.Format || O.Werror || O.Fix || O.CheckList || O.DocsUrl) && !O.Check)
     return std::string(O.Werror      ? "--Werror"
                        : O.Fix       ? "--fix"
                        : O.CheckList ? "--checks"
+                       : O.DocsUrl   ? "--docs-url"
                                      : "--format") +
            " goes with --check";
   if (O.Check && (O.InPlace || O.DryRun || O.DiffFormat))
@@ -339,9 +378,19 @@ void matchAcrossFiles(std::vector<FileOutcome> &Outcomes) {
     });
 }
 
-/// --check: diagnostics or SARIF, then the fix-its with --fix. Exit status:
-/// 1 when a finding is an error (or an output fails), else 0.
-int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes) {
+/// The base of the SARIF rules' helpUri: --docs-url, else the checks'
+/// pages found beside the executable as a file URI ("" when none).
+std::string docsBase(const DriverOptions &O) {
+  if (O.DocsUrl)
+    return *O.DocsUrl;
+  std::string Dir = checksDocDir();
+  return Dir.empty() ? "" : fileUri(Dir) + "/";
+}
+
+/// --check: diagnostics or SARIF (with an invocation per file in Failures),
+/// then the fix-its with --fix. Exit status: 1 when a finding is an error
+/// (or an output fails), 2 for a bad .ompi-opt, else 0.
+int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes, ArrayRef<FileFailure> Failures) {
   std::vector<LintFile> Files;
   bool Errors = false;
   matchAcrossFiles(Outcomes);
@@ -355,10 +404,14 @@ int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes) {
     Files.push_back({F.Original, F.Findings});
   std::string Text;
   raw_string_ostream OS(Text);
-  if (O.Format.value_or("text") == "sarif")
-    writeSarif(OS, Files, toolVersion());
-  else
+  if (O.Format.value_or("text") == "sarif") {
+    std::vector<LintFailure> Failed;
+    for (const FileFailure &F : Failures)
+      Failed.push_back({F.Path, F.Message, F.ErrorFile, F.Line, F.Column});
+    writeSarif(OS, Files, toolVersion(), Failed, docsBase(O));
+  } else {
     writeDiagnostics(OS, Files);
+  }
   OS.flush();
   if (!writeFileOrReport(O.Output.empty() ? "-" : O.Output, Text))
     return 1;
@@ -472,6 +525,8 @@ int writeOutputs(const DriverOptions &O, const std::vector<FileOutcome> &Outcome
 } // namespace
 
 int ompi::runDriver(DriverOptions &O) {
+  if (O.Explain)
+    return explain(*O.Explain);
   if (printListings(O))
     return 0;
   std::string DBError;
@@ -487,13 +542,18 @@ int ompi::runDriver(DriverOptions &O) {
     return usage(*Msg);
 
   std::vector<FileOutcome> Outcomes;
-  bool Processed = runPipeline(*DB, O.Sources, Opts, Outcomes);
-  if (!Processed && O.Check && !Outcomes.empty()) {
-    // --check over many files: one that cannot be parsed (clang said why)
-    // does not hide the others' findings; the status says a file failed.
-    int RC = writeLint(O, Outcomes);
-    errs() << "ompi-opt: error: " << (O.Sources.size() - Outcomes.size()) << " of " << O.Sources.size()
-           << " files could not be processed\n";
+  std::vector<FileFailure> Failures;
+  bool Processed = runPipeline(*DB, O.Sources, Opts, Outcomes, &Failures);
+  if (!Processed && O.Check) {
+    // --check: a file that cannot be parsed (clang said why) does not hide
+    // the others' findings, and the output is written all the same (SARIF:
+    // an invocation per failed file), never left stale; status 3.
+    int RC = writeLint(O, Outcomes, Failures);
+    size_t Failed = O.Sources.size() - Outcomes.size();
+    if (O.Sources.size() == 1)
+      errs() << "ompi-opt: error: could not process " << O.Sources.front() << "\n";
+    else
+      errs() << "ompi-opt: error: " << Failed << " of " << O.Sources.size() << " files could not be processed\n";
     return RC == 2 ? 2 : 3;
   }
   if (!Processed) {
@@ -508,6 +568,6 @@ int ompi::runDriver(DriverOptions &O) {
     return 0;
   }
   if (O.Check)
-    return writeLint(O, Outcomes);
+    return writeLint(O, Outcomes, Failures);
   return writeOutputs(O, Outcomes);
 }

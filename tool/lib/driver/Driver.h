@@ -26,6 +26,10 @@ const char *defaultMPIInclude();
 /// Where the default machine profiles are: share/ompi/profiles beside the
 /// directory of the ompi-opt executable.
 std::string defaultProfileDir();
+/// The directory of the checks' pages (docs/checks): share/doc/ompi/checks
+/// beside bin/ when installed, else <checkout>/docs/checks for a binary in
+/// <checkout>/build/bin, else the source tree's; "" when none exists.
+std::string checksDocDir();
 /// The runtime's and templates' include directories (searched after all
 /// others): include/ beside bin/ when installed, else the source tree's.
 std::vector<std::string> runtimeIncludeDirs();
@@ -45,6 +49,8 @@ struct DriverOptions {
   std::optional<std::string> CheckList;  ///< --checks (else .ompi-opt's Checks, else all)
   std::optional<std::string> Werror;     ///< --Werror[=checks] ("": the correctness checks)
   std::optional<std::string> Format;     ///< --format=text|sarif
+  std::optional<std::string> DocsUrl;    ///< --docs-url (SARIF helpUri base)
+  std::optional<std::string> Explain;    ///< --explain CHECK
   std::string HtmlDir;                   ///< --html-dir
   std::string BackupSuffix = ".orig";    ///< --backup-suffix
   bool BackupSuffixGiven = false;
@@ -63,7 +69,7 @@ struct PipelineOptions;
 /// accepted). An error message, if any.
 std::optional<std::string> pipelineOptions(const DriverOptions &O, PipelineOptions &Opts);
 
-/// Run ompi-opt; returns its exit status (README.md lists them).
+/// Run ompi-opt; returns its exit status (docs/user-guide.md lists them).
 int runDriver(DriverOptions &O);
 
 } // namespace ompi

@@ -14,6 +14,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
@@ -32,6 +33,59 @@ struct Run {
   std::vector<FileOutcome> &Outcomes;
   bool Failed = false;
   std::map<std::string, std::optional<MachineProfile>> Profiles;
+  /// The file being processed: its first error, and the outcomes before it.
+  FileFailure Current;
+  size_t OutcomesBefore = 0;
+  /// Every file processed, by absolute path: its failure, if it failed.
+  std::map<std::string, std::optional<FileFailure>> Processed;
+
+  /// Keep Message as the current file's error unless it has one already.
+  void error(const llvm::Twine &Message) {
+    if (Current.Message.empty())
+      Current.Message = Message.str();
+  }
+};
+
+/// Path made absolute, without "." and "..": how sources are compared.
+std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  return Abs.str().str();
+}
+
+/// Passes every diagnostic on to clang's printer, and keeps the first error
+/// of the file being processed (the SARIF log names it).
+class RecordingDiagnostics : public DiagnosticConsumer {
+public:
+  RecordingDiagnostics(DiagnosticConsumer &Next, std::unique_ptr<DiagnosticConsumer> Owned, Run &R)
+      : Next(Next), Owned(std::move(Owned)), R(R) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override { Next.BeginSourceFile(LO, PP); }
+  void EndSourceFile() override { Next.EndSourceFile(); }
+  void finish() override { Next.finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Next.IncludeInDiagnosticCounts(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    Next.HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || !R.Current.Message.empty())
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    R.error(Msg);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid()) {
+        R.Current.ErrorFile = P.getFilename();
+        R.Current.Line = P.getLine();
+        R.Current.Column = P.getColumn();
+      }
+    }
+  }
+
+private:
+  DiagnosticConsumer &Next;
+  std::unique_ptr<DiagnosticConsumer> Owned; ///< Next, when the engine owned it
+  Run &R;
 };
 
 class Consumer : public ASTConsumer {
@@ -75,21 +129,25 @@ public:
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
         continue;
       else if (llvm::Error E = T.Run(TC)) {
-        llvm::errs() << O.Path << ": error: transformation " << T.Name << " failed: " << llvm::toString(std::move(E))
-                     << "\n";
+        std::string Msg = "transformation " + std::string(T.Name) + " failed: " + llvm::toString(std::move(E));
+        llvm::errs() << O.Path << ": error: " << Msg << "\n";
+        R.error(Msg);
         Failed = true;
         return;
       }
     if (llvm::Error E = addPrologue(TC)) {
-      llvm::errs() << O.Path << ": error: could not add the code the changes need: " << llvm::toString(std::move(E))
-                   << "\n";
+      std::string Msg = "could not add the code the changes need: " + llvm::toString(std::move(E));
+      llvm::errs() << O.Path << ": error: " << Msg << "\n";
+      R.error(Msg);
       Failed = true;
       return;
     }
     auto Text =
         tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps) : Reps);
     if (!Text) {
-      llvm::errs() << O.Path << ": error: could not apply the changes: " << llvm::toString(Text.takeError()) << "\n";
+      std::string Msg = "could not apply the changes: " + llvm::toString(Text.takeError());
+      llvm::errs() << O.Path << ": error: " << Msg << "\n";
+      R.error(Msg);
       Failed = true;
       return;
     }
@@ -148,6 +206,26 @@ public:
     return std::make_unique<Consumer>(CI, R);
   }
 
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    R.Current = FileFailure{getCurrentFile().str(), "", "", 0, 0};
+    R.OutcomesBefore = R.Outcomes.size();
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    if (DiagnosticConsumer *Next = D.getClient()) {
+      std::unique_ptr<DiagnosticConsumer> Owned = D.ownsClient() ? D.takeClient() : nullptr;
+      D.setClient(new RecordingDiagnostics(*Next, std::move(Owned), R), /*ShouldOwnClient=*/true);
+    }
+    return true;
+  }
+
+  void EndSourceFileAction() override {
+    // (While ClangTool runs, the current directory is the command's.)
+    std::optional<FileFailure> &F = R.Processed[absolute(R.Current.Path)];
+    if (R.Outcomes.size() == R.OutcomesBefore) // clang, or a transformation, said why
+      F = R.Current;
+    else
+      F.reset();
+  }
+
 private:
   Run &R;
 };
@@ -164,7 +242,8 @@ private:
 } // namespace
 
 bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
-                       const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes) {
+                       const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes,
+                       std::vector<FileFailure> *Failures) {
   tooling::ClangTool Tool(DB, Sources);
   // A compilation database written by a build that used ompi-cc holds its
   // own options (--ompi-report, ...): they are not the compiler's.
@@ -177,8 +256,22 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
   });
   Tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
-  Run R{Opts, Outcomes, false, {}};
+  Run R{Opts, Outcomes};
   Factory F(R);
   int RC = Tool.run(&F);
+  if (Failures) {
+    // Every source without an outcome failed: with the error recorded while
+    // it was processed, or none (ClangTool skipped it: no compile command).
+    for (const std::string &S : Sources) {
+      auto It = R.Processed.find(absolute(S));
+      if (It != R.Processed.end() && !It->second)
+        continue;
+      FileFailure F = It != R.Processed.end() ? *It->second : FileFailure{};
+      F.Path = S;
+      if (F.Message.empty())
+        F.Message = "could not be processed (no compile command, or clang stopped without an error)";
+      Failures->push_back(std::move(F));
+    }
+  }
   return RC == 0 && !R.Failed;
 }

@@ -50,11 +50,21 @@ struct FileOutcome {
   std::string Profile;                                    ///< the machine profile used, if any
 };
 
+/// A source that could not be processed, and the first error about it.
+struct FileFailure {
+  std::string Path;      ///< the source as given
+  std::string Message;   ///< clang's first error (or ompi-opt's), without location
+  std::string ErrorFile; ///< where that error is ("" when it has no location)
+  unsigned Line = 0, Column = 0;
+};
+
 /// Run the pipeline over Sources. Returns false if any source could not be
 /// parsed or transformed (clang's diagnostics are printed to stderr);
-/// Outcomes then holds only the files that succeeded.
+/// Outcomes then holds only the files that succeeded, and Failures (when
+/// given) one entry per source that did not, in the order of Sources.
 bool runPipeline(const clang::tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
-                 const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes);
+                 const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes,
+                 std::vector<FileFailure> *Failures = nullptr);
 
 } // namespace ompi
 

@@ -49,9 +49,11 @@ static std::string summary(const unsigned Counts[3]) {
 
 unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files) {
   unsigned N = 0, Counts[3] = {0, 0, 0};
+  std::string First;
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
-      ++N;
+      if (!N++)
+        First = D.Check;
       ++Counts[D.Level == FindingLevel::Error ? 0 : D.Level == FindingLevel::Warning ? 1 : 2];
       OS << displayPath(D.File) << ":" << D.Line << ":" << D.Column << ": " << levelName(D.Level) << ": " << D.Message
          << " [ompi-" << D.Check << "]\n";
@@ -63,7 +65,10 @@ unsigned writeDiagnostics(raw_ostream &OS, ArrayRef<LintFile> Files) {
       }
     }
   if (N)
-    OS << summary(Counts) << "\n";
+    OS << summary(Counts) << "\n"
+       << "For more about a check (what it finds, why, how to silence it): ompi-opt --explain <check>, such as "
+          "ompi-opt --explain "
+       << First << "\n";
   return N;
 }
 
@@ -77,6 +82,8 @@ static std::string encode(StringRef Path) {
       U += formatv("%{0:X2}", unsigned(C)).str();
   return U;
 }
+
+std::string fileUri(StringRef Path) { return "file://" + encode(Path); }
 
 /// The current directory as a file URI ending in '/': %SRCROOT%.
 static std::string srcRoot() {
@@ -106,15 +113,39 @@ static json::Object location(StringRef File, unsigned Line, unsigned Column) {
                                         {"region", json::Object{{"startLine", Line}, {"startColumn", Column}}}}}};
 }
 
-void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version) {
+/// The run's invocations: one per source that failed, its error as a
+/// notification; else one that succeeded.
+static json::Array invocations(ArrayRef<LintFailure> Failures) {
+  json::Array Out;
+  for (const LintFailure &F : Failures) {
+    json::Object Loc = F.Line
+                           ? location(F.ErrorFile.empty() ? F.Path : F.ErrorFile, F.Line, F.Column)
+                           : json::Object{{"physicalLocation", json::Object{{"artifactLocation", artifact(F.Path)}}}};
+    json::Object Note{{"level", "error"},
+                      {"message", json::Object{{"text", displayPath(F.Path) + ": " + F.Message}}},
+                      {"locations", json::Array{std::move(Loc)}}};
+    Out.push_back(
+        json::Object{{"executionSuccessful", false}, {"toolExecutionNotifications", json::Array{std::move(Note)}}});
+  }
+  if (Out.empty())
+    Out.push_back(json::Object{{"executionSuccessful", true}});
+  return Out;
+}
+
+void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version, ArrayRef<LintFailure> Failures,
+                StringRef DocsBase) {
   json::Array Rules;
-  for (const CheckInfo &K : checks())
-    Rules.push_back(json::Object{
+  for (const CheckInfo &K : checks()) {
+    json::Object Rule{
         {"id", std::string("ompi-") + K.Name},
         {"name", K.Name},
         {"shortDescription", json::Object{{"text", K.Summary}}},
         {"properties", json::Object{{"tags", json::Array{K.Kind, "MPI"}}}},
-        {"defaultConfiguration", json::Object{{"level", StringRef(K.Kind) != "correctness" ? "note" : "warning"}}}});
+        {"defaultConfiguration", json::Object{{"level", StringRef(K.Kind) != "correctness" ? "note" : "warning"}}}};
+    if (!DocsBase.empty())
+      Rule["helpUri"] = (DocsBase.ends_with("/") ? DocsBase.str() : DocsBase.str() + "/") + K.Name + ".md";
+    Rules.push_back(std::move(Rule));
+  }
   json::Array Results;
   for (const LintFile &F : Files)
     for (const Finding &D : F.Findings) {
@@ -161,6 +192,7 @@ void writeSarif(raw_ostream &OS, ArrayRef<LintFile> Files, StringRef Version) {
                                                                               {"version", Version.str()},
                                                                               {"rules", std::move(Rules)}}}}},
                                 {"originalUriBaseIds", json::Object{{"%SRCROOT%", json::Object{{"uri", srcRoot()}}}}},
+                                {"invocations", invocations(Failures)},
                                 {"results", std::move(Results)}}}}};
   OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
 }
