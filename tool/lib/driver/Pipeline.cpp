@@ -5,6 +5,8 @@
 #include "mpi/MachineProfile.h"
 #include "support/AST.h"
 #include "support/LineMap.h"
+#include "support/OptOut.h"
+#include "transforms/Rewrite.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -13,12 +15,14 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 using namespace clang;
@@ -88,6 +92,86 @@ private:
   Run &R;
 };
 
+/// The declined notes of the calls an opt-out comment keeps as written
+/// (support/OptOut.h), and a warning for each name OMPI-NOOPT gives that
+/// is no transformation.
+void noteOptOuts(const SourceManager &SM, const OptOuts &Opt, const FileResult &Calls, std::vector<ChangeNote> &Notes,
+                 llvm::StringRef Path) {
+  for (const auto &[Line, M] : Opt.marks())
+    for (const std::string &N : M.Names)
+      if (llvm::none_of(transforms(), [&](const TransformInfo &T) { return N == T.Name; }))
+        llvm::errs() << Path << ":" << Line << ": warning: OMPI-NOOPT names '" << N
+                     << "', which is no transformation (see --list-transforms)\n";
+  for (const CallResult &C : Calls.Calls)
+    if (C.Model && C.Call)
+      if (const OptOutMark *M = Opt.find(SM, C.Call, "")) {
+        std::string Which = M->All ? "every transformation" : llvm::join(M->Names, ", ");
+        Notes.push_back(ChangeNote::at(Which, false, C.File, C.Line, C.Column, C.Function,
+                                       "kept as written: " + M->Spelling + " at line " + std::to_string(M->Line)));
+      }
+}
+
+using Snapshot = std::set<std::tuple<unsigned, unsigned, std::string>>;
+
+/// Whether a replacement of Out not in Before changes the text of Call
+/// (where it is written, or where its macro is expanded); an insertion
+/// just before or after it does not.
+bool rewrites(const SourceManager &SM, const tooling::Replacements &Out, const Snapshot &Before, const CallExpr *Call) {
+  std::vector<std::pair<unsigned, unsigned>> Spans;
+  auto Span = [&](SourceLocation B, SourceLocation E) {
+    if (B.isValid() && E.isValid() && SM.isWrittenInMainFile(B) && SM.isWrittenInMainFile(E) &&
+        SM.getFileOffset(B) <= SM.getFileOffset(E))
+      Spans.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1});
+  };
+  Span(SM.getFileLoc(Call->getBeginLoc()), SM.getFileLoc(Call->getRParenLoc()));
+  Span(SM.getExpansionLoc(Call->getBeginLoc()), SM.getExpansionRange(Call->getEndLoc()).getEnd());
+  for (const tooling::Replacement &R : Out) {
+    if (Before.count({R.getOffset(), R.getLength(), R.getReplacementText().str()}))
+      continue;
+    unsigned At = R.getOffset(), End = At + R.getLength();
+    for (auto [B, E] : Spans)
+      if (R.getLength() ? At < E && End > B : B < At && At < E)
+        return true;
+  }
+  return false;
+}
+
+/// Run T with the opt-outs in force: the calls kept as written for T count
+/// as taken (callChanged, transforms/Rewrite.h), so a group with one of them
+/// is declined whole. A transformation whose plan does not ask callChanged
+/// may still rewrite one: then all its changes to this file are undone
+/// (never part of a group), and a note says why.
+llvm::Error runKeeping(const TransformInfo &T, TransformContext &TC, const OptOuts &Opt) {
+  if (Opt.empty())
+    return T.Run(TC);
+  Snapshot Before;
+  for (const tooling::Replacement &R : TC.Out)
+    Before.insert({R.getOffset(), R.getLength(), R.getReplacementText().str()});
+  tooling::Replacements Saved = TC.Out;
+  size_t Notes = TC.Notes.size(), Prologue = TC.Prologue.size();
+  {
+    OptOutScope Scope(TC.Ctx, Opt, T.Name);
+    if (llvm::Error E = T.Run(TC))
+      return E;
+  }
+  const SourceManager &SM = TC.Ctx.getSourceManager();
+  for (const CallResult &C : TC.Analysis.Calls) {
+    const OptOutMark *M = C.Call ? Opt.find(SM, C.Call, T.Name) : nullptr;
+    if (!M || !rewrites(SM, TC.Out, Before, C.Call))
+      continue;
+    TC.Out = std::move(Saved);
+    TC.Prologue.resize(Prologue);
+    TC.Notes.erase(
+        std::remove_if(TC.Notes.begin() + Notes, TC.Notes.end(), [](const ChangeNote &N) { return N.Applied; }),
+        TC.Notes.end());
+    TC.Notes.push_back(ChangeNote::at(T.Name, false, C.File, C.Line, C.Column, "every change in this file",
+                                      "it would rewrite " + C.Function + " at line " + std::to_string(C.Line) +
+                                          ", kept as written: " + M->Spelling + " at line " + std::to_string(M->Line)));
+    break;
+  }
+  return llvm::Error::success();
+}
+
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, Run &R) : CI(CI), R(R), Opts(R.Opts), Outcomes(R.Outcomes), Failed(R.Failed) {}
@@ -124,11 +208,14 @@ public:
     TransformContext TC{Ctx, Ev, Derived, Uni, Plans, O.Analysis, Reps, Notes, Opts.Transforms};
     TC.Profile = Profile;
     TC.Reassociate = Opts.Reassociate;
+    OptOuts Opt = OptOuts::read(SM, Ctx.getLangOpts());
+    if (Opts.Transforms != std::vector<std::string>{"none"})
+      noteOptOuts(SM, Opt, O.Analysis, Notes, O.Path);
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
         continue;
-      else if (llvm::Error E = T.Run(TC)) {
+      else if (llvm::Error E = runKeeping(T, TC, Opt)) {
         std::string Msg = "transformation " + std::string(T.Name) + " failed: " + llvm::toString(std::move(E));
         llvm::errs() << O.Path << ": error: " << Msg << "\n";
         R.error(Msg);

@@ -36,7 +36,25 @@ bool ompi::changedAt(const clang::tooling::Replacements &Out, unsigned Off) {
   return false;
 }
 
+static thread_local OptOutScope *CurrentScope = nullptr;
+
+OptOutScope::OptOutScope(clang::ASTContext &Ctx, const OptOuts &Opt, llvm::StringRef Transform)
+    : Ctx(Ctx), Opt(Opt), Transform(Transform.str()), Outer(CurrentScope) {
+  CurrentScope = this;
+}
+
+OptOutScope::~OptOutScope() { CurrentScope = Outer; }
+
+const OptOutMark *OptOutScope::keeps(clang::ASTContext &Ctx, const clang::CallExpr *Call) {
+  for (OptOutScope *S = CurrentScope; S; S = S->Outer)
+    if (&S->Ctx == &Ctx)
+      return S->Opt.find(Ctx.getSourceManager(), Call, S->Transform);
+  return nullptr;
+}
+
 bool ompi::callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out, const clang::CallExpr *Call) {
+  if (OptOutScope::keeps(Ctx, Call))
+    return true;
   // Where the call is written: inside a macro's argument (CHECK(MPI_...)),
   // its spelling there, which is where the rewrites rename it; else where
   // the macro (or the call) is expanded.

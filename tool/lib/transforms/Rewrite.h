@@ -19,6 +19,7 @@
 #define OMPI_TOOL_TRANSFORMS_REWRITE_H
 
 #include "analysis/CallAnalysis.h"
+#include "support/OptOut.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -73,10 +74,32 @@ private:
   unsigned offset(clang::SourceLocation L) const;
 };
 
+/// While one lives (the pipeline opens one around each transformation),
+/// callChanged also answers true for the calls an opt-out comment keeps as
+/// written for that transformation (support/OptOut.h): to every
+/// transformation they are calls another one already took, so a plan that
+/// involves several calls declines the whole group.
+class OptOutScope {
+public:
+  OptOutScope(clang::ASTContext &Ctx, const OptOuts &Opt, llvm::StringRef Transform);
+  ~OptOutScope();
+  OptOutScope(const OptOutScope &) = delete;
+  OptOutScope &operator=(const OptOutScope &) = delete;
+  /// The mark that keeps Call as written in the scope open for Ctx, or null.
+  static const OptOutMark *keeps(clang::ASTContext &Ctx, const clang::CallExpr *Call);
+
+private:
+  clang::ASTContext &Ctx;
+  const OptOuts &Opt;
+  std::string Transform;
+  OptOutScope *Outer;
+};
+
 /// Whether a replacement of Out already changes the file at Off (an
 /// insertion there included).
 bool changedAt(const clang::tooling::Replacements &Out, unsigned Off);
-/// Whether another transformation already rewrote Call (changed its callee).
+/// Whether another transformation already rewrote Call (changed its
+/// callee), or an opt-out comment keeps it as written (OptOutScope).
 bool callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out, const clang::CallExpr *Call);
 
 /// Rename Call where it is written (in a macro's argument, there): its
