@@ -27,6 +27,8 @@
 // RUN: %ompi-opt --transforms=reduction-fusion %s -o %t/fuse.c -- %mpich_cflags
 // RUN: diff %s %t/fuse.c
 // RUN: %ompi-opt --report --transforms=reduction-fusion %s -- %mpich_cflags | FileCheck --check-prefix=FUSE %s
+// A note only for the transformations that run:
+// RUN: %ompi-opt --report --transforms=reduction-fusion %s -- %mpich_cflags | not grep 'sendrecv-pairing: not done'
 // RUN: %ompi-opt --transforms=reduction-fusion %t/plain.c -o %t/fuse-plain.c -- %mpich_cflags
 // RUN: FileCheck --check-prefix=FUSEPLAIN %s < %t/fuse-plain.c
 // An OMPI-NOOPT naming another transformation does not keep the call:

@@ -33,6 +33,7 @@ namespace {
 /// What the sources of one run share: the options, the outcomes, whether
 /// one failed, and the machine profiles read so far (each file once).
 struct Run {
+  Run(const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes) : Opts(Opts), Outcomes(Outcomes) {}
   const PipelineOptions &Opts;
   std::vector<FileOutcome> &Outcomes;
   bool Failed = false;
@@ -92,11 +93,11 @@ private:
   Run &R;
 };
 
-/// The declined notes of the calls an opt-out comment keeps as written
-/// (support/OptOut.h), and a warning for each name OMPI-NOOPT gives that
-/// is no transformation.
-void noteOptOuts(const SourceManager &SM, const OptOuts &Opt, const FileResult &Calls, std::vector<ChangeNote> &Notes,
-                 llvm::StringRef Path) {
+/// The declined notes of the calls an opt-out comment keeps as written for
+/// one of the transformations that run (Selected; empty: all), and a
+/// warning for each name OMPI-NOOPT gives that is no transformation.
+void noteOptOuts(const SourceManager &SM, const OptOuts &Opt, const FileResult &Calls,
+                 const std::vector<std::string> &Selected, std::vector<ChangeNote> &Notes, llvm::StringRef Path) {
   for (const auto &[Line, M] : Opt.marks())
     for (const std::string &N : M.Names)
       if (llvm::none_of(transforms(), [&](const TransformInfo &T) { return N == T.Name; }))
@@ -105,7 +106,13 @@ void noteOptOuts(const SourceManager &SM, const OptOuts &Opt, const FileResult &
   for (const CallResult &C : Calls.Calls)
     if (C.Model && C.Call)
       if (const OptOutMark *M = Opt.find(SM, C.Call, "")) {
-        std::string Which = M->All ? "every transformation" : llvm::join(M->Names, ", ");
+        std::vector<std::string> Names;
+        for (const std::string &N : M->Names)
+          if (Selected.empty() || llvm::is_contained(Selected, N))
+            Names.push_back(N);
+        if (!M->All && Names.empty())
+          continue;
+        std::string Which = M->All ? "every transformation" : llvm::join(Names, ", ");
         Notes.push_back(ChangeNote::at(Which, false, C.File, C.Line, C.Column, C.Function,
                                        "kept as written: " + M->Spelling + " at line " + std::to_string(M->Line)));
       }
@@ -210,7 +217,7 @@ public:
     TC.Reassociate = Opts.Reassociate;
     OptOuts Opt = OptOuts::read(SM, Ctx.getLangOpts());
     if (Opts.Transforms != std::vector<std::string>{"none"})
-      noteOptOuts(SM, Opt, O.Analysis, Notes, O.Path);
+      noteOptOuts(SM, Opt, O.Analysis, Opts.Transforms, Notes, O.Path);
     for (const TransformInfo &T : transforms())
       if (!Opts.Transforms.empty() &&
           std::find(Opts.Transforms.begin(), Opts.Transforms.end(), T.Name) == Opts.Transforms.end())
@@ -343,7 +350,7 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
   });
   Tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
-  Run R{Opts, Outcomes};
+  Run R(Opts, Outcomes);
   Factory F(R);
   int RC = Tool.run(&F);
   if (Failures) {
