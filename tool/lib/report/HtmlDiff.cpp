@@ -252,7 +252,7 @@ function hl(L,inc){
 document.querySelectorAll('tr.line>td:nth-child(even):not(.same)').forEach(function(c){
   if(c.textContent) c.innerHTML=hl(c.textContent,c.classList.contains('ic'));});
 document.querySelectorAll('tr.line>td.same').forEach(function(c){c.innerHTML=c.parentNode.children[1].innerHTML;});
-function cell(text){var d=document.createElement('td'); d.innerHTML=esc(text).replace(/([,;(])/g,'$1<wbr>'); return d;}
+function cell(text){var d=document.createElement('td'); d.innerHTML=esc(String(text)).replace(/([,;(])/g,'$1<wbr>'); return d;}
 function unfold(b){
   var raw=b.querySelector('tr.raw'); if(!raw) return;
   var i=+raw.dataset.i, j=+raw.dataset.j;
