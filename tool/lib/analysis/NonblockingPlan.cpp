@@ -211,15 +211,6 @@ std::string completionProblem(const ASTContext &Ctx, const CallExpr *Call, const
   return "";
 }
 
-/// The wildcard C receives with, as written ("": none).
-std::string wildcardOf(const CallResult &C) {
-  for (Role R : {Role::Source, Role::Tag})
-    if (const ArgResult *A = C.arg(R);
-        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == "MPI_ANY_SOURCE" || A->Sym.Name == "MPI_ANY_TAG"))
-      return A->Sym.Name;
-  return "";
-}
-
 /// The plan of one function's starts, grouped by request variable.
 void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, const FileResult &Calls,
                   const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
@@ -251,7 +242,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, con
       Why = Vars[V].Why;
     if (Why.empty())
       Why = macroProblem(Ctx, C->Call, Calls);
-    if (std::string W = wildcardOf(*C); Why.empty() && !W.empty())
+    if (std::string W = receiveWildcard(*C); Why.empty() && !W.empty())
       Why = "it receives from " + W + ": wildcard receives stay generic";
     if (!Why.empty()) {
       Decline(*C, Why);

@@ -74,15 +74,6 @@ std::optional<std::string> messageChanges(const CallResult &C, const LoopFact &L
   return std::nullopt;
 }
 
-/// The wildcard C receives with, as written ("": none).
-std::string wildcard(const CallResult &C) {
-  for (Role R : {Role::Source, Role::Tag, Role::RecvTag})
-    if (const ArgResult *A = C.arg(R);
-        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == "MPI_ANY_SOURCE" || A->Sym.Name == "MPI_ANY_TAG"))
-      return A->Sym.Name;
-  return "";
-}
-
 /// Why a reduction's persistent form could change its result, or "": the
 /// persistent algorithm may reduce in another order than the blocking call.
 std::string orderProblem(const CallResult &C, bool Reassociate) {
@@ -256,6 +247,14 @@ ChangeNote cacheNote(const CallResult &C, const Site &S, const PersistentCall &P
 
 /// The bytes of one side's message, when static: a predefined datatype's
 /// size, or the data of a derived datatype of known shape.
+std::string ompi::receiveWildcard(const CallResult &C) {
+  for (Role R : {Role::Source, Role::Tag, Role::RecvTag})
+    if (const ArgResult *A = C.arg(R);
+        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == "MPI_ANY_SOURCE" || A->Sym.Name == "MPI_ANY_TAG"))
+      return A->Sym.Name;
+  return "";
+}
+
 std::optional<int64_t> ompi::sideBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT, Role Count,
                                        Role Type) {
   const ArgResult *N = C.arg(Count), *T = C.arg(Type);
@@ -303,7 +302,7 @@ PersistentPlan ompi::planPersistent(ASTContext &Ctx, Evaluator &Ev, LazyDerivedT
       Decline(Why);
       continue;
     }
-    if (std::string W = wildcard(C); !W.empty()) {
+    if (std::string W = receiveWildcard(C); !W.empty()) {
       Decline("it receives from " + W + ": wildcard receives stay generic");
       continue;
     }

@@ -86,6 +86,10 @@ struct PersistentPlan {
   std::vector<ChangeNote> Declined;
 };
 
+/// The wildcard C receives with, as written (MPI_ANY_SOURCE or
+/// MPI_ANY_TAG; "": none).
+std::string receiveWildcard(const CallResult &C);
+
 /// The bytes of one side's message (its count and datatype arguments),
 /// when static: a predefined datatype's size, or the data of a derived
 /// datatype of known shape.

@@ -13,8 +13,8 @@
 //     ...
 //     mpiopt_waitall_nb(&mpiopt_nbc1_c, 2, r, MPI_STATUSES_IGNORE);
 //
-// A function where another transformation already inserts at that brace,
-// or rewrites one of the calls, keeps its calls as written.
+// A function where another transformation already inserts at that brace
+// keeps its calls as written (the plan declines calls already taken).
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/NonblockingPlan.h"
@@ -27,16 +27,6 @@
 using namespace clang;
 using namespace ompi;
 
-/// Why the function's calls cannot be rewritten now, or "".
-static std::string blocked(TransformContext &TC, const NonblockingFunction &F, unsigned At) {
-  if (changedAt(TC.Out, At))
-    return "another transformation changes the code where its function's cache would be declared";
-  for (const NonblockingCall &C : F.Calls)
-    if (callChanged(TC.Ctx, TC.Out, C.Call))
-      return "another transformation rewrites a call that completes its requests";
-  return "";
-}
-
 llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
   auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
   NonblockingPlan Plan = planNonblocking(TC.Ctx, TC.Ev, TC.Derived, TC.Analysis, TC.Profile, Taken);
@@ -47,10 +37,14 @@ llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
   bool Any = false;
   for (const NonblockingFunction &F : Plan.Functions) {
     SourceLocation At = cast<CompoundStmt>(F.Function->getBody())->getLBracLoc().getLocWithOffset(1);
-    if (std::string Why = blocked(TC, F, SM.getFileOffset(At)); !Why.empty()) {
+    // The plan declined every call another transformation took (Taken); the
+    // brace where the cache goes may still be changed by one.
+    if (changedAt(TC.Out, SM.getFileOffset(At))) {
       for (const NonblockingCall &C : F.Calls)
         if (C.Start)
-          TC.Notes.push_back(declinedNote(C.Note, TC.Analysis, C.Call, "not through a persistent request", Why));
+          TC.Notes.push_back(declinedNote(C.Note, TC.Analysis, C.Call, "not through a persistent request",
+                                          "another transformation changes the code where its function's cache "
+                                          "would be declared"));
       continue;
     }
     std::string Var = Names.next("mpiopt_nbc") + "_c";
