@@ -15,10 +15,11 @@ launch() {
       OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
         timeout 300 "$MPI_OPENMPI_RUN" --oversubscribe -n "$n" "$@" ;;
+    smpi) timeout 300 "$RT_SRC_ROOT/scripts/simrun" --quiet -np "$n" "$@" ;; # SimGrid's simulator
     *) fail "unknown MPI $impl" ;;
   esac
 }
 
 # mpicc_of IMPL / mpicxx_of IMPL: the compiler wrappers of an implementation.
-mpicc_of() { case $1 in mpich) echo "$MPI_MPICH_CC" ;; openmpi) echo "$MPI_OPENMPI_CC" ;; esac; }
+mpicc_of() { case $1 in mpich) echo "$MPI_MPICH_CC" ;; openmpi) echo "$MPI_OPENMPI_CC" ;; smpi) echo "$MPI_SMPI_CC" ;; esac; }
 mpicxx_of() { mpicc_of "$1" | sed 's/mpicc\(\.[a-z]*\)$/mpicxx\1/'; }

@@ -15,8 +15,9 @@
  * resets the counter and advances the generation (release), the others
  * wait for it (acquire), which also orders every member's stores to the
  * segment before the barrier before every load after it. Waiters spin, then
- * yield the processor (nodes may hold more ranks than cores). This costs a
- * fraction of an MPI_Barrier on the node communicator. */
+ * yield the processor (nodes may hold more ranks than cores); under SMPI
+ * they yield to the simulator at once. This costs a fraction of an
+ * MPI_Barrier on the node communicator. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
 #include <stdio.h>
@@ -159,9 +160,9 @@ void mpiopt_coll_segment_reserve(mpiopt_coll_comm *c, size_t bytes) {
   MPI_Win_shared_query(s->win, 0, &got, &unit, &s->base);
   if (c->topo.lrank == 0) memset(s->base, 0, HEADER);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
-  MPI_Win_sync(s->win);
+  mpiopt_win_sync(s->win);
   MPI_Barrier(c->topo.node); /* the barrier's words are zero before anyone uses them */
-  MPI_Win_sync(s->win);
+  mpiopt_win_sync(s->win);
   s->half = half;
   s->parity = 0;
 }
@@ -183,7 +184,9 @@ void mpiopt_coll_node_sync(mpiopt_coll_comm *c) {
     return;
   }
   for (unsigned spin = 0; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == g; spin++) {
-    if (spin < 2000)
+    if (MPIOPT_SMPI)
+      mpiopt_smpi_yield(); /* the member that advances the generation runs only when this one yields */
+    else if (spin < 2000)
       CPU_RELAX();
     else
       sched_yield();

@@ -7,6 +7,26 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* --- SimGrid's SMPI ------------------------------------------------------
+ * Built with smpicc (lib/smpi/libompi-rt.a), the ranks are actors of one
+ * simulator process that run one at a time: a rank that waits for another
+ * must hand control to the simulator (mpiopt_smpi_yield), never spin. It
+ * sleeps 50 ns of simulated time (about one poll of a flag in shared
+ * memory): a plain yield keeps the actor ready, so the simulated clock never
+ * advances and a rank that waits for a message in flight never gets it.
+ * SMPI 3.32 lacks MPI_Win_sync (ranks share the process, so a fence is the
+ * same). SMPI's mpi.h defines SMPI_H. */
+#ifdef SMPI_H
+#define MPIOPT_SMPI 1
+#include <simgrid/actor.h>
+#define mpiopt_smpi_yield() sg_actor_sleep_for(5e-8)
+#define mpiopt_win_sync(w) ((void)(w), __atomic_thread_fence(__ATOMIC_SEQ_CST))
+#else
+#define MPIOPT_SMPI 0
+#define mpiopt_smpi_yield() ((void)0)
+#define mpiopt_win_sync(w) MPI_Win_sync(w)
+#endif
+
 /* --- stopping (error.c) ------------------------------------------------- */
 
 /* Flush every stream, give the launcher a moment to forward what this

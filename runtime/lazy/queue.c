@@ -484,7 +484,12 @@ static inline __attribute__((always_inline)) int enqueue(const void *sendbuf, vo
    * switched off, runs at once as the call it replaces. The conditions that
    * differ between ranks are erroneous calls, on which MPI aborts. */
   int is_root = root < 0 || (c && root == c->rank);
-  if ((!cached && (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
+  /* SMPI: the program's MPI_Type_free and MPI_Op_free bypass core/free_*.c
+     (the program is a library smpirun loads after SimGrid's), so nothing
+     would deliver a pending result before its handle is freed: derived
+     datatypes and user-defined ops run at once there. */
+  if ((MPIOPT_SMPI && (!ti || !oi || ti->code >= 1000 || oi->code >= 100)) ||
+      (!cached && (!ti || !oi || !c || !ti->dense || count <= 0 || !mpiopt_lazy_cfg.enabled ||
                    (root >= 0 && root >= c->size))) ||
       (is_root && !recvbuf) || (sendbuf != MPI_IN_PLACE && !sendbuf) ||
       (root >= 0 && root != c->rank && sendbuf == MPI_IN_PLACE) || recvbuf == MPI_IN_PLACE)

@@ -97,11 +97,21 @@ const mpiopt_type_info *mpiopt_type_lookup(MPI_Datatype dt) {
   return types[last = ntypes++];
 }
 
+/* Under SMPI the program is a library that smpirun loads after SimGrid's,
+   so its calls of MPI_Op_free reach SimGrid directly, not core/free_op.c:
+   a handle MPI gives again to a new op would keep the freed op's entry.
+   A user-defined op's commutativity is therefore asked again at each use. */
+static const mpiopt_op_info *op_fresh(mpiopt_op_info *oi) {
+  if (MPIOPT_SMPI && oi->code >= 100 && MPI_Op_commutative(oi->op, &oi->commute) == MPI_SUCCESS)
+    oi->code = 100 + oi->commute;
+  return oi;
+}
+
 const mpiopt_op_info *mpiopt_op_lookup(MPI_Op op) {
   static int last = -1;
-  if (last >= 0 && last < nops && ops[last]->op == op) return ops[last];
+  if (last >= 0 && last < nops && ops[last]->op == op) return op_fresh(ops[last]);
   for (int i = 0; i < nops; i++)
-    if (ops[i]->op == op) return ops[last = i];
+    if (ops[i]->op == op) return op_fresh(ops[last = i]);
   if (op == MPI_OP_NULL) return NULL;
   mpiopt_op_info oi = {op, 1, 100, "user-defined op"};
   if (MPI_Op_commutative(op, &oi.commute) != MPI_SUCCESS) return NULL;
