@@ -13,6 +13,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPI = {
     "mpich": ("mpicc.mpich", ["mpiexec.mpich"]),
     "openmpi": ("mpicc.openmpi", ["mpirun.openmpi", "--oversubscribe"]),
+    # SimGrid's simulator: times are simulated (docs/simulation.md)
+    "smpi": ("smpicc", [os.path.join(REPO, "scripts", "simrun"), "--quiet"]),
 }
 
 
@@ -58,13 +60,25 @@ def setup(a):
 
 
 def runtime_libdir(mpi):
-    """The libompi-rt built for this MPI (lib/ for MPICH, lib/openmpi/ for Open MPI)."""
+    """The libompi-rt built for this MPI (lib/ for MPICH, lib/openmpi/ for Open MPI, lib/smpi/ for SMPI)."""
     build = os.environ.get("MPIOPT_BUILD_DIR") or os.path.join(REPO, "build")
-    return os.path.join(build, "lib", "openmpi") if mpi == "openmpi" else os.path.join(build, "lib")
+    return os.path.join(build, "lib", mpi) if mpi in ("openmpi", "smpi") else os.path.join(build, "lib")
+
+
+def runtime_link(mpi):
+    """The link flags of libompi-rt for this MPI (as ompi-cc links it: for
+    SMPI without OpenMP, its MPI wrappers pulled in and bound)."""
+    if mpi == "smpi":
+        return ["-L" + runtime_libdir(mpi), "-Wl,--undefined=mpiopt_runtime_linked", "-Wl,-Bsymbolic-functions",
+                "-lompi-rt"]
+    return ["-L" + runtime_libdir(mpi), "-lompi-rt", "-fopenmp"]
 
 
 def report(a, name, lines):
     """Print the table and write it to OUT/NAME-MPI-npN.md."""
+    if a.mpi == "smpi" and lines:  # every heading says so
+        lines = ["**Simulated** (SimGrid SMPI, platform %s; docs/simulation.md): %s" %
+                 (os.environ.get("SIMRUN_PLATFORM") or "simrun's default for the rank count", lines[0])] + lines[1:]
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(a.out, "%s-%s-np%d.md" % (name, a.mpi, a.np)), "w") as f:

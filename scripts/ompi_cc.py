@@ -42,7 +42,8 @@ Options of its own (removed before the real compiler sees the command):
   --version                  print OMPI's version, ompi-opt's and the real compiler's
 
 Environment:
-  OMPI_CC_MPICC      the real MPI compiler wrapper (default: mpicc.mpich). A
+  OMPI_CC_MPICC      the real MPI compiler wrapper (default: mpicc.mpich;
+                     smpicc builds for SimGrid's simulator, scripts/simrun). A
                      build directory where it (or --ompi-mpicc) named another
                      MPI keeps that choice in .ompi-cc-mpi: a later run there
                      that names no MPI stops with an error instead of switching
@@ -262,7 +263,7 @@ def layout():
     return os.environ.get("MPIOPT_OPT") or opt, libdir, incdirs
 
 
-FACTS_VERSION = "facts-2"  # what the cache holds and how it was learnt; a new value drops old entries
+FACTS_VERSION = "facts-3"  # what the cache holds and how it was learnt; a new value drops old entries
 
 
 def project_version(incdirs):
@@ -311,13 +312,14 @@ def query_mpicc(mpicc):
 
 
 class Facts:
-    """flags: -I/-D/-pthread the wrapper adds; openmpi; compile: None, or the
+    """flags: -I/-D/-pthread the wrapper adds; openmpi; smpi (SimGrid's
+    smpicc: programs for its simulator); compile: None, or the
     words before and after the arguments of a compile-only run
     (MPICH's script: ["gcc"], ["-I..."]), to run the compiler without the
     script (which forks a process per argument: about 40 ms a compile)."""
 
-    def __init__(self, flags, openmpi, compile=None):
-        self.flags, self.openmpi, self.compile = flags, openmpi, compile
+    def __init__(self, flags, openmpi, compile=None, smpi=False):
+        self.flags, self.openmpi, self.compile, self.smpi = flags, openmpi, compile, smpi
 
 
 # The cache file: "key", then one line per word, tab-separated from its field.
@@ -330,22 +332,25 @@ def read_facts(cache, key):
     if not lines or lines[0] != "key\t" + key or "end" not in lines:
         return None
     fields = {"flag": [], "before": [], "after": []}
-    openmpi = direct = False
+    openmpi = direct = smpi = False
     for line in lines[1:lines.index("end")]:
         name, _, word = line.partition("\t")
         if name == "openmpi":
             openmpi = word == "1"
+        elif name == "smpi":
+            smpi = word == "1"
         elif name == "direct":
             direct = word == "1"
         elif name in fields:
             fields[name].append(word)
         else:
             return None
-    return Facts(fields["flag"], openmpi, (fields["before"], fields["after"]) if direct else None)
+    return Facts(fields["flag"], openmpi, (fields["before"], fields["after"]) if direct else None, smpi)
 
 
 def write_facts(cache, key, facts):
-    lines = ["key\t" + key, "openmpi\t%d" % facts.openmpi, "direct\t%d" % (facts.compile is not None)]
+    lines = ["key\t" + key, "openmpi\t%d" % facts.openmpi, "smpi\t%d" % facts.smpi,
+             "direct\t%d" % (facts.compile is not None)]
     lines += ["flag\t" + w for w in facts.flags]
     if facts.compile:
         lines += ["before\t" + w for w in facts.compile[0]] + ["after\t" + w for w in facts.compile[1]]
@@ -377,8 +382,14 @@ def ask_mpicc(mpicc):
     version = ask(["--showme:version"])
     openmpi = bool(version and "Open MPI" in version)
     out = ask(["--showme:compile"] if openmpi else ["-show"]) or ""
-    flags = [w for w in shlex.split(out) if w.startswith(("-I", "-D")) or w == "-pthread"]
-    return Facts(flags, openmpi, None if openmpi else direct_compile(mpicc, ask))
+    words = shlex.split(out)
+    # SimGrid's smpicc: its -show names libsimgrid and SMPI's headers. Its
+    # -I/usr/include would put the system's headers before the compiler's
+    # own in ompi-opt's parse: only SMPI's directory is kept.
+    smpi = not openmpi and "-lsimgrid" in words
+    flags = [w for w in words if (w.startswith(("-I", "-D")) or w == "-pthread") and
+             not (smpi and w == "-I/usr/include")]
+    return Facts(flags, openmpi, None if openmpi else direct_compile(mpicc, ask), smpi)
 
 
 def direct_compile(mpicc, ask):
@@ -428,20 +439,27 @@ def header_flags(incdirs):
     return [a for d in incdirs for a in ("-isystem", d)]
 
 
-def link_flags(openmpi, libdir):
+def link_flags(facts, libdir):
     """What links the runtime: its library, and the symbol that pulls its
-    entry points out of it (FORCE_LINK)."""
-    return ["-L" + runtime_libdir(openmpi, libdir)] + FORCE_LINK + ["-lompi-rt", "-fopenmp"]
+    entry points out of it (FORCE_LINK). For SMPI no OpenMP, and the
+    program's calls bound to the runtime's MPI_Finalize and MPI_*_free
+    (-Bsymbolic-functions: smpirun loads the program after SimGrid, whose
+    functions would win; docs/simulation.md)."""
+    if facts.smpi:
+        return ["-L" + runtime_libdir(facts, libdir)] + FORCE_LINK + ["-Wl,-Bsymbolic-functions", "-lompi-rt"]
+    return ["-L" + runtime_libdir(facts, libdir)] + FORCE_LINK + ["-lompi-rt", "-fopenmp"]
 
 
-def runtime_libdir(openmpi, libdir):
+def runtime_libdir(facts, libdir):
     """The libompi-rt built for the MPI behind mpicc (MPI libraries are not
-    ABI compatible): lib/ for MPICH, lib/openmpi/ for Open MPI."""
-    if not openmpi:
+    ABI compatible): lib/ for MPICH, lib/openmpi/ for Open MPI, lib/smpi/
+    for SimGrid's SMPI."""
+    if not facts.openmpi and not facts.smpi:
         return libdir
-    sub = os.path.join(libdir, "openmpi")
+    name, what = ("smpi", "SimGrid's SMPI (smpicc)") if facts.smpi else ("openmpi", "Open MPI")
+    sub = os.path.join(libdir, name)
     if not os.path.exists(os.path.join(sub, "libompi-rt.a")):
-        raise Failure("the MPI compiler is Open MPI, but libompi-rt was not built for Open MPI (%s)" % sub)
+        raise Failure("the MPI compiler is %s, but libompi-rt was not built for it (%s)" % (what, sub))
     return sub
 
 
@@ -650,7 +668,7 @@ def query(mpicc, cmd, args, verbose):
 
     def link():
         try:
-            return link_flags(query_mpicc(mpicc).openmpi, libdir)
+            return link_flags(query_mpicc(mpicc), libdir)
         except Failure as e:
             die(str(e))
 
@@ -802,7 +820,7 @@ def build(mpicc, cmd, own, tmpdir, notes):
     if cmd.sources and not opt_ok:
         warn("ompi-opt was not found at %s; compiling the original sources" % opt)
     facts = query_mpicc(mpicc) if (cmd.sources and opt_ok) or cmd.links else None
-    link = link_flags(facts.openmpi, libdir) if cmd.links else []
+    link = link_flags(facts, libdir) if cmd.links else []
     replaced = optimise(cmd, own, opt, facts.flags, tmpdir, notes) if opt_ok and cmd.sources else {}
     new_args = list(args)
     quote = []

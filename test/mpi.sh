@@ -15,7 +15,7 @@ launch() {
       OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
         timeout 300 "$MPI_OPENMPI_RUN" --oversubscribe -n "$n" "$@" ;;
-    smpi) timeout 300 "$RT_SRC_ROOT/scripts/simrun" --quiet -np "$n" "$@" ;; # SimGrid's simulator
+    smpi) timeout 300 "$(dirname "${BASH_SOURCE[0]}")/../scripts/simrun" --quiet -np "$n" "$@" ;; # SimGrid's simulator
     *) fail "unknown MPI $impl" ;;
   esac
 }

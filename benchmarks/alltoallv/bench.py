@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, build, chosen, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, chosen, paired_ratio, parser, report, run, runtime_link, setup  # noqa: E402
 
 
 def main():
@@ -35,7 +35,7 @@ def main():
     mpicc, launcher, env = setup(a)
     exe = os.path.join(a.out, "a2av_bench")
     build(a, [mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe, os.path.join(HERE, "a2av_bench.c"),
-              "-L" + runtime_libdir(a.mpi), "-lompi-rt", "-fopenmp"], env)
+              *runtime_link(a.mpi)], env)
     if a.build_only:
         return 0
     env = dict(env, MPIOPT_RANKS_PER_NODE=str(a.rpn), MPIOPT_STATS="1", MPIOPT_ALLTOALLV_ALGO=a.algo)

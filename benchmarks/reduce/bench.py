@@ -19,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, build, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, parser, report, run, runtime_link, setup  # noqa: E402
 
 ALGOS = ("binomial", "redscat", "ring")
 
@@ -34,7 +34,7 @@ def main():
     mpicc, launcher, env = setup(a)
     exe = os.path.join(a.out, "reduce_bench")
     build(a, [mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
-              os.path.join(HERE, "reduce_bench.c"), "-L" + runtime_libdir(a.mpi), "-lompi-rt", "-fopenmp"], env)
+              os.path.join(HERE, "reduce_bench.c"), *runtime_link(a.mpi)], env)
     if a.build_only:
         return 0
     sizes = [int(s) for s in a.sizes.split(",")]

@@ -183,6 +183,7 @@ void mpiopt_coll_node_sync(mpiopt_coll_comm *c) {
     __atomic_store_n(&b->generation, g + 1, __ATOMIC_RELEASE);
     return;
   }
+  mpiopt_smpi_wait_begin();
   for (unsigned spin = 0; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == g; spin++) {
     if (MPIOPT_SMPI)
       mpiopt_smpi_yield(); /* the member that advances the generation runs only when this one yields */
@@ -191,4 +192,5 @@ void mpiopt_coll_node_sync(mpiopt_coll_comm *c) {
     else
       sched_yield();
   }
+  mpiopt_smpi_wait_end();
 }

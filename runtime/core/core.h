@@ -20,10 +20,18 @@
 #define MPIOPT_SMPI 1
 #include <simgrid/actor.h>
 #define mpiopt_smpi_yield() sg_actor_sleep_for(5e-8)
+/* SMPI charges the host time a rank spends between MPI calls to its
+   simulated clock; a wait outside MPI must not be charged (the waiting
+   would delay the others, who would then wait longer, without end): a wait
+   is bracketed by these, as an MPI call is. */
+#define mpiopt_smpi_wait_begin() smpi_bench_end()
+#define mpiopt_smpi_wait_end() smpi_bench_begin()
 #define mpiopt_win_sync(w) ((void)(w), __atomic_thread_fence(__ATOMIC_SEQ_CST))
 #else
 #define MPIOPT_SMPI 0
 #define mpiopt_smpi_yield() ((void)0)
+#define mpiopt_smpi_wait_begin() ((void)0)
+#define mpiopt_smpi_wait_end() ((void)0)
 #define mpiopt_win_sync(w) MPI_Win_sync(w)
 #endif
 

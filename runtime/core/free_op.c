@@ -8,6 +8,12 @@
 
 void mpiopt_lazy_handle_freed(void) __attribute__((weak));
 
+#ifdef SMPI_H
+/* Under SMPI the MPI functions are declared weak, so a program's call does
+   not pull this member out of the archive: core/linked.c refers to this. */
+const int mpiopt_smpi_wrap_op_free = 1;
+#endif
+
 int MPI_Op_free(MPI_Op *op) {
   if (op && *op != MPI_OP_NULL) {
     if (mpiopt_lazy_handle_freed) mpiopt_lazy_handle_freed();

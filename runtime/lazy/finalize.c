@@ -9,6 +9,12 @@
 void mpiopt_lazy_finalize(void);
 void mpiopt_coll_finalize(void) __attribute__((weak));
 
+#ifdef SMPI_H
+/* Under SMPI the MPI functions are declared weak, so a program's call does
+   not pull this member out of the archive: core/linked.c refers to this. */
+const int mpiopt_smpi_wrap_finalize = 1;
+#endif
+
 int MPI_Finalize(void) {
   mpiopt_lazy_finalize();
   if (mpiopt_coll_finalize) mpiopt_coll_finalize();

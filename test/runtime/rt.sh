@@ -23,16 +23,18 @@ esac
 mkdir -p "$RT_WORK"
 cd "$RT_WORK"
 lib=$RT_BUILD_DIR/lib
-omp=-fopenmp
+omp=-fopenmp pre=""
 [ "$impl" = openmpi ] && lib=$lib/openmpi
-[ "$impl" = smpi ] && lib=$lib/smpi omp="" # SMPI: no OpenMP in its runtime
+# SMPI: no OpenMP in its runtime; the runtime's MPI_Finalize, MPI_Type_free
+# and MPI_Op_free must be pulled in and bound (runtime/core/linked.c)
+[ "$impl" = smpi ] && lib=$lib/smpi omp="" pre="-Wl,--undefined=mpiopt_runtime_linked -Wl,-Bsymbolic-functions"
 name=$(basename "${src%.*}")
 case $src in
   *.cpp) cc=$(mpicxx_of "$impl"); std="-std=c++17 -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX" ;; # no deprecated C++ bindings
   *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
 esac
 # shellcheck disable=SC2086 # RT_CFLAGS: sanitizer flags (OMPI_SANITIZE builds)
-"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -I"$RT_SRC_ROOT/templates" -o "$name" "$src" -L"$lib" -lompi-rt $omp -lm \
+"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -I"$RT_SRC_ROOT/templates" -o "$name" "$src" -L"$lib" $pre -lompi-rt $omp -lm \
   || fail "$src did not compile"
 
 set +e

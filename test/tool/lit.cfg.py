@@ -13,6 +13,10 @@ config.test_exec_root = os.path.join(config.ompi_obj_root, "test", "tool")
 config.substitutions.append(("%ompi-opt", config.ompi_opt))
 config.substitutions.append(("%mpich_cflags", config.mpich_cflags))
 config.substitutions.append(("%openmpi_cflags", config.openmpi_cflags))
+# SimGrid's SMPI: only its own include directory (its -I/usr/include would
+# put the system's headers before the compiler's, as ompi-cc also avoids)
+config.smpi_cflags = " ".join(w for w in config.smpi_cflags.split() if w != "-I/usr/include")
+config.substitutions.append(("%smpi_cflags", config.smpi_cflags))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
@@ -24,6 +28,8 @@ if config.mpich_cflags:
     config.available_features.add("mpich")
 if config.openmpi_cflags:
     config.available_features.add("openmpi")
+if config.smpi_cflags:
+    config.available_features.add("smpi")
 
 # Choices made on performance grounds must not depend on the machine the
 # tests run on: no machine profile unless a test names one (%inputs has

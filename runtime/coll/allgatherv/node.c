@@ -77,7 +77,6 @@ static void release(node *d) {
 }
 
 double mpiopt_agv_node_estimate(const mpiopt_plan_s *p, const mpiopt_a2av_model *m) {
-  if (MPIOPT_SMPI) return -1; /* SMPI: ranks waiting at the node barrier hang the simulation (docs/simulation.md) */
   const mpiopt_coll_topo *t = mpiopt_coll_topology(p->c);
   if (!mpiopt_a2av_packable(&p->s, p->P) || !mpiopt_a2av_packable(&p->r, p->P)) return -1;
   node d = {0};

@@ -528,6 +528,13 @@ std::optional<std::string> Evaluator::spelledHandle(const Expr *E) const {
   // The outermost handle name is the one the user wrote (MPICH defines
   // MPI_LONG_LONG as MPI_LONG_LONG_INT; Open MPI does not).
   std::optional<std::string> Found;
+  // SimGrid's SMPI declares MPI_COMM_WORLD as a variable, not a macro: a
+  // reference to a variable of that spelling that the MPI's header declares
+  // (not the file being analysed) is the handle.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasExternalStorage() && lookupHandle(VD->getName()) && !SM.isInMainFile(VD->getLocation()))
+        Found = VD->getName().str();
   for (int Level = 0; Level < 32; ++Level) {
     if (!B.isValid() || !En.isValid() || !B.isMacroID() || !En.isMacroID())
       return Found;

@@ -269,7 +269,8 @@ private:
   bool &Failed;
 
   /// The machine profile: the one named, or the default of the MPI whose
-  /// mpi.h this source includes (Open MPI's defines OPEN_MPI).
+  /// mpi.h this source includes (Open MPI's defines OPEN_MPI, SimGrid's
+  /// SMPI_H; none ships for SMPI, so by default nothing that needs one).
   const MachineProfile *profile() {
     if (Opts.Profile == "none")
       return nullptr;
@@ -277,8 +278,8 @@ private:
     if (Path.empty()) {
       if (Opts.ProfileDir.empty())
         return nullptr;
-      bool OpenMPI = CI.getPreprocessor().isMacroDefined("OPEN_MPI");
-      Path = Opts.ProfileDir + "/" + profileFileName(OpenMPI);
+      Preprocessor &PP = CI.getPreprocessor();
+      Path = Opts.ProfileDir + "/" + profileFileName(PP.isMacroDefined("OPEN_MPI"), PP.isMacroDefined("SMPI_H"));
       if (!llvm::sys::fs::exists(Path))
         return nullptr;
     }

@@ -228,7 +228,10 @@ llvm::Expected<MachineProfile> ompi::loadProfile(llvm::StringRef Path) {
   return P;
 }
 
-std::string ompi::profileFileName(bool OpenMPI) { return OpenMPI ? "openmpi.json" : "mpich.json"; }
+std::string ompi::profileFileName(bool OpenMPI, bool SMPI) {
+  // SimGrid's SMPI: a profile measured in the simulator, where one is installed
+  return SMPI ? "smpi.json" : OpenMPI ? "openmpi.json" : "mpich.json";
+}
 
 ProfileVerdict ompi::profileVerdict(const MachineProfile *Profile, llvm::StringRef Family, std::optional<int64_t> Bytes,
                                     const VerdictWords &W) {

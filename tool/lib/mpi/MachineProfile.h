@@ -146,8 +146,9 @@ ProfileVerdict profileVerdict(const MachineProfile *Profile, llvm::StringRef Fam
 /// Read a profile; the error names the file and what is wrong.
 llvm::Expected<MachineProfile> loadProfile(llvm::StringRef Path);
 
-/// The profile file name of an MPI: "mpich.json" or "openmpi.json".
-std::string profileFileName(bool OpenMPI);
+/// The profile file name of an MPI: "mpich.json", "openmpi.json" or
+/// "smpi.json" (SimGrid's SMPI).
+std::string profileFileName(bool OpenMPI, bool SMPI = false);
 
 } // namespace ompi
 
