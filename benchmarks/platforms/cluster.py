@@ -11,6 +11,8 @@ import os
 import re
 import sys
 
+from fit import CONFIG
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -53,21 +55,13 @@ def main():
        the fabric: a fat-tree, {shape}, links as the nodes'.
      MPI's collectives as SMPI's '{sel}' algorithms. -->
 <platform version="4.1">
-  <config>
-    <prop id="smpi/os" value="{os}"/>
-    <prop id="smpi/or" value="{or_}"/>
-    <prop id="smpi/ois" value="{ois}"/>
-    <prop id="smpi/bw-factor" value="0:1"/>
-    <prop id="smpi/lat-factor" value="0:1"/>
-    <prop id="smpi/coll-selector" value="{sel}"/>
-  </config>
-  <zone id="world" routing="Full">
+{config}  <zone id="world" routing="Full">
     <cluster id="cluster" prefix="node-" suffix="" radical="0-{last}" core="16" speed="1Gf"
              bw="12.5GBps" lat="1us" loopback_bw="{bw}" loopback_lat="{lat}"
              topology="FAT_TREE" topo_parameters="{topo}"/>
   </zone>
-</platform>""".format(n=n, lat=p["lat"], bw=p["bw"], shape=shape, sel=p["sel"], os=p["os"], or_=p["or"],
-                      ois=p["ois"], last=n - 1, topo=topo))
+</platform>""".format(n=n, lat=p["lat"], bw=p["bw"], shape=shape, sel=p["sel"], last=n - 1, topo=topo,
+                      config=CONFIG.format(os=p["os"], or_=p["or"], ois=p["ois"], sel=p["sel"])))
     return 0
 
 

@@ -26,6 +26,19 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 FITTED = [("pingpong", 0), ("pingpong", 1048576), ("barrier", 0), ("alltoall", 8), ("allreduce", 8)]
 
+# SMPI's options that every platform sets: the per-message overheads (send,
+# nonblocking send, receive; piecewise "size:seconds:seconds-per-byte"), no
+# correction factors on latency and bandwidth, the collective algorithms.
+CONFIG = """  <config>
+    <prop id="smpi/os" value="{os}"/>
+    <prop id="smpi/or" value="{or_}"/>
+    <prop id="smpi/ois" value="{ois}"/>
+    <prop id="smpi/bw-factor" value="0:1"/>
+    <prop id="smpi/lat-factor" value="0:1"/>
+    <prop id="smpi/coll-selector" value="{sel}"/>
+  </config>
+"""
+
 TEMPLATE = """<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <!-- {title}
@@ -42,15 +55,7 @@ TEMPLATE = """<?xml version='1.0'?>
      Computation is measured on the host that runs the simulation and taken at face value
      (scripts/simrun sets smpi/host-speed to the platform's speed). -->
 <platform version="4.1">
-  <config>
-    <prop id="smpi/os" value="0:{os_s}:0"/>
-    <prop id="smpi/or" value="0:{or_s}:0"/>
-    <prop id="smpi/ois" value="0:{os_s}:0"/>
-    <prop id="smpi/bw-factor" value="0:1"/>
-    <prop id="smpi/lat-factor" value="0:1"/>
-    <prop id="smpi/coll-selector" value="{selector}"/>
-  </config>
-  <zone id="world" routing="Full">
+{config}  <zone id="world" routing="Full">
     <host id="node-0" speed="1Gf" core="16"/>
     <link id="core" bandwidth="{bw_gbs}GBps" latency="{lat_us}us" sharing_policy="FATPIPE"/>
     <link id="memory" bandwidth="{mem_gbs}GBps" latency="0us"/>
@@ -59,9 +64,10 @@ TEMPLATE = """<?xml version='1.0'?>
 </platform>
 """
 
-def load(path):
+def points(lines):
+    """calib.c's JSON lines: microseconds by (op, bytes); ping-pong between neighbouring cores only."""
     pts = {}
-    for line in open(path):
+    for line in lines:
         line = line.strip()
         if line.startswith("{"):
             d = json.loads(line)
@@ -71,10 +77,16 @@ def load(path):
     return pts
 
 
+def load(path):
+    with open(path) as f:
+        return points(f)
+
+
 def platform(p, title="One 16-core node (platform a of issue 48).", source="", ranks=16, score=0.0):
     return TEMPLATE.format(title=title, source=source, ranks=ranks, score=score, lat_us=p["lat"], bw_gbs=p["bw"],
-                           mem_gbs=p["mem"], os_us=p["os"], or_us=p["or"], os_s="%.3g" % (p["os"] * 1e-6),
-                           or_s="%.3g" % (p["or"] * 1e-6), selector=p["selector"])
+                           mem_gbs=p["mem"], os_us=p["os"], or_us=p["or"], selector=p["selector"],
+                           config=CONFIG.format(os="0:%.3g:0" % (p["os"] * 1e-6), or_="0:%.3g:0" % (p["or"] * 1e-6),
+                                                ois="0:%.3g:0" % (p["os"] * 1e-6), sel=p["selector"]))
 
 
 def simulate(p, calib, ranks, tmp):
@@ -87,14 +99,7 @@ def simulate(p, calib, ranks, tmp):
     out = subprocess.run(["smpirun", "-np", str(ranks), "-platform", xml, "-hostfile", hosts,
                           "--cfg=smpi/simulate-computation:no", "--log=root.thresh:error", calib, "1", "20"],
                          capture_output=True, text=True, timeout=300)
-    sim = {}
-    for line in out.stdout.splitlines():
-        if line.startswith("{"):
-            d = json.loads(line)
-            if d["op"] == "pingpong" and d.get("pair") != "near":
-                continue
-            sim[(d["op"], d["bytes"])] = d["us"]
-    return sim
+    return points(out.stdout.splitlines())
 
 
 def score(sim, meas):
