@@ -138,7 +138,11 @@ void mpiopt_bsp_start_mpi(void) {
   MPI_Init(NULL, NULL);
   mpiopt_check_launcher("bsp_begin");
   G.mpi_by_us = 1;
-  atexit(finalize_at_exit);
+  /* Under SMPI every rank is a thread of one process: exit handlers run once
+   * the simulation is over, when no MPI call may be made. There process 0
+   * finalises in bsp_end instead (below), and a process that leaves early
+   * is reported by the simulator's deadlock detection. */
+  if (!MPIOPT_SMPI) atexit(finalize_at_exit);
 }
 
 /* bsp_init: every process but 0 runs the SPMD function at once; process 0
@@ -231,6 +235,9 @@ void bsp_end(void) {
   mpiopt_bsp_rma_stop();
   int pid = G.pid;
   MPI_Comm_free(&G.comm);
+  /* Under SMPI, process 0 finalises here: MPI was started by this layer, so
+   * the program makes no MPI call of its own after the parallel section. */
+  if (MPIOPT_SMPI && pid == 0 && G.mpi_by_us) MPI_Finalize();
   if (pid != 0) {
     fflush(NULL);
     if (G.mpi_by_us) MPI_Finalize();

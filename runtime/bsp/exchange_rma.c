@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "bsp_internal.h"
+#include "../core/core.h"
 
 #define G mpiopt_bsp_g
 
@@ -46,6 +47,12 @@ static MPI_Win dwin;
  * one-sided component, for one): then every transfer goes as messages and
  * bsp_direct_get reports that it is unavailable. */
 int mpiopt_bsp_rma_start(void) {
+  /* Under SimGrid's SMPI 3.32 dynamic windows are created, but a put after
+   * a registration is popped and re-attached, and puts and gets of 2 MiB,
+   * deliver wrong data (test/bsp drma.c with MPIOPT_BSP_EXCHANGE=rma; not
+   * yet traced to SMPI or to an assumption MPICH and Open MPI happen to
+   * meet): messages instead, as under an MPI without dynamic windows. */
+  if (MPIOPT_SMPI) return 0;
   MPI_Comm_set_errhandler(G.comm, MPI_ERRORS_RETURN);
   int ok = MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &G.win) == MPI_SUCCESS;
   if (ok && MPI_Win_create_dynamic(MPI_INFO_NULL, G.comm, &dwin) != MPI_SUCCESS) {

@@ -82,7 +82,8 @@ void mpiopt_bsp_select_init(void) {
                                                   : AUTO_BULK_MIN;
   int want_rma = G.exchange == MPIOPT_BSP_EX_AUTO || forced;
   if (want_rma && G.p > 1 && !mpiopt_bsp_rma_start() && forced && G.pid == 0)
-    fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: this MPI has no dynamic windows; using messages\n");
+    fprintf(stderr, "bsp: MPIOPT_BSP_EXCHANGE=rma: %s; using messages\n",
+            MPIOPT_SMPI ? "dynamic windows are not used under SMPI" : "this MPI has no dynamic windows");
 }
 
 int mpiopt_bsp_use_rma(size_t n) { return G.have_win && n >= G.rma_min && n <= G.rma_max; }
