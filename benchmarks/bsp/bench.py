@@ -17,7 +17,8 @@ several runs, all in one session:
 Targets (issue 6): empty superstep within 3x one MPI_Alltoall; g for put at
 most 70 ns per word at p = 2.
 
-  bench.py [--reps 5] [--np 2] [--mpi mpich|openmpi] [--hmax 2048] [--out DIR]
+  bench.py [--reps 5] [--np 2] [--mpi mpich|openmpi|smpi] [--hmax 2048] [--iters 200]
+           [--no-sparse] [--no-bulk] [--out DIR]
 """
 import os
 import statistics
@@ -25,7 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, build, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, parser, report, run, runtime_link, setup  # noqa: E402
 
 
 def fit(points, p):
@@ -44,12 +45,14 @@ def main():
     ap = parser(__doc__, "bsp")
     ap.add_argument("--hmax", type=int, default=2048)
     ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--no-sparse", action="store_true", help="leave out the sparse sync (under SMPI its polling "
+                    "costs minutes of host time per run from 16 processes on)")
+    ap.add_argument("--no-bulk", action="store_true", help="leave out the bulk table (one put or get of up to 16 MiB)")
     a = ap.parse_args()
     mpicc, launcher, base = setup(a)
-    lib = runtime_libdir(a.mpi)
     exe = os.path.join(a.out, "bsp_bench")
     build(a, [mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
-              os.path.join(HERE, "bsp_bench.c"), "-L" + lib, "-lompi-rt"], base)
+              os.path.join(HERE, "bsp_bench.c")] + runtime_link(a.mpi), base)
     if a.build_only:
         return 0
 
@@ -69,7 +72,8 @@ def main():
              "|---|---:|---:|---:|---:|"]
     floors = {}
     res = {}
-    for op in ("put", "hpput", "get", "send", "put-sparse", "alltoallv"):
+    ops = ("put", "hpput", "get", "send") + (() if a.no_sparse else ("put-sparse",)) + ("alltoallv",)
+    for op in ops:
         env = {"MPIOPT_BSP_SYNC": "sparse"} if op.endswith("-sparse") else {}
         m = med([op.split("-")[0], str(a.hmax), str(a.iters)], **env)
         floors.setdefault("barrier", []).append(m.pop("barrier"))
@@ -88,9 +92,15 @@ def main():
                                                                                                  empty / alltoall),
               "g for put: %.1f ns per 8-byte word (target: at most 70 ns at p = 2); MPI_Alltoallv moves a word "
               "in %.1f ns" % (res["put"][0] * 1000, res["alltoallv"][0] * 1000),
-              "Sparse sync / all-to-all sync (bsp_put): empty superstep %.2fx, l %.2fx, g %.2fx" % (
-                  res["put-sparse"][2] / res["put"][2], res["put-sparse"][1] / res["put"][1],
-                  res["put-sparse"][0] / res["put"][0]), ""]
+              "Empty superstep / MPI_Barrier: %.2fx" % (empty / barrier)]
+    if not a.no_sparse:
+        lines.append("Sparse sync / all-to-all sync (bsp_put): empty superstep %.2fx, l %.2fx, g %.2fx" % (
+            res["put-sparse"][2] / res["put"][2], res["put-sparse"][1] / res["put"][1],
+            res["put-sparse"][0] / res["put"][0]))
+    lines.append("")
+    if a.no_bulk:
+        report(a, "bsp", lines)
+        return 0
     exs = ("msg", "rma", "bulk")
     lines += ["| bytes per superstep | " + " | ".join("%s, %s (us)" % (op, ex) for op in ("put", "get") for ex in exs)
               + " | put, bulk / msg | get, bulk / msg |", "|---:" + "|---:" * 8 + "|"]

@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, build, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, parser, report, run, runtime_link, setup  # noqa: E402
 
 
 CURVE_SIZES = (8, 64, 512, 2048, 4096, 8192, 12288, 16384, 32768, 65536, 262144)
@@ -52,10 +52,9 @@ def main():
     ap.add_argument("--curve", action="store_true", help="also measure the grouped/composite curve")
     a = ap.parse_args()
     mpicc, launcher, base = setup(a)
-    lib = runtime_libdir(a.mpi)
     exe = os.path.join(a.out, "lazy_bench")
     build(a, [mpicc, "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe,
-              os.path.join(HERE, "lazy_bench.c"), "-L" + lib, "-lompi-rt"], base)
+              os.path.join(HERE, "lazy_bench.c")] + runtime_link(a.mpi), base)
     if a.build_only:
         return 0
 

@@ -14,7 +14,7 @@ Table 1: seconds per pass for each size. Fig. 2: EXTRA further reductions
 per batch (0..16) for the -DFUNCTIONS program, plain and deferred, with the
 cost of one extra reduction (least-squares slope).
 
-  bench.py [--sizes 500,1000,1500,3000] [--reps 5] [--np 2] [--mpi mpich|openmpi]
+  bench.py [--sizes 500,1000,1500,3000] [--reps 5] [--np 2] [--mpi mpich|openmpi|smpi]
            [--fig2-size 1000] [--fig2-extra 0,2,4,8,12,16] [--out DIR]
 """
 import os
@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import REPO, build, paired_ratio, parser, report, run, runtime_libdir, setup  # noqa: E402
+from benchlib import REPO, build, paired_ratio, parser, report, run, runtime_link, setup  # noqa: E402
 
 
 def main():
@@ -50,10 +50,9 @@ def main():
     r = build(a, [occ, "--ompi-report", "-O2", "-DFUNCTIONS", "-o", exe["deferred"], src], env=env)
     if r:
         print("ompi-cc -DFUNCTIONS: %d deferral(s)" % sum("lazy-deferral: deferred" in l for l in r.stderr.splitlines()))
-    lib = runtime_libdir(a.mpi)
     build(a, [mpicc.replace("mpicc", "mpicxx"), "-std=c++17", "-O2", "-DOMPI_SKIP_MPICXX", "-DMPICH_SKIP_MPICXX",
               "-I" + os.path.join(REPO, "runtime", "include"), "-o", exe["shared"],
-              os.path.join(HERE, "variance_shared.cpp"), "-L" + lib, "-lompi-rt"])
+              os.path.join(HERE, "variance_shared.cpp")] + runtime_link(a.mpi))
     if a.build_only:
         return 0
 
