@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--algo", default="auto")
     ap.add_argument("--ks", default="1,5,10,20,40,80,160,320")
     ap.add_argument("--ffts", default="64,128")
+    ap.add_argument("--iters", type=int, default=0, help="timed calls per run (default: 2000 for small uniform "
+                    "cases, fewer for larger ones; scripts/simulate runs 20)")
     a = ap.parse_args()
     mpicc, launcher, env = setup(a)
     exe = os.path.join(a.out, "a2av_bench")
@@ -40,13 +42,15 @@ def main():
         return 0
     env = dict(env, MPIOPT_RANKS_PER_NODE=str(a.rpn), MPIOPT_STATS="1", MPIOPT_ALLTOALLV_ALGO=a.algo)
     cases = [("uniform", int(k)) for k in a.ks.split(",") if k] + [("fft", int(n)) for n in a.ffts.split(",") if n]
-    nodes = "one node" if a.rpn == 0 or a.rpn >= a.np else "%d emulated nodes of %d" % (-(-a.np // a.rpn), a.rpn)
+    nodes = ("%d simulated nodes of 16" % -(-a.np // 16) if a.mpi == "smpi" and a.rpn == 0 else
+             "one node" if a.rpn == 0 or a.rpn >= a.np else "%d emulated nodes of %d" % (-(-a.np // a.rpn), a.rpn))
     lines = ["Planned Alltoallv, %s, %d ranks (%s), plan algorithm %s, median of %d runs (us per call)"
              % (a.mpi, a.np, nodes, a.algo, a.reps), "",
              "| case | bytes per pair | MPI_Alltoallv | planned | planned / MPI | algorithm | plan creation | "
              "inter-node msgs MPI / planned |", "|---|---:|---:|---:|---:|---|---:|---|"]
     for kind, k in cases:
-        iters = str(2000 if kind == "uniform" and k <= 80 else 400 if kind == "uniform" else 60 if k <= 64 else 20)
+        iters = str(a.iters or (2000 if kind == "uniform" and k <= 80 else 400 if kind == "uniform" else
+                                60 if k <= 64 else 20))
         t = {"mpi": [], "plan": []}
         info = {}
         for rep in range(a.reps):

@@ -30,7 +30,14 @@
  * (3-6 us: the builtin collective it saves costs more), and it loses from
  * 8 KiB on, by 19-83 us (no second window at 32-64 KiB), so a 2-rank curve
  * alone would pick the composite for a 32 KiB batch at 16 ranks and lose
- * about 30 us. Open MPI 4.1 (P = 2 only): composite loses from 2 KiB.
+ * about 30 us. P = 64 and 256 are simulated (SimGrid SMPI, 16-rank nodes
+ * on a fat-tree of 12.5 GB/s, 1 us links, SMPI's 'mpich' collective
+ * selector: benchmarks/platforms/cluster4.xml and cluster16.xml, medians of
+ * 3, 2026-11-28; docs/simulation.md): between nodes the collective that
+ * composite saves costs 15-47 us, so it wins up to 32 KiB, and loses from
+ * 64 KiB on (by 12-183 us: the builtin collective splits a large vector).
+ * Re-check them on a cluster. Open MPI 4.1 (P = 2 only): composite loses
+ * from 2 KiB.
  *
  * MPIOPT_LAZY_MODEL=BYTES:US,... (sizes increasing; one curve for every
  * size) or P@BYTES:US,.../P@BYTES:US,... (curves for increasing P)
@@ -59,7 +66,9 @@ static const char default_model[] =
 static const char default_model[] =
     "2@8:1.1,64:1.6,512:1.7,2048:1.25,4096:0.53,8192:0.4,12288:-8,16384:-9,32768:3.5,65536:0.5,262144:-20/"
     "16@8:3.02,64:3.5,512:6.16,2048:6.05,4096:3.12,8192:-4.52,12288:-19.1,16384:-24.1,32768:-29.3,65536:-32.2,"
-    "262144:-83.4";
+    "262144:-83.4/"
+    "64@8:15,64:24.8,512:26.7,2048:37.1,4096:28.9,8192:18.9,12288:27,16384:16.1,32768:6.02,65536:-34,262144:-183/"
+    "256@8:47,64:34,512:35.4,2048:31.9,4096:30.7,8192:39.5,12288:33.7,16384:38.2,32768:16.8,65536:-12,262144:-151";
 #endif
 
 #define MPIOPT_LAZY_MODEL_MAX 32 /* points of a curve */
