@@ -32,7 +32,7 @@ def main():
     ap.add_argument("--ks", default="1,5,10,20,40,80,160,320")
     ap.add_argument("--ffts", default="64,128")
     ap.add_argument("--iters", type=int, default=0, help="timed calls per run (default: 2000 for small uniform "
-                    "cases, fewer for larger ones; scripts/simulate runs 20)")
+                    "cases, fewer for larger ones; scripts/simulate runs 200, 20 from 256 ranks)")
     a = ap.parse_args()
     mpicc, launcher, env = setup(a)
     exe = os.path.join(a.out, "a2av_bench")

@@ -110,10 +110,16 @@ def main():
             print("plot: %s: tables at fewer than two rank counts in %s; skipped" % (name, d))
             continue
         fig, ax = plt.subplots(figsize=(7, 4.5))
+        colours = {}
         for label, pts in series.items():
             xs = [p for p in ranks if pts.get(p) is not None]
+            if len(xs) < 2:
+                continue  # a case run at one rank count only
             ours = any(k in label for k in ("planned", "ompi-cc", "bsp_sync"))
-            ax.plot(xs, [pts[p] for p in xs], marker="o", linestyle="-" if ours else "--", label=label)
+            case = label.rsplit(", ", 1)[0] if name == "alltoallv" else label  # one colour per case
+            colour = colours.setdefault(case, "C%d" % len(colours))
+            ax.plot(xs, [pts[p] for p in xs], marker="o", color=colour, linestyle="-" if ours else "--",
+                    label=label)
         ax.set_xscale("log", base=2)
         ax.set_xticks(ranks)
         ax.set_xticklabels([str(p) for p in ranks])
