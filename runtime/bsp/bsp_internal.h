@@ -164,7 +164,7 @@ enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 /* Exchange algorithms for the part of a superstep that is not inline. */
 enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK };
 /* How the headers of a sync travel. */
-enum { MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE };
+enum { MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE, MPIOPT_BSP_SYNC_CENSUS };
 
 typedef struct {
   const char *msg_tag;
@@ -303,6 +303,18 @@ int mpiopt_bsp_use_bulk(size_t n);
 /* sync_sparse.c: the blocks of a sync without the all-to-all; 0 when the
  * headers disagree (then every process falls back to the all-to-all). */
 int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine);
+/* What every process must agree on at a sync, as mpiopt_bsp_nagree words
+ * whose MPI_MIN over the processes gives each field's minimum and maximum
+ * (sync_sparse.c); and, given that minimum, whether they agree: if so the
+ * blocks of the pairs that sent nothing (got[q] == 0) are written as
+ * silent and 1 is returned, else 0 (the all-to-all then names the
+ * disagreement). */
+extern const int mpiopt_bsp_nagree;
+void mpiopt_bsp_agreement(const mpiopt_bsp_hdr *h, uint64_t *v);
+int mpiopt_bsp_agreed(const mpiopt_bsp_hdr *mine, const uint64_t *out, const unsigned char *got);
+/* sync_census.c: the same without polling (one allreduce of the counts
+ * and the agreement, then blocking receives); the same result. */
+int mpiopt_bsp_census_blocks(const mpiopt_bsp_hdr *mine);
 
 /* exchange_bulk.c */
 void mpiopt_bsp_mark_overlaps(mpiopt_bsp_span *s, size_t n);

@@ -43,12 +43,16 @@
  *   alltoall  sync.c         one MPI_Alltoall of a fixed block per pair
  *   sparse    sync_sparse.c  blocks to the processes with a stream only,
  *                            plus one small non-blocking allreduce (NBX)
+ *   census    sync_census.c  blocks to the processes with a stream only,
+ *                            plus one allreduce of p counts and the
+ *                            agreement, then blocking receives (no polling)
  *   auto      (default)      alltoall: sparse is not yet measured where it
  *                            should win (16 processes and more; DEVELOPERS.md,
  *                            Machines); at 2 processes the all-to-all is one
  *                            exchange and wins */
-static const char *const syncs[] = {"auto", "alltoall", "sparse"};
-static const int sync_ids[] = {MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE};
+static const char *const syncs[] = {"auto", "alltoall", "sparse", "census"};
+static const int sync_ids[] = {MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE,
+                               MPIOPT_BSP_SYNC_CENSUS};
 
 /* MPIOPT_BSP_EXCHANGE's values, in the order of their ids. */
 static const char *const exchanges[] = {"auto", "msg", "rma", "bulk"};
@@ -67,7 +71,7 @@ void mpiopt_bsp_select_init(void) {
   mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
   mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
   mode[3] = env_bytes("MPIOPT_BSP_BULK_MIN");
-  mode[4] = sync_ids[mpiopt_env_choice("MPIOPT_BSP_SYNC", syncs, 3, 0)];
+  mode[4] = sync_ids[mpiopt_env_choice("MPIOPT_BSP_SYNC", syncs, 4, 0)];
   /* Window creation is collective, and both sides of a transfer must agree
    * on its path: process 0's choice counts. */
   MPI_Bcast(mode, 5, MPI_LONG, 0, G.comm);

@@ -218,7 +218,9 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   }
   if (p == 1)
     memcpy(G.a2a_recv, G.a2a_send, G.block);
-  else if (G.sync != MPIOPT_BSP_SYNC_SPARSE || !mpiopt_bsp_sparse_blocks(&mine))
+  else if (!(G.sync == MPIOPT_BSP_SYNC_SPARSE   ? mpiopt_bsp_sparse_blocks(&mine)
+              : G.sync == MPIOPT_BSP_SYNC_CENSUS ? mpiopt_bsp_census_blocks(&mine)
+                                                 : 0))
     MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
   int wild = 0; /* NULL pops somewhere: checked when they are resolved */
   for (int q = 0; q < p; q++)

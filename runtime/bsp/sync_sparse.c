@@ -43,7 +43,9 @@ enum { B_RMAGET, B_RMAPUT, B_WILD, NBITS };
 /* A flag as the complement of 0 or 1, so that MPI_MIN gives its OR. */
 static uint64_t max_bit(uint32_t flags, uint32_t bit) { return (flags & bit) ? ~(uint64_t)1 : ~(uint64_t)0; }
 
-static void agreement(const mpiopt_bsp_hdr *h, uint64_t *v) {
+const int mpiopt_bsp_nagree = NAGREE;
+
+void mpiopt_bsp_agreement(const mpiopt_bsp_hdr *h, uint64_t *v) {
   uint64_t f[NFIELDS] = {h->vote, h->npush, h->npop, h->pophash, h->tagsize_next, h->superstep, h->ntagset,
                          h->taghash};
   for (int i = 0; i < NFIELDS; i++) {
@@ -80,7 +82,7 @@ int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine) {
     MPI_Issend(blk, (int)n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
   }
   uint64_t in[NAGREE], out[NAGREE];
-  agreement(mine, in);
+  mpiopt_bsp_agreement(mine, in);
   MPI_Request all = MPI_REQUEST_NULL;
   for (int done = 0, joined = 0; !done;) {
     if (receive_one(got, tag)) continue;
@@ -95,6 +97,11 @@ int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine) {
       MPI_Test(&all, &done, MPI_STATUS_IGNORE);
     }
   }
+  return mpiopt_bsp_agreed(mine, out, got);
+}
+
+int mpiopt_bsp_agreed(const mpiopt_bsp_hdr *mine, const uint64_t *out, const unsigned char *got) {
+  const int p = G.p, me = G.pid;
   int wild = ~out[2 * NFIELDS + B_WILD] != 0;
   for (int i = 0; i < NFIELDS; i++)
     if (out[i] != ~out[NFIELDS + i] && !(i == F_POPHASH && wild)) return 0;
