@@ -310,6 +310,10 @@ int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine);
  * silent and 1 is returned, else 0 (the all-to-all then names the
  * disagreement). */
 extern const int mpiopt_bsp_nagree;
+/* Send this process's block to each process it has a stream for (header
+ * and inline stream; Issend if synchronous, else Isend), into G.reqs from
+ * 0; returns how many. */
+int mpiopt_bsp_send_blocks(int tag, int synchronous);
 void mpiopt_bsp_agreement(const mpiopt_bsp_hdr *h, uint64_t *v);
 int mpiopt_bsp_agreed(const mpiopt_bsp_hdr *mine, const uint64_t *out, const unsigned char *got);
 /* sync_census.c: the same without polling (one allreduce of the counts

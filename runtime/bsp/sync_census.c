@@ -54,15 +54,8 @@ int mpiopt_bsp_census_blocks(const mpiopt_bsp_hdr *mine) {
   census = mpiopt_bsp_grow(census, &census_cap, words, sizeof *census);
   unsigned char *got = G.sparse_got;
   memset(got, 0, (size_t)p);
-  int nsend = 0;
-  for (int q = 0; q < p; q++) {
-    census[q] = q != me && G.out[q].len;
-    if (!census[q]) continue;
-    const char *blk = G.a2a_send + (size_t)q * G.block;
-    const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)blk;
-    size_t n = sizeof *h + ((h->flags & MPIOPT_BSP_F_INLINE) ? G.out[q].len : 0);
-    MPI_Isend(blk, (int)n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
-  }
+  for (int q = 0; q < p; q++) census[q] = q != me && G.out[q].len;
+  int nsend = mpiopt_bsp_send_blocks(tag, 0);
   mpiopt_bsp_agreement(mine, census + p);
   MPI_Allreduce(MPI_IN_PLACE, census, (int)words, MPI_UINT64_T, census_op, G.comm);
   /* Any source, into a scratch block, then to the sender's slot: no probe

@@ -69,18 +69,26 @@ static int receive_one(unsigned char *got, int tag) {
   return 1;
 }
 
-int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine) {
-  const int p = G.p, me = G.pid, tag = TAG_BLOCK(mine->superstep);
-  unsigned char *got = G.sparse_got;
-  memset(got, 0, (size_t)p);
+int mpiopt_bsp_send_blocks(int tag, int synchronous) {
   int nsend = 0;
-  for (int q = 0; q < p; q++) {
-    if (q == me || !G.out[q].len) continue;
+  for (int q = 0; q < G.p; q++) {
+    if (q == G.pid || !G.out[q].len) continue;
     const char *blk = G.a2a_send + (size_t)q * G.block;
     const mpiopt_bsp_hdr *h = (const mpiopt_bsp_hdr *)blk;
-    size_t n = sizeof *h + ((h->flags & MPIOPT_BSP_F_INLINE) ? G.out[q].len : 0);
-    MPI_Issend(blk, (int)n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
+    int n = (int)(sizeof *h + ((h->flags & MPIOPT_BSP_F_INLINE) ? G.out[q].len : 0));
+    if (synchronous)
+      MPI_Issend(blk, n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
+    else
+      MPI_Isend(blk, n, MPI_BYTE, q, tag, G.comm, mpiopt_bsp_req(nsend++));
   }
+  return nsend;
+}
+
+int mpiopt_bsp_sparse_blocks(const mpiopt_bsp_hdr *mine) {
+  const int tag = TAG_BLOCK(mine->superstep);
+  unsigned char *got = G.sparse_got;
+  memset(got, 0, (size_t)G.p);
+  int nsend = mpiopt_bsp_send_blocks(tag, 1);
   uint64_t in[NAGREE], out[NAGREE];
   mpiopt_bsp_agreement(mine, in);
   MPI_Request all = MPI_REQUEST_NULL;
