@@ -26,7 +26,8 @@ class Collector : public FunctionVisitor<Collector> {
 public:
   explicit Collector(SourceManager &SM) : SM(SM) {}
   std::map<const VarDecl *, std::vector<Ref>> Refs;
-  std::set<const FunctionDecl *> HasGoto;
+  std::map<const FunctionDecl *, std::vector<const GotoStmt *>> Gotos;
+  std::set<const FunctionDecl *> IndirectGoto;
   std::map<const FunctionDecl *, std::vector<const ReturnStmt *>> Returns;
   std::map<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
 
@@ -36,8 +37,16 @@ public:
         Refs[V->getCanonicalDecl()].push_back({E, Cur});
     return true;
   }
-  bool VisitGotoStmt(GotoStmt *) { return noteGoto(); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return noteGoto(); }
+  bool VisitGotoStmt(GotoStmt *G) {
+    if (Cur)
+      Gotos[Cur->getCanonicalDecl()].push_back(G);
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
+    if (Cur)
+      IndirectGoto.insert(Cur->getCanonicalDecl());
+    return true;
+  }
   bool VisitReturnStmt(ReturnStmt *R) {
     if (Cur)
       Returns[Cur].push_back(R);
@@ -52,11 +61,6 @@ public:
 private:
   SourceManager &SM;
   bool inMain(SourceLocation L) { return SM.isInMainFile(SM.getExpansionLoc(L)); }
-  bool noteGoto() {
-    if (Cur)
-      HasGoto.insert(Cur);
-    return true;
-  }
 };
 
 struct Candidate {
@@ -128,6 +132,36 @@ private:
 
   unsigned off(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+
+  /// Why a goto of F may take control where force points placed in source
+  /// order would miss it, or "": a computed goto, a jump backwards (a loop
+  /// the analysis does not see), or, for a wait of Var placed at W, a jump
+  /// from before W to a label after it (control would skip the wait).
+  /// Gotos that jump forwards over no wait keep source order and are safe.
+  std::string gotoProblem(const FunctionDecl *F, SourceLocation W, llvm::StringRef Var) const {
+    F = F->getCanonicalDecl();
+    if (Col.IndirectGoto.count(F))
+      return F->getName().str() + " uses a computed goto: its force points cannot be placed on every path";
+    auto It = Col.Gotos.find(F);
+    if (It == Col.Gotos.end())
+      return "";
+    for (const GotoStmt *G : It->second) {
+      const LabelStmt *L = G->getLabel() ? G->getLabel()->getStmt() : nullptr;
+      SourceLocation GL = SM.getExpansionLoc(G->getBeginLoc());
+      SourceLocation LL = L ? SM.getExpansionLoc(L->getBeginLoc()) : SourceLocation();
+      if (!L || SM.getFileID(GL) != SM.getFileID(LL))
+        return llvm::formatv("the goto at line {0} of {1}: its label cannot be placed", line(GL), F->getName()).str();
+      if (off(LL) <= off(GL))
+        return llvm::formatv("the goto at line {0} jumps back to line {1}: a loop the force points do not follow",
+                             line(GL), line(LL))
+            .str();
+      if (W.isValid() && SM.getFileID(W) == SM.getFileID(GL) && off(GL) < off(W) && off(W) < off(LL))
+        return llvm::formatv("the goto at line {0} jumps over the wait for {1} at line {2} (to line {3})", line(GL),
+                             Var, line(W), line(LL))
+            .str();
+    }
+    return "";
+  }
 
   ChangeNote note(const CallResult &C, bool Applied, std::string What, std::string Why) const {
     return ChangeNote::at("lazy-deferral", Applied, C.File, C.Line, C.Column, std::move(What), std::move(Why));
@@ -220,8 +254,8 @@ private:
                 D->Why + ")");
         continue;
       }
-      if (Col.HasGoto.count(C.Caller)) {
-        Decline(C.EnclosingFunction + " uses goto: its force points cannot be placed on every path");
+      if (std::string Why = gotoProblem(C.Caller, SourceLocation(), ""); !Why.empty()) {
+        Decline(Why);
         continue;
       }
       const VarDecl *V = recvVar(C.expr(Role::RecvBuf));
@@ -692,6 +726,10 @@ private:
         Why = W;
         return;
       }
+      if (std::string G = A.gotoProblem(F, FP.At, Name); !G.empty()) {
+        Why = G;
+        return;
+      }
       if (!A.Placed.insert({A.off(FP.At), Name}).second)
         return;
       FP.Note = A.forceNote(Node->getBeginLoc(), Name, std::move(What));
@@ -771,7 +809,7 @@ private:
     void localEnd() {
       const FunctionDecl *F = Deferred.front()->R->Caller;
       if (const CompoundStmt *B = A.innerScope(V)) {
-        blockEnd(B);
+        blockEnd(B, F);
         return;
       }
       for (const ReturnStmt *RS : A.Col.Returns[F])
@@ -784,22 +822,22 @@ private:
       bool EndUniform = Body->body_empty() || !A.Uni.within(Body->body_back(), F);
       if (LastWaits || !EndUniform || (!Body->body_empty() && isa<ReturnStmt>(Body->body_back())))
         return;
-      beforeBrace(Body, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
+      beforeBrace(Body, F, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());
     }
 
     /// A local V of an inner block B (left only through its end, and entered
     /// by every rank, since a deferred call inside it is run by all): a wait
     /// before B's closing brace, each time B runs.
-    void blockEnd(const CompoundStmt *B) {
+    void blockEnd(const CompoundStmt *B, const FunctionDecl *F) {
       if (!B->body_empty() && (A.Placed.count({A.off(B->body_back()->getBeginLoc()), Name})))
         return;
-      beforeBrace(B, llvm::formatv("{0} dies at the end of its block (line {1})", Name,
+      beforeBrace(B, F, llvm::formatv("{0} dies at the end of its block (line {1})", Name,
                                    A.line(A.SM.getExpansionLoc(B->getRBracLoc())))
                          .str());
     }
 
     /// A wait for V just before B's closing brace.
-    void beforeBrace(const CompoundStmt *B, std::string What) {
+    void beforeBrace(const CompoundStmt *B, const FunctionDecl *F, std::string What) {
       if (llvm::any_of(B->body(), isFinalize) || A.afterFinalize(B)) {
         ++AfterFinalize; // MPI_Finalize delivered every result before the brace
         return;
@@ -807,6 +845,10 @@ private:
       ForcePoint FP;
       FP.K = ForcePoint::BeforeBrace;
       FP.At = A.SM.getExpansionLoc(B->getRBracLoc());
+      if (std::string G = A.gotoProblem(F, FP.At, Name); !G.empty()) {
+        Why = G;
+        return;
+      }
       FP.Indent = lineIndent(A.SM, FP.At);
       FP.Var = Name;
       FP.Note = A.forceNote(FP.At, Name, std::move(What));

@@ -159,6 +159,22 @@ std::vector<std::pair<unsigned, Role>> queryOutArgs(const CallExpr *CE) {
   return Outs;
 }
 
+/// The arguments of a blocking collective whose result every rank of its
+/// communicator gets alike (MPI_Bcast's buffer, MPI_Allreduce's,
+/// MPI_Allgather's result): the call writes them before it returns and
+/// keeps no pointer to them.
+std::vector<unsigned> collectiveOutArgs(const CallExpr *CE) {
+  std::vector<unsigned> Outs;
+  const FunctionDecl *F = CE->getDirectCallee();
+  const FunctionModel *M = F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
+  if (!M || M->Cat == Category::Query)
+    return Outs;
+  for (unsigned I = 0; I < M->Args.size() && I < CE->getNumArgs(); ++I)
+    if (M->Args[I].R != Role::SizeOut && sameOnEveryRank(*M, M->Args[I].R))
+      Outs.push_back(I);
+  return Outs;
+}
+
 /// The arguments &h of an MPI call where h is a handle to an MPI object
 /// (MPI_Comm, MPI_Datatype, ...) that the call creates, commits or frees
 /// before it returns, through a parameter of that handle's pointer type
@@ -345,6 +361,13 @@ void FunctionAnalysis::collectDefs(const Stmt *S, Point P) {
       unsigned CommIdx = *lookupFunction(CE->getDirectCallee()->getName())->find(Role::Comm);
       Defs.push_back({R == Role::RankOut ? Def::RankOut : Def::SizeOut, V, S, nullptr, CE->getArg(CommIdx), P, Line});
     }
+    for (unsigned Idx : collectiveOutArgs(CE)) {
+      const auto *AddrOf = dyn_cast<UnaryOperator>(CE->getArg(Idx)->IgnoreParenImpCasts());
+      const VarDecl *V = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? refVar(AddrOf->getSubExpr()) : nullptr;
+      std::optional<unsigned> CommIdx = lookupFunction(CE->getDirectCallee()->getName())->find(Role::Comm);
+      if (tracked(V) && CommIdx)
+        Defs.push_back({Def::CollectiveOut, V, S, nullptr, CE->getArg(*CommIdx), P, Line});
+    }
   }
 }
 
@@ -401,6 +424,8 @@ void FunctionAnalysis::findAddressTaken() {
       for (auto Out : queryOutArgs(CE))
         Exempt.insert(CE->getArg(Out.first)->IgnoreParenImpCasts());
       for (unsigned I : handleOutArgs(CE))
+        Exempt.insert(CE->getArg(I)->IgnoreParenImpCasts());
+      for (unsigned I : collectiveOutArgs(CE))
         Exempt.insert(CE->getArg(I)->IgnoreParenImpCasts());
       // &x as the send buffer of an MPI call (a const parameter): read, not
       // written, so x keeps its value (MPI_Send(&rank, ...)).
@@ -1120,6 +1145,7 @@ SymValue Evaluator::evalDef(const Def &D, FunctionAnalysis &FA) {
     break;
   }
   case Def::Output:
+  case Def::CollectiveOut:
     R = SymValue::dyn(D.setBy());
     break;
   case Def::Entry:

@@ -131,12 +131,15 @@ struct TUIndex {
 /// One definition of a tracked local variable.
 struct Def {
   /// Output: set by another output of an MPI query (MPI_Cart_shift, ...)
-  /// or a handle's constructor, commit or free.
-  enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Output, Entry } K;
+  /// or a handle's constructor, commit or free. CollectiveOut: &x given to
+  /// a blocking collective whose result is the same on every rank of its
+  /// communicator (MPI_Bcast's buffer, MPI_Allreduce's result), which
+  /// writes x before it returns and keeps no pointer to it.
+  enum Kind { Init, NoInit, Assign, Compound, IncDec, RankOut, SizeOut, Output, CollectiveOut, Entry } K;
   const clang::VarDecl *Var;
   const clang::Stmt *S;     ///< the defining statement (null for Entry)
   const clang::Expr *Value; ///< Init/Assign/Compound: the right-hand side
-  const clang::Expr *Comm;  ///< RankOut/SizeOut: the communicator argument
+  const clang::Expr *Comm;  ///< RankOut/SizeOut/CollectiveOut: the communicator argument
   Point P;
   unsigned Line;
 

@@ -148,7 +148,12 @@ private:
     std::optional<AddressUse> U = mpiAddressUse(Addr, Ctx);
     if (U && (U->R == Role::SendBuf || isCountRole(U->R) || U->R == Role::Other))
       return; // read by the call, never stored
+    bool OnCFG = tracked(V) && isa<DeclRefExpr>(Sub->IgnoreParenImpCasts());
+    if (U && OnCFG && U->R == Role::RankOut && U->Model->Cat == Category::Query)
+      return; // Def::RankOut: a definition on the CFG
     if (U && sameOnEveryRank(*U->Model, U->R)) {
+      if (OnCFG)
+        return; // a definition on the CFG (Def::SizeOut, Def::CollectiveOut)
       Writes.push_back({V, U->Call, nullptr, nullptr, Cur, ""});
       return;
     }
@@ -174,7 +179,8 @@ struct Uniformity::Func {
   std::vector<char> Live;                         ///< can reach the exit without stopping the job
   std::vector<std::vector<unsigned>> CD;          ///< the branch blocks each block is control dependent on
   std::vector<const CFGBlock *> ByID;             ///< the CFG's blocks by ID
-  std::map<const VarDecl *, std::string> Varying; ///< locals and parameters that vary, and why
+  std::map<const VarDecl *, std::string> Varying; ///< variables that vary whatever the point, and why
+  std::map<const Def *, std::string> VaryingDefs; ///< definitions of tracked locals that vary, and why
   std::map<unsigned, std::optional<Divergence>> BlockMemo;
   bool Solving = false, Solved = false;
 };
@@ -328,6 +334,7 @@ void Uniformity::clearCaches() {
   for (auto &KV : Funcs) {
     KV.second->Solved = false;
     KV.second->Varying.clear();
+    KV.second->VaryingDefs.clear();
     KV.second->BlockMemo.clear();
   }
   EntryMemo.clear();
@@ -337,6 +344,11 @@ void Uniformity::clearCaches() {
 //===----------------------------------------------------------------------===//
 // Locals and parameters of one function
 //===----------------------------------------------------------------------===//
+
+/// Whether the CFG tracks parameter PV from a definition on entry.
+static bool hasEntryDef(const FunctionAnalysis &FA, const ParmVarDecl *PV) {
+  return llvm::any_of(FA.defs(), [&](const Def &D) { return D.K == Def::Entry && D.Var == PV; });
+}
 
 void Uniformity::solveLocals(Func &Fn) {
   if (!Fn.FA->valid()) {
@@ -352,11 +364,17 @@ void Uniformity::solveLocals(Func &Fn) {
         Changed = true;
     };
     for (const ParmVarDecl *PV : Fn.F->parameters())
-      if (!Fn.Varying.count(PV))
+      if (!Fn.Varying.count(PV) && !hasEntryDef(*Fn.FA, PV))
         Mark(PV, variesParam(PV));
+    // Tracked locals vary per definition: a read sees only the definitions
+    // that reach it (a value set on the root and then broadcast is the same
+    // on every rank after the broadcast).
     for (const Def &D : Fn.FA->defs())
-      if (!Fn.Varying.count(D.Var))
-        Mark(D.Var, defVaries(D, Fn));
+      if (!Fn.VaryingDefs.count(&D))
+        if (std::optional<std::string> Why = defVaries(D, Fn)) {
+          Fn.VaryingDefs.emplace(&D, *Why);
+          Changed = true;
+        }
     for (const Write *X : W->LocalByFunc[Fn.F])
       if (!Fn.Varying.count(X->Var))
         Mark(X->Var, writeVaries(*X, Fn));
@@ -373,6 +391,7 @@ std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
   };
   switch (D.K) {
   case Def::Entry:
+    return variesParam(cast<ParmVarDecl>(D.Var));
   case Def::NoInit:
     return std::nullopt;
   case Def::RankOut:
@@ -380,6 +399,10 @@ std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
   case Def::Output:
     return D.setBy();
   case Def::SizeOut:
+  case Def::CollectiveOut:
+    if (std::optional<std::string> R = collectiveOutVaries(cast<CallExpr>(D.S), D.Var, Fn))
+      return R;
+    return Diverges();
   case Def::IncDec:
     return Diverges();
   case Def::Init:
@@ -400,6 +423,9 @@ std::optional<std::string> Uniformity::writeVaries(const Write &X, Func &Fn) {
       return R;
   if (X.Target)
     if (std::optional<std::string> R = variesNode(X.Target, Fn))
+      return R;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(X.At); CE && !X.Value)
+    if (std::optional<std::string> R = collectiveOutVaries(CE, nullptr, Fn))
       return R;
   const Stmt *At = X.At ? X.At : X.Value;
   std::optional<unsigned> B = At ? firstBlock(At, Fn) : std::nullopt;
@@ -465,7 +491,7 @@ namespace {
 /// between ranks.
 class ValueWalker : public ConstStmtVisitor<ValueWalker, std::optional<std::string>> {
 public:
-  using Lookup = std::function<std::optional<std::string>(const VarDecl *)>;
+  using Lookup = std::function<std::optional<std::string>(const VarDecl *, const DeclRefExpr *)>;
   using CallLookup = std::function<std::optional<std::string>(const CallExpr *)>;
   ValueWalker(const FunctionDecl *F, const SourceManager &SM, Lookup Var, CallLookup Call)
       : F(F), SM(SM), Var(std::move(Var)), Call(std::move(Call)) {}
@@ -480,7 +506,7 @@ public:
   }
   std::optional<std::string> VisitDeclRefExpr(const DeclRefExpr *E) {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
-      return Var(V);
+      return Var(V, E);
     return std::nullopt;
   }
   std::optional<std::string> VisitUnaryExprOrTypeTraitExpr(const UnaryExprOrTypeTraitExpr *) {
@@ -515,12 +541,12 @@ private:
 
 std::optional<std::string> Uniformity::variesNode(const Stmt *S, Func &Fn) {
   ValueWalker VW(
-      Fn.F, Ctx.getSourceManager(), [&](const VarDecl *V) { return variesVar(V, Fn); },
+      Fn.F, Ctx.getSourceManager(), [&](const VarDecl *V, const DeclRefExpr *Ref) { return variesVar(V, Ref, Fn); },
       [&](const CallExpr *CE) { return variesCall(CE, Fn); });
   return VW.walk(S);
 }
 
-std::optional<std::string> Uniformity::variesVar(const VarDecl *V, Func &Fn) {
+std::optional<std::string> Uniformity::variesVar(const VarDecl *V, const DeclRefExpr *Ref, Func &Fn) {
   QualType T = V->getType();
   while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
     T = AT->getElementType();
@@ -531,6 +557,55 @@ std::optional<std::string> Uniformity::variesVar(const VarDecl *V, Func &Fn) {
   auto It = Fn.Varying.find(V);
   if (It != Fn.Varying.end())
     return It->second;
+  if (Fn.VaryingDefs.empty())
+    return std::nullopt;
+  // The definitions that reach this read; every definition of V where the
+  // read is not on the CFG.
+  std::optional<Point> P = Ref && Fn.FA->valid() ? Fn.FA->pointOf(Ref) : std::nullopt;
+  if (P) {
+    for (const Def *D : Fn.FA->reaching(V, *P))
+      if (auto DI = Fn.VaryingDefs.find(D); DI != Fn.VaryingDefs.end())
+        return DI->second;
+    return std::nullopt;
+  }
+  for (const auto &[D, Why] : Fn.VaryingDefs)
+    if (D->Var == V)
+      return Why;
+  return std::nullopt;
+}
+
+/// Why a value MPI call CE gives (V's, or a write's when V is null) may
+/// differ between ranks although the call gives every rank of its
+/// communicator the same: the communicator may not hold every rank, or the
+/// call writes only part of V.
+std::optional<std::string> Uniformity::collectiveOutVaries(const CallExpr *CE, const VarDecl *V, Func &Fn) {
+  const FunctionModel *M = modelOf(CE);
+  std::optional<unsigned> CommIdx = M ? M->find(Role::Comm) : std::nullopt;
+  if (!M || !CommIdx || *CommIdx >= CE->getNumArgs())
+    return std::nullopt;
+  unsigned L = line(CE);
+  std::string Name = V ? V->getName().str() : "the buffer";
+  CommId Id = Ev.commId(CE->getArg(*CommIdx), Fn.F, CE);
+  CommId World{CommId::Predefined, "MPI_COMM_WORLD"};
+  if (!Id.isWorld() && !Ev.sameRanks(Id, World))
+    return llvm::formatv("{0} is set by {1} at line {2} on a communicator that may not hold every rank", Name,
+                         M->Name, L)
+        .str();
+  if (!V || M->find(Role::SizeOut))
+    return std::nullopt;
+  std::optional<unsigned> CountIdx = M->find(Role::Count), TypeIdx = M->find(Role::Type);
+  if (!CountIdx)
+    CountIdx = M->find(Role::RecvCount), TypeIdx = M->find(Role::RecvType);
+  std::optional<int64_t> Bytes;
+  if (CountIdx && TypeIdx && *CountIdx < CE->getNumArgs() && *TypeIdx < CE->getNumArgs()) {
+    SymValue C = Ev.evaluate(CE->getArg(*CountIdx), Fn.F, CE);
+    std::optional<std::string> T = Ev.spelledHandle(CE->getArg(*TypeIdx));
+    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+    if (C.K == SymValue::Int && Size)
+      Bytes = C.I * *Size;
+  }
+  if (!Bytes || *Bytes < static_cast<int64_t>(Ctx.getTypeSizeInChars(V->getType()).getQuantity()))
+    return llvm::formatv("{0} may be only partly set by {1} at line {2}", Name, M->Name, L).str();
   return std::nullopt;
 }
 

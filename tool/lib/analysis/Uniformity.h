@@ -101,7 +101,8 @@ private:
   std::optional<std::string> defVaries(const Def &D, Func &Fn);
   std::optional<std::string> writeVaries(const Write &X, Func &Fn);
   std::optional<std::string> variesNode(const clang::Stmt *S, Func &Fn);
-  std::optional<std::string> variesVar(const clang::VarDecl *V, Func &Fn);
+  std::optional<std::string> variesVar(const clang::VarDecl *V, const clang::DeclRefExpr *Ref, Func &Fn);
+  std::optional<std::string> collectiveOutVaries(const clang::CallExpr *CE, const clang::VarDecl *V, Func &Fn);
   std::optional<std::string> variesParam(const clang::ParmVarDecl *PV);
   std::optional<std::string> variesGlobal(const clang::VarDecl *V);
   std::optional<std::string> variesCall(const clang::CallExpr *CE, Func &Fn);

@@ -46,18 +46,33 @@ void volatile_result(double x) {
   MPI_Allreduce(&x, (void *)&vol, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-// goto: the force points cannot be placed on every path.
-double with_goto(double x) {
+// A goto that jumps from before a wait to a label after it would skip the
+// wait: declined (forward gotos that jump over no wait are safe: goto.c).
+static int skip;
+double goto_over_wait(double x) {
   double r, q;
-  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce into r (the goto at line [[#@LINE+4]] jumps over the wait for r at line [[#@LINE+5]] (to line [[#@LINE+6]]))
   MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  if (r < 0)
-    goto out;
-  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (with_goto uses goto: its force points cannot be placed on every path)
   MPI_Allreduce(&x, &q, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (skip)
+    goto out;
   r += q;
 out:
   return r;
+}
+
+// A goto that jumps back makes a loop the force points, placed in source
+// order, do not follow: declined.
+double goto_loop(double x) {
+  double r = 0, s;
+  int i = 0;
+again:
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (the goto at line [[#@LINE+4]] jumps back to line [[#@LINE-1]]: a loop the force points do not follow)
+  MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (++i < 3)
+    goto again;
+  return r + s;
 }
 
 // Declared in an inner block that control may leave other than through its
