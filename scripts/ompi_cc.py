@@ -27,6 +27,8 @@ Options of its own (removed before the real compiler sees the command):
                              (large MPI_Allreduce / MPI_Reduce of floating-point
                              data through the runtime's algorithms: the last bits
                              of a result may change)
+  --ompi-uniform-env         let ompi-opt take getenv's result as the same on every
+                             rank (MPI does not promise one environment for all)
   --ompi-mpicc=MPICC         the real MPI compiler wrapper (as OMPI_CC_MPICC; an
                              option, so CMake keeps it with the compiler)
   --ompi-launcher            launcher mode: the first argument after ompi-cc's own
@@ -574,7 +576,7 @@ def first_error(stderr):
 def parse_own(argv):
     """ompi-cc's own options, and the rest for the real compiler."""
     own = {"report": None, "keep": False, "off": False, "verbose": False, "diff": None, "profile": None,
-           "mpicc": None, "help": False, "reassociate": False, "report_file": None, "launcher": False,
+           "mpicc": None, "help": False, "reassociate": False, "uniform-env": False, "report_file": None, "launcher": False,
            "report_form": None}
     args = []
     for a in argv:
@@ -602,7 +604,8 @@ def parse_own(argv):
             own["mpicc"] = a.split("=", 1)[1]
             if not own["mpicc"]:
                 die("--ompi-mpicc takes the MPI compiler wrapper (for example mpicc.openmpi)", 2)
-        elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate", "--ompi-launcher"):
+        elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate", "--ompi-launcher",
+                   "--ompi-uniform-env"):
             own[a[len("--ompi-"):]] = True
         elif a.startswith("--ompi-"):
             die("unknown option %s (see --ompi-help)" % a, 2)
@@ -771,6 +774,8 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             argv.append("--profile=" + own["profile"])
         if own["reassociate"]:
             argv.append("--reassociate")
+        if own["uniform-env"]:
+            argv.append("--uniform-env")
         argv += opt_extra + ["--mpi-include="] + ["--"] + mpi_flags + cmd.parse_flags
         try:
             r = run(argv, own["verbose"], out=True, err=True, timeout=timeout)

@@ -29,6 +29,11 @@ static cl::opt<bool> ClosedWorld(
     cl::desc("The program is this one file: when it defines main(), no other file calls its functions or writes "
              "its globals (ompi-cc sets this for single-source programs)"),
     cl::cat(OptCategory));
+static cl::opt<bool> UniformEnv(
+    "uniform-env",
+    cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
+             "environment; most launchers pass it alike)"),
+    cl::cat(OptCategory));
 static cl::opt<bool> LineDirectives(
     "line-directives",
     cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "
@@ -157,6 +162,7 @@ int main(int argc, const char **argv) {
   O.BackupSuffix = BackupSuffix;
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;
   O.ClosedWorld = ClosedWorld;
+  O.UniformEnv = UniformEnv;
   O.LineDirectives = LineDirectives;
   O.Reassociate = Reassociate;
   O.ListModel = ListModel;

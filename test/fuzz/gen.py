@@ -250,8 +250,10 @@ class Gen:
             self.helper_call(f, out)
         elif w < 76 and not deep:
             self.uniform_if(f, out)
-        elif w < 80:
+        elif w < 78:
             self.ring(f, out)
+        elif w < 80 and not deep:
+            self.bcast_if(f, out)
         elif w < 83 and not deep:
             self.goto_skip(f, out)
         elif w < 86:
@@ -670,6 +672,35 @@ class Gen:
                  "  mix((long)%s[%s] * (%s + 1) + (long)%s[%s]);" % (b, i, i, a, i),
                  "mix(%s_n);" % t,
                  "MPI_Type_free(&%s);" % t]
+        out.extend("  " + l for l in body)
+        out.append("}")
+
+    def bcast_if(self, f, out):
+        """A value set on the root, or from each rank's own, made the same on
+        every rank by MPI_Bcast or an in-place MPI_Allreduce, then a branch on
+        it; sometimes changed on one rank afterwards, and then both arms make
+        the same collectives."""
+        v = self.fresh("b")
+        f.locals.append("int %s = 0;" % v)
+        if self.chance(0.5):
+            out.append("if (rank == 0) %s = %d;" % (v, self.r.randint(0, 6)))
+            out.append("MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+        else:
+            out.append("%s = rank %% %d;" % (v, self.r.randint(2, 5)))
+            out.append("MPI_Allreduce(MPI_IN_PLACE, &%s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);" % v)
+        f.vars.append(Var(v, "int", readonly=True))
+        if self.chance(0.3):
+            out.append("if (rank == size - 1) %s = -1;" % v)
+            sigs = [self.signature() for _ in range(self.r.randint(1, 2))]
+            out.append("if (%s > 1) {" % v)
+            out.extend("  " + l for l in self.realise(f, sigs))
+            out.append("} else {")
+            out.extend("  " + l for l in self.realise(f, sigs))
+            out.append("}")
+            return
+        out.append("if (%s > 1) {" % v)
+        body = []
+        self.block(f, body, self.r.randint(1, 2))
         out.extend("  " + l for l in body)
         out.append("}")
 

@@ -189,6 +189,8 @@ struct EvalOptions {
   /// Treat functions with external linkage as called only from this
   /// translation unit when it defines main().
   bool ClosedWorld = true;
+  /// Treat getenv's result as the same on every rank (--uniform-env).
+  bool UniformEnv = false;
 };
 
 class Evaluator {

@@ -638,6 +638,18 @@ std::optional<std::string> Uniformity::variesCall(const CallExpr *CE, Func &Fn) 
   }
   if (Callee->hasBody())
     return variesReturn(Callee);
+  if (N == "getenv" || N == "secure_getenv") {
+    // MPI does not promise every process the same environment (most
+    // launchers pass the same one, which the user may assert).
+    if (!Ev.options().UniformEnv)
+      return llvm::formatv("{0} at line {1} reads each process's environment (--uniform-env: the same on every rank)",
+                           N, L)
+          .str();
+    for (const Expr *A : CE->arguments())
+      if (std::optional<std::string> R = variesNode(A, Fn))
+        return R;
+    return std::nullopt;
+  }
   return llvm::formatv("the result of {0} at line {1}, whose code is not in this file", N, L).str();
 }
 

@@ -224,6 +224,7 @@ std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, Pipelin
   }
   Opts.ProfileDir = defaultProfileDir();
   Opts.Eval.ClosedWorld = O.ClosedWorld;
+  Opts.Eval.UniformEnv = O.UniformEnv;
   Opts.LineDirectives = O.LineDirectives;
   Opts.Reassociate = O.Reassociate;
   Opts.FunctionSpans = wantsHtml(O) || !O.HtmlDir.empty();

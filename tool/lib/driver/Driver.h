@@ -54,7 +54,7 @@ struct DriverOptions {
   std::string HtmlDir;                   ///< --html-dir
   std::string BackupSuffix = ".orig";    ///< --backup-suffix
   bool BackupSuffixGiven = false;
-  bool ClosedWorld = false, LineDirectives = false, Reassociate = false;
+  bool ClosedWorld = false, LineDirectives = false, Reassociate = false, UniformEnv = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
   bool Check = false, Fix = false, InPlace = false, DryRun = false;
   /// The compile command after "--", if one was given.
