@@ -29,6 +29,12 @@ static cl::opt<bool> ClosedWorld(
     cl::desc("The program is this one file: when it defines main(), no other file calls its functions or writes "
              "its globals (ompi-cc sets this for single-source programs)"),
     cl::cat(OptCategory));
+static cl::opt<bool> Summary(
+    "summary",
+    cl::desc("Print the whole program's reach: its communication call sites by what happened (changed, by "
+             "transformation; declined, by reason; not considered, by call), with the first sites of each (-p DIR "
+             "alone: every file of the compilation database); nothing is written"),
+    cl::cat(OptCategory));
 static cl::opt<bool> UniformEnv(
     "uniform-env",
     cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
@@ -163,6 +169,7 @@ int main(int argc, const char **argv) {
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;
   O.ClosedWorld = ClosedWorld;
   O.UniformEnv = UniformEnv;
+  O.Summary = Summary;
   O.LineDirectives = LineDirectives;
   O.Reassociate = Reassociate;
   O.ListModel = ListModel;

@@ -114,6 +114,9 @@ struct ChangeNote {
   std::string Why;               ///< why it is safe (or why it was not done)
   std::string Saves;             ///< what it saves per execution, when applied
   unsigned CollectivesSaved = 0; ///< collectives removed per execution (static fusion)
+  /// The other calls (line, column) the change covers besides the one it is
+  /// reported at: the other members of a fused group, a pair's second call.
+  std::vector<std::pair<unsigned, unsigned>> Also;
 
   /// A note; one that is Applied gets its Kind from the caller.
   static ChangeNote at(std::string Transform, bool Applied, std::string File, unsigned Line, unsigned Column,

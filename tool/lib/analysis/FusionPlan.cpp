@@ -1120,6 +1120,9 @@ ChangeNote ompi::fusionNote(const FusionGroup &G, const std::string &File) {
   N.Saves =
       llvm::formatv("{0} collective{1} per execution", G.Members.size() - 1, G.Members.size() == 2 ? "" : "s").str();
   N.CollectivesSaved = unsigned(G.Members.size() - 1);
+  for (const FusionMember &M : G.Members)
+    if (&M != &Last)
+      N.Also.push_back({M.Line, M.Column});
   return N;
 }
 

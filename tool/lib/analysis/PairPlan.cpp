@@ -207,6 +207,7 @@ PairPlan ompi::planPairs(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
             .str());
     P.Note.Kind = NoteKind::Template;
     P.Note.Saves = "the wait between the two transfers: they overlap";
+    P.Note.Also.push_back({G.Line, G.Column});
     Plan.Pairs.push_back(std::move(P));
   }
   return Plan;

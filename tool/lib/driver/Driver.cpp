@@ -165,6 +165,9 @@ std::optional<std::string> conflict(const DriverOptions &O) {
   if (O.Check && (O.InPlace || O.DryRun || O.DiffFormat))
     return std::string("--check does not change or diff the sources; run it separately from --in-place, "
                        "--dry-run and --diff");
+  if (O.Summary && (O.Check || O.InPlace || O.DryRun || O.DiffFormat || O.Report || !O.Output.empty()))
+    return std::string("--summary prints the summary alone; run it separately from --check, --in-place, --dry-run, "
+                       "--diff, --report and -o (--report-file names where it goes)");
   if (O.Report && *O.Report != "" && *O.Report != "text" && *O.Report != "long" && *O.Report != "json")
     return "--report takes 'text', 'long' or 'json', not '" + *O.Report + "'";
   if (O.DiffFormat && *O.DiffFormat != "" && *O.DiffFormat != "unified" && !wantsHtml(O))
@@ -436,6 +439,18 @@ bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcome
   return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text);
 }
 
+/// --summary to standard output or --report-file.
+bool writeSummaryOut(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes, unsigned Failed) {
+  std::vector<FileResult> Files;
+  for (const FileOutcome &F : Outcomes)
+    Files.push_back(F.Analysis);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  writeSummary(OS, Files, Failed);
+  OS.flush();
+  return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text);
+}
+
 /// A page per file in Dir, each with its JSON summary, and the index.
 bool writeHtmlPages(StringRef Dir, const std::vector<FileOutcome> &Outcomes) {
   if (std::error_code EC = sys::fs::create_directories(Dir)) {
@@ -545,6 +560,16 @@ int ompi::runDriver(DriverOptions &O) {
   std::vector<FileOutcome> Outcomes;
   std::vector<FileFailure> Failures;
   bool Processed = runPipeline(*DB, O.Sources, Opts, Outcomes, &Failures);
+  if (O.Summary) {
+    // A file that cannot be parsed (clang said why) does not hide the
+    // others' reach; it is counted, and the status is 3.
+    unsigned Failed = unsigned(O.Sources.size() - Outcomes.size());
+    if (!writeSummaryOut(O, Outcomes, Failed))
+      return 1;
+    if (Failed)
+      errs() << "ompi-opt: error: " << Failed << " of " << O.Sources.size() << " files could not be processed\n";
+    return Failed ? 3 : 0;
+  }
   if (!Processed && O.Check) {
     // --check: a file that cannot be parsed (clang said why) does not hide
     // the others' findings, and the output is written all the same (SARIF:

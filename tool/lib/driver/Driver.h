@@ -56,7 +56,7 @@ struct DriverOptions {
   bool BackupSuffixGiven = false;
   bool ClosedWorld = false, LineDirectives = false, Reassociate = false, UniformEnv = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
-  bool Check = false, Fix = false, InPlace = false, DryRun = false;
+  bool Check = false, Fix = false, InPlace = false, DryRun = false, Summary = false;
   /// The compile command after "--", if one was given.
   std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
 };

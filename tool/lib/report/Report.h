@@ -20,6 +20,17 @@ void writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files
 /// The same as JSON; the schema is documented in README.md.
 void writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files);
 
+/// The whole program's reach (--summary): its communication call sites by
+/// what happened to them (changed, by transformation; declined, by reason;
+/// not considered, by function), with counts and the first sites of each.
+void writeSummary(llvm::raw_ostream &OS, const std::vector<FileResult> &Files, unsigned Failed = 0);
+
+/// The class of a declined candidate's reason, for grouping: the reason's
+/// first clause, without what is in parentheses, numbers as N and the
+/// call's enclosing function as "the function" ("only some ranks may run
+/// it").
+std::string reasonClass(const std::string &Why, const CallResult *C);
+
 } // namespace ompi
 
 #endif
