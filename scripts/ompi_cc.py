@@ -27,6 +27,10 @@ Options of its own (removed before the real compiler sees the command):
                              (large MPI_Allreduce / MPI_Reduce of floating-point
                              data through the runtime's algorithms: the last bits
                              of a result may change)
+  --ompi-summary             keep ompi-opt's JSON report beside each object
+                             (OBJECT.ompi.json) and, when linking, print the
+                             program's summary (ompi-opt --summary) of every
+                             object that has one to standard error
   --ompi-uniform-env         let ompi-opt take getenv's result as the same on every
                              rank (MPI does not promise one environment for all)
   --ompi-mpicc=MPICC         the real MPI compiler wrapper (as OMPI_CC_MPICC; an
@@ -576,7 +580,7 @@ def first_error(stderr):
 def parse_own(argv):
     """ompi-cc's own options, and the rest for the real compiler."""
     own = {"report": None, "keep": False, "off": False, "verbose": False, "diff": None, "profile": None,
-           "mpicc": None, "help": False, "reassociate": False, "uniform-env": False, "report_file": None, "launcher": False,
+           "mpicc": None, "help": False, "reassociate": False, "uniform-env": False, "summary": False, "report_file": None, "launcher": False,
            "report_form": None}
     args = []
     for a in argv:
@@ -605,7 +609,7 @@ def parse_own(argv):
             if not own["mpicc"]:
                 die("--ompi-mpicc takes the MPI compiler wrapper (for example mpicc.openmpi)", 2)
         elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate", "--ompi-launcher",
-                   "--ompi-uniform-env"):
+                   "--ompi-uniform-env", "--ompi-summary"):
             own[a[len("--ompi-"):]] = True
         elif a.startswith("--ompi-"):
             die("unknown option %s (see --ompi-help)" % a, 2)
@@ -613,6 +617,8 @@ def parse_own(argv):
             args.append(a)
     if own["report_file"] and not own["report_form"]:
         own["report"] = "json"  # the format meant for files, unless one is named
+    if own["summary"] and own["report"] not in (None, "json"):
+        die("--ompi-summary keeps JSON reports; it does not go with --ompi-report=%s" % own["report"], 2)
     return own, args
 
 
@@ -766,8 +772,8 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
         argv = [opt, src, "-o", out, "--line-directives"]
         if closed:
             argv.append("--closed-world")
-        if own["report"]:
-            argv.append("--report=" + own["report"])
+        if own["report"] or own["summary"]:
+            argv.append("--report=" + (own["report"] or "json"))
         if html:
             argv.append("--html-dir=" + html)
         if own["profile"]:
@@ -782,6 +788,8 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
         except Timeout:
             notes.append("ompi-opt took more than %g s on %s; compiled the original" % (timeout, src))
             continue
+        if own["summary"] and r.stdout and r.returncode == 0:
+            own["summaries"].append((src, r.stdout))
         if own["report"] and r.stdout:
             if own["report_file"]:
                 own["reports"].append((src, r.stdout))
@@ -890,6 +898,7 @@ def main():
         return run([mpicc] + args, verbose).returncode
     notes = []
     own["reports"] = []
+    own["summaries"] = []
     try:
         rc = build(mpicc, cmd, own, tmpdir, notes)
     except Failure as e:
@@ -903,23 +912,73 @@ def main():
         remove_tree(tmpdir)
     if own["report_file"] and cmd.sources:
         write_reports(own["report_file"], own["report"], own["reports"])
+    if own["summary"] and rc == 0:
+        summarise(cmd, own)
     if rc == 0 or verbose:
         for n in notes:
             warn(n)
     return rc
 
 
-def write_reports(pattern, form, reports):
+def summary_path(cmd, src):
+    """Where --ompi-summary keeps the report of SRC compiled with -c: beside
+    its object (OBJECT.ompi.json)."""
+    if cmd.output and len(cmd.sources) == 1:
+        obj = cmd.output
+    else:
+        obj = os.path.splitext(os.path.basename(src))[0] + ".o"
+    return obj + ".ompi.json"
+
+
+def summarise(cmd, own):
+    """--ompi-summary: compiling, keep each source's JSON report beside its
+    object; linking, print the summary of every object that has one and of
+    the sources compiled in this command. Never fails the build."""
+    if cmd.compile_only:
+        write_reports(None, "json", [], {summary_path(cmd, src): text for src, text in own["summaries"]})
+        return
+    if not cmd.links:
+        return
+    paths = [a + ".ompi.json" for a in cmd.args if a.endswith(".o") and os.path.isfile(a + ".ompi.json")]
+    tmpdir = make_tmpdir()
+    if tmpdir is None:
+        warn("no temporary directory can be written; no summary")
+        return
+    try:
+        for n, (src, text) in enumerate(own["summaries"]):
+            path = os.path.join(tmpdir, "%d.json" % n)
+            with open(path, "w") as f:
+                f.write(text)
+            paths.append(path)
+        if not paths:
+            warn("--ompi-summary: no object of this link has a report (compile them with --ompi-summary)")
+            return
+        r = run([layout()[0], "--summary-from=" + ",".join(paths)], own["verbose"], out=True, err=True)
+        if r.returncode == 0:
+            sys.stderr.write(r.stdout)
+        else:
+            warn("no summary (%s)" % first_error(r.stderr))
+    except OSError as e:
+        warn("no summary (%s)" % (e.strerror or e))
+    finally:
+        remove_tree(tmpdir)
+
+
+def write_reports(pattern, form, reports, files=None):
     """--ompi-report-file: PATTERN with %s, one file per source (%s its
     stem, as -MF names a dependency file); else one file, for JSON an array
     of the sources' reports, for text the reports one after another. A file
-    that cannot be written is a warning: the build stands."""
+    that cannot be written is a warning: the build stands. FILES (path ->
+    text), when given, are written as they are."""
     import json
-    files = {}
-    if "%s" in pattern:
+    if files is not None:
+        pass
+    elif "%s" in pattern:
+        files = {}
         for src, text in reports:
             files[pattern.replace("%s", os.path.splitext(os.path.basename(src))[0])] = text
     elif form == "json":
+        files = {}
         docs = []
         for src, text in reports:
             try:
@@ -928,7 +987,7 @@ def write_reports(pattern, form, reports):
                 warn("the report of %s is not JSON; left out of %s" % (src, pattern))
         files[pattern] = json.dumps(docs, indent=1) + "\n"
     else:
-        files[pattern] = "".join(text for _, text in reports)
+        files = {pattern: "".join(text for _, text in reports)}
     for path, text in files.items():
         tmp = "%s.%d.tmp" % (path, os.getpid())
         try:

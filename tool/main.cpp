@@ -35,6 +35,11 @@ static cl::opt<bool> Summary(
              "transformation; declined, by reason; not considered, by call), with the first sites of each (-p DIR "
              "alone: every file of the compilation database); nothing is written"),
     cl::cat(OptCategory));
+static cl::list<std::string> SummaryFrom(
+    "summary-from", cl::CommaSeparated,
+    cl::desc("Print the summary (--summary) of JSON reports written earlier (--report=json; ompi-cc --ompi-summary "
+             "keeps one beside each object) instead of analysing sources"),
+    cl::value_desc("file,..."), cl::cat(OptCategory));
 static cl::opt<bool> UniformEnv(
     "uniform-env",
     cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
@@ -170,6 +175,7 @@ int main(int argc, const char **argv) {
   O.ClosedWorld = ClosedWorld;
   O.UniformEnv = UniformEnv;
   O.Summary = Summary;
+  O.SummaryFrom.assign(SummaryFrom.begin(), SummaryFrom.end());
   O.LineDirectives = LineDirectives;
   O.Reassociate = Reassociate;
   O.ListModel = ListModel;

@@ -310,6 +310,23 @@ PY
     ok "CMake project with CMAKE_C_COMPILER=ompi-cc: same output, no-op rebuild"
     ;;
 
+  summary)
+    # ompi-cc --ompi-summary in a parallel Makefile build: each -c keeps
+    # its JSON report beside the object, the link prints the program's
+    # summary of both objects; the program is the same.
+    cp -r "$E2E_SRC/project" plain-build
+    cp -r "$E2E_SRC/project" ompi-build
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    make -s -j2 -C ompi-build CC="$E2E_OMPI_CC --ompi-summary" prog 2> summary.txt
+    [ -f ompi-build/main.o.ompi.json ] && [ -f ompi-build/stats.o.ompi.json ] || fail "no report beside the objects"
+    grep -q "^ompi-opt summary: [0-9]* communication call sites in 2 files" summary.txt ||
+      { cat summary.txt; fail "the link printed no summary of both files"; }
+    # (main.c only sets up and calls stats.c's helper: its sites are stats.c's)
+    grep -q "stats.c:[0-9]" summary.txt || { cat summary.txt; fail "the summary names no site"; }
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    ok "$(head -1 summary.txt)"
+    ;;
+
   multi-source)
     # Several sources in one -c command, then a link of the objects.
     cp "$E2E_SRC"/project/*.c "$E2E_SRC"/project/*.h .

@@ -79,6 +79,7 @@ void f(int *x, int n) {
 // CHECK-NEXT:      "applied": false,
 // CHECK-NEXT:      "column": 3,
 // CHECK-NEXT:      "file": "{{.*}}json.c",
+// CHECK-NEXT:      "kind": "declined",
 // CHECK-NEXT:      "line": 13,
 // CHECK-NEXT:      "transform": "persistent-requests",
 // CHECK-NEXT:      "what": "MPI_Send not through a persistent request",

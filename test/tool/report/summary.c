@@ -14,7 +14,7 @@
 // CHECK-NEXT:                 broadcast.c:30, broadcast.c:31, broadcast.c:44, ...
 // The two calls one MPI_Sendrecv replaces both count as changed:
 // CHECK-NEXT:      2    6%  sendrecv-pairing
-// CHECK-NEXT:                 summary.c:[[#@LINE+33]], summary.c:[[#@LINE+34]]
+// CHECK-NEXT:                 summary.c:[[#@LINE+43]], summary.c:[[#@LINE+44]]
 // CHECK:      Declined, by reason (a site declined by several transformations counts under each):
 // The reason's details (which branch, which line) are left out of its class:
 // CHECK:     16   44%  reduction-fusion: only some ranks may run it, so fusing it would change their sequence of collectives and not the others'
@@ -22,6 +22,16 @@
 // CHECK:      2    6%  lazy-deferral: its result is used at line N before any other reduction could join it
 // CHECK:      Not considered, by call:
 // CHECK-NEXT:      6   17%  MPI_Bcast
+//
+// The same from JSON reports written earlier (what ompi-cc --ompi-summary
+// reads at link), counting the fused and paired calls alike:
+// RUN: %ompi-opt --report=json --profile=%inputs/profile-peers.json %s %S/../analysis/broadcast.c -- %mpich_cflags > %t.json
+// RUN: %ompi-opt --summary-from=%t.json | FileCheck --match-full-lines --check-prefix=FROM %s
+// FROM: ompi-opt summary: 36 communication call sites in 2 files
+// FROM-NEXT:      8   22%  changed
+// FROM:      2    6%  sendrecv-pairing
+// RUN: not %ompi-opt --summary-from=%s 2>&1 | FileCheck --check-prefix=NOTJSON %s
+// NOTJSON: ompi-opt: error: {{.*}}summary.c: not JSON {{.*}}
 //
 // A file that cannot be parsed is counted; the others are summarised; status 3.
 // RUN: %python %S/../exit_status.py 3 %ompi-opt --summary --profile=%inputs/profile-peers.json %s %inputs/broken.c -- %mpich_cflags > %t.out 2> %t.err

@@ -545,6 +545,18 @@ int ompi::runDriver(DriverOptions &O) {
     return explain(*O.Explain);
   if (printListings(O))
     return 0;
+  if (!O.SummaryFrom.empty()) {
+    std::vector<FileResult> Files;
+    if (auto Err = readJSONReports(O.SummaryFrom, Files)) {
+      errs() << "ompi-opt: error: " << *Err << "\n";
+      return 1;
+    }
+    std::string Text;
+    raw_string_ostream OS(Text);
+    writeSummary(OS, Files);
+    OS.flush();
+    return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text) ? 0 : 1;
+  }
   std::string DBError;
   std::unique_ptr<clang::tooling::CompilationDatabase> DB = loadDatabase(O, DBError);
   if (O.Sources.empty())

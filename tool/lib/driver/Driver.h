@@ -57,6 +57,7 @@ struct DriverOptions {
   bool ClosedWorld = false, LineDirectives = false, Reassociate = false, UniformEnv = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
   bool Check = false, Fix = false, InPlace = false, DryRun = false, Summary = false;
+  std::vector<std::string> SummaryFrom; ///< --summary-from: JSON reports to summarise
   /// The compile command after "--", if one was given.
   std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
 };

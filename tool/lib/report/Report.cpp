@@ -90,6 +90,24 @@ static llvm::json::Value setJSON(const SetResult &S) {
   return O;
 }
 
+llvm::StringRef ompi::noteKindName(NoteKind K) {
+  switch (K) {
+  case NoteKind::Declined:
+    return "declined";
+  case NoteKind::Fused:
+    return "fused";
+  case NoteKind::Deferred:
+    return "deferred";
+  case NoteKind::ForcePoint:
+    return "force-point";
+  case NoteKind::Template:
+    return "template";
+  case NoteKind::Planned:
+    return "planned";
+  }
+  return "declined";
+}
+
 void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files) {
   llvm::json::Array JFiles;
   for (const FileResult &F : Files) {
@@ -141,6 +159,13 @@ void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
                            {"column", N.Column},       {"what", N.What},       {"why", N.Why}};
       if (!N.Saves.empty())
         J["saves"] = N.Saves;
+      J["kind"] = noteKindName(N.Kind);
+      if (!N.Also.empty()) {
+        llvm::json::Array Also;
+        for (auto [L, C] : N.Also)
+          Also.push_back(llvm::json::Array{L, C});
+        J["also"] = std::move(Also);
+      }
       Changes.push_back(std::move(J));
     }
     JFiles.push_back(

@@ -4,6 +4,8 @@
 
 #include "analysis/CallAnalysis.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace ompi {
@@ -19,6 +21,15 @@ void writeTextReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files
 
 /// The same as JSON; the schema is documented in README.md.
 void writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> &Files);
+
+/// "declined", "fused", "deferred", "force-point", "template", "planned".
+llvm::StringRef noteKindName(NoteKind K);
+
+/// Read the JSON reports (--report=json: one document, or an array of
+/// them) in Paths back into what writeSummary needs (the calls' places,
+/// functions and callers; the changes); an error message naming the file
+/// that cannot be read.
+std::optional<std::string> readJSONReports(const std::vector<std::string> &Paths, std::vector<FileResult> &Files);
 
 /// The whole program's reach (--summary): its communication call sites by
 /// what happened to them (changed, by transformation; declined, by reason;

@@ -10,6 +10,8 @@
 #include "report/Report.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include <algorithm>
@@ -207,4 +209,81 @@ void ompi::writeSummary(llvm::raw_ostream &OS, const std::vector<FileResult> &Fi
     for (auto It : bySize(Untouched))
       row(OS, It->first, It->second, Total);
   }
+}
+
+namespace {
+
+/// One report document (an object with "files") into Files.
+bool readDocument(const llvm::json::Object &Doc, std::vector<FileResult> &Files) {
+  const llvm::json::Array *JFiles = Doc.getArray("files");
+  if (!JFiles)
+    return false;
+  for (const llvm::json::Value &JF : *JFiles) {
+    const llvm::json::Object *O = JF.getAsObject();
+    if (!O)
+      return false;
+    FileResult F;
+    F.File = O->getString("file").value_or("").str();
+    if (const llvm::json::Array *Calls = O->getArray("calls"))
+      for (const llvm::json::Value &JC : *Calls) {
+        const llvm::json::Object *C = JC.getAsObject();
+        if (!C)
+          return false;
+        CallResult R;
+        R.Function = C->getString("function").value_or("").str();
+        R.File = C->getString("file").value_or("").str();
+        R.Line = unsigned(C->getInteger("line").value_or(0));
+        R.Column = unsigned(C->getInteger("column").value_or(0));
+        R.EnclosingFunction = C->getString("caller").value_or("").str();
+        if (C->getBoolean("modelled").value_or(false))
+          R.Model = lookupFunction(R.Function);
+        F.Calls.push_back(std::move(R));
+      }
+    if (const llvm::json::Array *Changes = O->getArray("changes"))
+      for (const llvm::json::Value &JN : *Changes) {
+        const llvm::json::Object *N = JN.getAsObject();
+        if (!N)
+          return false;
+        ChangeNote Note = ChangeNote::at(
+            N->getString("transform").value_or("").str(), N->getBoolean("applied").value_or(false),
+            N->getString("file").value_or("").str(), unsigned(N->getInteger("line").value_or(0)),
+            unsigned(N->getInteger("column").value_or(0)), N->getString("what").value_or("").str(),
+            N->getString("why").value_or("").str());
+        if (N->getString("kind").value_or("") == "force-point")
+          Note.Kind = NoteKind::ForcePoint;
+        if (const llvm::json::Array *Also = N->getArray("also"))
+          for (const llvm::json::Value &A : *Also)
+            if (const llvm::json::Array *P = A.getAsArray(); P && P->size() == 2)
+              Note.Also.push_back({unsigned((*P)[0].getAsInteger().value_or(0)),
+                                   unsigned((*P)[1].getAsInteger().value_or(0))});
+        F.Notes.push_back(std::move(Note));
+      }
+    Files.push_back(std::move(F));
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<std::string> ompi::readJSONReports(const std::vector<std::string> &Paths,
+                                                 std::vector<FileResult> &Files) {
+  for (const std::string &P : Paths) {
+    auto Buf = llvm::MemoryBuffer::getFile(P);
+    if (!Buf)
+      return P + ": cannot be read (" + Buf.getError().message() + ")";
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+    if (!V)
+      return P + ": not JSON (" + llvm::toString(V.takeError()) + ")";
+    bool Ok = false;
+    if (const llvm::json::Object *O = V->getAsObject()) {
+      Ok = readDocument(*O, Files);
+    } else if (const llvm::json::Array *A = V->getAsArray()) {
+      Ok = true;
+      for (const llvm::json::Value &D : *A)
+        Ok = Ok && D.getAsObject() && readDocument(*D.getAsObject(), Files);
+    }
+    if (!Ok)
+      return P + ": not an ompi-opt JSON report (--report=json)";
+  }
+  return std::nullopt;
 }
