@@ -1,5 +1,6 @@
 //===- DiffTest.cpp - The line diff behind --diff and the HTML pages ------===//
 #include "report/Diff.h"
+#include "report/Report.h"
 #include "gtest/gtest.h"
 
 using namespace ompi;
@@ -59,3 +60,19 @@ TEST(Diff, SplitLinesKeepsLastLineWithoutNewline) {
 }
 
 } // namespace
+
+TEST(Summary, ReasonClassKeepsTheFirstClause) {
+  // Numbers become N, parenthesised details and what follows a colon go.
+  EXPECT_EQ(ompi::reasonClass("only some ranks may run it, and the queues must match (the branch at line 12 may go "
+                              "different ways: my_ID holds the rank (MPI_Comm_rank at line 9))",
+                              nullptr),
+            "only some ranks may run it, and the queues must match");
+  EXPECT_EQ(ompi::reasonClass("its result is used at line 204 before any other reduction could join it", nullptr),
+            "its result is used at line N before any other reduction could join it");
+  // "not fused with the call at line N: REASON" is grouped by REASON.
+  EXPECT_EQ(ompi::reasonClass("not fused with the call at line 370: different op (MPI_MAX, not MPI_SUM): more", nullptr),
+            "different op");
+  // A profile's path is FILE.
+  EXPECT_EQ(ompi::reasonClass("the machine profile /a/b/mpich.json measured 1.5 us", nullptr),
+            "the machine profile FILE measured N.N us");
+}
