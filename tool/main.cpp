@@ -40,11 +40,11 @@ static cl::list<std::string> SummaryFrom(
     cl::desc("Print the summary (--summary) of JSON reports written earlier (--report=json; ompi-cc --ompi-summary "
              "keeps one beside each object) instead of analysing sources"),
     cl::value_desc("file,..."), cl::cat(OptCategory));
-static cl::opt<bool> UniformEnv(
-    "uniform-env",
-    cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
-             "environment; most launchers pass it alike)"),
-    cl::cat(OptCategory));
+static cl::opt<bool>
+    UniformEnv("uniform-env",
+               cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
+                        "environment; most launchers pass it alike)"),
+               cl::cat(OptCategory));
 static cl::opt<bool> LineDirectives(
     "line-directives",
     cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "

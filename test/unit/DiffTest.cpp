@@ -70,8 +70,9 @@ TEST(Summary, ReasonClassKeepsTheFirstClause) {
   EXPECT_EQ(ompi::reasonClass("its result is used at line 204 before any other reduction could join it", nullptr),
             "its result is used at line N before any other reduction could join it");
   // "not fused with the call at line N: REASON" is grouped by REASON.
-  EXPECT_EQ(ompi::reasonClass("not fused with the call at line 370: different op (MPI_MAX, not MPI_SUM): more", nullptr),
-            "different op");
+  EXPECT_EQ(
+      ompi::reasonClass("not fused with the call at line 370: different op (MPI_MAX, not MPI_SUM): more", nullptr),
+      "different op");
   // A profile's path is FILE.
   EXPECT_EQ(ompi::reasonClass("the machine profile /a/b/mpich.json measured 1.5 us", nullptr),
             "the machine profile FILE measured N.N us");

@@ -831,9 +831,10 @@ private:
     void blockEnd(const CompoundStmt *B, const FunctionDecl *F) {
       if (!B->body_empty() && (A.Placed.count({A.off(B->body_back()->getBeginLoc()), Name})))
         return;
-      beforeBrace(B, F, llvm::formatv("{0} dies at the end of its block (line {1})", Name,
-                                   A.line(A.SM.getExpansionLoc(B->getRBracLoc())))
-                         .str());
+      beforeBrace(B, F,
+                  llvm::formatv("{0} dies at the end of its block (line {1})", Name,
+                                A.line(A.SM.getExpansionLoc(B->getRBracLoc())))
+                      .str());
     }
 
     /// A wait for V just before B's closing brace.

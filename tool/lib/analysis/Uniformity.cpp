@@ -588,8 +588,8 @@ std::optional<std::string> Uniformity::collectiveOutVaries(const CallExpr *CE, c
   CommId Id = Ev.commId(CE->getArg(*CommIdx), Fn.F, CE);
   CommId World{CommId::Predefined, "MPI_COMM_WORLD"};
   if (!Id.isWorld() && !Ev.sameRanks(Id, World))
-    return llvm::formatv("{0} is set by {1} at line {2} on a communicator that may not hold every rank", Name,
-                         M->Name, L)
+    return llvm::formatv("{0} is set by {1} at line {2} on a communicator that may not hold every rank", Name, M->Name,
+                         L)
         .str();
   if (!V || M->find(Role::SizeOut))
     return std::nullopt;

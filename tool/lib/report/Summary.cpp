@@ -244,18 +244,18 @@ bool readDocument(const llvm::json::Object &Doc, std::vector<FileResult> &Files)
         const llvm::json::Object *N = JN.getAsObject();
         if (!N)
           return false;
-        ChangeNote Note = ChangeNote::at(
-            N->getString("transform").value_or("").str(), N->getBoolean("applied").value_or(false),
-            N->getString("file").value_or("").str(), unsigned(N->getInteger("line").value_or(0)),
-            unsigned(N->getInteger("column").value_or(0)), N->getString("what").value_or("").str(),
-            N->getString("why").value_or("").str());
+        ChangeNote Note =
+            ChangeNote::at(N->getString("transform").value_or("").str(), N->getBoolean("applied").value_or(false),
+                           N->getString("file").value_or("").str(), unsigned(N->getInteger("line").value_or(0)),
+                           unsigned(N->getInteger("column").value_or(0)), N->getString("what").value_or("").str(),
+                           N->getString("why").value_or("").str());
         if (N->getString("kind").value_or("") == "force-point")
           Note.Kind = NoteKind::ForcePoint;
         if (const llvm::json::Array *Also = N->getArray("also"))
           for (const llvm::json::Value &A : *Also)
             if (const llvm::json::Array *P = A.getAsArray(); P && P->size() == 2)
-              Note.Also.push_back({unsigned((*P)[0].getAsInteger().value_or(0)),
-                                   unsigned((*P)[1].getAsInteger().value_or(0))});
+              Note.Also.push_back(
+                  {unsigned((*P)[0].getAsInteger().value_or(0)), unsigned((*P)[1].getAsInteger().value_or(0))});
         F.Notes.push_back(std::move(Note));
       }
     Files.push_back(std::move(F));
