@@ -935,7 +935,7 @@ def summarise(cmd, own):
     object; linking, print the summary of every object that has one and of
     the sources compiled in this command. Never fails the build."""
     if cmd.compile_only:
-        write_reports(None, "json", [], {summary_path(cmd, src): text for src, text in own["summaries"]})
+        write_files({summary_path(cmd, src): text for src, text in own["summaries"]})
         return
     if not cmd.links:
         return
@@ -964,21 +964,17 @@ def summarise(cmd, own):
         remove_tree(tmpdir)
 
 
-def write_reports(pattern, form, reports, files=None):
+def write_reports(pattern, form, reports):
     """--ompi-report-file: PATTERN with %s, one file per source (%s its
     stem, as -MF names a dependency file); else one file, for JSON an array
     of the sources' reports, for text the reports one after another. A file
-    that cannot be written is a warning: the build stands. FILES (path ->
-    text), when given, are written as they are."""
+    that cannot be written is a warning: the build stands."""
     import json
-    if files is not None:
-        pass
-    elif "%s" in pattern:
-        files = {}
+    files = {}
+    if "%s" in pattern:
         for src, text in reports:
             files[pattern.replace("%s", os.path.splitext(os.path.basename(src))[0])] = text
     elif form == "json":
-        files = {}
         docs = []
         for src, text in reports:
             try:
@@ -987,7 +983,13 @@ def write_reports(pattern, form, reports, files=None):
                 warn("the report of %s is not JSON; left out of %s" % (src, pattern))
         files[pattern] = json.dumps(docs, indent=1) + "\n"
     else:
-        files = {pattern: "".join(text for _, text in reports)}
+        files[pattern] = "".join(text for _, text in reports)
+    write_files(files)
+
+
+def write_files(files):
+    """Write each report (path -> text) whole or not at all; a file that
+    cannot be written is a warning."""
     for path, text in files.items():
         tmp = "%s.%d.tmp" % (path, os.getpid())
         try:

@@ -345,17 +345,18 @@ void Uniformity::clearCaches() {
 // Locals and parameters of one function
 //===----------------------------------------------------------------------===//
 
-/// Whether the CFG tracks parameter PV from a definition on entry.
-static bool hasEntryDef(const FunctionAnalysis &FA, const ParmVarDecl *PV) {
-  return llvm::any_of(FA.defs(), [&](const Def &D) { return D.K == Def::Entry && D.Var == PV; });
-}
-
 void Uniformity::solveLocals(Func &Fn) {
   if (!Fn.FA->valid()) {
     Fn.Solved = true;
     return;
   }
   Fn.Solving = true;
+  // Parameters the CFG tracks from a definition on entry are judged with
+  // the other definitions (Def::Entry); the rest as variables.
+  std::vector<const ParmVarDecl *> Untracked;
+  for (const ParmVarDecl *PV : Fn.F->parameters())
+    if (llvm::none_of(Fn.FA->defs(), [&](const Def &D) { return D.K == Def::Entry && D.Var == PV; }))
+      Untracked.push_back(PV);
   for (bool Changed = true; Changed;) {
     Changed = false;
     Fn.BlockMemo.clear();
@@ -363,8 +364,8 @@ void Uniformity::solveLocals(Func &Fn) {
       if (Why && Fn.Varying.emplace(V, *Why).second)
         Changed = true;
     };
-    for (const ParmVarDecl *PV : Fn.F->parameters())
-      if (!Fn.Varying.count(PV) && !hasEntryDef(*Fn.FA, PV))
+    for (const ParmVarDecl *PV : Untracked)
+      if (!Fn.Varying.count(PV))
         Mark(PV, variesParam(PV));
     // Tracked locals vary per definition: a read sees only the definitions
     // that reach it (a value set on the root and then broadcast is the same

@@ -424,11 +424,17 @@ int writeLint(const DriverOptions &O, std::vector<FileOutcome> &Outcomes, ArrayR
   return Errors ? 1 : 0;
 }
 
-/// --report[=json] to standard output or --report-file.
-bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+/// The analysis of each file processed.
+std::vector<FileResult> analyses(const std::vector<FileOutcome> &Outcomes) {
   std::vector<FileResult> Files;
   for (const FileOutcome &F : Outcomes)
     Files.push_back(F.Analysis);
+  return Files;
+}
+
+/// --report[=json] to standard output or --report-file.
+bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes) {
+  std::vector<FileResult> Files = analyses(Outcomes);
   std::string Text;
   raw_string_ostream OS(Text);
   if (*O.Report == "json")
@@ -439,11 +445,9 @@ bool writeReport(const DriverOptions &O, const std::vector<FileOutcome> &Outcome
   return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text);
 }
 
-/// --summary to standard output or --report-file.
-bool writeSummaryOut(const DriverOptions &O, const std::vector<FileOutcome> &Outcomes, unsigned Failed) {
-  std::vector<FileResult> Files;
-  for (const FileOutcome &F : Outcomes)
-    Files.push_back(F.Analysis);
+/// --summary (of the files processed, or of --summary-from's reports) to
+/// standard output or --report-file.
+bool writeSummaryOut(const DriverOptions &O, const std::vector<FileResult> &Files, unsigned Failed) {
   std::string Text;
   raw_string_ostream OS(Text);
   writeSummary(OS, Files, Failed);
@@ -551,11 +555,7 @@ int ompi::runDriver(DriverOptions &O) {
       errs() << "ompi-opt: error: " << *Err << "\n";
       return 1;
     }
-    std::string Text;
-    raw_string_ostream OS(Text);
-    writeSummary(OS, Files);
-    OS.flush();
-    return writeFileOrReport(O.ReportFile.empty() ? "-" : O.ReportFile, Text) ? 0 : 1;
+    return writeSummaryOut(O, Files, 0) ? 0 : 1;
   }
   std::string DBError;
   std::unique_ptr<clang::tooling::CompilationDatabase> DB = loadDatabase(O, DBError);
@@ -576,7 +576,7 @@ int ompi::runDriver(DriverOptions &O) {
     // A file that cannot be parsed (clang said why) does not hide the
     // others' reach; it is counted, and the status is 3.
     unsigned Failed = unsigned(O.Sources.size() - Outcomes.size());
-    if (!writeSummaryOut(O, Outcomes, Failed))
+    if (!writeSummaryOut(O, analyses(Outcomes), Failed))
       return 1;
     if (Failed)
       errs() << "ompi-opt: error: " << Failed << " of " << O.Sources.size() << " files could not be processed\n";
