@@ -40,6 +40,22 @@ static cl::list<std::string> SummaryFrom(
     cl::desc("Print the summary (--summary) of JSON reports written earlier (--report=json; ompi-cc --ompi-summary "
              "keeps one beside each object) instead of analysing sources"),
     cl::value_desc("file,..."), cl::cat(OptCategory));
+static cl::opt<bool> WholeProgram(
+    "whole-program",
+    cl::desc("The input files are every C file of one program (exactly one defines main): decide with what each "
+             "tells the others (globals other files write, what callers in other files pass, results of functions "
+             "defined elsewhere), solved over rounds of analysis (with -p DIR alone: the database's files)"),
+    cl::cat(OptCategory));
+static cl::list<std::string> ProgramFactsIn(
+    "program-facts", cl::CommaSeparated,
+    cl::desc("Decide with these whole-program facts (written by --whole-program --facts-out) instead of assuming "
+             "the worst of other files"),
+    cl::value_desc("file,..."), cl::cat(OptCategory));
+static cl::opt<std::string>
+    FactsOut("facts-out",
+             cl::desc("Write what the input files tell the others (with --whole-program: the program's settled "
+                      "facts) as JSON to <file>; alone, nothing else is written"),
+             cl::value_desc("file"), cl::cat(OptCategory));
 static cl::opt<bool>
     UniformEnv("uniform-env",
                cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
@@ -174,6 +190,9 @@ int main(int argc, const char **argv) {
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;
   O.ClosedWorld = ClosedWorld;
   O.UniformEnv = UniformEnv;
+  O.WholeProgram = WholeProgram;
+  O.ProgramFacts.assign(ProgramFactsIn.begin(), ProgramFactsIn.end());
+  O.FactsOut = FactsOut;
   O.Summary = Summary;
   O.SummaryFrom.assign(SummaryFrom.begin(), SummaryFrom.end());
   O.LineDirectives = LineDirectives;

@@ -30,6 +30,8 @@
 
 namespace ompi {
 
+class ProgramFacts;
+
 enum class ArgClass { Static, RankRelative, Dynamic };
 llvm::StringRef argClassName(ArgClass C);
 /// The less static of two classes.
@@ -191,6 +193,9 @@ struct EvalOptions {
   bool ClosedWorld = true;
   /// Treat getenv's result as the same on every rank (--uniform-env).
   bool UniformEnv = false;
+  /// What the other files of the program do (--program-facts, or the
+  /// driver's rounds over a whole program); null: nothing is known of them.
+  std::shared_ptr<const ProgramFacts> Program;
 };
 
 class Evaluator {

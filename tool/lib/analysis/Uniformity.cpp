@@ -1,5 +1,6 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
 #include "analysis/Uniformity.h"
+#include "analysis/ProgramFacts.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
@@ -137,7 +138,7 @@ private:
 
   void address(const Expr *Sub, const Expr *Addr) {
     const VarDecl *V = rootVar(Sub);
-    if (!V || !Cur)
+    if (!V)
       return;
     if (auto Parents = Ctx.getParents(*Addr); !Parents.empty())
       if (const auto *AS = Parents[0].get<ArraySubscriptExpr>(); AS && AS->getBase() == Addr)
@@ -145,6 +146,14 @@ private:
     if (auto Parents = Ctx.getParents(*Addr); !Parents.empty() && Parents[0].get<UnaryExprOrTypeTraitExpr>())
       return;
     unsigned Line = SM.getExpansionLineNumber(Addr->getBeginLoc());
+    if (!Cur) {
+      // An initializer at file scope keeps the address: whoever reads it
+      // may write the variable.
+      if (V->hasGlobalStorage())
+        Writes.push_back({V, Addr, nullptr, nullptr, nullptr,
+                          llvm::formatv("the address of {0} is stored at line {1}", V->getName(), Line).str()});
+      return;
+    }
     std::optional<AddressUse> U = mpiAddressUse(Addr, Ctx);
     if (U && (U->R == Role::SendBuf || isCountRole(U->R) || U->R == Role::Other))
       return; // read by the call, never stored
@@ -312,7 +321,9 @@ void Uniformity::ensureGlobals() {
       if (VaryingGlobals.count(X->Var->getCanonicalDecl()))
         continue;
       std::optional<std::string> R;
-      if (!X->Func) {
+      if (!X->Fixed.empty()) {
+        R = X->Fixed;
+      } else if (!X->Func) {
         if (X->Value && !X->Value->isConstantInitializer(Ctx, false))
           R = X->Var->getName().str() + " has an initializer that is not constant";
       } else if (std::optional<Divergence> E = entryImpl(X->Func)) {
@@ -444,10 +455,15 @@ std::optional<std::string> Uniformity::variesParam(const ParmVarDecl *PV) {
     return "a parameter of an unknown function";
   if (F->isMain())
     return std::nullopt; // argc and argv: every process gets the same command line
-  if (F->isExternallyVisible() && !(Ev.options().ClosedWorld && Ev.index().DefinesMain))
-    return llvm::formatv("{0} is a parameter of {1}, which other files may call with any value", PV->getName(),
-                         F->getName())
-        .str();
+  if (outside(F)) {
+    const ProgramFacts *P = program();
+    if (!P)
+      return llvm::formatv("{0} is a parameter of {1}, which other files may call with any value", PV->getName(),
+                           F->getName())
+          .str();
+    if (std::optional<std::string> R = otherFilesPass(PV, *P))
+      return R;
+  }
   if (Ev.index().AddressTaken.count(F->getCanonicalDecl()))
     return llvm::formatv("{0} is a parameter of {1}, which is called through a pointer", PV->getName(), F->getName())
         .str();
@@ -613,8 +629,16 @@ std::optional<std::string> Uniformity::collectiveOutVaries(const CallExpr *CE, c
 std::optional<std::string> Uniformity::variesGlobal(const VarDecl *V) {
   if (V->getType().isConstQualified() && V->hasInit())
     return std::nullopt;
-  if (V->isExternallyVisible() && !(Ev.options().ClosedWorld && Ev.index().DefinesMain))
-    return V->getName().str() + " has external linkage: other files may write it";
+  if (outside(V)) {
+    const ProgramFacts *P = program();
+    if (!P)
+      return V->getName().str() + " has external linkage: other files may write it";
+    auto G = P->Globals.find(V->getName().str());
+    if (!P->Seed && (G == P->Globals.end() || !G->second.Defined))
+      return V->getName().str() + " is defined in no file of the program (a library may write it)";
+    if (G != P->Globals.end() && G->second.Varies)
+      return *G->second.Varies;
+  }
   auto It = VaryingGlobals.find(V->getCanonicalDecl());
   if (It != VaryingGlobals.end())
     return It->second;
@@ -639,6 +663,14 @@ std::optional<std::string> Uniformity::variesCall(const CallExpr *CE, Func &Fn) 
   }
   if (Callee->hasBody())
     return variesReturn(Callee);
+  if (const ProgramFacts *P = program(); P && outside(Callee)) {
+    auto G = P->Functions.find(N.str());
+    if (G != P->Functions.end() && G->second.Defined)
+      return G->second.Result; // judged, with every call of it, where it is defined
+    if (P->Seed && !isMPIFunctionName(N) && !N.starts_with("__") && !Callee->getBuiltinID() &&
+        !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+      return std::nullopt; // the first round: another file may define it
+  }
   if (N == "getenv" || N == "secure_getenv") {
     // MPI does not promise every process the same environment (most
     // launchers pass the same one, which the user may assert).
@@ -685,6 +717,72 @@ std::optional<std::string> Uniformity::variesReturn(const FunctionDecl *F) {
   Busy.erase(Def);
   ReturnMemo[Def] = R;
   return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Other files of the program (ProgramFacts)
+//===----------------------------------------------------------------------===//
+
+bool Uniformity::outside(const NamedDecl *D) const {
+  return D->isExternallyVisible() && !(Ev.options().ClosedWorld && Ev.index().DefinesMain);
+}
+
+const ProgramFacts *Uniformity::program() const {
+  const ProgramFacts *P = Ev.options().Program.get();
+  return P && P->program() ? P : nullptr;
+}
+
+std::optional<std::string> Uniformity::otherFilesPass(const ParmVarDecl *PV, const ProgramFacts &P) {
+  const auto *F = cast<FunctionDecl>(PV->getDeclContext());
+  auto G = P.Functions.find(F->getName().str());
+  if (G != P.Functions.end() && G->second.AddressTaken)
+    return llvm::formatv("{0} is a parameter of {1}, whose address is taken ({2})", PV->getName(), F->getName(),
+                         *G->second.AddressTaken)
+        .str();
+  unsigned Idx = PV->getFunctionScopeIndex();
+  for (const CallFact *C : P.callsOf(F->getName())) {
+    if (Idx >= C->Args.size())
+      return llvm::formatv("{0} is called at {1}:{2} without argument {3}", F->getName(), C->File, C->Line, Idx + 1)
+          .str();
+    if (C->Args[Idx])
+      return llvm::formatv("{0} is called at {1}:{2} with a value that may differ between ranks: {3}", F->getName(),
+                           C->File, C->Line, *C->Args[Idx])
+          .str();
+  }
+  return std::nullopt;
+}
+
+std::optional<Divergence> Uniformity::enteredFromOtherFiles(const FunctionDecl *F, const ProgramFacts &P) {
+  auto G = P.Functions.find(F->getName().str());
+  if (G != P.Functions.end() && G->second.AddressTaken)
+    return Divergence{0, llvm::formatv("{0}'s address is taken ({1})", F->getName(), *G->second.AddressTaken)};
+  for (const CallFact *C : P.callsOf(F->getName()))
+    if (C->Divergent)
+      return Divergence{0, llvm::formatv("{0} is called at {1}:{2} on some ranks only: {3}", F->getName(), C->File,
+                                         C->Line, *C->Divergent)};
+  return std::nullopt;
+}
+
+std::optional<std::string> Uniformity::writesVary(const VarDecl *V) {
+  ensureGlobals();
+  auto It = VaryingGlobals.find(V->getCanonicalDecl());
+  if (It != VaryingGlobals.end())
+    return It->second;
+  return std::nullopt;
+}
+
+std::vector<const VarDecl *> Uniformity::writtenGlobals() {
+  ensureGlobals();
+  std::vector<const VarDecl *> Out;
+  for (const Write *X : W->Globals)
+    if (!llvm::is_contained(Out, X->Var->getCanonicalDecl()))
+      Out.push_back(X->Var->getCanonicalDecl());
+  return Out;
+}
+
+std::optional<std::string> Uniformity::resultVaries(const FunctionDecl *F) {
+  ensureGlobals();
+  return variesReturn(F);
 }
 
 //===----------------------------------------------------------------------===//
@@ -814,6 +912,11 @@ std::optional<Divergence> Uniformity::entryImpl(const FunctionDecl *F) {
     return std::nullopt; // a cycle of calls: the callers outside it decide
   if (Ev.index().AddressTaken.count(Canon))
     return Divergence{0, llvm::formatv("{0} is called through a pointer", F->getName())};
+  if (const ProgramFacts *P = program(); P && outside(F))
+    if (std::optional<Divergence> D = enteredFromOtherFiles(F, *P)) {
+      EntryMemo[Canon] = D;
+      return D;
+    }
   EntryBusy.insert(Canon);
   std::optional<Divergence> R;
   auto It = Ev.index().CallSites.find(Canon);

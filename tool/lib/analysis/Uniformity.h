@@ -74,6 +74,12 @@ public:
   std::optional<Divergence> at(const clang::Stmt *S, const clang::FunctionDecl *F);
   /// Why the value of E (an expression of F) may differ between ranks.
   std::optional<std::string> varies(const clang::Expr *E, const clang::FunctionDecl *F);
+  /// Why this file's writes of the global V may differ between ranks.
+  std::optional<std::string> writesVary(const clang::VarDecl *V);
+  /// The globals this file writes (or whose address it takes).
+  std::vector<const clang::VarDecl *> writtenGlobals();
+  /// Why F's result may differ between ranks.
+  std::optional<std::string> resultVaries(const clang::FunctionDecl *F);
 
 private:
   struct Func;
@@ -110,6 +116,10 @@ private:
   std::optional<Divergence> divergentBlock(Func &Fn, unsigned Block, const clang::Stmt *Inside);
   void solveLocals(Func &Fn);
   unsigned line(const clang::Stmt *S) const;
+  bool outside(const clang::NamedDecl *D) const;
+  const ProgramFacts *program() const;
+  std::optional<std::string> otherFilesPass(const clang::ParmVarDecl *PV, const ProgramFacts &P);
+  std::optional<Divergence> enteredFromOtherFiles(const clang::FunctionDecl *F, const ProgramFacts &P);
 };
 
 } // namespace ompi

@@ -174,6 +174,10 @@ std::optional<std::string> conflict(const DriverOptions &O) {
     return "--diff takes 'unified' or 'html', not '" + *O.DiffFormat + "'";
   if (wantsHtml(O) && O.Sources.size() > 1 && !htmlToDir(O))
     return std::string("--diff=html with several files writes a page per file: give -o DIR/");
+  if (O.WholeProgram && O.ClosedWorld)
+    return std::string("--closed-world is for a program of one file; --whole-program decides over several");
+  if (O.WholeProgram && !O.ProgramFacts.empty())
+    return std::string("--whole-program solves the program's facts itself; it does not take --program-facts");
   if (O.InPlace && !O.Output.empty())
     return std::string("--in-place writes over the inputs; it does not take -o");
   if (O.InPlace && O.BackupSuffixGiven && O.BackupSuffix.find('/') != std::string::npos)
@@ -542,6 +546,77 @@ int writeOutputs(const DriverOptions &O, const std::vector<FileOutcome> &Outcome
   return 0;
 }
 
+/// Only the facts are asked for (--facts-out and no other output).
+bool factsAlone(const DriverOptions &O) {
+  return !O.FactsOut.empty() && O.Output.empty() && !O.Report && !O.DiffFormat && !O.Summary && !O.Check &&
+         !O.InPlace && !O.DryRun && !O.ListDatatypes && O.HtmlDir.empty();
+}
+
+/// --whole-program: the least fixpoint of the sources' facts
+/// (analysis/ProgramFacts.h), or why there is none.
+Expected<std::shared_ptr<const ProgramFacts>> solveProgram(const clang::tooling::CompilationDatabase &DB,
+                                                           const std::vector<std::string> &Sources,
+                                                           PipelineOptions Opts) {
+  const unsigned MaxRounds = 8;
+  Opts.FactsOnly = true;
+  Opts.RunChecks = false;
+  auto Cur = std::make_shared<ProgramFacts>();
+  Cur->Seed = true;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    Opts.Eval.Program = Cur;
+    std::vector<FileOutcome> Outs;
+    if (!runPipeline(DB, Sources, Opts, Outs))
+      return createStringError(inconvertibleErrorCode(), "a file could not be parsed");
+    auto Next = std::make_shared<ProgramFacts>(Round ? *Cur : ProgramFacts());
+    for (const FileOutcome &F : Outs)
+      Next->merge(F.Facts);
+    if (Round == 0 && Next->MainFiles.size() != 1)
+      return createStringError(inconvertibleErrorCode(),
+                               Twine(Next->MainFiles.size()) + " of the files define main (a program has one)");
+    if (Round && *Next == *Cur)
+      return Next;
+    Cur = Next;
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           Twine("the facts did not settle in ") + Twine(MaxRounds) + " rounds");
+}
+
+/// --program-facts or --whole-program: what the other files of the
+/// program do (Opts.Eval.Program). False on an error (printed).
+bool programFacts(const DriverOptions &O, const clang::tooling::CompilationDatabase &DB, PipelineOptions &Opts) {
+  if (!O.ProgramFacts.empty()) {
+    Expected<ProgramFacts> P = ProgramFacts::read(O.ProgramFacts);
+    if (!P) {
+      errs() << "ompi-opt: error: --program-facts: " << toString(P.takeError()) << "\n";
+      return false;
+    }
+    if (!P->program())
+      errs() << "ompi-opt: warning: --program-facts: " << P->MainFiles.size()
+             << " of its files define main (a program has one); not used\n";
+    else
+      Opts.Eval.Program = std::make_shared<ProgramFacts>(std::move(*P));
+  }
+  if (O.WholeProgram) {
+    Expected<std::shared_ptr<const ProgramFacts>> P = solveProgram(DB, O.Sources, Opts);
+    if (!P)
+      errs() << "ompi-opt: warning: --whole-program: " << toString(P.takeError()) << "; each file decided alone\n";
+    else
+      Opts.Eval.Program = *P;
+  }
+  return true;
+}
+
+/// --facts-out: the program's facts, else the merged facts of the files.
+bool writeFacts(const DriverOptions &O, const PipelineOptions &Opts, const std::vector<FileOutcome> &Outcomes) {
+  ProgramFacts All;
+  if (Opts.Eval.Program && !Opts.Eval.Program->Seed && O.WholeProgram)
+    All = *Opts.Eval.Program;
+  else
+    for (const FileOutcome &F : Outcomes)
+      All.merge(F.Facts);
+  return writeFileOrReport(O.FactsOut, All.toJSON());
+}
+
 } // namespace
 
 int ompi::runDriver(DriverOptions &O) {
@@ -568,10 +643,20 @@ int ompi::runDriver(DriverOptions &O) {
   PipelineOptions Opts;
   if (auto Msg = pipelineOptions(O, Opts))
     return usage(*Msg);
+  if (!programFacts(O, *DB, Opts))
+    return 1;
+  if (factsAlone(O) && O.WholeProgram && Opts.Eval.Program)
+    return writeFacts(O, Opts, {}) ? 0 : 1;
 
   std::vector<FileOutcome> Outcomes;
   std::vector<FileFailure> Failures;
+  Opts.CollectFacts = !O.FactsOut.empty();
+  Opts.FactsOnly = factsAlone(O);
   bool Processed = runPipeline(*DB, O.Sources, Opts, Outcomes, &Failures);
+  if (!O.FactsOut.empty() && Processed && !writeFacts(O, Opts, Outcomes))
+    return 1;
+  if (Opts.FactsOnly)
+    return Processed ? 0 : 1;
   if (O.Summary) {
     // A file that cannot be parsed (clang said why) does not hide the
     // others' reach; it is counted, and the status is 3.

@@ -57,7 +57,10 @@ struct DriverOptions {
   bool ClosedWorld = false, LineDirectives = false, Reassociate = false, UniformEnv = false;
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
   bool Check = false, Fix = false, InPlace = false, DryRun = false, Summary = false;
-  std::vector<std::string> SummaryFrom; ///< --summary-from: JSON reports to summarise
+  std::vector<std::string> SummaryFrom;  ///< --summary-from: JSON reports to summarise
+  bool WholeProgram = false;             ///< --whole-program
+  std::vector<std::string> ProgramFacts; ///< --program-facts
+  std::string FactsOut;                  ///< --facts-out
   /// The compile command after "--", if one was given.
   std::unique_ptr<clang::tooling::CompilationDatabase> CommandLineDB;
 };

@@ -201,6 +201,12 @@ public:
       Outcomes.push_back(std::move(O));
       return;
     }
+    if (Opts.FactsOnly) {
+      Uniformity Uni(Ctx, Ev);
+      O.Facts = ProgramFacts::ofFile(Ctx, Ev, Uni, O.Path);
+      Outcomes.push_back(std::move(O));
+      return;
+    }
     O.Analysis = analyzeCalls(Ctx, Ev);
     if (Opts.FunctionSpans)
       O.Analysis.Functions = functionSpans(Ctx);
@@ -257,6 +263,8 @@ public:
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });
     }
+    if (Opts.CollectFacts)
+      O.Facts = ProgramFacts::ofFile(Ctx, Ev, Uni, O.Path);
     detachFromAST(O.Analysis);
     Outcomes.push_back(std::move(O));
   }

@@ -3,6 +3,7 @@
 #define OMPI_TOOL_PIPELINE_H
 
 #include "analysis/CallAnalysis.h"
+#include "analysis/ProgramFacts.h"
 #include "checks/Checks.h"
 #include "support/FileOutput.h"
 #include "transforms/Transforms.h"
@@ -36,7 +37,11 @@ struct PipelineOptions {
   bool Reassociate = false;
   /// An HTML page will be written: record each function's lines and the
   /// loops that run it (FileResult::Functions).
-  bool FunctionSpans = false;
+  bool FunctionSpans = false; /// Record what each file tells the others (FileOutcome::Facts).
+  bool CollectFacts = false;
+  /// Only that: no transformation, no check, nothing rewritten (the rounds
+  /// of the whole-program facts).
+  bool FactsOnly = false;
 };
 
 struct FileOutcome {
@@ -48,6 +53,7 @@ struct FileOutcome {
   std::vector<Finding> Findings;                          ///< --check
   std::vector<P2PEnd> Receives;                           ///< --check: the receiving ends (whole-program checks)
   std::string Profile;                                    ///< the machine profile used, if any
+  ProgramFacts Facts;                                     ///< CollectFacts: what this file tells the others
 };
 
 /// A source that could not be processed, and the first error about it.

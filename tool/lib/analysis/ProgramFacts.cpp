@@ -1,0 +1,234 @@
+//===- ProgramFacts.cpp - What one file tells the others about uniformity ---===//
+#include "analysis/ProgramFacts.h"
+#include "analysis/Uniformity.h"
+#include "mpi/MPIModel.h"
+#include "support/FunctionVisitor.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// Every call, in a function of the file, of a function with external
+/// linkage that the file does not define and the C library does not
+/// declare: the calls another file of the program answers.
+class OutgoingCalls : public FunctionVisitor<OutgoingCalls> {
+public:
+  explicit OutgoingCalls(const SourceManager &SM) : SM(SM) {}
+  std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Calls;
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *G = CE->getDirectCallee();
+    if (!Cur || !G || !G->getIdentifier() || !G->isExternallyVisible() || G->getBuiltinID())
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (G->hasBody(Def) || isMPIFunctionName(G->getName()) || SM.isInSystemHeader(G->getLocation()))
+      return true;
+    Calls.push_back({Cur, CE});
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+};
+
+void addOnce(std::vector<std::string> &To, const std::string &S) {
+  if (!llvm::is_contained(To, S))
+    To.push_back(S);
+}
+
+void keepFirst(std::optional<std::string> &To, const std::optional<std::string> &From) {
+  if (!To && From)
+    To = From;
+}
+
+llvm::json::Value opt(const std::optional<std::string> &S) { return S ? llvm::json::Value(*S) : nullptr; }
+
+std::optional<std::string> optOf(const llvm::json::Object &O, llvm::StringRef Key) {
+  if (auto S = O.getString(Key))
+    return S->str();
+  return std::nullopt;
+}
+
+} // namespace
+
+ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, llvm::StringRef Path) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = llvm::sys::path::filename(Path).str();
+  auto In = [&](const std::optional<std::string> &Why) -> std::optional<std::string> {
+    if (!Why)
+      return std::nullopt;
+    return "in " + Name + ": " + *Why;
+  };
+  ProgramFacts P;
+  P.Files.push_back(Path.str());
+  if (Ev.index().DefinesMain)
+    P.MainFiles.push_back(Path.str());
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    if (const auto *F = dyn_cast<FunctionDecl>(D);
+        F && F->isExternallyVisible() && F->getIdentifier() && F->doesThisDeclarationHaveABody() && !F->isMain()) {
+      FunctionFact &FF = P.Functions[F->getName().str()];
+      FF.Defined = true;
+      if (!F->getReturnType()->isVoidType())
+        FF.Result = In(Uni.resultVaries(F));
+    }
+    if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
+                                              V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
+      P.Globals[V->getName().str()].Defined = true;
+  }
+  for (const VarDecl *V : Uni.writtenGlobals())
+    if (V->isExternallyVisible() && !V->isStaticLocal())
+      keepFirst(P.Globals[V->getName().str()].Varies, In(Uni.writesVary(V)));
+  for (const FunctionDecl *F : Ev.index().AddressTaken)
+    if (F->isExternallyVisible() && F->getIdentifier())
+      keepFirst(P.Functions[F->getName().str()].AddressTaken,
+                "in " + Name + ": " + F->getName().str() + " is used other than in a call");
+  OutgoingCalls OC(SM);
+  OC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (auto [Caller, CE] : OC.Calls) {
+    CallFact C;
+    C.Callee = CE->getDirectCallee()->getName().str();
+    C.File = Name;
+    C.Line = SM.getExpansionLineNumber(CE->getBeginLoc());
+    C.Column = SM.getExpansionColumnNumber(CE->getBeginLoc());
+    if (std::optional<Divergence> D = Uni.at(CE, Caller))
+      C.Divergent = D->Why;
+    for (const Expr *A : CE->arguments())
+      C.Args.push_back(Uni.varies(A, Caller));
+    P.Calls.push_back(std::move(C));
+  }
+  return P;
+}
+
+void ProgramFacts::merge(const ProgramFacts &O) {
+  for (const std::string &F : O.Files)
+    addOnce(Files, F);
+  for (const std::string &F : O.MainFiles)
+    addOnce(MainFiles, F);
+  for (const auto &[N, G] : O.Globals) {
+    GlobalFact &To = Globals[N];
+    To.Defined |= G.Defined;
+    keepFirst(To.Varies, G.Varies);
+  }
+  for (const auto &[N, F] : O.Functions) {
+    FunctionFact &To = Functions[N];
+    To.Defined |= F.Defined;
+    keepFirst(To.Result, F.Result);
+    keepFirst(To.AddressTaken, F.AddressTaken);
+  }
+  for (const CallFact &C : O.Calls) {
+    auto It = llvm::find_if(Calls, [&](const CallFact &X) {
+      return X.Callee == C.Callee && X.File == C.File && X.Line == C.Line && X.Column == C.Column;
+    });
+    if (It == Calls.end()) {
+      Calls.push_back(C);
+      continue;
+    }
+    keepFirst(It->Divergent, C.Divergent);
+    if (It->Args.size() < C.Args.size())
+      It->Args.resize(C.Args.size());
+    for (size_t I = 0; I < C.Args.size(); ++I)
+      keepFirst(It->Args[I], C.Args[I]);
+  }
+}
+
+std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
+  std::vector<const CallFact *> Out;
+  for (const CallFact &C : Calls)
+    if (C.Callee == Name)
+      Out.push_back(&C);
+  return Out;
+}
+
+std::string ProgramFacts::toJSON() const {
+  llvm::json::Object G, F;
+  for (const auto &[N, X] : Globals)
+    G[N] = llvm::json::Object{{"defined", X.Defined}, {"varies", opt(X.Varies)}};
+  for (const auto &[N, X] : Functions)
+    F[N] =
+        llvm::json::Object{{"defined", X.Defined}, {"result", opt(X.Result)}, {"address_taken", opt(X.AddressTaken)}};
+  llvm::json::Array C;
+  for (const CallFact &X : Calls) {
+    llvm::json::Array Args;
+    for (const auto &A : X.Args)
+      Args.push_back(opt(A));
+    C.push_back(llvm::json::Object{{"callee", X.Callee},
+                                   {"file", X.File},
+                                   {"line", X.Line},
+                                   {"column", X.Column},
+                                   {"divergent", opt(X.Divergent)},
+                                   {"args", std::move(Args)}});
+  }
+  llvm::json::Object Root{
+      {"ompi_program_facts", 1}, {"files", llvm::json::Array(Files)}, {"main_files", llvm::json::Array(MainFiles)},
+      {"globals", std::move(G)}, {"functions", std::move(F)},         {"calls", std::move(C)}};
+  return llvm::formatv("{0:1}", llvm::json::Value(std::move(Root))).str() + "\n";
+}
+
+llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
+  auto Fail = [](const llvm::Twine &Why) { return llvm::createStringError(llvm::inconvertibleErrorCode(), Why); };
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  if (!V)
+    return Fail("not JSON (" + llvm::toString(V.takeError()) + ")");
+  const llvm::json::Object *Root = V->getAsObject();
+  if (!Root || !Root->getInteger("ompi_program_facts"))
+    return Fail("not a facts file (no \"ompi_program_facts\" member)");
+  ProgramFacts P;
+  auto Strings = [](const llvm::json::Array *A, std::vector<std::string> &Out) {
+    if (A)
+      for (const llvm::json::Value &X : *A)
+        if (auto S = X.getAsString())
+          Out.push_back(S->str());
+  };
+  Strings(Root->getArray("files"), P.Files);
+  Strings(Root->getArray("main_files"), P.MainFiles);
+  if (const llvm::json::Object *G = Root->getObject("globals"))
+    for (const auto &[N, X] : *G)
+      if (const llvm::json::Object *O = X.getAsObject())
+        P.Globals[N.str()] = GlobalFact{O->getBoolean("defined").value_or(false), optOf(*O, "varies")};
+  if (const llvm::json::Object *F = Root->getObject("functions"))
+    for (const auto &[N, X] : *F)
+      if (const llvm::json::Object *O = X.getAsObject())
+        P.Functions[N.str()] =
+            FunctionFact{O->getBoolean("defined").value_or(false), optOf(*O, "result"), optOf(*O, "address_taken")};
+  if (const llvm::json::Array *C = Root->getArray("calls"))
+    for (const llvm::json::Value &X : *C) {
+      const llvm::json::Object *O = X.getAsObject();
+      if (!O || !O->getString("callee"))
+        return Fail("a call without a callee");
+      CallFact CF;
+      CF.Callee = O->getString("callee")->str();
+      CF.File = optOf(*O, "file").value_or("");
+      CF.Line = unsigned(O->getInteger("line").value_or(0));
+      CF.Column = unsigned(O->getInteger("column").value_or(0));
+      CF.Divergent = optOf(*O, "divergent");
+      if (const llvm::json::Array *A = O->getArray("args"))
+        for (const llvm::json::Value &Arg : *A)
+          CF.Args.push_back(Arg.getAsString() ? std::optional<std::string>(Arg.getAsString()->str()) : std::nullopt);
+      P.Calls.push_back(std::move(CF));
+    }
+  return P;
+}
+
+llvm::Expected<ProgramFacts> ProgramFacts::read(const std::vector<std::string> &Paths) {
+  ProgramFacts All;
+  for (const std::string &Path : Paths) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return llvm::createStringError(Buf.getError(), "cannot read " + Path + ": " + Buf.getError().message());
+    llvm::Expected<ProgramFacts> P = fromJSON((*Buf)->getBuffer());
+    if (!P)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), Path + ": " + llvm::toString(P.takeError()));
+    All.merge(*P);
+  }
+  return All;
+}

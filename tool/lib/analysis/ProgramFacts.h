@@ -1,0 +1,108 @@
+//===- ProgramFacts.h - What one file tells the others about uniformity -----===//
+//
+// Whole-program facts: what each file of a program records about the names
+// other files share with it (functions and globals with external linkage),
+// so that the analysis of one file need not assume the worst of the others.
+//
+//  - per global: whether a file of the program defines it, and, if some
+//    file writes it with a value that may differ between ranks (or at a
+//    point only some ranks reach, or takes its address), why;
+//  - per function: whether a file defines it, why its result may differ
+//    between ranks, whether its address is taken;
+//  - per call of a function another file defines: whether the call is made
+//    on some ranks only, and why each argument may differ between ranks.
+//
+// The facts of a program are a least fixpoint: every file starts from none
+// (nothing another file does varies), each round re-analyses every file with
+// the union of the previous round's facts, and the rounds stop when the
+// union no longer grows. Facts only ever add "varies" (union), so a result
+// is sound only once the rounds settle: a driver that stops early must use
+// none. They apply only to a program whose files are all analysed and of
+// which exactly one defines main (a library's callers are unknown).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_PROGRAMFACTS_H
+#define OMPI_TOOL_ANALYSIS_PROGRAMFACTS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace ompi {
+
+class Evaluator;
+class Uniformity;
+
+struct GlobalFact {
+  bool Defined = false;              ///< a file of the program defines it
+  std::optional<std::string> Varies; ///< why a write (in some file) may differ between ranks
+  bool operator==(const GlobalFact &O) const { return Defined == O.Defined && Varies == O.Varies; }
+};
+
+struct FunctionFact {
+  bool Defined = false;
+  std::optional<std::string> Result;       ///< why its result may differ between ranks
+  std::optional<std::string> AddressTaken; ///< where its address is taken
+  bool operator==(const FunctionFact &O) const {
+    return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken;
+  }
+};
+
+/// A call, in one file, of a function with external linkage it does not define.
+struct CallFact {
+  std::string Callee, File;
+  unsigned Line = 0, Column = 0;
+  std::optional<std::string> Divergent;         ///< why only some ranks may make the call
+  std::vector<std::optional<std::string>> Args; ///< why each argument may differ between ranks
+  bool operator==(const CallFact &O) const {
+    return Callee == O.Callee && File == O.File && Line == O.Line && Column == O.Column && Divergent == O.Divergent &&
+           Args == O.Args;
+  }
+};
+
+class ProgramFacts {
+public:
+  std::map<std::string, GlobalFact> Globals;
+  std::map<std::string, FunctionFact> Functions;
+  std::vector<CallFact> Calls;
+  std::vector<std::string> Files;     ///< the files whose facts these are
+  std::vector<std::string> MainFiles; ///< those of them that define main
+  /// The first round's facts: no file has been analysed yet, so every name
+  /// with external linkage counts as the program's, and nothing another
+  /// file does varies (the fixpoint's start).
+  bool Seed = false;
+
+  /// The facts of one analysed file (its Uniformity answers with the facts
+  /// it was given, if any).
+  static ProgramFacts ofFile(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, llvm::StringRef Path);
+  /// Add Other's facts to these: a fact that varies wins, and the first
+  /// reason given is kept (so the rounds settle once no fact changes);
+  /// calls and files are kept once.
+  void merge(const ProgramFacts &Other);
+  bool operator==(const ProgramFacts &O) const {
+    return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Files == O.Files &&
+           MainFiles == O.MainFiles;
+  }
+  bool operator!=(const ProgramFacts &O) const { return !(*this == O); }
+
+  std::string toJSON() const;
+  static llvm::Expected<ProgramFacts> fromJSON(llvm::StringRef Text);
+  /// Read and merge the facts files (one line naming the file on error).
+  static llvm::Expected<ProgramFacts> read(const std::vector<std::string> &Paths);
+
+  /// Whether these facts may be used: a program (one file defines main).
+  bool program() const { return Seed || MainFiles.size() == 1; }
+  /// The calls of Name other files make.
+  std::vector<const CallFact *> callsOf(llvm::StringRef Name) const;
+};
+
+} // namespace ompi
+
+#endif
