@@ -31,6 +31,12 @@ Options of its own (removed before the real compiler sees the command):
                              (OBJECT.ompi.json) and, when linking, print the
                              program's summary (ompi-opt --summary) of every
                              object that has one to standard error
+  --ompi-no-whole-program    decide each file alone (by default, linking objects
+                             compiled by ompi-cc decides their files together:
+                             each object keeps OBJECT.ompi-facts, the link
+                             solves the program's facts into
+                             OUTPUT.ompi-program.json and recompiles the objects
+                             whose code they change)
   --ompi-uniform-env         let ompi-opt take getenv's result as the same on every
                              rank (MPI does not promise one environment for all)
   --ompi-mpicc=MPICC         the real MPI compiler wrapper (as OMPI_CC_MPICC; an
@@ -59,6 +65,7 @@ Environment:
   MPIOPT_OPT_FLAGS   extra ompi-opt options (for example --closed-world)
   MPIOPT_PROFILE     the machine profile (as --ompi-profile; a missing file is
                      an error)
+  MPIOPT_CC_WHOLE_PROGRAM  0: as --ompi-no-whole-program
   MPIOPT_CC_TIMEOUT  seconds ompi-opt may take on one file (default: 300)
   MPIOPT_CC_FORCE_COPY  compile through the transformed copy even when it is
                      unchanged (tests the path every transformed file takes)
@@ -149,11 +156,14 @@ class Result:
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
 
 
-def spawn(argv, out=False, err=False, merge=False, timeout=None):
+def spawn(argv, out=False, err=False, merge=False, timeout=None, cwd=None, env=None):
     """Run argv (found on PATH) with this process's stdin; capture its
     standard output (out), standard error (err) or both into stdout (merge)
     as text, else they are this process's. Past `timeout` seconds it is
-    killed and Timeout raised; a missing program raises OSError."""
+    killed and Timeout raised; a missing program raises OSError. cwd: the
+    directory it runs in; env: its environment (default: this one's)."""
+    if cwd is not None:
+        argv = ["sh", "-c", 'cd "$0" && exec "$@"', cwd] + list(argv)
     actions, readers, closers = [], {}, []
     for fd, want in ((1, out or merge), (2, err and not merge)):
         if want:
@@ -164,7 +174,7 @@ def spawn(argv, out=False, err=False, merge=False, timeout=None):
     if merge:
         actions.append((os.POSIX_SPAWN_DUP2, 1, 2))
     try:
-        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+        pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env, file_actions=actions)
     finally:
         for w in closers:
             os.close(w)
@@ -534,7 +544,9 @@ def keep_path(cmd, src, taken):
     never share a copy) or, linking, beside the executable. The name does not
     end in .c, so no Makefile wildcard or glob compiles it."""
     if cmd.compile_only and cmd.output and len(cmd.sources) == 1:
-        stem = os.path.splitext(cmd.output)[0]
+        # (a second compile at the link, into OBJECT.ompi-whole: the object's)
+        stem = os.path.splitext(cmd.output[:-len(".ompi-whole")] if cmd.output.endswith(".ompi-whole")
+                                else cmd.output)[0]
     else:
         where = os.path.dirname(cmd.output) if cmd.output and cmd.links else ""
         stem = os.path.join(where, os.path.splitext(os.path.basename(src))[0])
@@ -581,6 +593,7 @@ def parse_own(argv):
     """ompi-cc's own options, and the rest for the real compiler."""
     own = {"report": None, "keep": False, "off": False, "verbose": False, "diff": None, "profile": None,
            "mpicc": None, "help": False, "reassociate": False, "uniform-env": False, "summary": False, "report_file": None, "launcher": False,
+           "no-whole-program": False,
            "report_form": None}
     args = []
     for a in argv:
@@ -609,7 +622,7 @@ def parse_own(argv):
             if not own["mpicc"]:
                 die("--ompi-mpicc takes the MPI compiler wrapper (for example mpicc.openmpi)", 2)
         elif a in ("--ompi-keep", "--ompi-off", "--ompi-verbose", "--ompi-help", "--ompi-reassociate", "--ompi-launcher",
-                   "--ompi-uniform-env", "--ompi-summary"):
+                   "--ompi-uniform-env", "--ompi-summary", "--ompi-no-whole-program"):
             own[a[len("--ompi-"):]] = True
         elif a.startswith("--ompi-"):
             die("unknown option %s (see --ompi-help)" % a, 2)
@@ -755,6 +768,8 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
     by the compiler)."""
     args = cmd.args
     closed = cmd.links and len(cmd.sources) == 1 and cmd.other_inputs == 0
+    facts_wanted = cmd.compile_only and whole_program(own) and not os.environ.get("MPIOPT_CC_PROGRAM")
+    program = os.environ.get("MPIOPT_CC_PROGRAM") if not closed else None
     opt_extra = []
     if os.environ.get("MPIOPT_OPT_FLAGS"):
         import shlex
@@ -782,6 +797,11 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             argv.append("--reassociate")
         if own["uniform-env"]:
             argv.append("--uniform-env")
+        facts_file = os.path.join(out_dir, "facts.json")
+        if facts_wanted:
+            argv.append("--facts-out=" + facts_file)
+        if program:
+            argv.append("--program-facts=" + program)
         argv += opt_extra + ["--mpi-include="] + ["--"] + mpi_flags + cmd.parse_flags
         try:
             r = run(argv, own["verbose"], out=True, err=True, timeout=timeout)
@@ -799,11 +819,22 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             notes.append("ompi-opt failed on %s (%s); compiled the original" % (src, first_error(r.stderr)))
             if own["verbose"]:
                 sys.stderr.write(r.stderr)
+            if facts_wanted:
+                own["facts"].append((src, None, mpi_flags + cmd.parse_flags, None))
             continue
         with open(src, "rb") as f:
             original = f.read()
         with open(out, "rb") as f:
             transformed = f.read()
+        if facts_wanted:
+            import json
+            import ompi_cc_program
+            try:
+                with open(facts_file) as f:
+                    facts = json.load(f)
+            except (OSError, ValueError):
+                facts = None
+            own["facts"].append((src, facts, mpi_flags + cmd.parse_flags, ompi_cc_program.digest(transformed)))
         if own["keep"]:
             keep = keep_path(cmd, src, kept)
             try:
@@ -834,26 +865,34 @@ def build(mpicc, cmd, own, tmpdir, notes):
         warn("ompi-opt was not found at %s; compiling the original sources" % opt)
     facts = query_mpicc(mpicc) if (cmd.sources and opt_ok) or cmd.links else None
     link = link_flags(facts, libdir) if cmd.links else []
+    chosen = {}
+    if cmd.links and opt_ok and whole_program(own):
+        import ompi_cc_program
+        chosen = ompi_cc_program.decide_program(cmd, own, opt, tmpdir, spawn, notes)
+        own["program_objects"] = chosen
     replaced = optimise(cmd, own, opt, facts.flags, tmpdir, notes) if opt_ok and cmd.sources else {}
-    new_args = list(args)
+    # An object compiled a second time with the program's facts is linked in
+    # place of the build's own (which stays as the build made it).
+    new_args = [chosen.get(a, a) for a in args]
     quote = []
     for idx, (out, src) in replaced.items():
         new_args[idx] = out
         quote += ["-iquote", os.path.dirname(os.path.abspath(src))]
-    r = run(compiler(mpicc, facts, cmd, quote + extra + new_args + link), verbose, err=bool(replaced))
-    if replaced and r.returncode != 0:
+    r = run(compiler(mpicc, facts, cmd, quote + extra + new_args + link), verbose, err=bool(replaced or chosen))
+    if (replaced or chosen) and r.returncode != 0:
         # The transformed code did not compile: build from the originals,
         # and say why in one line (the compiler's first error).
         r2 = run(compiler(mpicc, facts, cmd, extra + args + link), verbose)
         if r2.returncode == 0:
+            what = [s for _, s in replaced.values()] + sorted(chosen)
             notes.append("the optimised code of %s did not compile (%s); built from the original" %
-                         (", ".join(s for _, s in replaced.values()), first_error(r.stderr)))
+                         (", ".join(what), first_error(r.stderr)))
             if verbose:
                 sys.stderr.write(r.stderr)
         return r2.returncode
-    if replaced:
+    if replaced or chosen:
         sys.stderr.write(r.stderr)
-        if cmd.depfile_wanted:
+        if replaced and cmd.depfile_wanted:
             for out, src in replaced.values():
                 fix_depfile(default_depfile(cmd, src), out, src)
     return r.returncode
@@ -899,6 +938,8 @@ def main():
     notes = []
     own["reports"] = []
     own["summaries"] = []
+    own["facts"] = []
+    own["raw_argv"] = sys.argv[1:]
     try:
         rc = build(mpicc, cmd, own, tmpdir, notes)
     except Failure as e:
@@ -912,6 +953,9 @@ def main():
         remove_tree(tmpdir)
     if own["report_file"] and cmd.sources:
         write_reports(own["report_file"], own["report"], own["reports"])
+    if own["facts"] and rc == 0:
+        import ompi_cc_program
+        ompi_cc_program.record_compiles(cmd, own, own["facts"], object_path)
     if own["summary"] and rc == 0:
         summarise(cmd, own)
     if rc == 0 or verbose:
@@ -920,14 +964,22 @@ def main():
     return rc
 
 
+def whole_program(own):
+    """Whether the files of a program are decided together (the default)."""
+    return not own["no-whole-program"] and os.environ.get("MPIOPT_CC_WHOLE_PROGRAM", "1") != "0"
+
+
+def object_path(cmd, src):
+    """The object SRC compiled with -c goes to."""
+    if cmd.output and len(cmd.sources) == 1:
+        return cmd.output
+    return os.path.splitext(os.path.basename(src))[0] + ".o"
+
+
 def summary_path(cmd, src):
     """Where --ompi-summary keeps the report of SRC compiled with -c: beside
     its object (OBJECT.ompi.json)."""
-    if cmd.output and len(cmd.sources) == 1:
-        obj = cmd.output
-    else:
-        obj = os.path.splitext(os.path.basename(src))[0] + ".o"
-    return obj + ".ompi.json"
+    return object_path(cmd, src) + ".ompi.json"
 
 
 def summarise(cmd, own):
@@ -939,7 +991,9 @@ def summarise(cmd, own):
         return
     if not cmd.links:
         return
-    paths = [a + ".ompi.json" for a in cmd.args if a.endswith(".o") and os.path.isfile(a + ".ompi.json")]
+    alt = own.get("program_objects", {})
+    paths = [alt.get(a, a) + ".ompi.json" for a in cmd.args
+             if a.endswith(".o") and os.path.isfile(alt.get(a, a) + ".ompi.json")]
     tmpdir = make_tmpdir()
     if tmpdir is None:
         warn("no temporary directory can be written; no summary")

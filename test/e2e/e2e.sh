@@ -327,6 +327,58 @@ PY
     ok "$(head -1 summary.txt)"
     ;;
 
+  whole-program)
+    # make -j2 with CC=ompi-cc: each -c keeps OBJECT.ompi-facts; the link
+    # solves the program's facts and compiles main.c again, into
+    # main.o.ompi-whole (linked in main.o's place; main.o stays as make
+    # built it), whose reductions under `if (verbose)` it may now defer
+    # (setup.c writes verbose alike on every rank). Nothing changed: make
+    # does nothing. setup.c edited so that verbose may differ between ranks
+    # (to the analysis; at run time it is the same): the link finds main.c
+    # decided as make compiled it, and links main.o itself.
+    cp -r "$E2E_SRC/wholeprog" plain-build
+    cp -r "$E2E_SRC/wholeprog" ompi-build
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    occ="$E2E_OMPI_CC --ompi-keep --ompi-verbose"
+    make -s -j2 -C ompi-build CC="$occ" prog > build.log 2>&1 || { cat build.log; fail "the build failed"; }
+    for f in main.o.ompi-facts setup.o.ompi-facts prog.ompi-program.json main.o.ompi-whole; do
+      [ -f "ompi-build/$f" ] || fail "no $f"
+    done
+    grep -q "whole program: 2 objects, 2 re-decided, 1 recompiled" build.log ||
+      { cat build.log; fail "the link did not recompile main.o with the program's facts"; }
+    grep -q mpiopt_lazy_allreduce ompi-build/main.c.ompi || fail "main.c was not optimised with the program's facts"
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    again=$(make -C ompi-build CC="$occ" prog 2>&1)
+    case $again in *"up to date"*) ;; *) fail "make rebuilt an up-to-date program: $again" ;; esac
+    sed -i 's/verbose = argc;/verbose = rank >= 0 ? argc : 0;/' plain-build/setup.c ompi-build/setup.c
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    make -s -j2 -C ompi-build CC="$occ" prog > build2.log 2>&1 || { cat build2.log; fail "the rebuild failed"; }
+    grep -q "whole program: 2 objects, 2 re-decided, 0 recompiled" build2.log ||
+      { cat build2.log; fail "the link did not re-decide main.c after setup.c changed"; }
+    if grep -- "-o prog" build2.log | grep -q "ompi-whole"; then
+      fail "the link kept main.o.ompi-whole, whose change setup.c's edit no longer allows"
+    fi
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    ok "whole program through make -j2: main.o recompiled with setup.c's facts, and back after setup.c changed"
+    ;;
+
+  whole-program-cmake)
+    # The same program with CMAKE_C_COMPILER=ompi-cc (Ninja): the link
+    # decides both files together; a second build does nothing.
+    cmake -G Ninja -S "$E2E_SRC/wholeprog" -B build -DCMAKE_C_COMPILER="$E2E_OMPI_CC" -DCMAKE_BUILD_TYPE=Release \
+      > configure.log 2>&1 || { cat configure.log; fail "CMake could not configure with ompi-cc"; }
+    cmake --build build > build.log 2>&1 || { cat build.log; fail "the CMake build failed"; }
+    [ -f build/CMakeFiles/prog.dir/main.c.o.ompi-facts ] || fail "no facts beside the CMake object"
+    [ -f build/prog.ompi-program.json ] || fail "the link solved no program facts"
+    grep -q '"program_key": "' build/CMakeFiles/prog.dir/main.c.o.ompi-facts || fail "main.c.o was not re-decided"
+    [ -f build/CMakeFiles/prog.dir/main.c.o.ompi-whole ] || fail "main.c was not compiled with the program's facts"
+    "$MPI_MPICH_CC" -O2 -o plain "$E2E_SRC/wholeprog/main.c" "$E2E_SRC/wholeprog/setup.c"
+    same_output mpich 2 ./plain build/prog
+    again=$(cmake --build build)
+    case $again in *"no work to do"*) ;; *) fail "ninja rebuilt an up-to-date project: $again" ;; esac
+    ok "CMake: both files decided together, same output, no-op rebuild"
+    ;;
+
   multi-source)
     # Several sources in one -c command, then a link of the objects.
     cp "$E2E_SRC"/project/*.c "$E2E_SRC"/project/*.h .

@@ -6,10 +6,12 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 using namespace ompi;
@@ -69,6 +71,15 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
   };
   ProgramFacts P;
   P.Files.push_back(Path.str());
+  std::vector<std::pair<std::string, uint64_t>> Texts;
+  for (auto I = SM.fileinfo_begin(), E = SM.fileinfo_end(); I != E; ++I)
+    if (std::optional<llvm::StringRef> B = I->second->getBufferDataIfLoaded())
+      Texts.push_back({I->first.getName().str(), llvm::xxh3_64bits(*B)});
+  llvm::sort(Texts);
+  std::string All;
+  for (const auto &[N, H] : Texts)
+    All += N + "\n" + llvm::utohexstr(H) + "\n";
+  P.Digests[Path.str()] = llvm::utohexstr(llvm::xxh3_64bits(All));
   if (Ev.index().DefinesMain)
     P.MainFiles.push_back(Path.str());
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
@@ -78,6 +89,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
         F && F->isExternallyVisible() && F->getIdentifier() && F->doesThisDeclarationHaveABody() && !F->isMain()) {
       FunctionFact &FF = P.Functions[F->getName().str()];
       FF.Defined = true;
+      FF.Collective = Uni.alwaysCollective(F);
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
     }
@@ -86,8 +98,11 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       P.Globals[V->getName().str()].Defined = true;
   }
   for (const VarDecl *V : Uni.writtenGlobals())
-    if (V->isExternallyVisible() && !V->isStaticLocal())
-      keepFirst(P.Globals[V->getName().str()].Varies, In(Uni.writesVary(V)));
+    if (V->isExternallyVisible() && !V->isStaticLocal()) {
+      GlobalFact &G = P.Globals[V->getName().str()];
+      keepFirst(G.Varies, In(Uni.writesVary(V)));
+      addOnce(G.WrittenBy, Name);
+    }
   for (const FunctionDecl *F : Ev.index().AddressTaken)
     if (F->isExternallyVisible() && F->getIdentifier())
       keepFirst(P.Functions[F->getName().str()].AddressTaken,
@@ -114,14 +129,19 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     addOnce(Files, F);
   for (const std::string &F : O.MainFiles)
     addOnce(MainFiles, F);
+  for (const auto &[F, D] : O.Digests)
+    Digests.emplace(F, D);
   for (const auto &[N, G] : O.Globals) {
     GlobalFact &To = Globals[N];
     To.Defined |= G.Defined;
     keepFirst(To.Varies, G.Varies);
+    for (const std::string &F : G.WrittenBy)
+      addOnce(To.WrittenBy, F);
   }
   for (const auto &[N, F] : O.Functions) {
     FunctionFact &To = Functions[N];
     To.Defined |= F.Defined;
+    To.Collective |= F.Collective;
     keepFirst(To.Result, F.Result);
     keepFirst(To.AddressTaken, F.AddressTaken);
   }
@@ -141,6 +161,22 @@ void ProgramFacts::merge(const ProgramFacts &O) {
   }
 }
 
+std::vector<std::string> ProgramFacts::collectives() const {
+  std::vector<std::string> Out;
+  for (const auto &[N, F] : Functions)
+    if (F.Collective)
+      Out.push_back(N);
+  return Out;
+}
+
+ProgramFacts ProgramFacts::seed(std::vector<std::string> Collective) {
+  ProgramFacts P;
+  P.Seed = true;
+  for (std::string &N : Collective)
+    P.Functions[std::move(N)].Collective = true;
+  return P;
+}
+
 std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
   std::vector<const CallFact *> Out;
   for (const CallFact &C : Calls)
@@ -150,12 +186,17 @@ std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const 
 }
 
 std::string ProgramFacts::toJSON() const {
-  llvm::json::Object G, F;
+  llvm::json::Object G, F, Digests;
+  for (const auto &[N, D] : this->Digests)
+    Digests[N] = D;
   for (const auto &[N, X] : Globals)
-    G[N] = llvm::json::Object{{"defined", X.Defined}, {"varies", opt(X.Varies)}};
+    G[N] = llvm::json::Object{
+        {"defined", X.Defined}, {"varies", opt(X.Varies)}, {"written_by", llvm::json::Array(X.WrittenBy)}};
   for (const auto &[N, X] : Functions)
-    F[N] =
-        llvm::json::Object{{"defined", X.Defined}, {"result", opt(X.Result)}, {"address_taken", opt(X.AddressTaken)}};
+    F[N] = llvm::json::Object{{"defined", X.Defined},
+                              {"result", opt(X.Result)},
+                              {"address_taken", opt(X.AddressTaken)},
+                              {"collective", X.Collective}};
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -191,15 +232,27 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
   };
   Strings(Root->getArray("files"), P.Files);
   Strings(Root->getArray("main_files"), P.MainFiles);
+  if (const llvm::json::Object *D = Root->getObject("digests"))
+    for (const auto &[N, X] : *D)
+      if (auto S = X.getAsString())
+        P.Digests[N.str()] = S->str();
   if (const llvm::json::Object *G = Root->getObject("globals"))
     for (const auto &[N, X] : *G)
-      if (const llvm::json::Object *O = X.getAsObject())
-        P.Globals[N.str()] = GlobalFact{O->getBoolean("defined").value_or(false), optOf(*O, "varies")};
+      if (const llvm::json::Object *O = X.getAsObject()) {
+        GlobalFact &GF = P.Globals[N.str()];
+        GF.Defined = O->getBoolean("defined").value_or(false);
+        GF.Varies = optOf(*O, "varies");
+        Strings(O->getArray("written_by"), GF.WrittenBy);
+      }
   if (const llvm::json::Object *F = Root->getObject("functions"))
     for (const auto &[N, X] : *F)
-      if (const llvm::json::Object *O = X.getAsObject())
-        P.Functions[N.str()] =
-            FunctionFact{O->getBoolean("defined").value_or(false), optOf(*O, "result"), optOf(*O, "address_taken")};
+      if (const llvm::json::Object *O = X.getAsObject()) {
+        FunctionFact &FF = P.Functions[N.str()];
+        FF.Defined = O->getBoolean("defined").value_or(false);
+        FF.Result = optOf(*O, "result");
+        FF.AddressTaken = optOf(*O, "address_taken");
+        FF.Collective = O->getBoolean("collective").value_or(false);
+      }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {
       const llvm::json::Object *O = X.getAsObject();

@@ -41,17 +41,24 @@ class Evaluator;
 class Uniformity;
 
 struct GlobalFact {
-  bool Defined = false;              ///< a file of the program defines it
-  std::optional<std::string> Varies; ///< why a write (in some file) may differ between ranks
-  bool operator==(const GlobalFact &O) const { return Defined == O.Defined && Varies == O.Varies; }
+  bool Defined = false;               ///< a file of the program defines it
+  std::optional<std::string> Varies;  ///< why a write (in some file) may differ between ranks
+  std::vector<std::string> WrittenBy; ///< the files that write it (or take its address)
+  bool operator==(const GlobalFact &O) const {
+    return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy;
+  }
 };
 
 struct FunctionFact {
   bool Defined = false;
   std::optional<std::string> Result;       ///< why its result may differ between ranks
   std::optional<std::string> AddressTaken; ///< where its address is taken
+  /// Every call of it makes a collective (one reached on every path through
+  /// its first statements, directly or in what it calls): a loop that calls
+  /// it on every iteration runs alike on every rank (Uniformity.h).
+  bool Collective = false;
   bool operator==(const FunctionFact &O) const {
-    return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken;
+    return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective;
   }
 };
 
@@ -74,6 +81,9 @@ public:
   std::vector<CallFact> Calls;
   std::vector<std::string> Files;     ///< the files whose facts these are
   std::vector<std::string> MainFiles; ///< those of them that define main
+  /// Per file, a digest of every text it was parsed from (its includes
+  /// too): what a cache of the facts must key on.
+  std::map<std::string, std::string> Digests;
   /// The first round's facts: no file has been analysed yet, so every name
   /// with external linkage counts as the program's, and nothing another
   /// file does varies (the fixpoint's start).
@@ -88,7 +98,7 @@ public:
   void merge(const ProgramFacts &Other);
   bool operator==(const ProgramFacts &O) const {
     return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Files == O.Files &&
-           MainFiles == O.MainFiles;
+           MainFiles == O.MainFiles && Digests == O.Digests;
   }
   bool operator!=(const ProgramFacts &O) const { return !(*this == O); }
 
@@ -97,6 +107,11 @@ public:
   /// Read and merge the facts files (one line naming the file on error).
   static llvm::Expected<ProgramFacts> read(const std::vector<std::string> &Paths);
 
+  /// The functions known to make a collective on every call.
+  std::vector<std::string> collectives() const;
+  /// Facts to start the rounds again from: the seed, knowing these
+  /// functions make a collective on every call.
+  static ProgramFacts seed(std::vector<std::string> Collective);
   /// Whether these facts may be used: a program (one file defines main).
   bool program() const { return Seed || MainFiles.size() == 1; }
   /// The calls of Name other files make.

@@ -1,6 +1,8 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
 #include "analysis/Uniformity.h"
+#include "analysis/Effects.h"
 #include "analysis/ProgramFacts.h"
+#include "analysis/RootBroadcast.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
@@ -395,7 +397,19 @@ void Uniformity::solveLocals(Func &Fn) {
   Fn.Solved = true;
 }
 
+bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
+  if (!RB) {
+    Eff = std::make_unique<Effects>(Ctx);
+    RB = std::make_unique<RootBroadcast>(Ctx, Ev, *Eff);
+  }
+  return RB->reconciles(V, At, F).has_value();
+}
+
 std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
+  // Set in an arm of the root's pack-broadcast-unpack (RootBroadcast.h):
+  // the root's value on every rank once the if ends.
+  if (D.K != Def::Entry && D.S && reconciled(D.Var, D.S, Fn.F))
+    return std::nullopt;
   auto Diverges = [&]() -> std::optional<std::string> {
     if (std::optional<Divergence> Dv = divergentBlock(Fn, D.P.Block, nullptr))
       return llvm::formatv("{0} is set at line {1} only on some ranks: {2}", D.Var->getName(), D.Line, Dv->Why).str();
@@ -430,6 +444,8 @@ std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
 std::optional<std::string> Uniformity::writeVaries(const Write &X, Func &Fn) {
   if (!X.Fixed.empty())
     return X.Fixed;
+  if (X.At && reconciled(X.Var, X.At, Fn.F))
+    return std::nullopt;
   if (X.Value)
     if (std::optional<std::string> R = variesNode(X.Value, Fn))
       return R;
@@ -780,6 +796,11 @@ std::vector<const VarDecl *> Uniformity::writtenGlobals() {
   return Out;
 }
 
+bool Uniformity::alwaysCollective(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  return F->hasBody(Def) && runsCollective(Def->getBody(), 0);
+}
+
 std::optional<std::string> Uniformity::resultVaries(const FunctionDecl *F) {
   ensureGlobals();
   return variesReturn(F);
@@ -884,6 +905,10 @@ bool Uniformity::runsCollective(const Stmt *Body, unsigned Depth) {
       const FunctionDecl *Def = nullptr;
       if (G && !M && G->hasBody(Def) && runsCollective(Def->getBody(), Depth + 1))
         return true;
+      // Code of another file that makes a collective on every call.
+      if (const ProgramFacts *P = program(); P && G && !M && !G->hasBody() && G->getIdentifier() && outside(G))
+        if (auto It = P->Functions.find(G->getName().str()); It != P->Functions.end() && It->second.Collective)
+          return true;
     }
     if (anyNode(S, [](const Stmt *X) {
           return isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt, LabelStmt>(X);

@@ -58,6 +58,8 @@ struct Divergence {
 };
 
 struct Write;
+class Effects;
+class RootBroadcast;
 
 class Uniformity {
 public:
@@ -78,6 +80,8 @@ public:
   std::optional<std::string> writesVary(const clang::VarDecl *V);
   /// The globals this file writes (or whose address it takes).
   std::vector<const clang::VarDecl *> writtenGlobals();
+  /// Whether every call of F makes a collective (runsCollective on its body).
+  bool alwaysCollective(const clang::FunctionDecl *F);
   /// Why F's result may differ between ranks.
   std::optional<std::string> resultVaries(const clang::FunctionDecl *F);
 
@@ -95,6 +99,8 @@ private:
   std::unique_ptr<Writes> W;   ///< every write the CFG's definitions do not track
   std::map<const clang::VarDecl *, std::string> VaryingGlobals;
   std::map<const clang::Stmt *, bool> EveryIteration;
+  std::unique_ptr<Effects> Eff;
+  std::unique_ptr<RootBroadcast> RB;
 
   Func &func(const clang::FunctionDecl *F);
   void ensureGlobals();
@@ -117,6 +123,7 @@ private:
   void solveLocals(Func &Fn);
   unsigned line(const clang::Stmt *S) const;
   bool outside(const clang::NamedDecl *D) const;
+  bool reconciled(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F);
   const ProgramFacts *program() const;
   std::optional<std::string> otherFilesPass(const clang::ParmVarDecl *PV, const ProgramFacts &P);
   std::optional<Divergence> enteredFromOtherFiles(const clang::FunctionDecl *F, const ProgramFacts &P);

@@ -560,20 +560,25 @@ Expected<std::shared_ptr<const ProgramFacts>> solveProgram(const clang::tooling:
   const unsigned MaxRounds = 8;
   Opts.FactsOnly = true;
   Opts.RunChecks = false;
-  auto Cur = std::make_shared<ProgramFacts>();
-  Cur->Seed = true;
+  // Which functions make a collective on every call is not a taint: when
+  // a round learns more of them, the taint starts again from the seed.
+  auto Cur = std::make_shared<ProgramFacts>(ProgramFacts::seed({}));
   for (unsigned Round = 0; Round < MaxRounds; ++Round) {
     Opts.Eval.Program = Cur;
     std::vector<FileOutcome> Outs;
     if (!runPipeline(DB, Sources, Opts, Outs))
       return createStringError(inconvertibleErrorCode(), "a file could not be parsed");
-    auto Next = std::make_shared<ProgramFacts>(Round ? *Cur : ProgramFacts());
+    auto Next = std::make_shared<ProgramFacts>(Cur->Seed ? ProgramFacts() : *Cur);
     for (const FileOutcome &F : Outs)
       Next->merge(F.Facts);
     if (Round == 0 && Next->MainFiles.size() != 1)
       return createStringError(inconvertibleErrorCode(),
                                Twine(Next->MainFiles.size()) + " of the files define main (a program has one)");
-    if (Round && *Next == *Cur)
+    if (Next->collectives() != Cur->collectives()) {
+      Cur = std::make_shared<ProgramFacts>(ProgramFacts::seed(Next->collectives()));
+      continue;
+    }
+    if (!Cur->Seed && *Next == *Cur)
       return Next;
     Cur = Next;
   }

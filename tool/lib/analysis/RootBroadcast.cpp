@@ -1,0 +1,298 @@
+//===- RootBroadcast.cpp - Values the root packs, broadcasts and others unpack =//
+#include "analysis/RootBroadcast.h"
+#include "analysis/Effects.h"
+#include "analysis/Evaluator.h"
+#include "analysis/ProgramFacts.h"
+#include "mpi/MPIModel.h"
+#include "support/AST.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+std::vector<const Stmt *> statementsOf(const Stmt *Arm) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
+    return std::vector<const Stmt *>(CS->body_begin(), CS->body_end());
+  return Arm ? std::vector<const Stmt *>{Arm} : std::vector<const Stmt *>{};
+}
+
+/// The call a statement consists of: f(...), (void)f(...), rc = f(...).
+const CallExpr *callOf(const Stmt *S, llvm::StringRef Name) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Assign)
+    E = B->getRHS()->IgnoreParenCasts();
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
+}
+
+const VarDecl *refVar(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// B[k] with B an array variable: B and the subscript.
+std::pair<const VarDecl *, const Expr *> element(const Expr *E) {
+  const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!AS)
+    return {nullptr, nullptr};
+  const VarDecl *B = refVar(AS->getBase());
+  if (!B || !B->getType()->isConstantArrayType())
+    return {nullptr, nullptr};
+  return {B, AS->getIdx()};
+}
+
+bool sameType(ASTContext &Ctx, QualType A, QualType B) {
+  return Ctx.hasSameUnqualifiedType(A.getCanonicalType(), B.getCanonicalType());
+}
+
+} // namespace
+
+std::optional<unsigned> RootBroadcast::reconciles(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
+  if (!V || !At || !F || !F->getBody() || !V->getType()->isScalarType())
+    return std::nullopt;
+  DynTypedNode N = DynTypedNode::create(*At);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return std::nullopt;
+    N = Parents[0];
+    const Stmt *P = N.get<Stmt>();
+    if (!P || P == F->getBody())
+      return std::nullopt;
+    const auto *S = dyn_cast<IfStmt>(P);
+    if (!S || !S->getElse() || S->getCond() == At)
+      continue;
+    auto Key = std::make_pair(S, V);
+    auto It = Memo.find(Key);
+    bool Holds = It != Memo.end() ? It->second : (Memo[Key] = holds(S, V, F));
+    if (Holds)
+      return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+  }
+  return std::nullopt;
+}
+
+bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl *F) {
+  std::optional<int64_t> Root = rootOf(S, F);
+  if (!Root)
+    return false;
+  auto IntAt = [&](const Expr *E) -> std::optional<int64_t> {
+    SymValue X = Ev.evaluate(E, F, E);
+    return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
+  };
+  // Writes of V (or calls that may make one) in a statement.
+  auto Writes = [&](const Stmt *X) {
+    return anyNode(X, [&](const Stmt *N) {
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+        return rootVar(B->getLHS()) == V;
+      if (const auto *U = dyn_cast<UnaryOperator>(N))
+        return (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
+      if (const auto *CE = dyn_cast<CallExpr>(N); CE && V->hasGlobalStorage()) {
+        const FunctionDecl *G = CE->getDirectCallee(), *Def = nullptr;
+        if (!G || !G->getIdentifier())
+          return true;
+        if (Eff.isLibrary(G) || isMPIFunctionName(G->getName()))
+          return false;
+        if (G->hasBody(Def))
+          return Eff.touchesGlobal(G, V);
+        return !writtenOnlyIn(V, F); // code of another file
+      }
+      return false;
+    });
+  };
+  // Whether X may write element K of B, or let B's address go anywhere.
+  auto TouchesElement = [&](const Stmt *X, const VarDecl *B, int64_t K) {
+    return anyNode(X, [&](const Stmt *N) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(N);
+      if (!DRE || DRE->getDecl() != B)
+        return false;
+      auto Up = Ctx.getParents(*DRE);
+      const auto *Decay = Up.empty() ? nullptr : Up[0].get<ImplicitCastExpr>();
+      auto Up2 = Decay ? Ctx.getParents(*Decay) : Up;
+      const auto *AS = Up2.empty() ? nullptr : Up2[0].get<ArraySubscriptExpr>();
+      if (!AS || AS->getBase()->IgnoreParenImpCasts() != DRE)
+        return true; // the address goes somewhere
+      auto Up3 = Ctx.getParents(*AS);
+      const auto *B2 = Up3.empty() ? nullptr : Up3[0].get<BinaryOperator>();
+      const auto *U = Up3.empty() ? nullptr : Up3[0].get<UnaryOperator>();
+      bool Written = (B2 && B2->isAssignmentOp() && B2->getLHS()->IgnoreParenImpCasts() == AS) ||
+                     (U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf));
+      if (!Written)
+        return false;
+      std::optional<int64_t> I = IntAt(AS->getIdx());
+      return !I || *I == K;
+    });
+  };
+  // MPI_Bcast(B, n > K, T, Root, MPI_COMM_WORLD) with T of B's elements' size.
+  auto Broadcasts = [&](const Stmt *X, const VarDecl *B, int64_t K) {
+    const CallExpr *CE = callOf(X, "MPI_Bcast");
+    if (!CE || CE->getNumArgs() != 5 || refVar(CE->getArg(0)) != B)
+      return false;
+    std::optional<int64_t> N = IntAt(CE->getArg(1)), R = IntAt(CE->getArg(3));
+    std::optional<std::string> T = Ev.spelledHandle(CE->getArg(2)), C = Ev.spelledHandle(CE->getArg(4));
+    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+    const auto *AT = Ctx.getAsConstantArrayType(B->getType());
+    return N && *N > K && R && *R == *Root && C && *C == "MPI_COMM_WORLD" && Size && AT &&
+           *Size == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+  };
+  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
+  for (size_t P = 0; P < Then.size(); ++P) {
+    const auto *Pack = dyn_cast<BinaryOperator>(Then[P]);
+    if (!Pack || Pack->getOpcode() != BO_Assign || refVar(Pack->getRHS()) != V)
+      continue;
+    auto [B, Idx] = element(Pack->getLHS());
+    std::optional<int64_t> K = Idx ? IntAt(Idx) : std::nullopt;
+    const auto *AT = B ? Ctx.getAsConstantArrayType(B->getType()) : nullptr;
+    if (!K || !AT || !sameType(Ctx, AT->getElementType(), V->getType()))
+      continue;
+    if (llvm::any_of(llvm::ArrayRef(Then).drop_front(P + 1), Writes))
+      continue;
+    size_t Send = P + 1;
+    while (Send < Then.size() && !Broadcasts(Then[Send], B, *K) && !TouchesElement(Then[Send], B, *K))
+      ++Send;
+    if (Send == Then.size() || !Broadcasts(Then[Send], B, *K))
+      continue;
+    for (size_t Recv = 0; Recv < Else.size(); ++Recv) {
+      if (!Broadcasts(Else[Recv], B, *K))
+        continue;
+      for (size_t U = Recv + 1; U < Else.size(); ++U) {
+        const auto *Unpack = dyn_cast<BinaryOperator>(Else[U]);
+        if (Unpack && Unpack->getOpcode() == BO_Assign && refVar(Unpack->getLHS()) == V &&
+            element(Unpack->getRHS()).first == B && IntAt(element(Unpack->getRHS()).second) == K) {
+          if (!llvm::any_of(llvm::ArrayRef(Else).drop_front(U + 1), Writes))
+            return true;
+          break;
+        }
+        if (TouchesElement(Else[U], B, *K))
+          break;
+      }
+    }
+  }
+  return false;
+}
+
+/// This file's name, as the program's facts name it.
+static std::string fileName(const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto FE = SM.getFileEntryRefForID(SM.getMainFileID());
+  return FE ? llvm::sys::path::filename(FE->getName()).str() : std::string();
+}
+
+/// Whether the program's facts say no file but this one writes the global
+/// X (true for one without external linkage, or in a closed world).
+bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
+  if (!X->isExternallyVisible() || (Ev.options().ClosedWorld && Ev.index().DefinesMain))
+    return true;
+  const ProgramFacts *P = Ev.options().Program.get();
+  if (!P || !P->program())
+    return false;
+  if (P->Seed)
+    return true; // the fixpoint's first round
+  std::string Here = fileName(Ctx);
+  auto G = P->Globals.find(X->getName().str());
+  return G != P->Globals.end() && G->second.Defined &&
+         llvm::all_of(G->second.WrittenBy, [&](const std::string &W) { return W == Here; });
+}
+
+/// Whether only main F writes the global V, in this file and (by the
+/// program's facts) in every other: code of another file can then write it
+/// only by calling main.
+bool RootBroadcast::writtenOnlyIn(const VarDecl *V, const FunctionDecl *F) {
+  if (!F->isMain() || !onlyThisFileWrites(V))
+    return false;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->doesThisDeclarationHaveABody() || FD == F)
+      continue;
+    if (anyNode(FD->getBody(), [&](const Stmt *N) {
+          if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+            return rootVar(B->getLHS()) == V;
+          const auto *U = dyn_cast<UnaryOperator>(N);
+          return U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
+        }))
+      return false;
+  }
+  return true;
+}
+
+std::optional<int64_t> RootBroadcast::rootOf(const IfStmt *S, const FunctionDecl *F) {
+  const Expr *C = S->getCond()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot)
+    return isWorldRank(U->getSubExpr(), S, F) ? std::optional<int64_t>(0) : std::nullopt;
+  const auto *B = dyn_cast<BinaryOperator>(C);
+  if (!B || B->getOpcode() != BO_EQ)
+    return std::nullopt;
+  for (auto [X, R] : {std::pair{B->getLHS(), B->getRHS()}, std::pair{B->getRHS(), B->getLHS()}}) {
+    SymValue RV = Ev.evaluate(R, F, S->getCond());
+    if (RV.K == SymValue::Int && isWorldRank(X, S, F))
+      return RV.I;
+  }
+  return std::nullopt;
+}
+
+bool RootBroadcast::isWorldRank(const Expr *X, const IfStmt *S, const FunctionDecl *F) {
+  SymValue V = Ev.evaluate(X, F, S->getCond());
+  if (V.K == SymValue::Affine && V.A.Rank == 1 && V.A.Size == 0 && V.A.Const == 0 && V.A.Mod == AffineForm::NoMod &&
+      V.Comm.K == CommId::Predefined && V.Comm.Key == "MPI_COMM_WORLD")
+    return true;
+  const VarDecl *G = refVar(X);
+  return G && G->hasGlobalStorage() && !G->isStaticLocal() && globalRank(G, S, F);
+}
+
+/// A global only MPI_Comm_rank(MPI_COMM_WORLD, &X) writes, in every file of
+/// the program, called by a statement of F's body before the one holding S.
+bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const FunctionDecl *F) {
+  if (!onlyThisFileWrites(X))
+    return false;
+  auto RankCall = [&](const CallExpr *CE) {
+    return CE && CE->getNumArgs() == 2 && Ev.spelledHandle(CE->getArg(0)) == "MPI_COMM_WORLD";
+  };
+  // Every write of X in this file is such a call.
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->hasBody() || FD->getBody() == nullptr)
+      continue;
+    bool Other = anyNode(FD->getBody(), [&](const Stmt *N) {
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+        return rootVar(B->getLHS()) == X;
+      const auto *U = dyn_cast<UnaryOperator>(N);
+      if (!U || rootVar(U->getSubExpr()) != X)
+        return false;
+      if (U->isIncrementDecrementOp())
+        return true;
+      if (U->getOpcode() != UO_AddrOf)
+        return false;
+      auto Up = Ctx.getParents(*U);
+      const auto *CE = Up.empty() ? nullptr : Up[0].get<CallExpr>();
+      const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+      return !(Callee && Callee->getIdentifier() && Callee->getName() == "MPI_Comm_rank" && RankCall(CE) &&
+               CE->getArg(1) == U);
+    });
+    if (Other)
+      return false;
+  }
+  // ... and one is made before S, at the top of F.
+  const auto *Body = dyn_cast<CompoundStmt>(F->getBody());
+  if (!Body)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Stmt *T : Body->body()) {
+    if (!SM.isBeforeInTranslationUnit(T->getEndLoc(), S->getBeginLoc()))
+      return false;
+    const CallExpr *CE = callOf(T, "MPI_Comm_rank");
+    if (RankCall(CE)) {
+      const auto *U = dyn_cast<UnaryOperator>(CE->getArg(1)->IgnoreParenImpCasts());
+      if (U && U->getOpcode() == UO_AddrOf && rootVar(U->getSubExpr()) == X)
+        return true;
+    }
+  }
+  return false;
+}
