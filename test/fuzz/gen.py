@@ -682,9 +682,23 @@ class Gen:
         the same collectives."""
         v = self.fresh("b")
         f.locals.append("int %s = 0;" % v)
-        if self.chance(0.5):
+        w = self.r.random()
+        if w < 0.35:
             out.append("if (rank == 0) %s = %d;" % (v, self.r.randint(0, 6)))
             out.append("MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+        elif w < 0.65:
+            # The root packs it into a buffer, the others unpack it.
+            pk = self.fresh("pk")
+            f.locals.append("int %s[3] = {0, 0, 0};" % pk)
+            k = self.r.randint(0, 2)
+            out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
+            out.append("  %s = %d;" % (v, self.r.randint(0, 6)))
+            out.append("  %s[%d] = %s;" % (pk, k, v))
+            out.append("  MPI_Bcast(%s, 3, MPI_INT, 0, MPI_COMM_WORLD);" % pk)
+            out.append("} else {")
+            out.append("  MPI_Bcast(%s, 3, MPI_INT, 0, MPI_COMM_WORLD);" % pk)
+            out.append("  %s = %s[%d];" % (v, pk, k))
+            out.append("}")
         else:
             out.append("%s = rank %% %d;" % (v, self.r.randint(2, 5)))
             out.append("MPI_Allreduce(MPI_IN_PLACE, &%s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);" % v)
