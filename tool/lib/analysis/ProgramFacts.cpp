@@ -209,9 +209,13 @@ std::string ProgramFacts::toJSON() const {
                                    {"divergent", opt(X.Divergent)},
                                    {"args", std::move(Args)}});
   }
-  llvm::json::Object Root{
-      {"ompi_program_facts", 1}, {"files", llvm::json::Array(Files)}, {"main_files", llvm::json::Array(MainFiles)},
-      {"globals", std::move(G)}, {"functions", std::move(F)},         {"calls", std::move(C)}};
+  llvm::json::Object Root{{"ompi_program_facts", 1},
+                          {"files", llvm::json::Array(Files)},
+                          {"main_files", llvm::json::Array(MainFiles)},
+                          {"digests", std::move(Digests)},
+                          {"globals", std::move(G)},
+                          {"functions", std::move(F)},
+                          {"calls", std::move(C)}};
   return llvm::formatv("{0:1}", llvm::json::Value(std::move(Root))).str() + "\n";
 }
 

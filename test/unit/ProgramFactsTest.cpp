@@ -1,0 +1,110 @@
+//===- ProgramFactsTest.cpp - What one file tells the others ---------------===//
+#include "analysis/ProgramFacts.h"
+#include "TestAST.h"
+#include "analysis/Uniformity.h"
+#include "gtest/gtest.h"
+
+using namespace ompi;
+using namespace ompi::test;
+
+namespace {
+
+TEST(ProgramFacts, MergeKeepsTheFirstReasonAndTheUnion) {
+  ProgramFacts A, B;
+  A.Files = {"a.c"};
+  A.MainFiles = {"a.c"};
+  A.Globals["g"].Defined = true;
+  A.Globals["g"].WrittenBy = {"a.c"};
+  B.Files = {"b.c"};
+  B.Globals["g"].Varies = "in b.c: g is written at line 3 only on some ranks";
+  B.Globals["g"].WrittenBy = {"b.c"};
+  B.Functions["f"].Collective = true;
+  CallFact C{"f", "b.c", 4, 3, std::nullopt, {std::nullopt}};
+  B.Calls.push_back(C);
+  A.merge(B);
+  EXPECT_EQ(A.Files, (std::vector<std::string>{"a.c", "b.c"}));
+  EXPECT_TRUE(A.program());
+  EXPECT_TRUE(A.Globals["g"].Defined);
+  EXPECT_EQ(A.Globals["g"].WrittenBy, (std::vector<std::string>{"a.c", "b.c"}));
+  ASSERT_TRUE(A.Globals["g"].Varies);
+  // A later round's other reason for the same fact changes nothing.
+  ProgramFacts Again = A, Later;
+  Later.Globals["g"].Varies = "another reason";
+  C.Args[0] = "x varies";
+  Later.Calls.push_back(C);
+  Again.merge(Later);
+  EXPECT_EQ(*Again.Globals["g"].Varies, *A.Globals["g"].Varies);
+  ASSERT_EQ(Again.Calls.size(), 1u); // the same call, now with a varying argument
+  EXPECT_EQ(Again.Calls[0].Args[0], std::optional<std::string>("x varies"));
+  EXPECT_EQ(Again.collectives(), (std::vector<std::string>{"f"}));
+}
+
+TEST(ProgramFacts, JSONRoundTrip) {
+  ProgramFacts P;
+  P.Files = {"m.c"};
+  P.MainFiles = {"m.c"};
+  P.Digests["m.c"] = "ab12";
+  P.Globals["n"] = GlobalFact{true, std::string("why"), {"m.c"}};
+  P.Functions["h"].Defined = true;
+  P.Functions["h"].Result = "r";
+  P.Functions["h"].Collective = true;
+  P.Calls.push_back(CallFact{"h", "m.c", 9, 2, std::string("d"), {std::nullopt, std::string("a")}});
+  llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  EXPECT_EQ(Q->toJSON(), P.toJSON());
+  EXPECT_TRUE(*Q == P);
+  llvm::Expected<ProgramFacts> Bad = ProgramFacts::fromJSON("{\"calls\": []}");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("not a facts file"), std::string::npos);
+}
+
+TEST(ProgramFacts, OneFileRecordsWritesCallsAndResults) {
+  auto AST = parse("int g, h; void other(int); int twice(int n) { return 2 * n; }"
+                   " int main(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); g = 1;"
+                   " if (r == 0) h = 2; other(r); other(g); return twice(g); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "dir/m.c");
+  EXPECT_EQ(P.MainFiles, (std::vector<std::string>{"dir/m.c"}));
+  EXPECT_TRUE(P.Globals["g"].Defined);
+  EXPECT_EQ(P.Globals["g"].WrittenBy, (std::vector<std::string>{"m.c"}));
+  EXPECT_FALSE(P.Globals["g"].Varies.has_value());
+  ASSERT_TRUE(P.Globals["h"].Varies.has_value());
+  EXPECT_NE(P.Globals["h"].Varies->find("in m.c: h is written"), std::string::npos);
+  EXPECT_TRUE(P.Functions["twice"].Defined);
+  EXPECT_FALSE(P.Functions["twice"].Result.has_value());
+  ASSERT_EQ(P.callsOf("other").size(), 2u);
+  EXPECT_TRUE(P.callsOf("other")[0]->Args[0].has_value());  // the rank
+  EXPECT_FALSE(P.callsOf("other")[1]->Args[0].has_value()); // g, written alike
+  EXPECT_TRUE(P.callsOf("twice").empty());                  // defined here: not another file's
+}
+
+TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
+  const char *Code = "extern int g; void f(int n) { if (g) MPI_Barrier(MPI_COMM_WORLD); "
+                     " if (n) MPI_Barrier(MPI_COMM_SELF); }";
+  auto AST = parse(Code);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *F = function(Ctx, "f");
+  {
+    Evaluator Ev(Ctx); // no facts: other files may do anything
+    Uniformity Uni(Ctx, Ev);
+    EXPECT_TRUE(Uni.within(call(F, "MPI_Barrier", 0), F).has_value());
+    EXPECT_TRUE(Uni.within(call(F, "MPI_Barrier", 1), F).has_value());
+  }
+  auto P = std::make_shared<ProgramFacts>();
+  P->MainFiles = {"main.c"};
+  P->Globals["g"].Defined = true;
+  P->Calls.push_back(CallFact{"f", "main.c", 7, 3, std::nullopt, {std::string("r holds the rank")}});
+  EvalOptions O;
+  O.ClosedWorld = false;
+  O.Program = P;
+  Evaluator Ev(Ctx, O);
+  Uniformity Uni(Ctx, Ev);
+  EXPECT_FALSE(Uni.within(call(F, "MPI_Barrier", 0), F).has_value()); // g: no file writes it
+  auto N = Uni.within(call(F, "MPI_Barrier", 1), F);
+  ASSERT_TRUE(N.has_value());
+  EXPECT_NE(N->Why.find("f is called at main.c:7 with a value that may differ between ranks"), std::string::npos);
+}
+
+} // namespace
