@@ -81,15 +81,65 @@ def sh(cmd, timeout, env=None, cwd=None):
         return None, out, "timed out after %ss" % timeout
 
 
+FUNC_DEF = re.compile(r"^(?:static\s+)?[A-Za-z_][\w\s*]*?\b(\w+)\((.*)\)\s*\{\s*$")
+
+
+def split_program(text):
+    """The program as two files of one program: b.c holds every function
+    main's file defines in several lines (the generated helpers, with
+    external linkage now), a.c main and the rest; every global has external
+    linkage, defined in a.c and declared in b.c. None when nothing moves."""
+    pre, a, b_decls, b_defs = [], [], [], []
+    lines = text.split("\n")
+    i, started = 0, False
+    while i < len(lines):
+        line = lines[i]
+        if not started and (not line or line.startswith(("#", "/*"))):
+            pre.append(line)
+            i += 1
+            continue
+        started = True
+        if not line or line[0] in " }\t":
+            a.append(line)
+            i += 1
+            continue
+        top = line[len("static "):] if line.startswith("static ") else line
+        m = FUNC_DEF.match(top)
+        if m and m.group(1) != "main":
+            j = i
+            while j < len(lines) and lines[j] != "}":
+                j += 1
+            b_decls.append(top[:top.rindex(")") + 1] + ";")
+            b_defs += [top] + lines[i + 1:j + 1]
+            i = j + 1
+            continue
+        if "(" in top and "{" in top and top.rstrip().endswith("}"):  # a one-line function
+            b_decls.append(top[:top.index("{")].rstrip() + ";")
+        elif top.rstrip().endswith(");"):
+            b_decls.append(top)
+        elif top.rstrip().endswith(";") and "(" not in top:
+            if "=" in top:
+                return None
+            b_decls.append("extern " + top)
+        a.append(top)
+        i += 1
+    if not b_defs:
+        return None
+    return "\n".join(pre + a) + "\n", "\n".join(pre + b_decls + b_defs) + "\n"
+
+
 class Tester:
     def __init__(self, args):
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "persistent": 0, "nonblocking": 0, "peers": 0, "runs": 0, "invalid": 0}
+                       "persistent": 0, "nonblocking": 0, "peers": 0, "runs": 0, "invalid": 0, "split": 0}
         self.failures = []
+        self.split = False  # build the program as two files (every --split-every-th program)
 
     def build(self, src, impl, exe, optimised, extra=()):
+        if self.split:
+            return self.build_split(src, impl, exe, optimised, extra)
         cc = MPI[impl]["cc"]
         if not optimised:
             rc, out, err = sh([cc] + CFLAGS + list(extra) + ["-o", exe, src], self.a.timeout)
@@ -97,6 +147,32 @@ class Tester:
         env = dict(RUN_ENV, OMPI_CC_MPICC=cc, MPIOPT_PROFILE=profile_for(impl))
         rc, out, err = sh([self.ompi_cc, "--ompi-report"] + CFLAGS + ["-o", exe, src], self.a.timeout * 6, env=env)
         return rc == 0, err
+
+    def build_split(self, src, impl, exe, optimised, extra=()):
+        """Build the program as two files (split_program): each compiled with
+        -c, then linked (ompi-cc decides the two together at the link)."""
+        with open(src) as f:
+            parts = split_program(f.read())
+        if parts is None:
+            return False, "the program cannot be split into two files"
+        d = exe + ".split"
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for name, text in zip(("a.c", "b.c"), parts):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        if optimised:
+            env = dict(RUN_ENV, OMPI_CC_MPICC=MPI[impl]["cc"], MPIOPT_PROFILE=profile_for(impl))
+            cc, limit = [self.ompi_cc, "--ompi-report"], self.a.timeout * 6
+        else:
+            env, cc, limit = RUN_ENV, [MPI[impl]["cc"]], self.a.timeout
+        errs = []
+        for cmd in (["-c", "a.c", "-o", "a.o"], ["-c", "b.c", "-o", "b.o"], ["-o", os.path.abspath(exe), "a.o", "b.o"]):
+            rc, out, err = sh(cc + CFLAGS + list(extra) + cmd, limit * 2, env=env, cwd=d)
+            errs.append(err)
+            if rc != 0:
+                return False, "".join(errs)
+        return True, "".join(errs)
 
     def run(self, impl, n, exe):
         rc, out, err = sh(MPI[impl]["run"] + [str(n), exe], self.a.timeout)
@@ -287,6 +363,10 @@ class Tester:
             with open(src, "w") as f:
                 f.write(text)
             configs = self.configs(index)
+            self.split = bool(self.a.split_every) and index % self.a.split_every == 1 and \
+                split_program(text) is not None
+            if self.split:
+                self.counts["split"] += 1
             r = self.check(src, work, configs, count=True)
             self.counts["programs"] += 1
             if r is None:
@@ -300,7 +380,7 @@ class Tester:
             if self.a.reduce_seconds > 0:
                 small = self.reduce(text, kind, work, configs)
             os.makedirs(self.a.out, exist_ok=True)
-            keep = os.path.join(self.a.out, "seed%d-%s.c" % (seed, kind))
+            keep = os.path.join(self.a.out, "seed%d-%s%s.c" % (seed, kind, "-split" if self.split else ""))
             with open(keep, "w") as f:
                 f.write(small)
             self.failures.append((seed, kind, what, keep))
@@ -323,10 +403,10 @@ class Tester:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
               "collectives, %d datatype templates, %d persistent requests, %d nonblocking starts through caches, "
-              "%d peer templates and pairs), %d runs, %.0f s" %
+              "%d peer templates and pairs), %d built as two files, %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
-               c["deferred"], c["planned"], c["templates"], c["persistent"], c["nonblocking"], c["peers"], c["runs"],
-               time.time() - t0))
+               c["deferred"], c["planned"], c["templates"], c["persistent"], c["nonblocking"], c["peers"], c["split"],
+               c["runs"], time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))
@@ -347,6 +427,7 @@ def interesting():
     ap.add_argument("file")
     a = ap.parse_args()
     a.work, a.out, a.reduce_seconds, a.openmpi_every, a.progress, a.count, a.seed = None, "", 0, 0, 0, 0, 0
+    a.split_every = 0
     configs = [(c.split(":")[0], int(c.split(":")[1])) for c in a.configs.split(",")]
     work = tempfile.mkdtemp(prefix="interesting-")
     try:
@@ -365,6 +446,9 @@ def main():
     ap.add_argument("--openmpi-every", type=int, default=4, metavar="K",
                     help="also run every K-th program at 3 and 4 ranks under Open MPI (0: never; default 4)")
     ap.add_argument("--timeout", type=float, default=20, help="seconds for one run (default 20)")
+    ap.add_argument("--split-every", type=int, default=3, metavar="K",
+                    help="build every K-th program as two files (its helpers in the second; ompi-cc decides them "
+                         "together at the link); 0: never (default 3)")
     ap.add_argument("--reduce-seconds", type=float, default=600,
                     help="time to spend shrinking each failing program (default 600; 0: keep it whole)")
     ap.add_argument("--out", default=os.path.join(os.getcwd(), "difftest-failures"),
