@@ -35,8 +35,9 @@ Options of its own (removed before the real compiler sees the command):
                              compiled by ompi-cc decides their files together:
                              each object keeps OBJECT.ompi-facts, the link
                              solves the program's facts into
-                             OUTPUT.ompi-program.json and recompiles the objects
-                             whose code they change)
+                             OUTPUT.ompi-program.json and compiles the files
+                             whose code they change again, into
+                             OBJECT.KEY.ompi-whole, linked in their place)
   --ompi-uniform-env         let ompi-opt take getenv's result as the same on every
                              rank (MPI does not promise one environment for all)
   --ompi-mpicc=MPICC         the real MPI compiler wrapper (as OMPI_CC_MPICC; an
@@ -545,8 +546,10 @@ def keep_path(cmd, src, taken):
     end in .c, so no Makefile wildcard or glob compiles it."""
     if cmd.compile_only and cmd.output and len(cmd.sources) == 1:
         # (a second compile at the link, into OBJECT.ompi-whole: the object's)
-        stem = os.path.splitext(cmd.output[:-len(".ompi-whole")] if cmd.output.endswith(".ompi-whole")
-                                else cmd.output)[0]
+        out = cmd.output
+        if out.endswith(".ompi-whole"):  # OBJECT.KEY.ompi-whole: OBJECT's
+            out = out[:-len(".ompi-whole")].rsplit(".", 1)[0]
+        stem = os.path.splitext(out)[0]
     else:
         where = os.path.dirname(cmd.output) if cmd.output and cmd.links else ""
         stem = os.path.join(where, os.path.splitext(os.path.basename(src))[0])

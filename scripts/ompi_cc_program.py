@@ -9,7 +9,8 @@
 # --whole-program: rounds until they settle), keeps them beside the output
 # (OUTPUT.ompi-program.json, with the key of the files they came from),
 # re-decides each file with them, and compiles each file whose text changes
-# a second time, into OBJECT.ompi-whole, which the link takes in its place.
+# a second time, into OBJECT.KEY.ompi-whole (KEY: the program's), which the
+# link takes in its place.
 # The build's own objects are never touched (make and ninja see nothing
 # change), and a rebuild with nothing changed reuses everything. Anything
 # that goes wrong leaves the link as given (each file decided alone, which
@@ -229,7 +230,9 @@ def decide_program(cmd, own, opt, tmpdir, spawn, notes):
         redecided += 1
         alt = None
         if redecide(opt, obj, entry, options, facts, tmpdir, n, run):
-            target = obj + ".ompi-whole"
+            # One per program: an object two programs link (each with its
+            # own facts, perhaps at once under make -j) gets one for each.
+            target = "%s.%s.ompi-whole" % (obj, key[:12])
             if recompile(here, entry, os.path.abspath(target), facts, run):
                 alt = target
                 recompiled += 1
