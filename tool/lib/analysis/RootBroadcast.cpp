@@ -21,15 +21,9 @@ std::vector<const Stmt *> statementsOf(const Stmt *Arm) {
   return Arm ? std::vector<const Stmt *>{Arm} : std::vector<const Stmt *>{};
 }
 
-/// The call a statement consists of: f(...), (void)f(...), rc = f(...).
+/// The call of Name a statement consists of (statementCall).
 const CallExpr *callOf(const Stmt *S, llvm::StringRef Name) {
-  const auto *E = dyn_cast_or_null<Expr>(S);
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenCasts();
-  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Assign)
-    E = B->getRHS()->IgnoreParenCasts();
-  const auto *CE = dyn_cast<CallExpr>(E);
+  const CallExpr *CE = statementCall(S);
   const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
   return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
 }

@@ -866,17 +866,6 @@ std::optional<Divergence> Uniformity::divergentBlock(Func &Fn, unsigned Block, c
   return Result;
 }
 
-/// The call an expression statement consists of: f(...), (void)f(...), rc = f(...).
-static const CallExpr *statementCall(const Stmt *S) {
-  const auto *E = dyn_cast<Expr>(S);
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenCasts();
-  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Assign)
-    E = B->getRHS()->IgnoreParenCasts();
-  return dyn_cast<CallExpr>(E);
-}
-
 bool Uniformity::collectiveEveryIteration(const Stmt *Loop) {
   auto It = EveryIteration.find(Loop);
   if (It != EveryIteration.end())

@@ -53,6 +53,17 @@ inline const clang::VarDecl *addressedVar(const clang::Expr *E, const clang::Una
   return namedVar(U->getSubExpr());
 }
 
+/// The call an expression statement consists of: f(...), (void)f(...), rc = f(...).
+inline const clang::CallExpr *statementCall(const clang::Stmt *S) {
+  const auto *E = llvm::dyn_cast_or_null<clang::Expr>(S);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E); B && B->getOpcode() == clang::BO_Assign)
+    E = B->getRHS()->IgnoreParenCasts();
+  return llvm::dyn_cast<clang::CallExpr>(E);
+}
+
 /// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
 inline const clang::VarDecl *rootVar(const clang::Expr *E) {
   E = strip(E);
