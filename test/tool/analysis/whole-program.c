@@ -4,6 +4,10 @@
 // RUN: %ompi-opt --program-facts=%t.facts.json --transforms=reduction-fusion --report %s -- %mpich_cflags 2>&1 | FileCheck --match-full-lines --check-prefix=WHOLE %s
 // RUN: %ompi-opt --whole-program --facts-out=- %s %S/Inputs/whole-program/setup.c -- %mpich_cflags | FileCheck --check-prefix=FACTS %s
 // RUN: %ompi-opt --whole-program --report %S/Inputs/whole-program/setup.c -- %mpich_cflags 2>&1 | FileCheck --check-prefix=NOMAIN %s
+// -p DIR alone: the whole database, decided as one program.
+// RUN: rm -rf %t.p && mkdir -p %t.p/build && cp %s %t.p/main.c && cp %S/Inputs/whole-program/setup.c %t.p/setup.c
+// RUN: echo '[{"directory": "%t.p", "file": "%t.p/main.c", "command": "cc -c %mpich_cflags main.c"}, {"directory": "%t.p", "file": "%t.p/setup.c", "command": "cc -c %mpich_cflags setup.c"}]' > %t.p/build/compile_commands.json
+// RUN: cd %t.p && %ompi-opt --transforms=reduction-fusion --report -p build 2>&1 | FileCheck --match-full-lines --check-prefix=DB %s
 //
 // Facts across files (--whole-program): a global that every file writes
 // alike, a parameter every caller in any file passes alike and the result
@@ -20,7 +24,8 @@ void mark(void);
 int twice(int n);
 double x0, x1;
 
-// ALONE-DAG: {{.*}}whole-program.c:[[#@LINE+5]]:5: reduction-fusion: not done: {{.*}}n is a parameter of work, which other files may call with any value{{.*}}
+// ALONE-DAG: {{.*}}whole-program.c:[[#@LINE+6]]:5: reduction-fusion: not done: {{.*}}n is a parameter of work, which other files may call with any value{{.*}}
+// DB: {{.*}}main.c:[[#@LINE+6]]:5: reduction-fusion: fused 2 MPI_Allreduce calls {{.*}}
 // WHOLE-DAG: {{.*}}whole-program.c:[[#@LINE+5]]:5: reduction-fusion: fused 2 MPI_Allreduce calls {{.*}}
 void work(int n) {
   double a = 1, b = 2;
@@ -78,7 +83,7 @@ int main(int argc, char **argv) {
 
 // FACTS: "callee": "mark",
 // FACTS-NEXT: "column": 5,
-// FACTS-NEXT: "divergent": "the branch at line 47 may go different ways on different ranks: rank holds the rank
+// FACTS-NEXT: "divergent": "the branch at line {{[0-9]+}} may go different ways on different ranks: rank holds the rank
 // FACTS: "verbose": {
 // FACTS-NEXT: "defined": true,
 // FACTS-NEXT: "varies": "in setup.c: verbose is written at line 16 only on some ranks

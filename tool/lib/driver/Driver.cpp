@@ -275,10 +275,16 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(DriverOptions 
     return std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
   }
   auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Error);
-  if (DB && O.Sources.empty())
+  if (DB && O.Sources.empty()) {
     for (const std::string &F : DB->getAllFiles())
       if (StringRef(F).ends_with(".c"))
         O.Sources.push_back(F);
+    // The whole database: decided as one program, as ompi-cc's link does,
+    // when it is one (else each file alone, quietly). Not for the lint,
+    // whose findings are each file's.
+    if (!O.Check && !O.ClosedWorld && O.ProgramFacts.empty() && !O.WholeProgram)
+      O.WholeProgram = O.WholeProgramImplied = true;
+  }
   return DB;
 }
 
@@ -603,8 +609,10 @@ bool programFacts(const DriverOptions &O, const clang::tooling::CompilationDatab
   }
   if (O.WholeProgram) {
     Expected<std::shared_ptr<const ProgramFacts>> P = solveProgram(DB, O.Sources, Opts);
-    if (!P)
+    if (!P && !O.WholeProgramImplied)
       errs() << "ompi-opt: warning: --whole-program: " << toString(P.takeError()) << "; each file decided alone\n";
+    else if (!P)
+      consumeError(P.takeError());
     else
       Opts.Eval.Program = *P;
   }

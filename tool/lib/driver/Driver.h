@@ -59,6 +59,7 @@ struct DriverOptions {
   bool Check = false, Fix = false, InPlace = false, DryRun = false, Summary = false;
   std::vector<std::string> SummaryFrom;  ///< --summary-from: JSON reports to summarise
   bool WholeProgram = false;             ///< --whole-program
+  bool WholeProgramImplied = false;      ///< -p DIR alone: the whole database, when it is one program
   std::vector<std::string> ProgramFacts; ///< --program-facts
   std::string FactsOut;                  ///< --facts-out
   /// The compile command after "--", if one was given.
