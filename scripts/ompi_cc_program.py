@@ -63,6 +63,19 @@ DEP_FLAGS = {"-MD", "-MMD", "-MP"}
 DEP_WITH_VALUE = {"-MF", "-MT", "-MQ"}
 
 
+def write_report(path, text):
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def compile_argv(raw, src, obj):
     """The ompi-cc command (its own options kept, dependency files not
     written) that compiles SRC alone into OBJ."""
@@ -150,18 +163,19 @@ def solve(opt, objects, options, out_path, tmpdir, run):
     return True, None
 
 
-def redecide(opt, obj, entry, options, facts_path, tmpdir, n, run):
+def redecide(opt, obj, entry, options, facts_path, tmpdir, n, run, report=False):
     """Whether OBJ's source, decided with the program's facts, compiles to
-    another text than the object was made from."""
+    another text than the object was made from; and, when asked, the JSON
+    report of those decisions."""
     out = os.path.join(tmpdir, "%d.c" % n)
     argv = [opt, entry["source"], "-o", out, "--line-directives", "--program-facts=" + facts_path] + options
-    argv += ["--mpi-include=", "--"] + entry["opt_args"]
+    argv += (["--report=json"] if report else []) + ["--mpi-include=", "--"] + entry["opt_args"]
     r = run(argv, out=True, err=True, cwd=entry["cwd"])
     if r.returncode != 0 or not os.path.isfile(out):
-        return False
+        return False, None
     with open(out, "rb") as f:
         text = f.read()
-    return digest(text) != entry["compiled"]
+    return digest(text) != entry["compiled"], (r.stdout if report else None)
 
 
 def recompile(self_path, entry, target, facts_path, run):
@@ -229,7 +243,12 @@ def decide_program(cmd, own, opt, tmpdir, spawn, notes):
             continue
         redecided += 1
         alt = None
-        if redecide(opt, obj, entry, options, facts, tmpdir, n, run):
+        changed, report = redecide(opt, obj, entry, options, facts, tmpdir, n, run, own["summary"])
+        if report and not changed:
+            # --ompi-summary: the object's report says what the program's
+            # facts decided (the same changes; reasons that name other files).
+            write_report(obj + ".ompi.json", report)
+        if changed:
             # One per program: an object two programs link (each with its
             # own facts, perhaps at once under make -j) gets one for each.
             target = "%s.%s.ompi-whole" % (obj, key[:12])
