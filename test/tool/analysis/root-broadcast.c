@@ -5,7 +5,7 @@
 // (analysis/RootBroadcast.h). Negatives: a condition that is not the world
 // rank alone, a variable changed after the pack, a different root, a
 // buffer element changed between the broadcast and the unpack, a narrowing
-// pack.
+// pack, a global rank a jump may skip setting.
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -111,6 +111,31 @@ void narrowing(void) {
     narrow_d = buf[0];
   }
   if (narrow_d > 2) {
+    MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
+
+// A global rank MPI_Comm_rank sets, but a goto may jump over the call: then
+// every rank would take the root's arm.
+static int grank, jumped;
+// CHECK-DAG: {{.*}}root-broadcast.c:[[#@LINE+17]]:5: reduction-fusion: not done: {{.*}}jumped is written at line {{[0-9]+}} only on some ranks{{.*}}
+void skipped(void) {
+  int buf[2];
+  double a = 1, b = 2;
+  if (a > 5)
+    goto over;
+  MPI_Comm_rank(MPI_COMM_WORLD, &grank);
+over:
+  if (grank == 0) {
+    jumped = 4;
+    buf[0] = jumped;
+    MPI_Bcast(buf, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(buf, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    jumped = buf[0];
+  }
+  if (jumped > 2) {
     MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }

@@ -273,9 +273,10 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
     if (Other)
       return false;
   }
-  // ... and one is made before S, at the top of F.
+  // ... and one is made before S, at the top of F (with no label in F, so
+  // no jump skips it).
   const auto *Body = dyn_cast<CompoundStmt>(F->getBody());
-  if (!Body)
+  if (!Body || anyNode(Body, [](const Stmt *N) { return isa<LabelStmt>(N); }))
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const Stmt *T : Body->body()) {

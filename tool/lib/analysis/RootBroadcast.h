@@ -20,7 +20,8 @@
 //    and X the world rank: a local the evaluator knows as the rank of
 //    MPI_COMM_WORLD, or a global that only MPI_Comm_rank(MPI_COMM_WORLD, &X)
 //    writes (in every file of the program), called at the top of the
-//    function before S; so exactly the root runs the then arm;
+//    function before S, in a function with no label (no jump skips the
+//    call); so exactly the root runs the then arm;
 //  - the then arm has, as statements of its own, `B[k] = V` (k constant,
 //    B an array whose elements have V's type) and after it MPI_Bcast of B
 //    from root R on MPI_COMM_WORLD (count > k, a datatype of the elements'
