@@ -140,3 +140,28 @@ over:
     MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }
+
+// A return between the broadcast and the unpack leaves the others' value
+// unpacked (the root keeps its own).
+static int early;
+// CHECK-DAG: {{.*}}root-broadcast.c:[[#@LINE+18]]:5: reduction-fusion: not done: {{.*}}early is written at line {{[0-9]+}} only on some ranks{{.*}}
+static void returns(void) {
+  int r, buf[2];
+  double a = 1, b = 2;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (r == 0) {
+    early = 4;
+    buf[0] = early;
+    MPI_Bcast(buf, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(buf, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    if (buf[1] < 0)
+      return;
+    early = buf[0];
+  }
+  if (early > 2) {
+    MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
+void call_returns(void) { returns(); }

@@ -165,7 +165,10 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
             return true;
           break;
         }
-        if (TouchesElement(Else[U], B, *K))
+        // A jump here would leave V unpacked on the ranks that take it.
+        if (TouchesElement(Else[U], B, *K) || anyNode(Else[U], [](const Stmt *N) {
+              return isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(N);
+            }))
           break;
       }
     }

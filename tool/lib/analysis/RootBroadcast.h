@@ -29,7 +29,8 @@
 //    writes V (or calls code that may: code of another file may not when
 //    V is a global only main writes, in this file and every other);
 //  - the else arm has the same MPI_Bcast (same buffer, root, communicator)
-//    and after it `V = B[k]`, with nothing in between that writes B, and
+//    and after it `V = B[k]`, with nothing in between that writes B or
+//    jumps (return, break, continue, goto: V would stay unpacked), and
 //    nothing after the unpack that writes V.
 //
 //===----------------------------------------------------------------------===//
