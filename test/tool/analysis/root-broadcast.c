@@ -144,7 +144,7 @@ over:
 // A return between the broadcast and the unpack leaves the others' value
 // unpacked (the root keeps its own).
 static int early;
-// CHECK-DAG: {{.*}}root-broadcast.c:[[#@LINE+18]]:5: reduction-fusion: not done: {{.*}}early is written at line {{[0-9]+}} only on some ranks{{.*}}
+// CHECK-DAG: {{.*}}root-broadcast.c:[[#@LINE+16]]:5: reduction-fusion: not done: {{.*}}early is written at line {{[0-9]+}} only on some ranks{{.*}}
 static void returns(void) {
   int r, buf[2];
   double a = 1, b = 2;
