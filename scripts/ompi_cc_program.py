@@ -27,14 +27,26 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
+# What a sidecar holds, and the type of each.
+FIELDS = {"source": str, "cwd": str, "argv": list, "opt_args": list}
+
+
 def load(obj):
+    """OBJECT.ompi-facts, or None where there is none or it is not one."""
     import json
     try:
         with open(obj + SIDE) as f:
             entry = json.load(f)
-        return entry if isinstance(entry, dict) and entry.get("version") == 1 else None
     except (OSError, ValueError):
         return None
+    if not isinstance(entry, dict) or entry.get("version") != 1:
+        return None
+    if any(not isinstance(entry.get(k), t) for k, t in FIELDS.items()) or \
+            not all(isinstance(a, str) for a in entry["argv"] + entry["opt_args"]):
+        return None
+    if entry.get("facts") is not None and not isinstance(entry["facts"], dict):
+        return None
+    return entry
 
 
 def store(obj, entry):
@@ -203,7 +215,16 @@ def cached_facts(out, key):
 
 def decide_program(cmd, own, opt, tmpdir, spawn, notes):
     """Before a link: decide the program's files together. Returns, per
-    object, the one to link in its place. Never fails the link."""
+    object, the one to link in its place. Never fails the link: what goes
+    wrong is a note, and each file stays decided alone."""
+    try:
+        return decide(cmd, own, opt, tmpdir, spawn, notes)
+    except (OSError, ValueError) as e:
+        notes.append("each file decided alone: %s" % (getattr(e, "strerror", None) or e))
+        return {}
+
+
+def decide(cmd, own, opt, tmpdir, spawn, notes):
     objects, why = program_inputs(cmd)
     if objects is None:
         if why and own["verbose"]:
