@@ -3,6 +3,7 @@
 #include "analysis/Effects.h"
 #include "analysis/Evaluator.h"
 #include "analysis/ProgramFacts.h"
+#include "mpi/CallModel.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "clang/AST/ParentMapContext.h"
@@ -128,10 +129,12 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   // MPI_Bcast(B, n > K, T, Root, MPI_COMM_WORLD) with T of B's elements' size.
   auto Broadcasts = [&](const Stmt *X, const VarDecl *B, int64_t K) {
     const CallExpr *CE = callOf(X, "MPI_Bcast");
-    if (!CE || CE->getNumArgs() != 5 || refVar(CE->getArg(0)) != B)
+    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
+               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
+    if (!Buf || !Count || !Type || !RootArg || !Comm || refVar(Buf) != B)
       return false;
-    std::optional<int64_t> N = IntAt(CE->getArg(1)), R = IntAt(CE->getArg(3));
-    std::optional<std::string> T = Ev.spelledHandle(CE->getArg(2)), C = Ev.spelledHandle(CE->getArg(4));
+    std::optional<int64_t> N = IntAt(Count), R = IntAt(RootArg);
+    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
     std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
     const auto *AT = Ctx.getAsConstantArrayType(B->getType());
     return N && *N > K && R && *R == *Root && C && *C == "MPI_COMM_WORLD" && Size && AT &&
@@ -250,7 +253,8 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
   if (!onlyThisFileWrites(X))
     return false;
   auto RankCall = [&](const CallExpr *CE) {
-    return CE && CE->getNumArgs() == 2 && Ev.spelledHandle(CE->getArg(0)) == "MPI_COMM_WORLD";
+    const Expr *Comm = argOf(CE, Role::Comm);
+    return Comm && argOf(CE, Role::RankOut) && Ev.spelledHandle(Comm) == "MPI_COMM_WORLD";
   };
   // Every write of X in this file is such a call.
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
@@ -271,7 +275,7 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
       const auto *CE = Up.empty() ? nullptr : Up[0].get<CallExpr>();
       const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
       return !(Callee && Callee->getIdentifier() && Callee->getName() == "MPI_Comm_rank" && RankCall(CE) &&
-               CE->getArg(1) == U);
+               argOf(CE, Role::RankOut) == U);
     });
     if (Other)
       return false;
@@ -287,7 +291,7 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
       return false;
     const CallExpr *CE = callOf(T, "MPI_Comm_rank");
     if (RankCall(CE)) {
-      const auto *U = dyn_cast<UnaryOperator>(CE->getArg(1)->IgnoreParenImpCasts());
+      const auto *U = dyn_cast<UnaryOperator>(argOf(CE, Role::RankOut)->IgnoreParenImpCasts());
       if (U && U->getOpcode() == UO_AddrOf && rootVar(U->getSubExpr()) == X)
         return true;
     }

@@ -15,6 +15,14 @@ inline const FunctionModel *modelOf(const clang::CallExpr *CE) {
   return F && F->getIdentifier() ? lookupFunction(F->getName()) : nullptr;
 }
 
+/// The argument of CE in role R, by the model of the MPI function it calls;
+/// null when CE calls no modelled function or it has no such argument.
+inline const clang::Expr *argOf(const clang::CallExpr *CE, Role R) {
+  const FunctionModel *M = modelOf(CE);
+  std::optional<unsigned> I = M ? M->find(R) : std::nullopt;
+  return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
+}
+
 } // namespace ompi
 
 #endif
