@@ -44,8 +44,9 @@ TEST(ProgramFacts, JSONRoundTrip) {
   P.Files = {"m.c"};
   P.MainFiles = {"m.c"};
   P.Digests["m.c"] = "ab12";
-  P.Globals["n"] = GlobalFact{true, std::string("why"), {"m.c"}};
+  P.Globals["n"] = GlobalFact{true, std::string("why"), {"m.c"}, std::string("pointee why")};
   P.Functions["h"].Defined = true;
+  P.Functions["h"].Fresh = true;
   P.Functions["h"].Result = "r";
   P.Functions["h"].Collective = true;
   P.Calls.push_back(CallFact{"h", "m.c", 9, 2, std::string("d"), {std::nullopt, std::string("a")}});
@@ -105,6 +106,55 @@ TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
   auto N = Uni.within(call(F, "MPI_Barrier", 1), F);
   ASSERT_TRUE(N.has_value());
   EXPECT_NE(N->Why.find("f is called at main.c:7 with a value that may differ between ranks"), std::string::npos);
+}
+
+TEST(ProgramFacts, OwnedMemoryAcrossFiles) {
+  // A global pointer whose memory this file fills alike on every rank (through
+  // an allocator another file defines), and one it fills with the rank.
+  auto AST = parse("void *malloc(unsigned long); void abort(void); typedef unsigned long size_t;"
+                   " double *sums, *ranks; void *grab(size_t n);"
+                   " void *mine(size_t n) { void *p = malloc(n); if (!p) abort(); return p; }"
+                   " void *leaky(size_t n) { double *p = malloc(n); p[0] = 1; return p; }"
+                   " void fill(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                   " sums = grab(8); ranks = mine(8); sums[0] = 2; ranks[0] = r; }"
+                   " void use(void) { if (sums[0] > 1) MPI_Barrier(MPI_COMM_WORLD); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *Use = function(Ctx, "use");
+  {
+    Evaluator Ev(Ctx);
+    Uniformity Uni(Ctx, Ev);
+    ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "f.c");
+    EXPECT_TRUE(P.Functions["mine"].Fresh);
+    EXPECT_FALSE(P.Functions["leaky"].Fresh); // it stores into what it returns
+    ASSERT_TRUE(P.Globals["ranks"].Pointee.has_value());
+    EXPECT_NE(P.Globals["ranks"].Pointee->find(
+                  "ranks's memory is written at line 26 with a value that may differ between ranks"),
+              std::string::npos)
+        << *P.Globals["ranks"].Pointee;
+    // Without the program's facts the memory of an external pointer may be anyone's.
+    auto W = Uni.within(call(Use, "MPI_Barrier", 0), Use);
+    ASSERT_TRUE(W.has_value());
+    EXPECT_NE(W->Why.find("other files may write the memory it points to"), std::string::npos);
+  }
+  auto P = std::make_shared<ProgramFacts>();
+  P->MainFiles = {"main.c"};
+  P->Globals["sums"].Defined = true;
+  P->Globals["ranks"].Defined = true;
+  EvalOptions O;
+  O.ClosedWorld = false;
+  O.Program = P;
+  {
+    Evaluator Ev(Ctx, O); // grab is not known to return a fresh object
+    Uniformity Uni(Ctx, Ev);
+    auto W = Uni.within(call(Use, "MPI_Barrier", 0), Use);
+    ASSERT_TRUE(W.has_value());
+    EXPECT_NE(W->Why.find("sums is given memory other code may reach"), std::string::npos);
+  }
+  P->Functions["grab"].Defined = true;
+  P->Functions["grab"].Fresh = true;
+  Evaluator Ev(Ctx, O);
+  Uniformity Uni(Ctx, Ev);
+  EXPECT_FALSE(Uni.within(call(Use, "MPI_Barrier", 0), Use).has_value());
 }
 
 } // namespace

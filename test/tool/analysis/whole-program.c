@@ -23,6 +23,8 @@ void setup(int argc);
 void mark(void);
 int twice(int n);
 double x0, x1;
+double *norms, *noisy; // memory setup.c allocates and fills
+void tables(int rank);
 
 // ALONE-DAG: {{.*}}whole-program.c:[[#@LINE+6]]:5: reduction-fusion: not done: {{.*}}n is a parameter of work, which other files may call with any value{{.*}}
 // DB: {{.*}}main.c:[[#@LINE+6]]:5: reduction-fusion: fused 2 MPI_Allreduce calls {{.*}}
@@ -51,6 +53,7 @@ int main(int argc, char **argv) {
   setup(argc);
   if (rank == 0)
     mark();
+  tables(rank);
   // ALONE-DAG: {{.*}}whole-program.c:[[#@LINE+3]]:{{.*}}not done: {{.*}}nsteps has external linkage: other files may write it{{.*}}
   // WHOLE-DAG: {{.*}}whole-program.c:[[#@LINE+3]]:{{.*}}reduction-fusion: fused 2 MPI_Allreduce calls {{.*}}
   if (nsteps > 1) {
@@ -77,6 +80,17 @@ int main(int argc, char **argv) {
     MPI_Allreduce(MPI_IN_PLACE, &x0, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &x1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
+  // ALONE-DAG: {{.*}}whole-program.c:[[#@LINE+3]]:{{.*}}not done: {{.*}}norms has external linkage: other files may write the memory it points to{{.*}}
+  // WHOLE-DAG: {{.*}}whole-program.c:[[#@LINE+3]]:{{.*}}reduction-fusion: fused 2 MPI_Allreduce calls {{.*}}
+  if (norms[0] > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, &x0, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &x1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  // WHOLE-DAG: {{.*}}whole-program.c:[[#@LINE+2]]:{{.*}}not done: {{.*}}in setup.c: noisy's memory is written at line {{[0-9]+}} with a value that may differ between ranks{{.*}}
+  if (noisy[0] > 0) {
+    MPI_Allreduce(MPI_IN_PLACE, &x0, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &x1, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
   MPI_Finalize();
   return 0;
 }
@@ -84,8 +98,14 @@ int main(int argc, char **argv) {
 // FACTS: "callee": "mark",
 // FACTS-NEXT: "column": 5,
 // FACTS-NEXT: "divergent": "the branch at line {{[0-9]+}} may go different ways on different ranks: rank holds the rank
+// FACTS: "grab": {
+// FACTS-NEXT: "address_taken": null,
+// FACTS-NEXT: "collective": false,
+// FACTS-NEXT: "defined": true,
+// FACTS-NEXT: "fresh": true,
 // FACTS: "verbose": {
 // FACTS-NEXT: "defined": true,
+// FACTS-NEXT: "pointee": null,
 // FACTS-NEXT: "varies": "in setup.c: verbose is written at line 16 only on some ranks
 // FACTS: "ompi_program_facts": 1
 // NOMAIN: warning: --whole-program: 0 of the files define main (a program has one); each file decided alone

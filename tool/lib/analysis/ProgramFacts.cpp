@@ -90,6 +90,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       FunctionFact &FF = P.Functions[F->getName().str()];
       FF.Defined = true;
       FF.Collective = Uni.alwaysCollective(F);
+      FF.Fresh = Uni.returnsFresh(F);
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
     }
@@ -103,6 +104,9 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       keepFirst(G.Varies, In(Uni.writesVary(V)));
       addOnce(G.WrittenBy, Name);
     }
+  for (const VarDecl *V : Uni.ownedGlobals())
+    if (V->isExternallyVisible())
+      keepFirst(P.Globals[V->getName().str()].Pointee, In(Uni.pointeeWritesVary(V)));
   for (const FunctionDecl *F : Ev.index().AddressTaken)
     if (F->isExternallyVisible() && F->getIdentifier())
       keepFirst(P.Functions[F->getName().str()].AddressTaken,
@@ -135,6 +139,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     GlobalFact &To = Globals[N];
     To.Defined |= G.Defined;
     keepFirst(To.Varies, G.Varies);
+    keepFirst(To.Pointee, G.Pointee);
     for (const std::string &F : G.WrittenBy)
       addOnce(To.WrittenBy, F);
   }
@@ -142,6 +147,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     FunctionFact &To = Functions[N];
     To.Defined |= F.Defined;
     To.Collective |= F.Collective;
+    To.Fresh |= F.Fresh;
     keepFirst(To.Result, F.Result);
     keepFirst(To.AddressTaken, F.AddressTaken);
   }
@@ -190,13 +196,16 @@ std::string ProgramFacts::toJSON() const {
   for (const auto &[N, D] : this->Digests)
     Digests[N] = D;
   for (const auto &[N, X] : Globals)
-    G[N] = llvm::json::Object{
-        {"defined", X.Defined}, {"varies", opt(X.Varies)}, {"written_by", llvm::json::Array(X.WrittenBy)}};
+    G[N] = llvm::json::Object{{"defined", X.Defined},
+                              {"varies", opt(X.Varies)},
+                              {"written_by", llvm::json::Array(X.WrittenBy)},
+                              {"pointee", opt(X.Pointee)}};
   for (const auto &[N, X] : Functions)
     F[N] = llvm::json::Object{{"defined", X.Defined},
                               {"result", opt(X.Result)},
                               {"address_taken", opt(X.AddressTaken)},
-                              {"collective", X.Collective}};
+                              {"collective", X.Collective},
+                              {"fresh", X.Fresh}};
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -247,6 +256,7 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         GF.Defined = O->getBoolean("defined").value_or(false);
         GF.Varies = optOf(*O, "varies");
         Strings(O->getArray("written_by"), GF.WrittenBy);
+        GF.Pointee = optOf(*O, "pointee");
       }
   if (const llvm::json::Object *F = Root->getObject("functions"))
     for (const auto &[N, X] : *F)
@@ -256,6 +266,7 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         FF.Result = optOf(*O, "result");
         FF.AddressTaken = optOf(*O, "address_taken");
         FF.Collective = O->getBoolean("collective").value_or(false);
+        FF.Fresh = O->getBoolean("fresh").value_or(false);
       }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {

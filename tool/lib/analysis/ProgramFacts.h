@@ -7,8 +7,11 @@
 //  - per global: whether a file of the program defines it, and, if some
 //    file writes it with a value that may differ between ranks (or at a
 //    point only some ranks reach, or takes its address), why;
+//  - per global pointer: why the memory it points to may differ between
+//    ranks (a store of a value that may, or other code may reach it);
 //  - per function: whether a file defines it, why its result may differ
-//    between ranks, whether its address is taken;
+//    between ranks, whether its address is taken, whether it returns a
+//    fresh object;
 //  - per call of a function another file defines: whether the call is made
 //    on some ranks only, and why each argument may differ between ranks.
 //
@@ -44,8 +47,11 @@ struct GlobalFact {
   bool Defined = false;               ///< a file of the program defines it
   std::optional<std::string> Varies;  ///< why a write (in some file) may differ between ranks
   std::vector<std::string> WrittenBy; ///< the files that write it (or take its address)
+  /// For a pointer: why the memory it points to may differ between ranks
+  /// (a store of a value that may, or other code may reach it: OwnedMemory.h).
+  std::optional<std::string> Pointee;
   bool operator==(const GlobalFact &O) const {
-    return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy;
+    return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy && Pointee == O.Pointee;
   }
 };
 
@@ -57,8 +63,12 @@ struct FunctionFact {
   /// its first statements, directly or in what it calls): a loop that calls
   /// it on every iteration runs alike on every rank (Uniformity.h).
   bool Collective = false;
+  /// Every return gives a fresh object (OwnedMemory.h): a pointer assigned
+  /// its result may own its memory.
+  bool Fresh = false;
   bool operator==(const FunctionFact &O) const {
-    return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective;
+    return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
+           Fresh == O.Fresh;
   }
 };
 

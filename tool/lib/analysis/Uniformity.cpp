@@ -1,6 +1,7 @@
 //===- Uniformity.cpp - Which points and values every rank shares ---------===//
 #include "analysis/Uniformity.h"
 #include "analysis/Effects.h"
+#include "analysis/OwnedMemory.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/RootBroadcast.h"
 #include "mpi/CallModel.h"
@@ -340,6 +341,12 @@ void Uniformity::ensureGlobals() {
         Changed = true;
       }
     }
+    for (const OwnedPointer *P : owned().all())
+      if (!VaryingPointees.count(P->Var))
+        if (std::optional<std::string> R = ownedVaries(*P)) {
+          VaryingPointees[P->Var] = *R;
+          Changed = true;
+        }
   }
 }
 
@@ -526,8 +533,10 @@ class ValueWalker : public ConstStmtVisitor<ValueWalker, std::optional<std::stri
 public:
   using Lookup = std::function<std::optional<std::string>(const VarDecl *, const DeclRefExpr *)>;
   using CallLookup = std::function<std::optional<std::string>(const CallExpr *)>;
-  ValueWalker(const FunctionDecl *F, const SourceManager &SM, Lookup Var, CallLookup Call)
-      : F(F), SM(SM), Var(std::move(Var)), Call(std::move(Call)) {}
+  /// Why memory read through a pointer (Base, in Whole) may differ.
+  using MemoryLookup = std::function<std::optional<std::string>(const Expr *, const Expr *)>;
+  ValueWalker(const FunctionDecl *F, const SourceManager &SM, Lookup Var, CallLookup Call, MemoryLookup Memory)
+      : F(F), SM(SM), Var(std::move(Var)), Call(std::move(Call)), Memory(std::move(Memory)) {}
 
   std::optional<std::string> walk(const Stmt *S) { return S ? Visit(S) : std::nullopt; }
 
@@ -547,13 +556,24 @@ public:
   }
   std::optional<std::string> VisitCallExpr(const CallExpr *E) { return Call(E); }
   std::optional<std::string> VisitUnaryOperator(const UnaryOperator *U) {
-    if (U->getOpcode() == UO_Deref && !isArgv(U->getSubExpr(), F))
-      return through(U);
-    return VisitStmt(U);
+    if (U->getOpcode() != UO_Deref || isArgv(U->getSubExpr(), F))
+      return VisitStmt(U);
+    // *p, or *(p + i): an element of what p points to.
+    const Expr *Sub = U->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(Sub);
+        B && B->getOpcode() == BO_Add && B->getLHS()->getType()->isPointerType()) {
+      if (std::optional<std::string> R = Memory(B->getLHS(), U))
+        return R;
+      return walk(B->getRHS());
+    }
+    return Memory(Sub, U);
   }
   std::optional<std::string> VisitArraySubscriptExpr(const ArraySubscriptExpr *E) {
-    if (!E->getBase()->IgnoreParenImpCasts()->getType()->isArrayType() && !isArgv(E->getBase(), F))
-      return through(E);
+    if (!E->getBase()->IgnoreParenImpCasts()->getType()->isArrayType() && !isArgv(E->getBase(), F)) {
+      if (std::optional<std::string> R = Memory(E->getBase(), E))
+        return R;
+      return walk(E->getIdx());
+    }
     return VisitStmt(E);
   }
   std::optional<std::string> VisitMemberExpr(const MemberExpr *E) { return E->isArrow() ? through(E) : VisitStmt(E); }
@@ -566,6 +586,7 @@ private:
   const SourceManager &SM;
   Lookup Var;
   CallLookup Call;
+  MemoryLookup Memory;
   std::optional<std::string> through(const Expr *E) {
     return llvm::formatv("line {0} reads memory through a pointer", SM.getExpansionLineNumber(E->getBeginLoc())).str();
   }
@@ -575,7 +596,8 @@ private:
 std::optional<std::string> Uniformity::variesNode(const Stmt *S, Func &Fn) {
   ValueWalker VW(
       Fn.F, Ctx.getSourceManager(), [&](const VarDecl *V, const DeclRefExpr *Ref) { return variesVar(V, Ref, Fn); },
-      [&](const CallExpr *CE) { return variesCall(CE, Fn); });
+      [&](const CallExpr *CE) { return variesCall(CE, Fn); },
+      [&](const Expr *Base, const Expr *Whole) { return readThrough(Base, Whole); });
   return VW.walk(S);
 }
 

@@ -8,7 +8,8 @@
 //  - a value *varies* when it may differ between ranks: the output of
 //    MPI_Comm_rank, anything computed from it, point-to-point and MPI_Reduce
 //    results, results of functions the tool cannot see, memory read through
-//    pointers, parameters some caller passes a varying value (or that callers
+//    pointers (but memory one pointer variable owns is judged by its stores:
+//    OwnedMemory.h), parameters some caller passes a varying value (or that callers
 //    in other files may pass anything), globals other files may write, and a
 //    variable assigned under a varying condition;
 //  - a program point is *divergent* when some ranks may reach it and others
@@ -60,6 +61,8 @@ struct Divergence {
 struct Write;
 class Effects;
 class RootBroadcast;
+class OwnedMemory;
+struct OwnedPointer;
 
 class Uniformity {
 public:
@@ -84,6 +87,13 @@ public:
   bool alwaysCollective(const clang::FunctionDecl *F);
   /// Why F's result may differ between ranks.
   std::optional<std::string> resultVaries(const clang::FunctionDecl *F);
+  /// Why this file's stores into the memory global pointer V owns may
+  /// differ between ranks, or how other code may reach it (OwnedMemory.h).
+  std::optional<std::string> pointeeWritesVary(const clang::VarDecl *V);
+  /// The global pointers this file uses that may own their memory.
+  std::vector<const clang::VarDecl *> ownedGlobals();
+  /// Whether F, defined in this file, returns a fresh object.
+  bool returnsFresh(const clang::FunctionDecl *F);
 
 private:
   struct Func;
@@ -101,6 +111,8 @@ private:
   std::map<const clang::Stmt *, bool> EveryIteration;
   std::unique_ptr<Effects> Eff;
   std::unique_ptr<RootBroadcast> RB;
+  std::unique_ptr<OwnedMemory> OM;
+  std::map<const clang::VarDecl *, std::string> VaryingPointees; ///< owned memory that varies, and why
 
   Func &func(const clang::FunctionDecl *F);
   void ensureGlobals();
@@ -125,6 +137,12 @@ private:
   bool outside(const clang::NamedDecl *D) const;
   bool reconciled(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F);
   const ProgramFacts *program() const;
+  OwnedMemory &owned();
+  std::optional<std::string> ownedVaries(const OwnedPointer &P);
+  std::optional<std::string> pointeeVaries(const clang::VarDecl *V);
+  std::optional<std::string> readThrough(const clang::Expr *Base, const clang::Expr *Whole);
+  std::optional<std::string> storeAtVaries(const clang::Stmt *At, const clang::FunctionDecl *F, bool Global,
+                                           llvm::StringRef What);
   std::optional<std::string> otherFilesPass(const clang::ParmVarDecl *PV, const ProgramFacts &P);
   std::optional<Divergence> enteredFromOtherFiles(const clang::FunctionDecl *F, const ProgramFacts &P);
 };

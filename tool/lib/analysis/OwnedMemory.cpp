@@ -1,0 +1,308 @@
+//===- OwnedMemory.cpp - Pointers that alone reach the memory they point to ===//
+#include "analysis/OwnedMemory.h"
+#include "mpi/CallModel.h"
+#include "mpi/MPIModel.h"
+#include "support/AST.h"
+#include "support/FunctionVisitor.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using namespace ompi;
+
+bool ompi::ownerCandidate(const VarDecl *V) {
+  if (!V || isa<ParmVarDecl>(V) || V->getType().isVolatileQualified())
+    return false;
+  const auto *PT = V->getType()->getAs<PointerType>();
+  if (!PT)
+    return false;
+  QualType T = PT->getPointeeType();
+  return !T.isVolatileQualified() && (T->isArithmeticType() || T->isVoidType());
+}
+
+namespace {
+const char *const Allocators[] = {"malloc", "calloc", "aligned_alloc"};
+
+llvm::StringRef calleeName(const CallExpr *CE) {
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() ? F->getName() : "";
+}
+
+const VarDecl *refVar(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+} // namespace
+
+namespace ompi {
+
+/// Classifies every use of a candidate pointer variable.
+class OwnedUses : public FunctionVisitor<OwnedUses> {
+public:
+  OwnedUses(OwnedMemory &OM) : OM(OM), Ctx(OM.Ctx), SM(Ctx.getSourceManager()) {}
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (!ownerCandidate(V))
+      return true;
+    OwnedPointer &P = slot(V);
+    if (const Expr *Init = V->getInit())
+      P.Sets.push_back({Init, Init, Cur}); // judged once every use is known
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!ownerCandidate(V))
+      return true;
+    OwnedPointer &P = slot(V);
+    if (!Cur) {
+      escape(P, llvm::formatv("{0} is used at file scope at line {1}", V->getName(), line(D)));
+      return true;
+    }
+    pointerUse(P, D);
+    return true;
+  }
+
+private:
+  OwnedMemory &OM;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+
+  unsigned line(const Stmt *S) const { return SM.getExpansionLineNumber(S->getBeginLoc()); }
+  OwnedPointer &slot(const VarDecl *V) {
+    OwnedPointer &P = OM.Pointers[V->getCanonicalDecl()];
+    P.Var = V->getCanonicalDecl();
+    return P;
+  }
+  static void escape(OwnedPointer &P, const llvm::Twine &Why) {
+    if (!P.Escapes)
+      P.Escapes = Why.str();
+  }
+  void store(OwnedPointer &P, const Stmt *At, const Expr *Index, const Expr *Value, std::string Fixed = "") {
+    P.Stores.push_back({At, Index, Value, nullptr, Cur, std::move(Fixed)});
+  }
+
+  void pointerUse(OwnedPointer &P, const DeclRefExpr *D);
+  bool testUse(const Stmt *Parent, const Expr *Child);
+  void callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, const Expr *Index);
+  void elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index);
+};
+
+} // namespace ompi
+
+/// A use of the pointer's own value.
+void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
+  llvm::StringRef Name = P.Var->getName();
+  unsigned L = line(D);
+  const Expr *Child = D;
+  const Stmt *Parent = parentThroughCasts(Ctx, D, &Child);
+  if (!Parent)
+    return escape(P, llvm::formatv("{0} is used at line {1} where the tool cannot see how", Name, L));
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Parent)) {
+    if (AS->getBase()->IgnoreParenCasts() == D)
+      return elementUse(P, AS, AS->getIdx());
+    return escape(P, llvm::formatv("{0} is an index at line {1}", Name, L));
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(Parent)) {
+    if (U->getOpcode() == UO_Deref)
+      return elementUse(P, U, nullptr);
+    if (U->getOpcode() == UO_LNot)
+      return;
+    if (U->getOpcode() == UO_AddrOf)
+      return escape(P, llvm::formatv("the address of {0} is taken at line {1}", Name, L));
+    return escape(P, llvm::formatv("{0} is moved at line {1}", Name, L));
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent)) {
+    if (B->getOpcode() == BO_Assign && B->getLHS()->IgnoreParens() == D) {
+      P.Sets.push_back({B, B->getRHS(), Cur}); // judged once every use is known
+      return;
+    }
+    if (B->isComparisonOp() || B->isLogicalOp())
+      return;
+    if (B->getOpcode() == BO_Add && B->getLHS() == Child) {
+      // *(p + i): an element.
+      const Expr *Sum = B;
+      const auto *Deref = dyn_cast_or_null<UnaryOperator>(parentThroughCasts(Ctx, B, &Sum));
+      if (Deref && Deref->getOpcode() == UO_Deref)
+        return elementUse(P, Deref, B->getRHS());
+    }
+    return escape(P, llvm::formatv("the value of {0} is copied or moved at line {1}", Name, L));
+  }
+  if (testUse(Parent, Child) || isa<UnaryExprOrTypeTraitExpr>(Parent))
+    return;
+  if (const auto *CE = dyn_cast<CallExpr>(Parent))
+    return callUse(P, CE, Child, nullptr);
+  if (isa<ReturnStmt>(Parent)) {
+    if (!P.Returned)
+      P.Returned = llvm::formatv("{0} is returned at line {1}", Name, L).str();
+    return;
+  }
+  escape(P, llvm::formatv("the value of {0} is kept at line {1}", Name, L));
+}
+
+/// Whether Child is the condition Parent tests.
+bool OwnedUses::testUse(const Stmt *Parent, const Expr *Child) {
+  if (const auto *I = dyn_cast<IfStmt>(Parent))
+    return I->getCond() == Child;
+  if (const auto *W = dyn_cast<WhileStmt>(Parent))
+    return W->getCond() == Child;
+  if (const auto *Do = dyn_cast<DoStmt>(Parent))
+    return Do->getCond() == Child;
+  if (const auto *F = dyn_cast<ForStmt>(Parent))
+    return F->getCond() == Child;
+  if (const auto *C = dyn_cast<ConditionalOperator>(Parent))
+    return C->getCond() == Child;
+  return false;
+}
+
+/// The pointer (or an element's address, Index) passed to a call.
+void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, const Expr *Index) {
+  llvm::StringRef Name = P.Var->getName(), Callee = calleeName(CE);
+  unsigned L = line(CE), ArgNo = 0;
+  while (ArgNo < CE->getNumArgs() && CE->getArg(ArgNo) != Arg)
+    ++ArgNo;
+  if (ArgNo == CE->getNumArgs())
+    return escape(P, llvm::formatv("{0} is called through at line {1}", Name, L));
+  if (Callee == "free" && !Index)
+    return;
+  if (Callee == "realloc" && ArgNo == 0 && !Index) {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(parentThroughCasts(Ctx, CE));
+    if (B && B->getOpcode() == BO_Assign && refVar(B->getLHS()) && refVar(B->getLHS())->getCanonicalDecl() == P.Var)
+      return; // p = realloc(p, n): the set is recorded with the assignment
+  }
+  if ((Callee == "memcpy" || Callee == "memmove") && ArgNo == 1)
+    return;
+  if (Callee == "memset" && ArgNo == 0 && CE->getNumArgs() == 3)
+    return store(P, CE, Index, CE->getArg(1));
+  if ((Callee == "memcpy" || Callee == "memmove") && ArgNo == 0)
+    return store(P, CE, Index, nullptr,
+                 llvm::formatv("{0}'s memory is copied into by {1} at line {2}", Name, Callee, L).str());
+  if (const FunctionModel *M = modelOf(CE)) {
+    Role R = ArgNo < M->Args.size() ? M->Args[ArgNo].R : Role::Other;
+    if (R == Role::SendBuf)
+      return;
+    if ((R == Role::RecvBuf || R == Role::Buf) && sameOnEveryRank(*M, R)) {
+      P.Stores.push_back({CE, Index, nullptr, CE, Cur, ""});
+      return;
+    }
+    if (R == Role::RecvBuf || R == Role::Buf)
+      return store(P, CE, Index, nullptr,
+                   llvm::formatv("{0}'s memory is written by {1} at line {2}, whose data differs between ranks", Name,
+                                 M->Name, L)
+                       .str());
+    return escape(P, llvm::formatv("{0} is handed to {1} at line {2}", Name, M->Name, L));
+  }
+  escape(P, llvm::formatv("{0} is passed to {1} at line {2}", Name, Callee.empty() ? "a call" : Callee, L));
+}
+
+/// A use of an element (p[i], *p, *(p + i)).
+void OwnedUses::elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index) {
+  const Stmt *Parent = parentStmt(Ctx, Elem);
+  const Expr *Child = Elem;
+  while (const auto *PE = dyn_cast_or_null<ParenExpr>(Parent)) {
+    Child = PE;
+    Parent = parentStmt(Ctx, PE);
+  }
+  if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(Parent); IC && IC->getCastKind() == CK_LValueToRValue)
+    return; // read
+  if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(Parent))
+    return;
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent); B && B->isAssignmentOp() && B->getLHS() == Child)
+    return store(P, B, Index, B->getRHS());
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Parent)) {
+    if (U->isIncrementDecrementOp())
+      return store(P, U, Index, nullptr);
+    if (U->getOpcode() == UO_AddrOf) {
+      const Expr *Addr = U;
+      if (const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, U, &Addr)))
+        return callUse(P, CE, Addr, Index);
+    }
+  }
+  escape(P, llvm::formatv("an element of {0} is used at line {1} where the tool cannot follow it", P.Var->getName(),
+                          line(Elem)));
+}
+
+OwnedMemory::OwnedMemory(ASTContext &Ctx, FreshElsewhere Fresh) : Ctx(Ctx), Fresh(std::move(Fresh)) {}
+
+void OwnedMemory::collect() {
+  if (Collected)
+    return;
+  Collected = true;
+  OwnedUses U(*this);
+  U.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Now that every use is known: a value that is not a fresh object lets
+  // other code reach the memory.
+  for (auto &[V, P] : Pointers)
+    for (const OwnedPointer::Set &S : P.Sets)
+      if (!P.Escapes && !freshValue(S.Value, V))
+        P.Escapes = llvm::formatv("{0} is given memory other code may reach at line {1}", V->getName(),
+                                  Ctx.getSourceManager().getExpansionLineNumber(S.At->getBeginLoc()))
+                        .str();
+}
+
+const OwnedPointer *OwnedMemory::find(const VarDecl *V) {
+  if (!ownerCandidate(V))
+    return nullptr;
+  collect();
+  auto It = Pointers.find(V->getCanonicalDecl());
+  return It == Pointers.end() ? nullptr : &It->second;
+}
+
+std::vector<const OwnedPointer *> OwnedMemory::all() {
+  collect();
+  std::vector<const OwnedPointer *> Out;
+  for (const auto &KV : Pointers)
+    Out.push_back(&KV.second);
+  return Out;
+}
+
+/// Whether E (through casts) is a fresh object or a null pointer; Self is
+/// the pointer E is assigned to (realloc of its own value keeps it fresh).
+bool OwnedMemory::freshValue(const Expr *E, const VarDecl *Self) {
+  if (!E)
+    return false;
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenCasts());
+  llvm::StringRef N = calleeName(CE);
+  if (N.empty())
+    return false;
+  if (llvm::is_contained(Allocators, N))
+    return true;
+  if (N == "realloc")
+    return Self && CE->getNumArgs() == 2 && refVar(CE->getArg(0)) &&
+           refVar(CE->getArg(0))->getCanonicalDecl() == Self->getCanonicalDecl();
+  const FunctionDecl *Def = nullptr;
+  if (CE->getDirectCallee()->hasBody(Def))
+    return returnsFresh(Def);
+  return Fresh && Fresh(CE->getDirectCallee());
+}
+
+bool OwnedMemory::returnsFresh(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || !Def->getReturnType()->isPointerType())
+    return false;
+  if (auto It = FreshMemo.find(Def); It != FreshMemo.end())
+    return It->second;
+  collect();
+  if (!FreshBusy.insert(Def).second)
+    return false; // recursion
+  bool Ok = true, Any = false;
+  anyNode(Def->getBody(), [&](const Stmt *S) {
+    const auto *RS = dyn_cast<ReturnStmt>(S);
+    if (!RS)
+      return false;
+    Any = true;
+    const Expr *RV = RS->getRetValue();
+    if (RV && freshValue(RV, nullptr))
+      return false;
+    const VarDecl *L = refVar(RV);
+    const OwnedPointer *P = L && L->hasLocalStorage() ? find(L) : nullptr;
+    Ok = P && !P->Escapes && P->Stores.empty() &&
+         llvm::all_of(P->Sets, [&](const OwnedPointer::Set &Set) { return Set.F == Def && freshValue(Set.Value, L); });
+    return !Ok;
+  });
+  FreshBusy.erase(Def);
+  return FreshMemo[Def] = Ok && Any;
+}
