@@ -1,6 +1,7 @@
 /* peer_tune.c: the measurement behind the machine profile's
  * "templates.null", "templates.null_sendrecv", "templates.self_sendrecv",
- * "templates.self_replace" and "templates.sendrecv_pair" points
+ * "templates.self_replace", "templates.self_sendrecv_miss" and
+ * "templates.sendrecv_pair" points
  * (scripts/tune): the generic calls against the templates of
  * templates/mpiopt/peer.h (and the pairing of sendrecv-pairing), in
  * alternating rounds;
@@ -10,6 +11,10 @@
  *                   MPI_PROC_NULL (ranks 0 and 1; per one-way message);
  *   self_sendrecv   MPI_Sendrecv of each rank with itself;
  *   self_replace    MPI_Sendrecv_replace of each rank with itself;
+ *   self_sendrecv_miss  ranks 0 and 1 exchange with MPI_Sendrecv, against
+ *                   mpiopt_sendrecv_self with the same (other) peer: the cost
+ *                   of the template's check where the peers are known only at
+ *                   run time and are not the caller (per exchange);
  *   sendrecv_pair   ranks 0 and 1 exchange messages, one with MPI_Send then
  *                   MPI_Recv, the other with MPI_Recv then MPI_Send, against
  *                   both calling MPI_Sendrecv (sendrecv-pairing; per exchange).
@@ -30,9 +35,9 @@
 #include "mpiopt/peer.h"
 #include "tune.h"
 
-enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, NFAM };
-static const char *const family_names[NFAM] = {"null", "null_sendrecv", "self_sendrecv", "self_replace",
-                                               "sendrecv_pair"};
+enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, MISS, NFAM };
+static const char *const family_names[NFAM] = {"null",          "null_sendrecv", "self_sendrecv",
+                                               "self_replace",  "sendrecv_pair", "self_sendrecv_miss"};
 
 /* One round of iters calls of family f on n bytes, generic or through the
    templates (tpl); microseconds per call (rank 0's clock). */
@@ -53,6 +58,11 @@ static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
     } else if (f == SELFREP) {
       tpl ? mpiopt_sendrecv_replace_self(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st)
           : MPI_Sendrecv_replace(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st);
+    } else if (f == MISS) {
+      if (rank >= paired)
+        continue;
+      tpl ? mpiopt_sendrecv_self(a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, &st)
+          : MPI_Sendrecv(a, n, MPI_BYTE, peer, 0, b, n, MPI_BYTE, peer, 0, w, &st);
     } else if (f == PAIR) {
       if (rank >= paired)
         continue;

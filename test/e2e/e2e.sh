@@ -180,17 +180,19 @@ PY
   peers)
     # peer-templates and sendrecv-pairing on peer_cases.c with a profile in
     # which the templates win at every size: 6 calls with MPI_PROC_NULL
-    # (no-ops and half exchanges) and 4 exchanges of a process with itself
-    # go through them, and 4 send/receive pairs (2 of them in allocated
+    # (no-ops and half exchanges), 4 exchanges of a process with itself and
+    # 2 exchanges whose peers are known only at run time go through them, and 4 send/receive pairs (2 of them in allocated
     # buffers) become MPI_Sendrecv; the
     # same output (data and statuses) as the generic calls give.
     impl=$1 n=$2
     MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-peers.json" \
       build_pair "$impl" "$E2E_SRC/peer_cases.c" peers
     np=$(grep -c "peer-templates: MPI_" report.txt || true)
-    [ "$np" -eq 10 ] || { cat report.txt; fail "expected 10 calls through peer templates, found $np"; }
+    [ "$np" -eq 12 ] || { cat report.txt; fail "expected 12 calls through peer templates, found $np"; }
     ns=$(grep -c "peer-templates: MPI_.* with the caller itself as" report.txt || true)
     [ "$ns" -eq 4 ] || { cat report.txt; fail "expected 4 exchanges with the caller itself, found $ns"; }
+    nr=$(grep -c "peer-templates: MPI_.* with peers known only at run time as a copy" report.txt || true)
+    [ "$nr" -eq 2 ] || { cat report.txt; fail "expected 2 exchanges with peers known only at run time, found $nr"; }
     npair=$(grep -c "sendrecv-pairing: MPI_.* as one MPI_Sendrecv" report.txt || true)
     [ "$npair" -eq 4 ] || { cat report.txt; fail "expected 4 send/receive pairs as MPI_Sendrecv, found $npair"; }
     same_output "$impl" "$n" ./plain ./peers

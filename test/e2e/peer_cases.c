@@ -2,7 +2,8 @@
  * MPI_PROC_NULL, exchanges with one side MPI_PROC_NULL (the other a
  * neighbour of the ring), and exchanges of each process with itself
  * (MPI_COMM_WORLD with its rank, MPI_COMM_SELF with 0), and an exchange of
- * neighbours written as MPI_Send and MPI_Recv, at sizes from 0 to 64 KiB. Each rank prints what it received and every status (source as
+ * neighbours written as MPI_Send and MPI_Recv, and exchanges of a periodic
+ * Cartesian halo whose peers are known only at run time, at sizes from 0 to 64 KiB. Each rank prints what it received and every status (source as
  * "null" for MPI_PROC_NULL, tag as "any" for MPI_ANY_TAG, count); rank 0
  * prints the lines in rank order; ompi-cc's build must print the same. */
 #include <mpi.h>
@@ -136,6 +137,27 @@ static void self(int n) {
   say("ignored", sum(g, n));
 }
 
+/* A periodic halo on a Cartesian grid of size x 1 processes: the peers come
+   from MPI_Cart_shift, known only at run time (peer-templates' run-time
+   check: a copy where both are the caller, dimension 1 always and dimension
+   0 on one process; the generic call otherwise). */
+static void periodic(int n) {
+  int dims[2] = {size, 1}, periods[2] = {1, 1}, d, lo, hi;
+  MPI_Comm cart;
+  MPI_Status st;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+  for (d = 0; d < 2; d++) {
+    MPI_Cart_shift(cart, d, 1, &lo, &hi);
+    MPI_Sendrecv(u, n, MPI_DOUBLE, hi, 12, g, MAXN, MPI_DOUBLE, lo, 12, cart, &st);
+    status("periodic-up", &st, MPI_DOUBLE);
+    say("got", sum(g, n));
+    MPI_Sendrecv(g, n, MPI_DOUBLE, lo, 13, u, n, MPI_DOUBLE, hi, 13, cart, &st);
+    status("periodic-down", &st, MPI_DOUBLE);
+    say("got", sum(u, n));
+  }
+  MPI_Comm_free(&cart);
+}
+
 int main(int argc, char **argv) {
   static const int sizes[] = {0, 1, 7, 64, 1000, MAXN};
   int k, r, i;
@@ -155,6 +177,7 @@ int main(int argc, char **argv) {
     halves(n);
     pairs(n);
     self(n);
+    periodic(n);
     /* Rank 0 prints every rank's line, in rank order. */
     MPI_Gather(line, (int)sizeof line, MPI_CHAR, all, (int)sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
     for (r = 0; !rank && r < size; r++)

@@ -442,8 +442,13 @@ class Gen:
                        "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, p))
             out.append("mix(%s);" % w)
         elif how < 4:
-            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, (rank + 1) %% size, 5, &%s, 1, MPI_LONG, "
-                       "(rank + size - 1) %% size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, u))
+            # Peers the tool knows (offsets from the rank) or knows only at
+            # run time (through argc: the self template's run-time check).
+            hi, lo = self.pick([("(rank + 1) % size", "(rank + size - 1) % size"),
+                                ("(rank + 1 + (argc_copy > 99)) % size", "(rank + size - 1) % size"),
+                                ("(rank + (argc_copy > 99)) % size", "rank % size")])
+            out.append("MPI_Sendrecv(&%s, 1, MPI_LONG, %s, 5, &%s, 1, MPI_LONG, "
+                       "%s, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (t, hi, u, lo))
         elif how < 7:
             # Blocking calls, even ranks sending first (one rank: no ring, as
             # a blocking send to itself may wait for ever).

@@ -12,7 +12,13 @@ namespace {
 constexpr const char *Transform = "peer-templates";
 
 /// What a call's peers make of it.
-enum class Case { None, NullSend, NullRecv, NullExchange, HalfExchange, Self };
+/// MaybeSelf: an MPI_Sendrecv whose peers are known only at run time (the
+/// template checks them: a copy where both are the caller).
+enum class Case { None, NullSend, NullRecv, NullExchange, HalfExchange, Self, MaybeSelf };
+
+/// The profile family of the template's check where an exchange's peers
+/// are another rank (the cost of trying MaybeSelf's copy and missing).
+constexpr const char *MissFamily = "self_sendrecv_miss";
 
 /// The template and profile family of a case.
 struct Choice {
@@ -39,6 +45,21 @@ bool isSelf(Evaluator &Ev, const CallResult &C, const ArgResult *A) {
   return (Plain || Wrapped) && Ev.sameRanks(V.Comm, Id);
 }
 
+/// Whether an exchange's destination D and source S, not proved the caller,
+/// may both be the caller at run time: not a handle (MPI_ANY_SOURCE), not
+/// two different numbers, not two different offsets from the rank (equal on
+/// one process only).
+bool mayBeSelf(const ArgResult *D, const ArgResult *S) {
+  if (!D || !S || D->Sym.K == SymValue::Handle || S->Sym.K == SymValue::Handle)
+    return false;
+  const SymValue &X = D->Sym, &Y = S->Sym;
+  if (X.K == SymValue::Int && Y.K == SymValue::Int)
+    return X.I == Y.I;
+  if (X.K == SymValue::Affine && Y.K == SymValue::Affine && X.A.Rank == 1 && Y.A.Rank == 1)
+    return X.A.Const == Y.A.Const && X.A.Size == Y.A.Size;
+  return true;
+}
+
 /// The case of C: its function and which of its peers are MPI_PROC_NULL
 /// or the caller.
 Choice choiceOf(Evaluator &Ev, const CallResult &C) {
@@ -58,6 +79,8 @@ Choice choiceOf(Evaluator &Ev, const CallResult &C) {
     return Choice{Case::HalfExchange, Base + "_null", "null_sendrecv"};
   if (isSelf(Ev, C, D) && isSelf(Ev, C, S))
     return Choice{Case::Self, Base + "_self", F == "MPI_Sendrecv" ? "self_sendrecv" : "self_replace"};
+  if (F == "MPI_Sendrecv" && mayBeSelf(D, S))
+    return Choice{Case::MaybeSelf, Base + "_self", "self_sendrecv"};
   return Choice{};
 }
 
@@ -105,7 +128,7 @@ std::string typeProblem(const CallResult &C, Case K) {
   for (Role R : Check)
     if (std::string P = predefinedProblem(C, R); !P.empty())
       return P;
-  if (K != Case::Self || !Exchange)
+  if ((K != Case::Self && K != Case::MaybeSelf) || !Exchange)
     return "";
   const ArgResult *S = C.arg(ST), *R = C.arg(RT);
   if (canonicalHandle(S->Sym.Name) != canonicalHandle(R->Sym.Name))
@@ -177,15 +200,45 @@ std::pair<std::string, std::string> describe(const CallResult &C, const Choice &
     break;
   }
   bool Replace = C.Function == "MPI_Sendrecv_replace";
-  return {C.Function + " with the caller itself as " + (Replace ? "nothing to move" : "a copy") + " (" + Ch.To + ")",
-          peerText(D, "destination") + " and " + peerText(S, "source") + " are the caller's rank in " +
-              (Comm ? Comm->Text : std::string("its communicator")) +
-              ": the receive takes the exchange's own message unless an earlier message from the caller to itself "
-              "waits (MPI_Iprobe at run time: the generic call then), the tags match and the receive is large "
-              "enough (checked at run time too); " +
-              (Replace ? std::string("the buffer keeps its contents")
-                       : "both sides are " + C.arg(Role::SendType)->Text + ", moved as bytes") +
-              "; the status is the source and tag of the message and its count, as MPI gives it"};
+  std::string CommText = Comm ? Comm->Text : std::string("its communicator");
+  std::string Peers = Ch.K == Case::MaybeSelf
+                          ? peerText(D, "destination") + " and " + peerText(S, "source") +
+                                " are known only at run time: the template compares them with the caller's rank in " +
+                                CommText + " (MPI_Comm_rank) and runs the generic call unless both are the caller; then"
+                          : peerText(D, "destination") + " and " + peerText(S, "source") +
+                                " are the caller's rank in " + CommText + ":";
+  std::string Did =
+      Ch.K == Case::MaybeSelf
+          ? C.Function + " with peers known only at run time as a copy where both are the caller (" + Ch.To + ")"
+          : C.Function + " with the caller itself as " + (Replace ? "nothing to move" : "a copy") + " (" + Ch.To + ")";
+  return {Did, Peers +
+                   " the receive takes the exchange's own message unless an earlier message from the caller to itself "
+                   "waits (MPI_Iprobe at run time: the generic call then), the tags match and the receive is large "
+                   "enough (checked at run time too); " +
+                   (Replace ? std::string("the buffer keeps its contents")
+                            : "both sides are " + C.arg(Role::SendType)->Text + ", moved as bytes") +
+                   "; the status is the source and tag of the message and its count, as MPI gives it"};
+}
+
+/// The profile's measurement of the check that misses (MissFamily) for a
+/// message of Bytes: the figure, or "!" and why the template must not be
+/// used (not measured, or the check costs more than 2% of the call).
+std::string missProblem(const MachineProfile *Profile, std::optional<int64_t> Bytes) {
+  std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
+  std::optional<TemplatePoint> P = Profile->messageFor(MissFamily, Bytes);
+  if (!P)
+    return llvm::formatv("!the machine profile {0} has no measurement of templates.{1} (the template's check where "
+                         "the peers are another rank) for {2}",
+                         Profile->Path, MissFamily, Size);
+  std::string Figure =
+      llvm::formatv("where the peers are another rank, it (templates.{0}) measured {1} us for the "
+                    "template's check and the generic call against {2} us for the generic call at "
+                    "{3} bytes",
+                    MissFamily, llvm::format("%.3f", P->TemplateUs), llvm::format("%.3f", P->GenericUs), P->Bytes);
+  if (P->TemplateUs > 1.02 * P->GenericUs)
+    return "!the machine profile " + Profile->Path + ": " + Figure + " (the message: " + Size +
+           "); the check may cost at most 2% where it misses";
+  return Figure;
 }
 
 std::string savesOf(const Choice &Ch) {
@@ -195,6 +248,8 @@ std::string savesOf(const Choice &Ch) {
   case Case::Self:
     return Ch.Family == "self_replace" ? "the pack buffer and both copies of the exchange"
                                        : "the self-message's queueing, matching and copies through the MPI";
+  case Case::MaybeSelf:
+    return "the self-message's queueing, matching and copies through the MPI on the calls whose peers are the caller";
   default:
     return "MPI's argument checks and request work on each call";
   }
@@ -218,7 +273,9 @@ PeerPlan ompi::planPeers(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
     Choice Ch = choiceOf(Ev, C);
     if (Ch.K == Case::None)
       continue;
-    std::string What = Ch.K == Case::Self ? "with the caller itself stays generic" : "with MPI_PROC_NULL stays generic";
+    std::string What = Ch.K == Case::Self        ? "with the caller itself stays generic"
+                       : Ch.K == Case::MaybeSelf ? "with peers known only at run time stays generic"
+                                                 : "with MPI_PROC_NULL stays generic";
     std::string Why = macroProblem(Ctx, C.Call, Calls);
     if (Why.empty())
       Why = typeProblem(C, Ch.K);
@@ -231,6 +288,14 @@ PeerPlan ompi::planPeers(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
     if (!Wins) {
       Decline(What, Figure);
       continue;
+    }
+    if (Ch.K == Case::MaybeSelf) {
+      std::string Miss = missProblem(Profile, decidingBytes(Ev, C, Ch.K));
+      if (!Miss.empty() && Miss[0] == '!') {
+        Decline(What, Miss.substr(1));
+        continue;
+      }
+      Figure += "; " + Miss;
     }
     auto [Did, Proof] = describe(C, Ch);
     PeerCall P;

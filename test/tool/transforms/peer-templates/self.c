@@ -77,11 +77,14 @@ int main(int argc, char **argv) {
   MPI_Sendrecv_replace(a, 4, pair, rank, 7, rank, 7, MPI_COMM_WORLD, &st);
   // SLOWER-DAG: self.c:[[#@LINE-1]]:3: peer-templates: not done: MPI_Sendrecv_replace with the caller itself stays generic (its datatype pair is not a predefined one (a derived datatype may be uncommitted or freed, errors MPI reports))
   MPI_Type_free(&pair);
-  // The rank in MPI_COMM_WORLD is not the rank in another communicator.
+  // The rank in MPI_COMM_WORLD is not the rank in another communicator:
+  // not proved the caller, so the template compares it at run time
+  // (runtime-peers.c).
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &sub);
   wrank = rank;
+  // REPORT-DAG: self.c:[[#@LINE+1]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) {{.*}}
   MPI_Sendrecv(a, 4, MPI_DOUBLE, wrank, 8, b, 4, MPI_DOUBLE, wrank, 8, sub, &st);
-// SRC:   MPI_Sendrecv(a, 4, MPI_DOUBLE, wrank, 8, b, 4, MPI_DOUBLE, wrank, 8, sub, &st);
+// SRC:   mpiopt_sendrecv_self(a, 4, MPI_DOUBLE, wrank, 8, b, 4, MPI_DOUBLE, wrank, 8, sub, &st);
   MPI_Comm_free(&sub);
   // Another process on one side: no candidate.
   MPI_Sendrecv(a, 4, MPI_DOUBLE, (rank + 1) % size, 9, b, 4, MPI_DOUBLE, rank, 9, MPI_COMM_WORLD, &st);
