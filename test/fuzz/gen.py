@@ -287,6 +287,11 @@ class Gen:
     def rank_branch(self, f, out):
         sigs = [self.signature() for _ in range(self.r.randint(1, 3))]
         cond = self.pick(["rank % 2 == 0", "rank == 0", "rank < size / 2", "rank != size - 1"])
+        self.both_arms(f, out, cond, sigs)
+
+    def both_arms(self, f, out, cond, sigs):
+        """An if on a condition that may differ between ranks whose arms
+        make the same collectives sigs (each realised its own way)."""
         out.append("if (%s) {" % cond)
         out.extend("  " + l for l in self.realise(f, sigs))
         out.append("} else {")
@@ -712,12 +717,7 @@ class Gen:
         f.vars.append(Var(v, "int", readonly=True))
         if self.chance(0.3):
             out.append("if (rank == size - 1) %s = -1;" % v)
-            sigs = [self.signature() for _ in range(self.r.randint(1, 2))]
-            out.append("if (%s > 1) {" % v)
-            out.extend("  " + l for l in self.realise(f, sigs))
-            out.append("} else {")
-            out.extend("  " + l for l in self.realise(f, sigs))
-            out.append("}")
+            self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
             return
         out.append("if (%s > 1) {" % v)
         body = []
@@ -761,12 +761,7 @@ class Gen:
                 "memset(%s, rank & 1, sizeof(%s));" % (h, ctype)]))
         cond = self.pick(["%s[0] > 1" % h, "*%s > 0" % h, "*(%s + 1) > 2" % h, "%s[3] != 0" % h])
         if vary:
-            sigs = [self.signature() for _ in range(self.r.randint(1, 2))]
-            out.append("if (%s) {" % cond)
-            out.extend("  " + l for l in self.realise(f, sigs))
-            out.append("} else {")
-            out.extend("  " + l for l in self.realise(f, sigs))
-            out.append("}")
+            self.both_arms(f, out, cond, [self.signature() for _ in range(self.r.randint(1, 2))])
         else:
             out.append("if (%s) {" % cond)
             body = []
