@@ -266,6 +266,41 @@ std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, Pipelin
 
 namespace {
 
+/// A compilation database whose commands name their source by its absolute
+/// path. Clang's file manager, which ClangTool shares between the files it
+/// runs, caches what a relative path names under the first file's
+/// directory: with relative "file" entries in several directories, a
+/// quoted include looked up beside a source ("./uh.h") was found, or not,
+/// in another entry's directory (AMG's utilities/ after parcsr_ls/).
+class AbsoluteSources : public clang::tooling::CompilationDatabase {
+public:
+  explicit AbsoluteSources(std::unique_ptr<clang::tooling::CompilationDatabase> Inner) : Inner(std::move(Inner)) {}
+  std::vector<clang::tooling::CompileCommand> getCompileCommands(StringRef File) const override {
+    return absolute(Inner->getCompileCommands(File));
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+  std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override {
+    return absolute(Inner->getAllCompileCommands());
+  }
+
+private:
+  std::unique_ptr<clang::tooling::CompilationDatabase> Inner;
+  static std::vector<clang::tooling::CompileCommand> absolute(std::vector<clang::tooling::CompileCommand> Cmds) {
+    for (clang::tooling::CompileCommand &C : Cmds) {
+      if (C.Filename.empty() || llvm::sys::path::is_absolute(C.Filename) || C.Directory.empty())
+        continue;
+      SmallString<256> Abs(C.Directory);
+      llvm::sys::path::append(Abs, C.Filename);
+      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      for (std::string &A : C.CommandLine)
+        if (A == C.Filename)
+          A = std::string(Abs);
+      C.Filename = std::string(Abs);
+    }
+    return Cmds;
+  }
+};
+
 /// -p DIR: the sources of its compilation database when none were named,
 /// and the database itself; else the command after "--", else none.
 std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(DriverOptions &O, std::string &Error) {
@@ -274,7 +309,9 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(DriverOptions 
       return std::move(O.CommandLineDB);
     return std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
   }
-  auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Error);
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB;
+  if (auto Found = clang::tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Error))
+    DB = std::make_unique<AbsoluteSources>(std::move(Found));
   if (DB && O.Sources.empty()) {
     for (const std::string &F : DB->getAllFiles())
       if (StringRef(F).ends_with(".c"))

@@ -1,0 +1,2 @@
+#include "uh.h"
+int fu(void) { return UH; }

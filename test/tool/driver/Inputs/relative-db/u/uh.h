@@ -1,0 +1,1 @@
+#define UH 1
