@@ -95,6 +95,7 @@ enum {
    it in MPI_Sendrecv_replace and leaves it in MPI_Sendrecv). */
 struct mpiopt_peer_state {
   int on;
+  int world_rank; /* the rank in MPI_COMM_WORLD, once on (it never changes) */
   MPI_Status status[MPIOPT_PEER_KINDS];
   int writes_error[MPIOPT_PEER_KINDS];
 };
@@ -165,6 +166,7 @@ static MPIOPT_INLINE int mpiopt_peer_on(void) {
   for (k = 0; k < MPIOPT_PEER_KINDS; k++)
     ok = ok && mpiopt_peer_probe(s, k, self);
   MPI_Comm_free(&self);
+  ok = ok && MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank) == MPI_SUCCESS;
   s->on = ok ? 1 : -1;
   return ok;
 }
@@ -270,9 +272,17 @@ static MPIOPT_INLINE int mpiopt_sendrecv_replace_null(void *buf, int count, MPI_
 static MPIOPT_INLINE int mpiopt_self_ok(const void *sbuf, int scount, int dest, int stag, void *rbuf, int rcount,
                                         int source, int rtag, MPI_Comm comm, MPI_Datatype type, int *size) {
   int me = -1, flag = 1;
-  return dest == source && scount <= rcount && (rtag == stag || rtag == MPI_ANY_TAG) && comm != MPI_COMM_NULL &&
+  /* The peers first: where they are known only at run time, most calls
+     are with another rank and must cost little more than the generic
+     call (MPI_COMM_WORLD's rank is kept from the first use). */
+  if (dest != source || comm == MPI_COMM_NULL || !mpiopt_peer_on())
+    return 0;
+  if (comm == MPI_COMM_WORLD)
+    me = mpiopt_peer()->world_rank;
+  else if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+    return 0;
+  return me == dest && scount <= rcount && (rtag == stag || rtag == MPI_ANY_TAG) &&
          mpiopt_peer_side_ok(sbuf, scount, stag, 0) && mpiopt_peer_side_ok(rbuf, rcount, rtag, 1) &&
-         mpiopt_peer_on() && MPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == dest &&
          MPI_Type_size(type, size) == MPI_SUCCESS &&
          MPI_Iprobe(source, rtag, comm, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag;
 }

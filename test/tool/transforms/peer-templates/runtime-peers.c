@@ -4,7 +4,8 @@
 // template, which compares them with the caller's rank at run time and runs
 // the generic call unless both are the caller; only where the machine
 // profile measured the copy faster (templates.self_sendrecv) and the check
-// that misses at most 2% dearer (templates.self_sendrecv_miss). Negative
+// that misses (templates.self_sendrecv_miss: its cost the median
+// difference up to 4 KiB) at most 2% of the generic call. Negative
 // cases say why the tool leaves a call generic.
 // RUN: %ompi-opt --report --profile=%inputs/profile-peers.json %s -- %mpich_cflags | FileCheck --check-prefix=REPORT %s
 // RUN: sed '/self_sendrecv_miss/,/\]/d' %inputs/profile-peers.json > %t.unmeasured.json
@@ -23,9 +24,9 @@ static int ia[N];
 
 // A helper that forwards its parameters to MPI_Sendrecv (CoMD's
 // sendReceiveParallel): its peers are whatever the callers pass.
-// REPORT-DAG: runtime-peers.c:[[#@LINE+6]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) (its destination dest and its source source are known only at run time: the template compares them with the caller's rank in MPI_COMM_WORLD (MPI_Comm_rank) and runs the generic call unless both are the caller; then the receive takes {{.*}}; where the peers are another rank, it (templates.self_sendrecv_miss) measured 0.405 us for the template's check and the generic call against 0.400 us for the generic call at 0 bytes); saves the self-message's queueing, matching and copies through the MPI on the calls whose peers are the caller
+// REPORT-DAG: runtime-peers.c:[[#@LINE+6]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) (its destination dest and its source source are known only at run time: the template compares them with the caller's rank in MPI_COMM_WORLD (MPI_Comm_rank) and runs the generic call unless both are the caller; then the receive takes {{.*}}; where the peers are another rank, the template's check costs 0.005 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes); saves the self-message's queueing, matching and copies through the MPI on the calls whose peers are the caller
 // UNMEASURED-DAG: runtime-peers.c:[[#@LINE+5]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}.unmeasured.json has no measurement of templates.self_sendrecv_miss (the template's check where the peers are another rank) for a size known only at run time)
-// DEAR-DAG: runtime-peers.c:[[#@LINE+4]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}: where the peers are another rank, it (templates.self_sendrecv_miss) measured 0.500 us for the template's check and the generic call against 0.400 us for the generic call at 0 bytes (the message: a size known only at run time); the check may cost at most 2% where it misses)
+// DEAR-DAG: runtime-peers.c:[[#@LINE+4]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}: where the peers are another rank, the template's check costs 0.100 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes (the message: a size known only at run time); the check may cost at most 2% of the call where it misses)
 int exchange(void *s, int n, int dest, void *r, int cap, int source) {
   MPI_Status st;
   int got = 0;
