@@ -15,6 +15,10 @@
  *                   mpiopt_sendrecv_self with the same (other) peer: the cost
  *                   of the template's check where the peers are known only at
  *                   run time and are not the caller (per exchange);
+ *   self_sendrecv_check the same check alone, in one process (no exchange
+ *                   follows): the template's tests of the peers against an
+ *                   empty loop (bytes 0; per call): the cost of a miss
+ *                   without the exchange's run-to-run noise;
  *   sendrecv_pair   ranks 0 and 1 exchange messages, one with MPI_Send then
  *                   MPI_Recv, the other with MPI_Recv then MPI_Send, against
  *                   both calling MPI_Sendrecv (sendrecv-pairing; per exchange).
@@ -35,9 +39,11 @@
 #include "mpiopt/peer.h"
 #include "tune.h"
 
-enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, MISS, NFAM };
-static const char *const family_names[NFAM] = {"null",          "null_sendrecv", "self_sendrecv",
-                                               "self_replace",  "sendrecv_pair", "self_sendrecv_miss"};
+enum { NULLP2P, NULLSR, SELFSR, SELFREP, PAIR, MISS, CHECK, NFAM };
+static const char *const family_names[NFAM] = {"null",          "null_sendrecv",      "self_sendrecv",
+                                               "self_replace",  "sendrecv_pair",      "self_sendrecv_miss",
+                                               "self_sendrecv_check"};
+static volatile int sink;
 
 /* One round of iters calls of family f on n bytes, generic or through the
    templates (tpl); microseconds per call (rank 0's clock). */
@@ -58,6 +64,11 @@ static double round_of(int f, void *a, void *b, int n, int iters, int tpl) {
     } else if (f == SELFREP) {
       tpl ? mpiopt_sendrecv_replace_self(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st)
           : MPI_Sendrecv_replace(a, n, MPI_BYTE, rank, 0, rank, 0, w, &st);
+    } else if (f == CHECK) {
+      /* Peers equal but not the caller (rank + 1: never this rank): the
+         check returns before any MPI call. */
+      int other = rank + 1, sz = 0;
+      sink += tpl ? mpiopt_self_ok(a, n, other, 0, b, n, other, 0, w, MPI_BYTE, &sz) : (other == rank);
     } else if (f == MISS) {
       if (rank >= paired)
         continue;
@@ -101,8 +112,12 @@ int main(int argc, char **argv) {
   for (f = 0; f < NFAM; f++)
     for (k = 0; k < nsizes; k++) {
       int n = sizes[k];
-      if (f == NULLP2P && n != 0 && n != sizes[nsizes - 1])
+      if ((f == NULLP2P && n != 0 && n != sizes[nsizes - 1]) || (f == CHECK && n != 0))
         continue;
+      if (f == CHECK) {
+        tune_measure(family_names[f], n, round_of, f, a, b, n, 1000000, rounds, g, t);
+        continue;
+      }
       tune_measure(family_names[f], n, round_of, f, a, b, n,
                    n <= 4096 ? 2000 : n <= 262144 ? 200 : n <= 2097152 ? 20 : 4, rounds, g, t);
     }

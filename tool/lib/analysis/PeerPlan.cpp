@@ -19,6 +19,9 @@ enum class Case { None, NullSend, NullRecv, NullExchange, HalfExchange, Self, Ma
 /// The profile family of the template's check where an exchange's peers
 /// are another rank (the cost of trying MaybeSelf's copy and missing).
 constexpr const char *MissFamily = "self_sendrecv_miss";
+/// The profile family of that check alone, in one process: its cost
+/// without the exchange's run-to-run noise.
+constexpr const char *CheckFamily = "self_sendrecv_check";
 
 /// The template and profile family of a case.
 struct Choice {
@@ -220,18 +223,21 @@ std::pair<std::string, std::string> describe(const CallResult &C, const Choice &
                    "; the status is the source and tag of the message and its count, as MPI gives it"};
 }
 
-/// The profile's measurement of the check that misses (MissFamily) for a
-/// message of Bytes: the figure, or "!" and why the template must not be
-/// used. The check costs the same at every size, so the small messages'
-/// points measure it (the median of the differences up to 4 KiB: beyond,
-/// the run-to-run noise of the exchange is larger than the check); it may
-/// cost at most 2% of the generic call at the message's size (unknown until
+/// The profile's measurement of the check that misses for a message of
+/// Bytes: the figure, or "!" and why the template must not be used. The
+/// check costs the same at every size: measured alone (CheckFamily), or
+/// else by the small messages' points of MissFamily (the median of the
+/// differences up to 4 KiB: beyond, the run-to-run noise of the exchange
+/// is larger than the check). It may cost at most 2% of the generic call
+/// with another rank (MissFamily's) at the message's size (unknown until
 /// run time: the smallest measured).
 std::string missProblem(const MachineProfile *Profile, std::optional<int64_t> Bytes) {
   std::string Size = Bytes ? llvm::formatv("{0} bytes", *Bytes).str() : "a size known only at run time";
   std::vector<double> Diffs;
-  const TemplatePoint *At = nullptr, *Largest = nullptr;
+  const TemplatePoint *At = nullptr, *Largest = nullptr, *Alone = nullptr;
   for (const TemplatePoint &P : Profile->Templates) {
+    if (P.Family == CheckFamily)
+      Alone = &P;
     if (P.Family != MissFamily)
       continue;
     if (P.Bytes <= 4096)
@@ -248,12 +254,12 @@ std::string missProblem(const MachineProfile *Profile, std::optional<int64_t> By
   if (!At)
     At = Largest;
   llvm::sort(Diffs);
-  double Cost = std::max(0.0, Diffs[Diffs.size() / 2]);
-  std::string Figure =
-      llvm::formatv("where the peers are another rank, the template's check costs {0} us "
-                    "(templates.{1}: the median difference up to 4096 bytes) against {2} us for "
-                    "the generic call at {3} bytes",
-                    llvm::format("%.3f", Cost), MissFamily, llvm::format("%.3f", At->GenericUs), At->Bytes);
+  double Cost = std::max(0.0, Alone ? Alone->TemplateUs - Alone->GenericUs : Diffs[Diffs.size() / 2]);
+  std::string How = Alone ? llvm::formatv("templates.{0}: the check alone", CheckFamily).str()
+                          : llvm::formatv("templates.{0}: the median difference up to 4096 bytes", MissFamily).str();
+  std::string Figure = llvm::formatv("where the peers are another rank, the template's check costs {0} us ({1}) "
+                                     "against {2} us for the generic call at {3} bytes",
+                                     llvm::format("%.3f", Cost), How, llvm::format("%.3f", At->GenericUs), At->Bytes);
   if (Cost > 0.02 * At->GenericUs)
     return "!the machine profile " + Profile->Path + ": " + Figure + " (the message: " + Size +
            "); the check may cost at most 2% of the call where it misses";

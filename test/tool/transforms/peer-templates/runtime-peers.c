@@ -12,6 +12,9 @@
 // RUN: %ompi-opt --report --profile=%t.unmeasured.json %s -- %mpich_cflags | FileCheck --check-prefix=UNMEASURED %s
 // RUN: sed 's/"template_us": 0.405/"template_us": 0.5/' %inputs/profile-peers.json > %t.json
 // RUN: %ompi-opt --report --profile=%t.json %s -- %mpich_cflags | FileCheck --check-prefix=DEAR %s
+// With the check measured alone (templates.self_sendrecv_check), its cost is that point's:
+// RUN: sed 's/"self_sendrecv_miss": \[/"self_sendrecv_check": [{"bytes": 0, "generic_us": 0.001, "template_us": 0.003}], "self_sendrecv_miss": [/' %inputs/profile-peers.json > %t.alone.json
+// RUN: %ompi-opt --report --profile=%t.alone.json %s -- %mpich_cflags | FileCheck --check-prefix=ALONE %s
 // RUN: %ompi-opt --transforms=peer-templates --profile=%inputs/profile-peers.json %s -o %t.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror -I%templates_include %mpich_cflags %t.c
@@ -24,9 +27,10 @@ static int ia[N];
 
 // A helper that forwards its parameters to MPI_Sendrecv (CoMD's
 // sendReceiveParallel): its peers are whatever the callers pass.
-// REPORT-DAG: runtime-peers.c:[[#@LINE+6]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) (its destination dest and its source source are known only at run time: the template compares them with the caller's rank in MPI_COMM_WORLD (MPI_Comm_rank) and runs the generic call unless both are the caller; then the receive takes {{.*}}; where the peers are another rank, the template's check costs 0.005 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes); saves the self-message's queueing, matching and copies through the MPI on the calls whose peers are the caller
-// UNMEASURED-DAG: runtime-peers.c:[[#@LINE+5]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}.unmeasured.json has no measurement of templates.self_sendrecv_miss (the template's check where the peers are another rank) for a size known only at run time)
-// DEAR-DAG: runtime-peers.c:[[#@LINE+4]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}: where the peers are another rank, the template's check costs 0.100 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes (the message: a size known only at run time); the check may cost at most 2% of the call where it misses)
+// REPORT-DAG: runtime-peers.c:[[#@LINE+7]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) (its destination dest and its source source are known only at run time: the template compares them with the caller's rank in MPI_COMM_WORLD (MPI_Comm_rank) and runs the generic call unless both are the caller; then the receive takes {{.*}}; where the peers are another rank, the template's check costs 0.005 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes); saves the self-message's queueing, matching and copies through the MPI on the calls whose peers are the caller
+// UNMEASURED-DAG: runtime-peers.c:[[#@LINE+6]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}.unmeasured.json has no measurement of templates.self_sendrecv_miss (the template's check where the peers are another rank) for a size known only at run time)
+// DEAR-DAG: runtime-peers.c:[[#@LINE+5]]:3: peer-templates: not done: MPI_Sendrecv with peers known only at run time stays generic (the machine profile {{.*}}: where the peers are another rank, the template's check costs 0.100 us (templates.self_sendrecv_miss: the median difference up to 4096 bytes) against 0.400 us for the generic call at 0 bytes (the message: a size known only at run time); the check may cost at most 2% of the call where it misses)
+// ALONE-DAG: runtime-peers.c:[[#@LINE+4]]:3: peer-templates: MPI_Sendrecv with peers known only at run time as a copy where both are the caller (mpiopt_sendrecv_self) ({{.*}}; where the peers are another rank, the template's check costs 0.002 us (templates.self_sendrecv_check: the check alone) against 0.400 us for the generic call at 0 bytes); saves {{.*}}
 int exchange(void *s, int n, int dest, void *r, int cap, int source) {
   MPI_Status st;
   int got = 0;
