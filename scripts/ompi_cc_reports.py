@@ -24,6 +24,12 @@ def summarise(cmd, own):
     alt = own.get("program_objects", {})
     paths = [alt.get(a, a) + ".ompi.json" for a in cmd.args
              if a.endswith(".o") and os.path.isfile(alt.get(a, a) + ".ompi.json")]
+    # An archive holds copies of objects whose reports stay beside the
+    # originals, which the link cannot find: say so rather than count less.
+    for a in cmd.args:
+        if a.endswith(".a") and os.path.isfile(a):
+            warn("--ompi-summary: the objects of %s are not counted (their reports are beside the objects "
+                 "the archive was made from: ompi-opt --summary-from=OBJECT.ompi.json,...)" % a)
     tmpdir = make_tmpdir()
     if tmpdir is None:
         warn("no temporary directory can be written; no summary")

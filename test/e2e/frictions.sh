@@ -107,6 +107,29 @@ assert isinstance(d, list) and [x['files'][0]['file'].split('/')[-1] for x in d]
     ok "report files: per source, one array, text; unwritable is a warning"
     ;;
 
+  summary-archive)
+    # --ompi-summary at a link with a static archive: the archive's objects
+    # are not counted, and one warning says so (HPL, AMG).
+    cat > part.c <<'EOF2'
+#include <mpi.h>
+double twice(double x) {
+  double a = x, b = 2 * x;
+  MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return a + b;
+}
+EOF2
+    "$E2E_OMPI_CC" --ompi-summary -c part.c -o part.o
+    ar rcs libpart.a part.o
+    "$E2E_OMPI_CC" --ompi-summary -c lazy.c -o lazy.o
+    "$E2E_OMPI_CC" --ompi-summary -o prog lazy.o libpart.a 2> err.txt || { cat err.txt; fail "the link failed"; }
+    lines err.txt "^ompi-cc: warning: --ompi-summary: the objects of libpart.a are not counted" 1
+    lines err.txt "ompi-opt summary: .* communication call sites in 1 file" 1
+    notraceback err.txt
+    noerror err.txt
+    ok "--ompi-summary with a static archive: counted without it, one warning"
+    ;;
+
   warnings)
     # Problems the build goes on past are warnings, not "error:" lines.
     mkdir -p out/heat.c.ompi  # the kept copy's name is taken by a directory
