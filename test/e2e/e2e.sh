@@ -33,8 +33,8 @@ same_output() {
 build_pair() {
   local cc
   cc=$(mpicc_of "$1")
-  "$cc" -O2 -Wall -Wextra -Werror -o plain "$2"
-  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep -O2 -Wall -Wextra -Werror -o "$3" "$2" \
+  "$cc" -O2 -Wall -Wextra -Werror -o plain "$2" -lm
+  OMPI_CC_MPICC="$cc" "$E2E_OMPI_CC" --ompi-report --ompi-keep -O2 -Wall -Wextra -Werror -o "$3" "$2" -lm \
     2> report.txt || { cat report.txt; fail "$(basename "$2") did not compile with ompi-cc"; }
 }
 
@@ -175,6 +175,20 @@ PY
     [ "$nw" -ge 7 ] || { cat nonblocking_cases.c.ompi; fail "expected the waits and tests rewritten, found $nw"; }
     same_output "$impl" "$n" ./plain ./nonblocking
     ok "nonblocking_cases.c: $nb starts through persistent requests; same output with $impl on $n ranks"
+    ;;
+
+  overlap)
+    # communication-overlap on overlap_cases.c under the shipped profile:
+    # waits move down past computation that does not need their transfers
+    # and a receive moves up past packing (the report names 6 moves); the
+    # program prints checksums of every buffer, so a move that let code see
+    # a message too early, or change a send buffer too early, shows.
+    impl=$1 n=$2
+    build_pair "$impl" "$E2E_SRC/overlap_cases.c" overlap
+    nm=$(grep -c "communication-overlap: MPI_.* moved down\|communication-overlap: MPI_Irecv posted earlier" report.txt || true)
+    [ "$nm" -eq 6 ] || { cat report.txt; fail "expected 6 calls moved, found $nm"; }
+    same_output "$impl" "$n" ./plain ./overlap
+    ok "overlap_cases.c: $nm calls moved; same output with $impl on $n ranks"
     ;;
 
   peers)

@@ -506,8 +506,10 @@ class Gen:
                        "MPI_COMM_WORLD, &%s[%d + %s]);"
                        % (k, k, n, k, "MPI_Issend" if self.chance(0.2) else "MPI_Isend", t, k, left, right, k, rq,
                           n, k))
-        how = self.r.randint(0, 4)
-        if how >= 3:
+        how = self.r.randint(0, 5)
+        if how == 5 and not pair:
+            how = 1
+        if how in (3, 4):
             f.locals.append("int %s;" % fl)
             out.append("%s = 0;" % fl)
         elif how == 2:
@@ -521,12 +523,38 @@ class Gen:
                        % (k, k, 2 * n, k, 2 * n, rq, ix, st))
         elif how == 3:
             out.append("while (!%s) MPI_Testall(%d, %s, &%s, %s);" % (fl, 2 * n, rq, fl, st))
-        else:
+        elif how == 4:
             out.append("for (%s = 0; %s < %d; %s++) { %s = 0; while (!%s) MPI_Test(&%s[%s], &%s, &%s[%s]); }"
                        % (k, k, 2 * n, k, fl, fl, rq, k, fl, st, k))
+        else:  # the send's and the receive's waits, in either order
+            waits = ["MPI_Wait(&%s[0], &%s[0]);" % (rq, st), "MPI_Wait(&%s[1], &%s[1]);" % (rq, st)]
+            if self.chance(0.5):
+                waits.reverse()
+            out.extend(waits)
+        if how in (0, 1, 5):
+            self.after_waits(f, out, t, u if pair else "%s[0]" % v)
         if not pair:
             out.append("for (%s = 0; %s < %d; %s++) %s += %s[%s] * (%s + 1);" % (k, k, n, k, u, v, k, k))
         out.append("for (%s = 0; %s < %d; %s++) mix(%s[%s] == MPI_REQUEST_NULL);" % (k, k, 2 * n, k, rq, k))
+
+    def after_waits(self, f, out, t, u):
+        """Computation after a nonblocking exchange's waits (what
+        communication-overlap moves the waits past): a loop on a scratch
+        array, then sometimes a read of the received data or a write of the
+        sent one, then more of the loop."""
+        sc, j = self.fresh("sc"), self.fresh("j")
+        f.locals.append("unsigned long %s[8] = {0}; int %s;" % (sc, j))
+        loop = "for (%s = 0; %s < 8; %s++) %s[%s] = %s[%s] * 3 + (unsigned long)%s + (unsigned long)%s;" % (
+            j, j, j, sc, j, sc, j, j, t)
+        out.append(loop)
+        what = self.r.randint(0, 3)
+        if what == 0:
+            out.append("%s[1] += (unsigned long)%s;" % (sc, u))
+        elif what == 1:
+            out.append("%s += (long)(%s[2] %% 1000);" % (t, sc))
+        if self.chance(0.5):
+            out.append(loop)
+        out.append("mix((long)((%s[7] + %s[1]) %% 1000003));" % (sc, sc))
 
     def dtype_type(self, t, dyn, decls, build):
         """A derived datatype t of doubles (what datatype-templates compiles),

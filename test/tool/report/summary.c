@@ -6,8 +6,8 @@
 // RUN: %ompi-opt --summary --profile=%inputs/profile-peers.json %s %S/../analysis/broadcast.c -- %mpich_cflags | FileCheck --match-full-lines %s
 // CHECK: ompi-opt summary: 36 communication call sites in 2 files
 // CHECK-NEXT:      8   22%  changed
-// CHECK-NEXT:     18   50%  declined (a transformation looked and said why not)
-// CHECK-NEXT:     10   28%  not considered (no transformation handles the call)
+// CHECK-NEXT:     20   56%  declined (a transformation looked and said why not)
+// CHECK-NEXT:      8   22%  not considered (no transformation handles the call)
 // CHECK-EMPTY:
 // CHECK-NEXT: Changed, by transformation:
 // CHECK-NEXT:      6   17%  reduction-fusion

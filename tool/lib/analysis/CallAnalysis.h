@@ -101,6 +101,7 @@ enum class NoteKind {
   ForcePoint, ///< a wait inserted where a deferred result is needed
   Template,   ///< a call replaced by a specialised template
   Planned,    ///< a collective handed to the runtime's planned or large-vector forms
+  Moved,      ///< a call moved within its block (communication-overlap)
 };
 
 /// A change a transformation made, or one it looked at and declined.

@@ -33,6 +33,25 @@ const VarDecl *refVar(const Expr *E) {
   const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenCasts() : nullptr);
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
+
+/// Whether F, defined in this file, only frees its parameter ArgNo: every
+/// use of it is the argument of free (a wrapper such as the PRK's
+/// `prk_free(p) { free(p); }`), so the memory passed goes nowhere else.
+bool freesOnly(const FunctionDecl *F, unsigned ArgNo) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || ArgNo >= Def->getNumParams())
+    return false;
+  const ParmVarDecl *PV = Def->getParamDecl(ArgNo);
+  unsigned Frees = 0, Refs = 0; // every reference must be a free's argument
+  anyNode(Def->getBody(), [&](const Stmt *S) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    Frees += CE && calleeName(CE) == "free" && CE->getNumArgs() == 1 && refVar(CE->getArg(0)) == PV;
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    Refs += D && D->getDecl() == PV;
+    return false;
+  });
+  return Frees && Frees == Refs;
+}
 } // namespace
 
 namespace ompi {
@@ -109,8 +128,16 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
       return elementUse(P, U, nullptr);
     if (U->getOpcode() == UO_LNot)
       return;
-    if (U->getOpcode() == UO_AddrOf)
+    if (U->getOpcode() == UO_AddrOf) {
+      // posix_memalign(&p, alignment, size): p is given a fresh object.
+      const Expr *Addr = U;
+      const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, U, &Addr));
+      if (CE && calleeName(CE) == "posix_memalign" && CE->getNumArgs() == 3 && CE->getArg(0) == Addr) {
+        P.Sets.push_back({CE, CE, Cur});
+        return;
+      }
       return escape(P, llvm::formatv("the address of {0} is taken at line {1}", Name, L));
+    }
     return escape(P, llvm::formatv("{0} is moved at line {1}", Name, L));
   }
   if (const auto *B = dyn_cast<BinaryOperator>(Parent)) {
@@ -164,7 +191,7 @@ void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, co
     ++ArgNo;
   if (ArgNo == CE->getNumArgs())
     return escape(P, llvm::formatv("{0} is called through at line {1}", Name, L));
-  if (Callee == "free" && !Index)
+  if ((Callee == "free" || freesOnly(CE->getDirectCallee(), ArgNo)) && !Index)
     return;
   if (Callee == "realloc" && ArgNo == 0 && !Index) {
     const auto *B = dyn_cast_or_null<BinaryOperator>(parentThroughCasts(Ctx, CE));
@@ -179,7 +206,7 @@ void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, co
     return store(P, CE, Index, nullptr,
                  llvm::formatv("{0}'s memory is copied into by {1} at line {2}", Name, Callee, L).str());
   if (const FunctionModel *M = modelOf(CE)) {
-    Role R = ArgNo < M->Args.size() ? M->Args[ArgNo].R : Role::Other;
+    Role R = roleOf(CE, Arg).value_or(Role::Other);
     if (R == Role::SendBuf)
       return;
     if ((R == Role::RecvBuf || R == Role::Buf) && sameOnEveryRank(*M, R)) {
@@ -268,8 +295,8 @@ bool OwnedMemory::freshValue(const Expr *E, const VarDecl *Self) {
   llvm::StringRef N = calleeName(CE);
   if (N.empty())
     return false;
-  if (llvm::is_contained(Allocators, N))
-    return true;
+  if (llvm::is_contained(Allocators, N) || N == "posix_memalign")
+    return true; // posix_memalign: E is the call that sets the pointer
   if (N == "realloc")
     return Self && CE->getNumArgs() == 2 && refVar(CE->getArg(0)) &&
            refVar(CE->getArg(0))->getCanonicalDecl() == Self->getCanonicalDecl();

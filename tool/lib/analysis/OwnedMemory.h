@@ -14,10 +14,11 @@
 //  - it points to arithmetic data (int, double, ...; void for an allocator
 //    that returns it),
 //  - every value it is given is a fresh object: malloc, calloc,
-//    aligned_alloc, realloc of its own value, a function that returns one
-//    (below), or a null pointer;
+//    aligned_alloc, posix_memalign(&p, ...), realloc of its own value, a
+//    function that returns one (below), or a null pointer;
 //  - its value is only indexed or dereferenced (`p[i]`, `*p`, `*(p + i)`),
-//    tested (`if (p)`, `p == NULL`), freed, passed to an MPI call as a
+//    tested (`if (p)`, `p == NULL`), freed (by free, or by a function of
+//    this file that only passes its parameter to free), passed to an MPI call as a
 //    buffer, or to memset, memcpy or memmove; never copied, returned (but
 //    see below), passed to another function, exposed in a window, nor its
 //    address or an element's address kept.

@@ -87,13 +87,8 @@ struct AddressUse {
 std::optional<AddressUse> mpiAddressUse(const Expr *E, ASTContext &Ctx) {
   const Expr *Cur = E;
   const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, E, &Cur));
-  const FunctionModel *M = modelOf(CE);
-  if (!M)
-    return std::nullopt;
-  for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
-    if (CE->getArg(I) == Cur)
-      return AddressUse{CE, M->Args[I].R, M};
-  return std::nullopt;
+  std::optional<Role> R = roleOf(CE, Cur);
+  return R ? std::optional<AddressUse>(AddressUse{CE, *R, modelOf(CE)}) : std::nullopt;
 }
 
 /// Every write of an untracked variable and every address of a variable

@@ -23,6 +23,17 @@ inline const clang::Expr *argOf(const clang::CallExpr *CE, Role R) {
   return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
 }
 
+/// The role of the argument Arg (one of CE's arguments, as passed) by the
+/// model of the MPI function CE calls; null when CE calls no modelled
+/// function or Arg is not one of its modelled arguments.
+inline std::optional<Role> roleOf(const clang::CallExpr *CE, const clang::Expr *Arg) {
+  const FunctionModel *M = modelOf(CE);
+  for (unsigned I = 0; M && I < CE->getNumArgs() && I < M->Args.size(); ++I)
+    if (CE->getArg(I) == Arg)
+      return M->Args[I].R;
+  return std::nullopt;
+}
+
 } // namespace ompi
 
 #endif

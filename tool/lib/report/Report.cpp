@@ -104,6 +104,8 @@ llvm::StringRef ompi::noteKindName(NoteKind K) {
     return "template";
   case NoteKind::Planned:
     return "planned";
+  case NoteKind::Moved:
+    return "moved";
   }
   return "declined";
 }

@@ -29,6 +29,9 @@ static const std::vector<TransformInfo> Registry = {
     {"nonblocking-persistent",
      "run nonblocking sends and receives through a function's cache of persistent requests, and their waits alike",
      runNonblockingPersistent},
+    {"communication-overlap",
+     "move nonblocking completions down and receives up their blocks, past the statements that do not need them",
+     runCommunicationOverlap},
 };
 
 llvm::ArrayRef<TransformInfo> ompi::transforms() { return Registry; }

@@ -78,6 +78,7 @@ llvm::Error runSendrecvPairing(TransformContext &TC);       // SendrecvPairing.c
 llvm::Error runPeerTemplates(TransformContext &TC);         // PeerTemplates.cpp
 llvm::Error runPersistentRequests(TransformContext &TC);    // PersistentRequests.cpp
 llvm::Error runNonblockingPersistent(TransformContext &TC); // NonblockingPersistent.cpp
+llvm::Error runCommunicationOverlap(TransformContext &TC);  // CommunicationOverlap.cpp
 
 } // namespace ompi
 

@@ -1,0 +1,440 @@
+//===- OverlapPlan.cpp - Completions later, receives earlier --------------===//
+#include "analysis/OverlapPlan.h"
+#include "analysis/OverlapAccess.h"
+#include "mpi/CallModel.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+constexpr const char *Transform = "communication-overlap";
+
+bool isStart(llvm::StringRef F) {
+  return llvm::StringSwitch<bool>(F)
+      .Cases("MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", "MPI_Irecv", true)
+      .Default(false);
+}
+bool isCompletion(llvm::StringRef F) { return F.starts_with("MPI_Wait") || F.starts_with("MPI_Test"); }
+
+/// The requests a request argument names: a variable, and one constant
+/// element of it (none: any element, or the variable itself).
+struct ReqRef {
+  const VarDecl *V = nullptr;
+  std::optional<int64_t> Elem;
+};
+
+ReqRef requestRef(const ASTContext &Ctx, const Expr *Arg) {
+  const Expr *E = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  std::optional<int64_t> Elem;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
+    Expr::EvalResult R;
+    if (A->getIdx()->EvaluateAsInt(R, Ctx))
+      Elem = R.Val.getInt().getExtValue();
+    E = A->getBase()->IgnoreParenImpCasts();
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(E); B && B->isAdditiveOp()) {
+    E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
+  }
+  return {namedVar(E), Elem};
+}
+
+bool disjoint(const ReqRef &A, const ReqRef &B) {
+  return A.V && B.V && (A.V->getCanonicalDecl() != B.V->getCanonicalDecl() || (A.Elem && B.Elem && *A.Elem != *B.Elem));
+}
+
+/// Whether T is MPI_Request through its typedefs, or an array of them.
+bool requestType(QualType T) {
+  if (const ArrayType *A = T->getAsArrayTypeUnsafe())
+    return requestType(A->getElementType());
+  for (const TypedefType *TT = T->getAs<TypedefType>(); TT;) {
+    if (isRequestType(TT->getDecl()->getName()))
+      return true;
+    TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
+  }
+  return false;
+}
+
+bool predefinedType(const ArgResult *T) {
+  const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
+  return H && H->Kind == HandleKind::Datatype && !isNullHandle(H->Name);
+}
+
+/// What a moving call must not meet: memory, and the rule for it.
+struct Guard {
+  Place At;
+  bool WritesOnly = false; ///< only a write meets it (a send buffer, a variable the call reads)
+  std::string What;        ///< "top_buf_in, which the receive at line 340 fills"
+};
+
+/// The calls and facts the plan works with.
+struct Planner {
+  ASTContext &Ctx;
+  const FileResult &Calls;
+  llvm::function_ref<bool(const CallExpr *)> Taken;
+  llvm::function_ref<bool(const Stmt *)> Changed;
+  OwnedMemory Owned;
+  OverlapMemory Mem;
+  OverlapPlan Plan;
+  std::map<const CallExpr *, const CallResult *> Facts;
+
+  Planner(ASTContext &Ctx, const FileResult &Calls, llvm::function_ref<bool(const CallExpr *)> Taken,
+          llvm::function_ref<bool(const Stmt *)> Changed)
+      : Ctx(Ctx), Calls(Calls), Taken(Taken), Changed(Changed), Owned(Ctx, nullptr), Mem(Ctx, Owned) {
+    for (const CallResult &C : Calls.Calls)
+      if (C.Call)
+        Facts[C.Call] = &C;
+  }
+
+  unsigned line(const Stmt *S) const { return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()); }
+  std::string text(const Expr *E) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
+                                Ctx.getLangOpts())
+        .str();
+  }
+
+  std::optional<std::string> callProblem(const CallResult &C);
+  std::optional<std::string> requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out);
+  std::optional<std::string> waitGuards(const CallResult &W, std::vector<Guard> &Out);
+  void argGuards(const CallResult &C, std::vector<Guard> &Out);
+  std::optional<std::string> blocks(const Stmt *S, const std::vector<Guard> &G, const FunctionDecl *F);
+  bool crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G);
+  bool insertable(const Stmt *S) const;
+  void sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests);
+  void hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs, const std::set<unsigned> &Dests);
+  void decline(const CallResult &C, std::string Why) {
+    Plan.Declined.push_back(
+        ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
+                       C.Function + (isStart(C.Function) ? " stays where it is posted" : " stays where it is written"),
+                       std::move(Why)));
+  }
+};
+
+/// Why the call itself cannot move: written in a macro, its value used,
+/// side effects in its arguments, rewritten by another transformation.
+std::optional<std::string> Planner::callProblem(const CallResult &C) {
+  if (C.Call->getBeginLoc().isMacroID() || C.Call->getEndLoc().isMacroID())
+    return "the call is written in a macro";
+  if (Taken(C.Call))
+    return "another transformation rewrote the call";
+  for (const Expr *A : C.Call->arguments())
+    if (A->HasSideEffects(Ctx))
+      return "an argument (" + text(A) + ") has side effects";
+  std::string T = text(C.Call);
+  if (T.empty() || llvm::StringRef(T).contains("//") || llvm::StringRef(T).contains("/*"))
+    return "the call's text holds a comment";
+  return std::nullopt;
+}
+
+/// Every variable an argument of C reads: a moved call must find them as
+/// they were.
+void Planner::argGuards(const CallResult &C, std::vector<Guard> &Out) {
+  for (const Expr *A : C.Call->arguments())
+    anyNode(A, [&](const Stmt *S) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          Out.push_back({{Place::Named, V}, true, V->getNameAsString() + ", which the call's arguments read"});
+      return false;
+    });
+}
+
+/// The guards of request variable R for wait W: R itself, and the buffers
+/// of every transfer started on R in W's function.
+std::optional<std::string> Planner::requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out) {
+  const VarDecl *R = Req.V;
+  std::string Name = R->getNameAsString();
+  if (!R->hasLocalStorage() || isa<ParmVarDecl>(R) || !requestType(R->getType()))
+    return "its request variable '" + Name + "' is not an automatic MPI_Request (or array of them) of " +
+           W.EnclosingFunction;
+  if (Mem.reachable(R, W.Caller))
+    return "the address of its request variable '" + Name + "' is kept, so other code may complete its requests";
+  Out.push_back({{Place::Named, R}, false, Name + ", the request variable"});
+  for (const CallResult &C : Calls.Calls) {
+    if (!C.Call || C.Caller != W.Caller || isCompletion(C.Function))
+      continue;
+    const Expr *Q = C.expr(Role::Request) ? C.expr(Role::Request) : C.expr(Role::Requests);
+    ReqRef Started = Q ? requestRef(Ctx, Q) : ReqRef();
+    if (!Started.V || Started.V->getCanonicalDecl() != R->getCanonicalDecl() || disjoint(Req, Started))
+      continue; // another variable, or another constant element of the array
+    if (!isStart(C.Function))
+      return llvm::formatv("{0} at line {1} also uses '{2}'", C.Function, C.Line, Name).str();
+    if (!predefinedType(C.arg(Role::Type)))
+      return llvm::formatv("the {0} at line {1} has a derived datatype, which may reach memory outside its buffer",
+                           C.Function, C.Line)
+          .str();
+    bool Send = C.Function != "MPI_Irecv";
+    const Expr *Buf = C.expr(Send ? Role::SendBuf : Role::RecvBuf);
+    if (!Buf)
+      return llvm::formatv("the {0} at line {1} has no buffer argument", C.Function, C.Line).str();
+    Out.push_back({Mem.pointee(Buf), Send,
+                   llvm::formatv("{0}, which the {1} at line {2} {3}", OverlapMemory::describe(Mem.pointee(Buf)),
+                                 Send ? "send" : "receive", C.Line, Send ? "reads" : "fills")});
+  }
+  return std::nullopt;
+}
+
+/// The guards of a wait: its requests' transfers, its status, what its
+/// arguments read.
+std::optional<std::string> Planner::waitGuards(const CallResult &W, std::vector<Guard> &Out) {
+  const Expr *Q = W.expr(W.Function == "MPI_Wait" ? Role::Request : Role::Requests);
+  ReqRef Req = requestRef(Ctx, Q);
+  if (!Req.V)
+    return "its request (" + (Q ? text(Q) : std::string("?")) + ") is not a variable of " + W.EnclosingFunction;
+  if (auto Why = requestGuards(W, Req, Out))
+    return Why;
+  const Expr *St = W.expr(W.Function == "MPI_Wait" ? Role::Status : Role::Statuses);
+  const ArgResult *SA = W.arg(W.Function == "MPI_Wait" ? Role::Status : Role::Statuses);
+  if (St && !(SA && SA->Sym.K == SymValue::Handle)) {
+    Place P = Mem.pointee(St);
+    if (P.K != Place::Named)
+      return "its status (" + text(St) + ") is not a named variable";
+    Out.push_back({P, false, P.Var->getNameAsString() + ", the status the wait writes"});
+  }
+  argGuards(W, Out);
+  return std::nullopt;
+}
+
+/// Why statement S may not run on the other side of a moving call with
+/// guards G, or nullopt.
+std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guard> &G, const FunctionDecl *F) {
+  unsigned L = line(S);
+  if (Changed(S))
+    return llvm::formatv("another transformation changed line {0}", L).str();
+  // A declaration of a name the call uses: the call would name another
+  // variable (or one not yet declared) on the other side.
+  if (const auto *D = dyn_cast<DeclStmt>(S))
+    for (const Decl *X : D->decls())
+      if (const auto *N = dyn_cast<NamedDecl>(X))
+        for (const Guard &Gd : G)
+          if (Gd.At.K == Place::Named && Gd.At.Var->getName() == N->getName())
+            return llvm::formatv("line {0} declares {1}, which the call names", L, N->getName()).str();
+  if (auto Why = Mem.notLocal(S))
+    return llvm::formatv("line {0} is not local: {1}", L, *Why).str();
+  for (const Access &A : Mem.accesses(S))
+    for (const Guard &Gd : G)
+      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F)) {
+        bool Same = A.At.K == Place::Named ? Gd.At.K == Place::Named
+                                           : OverlapMemory::describe(A.At) == OverlapMemory::describe(Gd.At);
+        return llvm::formatv("line {0} {1} {2}{3}", line(A.E), A.Write ? "writes" : "reads",
+                             Same ? "" : OverlapMemory::describe(A.At) + ", which may be ", Gd.What)
+            .str();
+      }
+  return std::nullopt;
+}
+
+/// Whether S is an MPI_Wait or MPI_Waitall statement a wait W (request Req,
+/// guards G) may pass: other requests, another status, nothing W reads.
+bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G) {
+  const auto *CE = dyn_cast<CallExpr>(S);
+  auto It = CE ? Facts.find(CE) : Facts.end();
+  const CallResult *C = It != Facts.end() ? It->second : nullptr;
+  if (!C || (C->Function != "MPI_Wait" && C->Function != "MPI_Waitall") || Changed(S) || callProblem(*C))
+    return false;
+  ReqRef Other = requestRef(Ctx, C->expr(C->Function == "MPI_Wait" ? Role::Request : Role::Requests));
+  if (!disjoint(Req, Other))
+    return false;
+  // Its status and requests are all it writes.
+  const Expr *St = C->expr(C->Function == "MPI_Wait" ? Role::Status : Role::Statuses);
+  const ArgResult *SA = C->arg(C->Function == "MPI_Wait" ? Role::Status : Role::Statuses);
+  std::vector<Place> Writes{{Place::Named, Other.V}};
+  if (St && !(SA && SA->Sym.K == SymValue::Handle))
+    Writes.push_back(Mem.pointee(St));
+  for (const Place &P : Writes)
+    for (const Guard &Gd : G) {
+      if (Gd.At.K == Place::Named && P.K == Place::Named && Gd.At.Var == Req.V && P.Var == Req.V)
+        continue; // other elements of the same request array
+      if (Mem.mayMeet({P, true, nullptr}, Gd.At, W.Caller))
+        return false;
+    }
+  return true;
+}
+
+/// Whether code can be put just before S: it begins in this file's text
+/// (or at the start of a macro's expansion that is the whole statement).
+bool Planner::insertable(const Stmt *S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = S->getBeginLoc();
+  if (B.isFileID())
+    return SM.isWrittenInMainFile(B);
+  SourceLocation Exp;
+  return Lexer::isAtStartOfMacroExpansion(B, SM, Ctx.getLangOpts(), &Exp) && SM.isWrittenInMainFile(Exp) &&
+         (S->getEndLoc().isFileID() || Lexer::isAtEndOfMacroExpansion(S->getEndLoc(), SM, Ctx.getLangOpts()));
+}
+
+/// Whether S holds a loop: computation worth overlapping (a few scalar
+/// assignments take less than the calls cost to move).
+bool works(const Stmt *S) {
+  return anyNode(S, [](const Stmt *X) { return isa<ForStmt, WhileStmt, DoStmt>(X); });
+}
+
+/// The lines of B's statements From..To-1, as text ("line 4", "lines 4-9").
+std::string span(const Planner &P, const CompoundStmt *B, unsigned From, unsigned To) {
+  unsigned A = P.line(B->body_begin()[From]);
+  unsigned Z = P.Ctx.getSourceManager().getExpansionLineNumber(B->body_begin()[To - 1]->getEndLoc());
+  return A == Z ? llvm::formatv("line {0}", A).str() : llvm::formatv("lines {0}-{1}", A, Z).str();
+}
+
+void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests) {
+  unsigned N = B->size();
+  for (const CallResult *W : Waits) {
+    unsigned I = std::find(B->body_begin(), B->body_end(), W->Call) - B->body_begin();
+    if (I + 1 >= N)
+      continue; // nothing follows it
+    std::vector<Guard> G;
+    std::optional<std::string> Why = callProblem(*W);
+    if (!Why)
+      Why = waitGuards(*W, G);
+    if (Why) {
+      decline(*W, *Why);
+      continue;
+    }
+    ReqRef Req = requestRef(Ctx, W->expr(W->Function == "MPI_Wait" ? Role::Request : Role::Requests));
+    unsigned J = I + 1;
+    std::string Stop;
+    std::set<unsigned> Crossed; // other waits it passes: no work to overlap
+    for (; J < N; ++J) {
+      const Stmt *S = B->body_begin()[J];
+      if (crossable(S, *W, Req, G)) {
+        Crossed.insert(J);
+        continue;
+      }
+      if (auto Y = blocks(S, G, W->Caller)) {
+        Stop = *Y;
+        break;
+      }
+    }
+    const SourceManager &SM = Ctx.getSourceManager();
+    while (J > I + 1 && (J < N ? !insertable(B->body_begin()[J])
+                               : !(B->getRBracLoc().isFileID() && SM.isWrittenInMainFile(B->getRBracLoc()))))
+      --J;
+    unsigned Work = 0;
+    for (unsigned K = I + 1; K < J; ++K)
+      Work += !Crossed.count(K) && works(B->body_begin()[K]);
+    if (!Work) {
+      decline(*W, J > I + 1 + Crossed.size() ? "what it could pass (" + span(*this, B, I + 1, J) +
+                                                   ") holds no loop: too little computation to overlap" +
+                                                   (Stop.empty() ? "" : " (then " + Stop + ")")
+                  : Stop.empty() ? "only other waits follow it in its block"
+                                 : "what follows needs the transfers it completes: " + Stop);
+      continue;
+    }
+    Dests.insert(J);
+    OverlapMove M{B, I, J, true, {}};
+    std::string Span = span(*this, B, I + 1, J);
+    bool Many = llvm::StringRef(Span).starts_with("lines");
+    std::string To =
+        J < N ? llvm::formatv("before line {0}", line(B->body_begin()[J])).str()
+              : llvm::formatv("to the end of its block (line {0})", SM.getExpansionLineNumber(B->getRBracLoc())).str();
+    M.Note = ChangeNote::at(
+        Transform, true, W->File, W->Line, W->Column, W->Function + " moved down " + To,
+        llvm::formatv("{0} {1} not depend on the transfers it completes: {2} no memory a send of them reads, "
+                      "touch none a receive of them fills, name neither its requests nor its status, write nothing "
+                      "its arguments read, and call nothing that communicates; the wait completes the same requests "
+                      "with the same results, and nothing between its two places communicates{3}",
+                      Span, Many ? "do" : "does", Many ? "they write" : "it writes",
+                      Stop.empty() ? "" : " (it stops there: " + Stop + ")")
+            .str());
+    M.Note.Kind = NoteKind::Moved;
+    M.Note.Saves = "the time of " + Span + ", which now runs while the transfers complete";
+    Plan.Moves.push_back(std::move(M));
+  }
+}
+
+void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs,
+                            const std::set<unsigned> &Dests) {
+  for (const CallResult *R : Recvs) {
+    unsigned I = std::find(B->body_begin(), B->body_end(), R->Call) - B->body_begin();
+    unsigned Lower = 0;
+    for (unsigned D : Dests)
+      if (D <= I)
+        Lower = std::max(Lower, D);
+    if (I == Lower)
+      continue; // nothing it could pass
+    std::optional<std::string> Why = callProblem(*R);
+    ReqRef Req = requestRef(Ctx, R->expr(Role::Request));
+    if (!Why && !predefinedType(R->arg(Role::Type)))
+      Why = "its datatype is not a predefined one: a derived datatype may reach memory outside its buffer";
+    if (!Why && !Req.V)
+      Why = "its request is not a variable";
+    if (Why) {
+      decline(*R, *Why);
+      continue;
+    }
+    std::vector<Guard> G{{Mem.pointee(R->expr(Role::RecvBuf)), false,
+                          OverlapMemory::describe(Mem.pointee(R->expr(Role::RecvBuf))) + ", which it fills"},
+                         {{Place::Named, Req.V}, false, Req.V->getNameAsString() + ", its request variable"}};
+    argGuards(*R, G);
+    unsigned J = I;
+    std::string Stop;
+    for (; J > Lower; --J)
+      if (auto Y = blocks(B->body_begin()[J - 1], G, R->Caller)) {
+        Stop = *Y;
+        break;
+      }
+    while (J < I && !insertable(B->body_begin()[J]))
+      ++J;
+    unsigned Work = std::count_if(B->body_begin() + J, B->body_begin() + I, works);
+    if (!Work) {
+      decline(*R, J < I ? "what it could pass (" + span(*this, B, J, I) +
+                              ") holds no loop: too little computation to overlap" +
+                              (Stop.empty() ? "" : " (then " + Stop + ")")
+                        : "what comes before it must run first: " + Stop);
+      continue;
+    }
+    OverlapMove M{B, I, J, false, {}};
+    std::string Span = span(*this, B, J, I);
+    bool Many = llvm::StringRef(Span).starts_with("lines");
+    M.Note = ChangeNote::at(
+        Transform, true, R->File, R->Line, R->Column,
+        llvm::formatv("MPI_Irecv posted earlier, before line {0}", line(B->body_begin()[J])).str(),
+        llvm::formatv("{0} {1} no memory its buffer may lie in, {2} no request of it, {3} nothing its "
+                      "arguments read and {4} nothing that communicates, so the receive is posted in the same "
+                      "order among MPI calls and matches the same message{5}",
+                      Span, Many ? "touch" : "touches", Many ? "name" : "names", Many ? "write" : "writes",
+                      Many ? "call" : "calls", Stop.empty() ? "" : " (it stops there: " + Stop + ")")
+            .str());
+    M.Note.Kind = NoteKind::Moved;
+    M.Note.Saves = "the time of " + Span + ", during which the message may now arrive";
+    Plan.Moves.push_back(std::move(M));
+  }
+}
+
+} // namespace
+
+OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
+                              llvm::function_ref<bool(const CallExpr *)> Taken,
+                              llvm::function_ref<bool(const Stmt *)> Changed) {
+  // The blocks, in order, and the waits and receives that are statements of them.
+  std::vector<const CompoundStmt *> Order;
+  std::map<const CompoundStmt *, std::pair<std::vector<const CallResult *>, std::vector<const CallResult *>>> Blocks;
+  for (const CallResult &C : Calls.Calls) {
+    bool Wait = C.Function == "MPI_Wait" || C.Function == "MPI_Waitall";
+    if (!C.Call || !C.Caller || (!Wait && C.Function != "MPI_Irecv"))
+      continue;
+    const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call));
+    if (!B)
+      continue;
+    if (!Blocks.count(B))
+      Order.push_back(B);
+    (Wait ? Blocks[B].first : Blocks[B].second).push_back(&C);
+  }
+  if (Order.empty())
+    return {};
+  Planner P(Ctx, Calls, Taken, Changed);
+  for (const CompoundStmt *B : Order) {
+    std::set<unsigned> Dests;
+    P.sinkWaits(B, Blocks[B].first, Dests);
+    P.hoistReceives(B, Blocks[B].second, Dests);
+  }
+  return std::move(P.Plan);
+}

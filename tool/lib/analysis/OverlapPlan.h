@@ -1,0 +1,88 @@
+//===- OverlapPlan.h - Completions later, receives earlier ----------------===//
+//
+// The communication-overlap transformation (Danalis et al., SC 2005, within
+// one block): a nonblocking transfer's completion (MPI_Wait, MPI_Waitall)
+// moves down its block, past the statements that do not depend on the
+// transfers it completes, and an MPI_Irecv moves up its block, past the
+// statements its receive does not depend on; the computation the move
+// passes then runs while the messages are in flight.
+//
+// What is proved, for a wait W moved past statements S1..Sk of its block:
+//  - W is an expression statement of its own (its value discarded), written
+//    outside a macro, whose arguments have no side effects;
+//  - its request variable R (`&r`, `&reqs[i]`, `reqs`) is an automatic
+//    variable of the function of type MPI_Request (or an array of them)
+//    whose address is used only by MPI calls, so only this function's
+//    calls start and complete its requests; every start on R is MPI_Isend,
+//    MPI_Issend, MPI_Ibsend, MPI_Irsend or MPI_Irecv of a predefined
+//    datatype (a derived one may reach memory outside its buffer), and the
+//    transfers W may complete are among them: their buffers are the
+//    memory in question;
+//  - each Si is local (OverlapAccess.h: no call but pure library functions,
+//    no jump out of it, no label) and no other transformation changed it;
+//    it names neither R nor W's status, writes no variable W's arguments
+//    read, writes no memory a send buffer may lie in and touches none a
+//    receive buffer may lie in (OverlapAccess.h's places);
+//  - or Si is itself an MPI_Wait or MPI_Waitall statement on requests that
+//    are not W's (another variable, or other constant elements of the same
+//    array), with another status: two waits on requests that are both
+//    already started complete in either order, since nothing between them
+//    communicates.
+// So the statements read and write exactly what they did, and W completes
+// the same requests with the same results; only the time at which the
+// process learns of the completion moves. Nothing else communicates
+// between W's two places, so message matching and the order of every
+// other MPI call are unchanged.
+//
+// For an MPI_Irecv I moved above statements S1..Sk of its block: I is an
+// expression statement of its own outside a macro, without side effects
+// in its arguments, of a predefined datatype, written as an MPI call
+// (no other transformation rewrote it); each Si is local, no other
+// transformation changed it, names I's request variable nowhere, writes no
+// variable I's arguments read and touches no memory I's buffer may lie in
+// (a posted receive may write its buffer at any time). No MPI call lies
+// between I's two places, so the receives are posted in the same order and
+// match the same messages.
+//
+// A receive does not move above the place a moved wait was put (the two
+// keep their order), and a wait is not moved when all it would pass is
+// other waits and declarations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPI_TOOL_ANALYSIS_OVERLAPPLAN_H
+#define OMPI_TOOL_ANALYSIS_OVERLAPPLAN_H
+
+#include "analysis/CallAnalysis.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CompoundStmt;
+} // namespace clang
+
+namespace ompi {
+
+/// One statement that moves within its block.
+struct OverlapMove {
+  const clang::CompoundStmt *Block = nullptr;
+  unsigned From = 0;  ///< its index in the block
+  unsigned To = 0;    ///< the index it goes before (the block's size: its end)
+  bool Later = false; ///< a completion moved down (else a receive moved up)
+  ChangeNote Note;
+};
+
+struct OverlapPlan {
+  std::vector<OverlapMove> Moves; ///< grouped by block, in order
+  std::vector<ChangeNote> Declined;
+};
+
+/// Taken: the calls another transformation already rewrote; Changed: whether
+/// another transformation changed a statement.
+OverlapPlan planOverlap(clang::ASTContext &Ctx, const FileResult &Calls,
+                        llvm::function_ref<bool(const clang::CallExpr *)> Taken,
+                        llvm::function_ref<bool(const clang::Stmt *)> Changed);
+
+} // namespace ompi
+
+#endif

@@ -1,0 +1,142 @@
+//===- CommunicationOverlap.cpp - Rewrite: waits later, receives earlier --===//
+//
+// Moves the statements of the overlap plan (analysis/OverlapPlan.h states
+// what is proved) within their blocks: the call's text leaves its place
+// (its lines stay, blank) and is written on the line of the statement it
+// now precedes, or before the block's closing brace, so no other line
+// moves:
+//
+//   MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+//   MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+//   for (i = 0; i < n; i++) a[i] = in[i];
+// }
+//     ->
+//
+//   MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+//   for (i = 0; i < n; i++) a[i] = in[i];
+// MPI_Wait(&req[0], MPI_STATUS_IGNORE); }
+//
+// A block's moves are added together or not at all (when another
+// transformation's change meets them, each is reported as declined).
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/OverlapPlan.h"
+#include "support/SourceText.h"
+#include "transforms/Rewrite.h"
+#include "transforms/Transforms.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include <map>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// Whether a replacement already made touches the text of S.
+bool changedBefore(ASTContext &Ctx, const tooling::Replacements &Out, const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = SM.getExpansionRange(S->getSourceRange());
+  if (!SM.isWrittenInMainFile(R.getBegin()))
+    return true;
+  unsigned B = SM.getFileOffset(R.getBegin()),
+           E = SM.getFileOffset(stmtEnd(Ctx, S).isValid() ? stmtEnd(Ctx, S) : R.getEnd());
+  for (const tooling::Replacement &X : Out)
+    if (X.getOffset() <= E && X.getOffset() + X.getLength() >= B)
+      return true;
+  return false;
+}
+
+/// The offset where code put before S goes.
+unsigned insertOffset(const SourceManager &SM, const Stmt *S) {
+  return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+}
+
+/// The replacements of one block's moves: each moved statement's text
+/// blanked (its newlines kept), and written, on one line, before the
+/// statement it now precedes.
+llvm::Expected<tooling::Replacements> blockEdits(ASTContext &Ctx, const std::vector<const OverlapMove *> &Moves) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const CompoundStmt *B = Moves.front()->Block;
+  std::map<unsigned, std::string> Inserts;                      // index -> text
+  std::map<unsigned, std::pair<unsigned, std::string>> Deletes; // offset -> (length, newlines)
+  std::vector<const OverlapMove *> Sorted(Moves);
+  std::sort(Sorted.begin(), Sorted.end(), [](auto *X, auto *Y) { return X->From < Y->From; });
+  for (const OverlapMove *M : Sorted) {
+    const Stmt *S = B->body_begin()[M->From];
+    unsigned From = SM.getFileOffset(S->getBeginLoc()), To = SM.getFileOffset(stmtEnd(Ctx, S));
+    std::string Text(SM.getCharacterData(S->getBeginLoc()), To - From);
+    std::string Lines(std::count(Text.begin(), Text.end(), '\n'), '\n');
+    std::replace(Text.begin(), Text.end(), '\n', ' ');
+    Inserts[M->To] += Text + " ";
+    Deletes[From] = {To - From, Lines};
+  }
+  std::map<unsigned, std::pair<unsigned, std::string>> Edits = Deletes; // offset -> (length, text)
+  for (auto &[Index, Text] : Inserts) {
+    unsigned At = Index < B->size() ? insertOffset(SM, B->body_begin()[Index]) : SM.getFileOffset(B->getRBracLoc());
+    if (auto It = Edits.find(At); It != Edits.end()) {
+      It->second.second = Text + It->second.second; // before a statement that moves too
+      continue;
+    }
+    bool Merged = false;
+    for (auto &[Off, E] : Edits)
+      if (Off + E.first == At && Deletes.count(Off)) {
+        E.second += Text; // right after a blanked statement
+        Merged = true;
+      }
+    if (!Merged)
+      Edits[At] = {0, Text};
+  }
+  tooling::Replacements Out;
+  StringRef File = SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+  for (auto &[Off, E] : Edits)
+    if (auto Err = Out.add(tooling::Replacement(File, Off, E.first, E.second)))
+      return Err;
+  return Out;
+}
+
+} // namespace
+
+llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
+  auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
+  auto Changed = [&](const Stmt *S) { return changedBefore(TC.Ctx, TC.Out, S); };
+  OverlapPlan Plan = planOverlap(TC.Ctx, TC.Analysis, Taken, Changed);
+  for (const ChangeNote &N : Plan.Declined)
+    TC.Notes.push_back(N);
+  std::map<const CompoundStmt *, std::vector<const OverlapMove *>> ByBlock;
+  std::vector<const CompoundStmt *> Order;
+  for (const OverlapMove &M : Plan.Moves) {
+    if (!ByBlock.count(M.Block))
+      Order.push_back(M.Block);
+    ByBlock[M.Block].push_back(&M);
+  }
+  for (const CompoundStmt *B : Order) {
+    tooling::Replacements Trial = TC.Out;
+    llvm::Expected<tooling::Replacements> Edits = blockEdits(TC.Ctx, ByBlock[B]);
+    std::string Failure;
+    if (!Edits)
+      Failure = llvm::toString(Edits.takeError());
+    else
+      for (const tooling::Replacement &R : *Edits)
+        if (llvm::Error E = Trial.add(R)) {
+          Failure = llvm::toString(std::move(E));
+          break;
+        }
+    if (!Failure.empty()) {
+      std::string Why = "its block's text meets another transformation's change (" + Failure + ")";
+      for (const OverlapMove *M : ByBlock[B]) {
+        ChangeNote N = M->Note;
+        N.Applied = false;
+        N.Kind = NoteKind::Declined;
+        N.Why = Why;
+        N.Saves.clear();
+        TC.Notes.push_back(N);
+      }
+      continue;
+    }
+    TC.Out = std::move(Trial);
+    for (const OverlapMove *M : ByBlock[B])
+      TC.Notes.push_back(M->Note);
+  }
+  return llvm::Error::success();
+}
