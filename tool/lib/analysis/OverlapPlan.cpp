@@ -422,8 +422,8 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
     if (!C.Call || !C.Caller || (!Wait && C.Function != "MPI_Irecv"))
       continue;
     const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call));
-    if (!B)
-      continue;
+    if (!B || !Ctx.getSourceManager().isWrittenInMainFile(C.Call->getBeginLoc()))
+      continue; // not a statement of its own, or in a header (only the main file is rewritten)
     if (!Blocks.count(B))
       Order.push_back(B);
     (Wait ? Blocks[B].first : Blocks[B].second).push_back(&C);

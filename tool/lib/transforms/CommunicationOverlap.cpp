@@ -117,11 +117,20 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
     if (!Edits)
       Failure = llvm::toString(Edits.takeError());
     else
-      for (const tooling::Replacement &R : *Edits)
+      for (const tooling::Replacement &R : *Edits) {
+        // Code another transformation inserts where a call would go (a
+        // force point): the two insertions' order is not this rewrite's to
+        // choose, so the block's moves are declined.
+        for (const tooling::Replacement &X : TC.Out)
+          if (X.getLength() == 0 && X.getOffset() >= R.getOffset() && X.getOffset() <= R.getOffset() + R.getLength())
+            Failure = "another transformation inserts code where a call would go";
+        if (!Failure.empty())
+          break;
         if (llvm::Error E = Trial.add(R)) {
           Failure = llvm::toString(std::move(E));
           break;
         }
+      }
     if (!Failure.empty()) {
       std::string Why = "its block's text meets another transformation's change (" + Failure + ")";
       for (const OverlapMove *M : ByBlock[B]) {
