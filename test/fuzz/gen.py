@@ -236,8 +236,10 @@ class Gen:
         self.depth += 1
         w = self.r.randint(0, 99)
         deep = self.depth > 3
-        if w < 35:
+        if w < 34:
             self.collective(f, self.signature(), out)
+        elif w < 35:
+            self.ring(f, out)  # rings half as often again (nonblocking exchanges for overlap)
         elif w < 43:
             self.filler(f, out)
         elif w < 45 and not deep:
@@ -435,7 +437,7 @@ class Gen:
         u = self.fresh("u")
         f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
         how = self.r.randint(0, 12)
-        if how >= 10:
+        if how >= 9:
             self.nb_exchange(f, out, t, u)
         elif how < 4 and self.chance(0.5):
             # The receive buffer alternates between two variables (what a

@@ -2,6 +2,7 @@
 #include "analysis/NonblockingPlan.h"
 #include "analysis/PersistentPlan.h"
 #include "analysis/RewriteSites.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -41,20 +42,6 @@ llvm::StringRef completionTemplate(llvm::StringRef Function) {
       .Default("");
 }
 
-/// Whether T is MPI_Request (through any typedefs of it), or an array of
-/// them when Arrays.
-bool requestType(QualType T, bool Arrays) {
-  if (Arrays)
-    if (const ArrayType *A = T->getAsArrayTypeUnsafe())
-      return requestType(A->getElementType(), true);
-  for (const TypedefType *TT = T->getAs<TypedefType>(); TT;) {
-    if (isRequestType(TT->getDecl()->getName()))
-      return true;
-    TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
-  }
-  return false;
-}
-
 /// The variable a request argument names (`&r`, `&reqs[i]`, `reqs + i`,
 /// `reqs`), or null with Why.
 const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &Why) {
@@ -84,7 +71,7 @@ const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &
           ": another function may complete or free the request";
     return nullptr;
   }
-  if (!requestType(V->getType(), true)) {
+  if (!requestVariableType(V->getType())) {
     Why = "its request variable '" + V->getNameAsString() + "' is not an MPI_Request or an array of them";
     return nullptr;
   }

@@ -53,18 +53,6 @@ bool disjoint(const ReqRef &A, const ReqRef &B) {
   return A.V && B.V && (A.V->getCanonicalDecl() != B.V->getCanonicalDecl() || (A.Elem && B.Elem && *A.Elem != *B.Elem));
 }
 
-/// Whether T is MPI_Request through its typedefs, or an array of them.
-bool requestType(QualType T) {
-  if (const ArrayType *A = T->getAsArrayTypeUnsafe())
-    return requestType(A->getElementType());
-  for (const TypedefType *TT = T->getAs<TypedefType>(); TT;) {
-    if (isRequestType(TT->getDecl()->getName()))
-      return true;
-    TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
-  }
-  return false;
-}
-
 bool predefinedType(const ArgResult *T) {
   const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
   return H && H->Kind == HandleKind::Datatype && !isNullHandle(H->Name);
@@ -153,7 +141,7 @@ void Planner::argGuards(const CallResult &C, std::vector<Guard> &Out) {
 std::optional<std::string> Planner::requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out) {
   const VarDecl *R = Req.V;
   std::string Name = R->getNameAsString();
-  if (!R->hasLocalStorage() || isa<ParmVarDecl>(R) || !requestType(R->getType()))
+  if (!R->hasLocalStorage() || isa<ParmVarDecl>(R) || !requestVariableType(R->getType()))
     return "its request variable '" + Name + "' is not an automatic MPI_Request (or array of them) of " +
            W.EnclosingFunction;
   if (Mem.reachable(R, W.Caller))

@@ -23,6 +23,19 @@ inline const clang::Expr *argOf(const clang::CallExpr *CE, Role R) {
   return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
 }
 
+/// Whether T is MPI_Request (through any typedefs of it, spelled as any
+/// MPI's mpi.h spells it), or an array (of arrays) of them.
+inline bool requestVariableType(clang::QualType T) {
+  if (const clang::ArrayType *A = T->getAsArrayTypeUnsafe())
+    return requestVariableType(A->getElementType());
+  for (const clang::TypedefType *TT = T->getAs<clang::TypedefType>(); TT;) {
+    if (isRequestType(TT->getDecl()->getName()))
+      return true;
+    TT = TT->getDecl()->getUnderlyingType()->getAs<clang::TypedefType>();
+  }
+  return false;
+}
+
 /// The role of the argument Arg (one of CE's arguments, as passed) by the
 /// model of the MPI function CE calls; null when CE calls no modelled
 /// function or Arg is not one of its modelled arguments.
