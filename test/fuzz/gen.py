@@ -510,7 +510,7 @@ class Gen:
                           n, k))
         how = self.r.randint(0, 5)
         if how == 5 and not pair:
-            how = 1
+            how = 0  # one MPI_Waitall statement: what communication-overlap can move
         if how in (3, 4):
             f.locals.append("int %s;" % fl)
             out.append("%s = 0;" % fl)
