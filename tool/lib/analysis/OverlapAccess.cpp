@@ -248,9 +248,10 @@ struct LocalChecker : RecursiveASTVisitor<LocalChecker> {
     return !D->getType().isVolatileQualified() ? true : fail(D->getDecl()->getNameAsString() + " is volatile");
   }
   bool VisitExpr(Expr *E) {
-    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
-      if (U->getType().isVolatileQualified())
-        return fail("it reads volatile memory");
+    if (E->isGLValue() && E->getType().isVolatileQualified())
+      return fail("it touches volatile memory");
+    if (E->getType()->isAtomicType())
+      return fail("it touches an atomic object");
     return true;
   }
 };

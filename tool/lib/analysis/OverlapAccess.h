@@ -17,8 +17,8 @@
 // local: it calls only library functions that touch nothing but their
 // arguments' values (sqrt, fabs, ...), does not leave itself (return, goto,
 // a break or continue of a loop around it), holds no label or case of a
-// switch around it, no asm, no OpenMP directive, and reads nothing
-// volatile.
+// switch around it, no asm, no OpenMP directive, and touches nothing
+// volatile or atomic.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_OVERLAPACCESS_H

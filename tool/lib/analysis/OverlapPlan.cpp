@@ -3,6 +3,7 @@
 #include "analysis/OverlapAccess.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
+#include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
@@ -46,7 +47,12 @@ ReqRef requestRef(const ASTContext &Ctx, const Expr *Arg) {
   } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(E); B && B->isAdditiveOp()) {
     E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
   }
-  return {namedVar(E), Elem};
+  if (const VarDecl *V = namedVar(E))
+    return {V, Elem};
+  // An array of arrays (reqs[g][i]): the variable, any element of it.
+  while (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  return {namedVar(E), std::nullopt};
 }
 
 bool disjoint(const ReqRef &A, const ReqRef &B) {
@@ -118,9 +124,16 @@ std::optional<std::string> Planner::callProblem(const CallResult &C) {
   for (const Expr *A : C.Call->arguments())
     if (A->HasSideEffects(Ctx))
       return "an argument (" + text(A) + ") has side effects";
-  std::string T = text(C.Call);
-  if (T.empty() || llvm::StringRef(T).contains("//") || llvm::StringRef(T).contains("/*"))
-    return "the call's text holds a comment";
+  // The statement's text is written again on one line: nothing in it may
+  // need its own line or end it early.
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation End = stmtEnd(Ctx, C.Call);
+  if (End.isInvalid() || !End.isFileID())
+    return "the end of the call's statement is not found in the file";
+  llvm::StringRef T(SM.getCharacterData(C.Call->getBeginLoc()),
+                    SM.getFileOffset(End) - SM.getFileOffset(C.Call->getBeginLoc()));
+  if (T.contains("//") || T.contains("/*") || T.contains('#') || T.contains('"') || T.contains('\\'))
+    return "the call's statement holds a comment, a string or a preprocessor line";
   return std::nullopt;
 }
 

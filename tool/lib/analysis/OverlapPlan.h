@@ -9,15 +9,18 @@
 //
 // What is proved, for a wait W moved past statements S1..Sk of its block:
 //  - W is an expression statement of its own (its value discarded), written
-//    outside a macro, whose arguments have no side effects;
+//    outside a macro, whose arguments have no side effects, and whose text
+//    holds no comment, string or preprocessor line (it is written again on
+//    one line);
 //  - its request variable R (`&r`, `&reqs[i]`, `reqs`) is an automatic
 //    variable of the function of type MPI_Request (or an array of them)
 //    whose address is used only by MPI calls, so only this function's
 //    calls start and complete its requests; every start on R is MPI_Isend,
 //    MPI_Issend, MPI_Ibsend, MPI_Irsend or MPI_Irecv of a predefined
 //    datatype (a derived one may reach memory outside its buffer), and the
-//    transfers W may complete are among them: their buffers are the
-//    memory in question;
+//    transfers W may complete are among them (those on other constant
+//    elements of R are not; in an array of arrays any element may be W's):
+//    their buffers are the memory in question;
 //  - each Si is local (OverlapAccess.h: no call but pure library functions,
 //    no jump out of it, no label) and no other transformation changed it;
 //    it names neither R nor W's status, writes no variable W's arguments

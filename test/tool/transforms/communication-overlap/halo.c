@@ -155,6 +155,36 @@ double wrapped(int peer) {
   return s;
 }
 
+// Odd statements: a comment inside the call's statement (written again on
+// one line, it would hide what follows), volatile memory in what follows,
+// and requests in an array of arrays (any element of it may be the wait's).
+double odd(int peer) {
+  double b[W], c[W];
+  volatile int flag = 0;
+  MPI_Request rv, rr[2][2];
+  for (int i = 0; i < W; i++)
+    b[i] = i;
+  MPI_Isend(b, W, MPI_DOUBLE, peer, 12, MPI_COMM_WORLD, &rv);
+  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: communication-overlap: not done: MPI_Wait stays where it is written (the call's statement holds a comment, a string or a preprocessor line)
+  MPI_Wait(&rv, MPI_STATUS_IGNORE) // done
+      ;
+  for (int i = 0; i < W; i++)
+    c[i] = i;
+  MPI_Isend(b, W, MPI_DOUBLE, peer, 13, MPI_COMM_WORLD, &rv);
+  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: communication-overlap: not done: MPI_Wait stays where it is written (what follows needs the transfers it completes: line [[#@LINE+2]] is not local: it touches volatile memory)
+  MPI_Wait(&rv, MPI_STATUS_IGNORE);
+  for (int i = 0; i < W; i++)
+    flag = i;
+  MPI_Irecv(c, W, MPI_DOUBLE, peer, 14, MPI_COMM_WORLD, &rr[1][0]);
+  MPI_Isend(b, W, MPI_DOUBLE, peer, 14, MPI_COMM_WORLD, &rr[0][1]);
+  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: communication-overlap: not done: MPI_Wait stays where it is written (what follows needs the transfers it completes: line [[#@LINE+3]] writes b, which the send at line [[#@LINE-1]] reads)
+  MPI_Wait(&rr[0][1], MPI_STATUS_IGNORE);
+  for (int i = 0; i < W; i++)
+    b[i] = c[i];
+  MPI_Wait(&rr[1][0], MPI_STATUS_IGNORE);
+  return b[1] + flag;
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Request r;
@@ -163,7 +193,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   double x = stencil((rank + 1) % size, 3) + early((rank + 1) % size, W);
   double p[W];
-  x += negatives(p, (rank + 1) % size, &r) + wrapped((rank + 1) % size);
+  x += negatives(p, (rank + 1) % size, &r) + wrapped((rank + 1) % size) + odd((rank + 1) % size);
   printf("%d %g\n", rank, x);
   MPI_Finalize();
   return 0;
