@@ -41,6 +41,14 @@ struct ArgResult {
   SymValue Sym;               ///< the symbolic value itself
 };
 
+/// Whether argument T names a predefined datatype (MPI_DOUBLE, ...; not
+/// MPI_DATATYPE_NULL): its data lies in its buffer, where a derived
+/// datatype may reach memory outside the buffer's object.
+inline bool predefinedDatatype(const ArgResult *T) {
+  const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
+  return H && H->Kind == HandleKind::Datatype && !isNullHandle(H->Name);
+}
+
 /// A loop around a call and what of the call stays the same in every
 /// iteration of it.
 struct LoopFact {

@@ -59,11 +59,6 @@ bool disjoint(const ReqRef &A, const ReqRef &B) {
   return A.V && B.V && (A.V->getCanonicalDecl() != B.V->getCanonicalDecl() || (A.Elem && B.Elem && *A.Elem != *B.Elem));
 }
 
-bool predefinedType(const ArgResult *T) {
-  const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
-  return H && H->Kind == HandleKind::Datatype && !isNullHandle(H->Name);
-}
-
 /// What a moving call must not meet: memory, and the rule for it.
 struct Guard {
   Place At;
@@ -91,11 +86,7 @@ struct Planner {
   }
 
   unsigned line(const Stmt *S) const { return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()); }
-  std::string text(const Expr *E) const {
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
-                                Ctx.getLangOpts())
-        .str();
-  }
+  std::string text(const Expr *E) const { return fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), E); }
 
   std::optional<std::string> callProblem(const CallResult &C);
   std::optional<std::string> requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out);
@@ -169,7 +160,7 @@ std::optional<std::string> Planner::requestGuards(const CallResult &W, const Req
       continue; // another variable, or another constant element of the array
     if (!isStart(C.Function))
       return llvm::formatv("{0} at line {1} also uses '{2}'", C.Function, C.Line, Name).str();
-    if (!predefinedType(C.arg(Role::Type)))
+    if (!predefinedDatatype(C.arg(Role::Type)))
       return llvm::formatv("the {0} at line {1} has a derived datatype, which may reach memory outside its buffer",
                            C.Function, C.Line)
           .str();
@@ -363,7 +354,7 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
       continue; // nothing it could pass
     std::optional<std::string> Why = callProblem(*R);
     ReqRef Req = requestRef(Ctx, R->expr(Role::Request));
-    if (!Why && !predefinedType(R->arg(Role::Type)))
+    if (!Why && !predefinedDatatype(R->arg(Role::Type)))
       Why = "its datatype is not a predefined one: a derived datatype may reach memory outside its buffer";
     if (!Why && !Req.V)
       Why = "its request is not a variable";

@@ -124,8 +124,7 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
   // A derived datatype may reach memory outside its buffer's object (a
   // struct of displacements between variables from MPI_Get_address).
   for (const ArgResult *T : {S.arg(Role::Type), R.arg(Role::Type)}) {
-    const HandleModel *H = T && T->Sym.K == SymValue::Handle ? lookupHandle(T->Sym.Name) : nullptr;
-    if (!H || H->Kind != HandleKind::Datatype || isNullHandle(H->Name))
+    if (!predefinedDatatype(T))
       return "the datatype " + (T ? T->Text : std::string("?")) +
              " is not a predefined one: a derived datatype may reach memory outside its buffer's object";
   }
