@@ -97,12 +97,47 @@ static double statuses(int rank, int size) {
   return checksum(recv, 8) + checksum(work, 64) + count + st[0].MPI_TAG;
 }
 
+/* Waits and a receive written in an if and with their result kept (as
+ * NPB IS and HPL write them): they move with their statement; rank 0
+ * skips its send's wait until the end of the step. */
+static double conditional(int rank, int size) {
+  int peer = (rank + 1) % size, from = (rank + size - 1) % size, ierr = MPI_SUCCESS, errs = 0;
+  double out[N], in[N], grid[N], acc = 0;
+  MPI_Request s, r;
+  for (int i = 0; i < N; i++)
+    grid[i] = sin(0.02 * (i + 7 * rank));
+  for (int step = 0; step < STEPS; step++) {
+    for (int i = 0; i < N; i++)
+      out[i] = grid[i] + step;
+    for (int i = 0; i < N; i++)
+      grid[i] = 0.9 * grid[i] + 0.001 * i;
+    if (size > 1) {
+      MPI_Irecv(in, N, MPI_DOUBLE, from, 7, MPI_COMM_WORLD, &r);
+    }
+    MPI_Isend(out, N, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD, &s);
+    if (rank > 0)
+      MPI_Wait(&s, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++)
+      acc += grid[i] * 0.5;
+    if (size > 1)
+      ierr = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    errs += ierr != MPI_SUCCESS;
+    for (int i = 0; i < N && size > 1; i++)
+      grid[i] += 0.01 * in[i];
+    if (size == 1)
+      MPI_Recv(in, N, MPI_DOUBLE, from, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 0)
+      MPI_Wait(&s, MPI_STATUS_IGNORE);
+  }
+  return checksum(grid, N) + acc + errs;
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  double a = stencil(rank, size), b = pack_first(rank, size), c = statuses(rank, size);
+  double a = stencil(rank, size), b = pack_first(rank, size), c = statuses(rank, size) + conditional(rank, size);
   double mine[3] = {a, b, c}, *all = malloc(3 * (size_t)size * sizeof(double));
   MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   for (int r = 0; rank == 0 && r < size; r++)

@@ -498,8 +498,24 @@ class Gen:
         f.locals.append("MPI_Request %s[%d]; MPI_Status %s[%d]; int %s; long %s[%d];" % (rq, 2 * n, st, 2 * n, k, v, n))
         right, left = "(rank + 1) % size", "(rank + size - 1) % size"
         pair = n == 1 and self.chance(0.5)
+        # Calls in an if or with their result kept (what communication-overlap
+        # moves with their statement); gz, which an if reads, may be cleared
+        # after the waits (a wait moved past that would be skipped).
+        gz, rc = self.fresh("gz"), self.fresh("rc")
+        f.locals.append("int %s = 1, %s = 0;" % (gz, rc))
+        out.append("%s = 1;" % gz)
+
+        def wrap(call):
+            kind = self.r.randint(0, 9)
+            if kind == 0:
+                return "if (size > 0) " + call
+            if kind == 1:
+                return "if (%s) { %s }" % (gz, call)
+            if kind == 2:
+                return "%s = %s" % (rc, call)
+            return call
         if pair:
-            out.append("MPI_Irecv(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, left, rq))
+            out.append(wrap("MPI_Irecv(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, left, rq)))
             out.append("MPI_Isend(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[1]);" % (t, right, rq))
         else:
             out.append("for (%s = 0; %s < %d; %s++) MPI_Irecv(&%s[%s], 1, MPI_LONG, (%s %% 2) ? %s : %s, 12 + %s, "
@@ -517,7 +533,7 @@ class Gen:
         elif how == 2:
             f.locals.append("int %s;" % ix)
         if how == 0:
-            out.append("MPI_Waitall(%d, %s, %s);" % (2 * n, rq, st))
+            out.append(wrap("MPI_Waitall(%d, %s, %s);" % (2 * n, rq, st)))
         elif how == 1:
             out.append("for (%s = 0; %s < %d; %s++) MPI_Wait(&%s[%s], &%s[%s]);" % (k, k, 2 * n, k, rq, k, st, k))
         elif how == 2:
@@ -529,31 +545,37 @@ class Gen:
             out.append("for (%s = 0; %s < %d; %s++) { %s = 0; while (!%s) MPI_Test(&%s[%s], &%s, &%s[%s]); }"
                        % (k, k, 2 * n, k, fl, fl, rq, k, fl, st, k))
         else:  # the send's and the receive's waits, in either order
-            waits = ["MPI_Wait(&%s[0], &%s[0]);" % (rq, st), "MPI_Wait(&%s[1], &%s[1]);" % (rq, st)]
+            waits = [wrap("MPI_Wait(&%s[0], &%s[0]);" % (rq, st)), wrap("MPI_Wait(&%s[1], &%s[1]);" % (rq, st))]
             if self.chance(0.5):
                 waits.reverse()
             out.extend(waits)
         if how in (0, 1, 5):
-            self.after_waits(f, out, t, u if pair else "%s[0]" % v)
+            self.after_waits(f, out, t, u if pair else "%s[0]" % v, gz, rc)
+        out.append("mix(%s + %s);" % (gz, rc))
         if not pair:
             out.append("for (%s = 0; %s < %d; %s++) %s += %s[%s] * (%s + 1);" % (k, k, n, k, u, v, k, k))
         out.append("for (%s = 0; %s < %d; %s++) mix(%s[%s] == MPI_REQUEST_NULL);" % (k, k, 2 * n, k, rq, k))
 
-    def after_waits(self, f, out, t, u):
+    def after_waits(self, f, out, t, u, gz, rc):
         """Computation after a nonblocking exchange's waits (what
         communication-overlap moves the waits past): a loop on a scratch
-        array, then sometimes a read of the received data or a write of the
-        sent one, then more of the loop."""
+        array, then sometimes a read of the received data, a write of the
+        sent one, a read of a wait's result rc or a write of gz (a wait's
+        if reads it), then more of the loop."""
         sc, j = self.fresh("sc"), self.fresh("j")
         f.locals.append("unsigned long %s[8] = {0}; int %s;" % (sc, j))
         loop = "for (%s = 0; %s < 8; %s++) %s[%s] = %s[%s] * 3 + (unsigned long)%s + (unsigned long)%s;" % (
             j, j, j, sc, j, sc, j, j, t)
         out.append(loop)
-        what = self.r.randint(0, 3)
+        what = self.r.randint(0, 5)
         if what == 0:
             out.append("%s[1] += (unsigned long)%s;" % (sc, u))
         elif what == 1:
             out.append("%s += (long)(%s[2] %% 1000);" % (t, sc))
+        elif what == 2:
+            out.append("%s[2] += (unsigned long)%s;" % (sc, rc))
+        elif what == 3:
+            out.append("%s = 0;" % gz)
         if self.chance(0.5):
             out.append(loop)
         out.append("mix((long)((%s[7] + %s[1]) %% 1000003));" % (sc, sc))

@@ -59,6 +59,38 @@ bool disjoint(const ReqRef &A, const ReqRef &B) {
   return A.V && B.V && (A.V->getCanonicalDecl() != B.V->getCanonicalDecl() || (A.Elem && B.Elem && *A.Elem != *B.Elem));
 }
 
+/// The statement of a block that moves with call C (C itself, `v = C`, or
+/// either as the only statement of an `if` without else), and its block;
+/// {nullptr, nullptr} if C is none of these.
+std::pair<const Stmt *, const CompoundStmt *> unitOf(ASTContext &Ctx, const CallExpr *C) {
+  auto Up = [&](const Stmt *S) {
+    const Stmt *P = parentStmt(Ctx, S);
+    while (isa_and_nonnull<ImplicitCastExpr, ParenExpr>(P))
+      P = parentStmt(Ctx, P);
+    return P;
+  };
+  const Stmt *S = C, *P = parentStmt(Ctx, C);
+  if (const auto *A = dyn_cast_or_null<BinaryOperator>(Up(C));
+      A && A->getOpcode() == BO_Assign && A->getRHS()->IgnoreParenImpCasts() == C &&
+      isa<DeclRefExpr>(A->getLHS()->IgnoreParens()) && namedVar(A->getLHS())) {
+    S = A;
+    P = parentStmt(Ctx, A);
+  }
+  if (const auto *B = dyn_cast_or_null<CompoundStmt>(P); B && B->size() == 1)
+    if (const auto *If = dyn_cast_or_null<IfStmt>(parentStmt(Ctx, B)); If && If->getThen() == B) {
+      S = B;
+      P = If;
+    }
+  if (const auto *If = dyn_cast_or_null<IfStmt>(P)) {
+    if (If->getThen() != S || If->getElse() || If->getInit() || If->getConditionVariable() || If->isConsteval() ||
+        If->isConstexpr())
+      return {nullptr, nullptr};
+    S = If;
+    P = parentStmt(Ctx, If);
+  }
+  return {S, dyn_cast_or_null<CompoundStmt>(P)};
+}
+
 /// What a moving call must not meet: memory, and the rule for it.
 struct Guard {
   Place At;
@@ -76,6 +108,7 @@ struct Planner {
   OverlapMemory Mem;
   OverlapPlan Plan;
   std::map<const CallExpr *, const CallResult *> Facts;
+  std::map<const CallExpr *, const Stmt *> Units; ///< the statement each moving call moves with
 
   Planner(ASTContext &Ctx, const FileResult &Calls, llvm::function_ref<bool(const CallExpr *)> Taken,
           llvm::function_ref<bool(const Stmt *)> Changed)
@@ -92,6 +125,7 @@ struct Planner {
   std::optional<std::string> requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out);
   std::optional<std::string> waitGuards(const CallResult &W, std::vector<Guard> &Out);
   void argGuards(const CallResult &C, std::vector<Guard> &Out);
+  std::optional<std::string> unitGuards(const CallResult &C, std::vector<Guard> &Out);
   std::optional<std::string> blocks(const Stmt *S, const std::vector<Guard> &G, const FunctionDecl *F);
   bool crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G);
   bool insertable(const Stmt *S) const;
@@ -115,29 +149,65 @@ std::optional<std::string> Planner::callProblem(const CallResult &C) {
   for (const Expr *A : C.Call->arguments())
     if (A->HasSideEffects(Ctx))
       return "an argument (" + text(A) + ") has side effects";
+  const Stmt *U = Units.count(C.Call) ? Units[C.Call] : C.Call;
+  if (U != C.Call) {
+    if (U->getBeginLoc().isMacroID() || U->getEndLoc().isMacroID())
+      return "its statement is written in a macro";
+    if (Changed(U))
+      return "another transformation changed its statement";
+    if (const auto *If = dyn_cast<IfStmt>(U)) {
+      if (If->getCond()->HasSideEffects(Ctx))
+        return "the condition of its if (" + text(If->getCond()) + ") has side effects";
+      if (auto Why = Mem.notLocal(If->getCond()))
+        return "the condition of its if is not local: " + *Why;
+    }
+  }
   // The statement's text is written again on one line: nothing in it may
   // need its own line or end it early.
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation End = stmtEnd(Ctx, C.Call);
+  SourceLocation End = stmtEnd(Ctx, U);
   if (End.isInvalid() || !End.isFileID())
     return "the end of the call's statement is not found in the file";
-  llvm::StringRef T(SM.getCharacterData(C.Call->getBeginLoc()),
-                    SM.getFileOffset(End) - SM.getFileOffset(C.Call->getBeginLoc()));
+  llvm::StringRef T(SM.getCharacterData(U->getBeginLoc()), SM.getFileOffset(End) - SM.getFileOffset(U->getBeginLoc()));
   if (T.contains("//") || T.contains("/*") || T.contains('#') || T.contains('"') || T.contains('\\'))
     return "the call's statement holds a comment, a string or a preprocessor line";
   return std::nullopt;
 }
 
-/// Every variable an argument of C reads: a moved call must find them as
-/// they were.
+/// Every variable and all memory an argument of C reads (`n`, `*pn`,
+/// `p->count`): a moved call must find them as they were.
 void Planner::argGuards(const CallResult &C, std::vector<Guard> &Out) {
   for (const Expr *A : C.Call->arguments())
-    anyNode(A, [&](const Stmt *S) {
-      if (const auto *D = dyn_cast<DeclRefExpr>(S))
-        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
-          Out.push_back({{Place::Named, V}, true, V->getNameAsString() + ", which the call's arguments read"});
-      return false;
-    });
+    for (const Access &X : Mem.accesses(A))
+      Out.push_back({X.At, true,
+                     (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
+                         ", which the call's arguments read"});
+}
+
+/// The guards of the statement a call moves with: the variable its result
+/// is assigned to (nothing may read or write it in between), and what the
+/// condition of its if reads.
+std::optional<std::string> Planner::unitGuards(const CallResult &C, std::vector<Guard> &Out) {
+  auto It = Units.find(C.Call);
+  const Stmt *U = It != Units.end() ? It->second : C.Call;
+  const VarDecl *Result = nullptr;
+  anyNode(U, [&](const Stmt *S) {
+    if (const auto *A = dyn_cast<BinaryOperator>(S); A && A->getOpcode() == BO_Assign)
+      Result = namedVar(A->getLHS());
+    return Result != nullptr;
+  });
+  if (Result) {
+    if (Result->getType().isVolatileQualified())
+      return "its result is assigned to a volatile variable";
+    Out.push_back(
+        {{Place::Named, Result}, false, Result->getNameAsString() + ", which the call's result is assigned to"});
+  }
+  if (const auto *If = dyn_cast<IfStmt>(U))
+    for (const Access &X : Mem.accesses(If->getCond()))
+      Out.push_back({X.At, true,
+                     (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
+                         ", which the condition of its if reads"});
+  return std::nullopt;
 }
 
 /// The guards of request variable R for wait W: R itself, and the buffers
@@ -193,7 +263,7 @@ std::optional<std::string> Planner::waitGuards(const CallResult &W, std::vector<
     Out.push_back({P, false, P.Var->getNameAsString() + ", the status the wait writes"});
   }
   argGuards(W, Out);
-  return std::nullopt;
+  return unitGuards(W, Out);
 }
 
 /// Why statement S may not run on the other side of a moving call with
@@ -224,28 +294,26 @@ std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guar
   return std::nullopt;
 }
 
-/// Whether S is an MPI_Wait or MPI_Waitall statement a wait W (request Req,
-/// guards G) may pass: other requests, another status, nothing W reads.
+/// Whether S is an MPI_Wait or MPI_Waitall statement (alone, assigned, in
+/// an if) a wait W (request Req, guards G) may pass: other requests, and
+/// nothing it reads or writes meets what W writes or needs.
 bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G) {
-  const auto *CE = dyn_cast<CallExpr>(S);
-  auto It = CE ? Facts.find(CE) : Facts.end();
-  const CallResult *C = It != Facts.end() ? It->second : nullptr;
+  const CallResult *C = nullptr;
+  for (const auto &[Call, U] : Units)
+    if (U == S && Facts.count(Call))
+      C = Facts[Call];
   if (!C || (C->Function != "MPI_Wait" && C->Function != "MPI_Waitall") || Changed(S) || callProblem(*C))
     return false;
   ReqRef Other = requestRef(Ctx, C->expr(C->Function == "MPI_Wait" ? Role::Request : Role::Requests));
   if (!disjoint(Req, Other))
     return false;
-  // Its status and requests are all it writes.
-  const Expr *St = C->expr(C->Function == "MPI_Wait" ? Role::Status : Role::Statuses);
-  const ArgResult *SA = C->arg(C->Function == "MPI_Wait" ? Role::Status : Role::Statuses);
-  std::vector<Place> Writes{{Place::Named, Other.V}};
-  if (St && !(SA && SA->Sym.K == SymValue::Handle))
-    Writes.push_back(Mem.pointee(St));
-  for (const Place &P : Writes)
+  // Its requests, its status, what its arguments and condition read and
+  // the variable its result goes to: none may meet W's.
+  for (const Access &A : Mem.accesses(S))
     for (const Guard &Gd : G) {
-      if (Gd.At.K == Place::Named && P.K == Place::Named && Gd.At.Var == Req.V && P.Var == Req.V)
+      if (Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V)
         continue; // other elements of the same request array
-      if (Mem.mayMeet({P, true, nullptr}, Gd.At, W.Caller))
+      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, W.Caller))
         return false;
     }
   return true;
@@ -279,7 +347,7 @@ std::string span(const Planner &P, const CompoundStmt *B, unsigned From, unsigne
 void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests) {
   unsigned N = B->size();
   for (const CallResult *W : Waits) {
-    unsigned I = std::find(B->body_begin(), B->body_end(), W->Call) - B->body_begin();
+    unsigned I = std::find(B->body_begin(), B->body_end(), Units[W->Call]) - B->body_begin();
     if (I + 1 >= N)
       continue; // nothing follows it
     std::vector<Guard> G;
@@ -345,7 +413,7 @@ void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &
 void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs,
                             const std::set<unsigned> &Dests) {
   for (const CallResult *R : Recvs) {
-    unsigned I = std::find(B->body_begin(), B->body_end(), R->Call) - B->body_begin();
+    unsigned I = std::find(B->body_begin(), B->body_end(), Units[R->Call]) - B->body_begin();
     unsigned Lower = 0;
     for (unsigned D : Dests)
       if (D <= I)
@@ -366,6 +434,10 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
                           OverlapMemory::describe(Mem.pointee(R->expr(Role::RecvBuf))) + ", which it fills"},
                          {{Place::Named, Req.V}, false, Req.V->getNameAsString() + ", its request variable"}};
     argGuards(*R, G);
+    if (auto Y = unitGuards(*R, G)) {
+      decline(*R, *Y);
+      continue;
+    }
     unsigned J = I;
     std::string Stop;
     for (; J > Lower; --J)
@@ -409,20 +481,23 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
   // The blocks, in order, and the waits and receives that are statements of them.
   std::vector<const CompoundStmt *> Order;
   std::map<const CompoundStmt *, std::pair<std::vector<const CallResult *>, std::vector<const CallResult *>>> Blocks;
+  std::map<const CallExpr *, const Stmt *> Units;
   for (const CallResult &C : Calls.Calls) {
     bool Wait = C.Function == "MPI_Wait" || C.Function == "MPI_Waitall";
     if (!C.Call || !C.Caller || (!Wait && C.Function != "MPI_Irecv"))
       continue;
-    const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call));
+    auto [U, B] = unitOf(Ctx, C.Call);
     if (!B || !Ctx.getSourceManager().isWrittenInMainFile(C.Call->getBeginLoc()))
       continue; // not a statement of its own, or in a header (only the main file is rewritten)
     if (!Blocks.count(B))
       Order.push_back(B);
     (Wait ? Blocks[B].first : Blocks[B].second).push_back(&C);
+    Units[C.Call] = U;
   }
   if (Order.empty())
     return {};
   Planner P(Ctx, Calls, Taken, Changed);
+  P.Units = std::move(Units);
   for (const CompoundStmt *B : Order) {
     std::set<unsigned> Dests;
     P.sinkWaits(B, Blocks[B].first, Dests);

@@ -8,10 +8,12 @@
 // passes then runs while the messages are in flight.
 //
 // What is proved, for a wait W moved past statements S1..Sk of its block:
-//  - W is an expression statement of its own (its value discarded), written
-//    outside a macro, whose arguments have no side effects, and whose text
-//    holds no comment, string or preprocessor line (it is written again on
-//    one line);
+//  - W is a statement of its block (the call with its value discarded,
+//    `v = W` with v a variable, or either as the only statement of an if
+//    without else whose condition is local and free of side effects; the
+//    statement moves whole), written outside a macro, whose arguments have
+//    no side effects, and whose text holds no comment, string or
+//    preprocessor line (it is written again on one line);
 //  - its request variable R (`&r`, `&reqs[i]`, `reqs`) is an automatic
 //    variable of the function of type MPI_Request (or an array of them)
 //    whose address is used only by MPI calls, so only this function's
@@ -23,26 +25,29 @@
 //    their buffers are the memory in question;
 //  - each Si is local (OverlapAccess.h: no call but pure library functions,
 //    no jump out of it, no label) and no other transformation changed it;
-//    it names neither R nor W's status, writes no variable W's arguments
-//    read, writes no memory a send buffer may lie in and touches none a
-//    receive buffer may lie in (OverlapAccess.h's places);
-//  - or Si is itself an MPI_Wait or MPI_Waitall statement on requests that
-//    are not W's (another variable, or other constant elements of the same
-//    array), with another status: two waits on requests that are both
-//    already started complete in either order, since nothing between them
-//    communicates.
+//    it names neither R nor W's status nor the variable W's result goes
+//    to, writes no memory W's arguments or condition read (variables, and
+//    memory read through pointers), writes no memory a send buffer may lie
+//    in and touches none a receive buffer may lie in (OverlapAccess.h's
+//    places);
+//  - or Si is itself an MPI_Wait or MPI_Waitall statement (in one of W's
+//    forms) on requests that are not W's (another variable, or other
+//    constant elements of the same array) that touches none of the memory
+//    above: two waits on requests that are both already started complete
+//    in either order, since nothing between them communicates.
 // So the statements read and write exactly what they did, and W completes
 // the same requests with the same results; only the time at which the
 // process learns of the completion moves. Nothing else communicates
 // between W's two places, so message matching and the order of every
 // other MPI call are unchanged.
 //
-// For an MPI_Irecv I moved above statements S1..Sk of its block: I is an
-// expression statement of its own outside a macro, without side effects
-// in its arguments, of a predefined datatype, written as an MPI call
-// (no other transformation rewrote it); each Si is local, no other
-// transformation changed it, names I's request variable nowhere, writes no
-// variable I's arguments read and touches no memory I's buffer may lie in
+// For an MPI_Irecv I moved above statements S1..Sk of its block: I is a
+// statement of its block in one of W's forms, outside a macro, without
+// side effects in its arguments, of a predefined datatype, written as an
+// MPI call (no other transformation rewrote it); each Si is local, no
+// other transformation changed it, names I's request variable nowhere nor
+// the variable its result goes to, writes no memory I's arguments or
+// condition read and touches no memory I's buffer may lie in
 // (a posted receive may write its buffer at any time). No MPI call lies
 // between I's two places, so the receives are posted in the same order and
 // match the same messages.

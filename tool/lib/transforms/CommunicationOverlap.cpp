@@ -47,6 +47,25 @@ bool changedBefore(ASTContext &Ctx, const tooling::Replacements &Out, const Stmt
   return false;
 }
 
+/// Text on one line: each line break and the indentation after it become
+/// one space (the text holds no string or comment; OverlapPlan checks).
+std::string oneLine(llvm::StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] != '\n' && Text[I] != '\r') {
+      Out += Text[I];
+      continue;
+    }
+    while (!Out.empty() && (Out.back() == ' ' || Out.back() == '\t'))
+      Out.pop_back();
+    while (I + 1 < Text.size() &&
+           (Text[I + 1] == ' ' || Text[I + 1] == '\t' || Text[I + 1] == '\n' || Text[I + 1] == '\r'))
+      ++I;
+    Out += ' ';
+  }
+  return Out;
+}
+
 /// The offset where code put before S goes.
 unsigned insertOffset(const SourceManager &SM, const Stmt *S) {
   return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
@@ -67,8 +86,7 @@ llvm::Expected<tooling::Replacements> blockEdits(ASTContext &Ctx, const std::vec
     unsigned From = SM.getFileOffset(S->getBeginLoc()), To = SM.getFileOffset(stmtEnd(Ctx, S));
     std::string Text(SM.getCharacterData(S->getBeginLoc()), To - From);
     std::string Lines(std::count(Text.begin(), Text.end(), '\n'), '\n');
-    std::replace(Text.begin(), Text.end(), '\n', ' ');
-    Inserts[M->To] += Text + " ";
+    Inserts[M->To] += oneLine(Text) + " ";
     Deletes[From] = {To - From, Lines};
   }
   std::map<unsigned, std::pair<unsigned, std::string>> Edits = Deletes; // offset -> (length, text)
