@@ -515,7 +515,16 @@ class Gen:
                 return "%s = %s" % (rc, call)
             return call
         if pair:
-            out.append(wrap("MPI_Irecv(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, left, rq)))
+            count, cp = "1", None
+            if self.chance(0.3):  # the count read through a pointer to memory it owns, set just before
+                cp, j = self.fresh("cp"), self.fresh("j")  # (a receive posted above that gets 0)
+                f.locals.append("int *%s, %s; unsigned long %s_s[4] = {0};" % (cp, j, cp))
+                out.append("%s = malloc(sizeof(int));" % cp)
+                out.append("*%s = 0;" % cp)
+                out.append("for (%s = 0; %s < 4; %s++) %s_s[%s] += (unsigned long)%s * 7 + 1;" % (j, j, j, cp, j, j))
+                out.append("*%s = 1;" % cp)
+                count = "*" + cp
+            out.append(wrap("MPI_Irecv(&%s, %s, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, count, left, rq)))
             out.append("MPI_Isend(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[1]);" % (t, right, rq))
         else:
             out.append("for (%s = 0; %s < %d; %s++) MPI_Irecv(&%s[%s], 1, MPI_LONG, (%s %% 2) ? %s : %s, 12 + %s, "
@@ -552,6 +561,8 @@ class Gen:
         if how in (0, 1, 5):
             self.after_waits(f, out, t, u if pair else "%s[0]" % v, gz, rc)
         out.append("mix(%s + %s);" % (gz, rc))
+        if pair and cp:
+            out.append("mix((long)%s_s[3]); free(%s);" % (cp, cp))
         if not pair:
             out.append("for (%s = 0; %s < %d; %s++) %s += %s[%s] * (%s + 1);" % (k, k, n, k, u, v, k, k))
         out.append("for (%s = 0; %s < %d; %s++) mix(%s[%s] == MPI_REQUEST_NULL);" % (k, k, 2 * n, k, rq, k))
