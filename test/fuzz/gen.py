@@ -524,8 +524,16 @@ class Gen:
                 out.append("for (%s = 0; %s < 4; %s++) %s_s[%s] += (unsigned long)%s * 7 + 1;" % (j, j, j, cp, j, j))
                 out.append("*%s = 1;" % cp)
                 count = "*" + cp
-            out.append(wrap("MPI_Irecv(&%s, %s, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, count, left, rq)))
-            out.append("MPI_Isend(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[1]);" % (t, right, rq))
+            recv = wrap("MPI_Irecv(&%s, %s, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[0]);" % (u, count, left, rq))
+            send = "MPI_Isend(&%s, 1, MPI_LONG, %s, 11, MPI_COMM_WORLD, &%s[1]);" % (t, right, rq)
+            # the send first now and then (communication-overlap posts the receive before it)
+            if self.chance(0.4):
+                pk, j = self.fresh("pk"), self.fresh("j")
+                f.locals.append("unsigned long %s[6] = {0}; int %s;" % (pk, j))
+                out.append("for (%s = 0; %s < 6; %s++) %s[%s] = %s[%s] * 5 + (unsigned long)%s;" % (j, j, j, pk, j, pk, j, j))
+                out.extend([send, recv, "mix((long)(%s[5] %% 1009));" % pk])
+            else:
+                out.extend([recv, send])
         else:
             out.append("for (%s = 0; %s < %d; %s++) MPI_Irecv(&%s[%s], 1, MPI_LONG, (%s %% 2) ? %s : %s, 12 + %s, "
                        "MPI_COMM_WORLD, &%s[%s]);" % (k, k, n, k, v, k, k, right, left, k, rq, k))

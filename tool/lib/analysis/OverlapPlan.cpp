@@ -128,6 +128,8 @@ struct Planner {
   std::optional<std::string> unitGuards(const CallResult &C, std::vector<Guard> &Out);
   std::optional<std::string> blocks(const Stmt *S, const std::vector<Guard> &G, const FunctionDecl *F);
   bool crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G);
+  bool passableSend(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G, const clang::FunctionDecl *F);
+  std::string sendsPassed(const std::set<unsigned> &Starts, const CompoundStmt *B) const;
   bool insertable(const Stmt *S) const;
   void sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests);
   void hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs, const std::set<unsigned> &Dests);
@@ -319,6 +321,35 @@ bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, c
   return true;
 }
 
+/// Whether S is a nonblocking send statement (MPI_Isend, MPI_Issend,
+/// MPI_Ibsend, MPI_Irsend) a receive with request Req and guards G may be
+/// posted before: the order of a receive and a send at one process decides
+/// no matching (receives match in the order they are posted, and messages
+/// in the order each sender sends them), so only memory matters: nothing
+/// the send's arguments read or its request may lie in the receive's
+/// buffer, request or what its arguments read.
+bool Planner::passableSend(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G, const FunctionDecl *F) {
+  const auto *CE = dyn_cast<CallExpr>(S);
+  auto It = CE ? Facts.find(CE) : Facts.end();
+  const CallResult *C = It != Facts.end() ? It->second : nullptr;
+  if (!C || !isStart(C->Function) || C->Function == "MPI_Irecv" || Changed(S) || callProblem(*C))
+    return false;
+  ReqRef Other = requestRef(Ctx, C->expr(Role::Request));
+  if (!Other.V)
+    return false;
+  bool SameArray = Other.V->getCanonicalDecl() == Req.V->getCanonicalDecl();
+  if (SameArray && !disjoint(Req, Other))
+    return false;
+  for (const Access &A : Mem.accesses(S))
+    for (const Guard &Gd : G) {
+      if (SameArray && Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V)
+        continue; // another constant element of the same request array
+      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F))
+        return false;
+    }
+  return true;
+}
+
 /// Whether code can be put just before S: it begins in this file's text
 /// (or at the start of a macro's expansion that is the whole statement).
 bool Planner::insertable(const Stmt *S) const {
@@ -410,6 +441,22 @@ void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &
   }
 }
 
+/// ", but the nonblocking sends at lines 4 and 6 (...)" for the sends a
+/// receive passes (none: "").
+std::string Planner::sendsPassed(const std::set<unsigned> &Starts, const CompoundStmt *B) const {
+  if (Starts.empty())
+    return "";
+  std::string Lines;
+  unsigned K = 0;
+  for (unsigned I : Starts)
+    Lines += (K++ ? (K == Starts.size() ? " and " : ", ") : "") + std::to_string(line(B->body_begin()[I]));
+  return llvm::formatv(" but the nonblocking send{0} at line{0} {1}, whose arguments and requests touch none of "
+                       "this memory (a receive and a send of one process match alike in either order: receives "
+                       "match in the order they are posted, messages in the order each process sends them)",
+                       Starts.size() > 1 ? "s" : "", Lines)
+      .str();
+}
+
 void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs,
                             const std::set<unsigned> &Dests) {
   for (const CallResult *R : Recvs) {
@@ -440,14 +487,22 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
     }
     unsigned J = I;
     std::string Stop;
-    for (; J > Lower; --J)
+    std::set<unsigned> Starts; // sends it passes
+    for (; J > Lower; --J) {
+      if (passableSend(B->body_begin()[J - 1], Req, G, R->Caller)) {
+        Starts.insert(J - 1);
+        continue;
+      }
       if (auto Y = blocks(B->body_begin()[J - 1], G, R->Caller)) {
         Stop = *Y;
         break;
       }
+    }
     while (J < I && !insertable(B->body_begin()[J]))
       ++J;
-    unsigned Work = std::count_if(B->body_begin() + J, B->body_begin() + I, works);
+    unsigned Work = 0;
+    for (unsigned K = J; K < I; ++K)
+      Work += !Starts.count(K) && works(B->body_begin()[K]);
     if (!Work) {
       decline(*R, J < I ? "what it could pass (" + span(*this, B, J, I) +
                               ") holds no loop: too little computation to overlap" +
@@ -462,10 +517,11 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
         Transform, true, R->File, R->Line, R->Column,
         llvm::formatv("MPI_Irecv posted earlier, before line {0}", line(B->body_begin()[J])).str(),
         llvm::formatv("{0} {1} no memory its buffer may lie in, {2} no request of it, {3} nothing its "
-                      "arguments read and {4} nothing that communicates, so the receive is posted in the same "
-                      "order among MPI calls and matches the same message{5}",
+                      "arguments read and {4} nothing that communicates{5}, so the receive is posted in the same "
+                      "order among {6} and matches the same message{7}",
                       Span, Many ? "touch" : "touches", Many ? "name" : "names", Many ? "write" : "writes",
-                      Many ? "call" : "calls", Stop.empty() ? "" : " (it stops there: " + Stop + ")")
+                      Many ? "call" : "calls", sendsPassed(Starts, B), Starts.empty() ? "MPI calls" : "receives",
+                      Stop.empty() ? "" : " (it stops there: " + Stop + ")")
             .str());
     M.Note.Kind = NoteKind::Moved;
     M.Note.Saves = "the time of " + Span + ", during which the message may now arrive";
