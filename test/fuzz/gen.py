@@ -502,17 +502,19 @@ class Gen:
         # moves with their statement); gz, which an if reads, may be cleared
         # after the waits (a wait moved past that would be skipped).
         gz, rc = self.fresh("gz"), self.fresh("rc")
-        f.locals.append("int %s = 1, %s = 0;" % (gz, rc))
+        f.locals.append("int %s = 1, %s = 0, %s_n = 0;" % (gz, rc, gz))
         out.append("%s = 1;" % gz)
 
         def wrap(call):
-            kind = self.r.randint(0, 9)
+            kind = self.r.randint(0, 11)
             if kind == 0:
                 return "if (size > 0) " + call
             if kind == 1:
                 return "if (%s) { %s }" % (gz, call)
             if kind == 2:
                 return "%s = %s" % (rc, call)
+            if kind == 3:  # more in the if's block: a wait may leave the if (with a copy of its condition)
+                return "if (%s) { %s %s_n++; }" % (gz, call, gz)
             return call
         if pair:
             count, cp = "1", None
@@ -568,7 +570,7 @@ class Gen:
             out.extend(waits)
         if how in (0, 1, 5):
             self.after_waits(f, out, t, u if pair else "%s[0]" % v, gz, rc)
-        out.append("mix(%s + %s);" % (gz, rc))
+        out.append("mix(%s + %s + %s_n);" % (gz, rc, gz))
         if pair and cp:
             out.append("mix((long)%s_s[3]); free(%s);" % (cp, cp))
         if not pair:

@@ -204,6 +204,7 @@ bool OverlapMemory::mayMeet(const Access &A, const Place &B, const FunctionDecl 
 struct LocalChecker : RecursiveASTVisitor<LocalChecker> {
   std::string Why;
   unsigned Loops = 0, Switches = 0;
+  llvm::function_ref<bool(const CallExpr *)> Allowed;
 
   bool fail(std::string W) {
     Why = std::move(W);
@@ -222,7 +223,7 @@ struct LocalChecker : RecursiveASTVisitor<LocalChecker> {
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();
-    if (F && F->getIdentifier() && Effects::isPureLibraryFunction(F->getName()))
+    if ((F && F->getIdentifier() && Effects::isPureLibraryFunction(F->getName())) || (Allowed && Allowed(CE)))
       return true;
     return fail("it calls " + (F ? F->getNameAsString() : std::string("a function through a pointer")));
   }
@@ -256,8 +257,9 @@ struct LocalChecker : RecursiveASTVisitor<LocalChecker> {
   }
 };
 
-std::optional<std::string> OverlapMemory::notLocal(const Stmt *S) {
+std::optional<std::string> OverlapMemory::notLocal(const Stmt *S, llvm::function_ref<bool(const CallExpr *)> Allowed) {
   LocalChecker C;
+  C.Allowed = Allowed;
   C.TraverseStmt(const_cast<Stmt *>(S));
   if (C.Why.empty())
     return std::nullopt;

@@ -26,6 +26,7 @@
 
 #include "analysis/OwnedMemory.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
 #include <optional>
 #include <string>
@@ -60,8 +61,10 @@ public:
   std::vector<Access> accesses(const clang::Stmt *S);
   /// Whether access A may touch the memory of buffer B, in F.
   bool mayMeet(const Access &A, const Place &B, const clang::FunctionDecl *F);
-  /// Why S is not local (see above), or nullopt.
-  std::optional<std::string> notLocal(const clang::Stmt *S);
+  /// Why S is not local (see above), or nullopt; calls Allowed accepts
+  /// count as local too (their effects are the caller's to judge).
+  std::optional<std::string> notLocal(const clang::Stmt *S,
+                                      llvm::function_ref<bool(const clang::CallExpr *)> Allowed = nullptr);
   /// Whether the program may hold V's address in a pointer (V is global,
   /// static, or its address is used other than by an MPI call or a
   /// subscript in F).

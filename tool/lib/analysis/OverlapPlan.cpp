@@ -131,8 +131,31 @@ struct Planner {
   bool passableSend(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G, const clang::FunctionDecl *F);
   std::string sendsPassed(const std::set<unsigned> &Starts, const CompoundStmt *B) const;
   bool insertable(const Stmt *S) const;
-  void sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests);
-  void hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs, const std::set<unsigned> &Dests);
+  /// How far a wait goes down a block (scanDown).
+  struct Scan {
+    unsigned To = 0, Work = 0, Crossed = 0;
+    bool Mpi = false;
+    std::string Stop;
+  };
+  /// An if a wait may leave (exitOf).
+  struct Exit {
+    const CompoundStmt *Outer;
+    unsigned Index;
+    std::string Prefix;
+    std::vector<Guard> Cond;
+  };
+  std::map<const CompoundStmt *, std::set<unsigned>> Dests; ///< where waits were put, per block
+  std::optional<std::string> blocksWait(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G,
+                                        const FunctionDecl *F, bool *Mpi);
+  Scan scanDown(const CompoundStmt *B, unsigned From, const CallResult &W, const ReqRef &Req,
+                const std::vector<Guard> &G);
+  std::optional<Exit> exitOf(const CompoundStmt *B);
+  std::optional<OverlapMove> leaveIf(const CompoundStmt *B, unsigned I, const CallResult &W, const ReqRef &Req,
+                                     std::vector<Guard> G);
+  ChangeNote moveNote(const CallResult &W, const CompoundStmt *B, unsigned From, const Scan &R,
+                      const CompoundStmt *Left);
+  void sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits);
+  void hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs);
   void decline(const CallResult &C, std::string Why) {
     Plan.Declined.push_back(
         ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
@@ -375,68 +398,202 @@ std::string span(const Planner &P, const CompoundStmt *B, unsigned From, unsigne
   return A == Z ? llvm::formatv("line {0}", A).str() : llvm::formatv("lines {0}-{1}", A, Z).str();
 }
 
-void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits, std::set<unsigned> &Dests) {
+/// Why wait W (request Req, guards G) may not pass statement S, which may
+/// hold MPI starts and waits of other requests (a halo exchange's other
+/// direction), or nullopt. *Mpi: whether S holds such calls.
+std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G,
+                                               const FunctionDecl *F, bool *Mpi) {
+  std::vector<const CallExpr *> Calls;
+  auto Allowed = [&](const CallExpr *CE) {
+    auto It = Facts.find(CE);
+    const CallResult *C = It != Facts.end() ? It->second : nullptr;
+    bool Wait = C && (C->Function == "MPI_Wait" || C->Function == "MPI_Waitall");
+    if (!C || (!Wait && !isStart(C->Function)) || Taken(CE))
+      return false;
+    for (const Expr *A : CE->arguments())
+      if (A->HasSideEffects(Ctx))
+        return false;
+    ReqRef O = requestRef(Ctx, C->expr(C->Function == "MPI_Waitall" ? Role::Requests : Role::Request));
+    if (!disjoint(Req, O))
+      return false;
+    Calls.push_back(CE);
+    return true;
+  };
+  if (!anyNode(S, [&](const Stmt *X) { return isa<CallExpr>(X) && Facts.count(cast<CallExpr>(X)); }))
+    return blocks(S, G, F);
+  unsigned L = line(S);
+  if (Changed(S))
+    return llvm::formatv("another transformation changed line {0}", L).str();
+  if (isa<DeclStmt>(S))
+    return blocks(S, G, F);
+  if (auto Why = Mem.notLocal(S, Allowed))
+    return llvm::formatv("line {0} is not local: {1}", L, *Why).str();
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto InCall = [&](const Expr *E) {
+    for (const CallExpr *CE : Calls)
+      if (!SM.isBeforeInTranslationUnit(E->getBeginLoc(), CE->getBeginLoc()) &&
+          !SM.isBeforeInTranslationUnit(CE->getEndLoc(), E->getBeginLoc()))
+        return true;
+    return false;
+  };
+  for (const Access &A : Mem.accesses(S))
+    for (const Guard &Gd : G) {
+      if (Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V && InCall(A.E))
+        continue; // another element of the request array, in a call on it
+      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F))
+        return llvm::formatv("line {0} {1} {2}", line(A.E), A.Write ? "writes" : "reads", Gd.What).str();
+    }
+  *Mpi = true;
+  return std::nullopt;
+}
+
+/// Where wait W, guards G, stops going down block B from index From: the
+/// index it goes before, the statements' work (loops), what stopped it,
+/// whether it passes MPI calls.
+Planner::Scan Planner::scanDown(const CompoundStmt *B, unsigned From, const CallResult &W, const ReqRef &Req,
+                                const std::vector<Guard> &G) {
+  Scan R;
+  unsigned N = B->size(), J = From;
+  std::set<unsigned> Crossed; // other waits it passes: no work to overlap
+  for (; J < N; ++J) {
+    const Stmt *S = B->body_begin()[J];
+    if (crossable(S, W, Req, G)) {
+      Crossed.insert(J);
+      R.Mpi = true;
+      continue;
+    }
+    if (auto Y = blocksWait(S, Req, G, W.Caller, &R.Mpi)) {
+      R.Stop = *Y;
+      break;
+    }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  while (J > From && (J < N ? !insertable(B->body_begin()[J])
+                            : !(B->getRBracLoc().isFileID() && SM.isWrittenInMainFile(B->getRBracLoc()))))
+    --J;
+  R.To = J;
+  R.Crossed = Crossed.size();
+  for (unsigned K = From; K < J; ++K)
+    R.Work += !Crossed.count(K) && works(B->body_begin()[K]);
+  return R;
+}
+
+/// The if a wait at the end of block B may leave (B is its then-branch,
+/// it has no else, its condition is local, free of side effects and
+/// written on its own in the file), the block it is in and its index there.
+std::optional<Planner::Exit> Planner::exitOf(const CompoundStmt *B) {
+  const auto *If = dyn_cast_or_null<IfStmt>(parentStmt(Ctx, B));
+  if (!If || If->getThen() != B || If->getElse() || If->getInit() || If->getConditionVariable() || If->isConstexpr() ||
+      If->isConsteval())
+    return std::nullopt;
+  const Expr *C = If->getCond();
+  if (C->getBeginLoc().isMacroID() || C->getEndLoc().isMacroID() || C->HasSideEffects(Ctx) || Mem.notLocal(C) ||
+      Changed(If))
+    return std::nullopt;
+  std::string T = text(C);
+  if (T.empty() || llvm::StringRef(T).contains("//") || llvm::StringRef(T).contains("/*") ||
+      llvm::StringRef(T).contains('#') || llvm::StringRef(T).contains('"') || llvm::StringRef(T).contains('\\'))
+    return std::nullopt;
+  const auto *OB = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, If));
+  if (!OB)
+    return std::nullopt;
+  Exit E{OB, unsigned(std::find(OB->body_begin(), OB->body_end(), If) - OB->body_begin()), "if (" + T + ") ", {}};
+  for (const Access &X : Mem.accesses(C))
+    E.Cond.push_back({X.At, true,
+                      (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
+                          llvm::formatv(", which the condition of the if at line {0} reads", line(If)).str()});
+  return E;
+}
+
+/// The move of W out of its if into the block around it, if the rest of
+/// the if's block leaves the condition alone and work lies beyond.
+std::optional<OverlapMove> Planner::leaveIf(const CompoundStmt *B, unsigned I, const CallResult &W, const ReqRef &Req,
+                                            std::vector<Guard> G) {
+  std::optional<Exit> E = exitOf(B);
+  if (!E)
+    return std::nullopt;
+  for (unsigned K = I + 1; K < B->size(); ++K)
+    for (const Access &A : Mem.accesses(B->body_begin()[K]))
+      for (const Guard &Gd : E->Cond)
+        if (A.Write && Mem.mayMeet(A, Gd.At, W.Caller))
+          return std::nullopt;
+  G.insert(G.end(), E->Cond.begin(), E->Cond.end());
+  Scan R = scanDown(E->Outer, E->Index + 1, W, Req, G);
+  if (!R.Work)
+    return std::nullopt;
+  OverlapMove M{B, I, R.To, true, nullptr, "", {}};
+  M.ToBlock = E->Outer;
+  M.Prefix = E->Prefix;
+  M.Note = moveNote(W, E->Outer, E->Index + 1, R, B);
+  return M;
+}
+
+/// The note of wait W moved down to R.To in block B past statements From..:
+/// Left, the block of an if it leaves (or null).
+ChangeNote Planner::moveNote(const CallResult &W, const CompoundStmt *B, unsigned From, const Scan &R,
+                             const CompoundStmt *Left) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Span = span(*this, B, From, R.To);
+  bool Many = llvm::StringRef(Span).starts_with("lines");
+  std::string To =
+      R.To < B->size()
+          ? llvm::formatv("before line {0}", line(B->body_begin()[R.To])).str()
+          : llvm::formatv("to the end of its block (line {0})", SM.getExpansionLineNumber(B->getRBracLoc())).str();
+  if (Left)
+    To = llvm::formatv("out of the if at line {0} (with its condition), {1}", line(parentStmt(Ctx, Left)), To);
+  ChangeNote N = ChangeNote::at(
+      Transform, true, W.File, W.Line, W.Column, W.Function + " moved down " + To,
+      llvm::formatv("{0}{1} {2} not depend on the transfers it completes: {3} no memory a send of them reads, "
+                    "touch none a receive of them fills, name neither its requests nor its status, write nothing "
+                    "its arguments read{4}, and call nothing that communicates{5}; the wait completes the same "
+                    "requests with the same results{6}{7}",
+                    Left ? "the rest of its if's block and " : "", Span, Many || Left ? "do" : "does",
+                    Many || Left ? "they write" : "it writes", Left ? " or the if's condition reads" : "",
+                    R.Mpi ? " but starts and waits of other requests" : "",
+                    R.Mpi ? " (two operations already started complete in either order, and the order of posting "
+                            "is unchanged)"
+                          : ", and nothing between its two places communicates",
+                    R.Stop.empty() ? "" : " (it stops there: " + R.Stop + ")")
+          .str());
+  N.Kind = NoteKind::Moved;
+  N.Saves = "the time of " + Span + ", which now runs while the transfers complete";
+  return N;
+}
+
+void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &Waits) {
   unsigned N = B->size();
   for (const CallResult *W : Waits) {
     unsigned I = std::find(B->body_begin(), B->body_end(), Units[W->Call]) - B->body_begin();
-    if (I + 1 >= N)
-      continue; // nothing follows it
     std::vector<Guard> G;
     std::optional<std::string> Why = callProblem(*W);
     if (!Why)
       Why = waitGuards(*W, G);
     if (Why) {
-      decline(*W, *Why);
+      if (I + 1 < N)
+        decline(*W, *Why);
       continue;
     }
     ReqRef Req = requestRef(Ctx, W->expr(W->Function == "MPI_Wait" ? Role::Request : Role::Requests));
-    unsigned J = I + 1;
-    std::string Stop;
-    std::set<unsigned> Crossed; // other waits it passes: no work to overlap
-    for (; J < N; ++J) {
-      const Stmt *S = B->body_begin()[J];
-      if (crossable(S, *W, Req, G)) {
-        Crossed.insert(J);
+    Scan R = scanDown(B, I + 1, *W, Req, G);
+    if (R.To == N && R.Stop.empty())
+      if (std::optional<OverlapMove> M = leaveIf(B, I, *W, Req, G)) {
+        Dests[M->ToBlock].insert(M->To);
+        Plan.Moves.push_back(std::move(*M));
         continue;
       }
-      if (auto Y = blocks(S, G, W->Caller)) {
-        Stop = *Y;
-        break;
-      }
-    }
-    const SourceManager &SM = Ctx.getSourceManager();
-    while (J > I + 1 && (J < N ? !insertable(B->body_begin()[J])
-                               : !(B->getRBracLoc().isFileID() && SM.isWrittenInMainFile(B->getRBracLoc()))))
-      --J;
-    unsigned Work = 0;
-    for (unsigned K = I + 1; K < J; ++K)
-      Work += !Crossed.count(K) && works(B->body_begin()[K]);
-    if (!Work) {
-      decline(*W, J > I + 1 + Crossed.size() ? "what it could pass (" + span(*this, B, I + 1, J) +
-                                                   ") holds no loop: too little computation to overlap" +
-                                                   (Stop.empty() ? "" : " (then " + Stop + ")")
-                  : Stop.empty() ? "only other waits follow it in its block"
-                                 : "what follows needs the transfers it completes: " + Stop);
+    if (I + 1 >= N)
+      continue; // nothing follows it, and it cannot leave its block
+    if (!R.Work) {
+      decline(*W, R.To > I + 1 + R.Crossed ? "what it could pass (" + span(*this, B, I + 1, R.To) +
+                                                 ") holds no loop: too little computation to overlap" +
+                                                 (R.Stop.empty() ? "" : " (then " + R.Stop + ")")
+                  : R.Stop.empty() ? "only other waits follow it in its block"
+                                   : "what follows needs the transfers it completes: " + R.Stop);
       continue;
     }
-    Dests.insert(J);
-    OverlapMove M{B, I, J, true, {}};
-    std::string Span = span(*this, B, I + 1, J);
-    bool Many = llvm::StringRef(Span).starts_with("lines");
-    std::string To =
-        J < N ? llvm::formatv("before line {0}", line(B->body_begin()[J])).str()
-              : llvm::formatv("to the end of its block (line {0})", SM.getExpansionLineNumber(B->getRBracLoc())).str();
-    M.Note = ChangeNote::at(
-        Transform, true, W->File, W->Line, W->Column, W->Function + " moved down " + To,
-        llvm::formatv("{0} {1} not depend on the transfers it completes: {2} no memory a send of them reads, "
-                      "touch none a receive of them fills, name neither its requests nor its status, write nothing "
-                      "its arguments read, and call nothing that communicates; the wait completes the same requests "
-                      "with the same results, and nothing between its two places communicates{3}",
-                      Span, Many ? "do" : "does", Many ? "they write" : "it writes",
-                      Stop.empty() ? "" : " (it stops there: " + Stop + ")")
-            .str());
-    M.Note.Kind = NoteKind::Moved;
-    M.Note.Saves = "the time of " + Span + ", which now runs while the transfers complete";
+    Dests[B].insert(R.To);
+    OverlapMove M{B, I, R.To, true, nullptr, "", {}};
+    M.Note = moveNote(*W, B, I + 1, R, nullptr);
     Plan.Moves.push_back(std::move(M));
   }
 }
@@ -457,12 +614,11 @@ std::string Planner::sendsPassed(const std::set<unsigned> &Starts, const Compoun
       .str();
 }
 
-void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs,
-                            const std::set<unsigned> &Dests) {
+void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult *> &Recvs) {
   for (const CallResult *R : Recvs) {
     unsigned I = std::find(B->body_begin(), B->body_end(), Units[R->Call]) - B->body_begin();
     unsigned Lower = 0;
-    for (unsigned D : Dests)
+    for (unsigned D : Dests[B])
       if (D <= I)
         Lower = std::max(Lower, D);
     if (I == Lower)
@@ -510,7 +666,7 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
                         : "what comes before it must run first: " + Stop);
       continue;
     }
-    OverlapMove M{B, I, J, false, {}};
+    OverlapMove M{B, I, J, false, nullptr, "", {}};
     std::string Span = span(*this, B, J, I);
     bool Many = llvm::StringRef(Span).starts_with("lines");
     M.Note = ChangeNote::at(
@@ -554,10 +710,9 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
     return {};
   Planner P(Ctx, Calls, Taken, Changed);
   P.Units = std::move(Units);
-  for (const CompoundStmt *B : Order) {
-    std::set<unsigned> Dests;
-    P.sinkWaits(B, Blocks[B].first, Dests);
-    P.hoistReceives(B, Blocks[B].second, Dests);
-  }
+  for (const CompoundStmt *B : Order)
+    P.sinkWaits(B, Blocks[B].first);
+  for (const CompoundStmt *B : Order)
+    P.hoistReceives(B, Blocks[B].second);
   return std::move(P.Plan);
 }

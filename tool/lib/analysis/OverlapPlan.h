@@ -48,9 +48,14 @@
 // other transformation changed it, names I's request variable nowhere nor
 // the variable its result goes to, writes no memory I's arguments or
 // condition read and touches no memory I's buffer may lie in
-// (a posted receive may write its buffer at any time). No MPI call lies
-// between I's two places, so the receives are posted in the same order and
-// match the same messages.
+// (a posted receive may write its buffer at any time); or Si is an
+// MPI_Isend, MPI_Issend, MPI_Ibsend or MPI_Irsend statement on another
+// request whose accesses (arguments, request) meet none of that memory.
+// No other MPI call lies between I's two places, so the receives are
+// posted in the same order and match the same messages (the order of a
+// receive and a send of one process decides no matching: receives match
+// in the order they are posted, each process's messages in the order it
+// sends them).
 //
 // A receive does not move above the place a moved wait was put (the two
 // keep their order), and a wait is not moved when all it would pass is
@@ -62,6 +67,7 @@
 
 #include "analysis/CallAnalysis.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -77,6 +83,10 @@ struct OverlapMove {
   unsigned From = 0;  ///< its index in the block
   unsigned To = 0;    ///< the index it goes before (the block's size: its end)
   bool Later = false; ///< a completion moved down (else a receive moved up)
+  /// The block To indexes (null: Block); a wait leaves an if's block for
+  /// the block around it, written after Prefix ("if (cond) ").
+  const clang::CompoundStmt *ToBlock = nullptr;
+  std::string Prefix;
   ChangeNote Note;
 };
 

@@ -148,11 +148,14 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
     if (B->isComparisonOp() || B->isLogicalOp())
       return;
     if (B->getOpcode() == BO_Add && B->getLHS() == Child) {
-      // *(p + i): an element.
+      // *(p + i): an element; p + i passed to a call: &p[i].
       const Expr *Sum = B;
-      const auto *Deref = dyn_cast_or_null<UnaryOperator>(parentThroughCasts(Ctx, B, &Sum));
+      const Stmt *Up = parentThroughCasts(Ctx, B, &Sum);
+      const auto *Deref = dyn_cast_or_null<UnaryOperator>(Up);
       if (Deref && Deref->getOpcode() == UO_Deref)
         return elementUse(P, Deref, B->getRHS());
+      if (const auto *CE = dyn_cast_or_null<CallExpr>(Up))
+        return callUse(P, CE, Sum, B->getRHS());
     }
     return escape(P, llvm::formatv("the value of {0} is copied or moved at line {1}", Name, L));
   }

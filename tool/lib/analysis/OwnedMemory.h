@@ -18,8 +18,9 @@
 //    function that returns one (below), or a null pointer;
 //  - its value is only indexed or dereferenced (`p[i]`, `*p`, `*(p + i)`),
 //    tested (`if (p)`, `p == NULL`), freed (by free, or by a function of
-//    this file that only passes its parameter to free), passed to an MPI call as a
-//    buffer, or to memset, memcpy or memmove; never copied, returned (but
+//    this file that only passes its parameter to free), passed (itself,
+//    `&p[i]` or `p + i`) to an MPI call as a buffer, or to memset, memcpy
+//    or memmove; never copied, returned (but
 //    see below), passed to another function, exposed in a window, nor its
 //    address or an element's address kept.
 //

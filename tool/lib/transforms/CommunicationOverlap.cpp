@@ -16,11 +16,12 @@
 //   for (i = 0; i < n; i++) a[i] = in[i];
 // MPI_Wait(&req[0], MPI_STATUS_IGNORE); }
 //
-// A block's moves are added together or not at all (when another
+// A function's moves are added together or not at all (when another
 // transformation's change meets them, each is reported as declined).
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/OverlapPlan.h"
+#include "support/AST.h"
 #include "support/SourceText.h"
 #include "transforms/Rewrite.h"
 #include "transforms/Transforms.h"
@@ -71,27 +72,28 @@ unsigned insertOffset(const SourceManager &SM, const Stmt *S) {
   return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
 }
 
-/// The replacements of one block's moves: each moved statement's text
-/// blanked (its newlines kept), and written, on one line, before the
-/// statement it now precedes.
-llvm::Expected<tooling::Replacements> blockEdits(ASTContext &Ctx, const std::vector<const OverlapMove *> &Moves) {
+/// The replacements of one function's moves: each moved statement's text
+/// blanked (its newlines kept), and written, on one line (after its
+/// prefix), before the statement it now precedes.
+llvm::Expected<tooling::Replacements> groupEdits(ASTContext &Ctx, const std::vector<const OverlapMove *> &Moves) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const CompoundStmt *B = Moves.front()->Block;
-  std::map<unsigned, std::string> Inserts;                      // index -> text
+  std::map<unsigned, std::string> Inserts;                      // offset -> text
   std::map<unsigned, std::pair<unsigned, std::string>> Deletes; // offset -> (length, newlines)
+  auto From = [&](const OverlapMove *M) { return SM.getFileOffset(M->Block->body_begin()[M->From]->getBeginLoc()); };
   std::vector<const OverlapMove *> Sorted(Moves);
-  std::sort(Sorted.begin(), Sorted.end(), [](auto *X, auto *Y) { return X->From < Y->From; });
+  std::sort(Sorted.begin(), Sorted.end(), [&](auto *X, auto *Y) { return From(X) < From(Y); });
   for (const OverlapMove *M : Sorted) {
-    const Stmt *S = B->body_begin()[M->From];
-    unsigned From = SM.getFileOffset(S->getBeginLoc()), To = SM.getFileOffset(stmtEnd(Ctx, S));
-    std::string Text(SM.getCharacterData(S->getBeginLoc()), To - From);
+    const Stmt *S = M->Block->body_begin()[M->From];
+    unsigned Begin = From(M), End = SM.getFileOffset(stmtEnd(Ctx, S));
+    std::string Text(SM.getCharacterData(S->getBeginLoc()), End - Begin);
     std::string Lines(std::count(Text.begin(), Text.end(), '\n'), '\n');
-    Inserts[M->To] += oneLine(Text) + " ";
-    Deletes[From] = {To - From, Lines};
+    const CompoundStmt *TB = M->ToBlock ? M->ToBlock : M->Block;
+    unsigned At = M->To < TB->size() ? insertOffset(SM, TB->body_begin()[M->To]) : SM.getFileOffset(TB->getRBracLoc());
+    Inserts[At] += oneLine(M->Prefix + Text) + " ";
+    Deletes[Begin] = {End - Begin, Lines};
   }
   std::map<unsigned, std::pair<unsigned, std::string>> Edits = Deletes; // offset -> (length, text)
-  for (auto &[Index, Text] : Inserts) {
-    unsigned At = Index < B->size() ? insertOffset(SM, B->body_begin()[Index]) : SM.getFileOffset(B->getRBracLoc());
+  for (auto &[At, Text] : Inserts) {
     if (auto It = Edits.find(At); It != Edits.end()) {
       It->second.second = Text + It->second.second; // before a statement that moves too
       continue;
@@ -113,6 +115,16 @@ llvm::Expected<tooling::Replacements> blockEdits(ASTContext &Ctx, const std::vec
   return Out;
 }
 
+/// The outermost block around B (its function's body): moves within one
+/// are added together.
+const CompoundStmt *outermost(ASTContext &Ctx, const CompoundStmt *B) {
+  const CompoundStmt *Top = B;
+  for (const Stmt *P = parentStmt(Ctx, B); P; P = parentStmt(Ctx, P))
+    if (const auto *C = dyn_cast<CompoundStmt>(P))
+      Top = C;
+  return Top;
+}
+
 } // namespace
 
 llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
@@ -124,13 +136,14 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
   std::map<const CompoundStmt *, std::vector<const OverlapMove *>> ByBlock;
   std::vector<const CompoundStmt *> Order;
   for (const OverlapMove &M : Plan.Moves) {
-    if (!ByBlock.count(M.Block))
-      Order.push_back(M.Block);
-    ByBlock[M.Block].push_back(&M);
+    const CompoundStmt *Top = outermost(TC.Ctx, M.Block);
+    if (!ByBlock.count(Top))
+      Order.push_back(Top);
+    ByBlock[Top].push_back(&M);
   }
   for (const CompoundStmt *B : Order) {
     tooling::Replacements Trial = TC.Out;
-    llvm::Expected<tooling::Replacements> Edits = blockEdits(TC.Ctx, ByBlock[B]);
+    llvm::Expected<tooling::Replacements> Edits = groupEdits(TC.Ctx, ByBlock[B]);
     std::string Failure;
     if (!Edits)
       Failure = llvm::toString(Edits.takeError());
@@ -138,7 +151,7 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
       for (const tooling::Replacement &R : *Edits) {
         // Code another transformation inserts where a call would go (a
         // force point): the two insertions' order is not this rewrite's to
-        // choose, so the block's moves are declined.
+        // choose, so the function's moves are declined.
         for (const tooling::Replacement &X : TC.Out)
           if (X.getLength() == 0 && X.getOffset() >= R.getOffset() && X.getOffset() <= R.getOffset() + R.getLength())
             Failure = "another transformation inserts code where a call would go";
@@ -150,7 +163,7 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
         }
       }
     if (!Failure.empty()) {
-      std::string Why = "its block's text meets another transformation's change (" + Failure + ")";
+      std::string Why = "its function's text meets another transformation's change (" + Failure + ")";
       for (const OverlapMove *M : ByBlock[B]) {
         ChangeNote N = M->Note;
         N.Applied = false;
