@@ -436,7 +436,16 @@ std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req,
         return true;
     return false;
   };
-  for (const Access &A : Mem.accesses(S))
+  // The memory the starts in S reach: a receive writes its buffer, a send
+  // reads its own (the buffers' expressions alone show only pointers read).
+  std::vector<Access> All = Mem.accesses(S);
+  for (const CallExpr *CE : Calls) {
+    const CallResult *C = Facts[CE];
+    bool Recv = C->Function == "MPI_Irecv";
+    if (const Expr *Buf = isStart(C->Function) ? C->expr(Recv ? Role::RecvBuf : Role::SendBuf) : nullptr)
+      All.push_back({Mem.pointee(Buf), Recv, Buf});
+  }
+  for (const Access &A : All)
     for (const Guard &Gd : G) {
       if (Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V && InCall(A.E))
         continue; // another element of the request array, in a call on it
@@ -505,15 +514,18 @@ std::optional<Planner::Exit> Planner::exitOf(const CompoundStmt *B) {
   return E;
 }
 
-/// The move of W out of its if into the block around it, if the rest of
-/// the if's block leaves the condition alone and work lies beyond.
+/// The move of W out of its if into the block around it, if the other
+/// statements of the if's block (before W too) leave the condition alone
+/// and work lies beyond.
 std::optional<OverlapMove> Planner::leaveIf(const CompoundStmt *B, unsigned I, const CallResult &W, const ReqRef &Req,
                                             std::vector<Guard> G) {
   std::optional<Exit> E = exitOf(B);
   if (!E)
     return std::nullopt;
-  for (unsigned K = I + 1; K < B->size(); ++K)
-    for (const Access &A : Mem.accesses(B->body_begin()[K]))
+  // The copy of the condition runs after every other statement of the
+  // block: none may write what it reads.
+  for (unsigned K = 0; K < B->size(); ++K)
+    for (const Access &A : K == I ? std::vector<Access>() : Mem.accesses(B->body_begin()[K]))
       for (const Guard &Gd : E->Cond)
         if (A.Write && Mem.mayMeet(A, Gd.At, W.Caller))
           return std::nullopt;

@@ -5,6 +5,7 @@
 // start and complete other requests (the other direction of a halo
 // exchange) and past the computation. Negative cases say why a wait stays.
 // RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --check-prefix=REPORT %s
+// RUN: %ompi-opt --report %s -- %mpich_cflags | FileCheck --check-prefix=NOEXIT %s
 // RUN: %ompi-opt --transforms=communication-overlap %s -o %t.c -- %mpich_cflags
 // RUN: FileCheck --match-full-lines --check-prefix=SRC %s < %t.c
 // RUN: %clang -fsyntax-only -Wall -Wextra -Werror %mpich_cflags %t.c
@@ -91,6 +92,15 @@ double stays(int up, int iters) {
         grid[i] += buf[N + i];
       on = it < iters - 1;
     }
+    // The if's block writes what its condition reads before the wait: the
+    // copy of the condition, run after the block, would read another value.
+    if (on) {
+      on = 0;
+      for (int i = 0; i < N; i++)
+        grid[i] += 2;
+      // NOEXIT-NOT: leave-if.c:[[#@LINE+1]]:{{.*}}moved
+      MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    }
     for (int i = 0; i < N; i++)
       grid[i] *= 0.5;
     // An if with an else: the wait stays in its block.
@@ -113,13 +123,40 @@ double stays(int up, int iters) {
   return s;
 }
 
+// A wait's count is read through a pointer whose memory a receive in a
+// later statement fills: moved past it, the wait would read the message.
+double received_count(int peer) {
+  int *cnt = malloc(sizeof(int)), one = 1;
+  double a[N], b[N], c[N];
+  MPI_Request r[2], q[2];
+  *cnt = 2;
+  for (int i = 0; i < N; i++)
+    a[i] = i;
+  MPI_Isend(a, N, MPI_DOUBLE, peer, 8, MPI_COMM_WORLD, &r[0]);
+  MPI_Irecv(b, N, MPI_DOUBLE, peer, 8, MPI_COMM_WORLD, &r[1]);
+  // REPORT-DAG: leave-if.c:[[#@LINE+1]]:3: communication-overlap: MPI_Waitall moved down before line [[#@LINE+4]] {{.*}}(it stops there: line [[#@LINE+5]] writes the memory cnt owns, which the call's arguments read)); {{.*}}
+  MPI_Waitall(*cnt, r, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < N; i++)
+    c[i] = i + 1;
+  if (peer >= 0) {
+    MPI_Irecv(cnt, 1, MPI_INT, peer, 9, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(&one, 1, MPI_INT, peer, 9, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+  }
+  for (int i = 0; i < N; i++)
+    c[i] += 2;
+  double s = a[1] + b[1] + c[1] + *cnt;
+  free(cnt);
+  return s;
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int up = size > 1 ? (rank + 1) % size : -1, down = size > 1 ? (rank + size - 1) % size : -1;
-  double x = exchange(up, down, 3) + stays(up, 3);
+  double x = exchange(up, down, 3) + stays(up, 3) + received_count(up < 0 ? rank : up);
   printf("%d %g\n", rank, x);
   MPI_Finalize();
   return 0;
