@@ -34,7 +34,21 @@
 //    forms) on requests that are not W's (another variable, or other
 //    constant elements of the same array) that touches none of the memory
 //    above: two waits on requests that are both already started complete
-//    in either order, since nothing between them communicates.
+//    in either order, since nothing between them communicates;
+//  - or Si holds, besides local code, MPI_Isend/Issend/Ibsend/Irsend/
+//    Irecv, MPI_Wait and MPI_Waitall calls on requests that are not W's
+//    (written as calls, arguments free of side effects), and nothing in it
+//    meets the memory above, counting the buffers those starts reach (a
+//    receive writes its buffer, a send reads its own): operations already
+//    started complete in either order, and the transfers are posted in the
+//    same order, so every message matches as before.
+// When W reaches the end of the block of an if without else (its
+// condition local, free of side effects, outside a macro, unchanged by
+// other transformations), and no other statement of that block writes
+// memory the condition reads, W leaves the if as `if (cond) W` and goes on
+// down the block around it under the same rules, with the condition's
+// memory guarded too (nothing passed writes it): the copy reads the values
+// the if read, so W runs exactly when it did. One if is left, not more.
 // So the statements read and write exactly what they did, and W completes
 // the same requests with the same results; only the time at which the
 // process learns of the completion moves. Nothing else communicates
