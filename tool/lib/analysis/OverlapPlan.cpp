@@ -91,6 +91,31 @@ std::pair<const Stmt *, const CompoundStmt *> unitOf(ASTContext &Ctx, const Call
   return {S, dyn_cast_or_null<CompoundStmt>(P)};
 }
 
+/// Why call C, a wait or receive that is not a statement of a block in one
+/// of unitOf's forms, is not moved.
+std::string notAStatement(ASTContext &Ctx, const CallExpr *C) {
+  const Stmt *S = C, *P = parentStmt(Ctx, C);
+  while (isa_and_nonnull<ImplicitCastExpr, ParenExpr, CStyleCastExpr>(P)) {
+    S = P;
+    P = parentStmt(Ctx, P);
+  }
+  if (const auto *A = dyn_cast_or_null<BinaryOperator>(P); A && A->getOpcode() == BO_Assign && A->getRHS() == S) {
+    if (!namedVar(A->getLHS()))
+      return "its result is assigned to memory, not to a variable";
+    S = A;
+    P = parentStmt(Ctx, A);
+  }
+  if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt>(P))
+    return "it is the body of a loop (a call per iteration): it would move only with the loop";
+  if (isa_and_nonnull<IfStmt>(P))
+    return "it is a branch of an if with an else or an initialiser: the branches do not move apart";
+  if (isa_and_nonnull<SwitchCase, LabelStmt>(P))
+    return "it follows a label or a case";
+  if (isa_and_nonnull<CompoundStmt>(P))
+    return "it is not a statement the transformation moves";
+  return "its value is used in a larger expression";
+}
+
 /// What a moving call must not meet: memory, and the rule for it.
 struct Guard {
   Place At;
@@ -706,21 +731,27 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
   std::vector<const CompoundStmt *> Order;
   std::map<const CompoundStmt *, std::pair<std::vector<const CallResult *>, std::vector<const CallResult *>>> Blocks;
   std::map<const CallExpr *, const Stmt *> Units;
+  std::vector<std::pair<const CallResult *, std::string>> Loose; // candidates that are no statement of a block
   for (const CallResult &C : Calls.Calls) {
     bool Wait = C.Function == "MPI_Wait" || C.Function == "MPI_Waitall";
     if (!C.Call || !C.Caller || (!Wait && C.Function != "MPI_Irecv"))
       continue;
     auto [U, B] = unitOf(Ctx, C.Call);
-    if (!B || !Ctx.getSourceManager().isWrittenInMainFile(C.Call->getBeginLoc()))
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!B && SM.isInMainFile(SM.getExpansionLoc(C.Call->getBeginLoc())))
+      Loose.push_back({&C, notAStatement(Ctx, C.Call)});
+    if (!B || !SM.isWrittenInMainFile(C.Call->getBeginLoc()))
       continue; // not a statement of its own, or in a header (only the main file is rewritten)
     if (!Blocks.count(B))
       Order.push_back(B);
     (Wait ? Blocks[B].first : Blocks[B].second).push_back(&C);
     Units[C.Call] = U;
   }
-  if (Order.empty())
+  if (Order.empty() && Loose.empty())
     return {};
   Planner P(Ctx, Calls, Taken, Changed);
+  for (auto &[C, Why] : Loose)
+    P.decline(*C, Why);
   P.Units = std::move(Units);
   for (const CompoundStmt *B : Order)
     P.sinkWaits(B, Blocks[B].first);
