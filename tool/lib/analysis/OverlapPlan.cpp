@@ -63,14 +63,8 @@ bool disjoint(const ReqRef &A, const ReqRef &B) {
 /// either as the only statement of an `if` without else), and its block;
 /// {nullptr, nullptr} if C is none of these.
 std::pair<const Stmt *, const CompoundStmt *> unitOf(ASTContext &Ctx, const CallExpr *C) {
-  auto Up = [&](const Stmt *S) {
-    const Stmt *P = parentStmt(Ctx, S);
-    while (isa_and_nonnull<ImplicitCastExpr, ParenExpr>(P))
-      P = parentStmt(Ctx, P);
-    return P;
-  };
   const Stmt *S = C, *P = parentStmt(Ctx, C);
-  if (const auto *A = dyn_cast_or_null<BinaryOperator>(Up(C));
+  if (const auto *A = dyn_cast_or_null<BinaryOperator>(parentThroughCasts(Ctx, C));
       A && A->getOpcode() == BO_Assign && A->getRHS()->IgnoreParenImpCasts() == C &&
       isa<DeclRefExpr>(A->getLHS()->IgnoreParens()) && namedVar(A->getLHS())) {
     S = A;
@@ -94,11 +88,9 @@ std::pair<const Stmt *, const CompoundStmt *> unitOf(ASTContext &Ctx, const Call
 /// Why call C, a wait or receive that is not a statement of a block in one
 /// of unitOf's forms, is not moved.
 std::string notAStatement(ASTContext &Ctx, const CallExpr *C) {
-  const Stmt *S = C, *P = parentStmt(Ctx, C);
-  while (isa_and_nonnull<ImplicitCastExpr, ParenExpr, CStyleCastExpr>(P)) {
-    S = P;
-    P = parentStmt(Ctx, P);
-  }
+  const Expr *Child = C;
+  const Stmt *S, *P = parentThroughCasts(Ctx, C, &Child);
+  S = Child;
   if (const auto *A = dyn_cast_or_null<BinaryOperator>(P); A && A->getOpcode() == BO_Assign && A->getRHS() == S) {
     if (!namedVar(A->getLHS()))
       return "its result is assigned to memory, not to a variable";
@@ -116,12 +108,25 @@ std::string notAStatement(ASTContext &Ctx, const CallExpr *C) {
   return "its value is used in a larger expression";
 }
 
+/// Whether source text can be written again on one line: it holds no
+/// comment, string, preprocessor line or line continuation.
+bool oneLineSafe(llvm::StringRef T) {
+  return !T.empty() && !T.contains("//") && !T.contains("/*") && !T.contains('#') && !T.contains('"') &&
+         !T.contains('\\');
+}
+
 /// What a moving call must not meet: memory, and the rule for it.
 struct Guard {
   Place At;
   bool WritesOnly = false; ///< only a write meets it (a send buffer, a variable the call reads)
   std::string What;        ///< "top_buf_in, which the receive at line 340 fills"
 };
+
+/// Whether access A and guard Gd are both on the request array of Req (an
+/// access the caller knows to be of another element of it).
+bool sameRequestArray(const Access &A, const Guard &Gd, const ReqRef &Req) {
+  return Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V;
+}
 
 /// The calls and facts the plan works with.
 struct Planner {
@@ -133,7 +138,13 @@ struct Planner {
   OverlapMemory Mem;
   OverlapPlan Plan;
   std::map<const CallExpr *, const CallResult *> Facts;
-  std::map<const CallExpr *, const Stmt *> Units; ///< the statement each moving call moves with
+  std::map<const CallExpr *, const Stmt *> Units;       ///< the statement each moving call moves with
+  std::map<const Stmt *, const CallResult *> UnitCalls; ///< the other way round
+
+  const Stmt *unit(const CallExpr *C) const {
+    auto It = Units.find(C);
+    return It != Units.end() ? It->second : C;
+  }
 
   Planner(ASTContext &Ctx, const FileResult &Calls, llvm::function_ref<bool(const CallExpr *)> Taken,
           llvm::function_ref<bool(const Stmt *)> Changed)
@@ -150,9 +161,15 @@ struct Planner {
   std::optional<std::string> requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out);
   std::optional<std::string> waitGuards(const CallResult &W, std::vector<Guard> &Out);
   void argGuards(const CallResult &C, std::vector<Guard> &Out);
+  void readGuards(const Expr *E, llvm::StringRef Why, std::vector<Guard> &Out);
   std::optional<std::string> unitGuards(const CallResult &C, std::vector<Guard> &Out);
   std::optional<std::string> blocks(const Stmt *S, const std::vector<Guard> &G, const FunctionDecl *F);
   bool crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G);
+  /// Whether access A meets guard Gd in F: a write meets any guard, a
+  /// read only one that every access meets.
+  bool meets(const Access &A, const Guard &Gd, const FunctionDecl *F) {
+    return (A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F);
+  }
   bool passableSend(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G, const clang::FunctionDecl *F);
   std::string sendsPassed(const std::set<unsigned> &Starts, const CompoundStmt *B) const;
   bool insertable(const Stmt *S) const;
@@ -199,7 +216,7 @@ std::optional<std::string> Planner::callProblem(const CallResult &C) {
   for (const Expr *A : C.Call->arguments())
     if (A->HasSideEffects(Ctx))
       return "an argument (" + text(A) + ") has side effects";
-  const Stmt *U = Units.count(C.Call) ? Units[C.Call] : C.Call;
+  const Stmt *U = unit(C.Call);
   if (U != C.Call) {
     if (U->getBeginLoc().isMacroID() || U->getEndLoc().isMacroID())
       return "its statement is written in a macro";
@@ -219,7 +236,7 @@ std::optional<std::string> Planner::callProblem(const CallResult &C) {
   if (End.isInvalid() || !End.isFileID())
     return "the end of the call's statement is not found in the file";
   llvm::StringRef T(SM.getCharacterData(U->getBeginLoc()), SM.getFileOffset(End) - SM.getFileOffset(U->getBeginLoc()));
-  if (T.contains("//") || T.contains("/*") || T.contains('#') || T.contains('"') || T.contains('\\'))
+  if (!oneLineSafe(T))
     return "the call's statement holds a comment, a string or a preprocessor line";
   return std::nullopt;
 }
@@ -228,18 +245,20 @@ std::optional<std::string> Planner::callProblem(const CallResult &C) {
 /// `p->count`): a moved call must find them as they were.
 void Planner::argGuards(const CallResult &C, std::vector<Guard> &Out) {
   for (const Expr *A : C.Call->arguments())
-    for (const Access &X : Mem.accesses(A))
-      Out.push_back({X.At, true,
-                     (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
-                         ", which the call's arguments read"});
+    readGuards(A, ", which the call's arguments read", Out);
+}
+
+/// A guard against writes for every place E touches ("n" + Why).
+void Planner::readGuards(const Expr *E, llvm::StringRef Why, std::vector<Guard> &Out) {
+  for (const Access &X : Mem.accesses(E))
+    Out.push_back({X.At, true, OverlapMemory::describe(X.At) + Why.str()});
 }
 
 /// The guards of the statement a call moves with: the variable its result
 /// is assigned to (nothing may read or write it in between), and what the
 /// condition of its if reads.
 std::optional<std::string> Planner::unitGuards(const CallResult &C, std::vector<Guard> &Out) {
-  auto It = Units.find(C.Call);
-  const Stmt *U = It != Units.end() ? It->second : C.Call;
+  const Stmt *U = unit(C.Call);
   const VarDecl *Result = nullptr;
   anyNode(U, [&](const Stmt *S) {
     if (const auto *A = dyn_cast<BinaryOperator>(S); A && A->getOpcode() == BO_Assign)
@@ -253,10 +272,7 @@ std::optional<std::string> Planner::unitGuards(const CallResult &C, std::vector<
         {{Place::Named, Result}, false, Result->getNameAsString() + ", which the call's result is assigned to"});
   }
   if (const auto *If = dyn_cast<IfStmt>(U))
-    for (const Access &X : Mem.accesses(If->getCond()))
-      Out.push_back({X.At, true,
-                     (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
-                         ", which the condition of its if reads"});
+    readGuards(If->getCond(), ", which the condition of its if reads", Out);
   return std::nullopt;
 }
 
@@ -334,7 +350,7 @@ std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guar
     return llvm::formatv("line {0} is not local: {1}", L, *Why).str();
   for (const Access &A : Mem.accesses(S))
     for (const Guard &Gd : G)
-      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F)) {
+      if (meets(A, Gd, F)) {
         bool Same = A.At.K == Place::Named ? Gd.At.K == Place::Named
                                            : OverlapMemory::describe(A.At) == OverlapMemory::describe(Gd.At);
         return llvm::formatv("line {0} {1} {2}{3}", line(A.E), A.Write ? "writes" : "reads",
@@ -348,10 +364,8 @@ std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guar
 /// an if) a wait W (request Req, guards G) may pass: other requests, and
 /// nothing it reads or writes meets what W writes or needs.
 bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G) {
-  const CallResult *C = nullptr;
-  for (const auto &[Call, U] : Units)
-    if (U == S && Facts.count(Call))
-      C = Facts[Call];
+  auto It = UnitCalls.find(S);
+  const CallResult *C = It != UnitCalls.end() ? It->second : nullptr;
   if (!C || (C->Function != "MPI_Wait" && C->Function != "MPI_Waitall") || Changed(S) || callProblem(*C))
     return false;
   ReqRef Other = requestRef(Ctx, C->expr(C->Function == "MPI_Wait" ? Role::Request : Role::Requests));
@@ -360,12 +374,9 @@ bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, c
   // Its requests, its status, what its arguments and condition read and
   // the variable its result goes to: none may meet W's.
   for (const Access &A : Mem.accesses(S))
-    for (const Guard &Gd : G) {
-      if (Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V)
-        continue; // other elements of the same request array
-      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, W.Caller))
+    for (const Guard &Gd : G)
+      if (!sameRequestArray(A, Gd, Req) && meets(A, Gd, W.Caller)) // other elements of one array are disjoint
         return false;
-    }
   return true;
 }
 
@@ -389,12 +400,9 @@ bool Planner::passableSend(const Stmt *S, const ReqRef &Req, const std::vector<G
   if (SameArray && !disjoint(Req, Other))
     return false;
   for (const Access &A : Mem.accesses(S))
-    for (const Guard &Gd : G) {
-      if (SameArray && Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V)
-        continue; // another constant element of the same request array
-      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F))
+    for (const Guard &Gd : G)
+      if (!(SameArray && sameRequestArray(A, Gd, Req)) && meets(A, Gd, F)) // another constant element of it
         return false;
-    }
   return true;
 }
 
@@ -471,12 +479,9 @@ std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req,
       All.push_back({Mem.pointee(Buf), Recv, Buf});
   }
   for (const Access &A : All)
-    for (const Guard &Gd : G) {
-      if (Gd.At.K == Place::Named && A.At.K == Place::Named && Gd.At.Var == Req.V && A.At.Var == Req.V && InCall(A.E))
-        continue; // another element of the request array, in a call on it
-      if ((A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F))
+    for (const Guard &Gd : G)
+      if (!(sameRequestArray(A, Gd, Req) && InCall(A.E)) && meets(A, Gd, F)) // another element, in a call on it
         return llvm::formatv("line {0} {1} {2}", line(A.E), A.Write ? "writes" : "reads", Gd.What).str();
-    }
   *Mpi = true;
   return std::nullopt;
 }
@@ -525,17 +530,13 @@ std::optional<Planner::Exit> Planner::exitOf(const CompoundStmt *B) {
       Changed(If))
     return std::nullopt;
   std::string T = text(C);
-  if (T.empty() || llvm::StringRef(T).contains("//") || llvm::StringRef(T).contains("/*") ||
-      llvm::StringRef(T).contains('#') || llvm::StringRef(T).contains('"') || llvm::StringRef(T).contains('\\'))
+  if (!oneLineSafe(T))
     return std::nullopt;
   const auto *OB = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, If));
   if (!OB)
     return std::nullopt;
   Exit E{OB, unsigned(std::find(OB->body_begin(), OB->body_end(), If) - OB->body_begin()), "if (" + T + ") ", {}};
-  for (const Access &X : Mem.accesses(C))
-    E.Cond.push_back({X.At, true,
-                      (X.At.K == Place::Named ? X.At.Var->getNameAsString() : OverlapMemory::describe(X.At)) +
-                          llvm::formatv(", which the condition of the if at line {0} reads", line(If)).str()});
+  readGuards(C, llvm::formatv(", which the condition of the if at line {0} reads", line(If)).str(), E.Cond);
   return E;
 }
 
@@ -551,8 +552,8 @@ std::optional<OverlapMove> Planner::leaveIf(const CompoundStmt *B, unsigned I, c
   // block: none may write what it reads.
   for (unsigned K = 0; K < B->size(); ++K)
     for (const Access &A : K == I ? std::vector<Access>() : Mem.accesses(B->body_begin()[K]))
-      for (const Guard &Gd : E->Cond)
-        if (A.Write && Mem.mayMeet(A, Gd.At, W.Caller))
+      for (const Guard &Gd : E->Cond) // guards against writes
+        if (meets(A, Gd, W.Caller))
           return std::nullopt;
   G.insert(G.end(), E->Cond.begin(), E->Cond.end());
   Scan R = scanDown(E->Outer, E->Index + 1, W, Req, G);
@@ -753,6 +754,8 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
   for (auto &[C, Why] : Loose)
     P.decline(*C, Why);
   P.Units = std::move(Units);
+  for (const auto &[Call, U] : P.Units)
+    P.UnitCalls[U] = P.Facts[Call];
   for (const CompoundStmt *B : Order)
     P.sinkWaits(B, Blocks[B].first);
   for (const CompoundStmt *B : Order)

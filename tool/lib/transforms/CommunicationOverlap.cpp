@@ -133,17 +133,17 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
   OverlapPlan Plan = planOverlap(TC.Ctx, TC.Analysis, Taken, Changed);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
-  std::map<const CompoundStmt *, std::vector<const OverlapMove *>> ByBlock;
+  std::map<const CompoundStmt *, std::vector<const OverlapMove *>> ByFunction; // by function body
   std::vector<const CompoundStmt *> Order;
   for (const OverlapMove &M : Plan.Moves) {
     const CompoundStmt *Top = outermost(TC.Ctx, M.Block);
-    if (!ByBlock.count(Top))
+    if (!ByFunction.count(Top))
       Order.push_back(Top);
-    ByBlock[Top].push_back(&M);
+    ByFunction[Top].push_back(&M);
   }
   for (const CompoundStmt *B : Order) {
     tooling::Replacements Trial = TC.Out;
-    llvm::Expected<tooling::Replacements> Edits = groupEdits(TC.Ctx, ByBlock[B]);
+    llvm::Expected<tooling::Replacements> Edits = groupEdits(TC.Ctx, ByFunction[B]);
     std::string Failure;
     if (!Edits)
       Failure = llvm::toString(Edits.takeError());
@@ -164,7 +164,7 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
       }
     if (!Failure.empty()) {
       std::string Why = "its function's text meets another transformation's change (" + Failure + ")";
-      for (const OverlapMove *M : ByBlock[B]) {
+      for (const OverlapMove *M : ByFunction[B]) {
         ChangeNote N = M->Note;
         N.Applied = false;
         N.Kind = NoteKind::Declined;
@@ -175,7 +175,7 @@ llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
       continue;
     }
     TC.Out = std::move(Trial);
-    for (const OverlapMove *M : ByBlock[B])
+    for (const OverlapMove *M : ByFunction[B])
       TC.Notes.push_back(M->Note);
   }
   return llvm::Error::success();
