@@ -170,6 +170,15 @@ struct Planner {
   bool meets(const Access &A, const Guard &Gd, const FunctionDecl *F) {
     return (A.Write || !Gd.WritesOnly) && Mem.mayMeet(A, Gd.At, F);
   }
+  /// "line 9 writes memory through alias, which may be keep, which the send
+  /// at line 4 reads": access A meeting guard Gd.
+  std::string meeting(const Access &A, const Guard &Gd) const {
+    bool Same = A.At.K == Place::Named ? Gd.At.K == Place::Named
+                                       : OverlapMemory::describe(A.At) == OverlapMemory::describe(Gd.At);
+    return llvm::formatv("line {0} {1} {2}{3}", line(A.E), A.Write ? "writes" : "reads",
+                         Same ? "" : OverlapMemory::describe(A.At) + ", which may be ", Gd.What)
+        .str();
+  }
   bool passableSend(const Stmt *S, const ReqRef &Req, const std::vector<Guard> &G, const clang::FunctionDecl *F);
   std::string sendsPassed(const std::set<unsigned> &Starts, const CompoundStmt *B) const;
   bool insertable(const Stmt *S) const;
@@ -350,13 +359,8 @@ std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guar
     return llvm::formatv("line {0} is not local: {1}", L, *Why).str();
   for (const Access &A : Mem.accesses(S))
     for (const Guard &Gd : G)
-      if (meets(A, Gd, F)) {
-        bool Same = A.At.K == Place::Named ? Gd.At.K == Place::Named
-                                           : OverlapMemory::describe(A.At) == OverlapMemory::describe(Gd.At);
-        return llvm::formatv("line {0} {1} {2}{3}", line(A.E), A.Write ? "writes" : "reads",
-                             Same ? "" : OverlapMemory::describe(A.At) + ", which may be ", Gd.What)
-            .str();
-      }
+      if (meets(A, Gd, F))
+        return meeting(A, Gd);
   return std::nullopt;
 }
 
@@ -481,7 +485,7 @@ std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req,
   for (const Access &A : All)
     for (const Guard &Gd : G)
       if (!(sameRequestArray(A, Gd, Req) && InCall(A.E)) && meets(A, Gd, F)) // another element, in a call on it
-        return llvm::formatv("line {0} {1} {2}", line(A.E), A.Write ? "writes" : "reads", Gd.What).str();
+        return meeting(A, Gd);
   *Mpi = true;
   return std::nullopt;
 }
