@@ -280,7 +280,7 @@ def layout():
     return os.environ.get("MPIOPT_OPT") or opt, libdir, incdirs
 
 
-FACTS_VERSION = "facts-3"  # what the cache holds and how it was learnt; a new value drops old entries
+FACTS_VERSION = "facts-4"  # what the cache holds and how it was learnt; a new value drops old entries
 
 
 def project_version(incdirs):

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include "mpiopt/aggregate.h"
 #include "mpiopt/dtype.h"
 #include "mpiopt/fuse.h"
 #include "mpiopt/peer.h"

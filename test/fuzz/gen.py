@@ -437,7 +437,9 @@ class Gen:
         u = self.fresh("u")
         f.locals.append("long %s = rank * 7 + 1, %s = 0;" % (t, u))
         how = self.r.randint(0, 12)
-        if how >= 9:
+        if self.chance(0.2):
+            self.agg_exchange(f, out, t, u)
+        elif how >= 9:
             self.nb_exchange(f, out, t, u)
         elif how < 4 and self.chance(0.5):
             # The receive buffer alternates between two variables (what a
@@ -485,6 +487,65 @@ class Gen:
         elif extra == 1:
             out.append("MPI_Barrier(MPI_COMM_WORLD);")
         out.append("mix(%s);" % u)
+
+    AGG_TYPES = [("long", "MPI_LONG"), ("int", "MPI_INT"), ("double", "MPI_DOUBLE"), ("char", "MPI_CHAR")]
+
+    def agg_exchange(self, f, out, t, u):
+        """Adjacent blocking sends to one peer and the receives that take
+        them (what message-aggregation packs into one message): 2-4 parts of
+        mixed types with tags of their own (one repeated, sometimes), counts
+        from 0, receives larger than the message, statuses read back, peers
+        MPI_PROC_NULL; sometimes a lone message of one of the tags, or a
+        receive count that the first receive delivers (both must keep the
+        calls separate)."""
+        self.nagg = getattr(self, "nagg", 0) + 1
+        base = 100 + 10 * self.nagg
+        k = self.r.randint(2, 4)
+        tags = [base + i for i in range(k)]
+        if self.chance(0.2):
+            tags[1] = tags[0]
+        null = self.chance(0.15)
+        right = "MPI_PROC_NULL" if null else "(rank + 1) % size"
+        left = "MPI_PROC_NULL" if null else "(rank + size - 1) % size"
+        follows = self.chance(0.15)  # the second receive's count is what the first delivers
+        sends, recvs, after, reads = [], [], [], []  # reads: of statuses, only where the calls ran
+        for i in range(k):
+            ctype, mtype = ("int", "MPI_INT") if follows and i == 0 else self.pick(self.AGG_TYPES)
+            n = 1 if follows and i == 0 else self.r.randint(0, 5)
+            a, b = self.fresh("ga"), self.fresh("gb")
+            extra = self.r.randint(0, 2)
+            f.locals.append("%s %s[%d], %s[%d];" % (ctype, a, max(n, 1), b, max(n + extra, 1)))
+            out.append("for (int i = 0; i < %d; i++) %s[i] = (%s)(rank * 3 + i + %d);" % (max(n, 1), a, ctype, i))
+            out.append("memset(%s, 0, sizeof %s);" % (b, b))
+            if follows and i == 0:
+                out.append("%s[0] = %d;" % (a, self.r.randint(0, 3)))
+            count = "%s[0]" % recvs[0][1] if follows and i == 1 else str(n + extra)
+            st = "MPI_STATUS_IGNORE"
+            if self.chance(0.4):
+                st = self.fresh("gs")
+                f.locals.append("MPI_Status %s;" % st)
+                reads.append("{ int c = -1; MPI_Get_count(&%s, %s, &c); mix(c); mix(%s.MPI_TAG); mix(%s.MPI_SOURCE); }"
+                             % (st, mtype, st, st))
+                st = "&" + st
+            sends.append("MPI_Send(%s, %d, %s, %s, %d, MPI_COMM_WORLD);" % (a, n, mtype, right, tags[i]))
+            recvs.append(("MPI_Recv(%s, %s, %s, %s, %d, MPI_COMM_WORLD, %s);" % (b, count, mtype, left, tags[i], st), b))
+            after.append("for (int i = 0; i < %d; i++) mix((long)%s[i]);" % (max(n + extra, 1), b))
+        if follows:
+            # the payload's count: what the first part carries (at most 3)
+            sends[1] = sends[1].replace(", %d, " % int(sends[1].split(", ")[1]), ", %s[0], " % sends[0].split("(")[1].split(",")[0], 1)
+        lone_s = lone_r = ""
+        if self.chance(0.2):
+            lone_s = "MPI_Send(&%s, 1, MPI_LONG, %s, %d, MPI_COMM_WORLD);" % (t, right, tags[0])
+            lone_r = "MPI_Recv(&%s, 1, MPI_LONG, %s, %d, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (u, left, tags[0])
+        # The lone message is no part of the group: a statement between.
+        S = " ".join(sends) + (" mix(0); " + lone_s if lone_s else "")
+        R = " ".join(r for r, _ in recvs) + (" mix(0); " + lone_r if lone_r else "")
+        # One rank: no ring (a blocking send to itself may wait for ever).
+        out.append("if (size > 1 || %d) {" % null)
+        out.append("if (rank %% 2 == 0) { %s %s } else { %s %s }" % (S, R, R, S))
+        out.extend(reads)
+        out.append("}")
+        out.extend(after)
 
     def nb_exchange(self, f, out, t, u):
         """A ring through nonblocking calls (what nonblocking-persistent

@@ -39,6 +39,23 @@ TEST(ProgramFacts, MergeKeepsTheFirstReasonAndTheUnion) {
   EXPECT_EQ(Again.collectives(), (std::vector<std::string>{"f"}));
 }
 
+TEST(ProgramFacts, OneFileRecordsItsMessagesTags) {
+  // A constant tag, one known only at run time (any), and MPI_Send's
+  // address taken (any tag).
+  auto AST = parse("enum { T = 7 }; int (*f)(const void *, int, MPI_Datatype, int, int, MPI_Comm) = MPI_Send;"
+                   " void g(int t, int *x) { MPI_Send(x, 1, MPI_INT, 0, T, MPI_COMM_WORLD);"
+                   " MPI_Send(x, 1, MPI_INT, 0, t, MPI_COMM_WORLD); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "dir/m.c");
+  ASSERT_EQ(P.Messages.size(), 3u);
+  EXPECT_EQ(P.Messages[0].Tag, std::optional<int64_t>(7));
+  EXPECT_EQ(P.Messages[0].File, "dir/m.c");
+  EXPECT_FALSE(P.Messages[1].Tag.has_value());
+  EXPECT_FALSE(P.Messages[2].Tag.has_value());
+}
+
 TEST(ProgramFacts, JSONRoundTrip) {
   ProgramFacts P;
   P.Files = {"m.c"};
@@ -50,10 +67,23 @@ TEST(ProgramFacts, JSONRoundTrip) {
   P.Functions["h"].Result = "r";
   P.Functions["h"].Collective = true;
   P.Calls.push_back(CallFact{"h", "m.c", 9, 2, std::string("d"), {std::nullopt, std::string("a")}});
+  P.Messages.push_back(MessageFact{"m.c", 12, 5});
+  P.Messages.push_back(MessageFact{"m.c", 13, std::nullopt});
   llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
   ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
   EXPECT_EQ(Q->toJSON(), P.toJSON());
   EXPECT_TRUE(*Q == P);
+  EXPECT_FALSE(Q->MessagesUnknown);
+  // Facts without the point-to-point calls (an older ompi-opt's): any file
+  // may use any tag, and so may the program they are merged into.
+  llvm::Expected<ProgramFacts> Old = ProgramFacts::fromJSON("{\"ompi_program_facts\": 1, \"files\": [\"o.c\"]}");
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_TRUE(Old->MessagesUnknown);
+  P.merge(*Old);
+  EXPECT_TRUE(P.MessagesUnknown);
+  llvm::Expected<ProgramFacts> Again = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE(Again->MessagesUnknown);
   llvm::Expected<ProgramFacts> Bad = ProgramFacts::fromJSON("{\"calls\": []}");
   ASSERT_FALSE(bool(Bad));
   EXPECT_NE(llvm::toString(Bad.takeError()).find("not a facts file"), std::string::npos);
@@ -76,6 +106,7 @@ TEST(ProgramFacts, OneFileRecordsWritesCallsAndResults) {
   EXPECT_TRUE(P.Functions["twice"].Defined);
   EXPECT_FALSE(P.Functions["twice"].Result.has_value());
   ASSERT_EQ(P.callsOf("other").size(), 2u);
+  EXPECT_TRUE(P.Messages.empty());                          // no point-to-point call
   EXPECT_TRUE(P.callsOf("other")[0]->Args[0].has_value());  // the rank
   EXPECT_FALSE(P.callsOf("other")[1]->Args[0].has_value()); // g, written alike
   EXPECT_TRUE(P.callsOf("twice").empty());                  // defined here: not another file's

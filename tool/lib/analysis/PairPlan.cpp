@@ -1,10 +1,10 @@
 //===- PairPlan.cpp - Adjacent sends and receives that become one exchange ===//
 #include "analysis/PairPlan.h"
+#include "analysis/BufferStorage.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,65 +23,17 @@ const CallExpr *mpiCall(const Stmt *S, llvm::StringRef Name) {
   return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
 }
 
-const VarDecl *objectOf(const ArgResult *A) { return A && A->Sym.K == SymValue::Address ? A->Sym.Obj : nullptr; }
-
-/// The pointer variable a buffer argument points into: p, p + k, p - k,
-/// &p[k], through casts.
-const VarDecl *basePointer(const Expr *E) {
-  E = E ? E->IgnoreParenCasts() : nullptr;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()))
-      E = A->getBase()->IgnoreParenCasts();
-  if (const auto *B = dyn_cast_or_null<BinaryOperator>(E); B && B->isAdditiveOp())
-    E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenCasts();
-  const VarDecl *V = namedVar(E);
-  return V && V->getType()->isPointerType() ? V : nullptr;
-}
-
-/// The storage a buffer argument lies in, when it is known to be one
-/// object: a named variable, or the allocation of a pointer that holds one
-/// allocation of its own. Different storages do not overlap.
-const VarDecl *storageOf(ASTContext &Ctx, const CallResult &C, Role R) {
-  if (const VarDecl *V = objectOf(C.arg(R)))
-    return V;
-  const VarDecl *P = basePointer(C.expr(R));
-  return onlyAllocation(Ctx, P, C.Caller) ? P : nullptr;
-}
-
-/// What an argument of the send reads that the receive, written first,
-/// may write: the receive buffer's object, the status's, or anything
-/// through a pointer (outside the buffer argument, whose address is no read).
-struct ReceivedReader : RecursiveASTVisitor<ReceivedReader> {
-  const VarDecl *RecvObj, *Status;
-  bool Buffer = false; ///< visiting the send buffer's argument
-  std::string Why;
-
-  bool VisitDeclRefExpr(DeclRefExpr *D) {
-    if (D->getDecl() == RecvObj || (Status && D->getDecl() == Status))
-      Why = "the send's arguments read " + D->getDecl()->getNameAsString() + ", which the receive written first writes";
-    return Why.empty();
-  }
-  bool throughPointer() {
-    if (!Buffer)
-      Why = "the send's arguments read through a pointer, which may reach what the receive written first writes";
-    return Why.empty();
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) { return U->getOpcode() != UO_Deref || throughPointer(); }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
-    return !A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType() || throughPointer();
-  }
-  bool VisitMemberExpr(MemberExpr *M) { return !M->isArrow() || throughPointer(); }
-};
+const VarDecl *objectOf(const ArgResult *A) { return addressObject(A); }
 
 /// Why the send's arguments could read what the receive writes, when the
 /// receive is written first ("" when they cannot).
-std::string readsReceived(const CallExpr *Send, const VarDecl *RecvObj, const VarDecl *Status) {
-  ReceivedReader R{{}, RecvObj, Status, false, ""};
-  for (unsigned I = 0; I < Send->getNumArgs() && R.Why.empty(); ++I) {
-    R.Buffer = I == 0;
-    R.TraverseStmt(const_cast<Expr *>(Send->getArg(I)));
-  }
-  return R.Why;
+std::string readsReceived(const CallResult &S, const VarDecl *RecvObj, const VarDecl *Status) {
+  std::optional<WrittenRead> R = readsWritten(S.Call, S.expr(Role::SendBuf), RecvObj, Status);
+  if (!R)
+    return "";
+  if (R->Pointer)
+    return "the send's arguments read through a pointer, which may reach what the receive written first writes";
+  return "the send's arguments read " + R->Name + ", which the receive written first writes";
 }
 
 /// The larger of the two calls' messages (count x predefined datatype
@@ -128,7 +80,7 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
       return "the datatype " + (T ? T->Text : std::string("?")) +
              " is not a predefined one: a derived datatype may reach memory outside its buffer's object";
   }
-  const VarDecl *SendObj = storageOf(Ctx, S, Role::SendBuf), *RecvObj = storageOf(Ctx, R, Role::RecvBuf);
+  const VarDecl *SendObj = bufferStorage(Ctx, S, Role::SendBuf), *RecvObj = bufferStorage(Ctx, R, Role::RecvBuf);
   if (!SendObj || !RecvObj || SendObj == RecvObj)
     return "the send buffer (" + S.arg(Role::SendBuf)->Text + ") and the receive buffer (" +
            R.arg(Role::RecvBuf)->Text +
@@ -144,7 +96,7 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
     return "the send's buffer is the receive's status, which the receive writes";
   if (First != R.Call)
     return "";
-  return readsReceived(S.Call, RecvObj, Ignored ? nullptr : objectOf(St));
+  return readsReceived(S, RecvObj, Ignored ? nullptr : objectOf(St));
 }
 
 /// The adjacent MPI_Send / MPI_Recv statements of the blocks that hold

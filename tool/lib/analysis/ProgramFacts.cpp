@@ -1,5 +1,6 @@
 //===- ProgramFacts.cpp - What one file tells the others about uniformity ---===//
 #include "analysis/ProgramFacts.h"
+#include "analysis/AggregationPlan.h"
 #include "analysis/Uniformity.h"
 #include "mpi/MPIModel.h"
 #include "support/FunctionVisitor.h"
@@ -125,6 +126,8 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       C.Args.push_back(Uni.varies(A, Caller));
     P.Calls.push_back(std::move(C));
   }
+  for (const TagUse &U : tagUses(Ctx, nullptr))
+    P.Messages.push_back({Path.str(), U.Line, U.Tag});
   return P;
 }
 
@@ -165,6 +168,10 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     for (size_t I = 0; I < C.Args.size(); ++I)
       keepFirst(It->Args[I], C.Args[I]);
   }
+  MessagesUnknown |= O.MessagesUnknown;
+  for (const MessageFact &M : O.Messages)
+    if (!llvm::is_contained(Messages, M))
+      Messages.push_back(M);
 }
 
 std::vector<std::string> ProgramFacts::collectives() const {
@@ -218,13 +225,20 @@ std::string ProgramFacts::toJSON() const {
                                    {"divergent", opt(X.Divergent)},
                                    {"args", std::move(Args)}});
   }
+  llvm::json::Array M;
+  for (const MessageFact &X : Messages)
+    M.push_back(
+        llvm::json::Object{{"file", X.File}, {"line", X.Line}, {"tag", X.Tag ? llvm::json::Value(*X.Tag) : nullptr}});
   llvm::json::Object Root{{"ompi_program_facts", 1},
                           {"files", llvm::json::Array(Files)},
                           {"main_files", llvm::json::Array(MainFiles)},
                           {"digests", std::move(Digests)},
                           {"globals", std::move(G)},
                           {"functions", std::move(F)},
-                          {"calls", std::move(C)}};
+                          {"calls", std::move(C)},
+                          {"messages", std::move(M)}};
+  if (MessagesUnknown)
+    Root["messages"] = nullptr;
   return llvm::formatv("{0:1}", llvm::json::Value(std::move(Root))).str() + "\n";
 }
 
@@ -283,6 +297,16 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         for (const llvm::json::Value &Arg : *A)
           CF.Args.push_back(Arg.getAsString() ? std::optional<std::string>(Arg.getAsString()->str()) : std::nullopt);
       P.Calls.push_back(std::move(CF));
+    }
+  const llvm::json::Array *M = Root->getArray("messages");
+  P.MessagesUnknown = !M;
+  if (M)
+    for (const llvm::json::Value &X : *M) {
+      const llvm::json::Object *O = X.getAsObject();
+      if (!O || !O->getString("file"))
+        return Fail("a message without a file");
+      P.Messages.push_back(
+          {O->getString("file")->str(), unsigned(O->getInteger("line").value_or(0)), O->getInteger("tag")});
     }
   return P;
 }

@@ -13,7 +13,9 @@
 //    between ranks, whether its address is taken, whether it returns a
 //    fresh object;
 //  - per call of a function another file defines: whether the call is made
-//    on some ranks only, and why each argument may differ between ranks.
+//    on some ranks only, and why each argument may differ between ranks;
+//  - per point-to-point call with a tag: its tag, when it is a constant
+//    (message-aggregation: which calls could take a message).
 //
 // The facts of a program are a least fixpoint: every file starts from none
 // (nothing another file does varies), each round re-analyses every file with
@@ -84,11 +86,23 @@ struct CallFact {
   }
 };
 
+/// A point-to-point call with a tag, in one file (AggregationPlan.h).
+struct MessageFact {
+  std::string File; ///< the file's path, as ProgramFacts::Files has it
+  unsigned Line = 0;
+  std::optional<int64_t> Tag; ///< none: may be any tag
+  bool operator==(const MessageFact &O) const { return File == O.File && Line == O.Line && Tag == O.Tag; }
+};
+
 class ProgramFacts {
 public:
   std::map<std::string, GlobalFact> Globals;
   std::map<std::string, FunctionFact> Functions;
   std::vector<CallFact> Calls;
+  std::vector<MessageFact> Messages;
+  /// Some file's facts did not list its point-to-point calls (written by
+  /// an older ompi-opt): any file may use any tag.
+  bool MessagesUnknown = false;
   std::vector<std::string> Files;     ///< the files whose facts these are
   std::vector<std::string> MainFiles; ///< those of them that define main
   /// Per file, a digest of every text it was parsed from (its includes
@@ -107,8 +121,8 @@ public:
   /// calls and files are kept once.
   void merge(const ProgramFacts &Other);
   bool operator==(const ProgramFacts &O) const {
-    return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Files == O.Files &&
-           MainFiles == O.MainFiles && Digests == O.Digests;
+    return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Messages == O.Messages &&
+           MessagesUnknown == O.MessagesUnknown && Files == O.Files && MainFiles == O.MainFiles && Digests == O.Digests;
   }
   bool operator!=(const ProgramFacts &O) const { return !(*this == O); }
 

@@ -12,6 +12,8 @@ using namespace ompi;
 static const std::vector<TransformInfo> Registry = {
     {"reduction-fusion", "fuse independent MPI_Allreduce / MPI_Reduce calls into one collective", runReductionFusion},
     {"lazy-deferral", "defer the remaining reductions to the lazy runtime; wait at each force point", runLazyDeferral},
+    {"message-aggregation", "send adjacent small messages to one peer as one packed message, and receive them alike",
+     runMessageAggregation},
     {"datatype-templates", "send and receive derived datatypes of known shape through compiled pack loops",
      runDatatypeTemplates},
     {"planned-collectives",
