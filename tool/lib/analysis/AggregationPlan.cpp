@@ -268,24 +268,64 @@ void examine(ASTContext &Ctx, Candidate &G) {
 }
 
 /// The program's other point-to-point calls with tags: none when the file
-/// is the whole program; the facts of the other files; or, when neither
-/// is known, none and Unknown set.
+/// is the whole program; the facts of the other files; or, when code the
+/// plan cannot see may communicate, why (Unknown).
 struct OtherFiles {
   std::vector<const MessageFact *> Uses;
-  bool Unknown = false;
+  std::string Unknown;
 };
 
-OtherFiles otherFiles(Evaluator &Ev, const std::string &Path) {
+std::string unseen(llvm::StringRef Callee, llvm::StringRef Where) {
+  return (Callee + " (called at " + Where +
+          ") is defined in no file of the program (a library's code, or an object the program's facts do not "
+          "cover), which may send or receive with these tags")
+      .str();
+}
+
+/// A call, in the file, of a function with external linkage that neither
+/// the file nor a system header defines or declares (a library of the
+/// program's own: its code may communicate).
+std::string unseenCallee(ASTContext &Ctx) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const SourceManager &SM;
+    std::string Why;
+    explicit Visitor(const SourceManager &SM) : SM(SM) {}
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *F = CE->getDirectCallee();
+      const FunctionDecl *Def = nullptr;
+      if (!F || !F->getIdentifier() || F->getBuiltinID() || F->hasBody(Def) || isMPIFunctionName(F->getName()) ||
+          F->getName().starts_with("PMPI_") || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+        return true;
+      Why = unseen(F->getName(), llvm::formatv("line {0}", SM.getExpansionLineNumber(CE->getBeginLoc())).str());
+      return false;
+    }
+  } V(Ctx.getSourceManager());
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return V.Why;
+}
+
+OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path) {
   OtherFiles O;
   const ProgramFacts *P = Ev.options().Program.get();
   if (P && P->program() && !P->Seed && llvm::is_contained(P->Files, Path)) {
-    O.Unknown = P->MessagesUnknown;
+    if (P->MessagesUnknown)
+      O.Unknown = "the program's facts do not list some file's point-to-point calls (facts of an older ompi-opt: "
+                  "build the program again)";
+    for (const CallFact &C : P->Calls) {
+      auto F = P->Functions.find(C.Callee);
+      if (O.Unknown.empty() && (F == P->Functions.end() || !F->second.Defined))
+        O.Unknown = unseen(C.Callee, llvm::formatv("{0}:{1}", C.File, C.Line).str());
+    }
     for (const MessageFact &M : P->Messages)
       if (M.File != Path)
         O.Uses.push_back(&M);
     return O;
   }
-  O.Unknown = !(Ev.options().ClosedWorld && Ev.index().DefinesMain);
+  if (!(Ev.options().ClosedWorld && Ev.index().DefinesMain))
+    O.Unknown = "other files of the program may send or receive with these tags (decide it whole: ompi-cc's link, "
+                "ompi-opt --whole-program, or --closed-world for a program of one file)";
+  else
+    O.Unknown = unseenCallee(Ctx);
   return O;
 }
 
@@ -309,9 +349,8 @@ std::string shapeProblem(ASTContext &Ctx, const std::vector<Candidate *> &Groups
         return llvm::formatv("another transformation already rewrote the call at line {0}", C->Line);
     }
   }
-  if (Others.Unknown)
-    return "other files of the program may send or receive with these tags (decide it whole: ompi-cc's link, "
-           "ompi-opt --whole-program, or --closed-world for a program of one file)";
+  if (!Others.Unknown.empty())
+    return Others.Unknown;
   for (const TagUse &U : Uses)
     if (mayBe(U.Tag, Tags) && !Members.count(U.Call))
       return llvm::formatv("the call at line {0} ({1}) may take a message of these tags and is no group of this "
@@ -365,7 +404,7 @@ AggregationPlan ompi::planAggregation(ASTContext &Ctx, Evaluator &Ev, const File
   if (Cands.empty())
     return Plan;
   std::vector<TagUse> Uses = tagUses(Ctx, &Calls);
-  OtherFiles Others = otherFiles(Ev, Calls.File);
+  OtherFiles Others = otherFiles(Ctx, Ev, Calls.File);
   std::map<std::string, std::vector<Candidate *>> Shapes;
   std::vector<std::string> Order;
   for (Candidate &G : Cands) {
