@@ -32,7 +32,9 @@ struct WrittenReader : RecursiveASTVisitor<WrittenReader> {
   const VarDecl *Obj, *Status;
   bool Buffer = false; ///< visiting the buffer argument
   std::optional<WrittenRead> Found;
-  std::set<const DeclRefExpr *> Addressed; ///< operands of &: their address is no read
+  /// Operands of &, and an array named as the buffer (a, a + k): their
+  /// address is no read.
+  std::set<const DeclRefExpr *> Addressed;
 
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     if (Addressed.count(D))
@@ -74,6 +76,12 @@ const VarDecl *ompi::bufferStorage(ASTContext &Ctx, const CallResult &C, Role R)
 std::optional<WrittenRead> ompi::readsWritten(const CallExpr *CE, const Expr *Buffer, const VarDecl *Obj,
                                               const VarDecl *Status) {
   WrittenReader R{{}, Obj, Status, false, std::nullopt, {}};
+  if (const Expr *E = Buffer ? Buffer->IgnoreParenCasts() : nullptr) {
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+      E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenCasts();
+    if (const auto *D = dyn_cast<DeclRefExpr>(E); D && D->getType()->isArrayType())
+      R.Addressed.insert(D);
+  }
   for (const Expr *A : CE->arguments()) {
     if (R.Found)
       break;

@@ -17,6 +17,7 @@
 #define TAG_N 5
 enum { TAG_X = 6 };
 static double x[8], y[8];
+static int iv[2] = {2, 2};
 
 int main(int argc, char **argv) {
   int rank, size, n = 8, m = 0, right, left, i;
@@ -77,6 +78,18 @@ int main(int argc, char **argv) {
   MPI_Recv(&m, 1, MPI_INT, left, 11, MPI_COMM_WORLD, &st);
   MPI_Recv(y, 8, MPI_DOUBLE, left, 12, MPI_COMM_WORLD, &st);
 
+  // An array named as a later buffer is its address, no read: a group.
+  // REPORT-DAG: aggregate.c:[[#@LINE+3]]:3: message-aggregation: 2 MPI_Recv at lines [[#@LINE+3]]-[[#@LINE+4]] (tags 30, 31 of MPI_DOUBLE, MPI_DOUBLE) as one receive
+  MPI_Send(x, 2, MPI_DOUBLE, right, 30, MPI_COMM_WORLD);
+  MPI_Send(x, 4, MPI_DOUBLE, right, 31, MPI_COMM_WORLD);
+  MPI_Recv(y, 2, MPI_DOUBLE, left, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(y, 4, MPI_DOUBLE, left, 31, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // ... but an element of it, read as a count, is what the first receive wrote.
+  // REPORT-DAG: aggregate.c:[[#@LINE+3]]:3: message-aggregation: not done: 2 MPI_Recv at lines [[#@LINE+3]]-[[#@LINE+4]] (tags 32, 33 of MPI_INT, MPI_DOUBLE) stay separate (the receive at line [[#@LINE+4]] reads iv, which the receive at line [[#@LINE+3]] writes: {{.*}})
+  MPI_Send(iv, 2, MPI_INT, right, 32, MPI_COMM_WORLD);
+  MPI_Send(x, 2, MPI_DOUBLE, right, 33, MPI_COMM_WORLD);
+  MPI_Recv(iv, 2, MPI_INT, left, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(y, iv[0], MPI_DOUBLE, left, 33, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   free(cnt);
   MPI_Finalize();
   return m == 0;
