@@ -267,6 +267,8 @@ void examine(ASTContext &Ctx, Candidate &G) {
     G.Problem = receiveProblem(Ctx, G);
 }
 
+std::string tagText(std::optional<int64_t> Tag) { return Tag ? "tag " + std::to_string(*Tag) : "any tag"; }
+
 /// The program's other point-to-point calls with tags: none when the file
 /// is the whole program; the facts of the other files; or, when code the
 /// plan cannot see may communicate, why (Unknown).
@@ -316,9 +318,20 @@ OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path) {
       if (O.Unknown.empty() && (F == P->Functions.end() || !F->second.Defined))
         O.Unknown = unseen(C.Callee, llvm::formatv("{0}:{1}", C.File, C.Line).str());
     }
-    for (const MessageFact &M : P->Messages)
-      if (M.File != Path)
+    // This file's own facts must be this compilation's: a file compiled
+    // twice, differently (other macros), has messages this one lacks.
+    std::vector<TagUse> Mine = tagUses(Ctx, nullptr);
+    for (const MessageFact &M : P->Messages) {
+      if (M.File != Path) {
         O.Uses.push_back(&M);
+        continue;
+      }
+      if (O.Unknown.empty() && !llvm::any_of(Mine, [&](const TagUse &U) { return U.Line == M.Line && U.Tag == M.Tag; }))
+        O.Unknown = llvm::formatv("the program's facts list a call at line {0} of this file ({1}) that this "
+                                  "compilation of it lacks: the file is compiled more than once, differently",
+                                  M.Line, tagText(M.Tag))
+                        .str();
+    }
     return O;
   }
   if (!(Ev.options().ClosedWorld && Ev.index().DefinesMain))
@@ -332,8 +345,6 @@ OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path) {
 bool mayBe(std::optional<int64_t> Tag, const std::vector<int64_t> &Tags) {
   return !Tag || llvm::is_contained(Tags, *Tag);
 }
-
-std::string tagText(std::optional<int64_t> Tag) { return Tag ? "tag " + std::to_string(*Tag) : "any tag"; }
 
 /// Why the groups of one shape cannot change ("" when they can).
 std::string shapeProblem(ASTContext &Ctx, const std::vector<Candidate *> &Groups, const std::vector<TagUse> &Uses,
