@@ -378,6 +378,25 @@ std::string shapeProblem(ASTContext &Ctx, const std::vector<Candidate *> &Groups
   return "";
 }
 
+/// The profile's verdict on a shape's largest send group: the family of
+/// its number of parts ("aggregate": two, "aggregate3", "aggregate4": four
+/// or more), or, where the profile lacks it, the two parts' (fewer parts
+/// save less: the verdict can only be more cautious).
+ProfileVerdict verdict(const MachineProfile *Profile, const std::vector<Candidate *> &Groups) {
+  int64_t Bytes = 0;
+  size_t Parts = Groups.front()->Calls.size();
+  for (const Candidate *G : Groups)
+    Bytes = G->Send ? std::max(Bytes, G->Bytes) : Bytes;
+  std::string Family = Parts >= 4 ? "aggregate4" : Parts == 3 ? "aggregate3" : "aggregate";
+  if (Profile && !Profile->messageFor(Family, Bytes))
+    Family = "aggregate";
+  std::string Theirs = Family == "aggregate"    ? "two messages"
+                       : Family == "aggregate3" ? "three messages"
+                                                : "four messages";
+  return profileVerdict(Profile, Family, Bytes,
+                        {"one packed message", Theirs + " of its parts", "a packed message", "the packed message"});
+}
+
 ChangeNote note(const Candidate &G, bool Applied, std::string Why) {
   const CallResult &F = *G.Calls.front();
   std::string What = llvm::formatv("{0} {1} at {2}", G.Calls.size(), G.Send ? "MPI_Send" : "MPI_Recv", lines(G));
@@ -430,14 +449,9 @@ AggregationPlan ompi::planAggregation(ASTContext &Ctx, Evaluator &Ev, const File
   for (const std::string &S : Order) {
     std::vector<Candidate *> &Groups = Shapes[S];
     std::string Why = shapeProblem(Ctx, Groups, Uses, Others, Taken);
-    int64_t Bytes = 0;
-    for (const Candidate *G : Groups)
-      Bytes = G->Send ? std::max(Bytes, G->Bytes) : Bytes;
     ProfileVerdict V;
     if (Why.empty()) {
-      V = profileVerdict(
-          Profile, "aggregate", Bytes,
-          {"one packed message", "two messages of half the size", "a packed message", "the packed message"});
+      V = verdict(Profile, Groups);
       if (!V.Wins)
         Why = V.Figure;
     }

@@ -37,9 +37,12 @@
 //    pointers that own one allocation, which later arguments do not read
 //    (nor anything through a pointer but a buffer's own address): the
 //    arguments of all are evaluated at the first call.
-//  - The machine profile ("templates.aggregate": two messages of half the
-//    bytes each against one packed message, one way) measured the packed
-//    message 5% faster at the largest send group's size.
+//  - The machine profile measured the packed message 5% faster at the
+//    largest send group's size: "templates.aggregate" (two messages against
+//    one packed message of their parts, one way), "aggregate3" (three) or
+//    "aggregate4" (four; groups of more parts too), by the group's parts; a
+//    profile without that family decides by "aggregate" (fewer parts save
+//    less).
 //
 // The template receives into a buffer of MPIOPT_AGG_MAX bytes, copies each
 // part (the count the sender sent, checked against the receive's count: a
