@@ -68,7 +68,7 @@ def profile_for(impl, nonblocking=True):
             if nonblocking or family != "persistent_nonblocking":
                 profile.setdefault("templates", {})[family] = PERSISTENT_WINS
         for family in ("null", "null_sendrecv", "self_sendrecv", "self_replace", "sendrecv_pair",
-                       "self_sendrecv_miss", "aggregate"):
+                       "self_sendrecv_miss", "aggregate", "aggregate3", "aggregate4"):
             profile["templates"][family] = PERSISTENT_WINS
         # The self template's check where peers are known only at run time: free.
         profile["templates"]["self_sendrecv_check"] = [{"bytes": 0, "generic_us": 0.001, "template_us": 0.001}]
