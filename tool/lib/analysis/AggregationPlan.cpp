@@ -26,20 +26,21 @@ constexpr int64_t MaxParts = 16;   // MPIOPT_AGG_PARTS
 
 bool tagRole(Role R) { return R == Role::Tag || R == Role::SendTag || R == Role::RecvTag; }
 
-/// The model of an MPI function with a tag (PMPI_ names too), or null.
+/// The model of an MPI function (PMPI_ names too), or null.
+const FunctionModel *modelOf(llvm::StringRef Name) {
+  return lookupFunction(Name.starts_with("PMPI_") ? Name.drop_front(1) : Name);
+}
+
+/// The model of an MPI function with a tag, or null.
 const FunctionModel *taggedModel(llvm::StringRef Name) {
-  if (Name.starts_with("PMPI_"))
-    Name = Name.drop_front(1);
-  const FunctionModel *M = lookupFunction(Name);
+  const FunctionModel *M = modelOf(Name);
   return M && llvm::any_of(M->Args, [](const ArgModel &A) { return tagRole(A.R); }) ? M : nullptr;
 }
 
 /// An MPI function the model does not know that may send, receive or probe.
 bool unknownPointToPoint(llvm::StringRef Name) {
-  if (!Name.starts_with("MPI_") && !Name.starts_with("PMPI_"))
-    return false;
   std::string L = Name.lower();
-  return !lookupFunction(Name.starts_with("P") ? Name.drop_front(1) : Name) &&
+  return isMPIFunctionName(Name) && !modelOf(Name) &&
          (llvm::StringRef(L).contains("send") || llvm::StringRef(L).contains("recv") ||
           llvm::StringRef(L).contains("probe"));
 }
@@ -63,13 +64,15 @@ public:
     if (const auto *D = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
       Callees.insert(D);
     if (unknownPointToPoint(F->getName())) {
-      Uses.push_back({CE, line(CE->getBeginLoc()), std::nullopt});
+      Uses.push_back({CE, line(CE->getBeginLoc()), std::nullopt, std::nullopt});
       return true;
     }
     const FunctionModel *M = taggedModel(F->getName());
     for (unsigned I = 0; M && I < M->Args.size() && I < CE->getNumArgs(); ++I)
-      if (tagRole(M->Args[I].R))
-        Uses.push_back({CE, line(CE->getBeginLoc()), tagOf(CE, I)});
+      if (tagRole(M->Args[I].R)) {
+        std::optional<int64_t> Constant = constantTag(CE->getArg(I));
+        Uses.push_back({CE, line(CE->getBeginLoc()), evaluatedTag(CE, I).value_or(Constant), Constant});
+      }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
@@ -81,7 +84,7 @@ public:
   void finish() {
     for (const DeclRefExpr *D : Refs)
       if (!Callees.count(D))
-        Uses.push_back({nullptr, line(D->getBeginLoc()), std::nullopt});
+        Uses.push_back({nullptr, line(D->getBeginLoc()), std::nullopt, std::nullopt});
   }
 
 private:
@@ -94,19 +97,22 @@ private:
   bool system(SourceLocation L) const { return SM.isInSystemHeader(SM.getExpansionLoc(L)); }
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
-  /// Argument I's tag: the evaluator's value for the main file's calls,
-  /// else a constant expression's; none where it may be any (MPI_ANY_TAG
-  /// is negative in every MPI).
-  std::optional<int64_t> tagOf(const CallExpr *CE, unsigned I) const {
+  /// Argument I's tag as the evaluator found it, for the main file's calls
+  /// (its value, or none inside: may be any); none outside: not evaluated.
+  std::optional<std::optional<int64_t>> evaluatedTag(const CallExpr *CE, unsigned I) const {
     auto It = Facts.find(CE);
-    if (It != Facts.end()) {
-      for (const ArgResult &A : It->second->Args)
-        if (A.Index == I)
-          return A.Sym.K == SymValue::Int && A.Sym.I >= 0 ? std::optional<int64_t>(A.Sym.I) : std::nullopt;
+    if (It == Facts.end())
       return std::nullopt;
-    }
+    for (const ArgResult &A : It->second->Args)
+      if (A.Index == I)
+        return A.Sym.K == SymValue::Int && A.Sym.I >= 0 ? std::optional<int64_t>(A.Sym.I) : std::nullopt;
+    return std::optional<int64_t>();
+  }
+  /// A tag written as a constant expression; none where it may be any
+  /// (MPI_ANY_TAG is negative in every MPI).
+  std::optional<int64_t> constantTag(const Expr *E) const {
     Expr::EvalResult R;
-    if (CE->getArg(I)->EvaluateAsInt(R, Ctx) && R.Val.getInt().isSignedIntN(32) && R.Val.getInt().getSExtValue() >= 0)
+    if (E->EvaluateAsInt(R, Ctx) && R.Val.getInt().isSignedIntN(32) && R.Val.getInt().getSExtValue() >= 0)
       return R.Val.getInt().getSExtValue();
     return std::nullopt;
   }
@@ -127,14 +133,8 @@ Role peerRole(const CallResult &C) { return C.Function == "MPI_Send" ? Role::Des
 /// Whether B follows A with nothing but blanks between, on the same peer
 /// and communicator as written.
 bool joins(ASTContext &Ctx, const CallResult &A, const CallResult &B) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (A.Function != B.Function || A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID())
-    return false;
-  SourceLocation Gap = stmtEnd(Ctx, A.Call);
-  if (Gap.isInvalid() || SM.getFileID(Gap) != SM.getFileID(B.Call->getBeginLoc()) ||
-      !llvm::StringRef(SM.getCharacterData(Gap), SM.getFileOffset(B.Call->getBeginLoc()) - SM.getFileOffset(Gap))
-           .trim()
-           .empty())
+  if (A.Function != B.Function || A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID() ||
+      !onlyBlanksBetween(Ctx, A.Call, B.Call))
     return false;
   std::string PA = text(Ctx, A.expr(peerRole(A))), CA = text(Ctx, A.expr(Role::Comm));
   return !PA.empty() && !CA.empty() && PA == text(Ctx, B.expr(peerRole(B))) && CA == text(Ctx, B.expr(Role::Comm));
@@ -226,12 +226,11 @@ void examine(ASTContext &Ctx, Candidate &G) {
   int64_t Bytes = int64_t(sizeof(int)) * int64_t(G.Calls.size());
   std::string Tags, Types;
   for (const CallResult *C : G.Calls) {
-    for (const Expr *A : C->Call->arguments())
-      if (A->HasSideEffects(Ctx) || text(Ctx, A).empty()) {
-        G.Problem = "an argument (" + text(Ctx, A) +
-                    ") has side effects or is written in a macro's body: one call evaluates every argument at once";
-        return;
-      }
+    if (const Expr *A = unmovableArgument(Ctx, C->Call)) {
+      G.Problem = "an argument (" + text(Ctx, A) +
+                  ") has side effects or is written in a macro's body: one call evaluates every argument at once";
+      return;
+    }
     const ArgResult *Peer = C->arg(peerRole(*C)), *Tag = C->arg(Role::Tag), *Type = C->arg(Role::Type);
     if (Peer && Peer->Sym.K == SymValue::Handle && Peer->Sym.Name == "MPI_ANY_SOURCE") {
       G.Problem = "the receives take MPI_ANY_SOURCE: their parts could come from different processes";
@@ -284,29 +283,19 @@ std::string unseen(llvm::StringRef Callee, llvm::StringRef Where) {
       .str();
 }
 
-/// A call, in the file, of a function with external linkage that neither
-/// the file nor a system header defines or declares (a library of the
-/// program's own: its code may communicate).
+/// A call, in the file, of a function no file defines (the closed world's
+/// only file does not; a library of the program's own: its code may
+/// communicate).
 std::string unseenCallee(ASTContext &Ctx) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
-    const SourceManager &SM;
-    std::string Why;
-    explicit Visitor(const SourceManager &SM) : SM(SM) {}
-    bool VisitCallExpr(CallExpr *CE) {
-      const FunctionDecl *F = CE->getDirectCallee();
-      const FunctionDecl *Def = nullptr;
-      if (!F || !F->getIdentifier() || F->getBuiltinID() || F->hasBody(Def) || isMPIFunctionName(F->getName()) ||
-          F->getName().starts_with("PMPI_") || SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
-        return true;
-      Why = unseen(F->getName(), llvm::formatv("line {0}", SM.getExpansionLineNumber(CE->getBeginLoc())).str());
-      return false;
-    }
-  } V(Ctx.getSourceManager());
-  V.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return V.Why;
+  auto Calls = outgoingCalls(Ctx);
+  if (Calls.empty())
+    return "";
+  const CallExpr *CE = Calls.front().second;
+  return unseen(CE->getDirectCallee()->getName(),
+                llvm::formatv("line {0}", Ctx.getSourceManager().getExpansionLineNumber(CE->getBeginLoc())).str());
 }
 
-OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path) {
+OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path, const std::vector<TagUse> &Mine) {
   OtherFiles O;
   const ProgramFacts *P = Ev.options().Program.get();
   if (P && P->program() && !P->Seed && llvm::is_contained(P->Files, Path)) {
@@ -320,13 +309,13 @@ OtherFiles otherFiles(ASTContext &Ctx, Evaluator &Ev, const std::string &Path) {
     }
     // This file's own facts must be this compilation's: a file compiled
     // twice, differently (other macros), has messages this one lacks.
-    std::vector<TagUse> Mine = tagUses(Ctx, nullptr);
     for (const MessageFact &M : P->Messages) {
       if (M.File != Path) {
         O.Uses.push_back(&M);
         continue;
       }
-      if (O.Unknown.empty() && !llvm::any_of(Mine, [&](const TagUse &U) { return U.Line == M.Line && U.Tag == M.Tag; }))
+      if (O.Unknown.empty() &&
+          !llvm::any_of(Mine, [&](const TagUse &U) { return U.Line == M.Line && U.Constant == M.Tag; }))
         O.Unknown = llvm::formatv("the program's facts list a call at line {0} of this file ({1}) that this "
                                   "compilation of it lacks: the file is compiled more than once, differently",
                                   M.Line, tagText(M.Tag))
@@ -347,7 +336,7 @@ bool mayBe(std::optional<int64_t> Tag, const std::vector<int64_t> &Tags) {
 }
 
 /// Why the groups of one shape cannot change ("" when they can).
-std::string shapeProblem(ASTContext &Ctx, const std::vector<Candidate *> &Groups, const std::vector<TagUse> &Uses,
+std::string shapeProblem(const std::vector<Candidate *> &Groups, const std::vector<TagUse> &Uses,
                          const OtherFiles &Others, llvm::function_ref<bool(const CallExpr *)> Taken) {
   const std::vector<int64_t> &Tags = Groups.front()->Tags;
   std::set<const CallExpr *> Members;
@@ -374,7 +363,6 @@ std::string shapeProblem(ASTContext &Ctx, const std::vector<Candidate *> &Groups
   if (!Sends || !Receives)
     return Sends ? "no receives of this shape in the file take the messages"
                  : "no sends of this shape in the file make the messages";
-  (void)Ctx;
   return "";
 }
 
@@ -434,7 +422,7 @@ AggregationPlan ompi::planAggregation(ASTContext &Ctx, Evaluator &Ev, const File
   if (Cands.empty())
     return Plan;
   std::vector<TagUse> Uses = tagUses(Ctx, &Calls);
-  OtherFiles Others = otherFiles(Ctx, Ev, Calls.File);
+  OtherFiles Others = otherFiles(Ctx, Ev, Calls.File, Uses);
   std::map<std::string, std::vector<Candidate *>> Shapes;
   std::vector<std::string> Order;
   for (Candidate &G : Cands) {
@@ -448,7 +436,7 @@ AggregationPlan ompi::planAggregation(ASTContext &Ctx, Evaluator &Ev, const File
   }
   for (const std::string &S : Order) {
     std::vector<Candidate *> &Groups = Shapes[S];
-    std::string Why = shapeProblem(Ctx, Groups, Uses, Others, Taken);
+    std::string Why = shapeProblem(Groups, Uses, Others, Taken);
     ProfileVerdict V;
     if (Why.empty()) {
       V = verdict(Profile, Groups);
@@ -469,7 +457,7 @@ AggregationPlan ompi::planAggregation(ASTContext &Ctx, Evaluator &Ev, const File
           G->Send ? llvm::formatv("{0} bytes with the header, sent eagerly as the separate ones were", G->Bytes).str()
                   : std::string("the later receives' arguments read nothing the earlier ones write"),
           V.Figure);
-      Plan.Groups.push_back({G->Send, G->Calls, note(*G, true, Proof)});
+      Plan.Groups.push_back({G->Send, G->Calls, note(*G, true, Proof), note(*G, false, "")});
     }
   }
   return Plan;

@@ -77,6 +77,9 @@ struct TagUse {
   const clang::CallExpr *Call = nullptr; ///< null: an MPI function used other than in a call
   unsigned Line = 0;
   std::optional<int64_t> Tag; ///< none: may be any tag
+  /// The tag as a constant expression (what the program's facts record,
+  /// without the evaluator's facts); none: not one, or may be any.
+  std::optional<int64_t> Constant;
 };
 
 /// Every use of a point-to-point MPI function with a tag in the
@@ -89,6 +92,7 @@ struct AggregateGroup {
   bool Send = true;
   std::vector<const CallResult *> Calls; ///< in the order written
   ChangeNote Note;
+  ChangeNote Declined; ///< its note, should the rewrite not be made (its Why for the caller to give)
 };
 
 struct AggregationPlan {

@@ -52,18 +52,13 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
   if (First->getBeginLoc().isMacroID() || Second->getBeginLoc().isMacroID() || First->getEndLoc().isMacroID() ||
       Second->getEndLoc().isMacroID())
     return "a call is written in a macro";
-  SourceLocation Gap = stmtEnd(Ctx, First);
-  if (Gap.isInvalid() ||
-      !llvm::StringRef(SM.getCharacterData(Gap), SM.getFileOffset(Second->getBeginLoc()) - SM.getFileOffset(Gap))
-           .trim()
-           .empty())
+  if (!onlyBlanksBetween(Ctx, First, Second))
     return "something is written between the two calls";
   for (const CallExpr *CE : {First, Second})
-    for (const Expr *A : CE->arguments())
-      if (A->HasSideEffects(Ctx) || fileText(SM, Ctx.getLangOpts(), A).empty())
-        return "an argument (" + fileText(SM, Ctx.getLangOpts(), A) +
-               ") has side effects or is written in a macro's body: the exchange evaluates every argument before "
-               "either transfer";
+    if (const Expr *A = unmovableArgument(Ctx, CE))
+      return "an argument (" + fileText(SM, Ctx.getLangOpts(), A) +
+             ") has side effects or is written in a macro's body: the exchange evaluates every argument before "
+             "either transfer";
   if (!S.Comm.known() || S.Comm != R.Comm ||
       fileText(SM, Ctx.getLangOpts(), S.expr(Role::Comm)) != fileText(SM, Ctx.getLangOpts(), R.expr(Role::Comm)))
     return "the two calls may not run on the same communicator";

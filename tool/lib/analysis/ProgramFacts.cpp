@@ -112,9 +112,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
     if (F->isExternallyVisible() && F->getIdentifier())
       keepFirst(P.Functions[F->getName().str()].AddressTaken,
                 "in " + Name + ": " + F->getName().str() + " is used other than in a call");
-  OutgoingCalls OC(SM);
-  OC.TraverseDecl(Ctx.getTranslationUnitDecl());
-  for (auto [Caller, CE] : OC.Calls) {
+  for (auto [Caller, CE] : outgoingCalls(Ctx)) {
     CallFact C;
     C.Callee = CE->getDirectCallee()->getName().str();
     C.File = Name;
@@ -127,8 +125,14 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
     P.Calls.push_back(std::move(C));
   }
   for (const TagUse &U : tagUses(Ctx, nullptr))
-    P.Messages.push_back({Path.str(), U.Line, U.Tag});
+    P.Messages.push_back({Path.str(), U.Line, U.Constant});
   return P;
+}
+
+std::vector<std::pair<const FunctionDecl *, const CallExpr *>> ompi::outgoingCalls(ASTContext &Ctx) {
+  OutgoingCalls OC(Ctx.getSourceManager());
+  OC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(OC.Calls);
 }
 
 void ProgramFacts::merge(const ProgramFacts &O) {

@@ -38,6 +38,8 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
+class FunctionDecl;
 } // namespace clang
 
 namespace ompi {
@@ -141,6 +143,12 @@ public:
   /// The calls of Name other files make.
   std::vector<const CallFact *> callsOf(llvm::StringRef Name) const;
 };
+
+/// Every call, in a function of the file, of a function with external
+/// linkage that the file does not define and neither MPI nor a system
+/// header declares (with the function making it): the calls another file
+/// of the program answers, or code no file of it holds.
+std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>> outgoingCalls(clang::ASTContext &Ctx);
 
 } // namespace ompi
 

@@ -45,6 +45,21 @@ SourceLocation ompi::stmtEnd(ASTContext &Ctx, const Stmt *S) {
   return Lexer::findLocationAfterToken(SM.getExpansionLoc(S->getEndLoc()), tok::semi, SM, Ctx.getLangOpts(), false);
 }
 
+const Expr *ompi::unmovableArgument(ASTContext &Ctx, const CallExpr *CE) {
+  for (const Expr *A : CE->arguments())
+    if (A->HasSideEffects(Ctx) || fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), A).empty())
+      return A;
+  return nullptr;
+}
+
+bool ompi::onlyBlanksBetween(ASTContext &Ctx, const Stmt *A, const Stmt *B) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Gap = stmtEnd(Ctx, A), Next = B->getBeginLoc();
+  if (Gap.isInvalid() || SM.getFileID(Gap) != SM.getFileID(Next) || SM.getFileOffset(Next) < SM.getFileOffset(Gap))
+    return false;
+  return llvm::StringRef(SM.getCharacterData(Gap), SM.getFileOffset(Next) - SM.getFileOffset(Gap)).trim().empty();
+}
+
 std::pair<SourceLocation, unsigned> ompi::afterIncludeOf(const SourceManager &SM, SourceLocation L) {
   if (L.isInvalid())
     return {};

@@ -31,6 +31,15 @@ std::string blankBefore(const clang::SourceManager &SM, clang::SourceLocation L)
 /// that ends it; invalid when the ';' cannot be found.
 clang::SourceLocation stmtEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+/// Whether statement B follows statement A with nothing but blanks between
+/// them (no comment, no other code), in one file.
+bool onlyBlanksBetween(clang::ASTContext &Ctx, const clang::Stmt *A, const clang::Stmt *B);
+
+/// The first argument of CE that a rewrite joining calls cannot move or
+/// write again: one with side effects, or one with no text of its own in
+/// the file (written in a macro's body); null when there is none.
+const clang::Expr *unmovableArgument(clang::ASTContext &Ctx, const clang::CallExpr *CE);
+
 /// The start of the line after the main file's #include through which the
 /// file holding L was included (directly, or through other headers), with
 /// that line's number: where code that needs the header can go. Invalid

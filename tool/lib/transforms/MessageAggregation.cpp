@@ -61,12 +61,7 @@ llvm::Error ompi::runMessageAggregation(TransformContext &TC) {
       // would miss the packed message.
       llvm::consumeError(std::move(E));
       for (const AggregateGroup &H : Plan.Groups) {
-        ChangeNote N = H.Note;
-        N.Applied = false;
-        N.Kind = NoteKind::Declined;
-        N.Saves.clear();
-        N.Also.clear();
-        N.What = N.What.substr(0, N.What.rfind(" as one ")) + " stay separate";
+        ChangeNote N = H.Declined;
         N.Why = "another change in this file overlaps the group at line " + std::to_string(G.Calls.front()->Line) +
                 ", and the groups of the file change together or not at all";
         TC.Notes.push_back(N);
