@@ -519,7 +519,10 @@ class Gen:
             out.append("memset(%s, 0, sizeof %s);" % (b, b))
             if follows and i == 0:
                 out.append("%s[0] = %d;" % (a, self.r.randint(0, 3)))
-            count = "%s[0]" % recvs[0][1] if follows and i == 1 else str(n + extra)
+            if i == 0:
+                head = (a, b)  # the first part's arrays: what a following count reads
+            # the payload's count: what the first part carries (at most 3)
+            scount, count = ("%s[0]" % head[0], "%s[0]" % head[1]) if follows and i == 1 else (str(n), str(n + extra))
             st = "MPI_STATUS_IGNORE"
             if self.chance(0.4):
                 st = self.fresh("gs")
@@ -527,19 +530,16 @@ class Gen:
                 reads.append("{ int c = -1; MPI_Get_count(&%s, %s, &c); mix(c); mix(%s.MPI_TAG); mix(%s.MPI_SOURCE); }"
                              % (st, mtype, st, st))
                 st = "&" + st
-            sends.append("MPI_Send(%s, %d, %s, %s, %d, MPI_COMM_WORLD);" % (a, n, mtype, right, tags[i]))
-            recvs.append(("MPI_Recv(%s, %s, %s, %s, %d, MPI_COMM_WORLD, %s);" % (b, count, mtype, left, tags[i], st), b))
+            sends.append("MPI_Send(%s, %s, %s, %s, %d, MPI_COMM_WORLD);" % (a, scount, mtype, right, tags[i]))
+            recvs.append("MPI_Recv(%s, %s, %s, %s, %d, MPI_COMM_WORLD, %s);" % (b, count, mtype, left, tags[i], st))
             after.append("for (int i = 0; i < %d; i++) mix((long)%s[i]);" % (max(n + extra, 1), b))
-        if follows:
-            # the payload's count: what the first part carries (at most 3)
-            sends[1] = sends[1].replace(", %d, " % int(sends[1].split(", ")[1]), ", %s[0], " % sends[0].split("(")[1].split(",")[0], 1)
         lone_s = lone_r = ""
         if self.chance(0.2):
             lone_s = "MPI_Send(&%s, 1, MPI_LONG, %s, %d, MPI_COMM_WORLD);" % (t, right, tags[0])
             lone_r = "MPI_Recv(&%s, 1, MPI_LONG, %s, %d, MPI_COMM_WORLD, MPI_STATUS_IGNORE);" % (u, left, tags[0])
         # The lone message is no part of the group: a statement between.
         S = " ".join(sends) + (" mix(0); " + lone_s if lone_s else "")
-        R = " ".join(r for r, _ in recvs) + (" mix(0); " + lone_r if lone_r else "")
+        R = " ".join(recvs) + (" mix(0); " + lone_r if lone_r else "")
         # One rank: no ring (a blocking send to itself may wait for ever).
         out.append("if (size > 1 || %d) {" % null)
         out.append("if (rank %% 2 == 0) { %s %s } else { %s %s }" % (S, R, R, S))
