@@ -517,8 +517,6 @@ class Gen:
             f.locals.append("%s %s[%d], %s[%d];" % (ctype, a, max(n, 1), b, max(n + extra, 1)))
             out.append("for (int i = 0; i < %d; i++) %s[i] = (%s)(rank * 3 + i + %d);" % (max(n, 1), a, ctype, i))
             out.append("memset(%s, 0, sizeof %s);" % (b, b))
-            if follows and i == 0:
-                out.append("%s[0] = %d;" % (a, self.r.randint(0, 3)))
             if i == 0:
                 head = (a, b)  # the first part's arrays: what a following count reads
             # the payload's count: what the first part carries (at most 3)
@@ -533,6 +531,9 @@ class Gen:
             sends.append("MPI_Send(%s, %s, %s, %s, %d, MPI_COMM_WORLD);" % (a, scount, mtype, right, tags[i]))
             recvs.append("MPI_Recv(%s, %s, %s, %s, %d, MPI_COMM_WORLD, %s);" % (b, count, mtype, left, tags[i], st))
             after.append("for (int i = 0; i < %d; i++) mix((long)%s[i]);" % (max(n + extra, 1), b))
+            if follows and i == 1:
+                # the count the first part carries: within the payload's arrays
+                out.append("%s[0] = %d;" % (head[0], self.r.randint(0, max(n, 1))))
         lone_s = lone_r = ""
         if self.chance(0.2):
             lone_s = "MPI_Send(&%s, 1, MPI_LONG, %s, %d, MPI_COMM_WORLD);" % (t, right, tags[0])
