@@ -10,14 +10,15 @@ the medians of the per-repetition ratios to the plain build. The checksums
 must agree.
 
   bench.py [--np 2] [--mpi mpich|openmpi|smpi] [--steps 20000] [--reps 5] [--k 4] [--w 2000]
-           [--profile FILE] [--out DIR]
+           [--profile FILE] [--no-compute] [--out DIR]
 
 --profile builds the ompi-cc program with that machine profile (default:
 the one the build ships; for --mpi smpi, benchmarks/aggregate/
 profile-smpi-node16.json, measured in the simulator by aggregate_tune.c).
 Under SMPI the times are simulated; the computation between the calls is
-this host's, timed (repetitions differ by up to a quarter); SIMRUN_PLATFORM
-chooses the platform.
+this host's, timed (repetitions differ by up to a quarter), unless
+--no-compute leaves it out (communication alone, with --w 2: runs repeat
+exactly); SIMRUN_PLATFORM chooses the platform.
 """
 import os
 import statistics
@@ -34,8 +35,11 @@ def main():
     ap.add_argument("--k", type=int, default=4)
     ap.add_argument("--w", type=int, default=2000)
     ap.add_argument("--profile")
+    ap.add_argument("--no-compute", action="store_true")
     a = ap.parse_args()
     mpicc, launcher, env = setup(a)
+    if a.no_compute:
+        env["SIMRUN_NO_COMPUTE"] = "1"
     src = os.path.join(HERE, "ring.c")
     flags = ["-O2", "-DK=%d" % a.k, "-DW=%d" % a.w]
     profile = a.profile or (os.path.join(HERE, "profile-smpi-node16.json") if a.mpi == "smpi" else None)
