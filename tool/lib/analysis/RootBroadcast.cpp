@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -98,7 +99,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
           return false;
         if (G->hasBody(Def))
           return Eff.touchesGlobal(G, V);
-        return !writtenOnlyIn(V, F); // code of another file
+        return !otherFilesCannotWrite(V); // code of another file
       }
       return false;
     });
@@ -202,23 +203,44 @@ bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
          llvm::all_of(G->second.WrittenBy, [&](const std::string &W) { return W == Here; });
 }
 
-/// Whether only main F writes the global V, in this file and (by the
-/// program's facts) in every other: code of another file can then write it
-/// only by calling main.
-bool RootBroadcast::writtenOnlyIn(const VarDecl *V, const FunctionDecl *F) {
-  if (!F->isMain() || !onlyThisFileWrites(V))
+/// Whether code of another file cannot write the global V: by the
+/// program's facts no other file writes it, and no function of this file
+/// that writes it (main aside), nor any function of this file that calls
+/// one, is called from another file or through a pointer.
+bool RootBroadcast::otherFilesCannotWrite(const VarDecl *V) {
+  if (!onlyThisFileWrites(V))
     return false;
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (!FD || !FD->doesThisDeclarationHaveABody() || FD == F)
-      continue;
-    if (anyNode(FD->getBody(), [&](const Stmt *N) {
-          if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
-            return rootVar(B->getLHS()) == V;
-          const auto *U = dyn_cast<UnaryOperator>(N);
-          return U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
-        }))
+  auto WritesV = [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+      return rootVar(B->getLHS()) == V;
+    const auto *U = dyn_cast<UnaryOperator>(N);
+    return U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
+  };
+  std::vector<const FunctionDecl *> Work;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->doesThisDeclarationHaveABody() && !FD->isMain() && anyNode(FD->getBody(), WritesV))
+      Work.push_back(FD->getCanonicalDecl());
+  const ProgramFacts *P = Ev.options().Program.get();
+  bool Closed = Ev.options().ClosedWorld && Ev.index().DefinesMain;
+  std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
+  while (!Work.empty()) {
+    const FunctionDecl *FD = Work.back();
+    Work.pop_back();
+    if (Ev.index().AddressTaken.count(FD))
       return false;
+    if (FD->isExternallyVisible() && !Closed) {
+      if (!P || !P->program())
+        return false;
+      auto Fact = P->Functions.find(FD->getName().str());
+      if ((Fact != P->Functions.end() && Fact->second.AddressTaken) || !P->callsOf(FD->getName()).empty())
+        return false;
+    }
+    auto It = Ev.index().CallSites.find(FD);
+    if (It != Ev.index().CallSites.end())
+      for (auto [Caller, CE] : It->second)
+        if (!Caller->isMain() && Seen.insert(Caller->getCanonicalDecl()).second)
+          Work.push_back(Caller->getCanonicalDecl());
   }
   return true;
 }

@@ -27,7 +27,8 @@
 //    from root R on MPI_COMM_WORLD (count > k, a datatype of the elements'
 //    size), with no write of B[k] in between, and nothing after the pack
 //    writes V (or calls code that may: code of another file may not when
-//    V is a global only main writes, in this file and every other);
+//    no other file writes the global V and no function of this file that
+//    may write it is called from another file or through a pointer);
 //  - the else arm has the same MPI_Bcast (same buffer, root, communicator)
 //    and after it `V = B[k]`, with nothing in between that writes B or
 //    jumps (return, break, continue, goto: V would stay unpacked), and
@@ -68,7 +69,7 @@ private:
   bool isWorldRank(const clang::Expr *X, const clang::IfStmt *S, const clang::FunctionDecl *F);
   bool globalRank(const clang::VarDecl *X, const clang::IfStmt *S, const clang::FunctionDecl *F);
   bool onlyThisFileWrites(const clang::VarDecl *X);
-  bool writtenOnlyIn(const clang::VarDecl *V, const clang::FunctionDecl *F);
+  bool otherFilesCannotWrite(const clang::VarDecl *V);
 };
 
 } // namespace ompi

@@ -324,7 +324,7 @@ void Uniformity::ensureGlobals() {
       } else if (!X->Func) {
         if (X->Value && !X->Value->isConstantInitializer(Ctx, false))
           R = X->Var->getName().str() + " has an initializer that is not constant";
-      } else if (std::optional<Divergence> E = entryImpl(X->Func)) {
+      } else if (std::optional<Divergence> E = entryImpl(X->Func); E && !entriesReconciled(X->Var, X->Func, 0)) {
         R = llvm::formatv("{0} is written in {1}, which only some ranks may run ({2})", X->Var->getName(),
                           X->Func->getName(), E->Why)
                 .str();
@@ -397,14 +397,6 @@ void Uniformity::solveLocals(Func &Fn) {
   }
   Fn.Solving = false;
   Fn.Solved = true;
-}
-
-bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
-  if (!RB) {
-    Eff = std::make_unique<Effects>(Ctx);
-    RB = std::make_unique<RootBroadcast>(Ctx, Ev, *Eff);
-  }
-  return RB->reconciles(V, At, F).has_value();
 }
 
 std::optional<std::string> Uniformity::defVaries(const Def &D, Func &Fn) {
