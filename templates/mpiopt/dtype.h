@@ -603,13 +603,13 @@ static MPIOPT_INLINE int mpiopt_alltoall_dtype_side(const void *sbuf, int scount
    "templates.<collective>_indexed" measurements show them faster); a side
    whose nblocks is 0 passes through as written. */
 static MPIOPT_INLINE int mpiopt_bcast_dtype_nd(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
-  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_ND_SIDE());
+                                              MPIOPT_DTYPE_SIDE_PARAMS(b)) {
+  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_ND_SIDE(b));
 }
 
 static MPIOPT_INLINE int mpiopt_bcast_dtype_ix(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                                              MPIOPT_DTYPE_IX_PARAMS()) {
-  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_IX_SIDE());
+                                              MPIOPT_DTYPE_IX_PARAMS(b)) {
+  return mpiopt_bcast_dtype_side(buf, count, dtype, root, comm, MPIOPT_DTYPE_IX_SIDE(b));
 }
 
 static MPIOPT_INLINE int mpiopt_gather_dtype_nd(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -752,7 +752,8 @@ static MPIOPT_INLINE void mpiopt_dtype_pend_shape(struct mpiopt_dpend *pd, void 
    shape: packed into a pool buffer that the wait returns. */
 static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_Datatype dtype, int dest, int tag,
                                               MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
-                                              MPIOPT_DTYPE_SIDE_PARAMS(), int ssend) {
+                                              MPI_Aint offset, int nouter, MPI_Aint ostride, int nblocks, int blocklen,
+                                              MPI_Aint stride, MPI_Aint extent, MPI_Datatype base, int elem, int ssend) {
   int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen), slot = 0, rc;
   void *p;
   pd->active = 0;
@@ -771,7 +772,8 @@ static MPIOPT_INLINE int mpiopt_isend_dtype_nd(const void *buf, int count, MPI_D
    the wait. */
 static MPIOPT_INLINE int mpiopt_irecv_dtype_nd(void *buf, int count, MPI_Datatype dtype, int source, int tag,
                                               MPI_Comm comm, MPI_Request *req, struct mpiopt_dpend *pd,
-                                              MPIOPT_DTYPE_SIDE_PARAMS()) {
+                                              MPI_Aint offset, int nouter, MPI_Aint ostride, int nblocks, int blocklen,
+                                              MPI_Aint stride, MPI_Aint extent, MPI_Datatype base, int elem) {
   int n = mpiopt_dtype_elements(count, nouter * nblocks, blocklen), slot = 0, rc;
   void *p;
   pd->active = 0;
