@@ -818,8 +818,19 @@ private:
       const auto *Body = cast<CompoundStmt>(F->getBody());
       bool LastWaits = !Body->body_empty() && A.Placed.count({A.off(Body->body_back()->getBeginLoc()), Name});
       // Where only some ranks reach the end (the others returned earlier and
-      // waited before leaving), nothing can be pending there.
-      bool EndUniform = Body->body_empty() || !A.Uni.within(Body->body_back(), F);
+      // waited before leaving), nothing can be pending there. A last
+      // statement the CFG does not hold (a label on an empty statement) is
+      // not known to be reached by some ranks only: no wait could be placed
+      // on proof, so V's calls stay as written.
+      std::optional<Divergence> EndDv = Body->body_empty() ? std::nullopt : A.Uni.within(Body->body_back(), F);
+      if (EndDv && EndDv->Unplaced) {
+        Why = llvm::formatv("{0} dies at the end of {1}, whose last statement (line {2}) the tool cannot place in "
+                            "its control flow",
+                            Name, F->getName(), EndDv->Line)
+                  .str();
+        return;
+      }
+      bool EndUniform = !EndDv;
       if (LastWaits || !EndUniform || (!Body->body_empty() && isa<ReturnStmt>(Body->body_back())))
         return;
       beforeBrace(Body, F, llvm::formatv("{0} dies at the end of {1}", Name, F->getName()).str());

@@ -920,8 +920,8 @@ std::optional<Divergence> Uniformity::withinImpl(const Stmt *S, const FunctionDe
   Func &Fn = func(F);
   std::optional<unsigned> B = firstBlock(S, Fn);
   if (!B)
-    return Divergence{line(S),
-                      llvm::formatv("the tool cannot place line {0} in {1}'s control flow", line(S), F->getName())};
+    return Divergence{
+        line(S), llvm::formatv("the tool cannot place line {0} in {1}'s control flow", line(S), F->getName()), true};
   return divergentBlock(Fn, *B, S);
 }
 

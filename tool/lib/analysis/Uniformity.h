@@ -54,8 +54,9 @@ namespace ompi {
 
 /// Why a point is divergent: the branch that separates the ranks.
 struct Divergence {
-  unsigned Line = 0; ///< the line of the branch (or call site)
-  std::string Why;   ///< "the branch at line 18 depends on rank (MPI_Comm_rank at line 12)"
+  unsigned Line = 0;     ///< the line of the branch (or call site)
+  std::string Why;       ///< "the branch at line 18 depends on rank (MPI_Comm_rank at line 12)"
+  bool Unplaced = false; ///< the point is not in the function's CFG: unknown, not proved divergent
 };
 
 struct Write;
