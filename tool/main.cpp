@@ -61,6 +61,10 @@ static cl::opt<bool>
                cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
                         "environment; most launchers pass it alike)"),
                cl::cat(OptCategory));
+static cl::list<int> NProcs("nprocs", cl::CommaSeparated,
+                            cl::desc("Judge the program's runs at these process counts (the lint's per-rank runs; "
+                                     "default: 2, 3, 4 and 8, or those main's size guard accepts)"),
+                            cl::value_desc("N,..."), cl::cat(OptCategory));
 static cl::opt<bool> LineDirectives(
     "line-directives",
     cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "
@@ -190,6 +194,7 @@ int main(int argc, const char **argv) {
   O.BackupSuffixGiven = BackupSuffix.getNumOccurrences() > 0;
   O.ClosedWorld = ClosedWorld;
   O.UniformEnv = UniformEnv;
+  O.NProcs.assign(NProcs.begin(), NProcs.end());
   O.WholeProgram = WholeProgram;
   O.ProgramFacts.assign(ProgramFactsIn.begin(), ProgramFactsIn.end());
   O.FactsOut = FactsOut;

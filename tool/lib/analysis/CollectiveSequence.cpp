@@ -1,5 +1,6 @@
 //===- CollectiveSequence.cpp - The collectives each rank issues -----------===//
 #include "analysis/CollectiveSequence.h"
+#include "analysis/ProcessCounts.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
@@ -18,7 +19,7 @@ namespace ompi {
 
 namespace {
 
-enum class Flow { Normal, Returned, Exited, Aborted, Broke, Continued };
+enum class Flow { Normal, Returned, Exited, Aborted, Broke, Continued, Jumped };
 
 /// OMPI_OPT_DEBUG_RUNS=1 prints why a function's runs are not followed
 /// (for those who extend the interpreter).
@@ -277,6 +278,8 @@ public:
       throw Undecided{llvm::formatv("{0} is called recursively or too deeply", F->getName()).str()};
     Frames.push_back({F, std::move(Args), {}, {}});
     Flow R = exec(F->getBody());
+    if (R == Flow::Jumped)
+      throw Undecided{llvm::formatv("the goto to {0} jumps into a block", JumpTo->getName()).str()};
     if (R == Flow::Normal && Frames.size() == 1)
       EndLine = line(F->getBody()->getEndLoc());
     Frames.pop_back();
@@ -309,6 +312,7 @@ private:
   unsigned Steps = 0;                         ///< statements run: unrolled loops stop at a budget
   unsigned StepLimit = 100000;                ///< the budget (lower while a loop is tried iteration by iteration)
   unsigned LoopDepth = 0;                     ///< loops being run
+  const LabelDecl *JumpTo = nullptr;          ///< with Flow::Jumped: the goto's label
   std::set<const Stmt *> Modelled;            ///< &v arguments of calls whose effect on v the run models
   std::set<const VarDecl *> MadeInto;         ///< variables a communicator constructor set
   std::map<std::string, P2PEvent> Persistent; ///< the persistent requests made (requestKey): what a start issues
@@ -1089,6 +1093,8 @@ private:
 
   Flow exec(const Stmt *S);
   Flow branch(const IfStmt *If);
+  Flow choose(const SwitchStmt *Sw);
+  Flow block(llvm::ArrayRef<const Stmt *> Body, size_t From);
   Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc = nullptr);
   Flow unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc);
 };
@@ -1099,12 +1105,8 @@ Flow RankRun::exec(const Stmt *S) {
   if (++Steps > StepLimit)
     throw Undecided{"the run is too long to follow statement by statement"};
   Cur = S;
-  if (const auto *C = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *X : C->body())
-      if (Flow F = exec(X); F != Flow::Normal)
-        return F;
-    return Flow::Normal;
-  }
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return block(llvm::ArrayRef<const Stmt *>(C->body_begin(), C->body_end()), 0);
   if (const auto *D = dyn_cast<DeclStmt>(S)) {
     for (const Decl *X : D->decls())
       if (const auto *V = dyn_cast<VarDecl>(X); V && V->getType()->isIntegralOrEnumerationType()) {
@@ -1130,6 +1132,10 @@ Flow RankRun::exec(const Stmt *S) {
   }
   if (const auto *If = dyn_cast<IfStmt>(S))
     return branch(If);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return choose(Sw);
+  if (const auto *SC = dyn_cast<SwitchCase>(S)) // a label reached by falling through
+    return exec(SC->getSubStmt());
   if (const auto *Fo = dyn_cast<ForStmt>(S)) {
     if (Flow F = exec(Fo->getInit()); F != Flow::Normal)
       return F;
@@ -1154,6 +1160,10 @@ Flow RankRun::exec(const Stmt *S) {
   }
   if (isa<BreakStmt>(S))
     return Flow::Broke;
+  if (const auto *G = dyn_cast<GotoStmt>(S)) {
+    JumpTo = G->getLabel();
+    return Flow::Jumped;
+  }
   if (isa<ContinueStmt>(S))
     return Flow::Continued;
   if (const auto *L = dyn_cast<LabelStmt>(S))
@@ -1214,6 +1224,7 @@ Flow RankRun::branch(const IfStmt *If) {
   auto SavedMessages = Messages;
   auto SavedFrames = Frames;
   Flow A = exec(If->getThen());
+  const LabelDecl *JumpA = JumpTo;
   auto EventsA = Events;
   auto MessagesA = Messages;
   Events = SavedEvents;
@@ -1221,7 +1232,8 @@ Flow RankRun::branch(const IfStmt *If) {
   auto FramesA = Frames;
   Frames = SavedFrames;
   Flow B = exec(If->getElse());
-  bool Same = A == B && EventsA.size() == Events.size() && MessagesA.size() == Messages.size();
+  bool Same = A == B && (A != Flow::Jumped || JumpA == JumpTo) && EventsA.size() == Events.size() &&
+              MessagesA.size() == Messages.size();
   for (size_t I = 0; Same && I < Events.size(); ++I)
     Same = sameKey(EventsA[I].Key, Events[I].Key);
   for (size_t I = 0; Same && I < Messages.size(); ++I)
@@ -1233,6 +1245,7 @@ Flow RankRun::branch(const IfStmt *If) {
       Events = EventsA;
       Messages = MessagesA;
       Frames = FramesA;
+      JumpTo = JumpA;
       return A;
     }
     if (Forkable)
@@ -1249,6 +1262,94 @@ Flow RankRun::branch(const IfStmt *If) {
   return A;
 }
 
+/// The index of the statement of Body that is label L (or holds it behind
+/// other labels).
+static std::optional<size_t> labelIn(llvm::ArrayRef<const Stmt *> Body, const LabelDecl *L) {
+  for (size_t J = 0; J < Body.size(); ++J)
+    for (const Stmt *X = Body[J]; X; X = isa<LabelStmt>(X) ? cast<LabelStmt>(X)->getSubStmt() : nullptr)
+      if (const auto *LS = dyn_cast<LabelStmt>(X); LS && LS->getDecl() == L)
+        return J;
+  return std::nullopt;
+}
+
+/// A switch on a value the run knows (the rank, the size, what follows
+/// from them): from the case label that matches (or default) on, falling
+/// through labels as C does, to the first break. Not followed: a label
+/// nested inside another statement of the body (Duff's device), and a
+/// switch on a value the run does not know whose body communicates.
+Flow RankRun::choose(const SwitchStmt *Sw) {
+  unsigned L = line(Sw->getBeginLoc());
+  if (Sw->getInit() || Sw->getConditionVariable())
+    throw Undecided{llvm::formatv("the switch at line {0} declares a variable", L).str()};
+  if (Flow F = calls(Sw->getCond()); F != Flow::Normal)
+    return F;
+  std::optional<int64_t> C = value(Sw->getCond());
+  if (!C) {
+    if (Rel.collectives(Sw) || anyNode(Sw, [](const Stmt *N) { return isa<ReturnStmt, GotoStmt>(N); }))
+      throw Undecided{llvm::formatv("the switch at line {0} is not decided by the rank and size", L).str()};
+    forget(Sw);
+    return Flow::Normal;
+  }
+  const SwitchCase *Target = nullptr, *Default = nullptr;
+  for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC; SC = SC->getNextSwitchCase()) {
+    const auto *CS = dyn_cast<CaseStmt>(SC);
+    if (!CS) {
+      Default = SC;
+      continue;
+    }
+    int64_t Lo = CS->getLHS()->EvaluateKnownConstInt(Ctx).getExtValue();
+    int64_t Hi = CS->getRHS() ? CS->getRHS()->EvaluateKnownConstInt(Ctx).getExtValue() : Lo; // case 1 ... 3:
+    if (Lo <= *C && *C <= Hi)
+      Target = CS;
+  }
+  if (!Target)
+    Target = Default;
+  if (!Target)
+    return Flow::Normal;
+  std::vector<const Stmt *> Body;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Sw->getBody()))
+    Body.assign(CS->body_begin(), CS->body_end());
+  else
+    Body.push_back(Sw->getBody());
+  // The body's statement that is Target, or holds it as a label's label.
+  size_t Start = Body.size();
+  for (size_t I = 0; I < Body.size() && Start == Body.size(); ++I)
+    for (const Stmt *X = Body[I]; X; X = isa<SwitchCase>(X) ? cast<SwitchCase>(X)->getSubStmt() : nullptr)
+      if (X == Target)
+        Start = I;
+  if (Start == Body.size())
+    throw Undecided{llvm::formatv("the switch at line {0} jumps into a statement of its body", L).str()};
+  Flow F = exec(Target);
+  size_t Next = Start + 1;
+  if (std::optional<size_t> To = F == Flow::Jumped ? labelIn(Body, JumpTo) : std::nullopt) {
+    JumpTo = nullptr; // a goto to a label of the body
+    F = Flow::Normal;
+    Next = *To;
+  }
+  if (F == Flow::Normal)
+    F = block(Body, Next);
+  return F == Flow::Broke ? Flow::Normal : F;
+}
+
+/// The statements of a block from From on. A goto to a label among them
+/// (forward, or back: the step budget bounds a loop made of gotos) goes on
+/// from the label; one to a label elsewhere leaves the block.
+Flow RankRun::block(llvm::ArrayRef<const Stmt *> Body, size_t From) {
+  for (size_t I = From; I < Body.size();) {
+    Flow F = exec(Body[I]);
+    if (F == Flow::Normal) {
+      ++I;
+      continue;
+    }
+    std::optional<size_t> To = F == Flow::Jumped ? labelIn(Body, JumpTo) : std::nullopt;
+    if (!To)
+      return F;
+    JumpTo = nullptr;
+    I = *To;
+  }
+  return Flow::Normal;
+}
+
 /// A loop run iteration by iteration (point-to-point runs: each message
 /// counts), at most 64 times (4,096 in one-sided runs, whose events are
 /// cheap to follow), its condition decided in each.
@@ -1257,8 +1358,9 @@ Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const
   ++LoopDepth;
   auto Leave = llvm::make_scope_exit([&] { --LoopDepth; });
   for (int It = 0;; ++It) {
-    std::optional<int64_t> C = Cond ? value(Cond) : std::optional<int64_t>(1);
-    if (It > (Rel.longRuns() ? 4096 : 64) || !C || isa<DoStmt>(Loop))
+    // A do loop's condition is first tested after its body.
+    std::optional<int64_t> C = !Cond || (isa<DoStmt>(Loop) && It == 0) ? std::optional<int64_t>(1) : value(Cond);
+    if (It > (Rel.longRuns() ? 4096 : 64) || !C)
       throw Undecided{llvm::formatv("the loop at line {0} is not followed message by message", L).str()};
     if (!*C)
       return Flow::Normal;
@@ -1484,7 +1586,7 @@ struct SequenceJob {
   }
 
   std::optional<SequenceDivergence> run() {
-    for (int Size : {2, 3, 4, 8})
+    for (int Size : processCounts(Ev, F, {2, 3, 4, 8}))
       if (auto D = at(Size))
         return D;
     return std::nullopt;
@@ -1599,7 +1701,7 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
                                      const FunctionDecl *F, const Choices *Fixed, Taken &Chosen,
                                      std::set<std::string> &Decided, bool *WouldFork = nullptr) {
   std::vector<P2PTraces> Out;
-  for (int Size : {2, 3, 4}) {
+  for (int Size : processCounts(Ev, F, {2, 3, 4})) {
     P2PTraces T{F, Size, {}, {}, ""};
     std::vector<std::vector<MadeComm>> Comms;
     for (int Rank = 0; Rank < Size; ++Rank) {

@@ -193,6 +193,9 @@ struct EvalOptions {
   bool ClosedWorld = true;
   /// Treat getenv's result as the same on every rank (--uniform-env).
   bool UniformEnv = false;
+  /// The process counts the per-rank runs judge at (--nprocs); empty: the
+  /// defaults that the program's guards accept (ProcessCounts.h).
+  std::vector<int> NProcs;
   /// What the other files of the program do (--program-facts, or the
   /// driver's rounds over a whole program); null: nothing is known of them.
   std::shared_ptr<const ProgramFacts> Program;

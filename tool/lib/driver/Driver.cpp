@@ -232,6 +232,10 @@ std::optional<std::string> ompi::pipelineOptions(const DriverOptions &O, Pipelin
   Opts.ProfileDir = defaultProfileDir();
   Opts.Eval.ClosedWorld = O.ClosedWorld;
   Opts.Eval.UniformEnv = O.UniformEnv;
+  for (int N : O.NProcs)
+    if (N < 1 || N > 64)
+      return "--nprocs: " + std::to_string(N) + " is not a process count from 1 to 64";
+  Opts.Eval.NProcs = O.NProcs;
   Opts.LineDirectives = O.LineDirectives;
   Opts.Reassociate = O.Reassociate;
   Opts.FunctionSpans = wantsHtml(O) || !O.HtmlDir.empty();

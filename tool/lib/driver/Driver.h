@@ -55,6 +55,7 @@ struct DriverOptions {
   std::string BackupSuffix = ".orig";    ///< --backup-suffix
   bool BackupSuffixGiven = false;
   bool ClosedWorld = false, LineDirectives = false, Reassociate = false, UniformEnv = false;
+  std::vector<int> NProcs; ///< --nprocs
   bool ListModel = false, ListDatatypes = false, ListTransforms = false, ListChecks = false;
   bool Check = false, Fix = false, InPlace = false, DryRun = false, Summary = false;
   std::vector<std::string> SummaryFrom;  ///< --summary-from: JSON reports to summarise
