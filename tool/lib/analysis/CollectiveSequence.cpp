@@ -1262,14 +1262,26 @@ Flow RankRun::branch(const IfStmt *If) {
   return A;
 }
 
-/// The index of the statement of Body that is label L (or holds it behind
-/// other labels).
-static std::optional<size_t> labelIn(llvm::ArrayRef<const Stmt *> Body, const LabelDecl *L) {
+/// The index of the statement of Body that is Target, a label or a case
+/// label, or holds it behind other labels (`a: case 1: ...`).
+static std::optional<size_t> holding(llvm::ArrayRef<const Stmt *> Body, const Stmt *Target) {
+  auto Inner = [](const Stmt *X) -> const Stmt * {
+    if (const auto *L = dyn_cast<LabelStmt>(X))
+      return L->getSubStmt();
+    if (const auto *C = dyn_cast<SwitchCase>(X))
+      return C->getSubStmt();
+    return nullptr;
+  };
   for (size_t J = 0; J < Body.size(); ++J)
-    for (const Stmt *X = Body[J]; X; X = isa<LabelStmt>(X) ? cast<LabelStmt>(X)->getSubStmt() : nullptr)
-      if (const auto *LS = dyn_cast<LabelStmt>(X); LS && LS->getDecl() == L)
+    for (const Stmt *X = Body[J]; X; X = Inner(X))
+      if (X == Target)
         return J;
   return std::nullopt;
+}
+
+/// Where the goto being run (JumpTo) lands in Body, if it does.
+static std::optional<size_t> labelIn(llvm::ArrayRef<const Stmt *> Body, const LabelDecl *L) {
+  return holding(Body, L->getStmt());
 }
 
 /// A switch on a value the run knows (the rank, the size, what follows
@@ -1311,16 +1323,11 @@ Flow RankRun::choose(const SwitchStmt *Sw) {
     Body.assign(CS->body_begin(), CS->body_end());
   else
     Body.push_back(Sw->getBody());
-  // The body's statement that is Target, or holds it as a label's label.
-  size_t Start = Body.size();
-  for (size_t I = 0; I < Body.size() && Start == Body.size(); ++I)
-    for (const Stmt *X = Body[I]; X; X = isa<SwitchCase>(X) ? cast<SwitchCase>(X)->getSubStmt() : nullptr)
-      if (X == Target)
-        Start = I;
-  if (Start == Body.size())
+  std::optional<size_t> Start = holding(Body, Target);
+  if (!Start)
     throw Undecided{llvm::formatv("the switch at line {0} jumps into a statement of its body", L).str()};
   Flow F = exec(Target);
-  size_t Next = Start + 1;
+  size_t Next = *Start + 1;
   if (std::optional<size_t> To = F == Flow::Jumped ? labelIn(Body, JumpTo) : std::nullopt) {
     JumpTo = nullptr; // a goto to a label of the body
     F = Flow::Normal;

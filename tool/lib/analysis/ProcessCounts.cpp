@@ -88,9 +88,9 @@ bool refuses(const Stmt *Then) {
     const auto *CE = dyn_cast<CallExpr>(N);
     const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
     return G && G->getIdentifier() &&
-           llvm::StringSwitch<bool>(G->getName())
-               .Cases("MPI_Abort", "exit", "abort", "_exit", "printf", "fprintf", "puts", "perror", true)
-               .Default(false);
+           (abortsJob(G->getName()) || llvm::StringSwitch<bool>(G->getName())
+                                           .Cases("exit", "abort", "_exit", "printf", "fprintf", "puts", "perror", true)
+                                           .Default(false));
   });
 }
 
@@ -106,10 +106,7 @@ bool communicates(const Stmt *S) {
     llvm::StringRef Name = G->getName();
     if (!isMPIFunctionName(Name))
       return G->hasBody(); // the file's own code may communicate; a library's does not
-    return !llvm::StringSwitch<bool>(Name)
-                .Cases("MPI_Init", "MPI_Init_thread", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Initialized", true)
-                .Cases("MPI_Get_processor_name", "MPI_Wtime", "MPI_Query_thread", true)
-                .Default(false);
+    return !setsUpOrQueries(Name);
   });
 }
 
@@ -153,14 +150,9 @@ std::vector<int> ompi::processCounts(Evaluator &Ev, const FunctionDecl *F, llvm:
   for (int N : Defaults)
     if (N >= 1 && N <= 16 && Accepted[N])
       Out.push_back(N);
-  for (int N = 1; N <= 16 && Out.size() < 2 && Out.empty(); ++N)
-    if (Accepted[N]) {
-      Out.push_back(N);
-      for (int M = N + 1; M <= 16; ++M)
-        if (Accepted[M]) {
-          Out.push_back(M);
-          break;
-        }
-    }
+  if (Out.empty()) // none of the defaults: the two smallest counts accepted
+    for (int N = 1; N <= 16 && Out.size() < 2; ++N)
+      if (Accepted[N])
+        Out.push_back(N);
   return Out.empty() ? All : Out;
 }

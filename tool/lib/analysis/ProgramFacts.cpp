@@ -194,6 +194,11 @@ ProgramFacts ProgramFacts::seed(std::vector<std::string> Collective) {
   return P;
 }
 
+bool ProgramFacts::reachedFromOtherFiles(llvm::StringRef Name) const {
+  auto Fact = Functions.find(Name.str());
+  return (Fact != Functions.end() && Fact->second.AddressTaken) || !callsOf(Name).empty();
+}
+
 std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
   std::vector<const CallFact *> Out;
   for (const CallFact &C : Calls)

@@ -142,6 +142,8 @@ public:
   bool program() const { return Seed || MainFiles.size() == 1; }
   /// The calls of Name other files make.
   std::vector<const CallFact *> callsOf(llvm::StringRef Name) const;
+  /// Whether another file calls the function Name or takes its address.
+  bool reachedFromOtherFiles(llvm::StringRef Name) const;
 };
 
 /// Every call, in a function of the file, of a function with external

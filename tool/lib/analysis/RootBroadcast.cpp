@@ -46,6 +46,15 @@ std::pair<const VarDecl *, const Expr *> element(const Expr *E) {
   return {B, AS->getIdx()};
 }
 
+/// Whether N writes V itself: an assignment to it (or to an element or
+/// field of it), an increment or decrement, or its address taken.
+bool writesVar(const Stmt *N, const VarDecl *V) {
+  if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+    return rootVar(B->getLHS()) == V;
+  const auto *U = dyn_cast<UnaryOperator>(N);
+  return U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
+}
+
 bool sameType(ASTContext &Ctx, QualType A, QualType B) {
   return Ctx.hasSameUnqualifiedType(A.getCanonicalType(), B.getCanonicalType());
 }
@@ -87,10 +96,8 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   // Writes of V (or calls that may make one) in a statement.
   auto Writes = [&](const Stmt *X) {
     return anyNode(X, [&](const Stmt *N) {
-      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
-        return rootVar(B->getLHS()) == V;
-      if (const auto *U = dyn_cast<UnaryOperator>(N))
-        return (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
+      if (isa<BinaryOperator, UnaryOperator>(N))
+        return writesVar(N, V);
       if (const auto *CE = dyn_cast<CallExpr>(N); CE && V->hasGlobalStorage()) {
         const FunctionDecl *G = CE->getDirectCallee(), *Def = nullptr;
         if (!G || !G->getIdentifier())
@@ -210,12 +217,7 @@ bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
 bool RootBroadcast::otherFilesCannotWrite(const VarDecl *V) {
   if (!onlyThisFileWrites(V))
     return false;
-  auto WritesV = [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
-      return rootVar(B->getLHS()) == V;
-    const auto *U = dyn_cast<UnaryOperator>(N);
-    return U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && rootVar(U->getSubExpr()) == V;
-  };
+  auto WritesV = [&](const Stmt *N) { return writesVar(N, V); };
   std::vector<const FunctionDecl *> Work;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (const auto *FD = dyn_cast<FunctionDecl>(D);
@@ -230,10 +232,7 @@ bool RootBroadcast::otherFilesCannotWrite(const VarDecl *V) {
     if (Ev.index().AddressTaken.count(FD))
       return false;
     if (FD->isExternallyVisible() && !Closed) {
-      if (!P || !P->program())
-        return false;
-      auto Fact = P->Functions.find(FD->getName().str());
-      if ((Fact != P->Functions.end() && Fact->second.AddressTaken) || !P->callsOf(FD->getName()).empty())
+      if (!P || !P->program() || P->reachedFromOtherFiles(FD->getName()))
         return false;
     }
     auto It = Ev.index().CallSites.find(FD);

@@ -36,10 +36,7 @@ bool Uniformity::entriesReconciled(const VarDecl *V, const FunctionDecl *G, unsi
     return false;
   if (outside(G)) {
     const ProgramFacts *P = program();
-    if (!P)
-      return false;
-    auto Fact = P->Functions.find(G->getName().str());
-    if ((Fact != P->Functions.end() && Fact->second.AddressTaken) || !P->callsOf(G->getName()).empty())
+    if (!P || P->reachedFromOtherFiles(G->getName()))
       return false;
   }
   auto It = Ev.index().CallSites.find(Canon);

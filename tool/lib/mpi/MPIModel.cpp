@@ -637,6 +637,13 @@ bool ompi::createsCommunicator(llvm::StringRef Name) {
 
 bool ompi::abortsJob(llvm::StringRef Name) { return Name == "MPI_Abort"; }
 
+bool ompi::setsUpOrQueries(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Init", "MPI_Init_thread", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Initialized", true)
+      .Cases("MPI_Get_processor_name", "MPI_Wtime", "MPI_Query_thread", true)
+      .Default(false);
+}
+
 bool ompi::isMPIFunctionName(llvm::StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
 
 bool ompi::returnsLocalValue(llvm::StringRef Name) {

@@ -122,6 +122,9 @@ bool createsCommunicator(llvm::StringRef Name);
 /// Whether the call stops every process of the job (MPI_Abort): a path that
 /// reaches it never continues, on any rank.
 bool abortsJob(llvm::StringRef Name);
+/// Whether the call sets MPI up or asks what a process may ask before it
+/// communicates (MPI_Init, MPI_Comm_rank, MPI_Comm_size, the clock, ...).
+bool setsUpOrQueries(llvm::StringRef Name);
 
 /// Whether Name is an MPI or PMPI function's name (modelled or not).
 bool isMPIFunctionName(llvm::StringRef Name);
