@@ -49,6 +49,48 @@ TEST(Model, RequestEffects) {
   EXPECT_EQ(requestEffect(*lookupFunction("MPI_Send")), RequestEffect::None);
 }
 
+// The calls outside the function table, by what their arguments are.
+TEST(Model, HandleCallArguments) {
+  const HandleCallModel *S = lookupHandleCall("MPI_Type_create_struct");
+  ASSERT_NE(S, nullptr);
+  EXPECT_EQ(S->Kind, HandleCallModel::Struct);
+  EXPECT_EQ(S->Count, 0);
+  EXPECT_EQ(S->BlockLengths, 1);
+  EXPECT_EQ(S->Displs, 2);
+  EXPECT_EQ(S->Types, 3);
+  EXPECT_EQ(S->Out, 4);
+  EXPECT_EQ(lookupHandleCall("MPI_Type_struct")->Types, 3);
+  const HandleCallModel *Split = lookupHandleCall("MPI_Comm_split");
+  ASSERT_NE(Split, nullptr);
+  EXPECT_EQ(Split->Kind, HandleCallModel::Split);
+  EXPECT_EQ(Split->Parent, 0);
+  EXPECT_EQ(Split->Colour, 1);
+  EXPECT_EQ(Split->Key, 2);
+  EXPECT_EQ(Split->Out, 3);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_split_type")->Key, 2);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_split_type")->Colour, -1);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_dup")->Out, 1);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_dup_with_info")->Out, 2);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_create")->Group, 1);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_create_group")->Out, 3);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_group")->Out, 1);
+  const HandleCallModel *Cart = lookupHandleCall("MPI_Cart_create");
+  EXPECT_EQ(Cart->Count, 1);
+  EXPECT_EQ(Cart->Dims, 2);
+  EXPECT_EQ(Cart->Out, 5);
+  EXPECT_EQ(lookupHandleCall("MPI_Cart_get")->Parent, 0);
+  EXPECT_EQ(lookupHandleCall("MPI_Win_free")->Kind, HandleCallModel::Free);
+  EXPECT_EQ(lookupHandleCall("MPI_Comm_free")->Out, 0);
+  EXPECT_EQ(lookupHandleCall("MPI_Send"), nullptr);
+  EXPECT_EQ(requestCountArg(*lookupFunction("MPI_Waitall")), 0u);
+  EXPECT_EQ(requestCountArg(*lookupFunction("MPI_Waitsome")), 0u);
+  EXPECT_FALSE(requestCountArg(*lookupFunction("MPI_Wait")).has_value());
+  EXPECT_TRUE(needsCartesianTopology("MPI_Cart_shift"));
+  EXPECT_FALSE(needsCartesianTopology("MPI_Comm_split"));
+  EXPECT_TRUE(mayGiveNullCommunicator("MPI_Comm_create"));
+  EXPECT_FALSE(mayGiveNullCommunicator("MPI_Comm_dup"));
+}
+
 TEST(Model, HandleAttributes) {
   EXPECT_TRUE(isReductionOp("MPI_SUM"));
   EXPECT_FALSE(isReductionOp("MPI_REPLACE"));

@@ -1,7 +1,6 @@
 //===- UniformityTest.cpp - The CFG analyses: definitions and uniformity --===//
 #include "analysis/Uniformity.h"
 #include "TestAST.h"
-#include "analysis/CollectiveSequence.h"
 #include "gtest/gtest.h"
 
 using namespace ompi;
@@ -73,109 +72,6 @@ TEST(Uniformity, AllreduceResultIsUniform) {
 }
 
 } // namespace
-
-// CollectiveSequence: the collectives each rank issues, with the rank and
-// size made concrete; the first point where two groups part.
-TEST(CollectiveSequence, FindsWhereRanksPart) {
-  auto AST = parse("void f(void) { int r; double a = 0, b; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
-                   " if (r == 0) MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);"
-                   " MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }"
-                   " void g(void) { int r; double a = 0; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
-                   " if (r == 0) MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);"
-                   " else MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); }");
-  Evaluator Ev(AST->getASTContext());
-  Uniformity Uni(AST->getASTContext(), Ev);
-  auto R = collectiveSequences(AST->getASTContext(), Ev, Uni);
-  ASSERT_EQ(R.size(), 2u);
-  ASSERT_TRUE(R[0].Decided) << R[0].Why;
-  ASSERT_TRUE(R[0].Divergence.has_value());
-  const SequenceDivergence &D = *R[0].Divergence;
-  EXPECT_EQ(D.Size, 2);
-  EXPECT_EQ(D.RanksA, std::vector<int>{0});
-  EXPECT_EQ(D.RanksB, std::vector<int>{1});
-  EXPECT_EQ(D.Index, 0u);
-  ASSERT_TRUE(D.A && D.B);
-  EXPECT_EQ(llvm::StringRef(D.A->Key).split(' ').first, "MPI_Bcast");
-  EXPECT_EQ(llvm::StringRef(D.B->Key).split(' ').first, "MPI_Allreduce");
-  ASSERT_TRUE(R[1].Decided) << R[1].Why;
-  EXPECT_FALSE(R[1].Divergence.has_value());
-  EXPECT_EQ(describeRanks({0, 2, 3, 4, 7}), "0, 2-4, 7");
-}
-
-// rmaTraces: each rank's calls on the local windows, rank by rank; nothing
-// where a window is copied (the copy's calls would be missed) or a window
-// call depends on data the runs cannot decide.
-TEST(CollectiveSequence, RmaTracesFollowEachRanksWindowCalls) {
-  std::string Decls = "typedef int MPI_Win; typedef int MPI_Info; typedef long MPI_Aint;"
-                      " int MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm, MPI_Win *);"
-                      " int MPI_Win_fence(int, MPI_Win); int MPI_Win_free(MPI_Win *);"
-                      " int MPI_Put(const void *, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype, MPI_Win);";
-  auto AST = parse(Decls + " void f(int *m) { int r; MPI_Win w; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
-                           " MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w); MPI_Win_fence(0, w);"
-                           " for (int i = 0; i < 100; i++) if (r == 0) MPI_Put(m, 1, MPI_INT, 1, 0, 1, MPI_INT, w);"
-                           " MPI_Win_free(&w); }"
-                           " void g(int *m) { MPI_Win w, v; MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w);"
-                           " v = w; MPI_Win_fence(0, v); MPI_Win_free(&w); }"
-                           " void h(int *m) { MPI_Win w; MPI_Win_create(m, 4, 1, 0, MPI_COMM_WORLD, &w);"
-                           " if (m[0]) MPI_Win_fence(0, w); MPI_Win_free(&w); }");
-  Evaluator Ev(AST->getASTContext());
-  Uniformity Uni(AST->getASTContext(), Ev);
-  auto T = rmaTraces(AST->getASTContext(), Ev, Uni);
-  ASSERT_EQ(T.size(), 3u); // f with 2, 3 and 4 processes; g and h give nothing
-  for (const P2PTraces &X : T)
-    EXPECT_EQ(X.F->getName(), "f");
-  ASSERT_EQ(T[0].Size, 2);
-  ASSERT_EQ(T[0].Ranks.size(), 2u);
-  EXPECT_EQ(T[0].Ranks[0].size(), 103u); // create, fence, 100 puts, free
-  EXPECT_EQ(T[0].Ranks[1].size(), 3u);
-  EXPECT_EQ(T[0].Ranks[0][0].WinEvent.K, HandleEvent::Create);
-  EXPECT_EQ(T[0].Ranks[0][2].WinEvent.K, HandleEvent::RMA);
-  EXPECT_EQ(T[0].Ranks[1][2].WinEvent.K, HandleEvent::Free);
-  EXPECT_EQ(T[0].Ranks[1][2].Win->getName(), "w");
-}
-
-// p2pTraces: a communicator split of the world with the ranks reversed
-// (keys 10 - rank): a send to its rank 0 goes to the last world rank.
-TEST(CollectiveSequence, P2PTracesTranslateRanksOfSplitCommunicators) {
-  auto AST = parse("int main(void) { int r, buf = 0; MPI_Comm c; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
-                   " MPI_Comm_split(MPI_COMM_WORLD, 0, 10 - r, &c);"
-                   " if (r == 0) MPI_Send(&buf, 1, MPI_INT, 0, 7, c); MPI_Comm_free(&c); return 0; }");
-  Evaluator Ev(AST->getASTContext());
-  Uniformity Uni(AST->getASTContext(), Ev);
-  auto T = p2pTraces(AST->getASTContext(), Ev, Uni);
-  ASSERT_EQ(T.size(), 3u); // 2, 3 and 4 processes
-  for (const P2PTraces &X : T) {
-    ASSERT_EQ(X.Ranks[0].size(), 1u);
-    const P2PEvent &E = X.Ranks[0][0];
-    EXPECT_EQ(E.K, P2PEvent::Send);
-    EXPECT_EQ(E.CommIndex, 0);
-    EXPECT_EQ(E.CommPeer, std::optional<int64_t>(0));
-    EXPECT_EQ(E.S.Peer, std::optional<int64_t>(X.Size - 1)) << "with " << X.Size << " processes";
-    EXPECT_EQ(E.Comm->getName(), "c");
-  }
-}
-
-// handleArrayTraces: each rank's creations and frees of a handle array's
-// elements, the index made concrete; nothing where the array is handed to
-// a function that is not MPI's.
-TEST(CollectiveSequence, HandleArrayTracesFollowElements) {
-  auto AST = parse("void keep(MPI_Comm *);"
-                   " void f(void) { MPI_Comm c[2]; for (int j = 0; j < 2; j++) MPI_Comm_dup(MPI_COMM_WORLD, &c[j]);"
-                   " MPI_Comm_free(&c[0]); }"
-                   " void g(void) { MPI_Comm c[1]; MPI_Comm_dup(MPI_COMM_WORLD, &c[0]); keep(c); }");
-  Evaluator Ev(AST->getASTContext());
-  Uniformity Uni(AST->getASTContext(), Ev);
-  auto T = handleArrayTraces(AST->getASTContext(), Ev, Uni);
-  ASSERT_EQ(T.size(), 3u); // f with 2, 3 and 4 processes; g gives nothing
-  EXPECT_EQ(T[0].F->getName(), "f");
-  const std::vector<P2PEvent> &R = T[0].Ranks[1];
-  ASSERT_EQ(R.size(), 3u);
-  EXPECT_EQ(R[0].WinEvent.K, HandleEvent::Create);
-  EXPECT_EQ(R[1].S.Peer, std::optional<int64_t>(1));
-  EXPECT_EQ(R[2].WinEvent.K, HandleEvent::Free);
-  EXPECT_EQ(R[2].S.Peer, std::optional<int64_t>(0));
-  EXPECT_EQ(R[2].Win->getName(), "c");
-}
 
 namespace {
 /// Why the condition of the first if statement in F varies, if it does.

@@ -1,7 +1,7 @@
 //===- P2PMatch.h - Point-to-point calls matched rank against rank ---------===//
 //
 // Runs the point-to-point traces of one program size (P2PTraces, from the
-// per-rank interpreter of CollectiveSequence) against each other as an MPI
+// per-rank interpreter of analysis/ranks) against each other as an MPI
 // library would: a standard, buffered or ready send is buffered (the most
 // permissive MPI: whatever is reported happens with any buffering), a
 // synchronous send waits for its receive, a receive waits for the first
@@ -17,7 +17,7 @@
 #ifndef OMPI_TOOL_ANALYSIS_P2PMATCH_H
 #define OMPI_TOOL_ANALYSIS_P2PMATCH_H
 
-#include "analysis/CollectiveSequence.h"
+#include "analysis/ranks/RankTraces.h"
 #include <optional>
 #include <vector>
 

@@ -11,11 +11,11 @@
 #define OMPI_TOOL_CHECKS_H
 
 #include "analysis/CallAnalysis.h"
-#include "analysis/CollectiveSequence.h"
 #include "analysis/DerivedTypes.h"
 #include "analysis/HandleFlow.h"
 #include "analysis/RequestFlow.h"
 #include "analysis/Uniformity.h"
+#include "analysis/ranks/RankTraces.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <map>
 #include <optional>
@@ -124,10 +124,10 @@ struct CheckContext {
     std::string shown() const { return Shape ? Name + " (built from " + Base + ")" : Base; }
   };
   std::optional<DatatypeInfo> datatype(const clang::Expr *E);
-  /// Each entry function's collectives per rank (analysis/CollectiveSequence),
+  /// Each entry function's collectives per rank (analysis/ranks),
   /// computed once for the checks that read them.
   const std::vector<SequenceResult> &sequences();
-  /// main's point-to-point calls per rank (analysis/CollectiveSequence's
+  /// main's point-to-point calls per rank (analysis/ranks'
   /// p2pTraces), computed once for the checks that match them.
   const std::vector<P2PTraces> &p2p();
   /// Whether the collective sequences prove every call of F right: F is

@@ -6,7 +6,7 @@
 // function (not returned, stored, copied or given to a function that is not
 // MPI's): nothing can free it any more. analysis/HandleFlow gives the paths.
 // Handles kept in the elements of a local array (MPI_Comm com[3]) are
-// judged along each rank's run (analysis/CollectiveSequence's
+// judged along each rank's run (analysis/ranks'
 // handleArrayTraces): an element given a new handle while its old one is
 // alive, and elements alive at the end. A constructor that may give a rank
 // MPI_COMM_NULL (MPI_Comm_create, a split whose colour is not known) is

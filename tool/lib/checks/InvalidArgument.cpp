@@ -249,48 +249,50 @@ void checkConstructor(CheckContext &C, const CallResult &CR, const TypeConstruct
 /// MPI_Type_create_struct: a negative count, a count beyond the arrays it
 /// indexes, negative block lengths, null block types (along any path of the
 /// stores into the arrays).
-void checkStructConstructor(CheckContext &C, const CallResult &CR) {
+void checkStructConstructor(CheckContext &C, const CallResult &CR, const HandleCallModel &M) {
   const CallExpr *CE = CR.Call;
   if (CE->getNumArgs() != 5)
     return;
   auto report = [&](const Expr *At, const llvm::Twine &What) {
     C.report("invalid-argument", At->getBeginLoc(), (CR.Function + " " + What).str());
   };
-  static const char *Names[] = {"", "array_of_blocklengths", "array_of_displacements", "array_of_types"};
-  for (const PathValue &Count : pathValues(C, CR, CE->getArg(0))) {
+  const Expr *CountArg = CE->getArg(M.Count), *Lengths = CE->getArg(M.BlockLengths), *Types = CE->getArg(M.Types);
+  const std::pair<const Expr *, const char *> Arrays[] = {
+      {Lengths, "array_of_blocklengths"}, {CE->getArg(M.Displs), "array_of_displacements"}, {Types, "array_of_types"}};
+  for (const PathValue &Count : pathValues(C, CR, CountArg)) {
     if (Count.Value.K != SymValue::Int)
       continue;
     if (Count.Value.I < 0)
-      return report(CE->getArg(0), llvm::formatv("count '{0}' is negative ({1}){2}: the standard requires a "
-                                                 "non-negative count",
-                                                 C.Ev.text(CE->getArg(0)), Count.Value.I, Count.Where));
-    for (unsigned I = 1; I <= 3; ++I) {
-      const VarDecl *V = namedVar(CE->getArg(I));
+      return report(CountArg, llvm::formatv("count '{0}' is negative ({1}){2}: the standard requires a "
+                                            "non-negative count",
+                                            C.Ev.text(CountArg), Count.Value.I, Count.Where));
+    for (const auto &[A, Name] : Arrays) {
+      const VarDecl *V = namedVar(A);
       const auto *AT = V ? C.Ctx.getAsConstantArrayType(V->getType()) : nullptr;
       if (AT && AT->getSize().ugt(0) && uint64_t(Count.Value.I) > AT->getSize().getZExtValue())
-        return report(CE->getArg(0),
+        return report(CountArg,
                       llvm::formatv("count {0}{1} is larger than {2} '{3}', which holds {4}: the call "
                                     "reads past its end",
-                                    Count.Value.I, Count.Where, Names[I], V->getName(), AT->getSize().getZExtValue()));
+                                    Count.Value.I, Count.Where, Name, V->getName(), AT->getSize().getZExtValue()));
     }
   }
-  SymValue Count = C.Ev.evaluate(CE->getArg(0), CR.Caller, CE);
+  SymValue Count = C.Ev.evaluate(CountArg, CR.Caller, CE);
   size_t Read = Count.K == SymValue::Int ? size_t(std::max<int64_t>(Count.I, 0)) : SIZE_MAX;
-  auto Paths = arrayValuesAt(C.Ev, CR.Caller, CE, {namedVar(CE->getArg(1)), namedVar(CE->getArg(3))});
+  auto Paths = arrayValuesAt(C.Ev, CR.Caller, CE, {namedVar(Lengths), namedVar(Types)});
   for (const ArrayPath &P : Paths ? *Paths : std::vector<ArrayPath>()) {
     std::string Where = Paths->size() > 1 ? " on the path where " + llvm::join(P.Conds, " and ") : "";
     for (size_t K = 0; K < P.Arrays[0].size() && K < Read; ++K)
       if (P.Arrays[0][K].K == ArrayElem::Int && P.Arrays[0][K].I < 0) {
-        report(CE->getArg(1), llvm::formatv("block length {0} is negative ({1}){2}: the standard requires "
-                                            "non-negative block lengths",
-                                            K, P.Arrays[0][K].I, Where));
+        report(Lengths, llvm::formatv("block length {0} is negative ({1}){2}: the standard requires "
+                                      "non-negative block lengths",
+                                      K, P.Arrays[0][K].I, Where));
         break;
       }
     for (size_t K = 0; K < P.Arrays[1].size() && K < Read; ++K)
       if (P.Arrays[1][K].K == ArrayElem::Handle && isNullHandle(P.Arrays[1][K].Name))
-        return report(CE->getArg(3), llvm::formatv("block type {0} is {1}{2}: the standard requires a valid datatype "
-                                                   "for every block",
-                                                   K, P.Arrays[1][K].Name, Where));
+        return report(Types, llvm::formatv("block type {0} is {1}{2}: the standard requires a valid datatype "
+                                           "for every block",
+                                           K, P.Arrays[1][K].Name, Where));
   }
 }
 
@@ -420,8 +422,12 @@ void checkWindowLifetime(CheckContext &C, const CallResult &CR) {
   bool Freed = anyNode(CR.Caller->getBody(), [&](const Stmt *N) {
     const auto *CE = dyn_cast<CallExpr>(N);
     const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    return F && F->getIdentifier() && F->getName() == "MPI_Win_free" && CE->getNumArgs() == 1 &&
-           C.Ev.text(CE->getArg(0)) == C.Ev.text(CR.expr(*Win));
+    const HandleCallModel *H = F && F->getIdentifier() ? lookupHandleCall(F->getName()) : nullptr;
+    return H && H->Kind == HandleCallModel::Free && unsigned(H->Out) < CE->getNumArgs() &&
+           unsigned(H->Out) < F->getNumParams() &&
+           handleClassOf(F->getParamDecl(unsigned(H->Out))->getType()->getPointeeType().getAsString()) ==
+               HandleClass::Win &&
+           C.Ev.text(CE->getArg(unsigned(H->Out))) == C.Ev.text(CR.expr(*Win));
   });
   if (Freed)
     return; // freed before the function returns
@@ -515,8 +521,8 @@ bool inPlace(CheckContext &C, const CallResult &CR, Role R) {
 
 /// MPI_Comm_split's colour: non-negative or MPI_UNDEFINED (-32766 in
 /// MPICH and Open MPI), along any path.
-void checkSplitColour(CheckContext &C, const CallResult &CR) {
-  const Expr *Colour = CR.Call->getArg(1);
+void checkSplitColour(CheckContext &C, const CallResult &CR, const HandleCallModel &M) {
+  const Expr *Colour = CR.Call->getArg(M.Colour);
   if (auto H = C.Ev.spelledHandle(Colour); H && *H == "MPI_UNDEFINED")
     return;
   for (const PathValue &V : pathValues(C, CR, Colour))
@@ -532,8 +538,8 @@ void checkSplitColour(CheckContext &C, const CallResult &CR) {
 
 /// MPI_Cart_create: a negative ndims, or a negative entry of dims (along
 /// the paths the array's stores take).
-void checkCartCreate(CheckContext &C, const CallResult &CR) {
-  const Expr *N = CR.Call->getArg(1), *Dims = CR.Call->getArg(2);
+void checkCartCreate(CheckContext &C, const CallResult &CR, const HandleCallModel &M) {
+  const Expr *N = CR.Call->getArg(M.Count), *Dims = CR.Call->getArg(M.Dims);
   SymValue NV = C.Ev.evaluate(N, CR.Caller, CR.Call);
   if (NV.K == SymValue::Int && NV.I < 0) {
     C.report("invalid-argument", N->getBeginLoc(),
@@ -561,8 +567,7 @@ void checkCartCreate(CheckContext &C, const CallResult &CR) {
 }
 
 /// A Cartesian query on a predefined communicator, which has no topology.
-void checkCartQuery(CheckContext &C, const CallResult &CR) {
-  const Expr *Comm = CR.Call->getArg(0);
+void checkCartQuery(CheckContext &C, const CallResult &CR, const Expr *Comm) {
   CommId Id = C.Ev.commId(Comm, CR.Caller, CR.Call);
   if (Id.K == CommId::Predefined && Id.Key == "MPI_COMM_NULL" && !CR.Model) { // the model's calls: ArgChecker's
     C.report(
@@ -582,15 +587,18 @@ void checkCartQuery(CheckContext &C, const CallResult &CR) {
 
 /// The communicator and topology calls the call model leaves out.
 void checkCommunicatorCalls(CheckContext &C, const CallResult &CR) {
-  unsigned N = CR.Call->getNumArgs();
-  if (CR.Function == "MPI_Comm_split" && N == 4)
-    checkSplitColour(C, CR);
-  else if (CR.Function == "MPI_Cart_create" && N == 6)
-    checkCartCreate(C, CR);
-  else if (N >= 1 && llvm::is_contained({"MPI_Cart_get", "MPI_Cart_shift", "MPI_Cart_coords", "MPI_Cart_rank",
-                                         "MPI_Cartdim_get", "MPI_Cart_sub"},
-                                        CR.Function))
-    checkCartQuery(C, CR);
+  const HandleCallModel *M = lookupHandleCall(CR.Function);
+  auto has = [&](int I) { return I >= 0 && unsigned(I) < CR.Call->getNumArgs(); };
+  if (M && M->Kind == HandleCallModel::Split && has(M->Out) && has(M->Colour))
+    checkSplitColour(C, CR, *M);
+  else if (M && M->Kind == HandleCallModel::CartCreate && has(M->Out) && has(M->Dims))
+    checkCartCreate(C, CR, *M);
+  else if (needsCartesianTopology(CR.Function)) {
+    const ArgResult *A = CR.arg(Role::Comm);
+    int I = M ? M->Parent : -1;
+    if (const Expr *Comm = A ? CR.expr(*A) : has(I) ? CR.Call->getArg(unsigned(I)) : nullptr)
+      checkCartQuery(C, CR, Comm);
+  }
 }
 
 void checkInvalidArguments(CheckContext &C) {
@@ -603,8 +611,8 @@ void checkInvalidArguments(CheckContext &C) {
       checkConstructor(C, CR, *T);
       continue;
     }
-    if (CR.Function == "MPI_Type_create_struct" || CR.Function == "MPI_Type_struct") {
-      checkStructConstructor(C, CR);
+    if (const HandleCallModel *H = lookupHandleCall(CR.Function); H && H->Kind == HandleCallModel::Struct) {
+      checkStructConstructor(C, CR, *H);
       continue;
     }
     checkCommunicatorCalls(C, CR);

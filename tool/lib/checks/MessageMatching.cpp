@@ -1,6 +1,6 @@
 //===- MessageMatching.cpp - Check: message-matching -----------------------===//
 //
-// main's point-to-point calls run per rank (analysis/CollectiveSequence's
+// main's point-to-point calls run per rank (analysis/ranks'
 // interpreter) and matched rank against rank (analysis/P2PMatch), at the
 // smallest number of processes (2, 3 or 4) at which no rank aborts:
 //   - ranks that wait for each other for ever: a blocking receive (or

@@ -5,7 +5,7 @@
 // values; a duplicate's ranks are its parent's, Evaluator::sameRanks), unless the other branch of the if calls the same
 // collective (the root / non-root idiom). Conditions on the size, or on the rank of another communicator (a split's
 // colour), are uniform for the collective's members and not reported. Nor are collectives on MPI_COMM_WORLD in
-// functions whose every rank analysis/CollectiveSequence follows and finds issuing the same collectives (it leaves out
+// functions whose every rank analysis/ranks follows and finds issuing the same collectives (it leaves out
 // a created communicator's: those are this check's). Where collective-sequence reports a divergence at the call, the
 // finding is marked as covered by it, and the driver keeps only collective-sequence's when both run.
 //

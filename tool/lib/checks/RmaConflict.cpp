@@ -4,7 +4,7 @@
 // epoch where one of them writes there: MPI_Put beside any other access, or
 // an accumulate beside a get (two gets only read; accumulates are atomic
 // with respect to each other). Judged along each rank's run (analysis/
-// CollectiveSequence's rmaTraces) on windows created once on
+// analysis/ranks' rmaTraces) on windows created once on
 // MPI_COMM_WORLD: calls of the same fence epoch (fences are collective, so
 // the k-th epoch is the same on every rank), or calls of shared lock
 // epochs (MPI_LOCK_SHARED, MPI_Win_lock_all) in a file with no other

@@ -15,7 +15,7 @@
 // fences' MPI_MODE_NOPRECEDE and MPI_MODE_NOSUCCEED rank against rank.
 //
 //===----------------------------------------------------------------------===//
-#include "analysis/CollectiveSequence.h"
+#include "analysis/ranks/RankTraces.h"
 #include "checks/Checks.h"
 #include "checks/P2PText.h"
 #include "clang/AST/ASTContext.h"
@@ -215,7 +215,7 @@ void checkAgreement(CheckContext &C, const P2PTraces &T) {
   }
 }
 
-/// Along each rank's run (analysis/CollectiveSequence's rmaTraces), at the
+/// Along each rank's run (analysis/ranks' rmaTraces), at the
 /// smallest number of processes at which no rank aborts, and for each set
 /// of assumed outcomes of conditions every rank takes alike: what one rank
 /// certainly does wrong where the paths of the function do not all agree

@@ -216,13 +216,14 @@ bool usesBottom(CheckContext &C, const CallResult &U, const VarDecl *NV) {
 /// count may have, each path of the arrays' stores.
 std::string firstMismatch(CheckContext &C, const CallResult &CR, const RecordDecl *RD, bool Bottom) {
   const CallExpr *CE = CR.Call;
+  const HandleCallModel &M = *lookupHandleCall(CR.Function);
   std::vector<const VarDecl *> Arrays;
-  for (unsigned I = 1; I <= 3; ++I)
-    Arrays.push_back(namedVar(CE->getArg(I)));
+  for (int I : {M.BlockLengths, M.Displs, M.Types})
+    Arrays.push_back(namedVar(CE->getArg(unsigned(I))));
   auto Paths = arrayValuesAt(C.Ev, CR.Caller, CE, Arrays);
   if (!Paths)
     return "";
-  for (const PathValue &Count : pathValues(C, CR, CE->getArg(0))) {
+  for (const PathValue &Count : pathValues(C, CR, CE->getArg(unsigned(M.Count)))) {
     if (Count.Value.K != SymValue::Int || Count.Value.I <= 0)
       continue;
     for (const ArrayPath &P : *Paths) {
@@ -242,7 +243,7 @@ void checkConstructor(CheckContext &C, const CallResult &CR) {
   const CallExpr *CE = CR.Call;
   if (CE->getNumArgs() != 5)
     return;
-  const Expr *Out = strip(CE->getArg(4));
+  const Expr *Out = strip(CE->getArg(unsigned(lookupHandleCall(CR.Function)->Out)));
   const auto *U = dyn_cast<UnaryOperator>(Out);
   const VarDecl *NV = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
   if (!NV)
@@ -265,7 +266,8 @@ void checkConstructor(CheckContext &C, const CallResult &CR) {
 
 void checkStructDatatypes(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls)
-    if (CR.Call && CR.Caller && CR.Function == "MPI_Type_create_struct")
+    if (const HandleCallModel *M = CR.Call && CR.Caller ? lookupHandleCall(CR.Function) : nullptr;
+        M && M->Kind == HandleCallModel::Struct)
       checkConstructor(C, CR);
 }
 

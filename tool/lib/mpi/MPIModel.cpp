@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <vector>
 
 using namespace ompi;
 
@@ -847,6 +848,66 @@ const TypeConstructorModel *ompi::lookupTypeConstructor(llvm::StringRef Name) {
     if (T.Name == Name)
       return &T;
   return nullptr;
+}
+
+const HandleCallModel *ompi::lookupHandleCall(llvm::StringRef Name) {
+  using H = HandleCallModel;
+  auto Make = [](llvm::StringRef Name, H::Shape K, int Parent, int Out) {
+    H M{Name, K};
+    M.Parent = Parent, M.Out = Out;
+    return M;
+  };
+  auto Struct = [&](llvm::StringRef Name) {
+    H M = Make(Name, H::Struct, -1, 4);
+    M.Count = 0, M.BlockLengths = 1, M.Displs = 2, M.Types = 3;
+    return M;
+  };
+  static const std::vector<H> Table = [&] {
+    std::vector<H> T = {Struct("MPI_Type_create_struct"),
+                        Struct("MPI_Type_struct"),
+                        Make("MPI_Comm_split", H::Split, 0, 3),
+                        Make("MPI_Comm_split_type", H::SplitType, 0, 4),
+                        Make("MPI_Comm_dup", H::Dup, 0, 1),
+                        Make("MPI_Comm_dup_with_info", H::Dup, 0, 2),
+                        Make("MPI_Comm_create", H::Create, 0, 2),
+                        Make("MPI_Comm_create_group", H::CreateGroup, 0, 3),
+                        Make("MPI_Cart_create", H::CartCreate, 0, 5),
+                        Make("MPI_Cart_sub", H::CartSub, 0, 2),
+                        Make("MPI_Cart_get", H::CartGet, 0, -1),
+                        Make("MPI_Comm_free", H::Free, -1, 0),
+                        Make("MPI_Win_free", H::Free, -1, 0),
+                        Make("MPI_Comm_group", H::CommGroup, 0, 1)};
+    T[2].Colour = 1, T[2].Key = 2; // split(comm, color, key, newcomm)
+    T[3].Key = 2;                  // split_type(comm, split_type, key, info, newcomm)
+    T[6].Group = 1, T[7].Group = 1;
+    T[8].Count = 1, T[8].Dims = 2; // cart_create(comm_old, ndims, dims, periods, reorder, comm_cart)
+    return T;
+  }();
+  for (const H &M : Table)
+    if (M.Name == Name)
+      return &M;
+  return nullptr;
+}
+
+bool ompi::mayGiveNullCommunicator(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Comm_create", "MPI_Comm_create_group", "MPI_Comm_split", "MPI_Comm_split_type", true)
+      .Cases("MPI_Cart_create", "MPI_Graph_create", "MPI_Comm_accept", "MPI_Comm_connect", "MPI_Comm_spawn", true)
+      .Default(false);
+}
+
+bool ompi::needsCartesianTopology(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("MPI_Cart_get", "MPI_Cart_shift", "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cartdim_get", true)
+      .Case("MPI_Cart_sub", true)
+      .Default(false);
+}
+
+std::optional<unsigned> ompi::requestCountArg(const FunctionModel &M) {
+  // In every call that takes an array of requests, its count comes just
+  // before it.
+  std::optional<unsigned> I = M.find(Role::Requests);
+  return I && *I > 0 ? std::optional<unsigned>(*I - 1) : std::nullopt;
 }
 
 std::string ompi::blockingForm(llvm::StringRef Name) {

@@ -210,6 +210,46 @@ struct TypeConstructorModel {
 };
 /// The constructor called Name, or null.
 const TypeConstructorModel *lookupTypeConstructor(llvm::StringRef Name);
+/// The calls outside the function table that make, free or describe a
+/// handle (MPI_Type_create_struct, the communicator constructors,
+/// MPI_Comm_free, MPI_Win_free, MPI_Cart_get): their argument positions,
+/// -1 where a call has none, so that checks and the per-rank runs read
+/// them by what they are.
+struct HandleCallModel {
+  llvm::StringRef Name;
+  enum Shape {
+    Struct,      ///< MPI_Type_create_struct, MPI-1's MPI_Type_struct
+    Split,       ///< MPI_Comm_split: Parent's ranks by Colour, ordered by Key
+    SplitType,   ///< MPI_Comm_split_type: by a kind of sharing, ordered by Key
+    Dup,         ///< MPI_Comm_dup, MPI_Comm_dup_with_info: Parent's ranks in its order
+    Create,      ///< MPI_Comm_create: the members of Group (collective over Parent)
+    CreateGroup, ///< MPI_Comm_create_group: the members of Group (collective over them)
+    CommGroup,   ///< MPI_Comm_group: the group of Parent
+    CartCreate,  ///< MPI_Cart_create: Count is ndims, Dims the dims array
+    CartSub,     ///< MPI_Cart_sub
+    CartGet,     ///< MPI_Cart_get: a query of Parent's topology (no output handle)
+    Free         ///< MPI_Comm_free, MPI_Win_free: Out is the handle it frees (&h)
+  } Kind;
+  int Parent = -1;                                            ///< the communicator it is made of, or that it queries
+  int Out = -1;                                               ///< &h of the handle it writes (or frees)
+  int Count = -1, BlockLengths = -1, Displs = -1, Types = -1; ///< struct (Count also Cart_create's ndims)
+  int Colour = -1, Key = -1;                                  ///< split (Key also split_type)
+  int Group = -1;                                             ///< create
+  int Dims = -1;                                              ///< Cart_create
+};
+/// The call called Name, or null.
+const HandleCallModel *lookupHandleCall(llvm::StringRef Name);
+/// Whether the communicator constructor Name may give some of the ranks
+/// that call it MPI_COMM_NULL (outside the group, beyond the grid, colour
+/// MPI_UNDEFINED), or connects to processes outside the job.
+bool mayGiveNullCommunicator(llvm::StringRef Name);
+/// Whether Name needs a communicator with a Cartesian topology
+/// (MPI_Cart_shift, MPI_Cart_get, MPI_Cart_sub, ...).
+bool needsCartesianTopology(llvm::StringRef Name);
+/// The argument of a completion or start call that counts the requests of
+/// its Requests array (MPI_Waitall's count, MPI_Waitsome's incount), if
+/// the call takes such an array.
+std::optional<unsigned> requestCountArg(const FunctionModel &M);
 /// MPI_Type_commit / MPI_Type_free: take the datatype by address, keep its
 /// shape (commit) or end its life (free).
 bool committsType(llvm::StringRef Name);

@@ -1,4 +1,4 @@
-//===- CollectiveSequence.h - The collectives each rank issues ------------===//
+//===- RankTraces.h - What each rank does, run by run ---------------------===//
 //
 // Every rank of a communicator must issue the same collectives in the same
 // order, with the same root, op, and (where the standard asks for equal
@@ -33,12 +33,16 @@
 // members are every rank) that is not one the function created once
 // (MPI_COMM_SELF's collectives, and those of a communicator a single call
 // of MPI_Comm_split, MPI_Comm_dup, ... made, are left out: the world's are
-// still compared), or the code jumps (goto,
-// switch around collectives, return inside a loop with collectives).
+// still compared), or the code jumps where the runs cannot follow (a goto
+// into a block, a switch on a value the run does not know around
+// collectives, a label inside a loop of a switch's body).
+//
+// The runs are analysis/ranks' per-rank interpreter (Interpreter.h: one
+// rank's run, and which file of the folder holds which part of it).
 //
 //===----------------------------------------------------------------------===//
-#ifndef OMPI_TOOL_ANALYSIS_COLLECTIVESEQUENCE_H
-#define OMPI_TOOL_ANALYSIS_COLLECTIVESEQUENCE_H
+#ifndef OMPI_TOOL_ANALYSIS_RANKS_RANKTRACES_H
+#define OMPI_TOOL_ANALYSIS_RANKS_RANKTRACES_H
 
 #include "analysis/Evaluator.h"
 #include "analysis/HandleFlow.h"
