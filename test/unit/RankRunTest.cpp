@@ -30,8 +30,8 @@ struct OneRun {
   std::string Why; ///< when the run throws Undecided
 
   OneRun(const std::string &Code, int Rank, int Size, Relevance::Kind K = Relevance::Collectives,
-         llvm::StringRef Name = "f")
-      : AST(parse(Extra + Code)) {
+         llvm::StringRef Name = "f", std::vector<std::string> Args = {})
+      : AST(parse(Extra + Code, std::move(Args))) {
     clang::ASTContext &Ctx = AST->getASTContext();
     Ev = std::make_unique<Evaluator>(Ctx);
     Uni = std::make_unique<Uniformity>(Ctx, *Ev);
@@ -151,6 +151,23 @@ TEST(RankRun, SplitsRecordColourAndKey) {
   EXPECT_EQ(C[0].Key, std::optional<int64_t>(-3));
   EXPECT_FALSE(C[1].OfWorld); // a duplicate of c
   EXPECT_EQ(C[1].Key, std::optional<int64_t>(3));
+}
+
+// OpenMP (with -fopenmp the AST holds the constructs): master and single
+// run once; calls several threads of a region may make are not followed.
+TEST(RankRun, OpenMPRegions) {
+  std::string Code = "void f(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);\n"
+                     "#pragma omp parallel\n { if (r == 0) {\n"
+                     "#pragma omp master\n MPI_Barrier(MPI_COMM_WORLD);\n }\n"
+                     "#pragma omp single\n MPI_Barrier(MPI_COMM_WORLD);\n } }\n"
+                     "void g(void) {\n#pragma omp parallel num_threads(3)\n MPI_Barrier(MPI_COMM_WORLD);\n}\n";
+  OneRun Zero(Code, 0, 2, Relevance::Collectives, "f", {"-fopenmp"});
+  ASSERT_EQ(Zero.Result, Flow::Normal) << Zero.Why;
+  EXPECT_EQ(Zero.names(), (Names{"MPI_Barrier", "MPI_Barrier"}));
+  EXPECT_EQ(OneRun(Code, 1, 2, Relevance::Collectives, "f", {"-fopenmp"}).names(), (Names{"MPI_Barrier"}));
+  OneRun G(Code, 0, 2, Relevance::Collectives, "g", {"-fopenmp"});
+  EXPECT_FALSE(G.Result.has_value());
+  EXPECT_NE(G.Why.find("3 threads"), std::string::npos) << G.Why;
 }
 
 TEST(RankRun, LongRunsStopAtTheBudget) {

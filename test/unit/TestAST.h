@@ -45,8 +45,9 @@ int MPI_Comm_dup(MPI_Comm, MPI_Comm *);
 int MPI_Bcast(void *, int, MPI_Datatype, int, MPI_Comm);
 )C";
 
-inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code) {
-  return clang::tooling::buildASTFromCodeWithArgs(std::string(MiniMPI) + Code, {"-std=c11", "-w"}, "t.c");
+inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code, std::vector<std::string> Extra = {}) {
+  Extra.insert(Extra.begin(), {"-std=c11", "-w"});
+  return clang::tooling::buildASTFromCodeWithArgs(std::string(MiniMPI) + Code, Extra, "t.c");
 }
 
 /// The definition of function Name.

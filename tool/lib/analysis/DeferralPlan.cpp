@@ -333,7 +333,7 @@ private:
         return;
       }
       bool Inner = isa<ForStmt, WhileStmt, DoStmt, SwitchStmt>(S);
-      for (const Stmt *C : S->children())
+      for (const Stmt *C : subStmts(S))
         Walk(C, InLoop || Inner);
     };
     Walk(B, false);

@@ -91,7 +91,7 @@ std::optional<unsigned> Effects::escapes(const VarDecl *V, const FunctionDecl *F
       Taken = IC->getSubExpr();
     if (Taken && rootVar(Taken) == V && !harmlessUse(cast<Expr>(S)))
       Found = Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
-    for (const Stmt *Child : S->children())
+    for (const Stmt *Child : subStmts(S))
       Walk(Child);
   };
   if (Scope) {

@@ -1,5 +1,6 @@
 //===- EventFlow.cpp - Sets of states along a function's CFG --------------===//
 #include "analysis/EventFlow.h"
+#include "support/AST.h"
 #include "clang/Analysis/CFG.h"
 #include <map>
 #include <optional>
@@ -15,7 +16,7 @@ std::optional<Point> pointIn(FunctionAnalysis &FA, const Stmt *S) {
     return std::nullopt;
   if (std::optional<Point> P = FA.pointOf(S))
     return P;
-  for (const Stmt *Child : S->children())
+  for (const Stmt *Child : subStmts(S))
     if (std::optional<Point> P = pointIn(FA, Child))
       return P;
   return std::nullopt;

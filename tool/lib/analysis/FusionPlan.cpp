@@ -801,7 +801,7 @@ private:
                  isa<ArraySubscriptExpr>(S) || isa<MemberExpr>(S)) {
         Why = "reads memory or has side effects";
       }
-      for (const Stmt *C : S->children())
+      for (const Stmt *C : subStmts(S))
         Walk(C);
     };
     Walk(E);
@@ -822,7 +822,7 @@ private:
       for (const Decl *D : DS->decls())
         if (D == V)
           return S;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : subStmts(S))
       if (const Stmt *Found = defines(C, V))
         return Found;
     return nullptr;
@@ -961,7 +961,7 @@ private:
       if (!Why.empty())
         return Why;
     }
-    for (const Stmt *Child : S->children()) {
+    for (const Stmt *Child : subStmts(S)) {
       std::string Why = check(Child, Protected, F, Allowed, Loops + (Loop ? 1 : 0));
       if (Why.empty())
         continue;

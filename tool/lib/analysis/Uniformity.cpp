@@ -528,7 +528,7 @@ public:
   std::optional<std::string> walk(const Stmt *S) { return S ? Visit(S) : std::nullopt; }
 
   std::optional<std::string> VisitStmt(const Stmt *S) {
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : subStmts(S))
       if (std::optional<std::string> R = walk(C))
         return R;
     return std::nullopt;
@@ -824,7 +824,7 @@ std::optional<unsigned> Uniformity::firstBlock(const Stmt *S, Func &Fn) {
     return std::nullopt;
   if (std::optional<Point> P = Fn.FA->pointOf(S))
     return P->Block;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : subStmts(S))
     if (std::optional<unsigned> B = firstBlock(C, Fn))
       return B;
   return std::nullopt;

@@ -903,6 +903,22 @@ bool ompi::needsCartesianTopology(llvm::StringRef Name) {
       .Default(false);
 }
 
+std::optional<ThreadLevel> ompi::threadLevelOf(llvm::StringRef Handle) {
+  return llvm::StringSwitch<std::optional<ThreadLevel>>(Handle)
+      .Case("MPI_THREAD_SINGLE", ThreadLevel::Single)
+      .Case("MPI_THREAD_FUNNELED", ThreadLevel::Funneled)
+      .Case("MPI_THREAD_SERIALIZED", ThreadLevel::Serialized)
+      .Case("MPI_THREAD_MULTIPLE", ThreadLevel::Multiple)
+      .Default(std::nullopt);
+}
+
+std::optional<unsigned> ompi::requiredThreadLevelArg(const FunctionModel &M) {
+  for (unsigned I = 0; I < M.Args.size(); ++I)
+    if (M.Name == "MPI_Init_thread" && M.Args[I].Name == "required")
+      return I;
+  return std::nullopt;
+}
+
 std::optional<unsigned> ompi::requestCountArg(const FunctionModel &M) {
   // In every call that takes an array of requests, its count comes just
   // before it.

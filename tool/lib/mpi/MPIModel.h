@@ -246,6 +246,12 @@ bool mayGiveNullCommunicator(llvm::StringRef Name);
 /// Whether Name needs a communicator with a Cartesian topology
 /// (MPI_Cart_shift, MPI_Cart_get, MPI_Cart_sub, ...).
 bool needsCartesianTopology(llvm::StringRef Name);
+/// The thread support a program asks MPI for (MPI_Init: Single).
+enum class ThreadLevel { Single, Funneled, Serialized, Multiple };
+/// The level a handle spells ("MPI_THREAD_FUNNELED"), if it is one.
+std::optional<ThreadLevel> threadLevelOf(llvm::StringRef Handle);
+/// The argument of MPI_Init_thread that asks for a thread level (required).
+std::optional<unsigned> requiredThreadLevelArg(const FunctionModel &M);
 /// The argument of a completion or start call that counts the requests of
 /// its Requests array (MPI_Waitall's count, MPI_Waitsome's incount), if
 /// the call takes such an array.

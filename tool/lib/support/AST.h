@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <vector>
 
@@ -15,7 +16,23 @@ namespace ompi {
 
 inline const clang::Expr *strip(const clang::Expr *E) { return E ? E->IgnoreParenCasts() : nullptr; }
 
-/// Whether P holds for S or any statement or expression inside it.
+/// The statements and expressions directly inside S: its children, and
+/// for the region of an OpenMP directive (a CapturedStmt) the region's
+/// body, which Clang keeps in a declaration, not among the children. Every
+/// walk of the tool goes through this (or anyNode), so that MPI calls,
+/// reads and writes inside `#pragma omp parallel` and the like are seen.
+inline llvm::SmallVector<const clang::Stmt *, 4> subStmts(const clang::Stmt *S) {
+  llvm::SmallVector<const clang::Stmt *, 4> Out;
+  for (const clang::Stmt *C : S->children())
+    if (C)
+      Out.push_back(C);
+  if (const auto *CS = llvm::dyn_cast<clang::CapturedStmt>(S))
+    Out.push_back(CS->getCapturedStmt());
+  return Out;
+}
+
+/// Whether P holds for S or any statement or expression inside it
+/// (through the bodies of OpenMP regions, as subStmts).
 template <typename Pred> bool anyNode(const clang::Stmt *S, Pred P) {
   if (!S)
     return false;
@@ -24,6 +41,8 @@ template <typename Pred> bool anyNode(const clang::Stmt *S, Pred P) {
   for (const clang::Stmt *C : S->children())
     if (anyNode(C, P))
       return true;
+  if (const auto *CS = llvm::dyn_cast<clang::CapturedStmt>(S))
+    return anyNode(CS->getCapturedStmt(), P);
   return false;
 }
 

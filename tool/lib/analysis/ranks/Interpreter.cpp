@@ -2,7 +2,9 @@
 #include "analysis/ranks/Interpreter.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -45,6 +47,10 @@ Flow RankRun::call(const CallExpr *CE) {
     EndLine = line(CE->getBeginLoc());
     return Code && *Code == 0 ? Flow::Exited : Flow::Aborted;
   }
+  if (Threads != 1 && Rel.collectives(CE))
+    throw Undecided{llvm::formatv("{0} at line {1} may be called by {2} threads of an OpenMP region", Name,
+                                  line(CE->getBeginLoc()), Threads ? std::to_string(Threads) : "several")
+                        .str()};
   commCall(CE);
   if (Rel.Rma && (isOneSidedCall(CE) || isCollectiveCall(CE) || isMessageCall(CE))) {
     if (isOneSidedCall(CE))
@@ -164,6 +170,8 @@ Flow RankRun::exec(const Stmt *S) {
     return exec(L->getSubStmt());
   if (isa<NullStmt>(S))
     return Flow::Normal;
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S); D && Rel.collectives(S))
+    return omp(D);
   if (Rel.collectives(S) || anyNode(S, [](const Stmt *N) { return isa<ReturnStmt>(N) || isa<GotoStmt>(N); }))
     throw Undecided{
         llvm::formatv("the {0} at line {1} is not followed", S->getStmtClassName(), line(S->getBeginLoc())).str()};
@@ -429,6 +437,78 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
     Events.push_back({Loop, line(Loop->getBeginLoc()), 0, Loop, Key, ""});
   forget(Loop);
   return Flow::Normal;
+}
+
+/// The statement an OpenMP directive applies to, inside its captured
+/// regions (a parallel region's body, a worksharing loop's for statement);
+/// null for a standalone directive (barrier, flush, taskwait).
+static const Stmt *ompBody(const OMPExecutableDirective *D) {
+  if (!D->hasAssociatedStmt())
+    return nullptr;
+  const Stmt *S = D->getAssociatedStmt();
+  while (const auto *CS = dyn_cast_or_null<CapturedStmt>(S))
+    S = CS->getCapturedStmt();
+  return S;
+}
+
+/// The threads of a parallel region: num_threads(N) with N constant (and
+/// no if clause, which may make the team one thread), else 0 (not known).
+static unsigned teamSize(ASTContext &Ctx, const OMPExecutableDirective *D) {
+  if (D->getSingleClause<OMPIfClause>())
+    return 0;
+  const auto *NT = D->getSingleClause<OMPNumThreadsClause>();
+  Expr::EvalResult R;
+  if (!NT || !NT->getNumThreads()->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSExtValue() < 1)
+    return 0;
+  return unsigned(R.Val.getInt().getZExtValue());
+}
+
+/// An OpenMP construct whose body communicates (the AST holds them when the
+/// file is parsed with -fopenmp). A parallel region's body runs once per
+/// thread, concurrently: the run goes through it once with Threads set to
+/// the team's size, and a call the run records while more than one thread
+/// may make it (directly in the region, in critical, in a worksharing loop)
+/// leaves the function undecided (call()). master, masked and single run
+/// once, by one thread; a sections construct runs each section once, by
+/// one thread, and is followed where at most one of its sections
+/// communicates (their order is not known); tasks, which may run later,
+/// are not followed.
+Flow RankRun::omp(const OMPExecutableDirective *D) {
+  unsigned L = line(D->getBeginLoc());
+  const Stmt *Body = ompBody(D);
+  OpenMPDirectiveKind K = D->getDirectiveKind();
+  auto once = [&](unsigned N, const Stmt *S) { // S run with Threads = N
+    unsigned Saved = Threads;
+    Threads = N;
+    auto Restore = llvm::make_scope_exit([&] { Threads = Saved; });
+    Flow F = exec(S);
+    return F == Flow::Broke || F == Flow::Continued ? Flow::Normal : F;
+  };
+  if (!Body || isOpenMPTaskingDirective(K) || isOpenMPTargetExecutionDirective(K))
+    throw Undecided{
+        llvm::formatv("the OpenMP {0} construct at line {1} is not followed", llvm::omp::getOpenMPDirectiveName(K), L)
+            .str()};
+  unsigned Team = Threads;
+  if (isOpenMPParallelDirective(K)) {
+    if (Threads != 1)
+      throw Undecided{llvm::formatv("the nested OpenMP parallel region at line {0} is not followed", L).str()};
+    Team = teamSize(Ctx, D);
+  }
+  if (isa<OMPMasterDirective, OMPMaskedDirective, OMPSingleDirective, OMPParallelMasterDirective,
+          OMPParallelMaskedDirective>(D))
+    return once(1, Body);
+  if (isa<OMPSectionsDirective, OMPParallelSectionsDirective>(D)) {
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    unsigned Talking = 0;
+    for (const Stmt *X : CS ? CS->body() : llvm::ArrayRef<Stmt *>())
+      Talking += Rel.collectives(X);
+    if (Talking > 1 && Team != 1)
+      throw Undecided{llvm::formatv("more than one section of the OpenMP sections at line {0} communicates", L).str()};
+    return once(Team, Body);
+  }
+  if (isa<OMPSectionDirective>(D))
+    return once(1, Body);
+  return once(Team, Body); // parallel, critical, a worksharing or simd loop: Team threads
 }
 
 } // namespace ompi::ranks

@@ -21,6 +21,7 @@
 #include "analysis/ranks/RankTraces.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
@@ -212,6 +213,10 @@ private:
   /// handle the run made; MPI_COMM_NULL).
   std::map<std::pair<const VarDecl *, int64_t>, std::string> ElemHeld;
   unsigned Elems = 0;
+  /// The threads that may run the statement being run: 1 outside OpenMP
+  /// parallel regions and in master, single and a section; a parallel
+  /// region's team size inside it (0: not known).
+  unsigned Threads = 1;
 
   unsigned line(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
   Frame &frame() { return Frames.back(); }
@@ -269,6 +274,7 @@ private:
   Flow block(llvm::ArrayRef<const Stmt *> Body, size_t From);
   Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc = nullptr);
   Flow unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc);
+  Flow omp(const clang::OMPExecutableDirective *D);
 
   // Events.cpp: what the run records of MPI calls.
   /// MPI_Wait(all), MPI_Start(all) of a persistent request the run made
