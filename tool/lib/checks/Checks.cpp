@@ -67,6 +67,9 @@ static const CheckInfo Registry[] = {
     {"missing-finalize", "correctness", "main starts MPI but no MPI_Finalize follows", checkMissingFinalize},
     {"struct-datatype", "correctness",
      "an MPI_Type_create_struct datatype whose blocks do not match the struct it sends", checkStructDatatypes},
+    {"thread-level", "correctness",
+     "MPI calls that threads of an OpenMP region may make beyond the thread support the program asks for",
+     checkThreadLevel},
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }

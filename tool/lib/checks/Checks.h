@@ -185,6 +185,7 @@ void checkMessageMatching(CheckContext &C);
 void checkSendBufferInUse(CheckContext &C);
 void checkPortabilityTypeSize(CheckContext &C);
 void checkUnsafeBuffering(CheckContext &C);
+void checkThreadLevel(CheckContext &C);
 
 } // namespace ompi
 

@@ -1,0 +1,47 @@
+// thread-level: MPI calls in an OpenMP parallel region beyond the thread
+// support the program asks for. FUNNELED: only the main thread (master)
+// may call MPI, so a call in single is found; SERIALIZED: a call directly
+// in the region (every thread at once) is found, one in single or critical
+// is not; MULTIPLE: a collective several threads may call at once is
+// found, a send is not. Negatives: a region of one thread, master under
+// FUNNELED, a call in a function called from a region (not followed).
+// RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUN %s
+// RUN: %ompi-opt --check --checks=thread-level %s -- %openmpi_cflags -fopenmp -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUN %s
+// RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_SERIALIZED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SER %s
+// RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_MULTIPLE | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=MUL %s
+// Without -fopenmp the pragmas are ignored: nothing to judge.
+// RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
+#include <mpi.h>
+#include <stdio.h>
+
+static void helper(int *x) { MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_WORLD); }
+
+int main(int argc, char **argv) {
+  int provided, x = 1, s = 0, buf = 0;
+  MPI_Init_thread(&argc, &argv, LEVEL, &provided);
+#pragma omp parallel
+  {
+#pragma omp master
+    MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+#pragma omp single
+    // FUN: {{.*}}thread-level.c:[[#@LINE+1]]:5: warning: MPI_Barrier may be called by any thread of the OpenMP parallel region at line [[#@LINE-5]], but the program asks for MPI_THREAD_FUNNELED (line [[#@LINE-6]]): only the main thread may call MPI (call it in '#pragma omp master', or ask for a higher level) [ompi-thread-level]
+    MPI_Barrier(MPI_COMM_WORLD);
+#pragma omp critical
+    // FUN: {{.*}}thread-level.c:[[#@LINE+1]]:5: warning: MPI_Send may be called by any thread of the OpenMP parallel region at line [[#@LINE-8]], but the program asks for MPI_THREAD_FUNNELED (line [[#@LINE-9]]): only the main thread may call MPI (call it in '#pragma omp master', or ask for a higher level) [ompi-thread-level]
+    MPI_Send(&buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+    // FUN: {{.*}}thread-level.c:[[#@LINE+3]]:5: warning: MPI_Allreduce may be called by any thread of the OpenMP parallel region at line [[#@LINE-10]], but the program asks for MPI_THREAD_FUNNELED (line [[#@LINE-11]]): only the main thread may call MPI (call it in '#pragma omp master', or ask for a higher level) [ompi-thread-level]
+    // SER: {{.*}}thread-level.c:[[#@LINE+2]]:5: warning: MPI_Allreduce may be called by several threads of the OpenMP parallel region at line [[#@LINE-11]] at once, but the program asks for MPI_THREAD_SERIALIZED (line [[#@LINE-12]]): no two threads may call MPI at the same time (call it in master, single or critical, or ask for MPI_THREAD_MULTIPLE) [ompi-thread-level]
+    // MUL: {{.*}}thread-level.c:[[#@LINE+1]]:5: warning: MPI_Allreduce may be called by several threads of the OpenMP parallel region at line [[#@LINE-12]] at once: collectives on one communicator must be called in the same order on every process, which concurrent threads do not ensure (call it in master or single) [ompi-thread-level]
+    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    // FUN: {{.*}}thread-level.c:[[#@LINE+2]]:5: warning: MPI_Send may be called by any thread of the OpenMP parallel region at line [[#@LINE-14]], but the program asks for MPI_THREAD_FUNNELED (line [[#@LINE-15]]): only the main thread may call MPI (call it in '#pragma omp master', or ask for a higher level) [ompi-thread-level]
+    // SER: {{.*}}thread-level.c:[[#@LINE+1]]:5: warning: MPI_Send may be called by several threads of the OpenMP parallel region at line [[#@LINE-15]] at once, but the program asks for MPI_THREAD_SERIALIZED (line [[#@LINE-16]]): no two threads may call MPI at the same time (call it in master, single or critical, or ask for MPI_THREAD_MULTIPLE) [ompi-thread-level]
+    MPI_Send(&buf, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD);
+    helper(&x);
+  }
+#pragma omp parallel num_threads(1)
+  MPI_Barrier(MPI_COMM_WORLD);
+  // NONE-NOT: warning:
+  printf("%d %d\n", s, provided);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,159 @@
+//===- ThreadLevel.cpp - Check: thread-level ---------------------------------===//
+//
+// MPI calls in an OpenMP parallel region (parsed with -fopenmp) beyond the
+// thread support the program asks for: main's MPI_Init asks for
+// MPI_THREAD_SINGLE and MPI_Init_thread for its `required` level (spelled
+// MPI_THREAD_*). Under SINGLE and FUNNELED only the main thread may call
+// MPI: a call in a region outside `master` (or `masked` without a filter)
+// is a finding. Under SERIALIZED no two threads may call MPI at once: a
+// call outside master, masked, single, critical, ordered or a section is a
+// finding. Under MULTIPLE any thread may call MPI, but collectives on one
+// communicator must be issued in the same order on every process, which
+// threads of one region calling them concurrently cannot ensure: a
+// collective outside those constructs is a finding. Silent: regions of one
+// thread (num_threads(1)), calls in functions called from a region (not
+// followed), a level the check cannot read, a file whose main does not
+// start MPI.
+//
+//===----------------------------------------------------------------------===//
+#include "checks/Checks.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace ompi {
+
+namespace {
+
+/// The level main asks for, and the call that asks.
+struct Requested {
+  ThreadLevel Level;
+  const CallExpr *At;
+};
+
+/// The level E names: Open MPI's levels are enumerators, MPICH's macros
+/// (through the user's own macros: -DLEVEL=MPI_THREAD_FUNNELED).
+std::optional<ThreadLevel> spelledLevel(ASTContext &Ctx, const Expr *E) {
+  if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (std::optional<ThreadLevel> L = threadLevelOf(D->getDecl()->getName()))
+      return L;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (SourceLocation L = E->getBeginLoc(); L.isMacroID(); L = SM.getImmediateExpansionRange(L).getBegin())
+    if (std::optional<ThreadLevel> Level = threadLevelOf(Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts())))
+      return Level;
+  return std::nullopt;
+}
+
+std::optional<Requested> requested(CheckContext &C) {
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Call || !CR.Caller || !CR.Caller->isMain() || !CR.Model || CR.Model->Cat != Category::Environment)
+      continue;
+    if (CR.Function == "MPI_Init")
+      return Requested{ThreadLevel::Single, CR.Call};
+    std::optional<unsigned> I = requiredThreadLevelArg(*CR.Model);
+    if (!I || *I >= CR.Call->getNumArgs())
+      continue;
+    if (std::optional<ThreadLevel> L = spelledLevel(C.Ctx, CR.Call->getArg(*I)))
+      return Requested{*L, CR.Call};
+    return std::nullopt; // asked for a level the check cannot read
+  }
+  return std::nullopt;
+}
+
+/// Where a call sits in OpenMP constructs: the innermost parallel region
+/// around it, and the constructs between them that let only the main
+/// thread (master, masked) or one thread at a time (single, critical,
+/// ordered, a section) run it.
+struct Placement {
+  const OMPExecutableDirective *Region = nullptr;
+  bool MainThread = false;
+  bool OneAtATime = false;
+};
+
+Placement placement(ASTContext &Ctx, const Stmt *S) {
+  Placement P;
+  for (const Stmt *X = parentStmt(Ctx, S); X; X = parentStmt(Ctx, X)) {
+    const auto *D = dyn_cast<OMPExecutableDirective>(X);
+    if (!D)
+      continue;
+    OpenMPDirectiveKind K = D->getDirectiveKind();
+    if (isa<OMPMasterDirective, OMPParallelMasterDirective>(D) ||
+        (isa<OMPMaskedDirective, OMPParallelMaskedDirective>(D) && !D->getSingleClause<OMPFilterClause>()))
+      P.MainThread = P.OneAtATime = true;
+    else if (isa<OMPSingleDirective, OMPCriticalDirective, OMPOrderedDirective, OMPSectionDirective>(D))
+      P.OneAtATime = true;
+    if (isOpenMPParallelDirective(K)) {
+      P.Region = D;
+      return P;
+    }
+  }
+  return P;
+}
+
+/// Whether the region has a single thread: num_threads(1).
+bool oneThread(ASTContext &Ctx, const OMPExecutableDirective *D) {
+  const auto *NT = D->getSingleClause<OMPNumThreadsClause>();
+  Expr::EvalResult R;
+  return NT && NT->getNumThreads()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+}
+
+const char *levelName(ThreadLevel L) {
+  switch (L) {
+  case ThreadLevel::Single:
+    return "MPI_THREAD_SINGLE";
+  case ThreadLevel::Funneled:
+    return "MPI_THREAD_FUNNELED";
+  case ThreadLevel::Serialized:
+    return "MPI_THREAD_SERIALIZED";
+  case ThreadLevel::Multiple:
+    return "MPI_THREAD_MULTIPLE";
+  }
+  return "";
+}
+
+} // namespace
+
+void checkThreadLevel(CheckContext &C) {
+  std::optional<Requested> Req = requested(C);
+  if (!Req)
+    return;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  unsigned AskedAt = SM.getExpansionLineNumber(Req->At->getBeginLoc());
+  const char *Level = levelName(Req->Level);
+  for (const CallResult &CR : C.Analysis.Calls) {
+    if (!CR.Call || !CR.Model || CR.Model->Cat == Category::Environment || CR.Model->Cat == Category::Query)
+      continue;
+    Placement P = placement(C.Ctx, CR.Call);
+    if (!P.Region || oneThread(C.Ctx, P.Region))
+      continue;
+    unsigned RegionLine = SM.getExpansionLineNumber(P.Region->getBeginLoc());
+    std::string Why;
+    if ((Req->Level == ThreadLevel::Single || Req->Level == ThreadLevel::Funneled) && !P.MainThread)
+      Why = llvm::formatv("{0} may be called by any thread of the OpenMP parallel region at line {1}, but the "
+                          "program asks for {2} (line {3}): only the main thread may call MPI (call it in "
+                          "'#pragma omp master', or ask for a higher level)",
+                          CR.Function, RegionLine, Level, AskedAt);
+    else if (Req->Level == ThreadLevel::Serialized && !P.OneAtATime)
+      Why = llvm::formatv("{0} may be called by several threads of the OpenMP parallel region at line {1} at "
+                          "once, but the program asks for {2} (line {3}): no two threads may call MPI at the "
+                          "same time (call it in master, single or critical, or ask for MPI_THREAD_MULTIPLE)",
+                          CR.Function, RegionLine, Level, AskedAt);
+    else if (Req->Level == ThreadLevel::Multiple && !P.OneAtATime && CR.Model->isCollective())
+      Why = llvm::formatv("{0} may be called by several threads of the OpenMP parallel region at line {1} at "
+                          "once: collectives on one communicator must be called in the same order on every "
+                          "process, which concurrent threads do not ensure (call it in master or single)",
+                          CR.Function, RegionLine);
+    if (!Why.empty())
+      if (Finding *F = C.report("thread-level", CR.Call->getBeginLoc(), Why); F && Req->Level != ThreadLevel::Multiple)
+        C.note(*F, Req->At->getBeginLoc(), llvm::formatv("the program asks for {0} here", Level));
+  }
+}
+
+} // namespace ompi
