@@ -5,10 +5,13 @@
 // is not; MULTIPLE: a collective several threads may call at once is
 // found, a send is not. Negatives: a region of one thread, master under
 // FUNNELED, a call in a function called from a region (not followed).
+// MPI_Finalize by another thread than the main one is found at any level.
 // RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUN %s
 // RUN: %ompi-opt --check --checks=thread-level %s -- %openmpi_cflags -fopenmp -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FUN %s
 // RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_SERIALIZED | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SER %s
 // RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DLEVEL=MPI_THREAD_MULTIPLE | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=MUL %s
+// RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -fopenmp -DFINALIZE | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIN %s
+// RUN: %ompi-opt --check --checks=thread-level %s -- %openmpi_cflags -fopenmp -DFINALIZE | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIN %s
 // Without -fopenmp the pragmas are ignored: nothing to judge.
 // RUN: %ompi-opt --check --checks=thread-level %s -- %mpich_cflags -DLEVEL=MPI_THREAD_FUNNELED | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 #include <mpi.h>
@@ -16,6 +19,7 @@
 
 static void helper(int *x) { MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_WORLD); }
 
+#ifndef FINALIZE
 int main(int argc, char **argv) {
   int provided, x = 1, s = 0, buf = 0;
   MPI_Init_thread(&argc, &argv, LEVEL, &provided);
@@ -45,3 +49,21 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
+#else
+int omp_get_thread_num(void);
+
+// MPI_Finalize by a thread other than the main one (at any level; the
+// level read through a const variable).
+int main(int argc, char **argv) {
+  const int requested = MPI_THREAD_MULTIPLE;
+  int provided;
+  MPI_Init_thread(&argc, &argv, requested, &provided);
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 1)
+      // FIN: {{.*}}thread-level.c:[[#@LINE+1]]:7: warning: MPI_Finalize may be called by a thread of the OpenMP parallel region at line [[#@LINE-3]] other than the main one: MPI must be finalized by the thread that initialized it (line [[#@LINE-4]]), once (call it after the region, or in '#pragma omp master') [ompi-thread-level]
+      MPI_Finalize();
+  }
+  return 0;
+}
+#endif

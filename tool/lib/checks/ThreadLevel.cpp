@@ -13,7 +13,8 @@
 // collective outside those constructs is a finding. Silent: regions of one
 // thread (num_threads(1)), calls in functions called from a region (not
 // followed), a level the check cannot read, a file whose main does not
-// start MPI.
+// start MPI. At every level, MPI_Finalize in a region outside master is a
+// finding: the thread that initialized MPI must finalize it.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
@@ -41,9 +42,14 @@ struct Requested {
 /// The level E names: Open MPI's levels are enumerators, MPICH's macros
 /// (through the user's own macros: -DLEVEL=MPI_THREAD_FUNNELED).
 std::optional<ThreadLevel> spelledLevel(ASTContext &Ctx, const Expr *E) {
-  if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+  if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
     if (std::optional<ThreadLevel> L = threadLevelOf(D->getDecl()->getName()))
       return L;
+    // const int required = MPI_THREAD_MULTIPLE;
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (V && V->getType().isConstQualified() && V->getInit())
+      return spelledLevel(Ctx, V->getInit());
+  }
   const SourceManager &SM = Ctx.getSourceManager();
   for (SourceLocation L = E->getBeginLoc(); L.isMacroID(); L = SM.getImmediateExpansionRange(L).getBegin())
     if (std::optional<ThreadLevel> Level = threadLevelOf(Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts())))
@@ -128,14 +134,21 @@ void checkThreadLevel(CheckContext &C) {
   unsigned AskedAt = SM.getExpansionLineNumber(Req->At->getBeginLoc());
   const char *Level = levelName(Req->Level);
   for (const CallResult &CR : C.Analysis.Calls) {
-    if (!CR.Call || !CR.Model || CR.Model->Cat == Category::Environment || CR.Model->Cat == Category::Query)
+    bool Finalize = finalizesMPI(CR.Function);
+    if (!CR.Call || !CR.Model ||
+        (!Finalize && (CR.Model->Cat == Category::Environment || CR.Model->Cat == Category::Query)))
       continue;
     Placement P = placement(C.Ctx, CR.Call);
     if (!P.Region || oneThread(C.Ctx, P.Region))
       continue;
     unsigned RegionLine = SM.getExpansionLineNumber(P.Region->getBeginLoc());
     std::string Why;
-    if ((Req->Level == ThreadLevel::Single || Req->Level == ThreadLevel::Funneled) && !P.MainThread)
+    if (Finalize && !P.MainThread)
+      Why = llvm::formatv("{0} may be called by a thread of the OpenMP parallel region at line {1} other than the "
+                          "main one: MPI must be finalized by the thread that initialized it (line {2}), once "
+                          "(call it after the region, or in '#pragma omp master')",
+                          CR.Function, RegionLine, AskedAt);
+    else if ((Req->Level == ThreadLevel::Single || Req->Level == ThreadLevel::Funneled) && !P.MainThread)
       Why = llvm::formatv("{0} may be called by any thread of the OpenMP parallel region at line {1}, but the "
                           "program asks for {2} (line {3}): only the main thread may call MPI (call it in "
                           "'#pragma omp master', or ask for a higher level)",

@@ -903,6 +903,8 @@ bool ompi::needsCartesianTopology(llvm::StringRef Name) {
       .Default(false);
 }
 
+bool ompi::finalizesMPI(llvm::StringRef Name) { return Name == "MPI_Finalize" || Name == "PMPI_Finalize"; }
+
 std::optional<ThreadLevel> ompi::threadLevelOf(llvm::StringRef Handle) {
   return llvm::StringSwitch<std::optional<ThreadLevel>>(Handle)
       .Case("MPI_THREAD_SINGLE", ThreadLevel::Single)

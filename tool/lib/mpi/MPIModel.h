@@ -246,6 +246,8 @@ bool mayGiveNullCommunicator(llvm::StringRef Name);
 /// Whether Name needs a communicator with a Cartesian topology
 /// (MPI_Cart_shift, MPI_Cart_get, MPI_Cart_sub, ...).
 bool needsCartesianTopology(llvm::StringRef Name);
+/// MPI_Finalize (and its profiling name).
+bool finalizesMPI(llvm::StringRef Name);
 /// The thread support a program asks MPI for (MPI_Init: Single).
 enum class ThreadLevel { Single, Funneled, Serialized, Multiple };
 /// The level a handle spells ("MPI_THREAD_FUNNELED"), if it is one.
