@@ -3,11 +3,14 @@
 // MPI calls in an OpenMP parallel region (parsed with -fopenmp) beyond the
 // thread support the program asks for: main's MPI_Init asks for
 // MPI_THREAD_SINGLE and MPI_Init_thread for its `required` level (spelled
-// MPI_THREAD_*). Under SINGLE and FUNNELED only the main thread may call
-// MPI: a call in a region outside `master` (or `masked` without a filter)
-// is a finding. Under SERIALIZED no two threads may call MPI at once: a
-// call outside master, masked, single, critical, ordered or a section is a
-// finding. Under MULTIPLE any thread may call MPI, but collectives on one
+// MPI_THREAD_*). Under SINGLE no other thread may run while MPI is used:
+// any call in a region of more than one thread is a finding. Under
+// FUNNELED only the main thread may call MPI: a call in a region outside
+// `master` (or `masked` without a filter) is a finding. Under SERIALIZED
+// no two threads may call MPI at once: a call outside master, masked,
+// single, critical, ordered or a section is a finding, and one in a
+// section when another section of the construct calls MPI too (sections
+// run at the same time). Under MULTIPLE any thread may call MPI, but collectives on one
 // communicator must be issued in the same order on every process, which
 // threads of one region calling them concurrently cannot ensure: a
 // collective outside those constructs is a finding. Silent: regions of one
@@ -83,6 +86,27 @@ struct Placement {
   bool OneAtATime = false;
 };
 
+/// Whether more than one section of the sections construct around the
+/// section Sec calls MPI: sections run at the same time, on their threads.
+bool concurrentSections(ASTContext &Ctx, const Stmt *Sec) {
+  for (const Stmt *X = parentStmt(Ctx, Sec); X; X = parentStmt(Ctx, X)) {
+    if (!isa<OMPSectionsDirective, OMPParallelSectionsDirective>(X))
+      continue;
+    const Stmt *Body = cast<OMPExecutableDirective>(X)->getAssociatedStmt();
+    while (const auto *CS = dyn_cast_or_null<CapturedStmt>(Body))
+      Body = CS->getCapturedStmt();
+    unsigned Calling = 0;
+    for (const Stmt *Child : Body ? subStmts(Body) : llvm::SmallVector<const Stmt *, 4>())
+      Calling += anyNode(Child, [](const Stmt *N) {
+        const auto *CE = dyn_cast<CallExpr>(N);
+        const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+        return F && F->getIdentifier() && isMPIFunctionName(F->getName());
+      });
+    return Calling > 1;
+  }
+  return false;
+}
+
 Placement placement(ASTContext &Ctx, const Stmt *S) {
   Placement P;
   for (const Stmt *X = parentStmt(Ctx, S); X; X = parentStmt(Ctx, X)) {
@@ -93,7 +117,8 @@ Placement placement(ASTContext &Ctx, const Stmt *S) {
     if (isa<OMPMasterDirective, OMPParallelMasterDirective>(D) ||
         (isa<OMPMaskedDirective, OMPParallelMaskedDirective>(D) && !D->getSingleClause<OMPFilterClause>()))
       P.MainThread = P.OneAtATime = true;
-    else if (isa<OMPSingleDirective, OMPCriticalDirective, OMPOrderedDirective, OMPSectionDirective>(D))
+    else if (isa<OMPSingleDirective, OMPCriticalDirective, OMPOrderedDirective>(D) ||
+             (isa<OMPSectionDirective>(D) && !concurrentSections(Ctx, D)))
       P.OneAtATime = true;
     if (isOpenMPParallelDirective(K)) {
       P.Region = D;
@@ -148,7 +173,12 @@ void checkThreadLevel(CheckContext &C) {
                           "main one: MPI must be finalized by the thread that initialized it (line {2}), once "
                           "(call it after the region, or in '#pragma omp master')",
                           CR.Function, RegionLine, AskedAt);
-    else if ((Req->Level == ThreadLevel::Single || Req->Level == ThreadLevel::Funneled) && !P.MainThread)
+    else if (Req->Level == ThreadLevel::Single)
+      Why = llvm::formatv("{0} is called in the OpenMP parallel region at line {1}, but the program asks for {2} "
+                          "(line {3}): no other thread may run while MPI is used (ask for MPI_THREAD_FUNNELED to "
+                          "call MPI from '#pragma omp master', or a higher level)",
+                          CR.Function, RegionLine, Level, AskedAt);
+    else if (Req->Level == ThreadLevel::Funneled && !P.MainThread)
       Why = llvm::formatv("{0} may be called by any thread of the OpenMP parallel region at line {1}, but the "
                           "program asks for {2} (line {3}): only the main thread may call MPI (call it in "
                           "'#pragma omp master', or ask for a higher level)",
