@@ -423,11 +423,11 @@ void checkWindowLifetime(CheckContext &C, const CallResult &CR) {
     const auto *CE = dyn_cast<CallExpr>(N);
     const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
     const HandleCallModel *H = F && F->getIdentifier() ? lookupHandleCall(F->getName()) : nullptr;
-    return H && H->Kind == HandleCallModel::Free && unsigned(H->Out) < CE->getNumArgs() &&
-           unsigned(H->Out) < F->getNumParams() &&
+    const Expr *Freed = H && H->Kind == HandleCallModel::Free ? argAt(CE, H->Out) : nullptr;
+    return Freed && unsigned(H->Out) < F->getNumParams() &&
            handleClassOf(F->getParamDecl(unsigned(H->Out))->getType()->getPointeeType().getAsString()) ==
                HandleClass::Win &&
-           C.Ev.text(CE->getArg(unsigned(H->Out))) == C.Ev.text(CR.expr(*Win));
+           C.Ev.text(Freed) == C.Ev.text(CR.expr(*Win));
   });
   if (Freed)
     return; // freed before the function returns
@@ -588,15 +588,14 @@ void checkCartQuery(CheckContext &C, const CallResult &CR, const Expr *Comm) {
 /// The communicator and topology calls the call model leaves out.
 void checkCommunicatorCalls(CheckContext &C, const CallResult &CR) {
   const HandleCallModel *M = lookupHandleCall(CR.Function);
-  auto has = [&](int I) { return I >= 0 && unsigned(I) < CR.Call->getNumArgs(); };
+  auto has = [&](int I) { return argAt(CR.Call, I) != nullptr; };
   if (M && M->Kind == HandleCallModel::Split && has(M->Out) && has(M->Colour))
     checkSplitColour(C, CR, *M);
   else if (M && M->Kind == HandleCallModel::CartCreate && has(M->Out) && has(M->Dims))
     checkCartCreate(C, CR, *M);
   else if (needsCartesianTopology(CR.Function)) {
     const ArgResult *A = CR.arg(Role::Comm);
-    int I = M ? M->Parent : -1;
-    if (const Expr *Comm = A ? CR.expr(*A) : has(I) ? CR.Call->getArg(unsigned(I)) : nullptr)
+    if (const Expr *Comm = A ? CR.expr(*A) : M ? argAt(CR.Call, M->Parent) : nullptr)
       checkCartQuery(C, CR, Comm);
   }
 }

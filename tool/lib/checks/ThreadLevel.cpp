@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 #include "support/AST.h"
+#include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
@@ -92,9 +93,7 @@ bool concurrentSections(ASTContext &Ctx, const Stmt *Sec) {
   for (const Stmt *X = parentStmt(Ctx, Sec); X; X = parentStmt(Ctx, X)) {
     if (!isa<OMPSectionsDirective, OMPParallelSectionsDirective>(X))
       continue;
-    const Stmt *Body = cast<OMPExecutableDirective>(X)->getAssociatedStmt();
-    while (const auto *CS = dyn_cast_or_null<CapturedStmt>(Body))
-      Body = CS->getCapturedStmt();
+    const Stmt *Body = ompBody(cast<OMPExecutableDirective>(X));
     unsigned Calling = 0;
     for (const Stmt *Child : Body ? subStmts(Body) : llvm::SmallVector<const Stmt *, 4>())
       Calling += anyNode(Child, [](const Stmt *N) {
@@ -128,13 +127,6 @@ Placement placement(ASTContext &Ctx, const Stmt *S) {
   return P;
 }
 
-/// Whether the region has a single thread: num_threads(1).
-bool oneThread(ASTContext &Ctx, const OMPExecutableDirective *D) {
-  const auto *NT = D->getSingleClause<OMPNumThreadsClause>();
-  Expr::EvalResult R;
-  return NT && NT->getNumThreads()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
-}
-
 const char *levelName(ThreadLevel L) {
   switch (L) {
   case ThreadLevel::Single:
@@ -164,7 +156,7 @@ void checkThreadLevel(CheckContext &C) {
         (!Finalize && (CR.Model->Cat == Category::Environment || CR.Model->Cat == Category::Query)))
       continue;
     Placement P = placement(C.Ctx, CR.Call);
-    if (!P.Region || oneThread(C.Ctx, P.Region))
+    if (!P.Region || ompNumThreads(C.Ctx, P.Region) == 1) // a region of one thread
       continue;
     unsigned RegionLine = SM.getExpansionLineNumber(P.Region->getBeginLoc());
     std::string Why;

@@ -857,30 +857,27 @@ const HandleCallModel *ompi::lookupHandleCall(llvm::StringRef Name) {
     M.Parent = Parent, M.Out = Out;
     return M;
   };
-  auto Struct = [&](llvm::StringRef Name) {
-    H M = Make(Name, H::Struct, -1, 4);
-    M.Count = 0, M.BlockLengths = 1, M.Displs = 2, M.Types = 3;
-    return M;
-  };
   static const std::vector<H> Table = [&] {
-    std::vector<H> T = {Struct("MPI_Type_create_struct"),
-                        Struct("MPI_Type_struct"),
-                        Make("MPI_Comm_split", H::Split, 0, 3),
-                        Make("MPI_Comm_split_type", H::SplitType, 0, 4),
-                        Make("MPI_Comm_dup", H::Dup, 0, 1),
-                        Make("MPI_Comm_dup_with_info", H::Dup, 0, 2),
-                        Make("MPI_Comm_create", H::Create, 0, 2),
-                        Make("MPI_Comm_create_group", H::CreateGroup, 0, 3),
-                        Make("MPI_Cart_create", H::CartCreate, 0, 5),
-                        Make("MPI_Cart_sub", H::CartSub, 0, 2),
-                        Make("MPI_Cart_get", H::CartGet, 0, -1),
-                        Make("MPI_Comm_free", H::Free, -1, 0),
-                        Make("MPI_Win_free", H::Free, -1, 0),
-                        Make("MPI_Comm_group", H::CommGroup, 0, 1)};
-    T[2].Colour = 1, T[2].Key = 2; // split(comm, color, key, newcomm)
-    T[3].Key = 2;                  // split_type(comm, split_type, key, info, newcomm)
-    T[6].Group = 1, T[7].Group = 1;
-    T[8].Count = 1, T[8].Dims = 2; // cart_create(comm_old, ndims, dims, periods, reorder, comm_cart)
+    std::vector<H> T;
+    for (llvm::StringRef S : {"MPI_Type_create_struct", "MPI_Type_struct"}) {
+      H M = Make(S, H::Struct, -1, 4); // (count, blocklengths, displacements, types, newtype)
+      M.Count = 0, M.BlockLengths = 1, M.Displs = 2, M.Types = 3;
+      T.push_back(M);
+    }
+    H Split = Make("MPI_Comm_split", H::Split, 0, 3); // (comm, color, key, newcomm)
+    Split.Colour = 1, Split.Key = 2;
+    H SplitType = Make("MPI_Comm_split_type", H::SplitType, 0, 4); // (comm, split_type, key, info, newcomm)
+    SplitType.Key = 2;
+    H Create = Make("MPI_Comm_create", H::Create, 0, 2),
+      CreateGroup = Make("MPI_Comm_create_group", H::CreateGroup, 0, 3);
+    Create.Group = 1, CreateGroup.Group = 1;
+    H Cart = Make("MPI_Cart_create", H::CartCreate, 0, 5); // (comm_old, ndims, dims, periods, reorder, comm_cart)
+    Cart.Count = 1, Cart.Dims = 2;
+    T.insert(T.end(),
+             {Split, SplitType, Make("MPI_Comm_dup", H::Dup, 0, 1), Make("MPI_Comm_dup_with_info", H::Dup, 0, 2),
+              Create, CreateGroup, Cart, Make("MPI_Cart_sub", H::CartSub, 0, 2),
+              Make("MPI_Cart_get", H::CartGet, 0, -1), Make("MPI_Comm_free", H::Free, -1, 0),
+              Make("MPI_Win_free", H::Free, -1, 0), Make("MPI_Comm_group", H::CommGroup, 0, 1)});
     return T;
   }();
   for (const H &M : Table)
@@ -915,8 +912,10 @@ std::optional<ThreadLevel> ompi::threadLevelOf(llvm::StringRef Handle) {
 }
 
 std::optional<unsigned> ompi::requiredThreadLevelArg(const FunctionModel &M) {
+  if (M.Name != "MPI_Init_thread")
+    return std::nullopt;
   for (unsigned I = 0; I < M.Args.size(); ++I)
-    if (M.Name == "MPI_Init_thread" && M.Args[I].Name == "required")
+    if (M.Args[I].Name == "required")
       return I;
   return std::nullopt;
 }

@@ -54,6 +54,12 @@ inline bool refersTo(const clang::Stmt *S, const clang::ValueDecl *V) {
   });
 }
 
+/// The argument in position I of CE, or null when I is -1 (a model's "no
+/// such argument") or past the arguments given.
+inline const clang::Expr *argAt(const clang::CallExpr *CE, int I) {
+  return I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(unsigned(I)) : nullptr;
+}
+
 /// The variable E names (through parentheses and implicit casts), if E is
 /// just a variable.
 inline const clang::VarDecl *namedVar(const clang::Expr *E) {

@@ -9,11 +9,6 @@ using namespace clang;
 
 namespace ompi::ranks {
 
-/// The argument in position I of CE (-1: none), or null.
-static const Expr *argAt(const CallExpr *CE, int I) {
-  return I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(unsigned(I)) : nullptr;
-}
-
 RankRun::SplitColour RankRun::splitColour(const CallExpr *CE) {
   const HandleCallModel *M = lookupHandleCall(calleeName(CE));
   const Expr *Colour = M ? argAt(CE, M->Colour) : nullptr;

@@ -139,11 +139,12 @@ void RankRun::splitCall(const CallExpr *CE) {
   E.Line = line(CE->getBeginLoc());
   E.Via = viaLine();
   if (const HandleCallModel *HM = lookupHandleCall(Name); HM && HM->Kind == HandleCallModel::Split) {
-    E.Comm = unsigned(HM->Out) < CE->getNumArgs() ? addressedVar(CE->getArg(unsigned(HM->Out))) : nullptr;
+    E.Comm = addressedVar(argAt(CE, HM->Out));
     if (!E.Comm)
       throw Undecided{llvm::formatv("the MPI_Comm_split at line {0} is not followed", E.Line).str()};
     E.K = P2PEvent::Split;
-    if (Ev.commId(CE->getArg(unsigned(HM->Parent)), frame().F, CE).isWorld()) { // else not the world's partition
+    const Expr *Parent = argAt(CE, HM->Parent);
+    if (Parent && Ev.commId(Parent, frame().F, CE).isWorld()) { // else not the world's partition
       SplitColour C = splitColour(CE);
       E.S.Peer = C.Undefined ? std::optional<int64_t>(-1) : C.Value;
     }
@@ -189,15 +190,17 @@ void RankRun::handleElement(const CallExpr *CE, unsigned I) {
   // unknown (Other), unless this rank's colour is known to be defined.
   const HandleCallModel *HM = lookupHandleCall(calleeName(CE));
   auto is = [&](HandleCallModel::Shape K) { return HM && HM->Kind == K; };
-  auto arg = [&](int J) { return HM && J >= 0 && unsigned(J) < CE->getNumArgs() ? CE->getArg(unsigned(J)) : nullptr; };
-  auto ofWorld = [&] { return arg(HM->Parent) && Ev.commId(arg(HM->Parent), frame().F, CE).isWorld(); };
+  auto ofWorld = [&] {
+    const Expr *Parent = HM ? argAt(CE, HM->Parent) : nullptr;
+    return Parent && Ev.commId(Parent, frame().F, CE).isWorld();
+  };
   bool Null = false; // the element is given MPI_COMM_NULL
   if (is(HandleCallModel::Split)) {
     SplitColour Colour = splitColour(CE);
     Null = Colour.Undefined;
     if (Null || !Colour.Value || *Colour.Value < 0)
       E.WinEvent.K = HandleEvent::Other;
-  } else if (is(HandleCallModel::Create) && arg(HM->Group) && worldGroup(arg(HM->Group)) && ofWorld()) {
+  } else if (is(HandleCallModel::Create) && argAt(CE, HM->Group) && worldGroup(argAt(CE, HM->Group)) && ofWorld()) {
     // the world's own group: every rank is in the new communicator
   } else if (mayGiveNullCommunicator(calleeName(CE))) {
     E.WinEvent.K = HandleEvent::Other;

@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - One rank's run, statement by statement -----------===//
 #include "analysis/ranks/Interpreter.h"
 #include "support/AST.h"
+#include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -439,28 +440,11 @@ Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const E
   return Flow::Normal;
 }
 
-/// The statement an OpenMP directive applies to, inside its captured
-/// regions (a parallel region's body, a worksharing loop's for statement);
-/// null for a standalone directive (barrier, flush, taskwait).
-static const Stmt *ompBody(const OMPExecutableDirective *D) {
-  if (!D->hasAssociatedStmt())
-    return nullptr;
-  const Stmt *S = D->getAssociatedStmt();
-  while (const auto *CS = dyn_cast_or_null<CapturedStmt>(S))
-    S = CS->getCapturedStmt();
-  return S;
-}
-
 /// The threads of a parallel region: num_threads(N) with N constant (and
 /// no if clause, which may make the team one thread), else 0 (not known).
 static unsigned teamSize(ASTContext &Ctx, const OMPExecutableDirective *D) {
-  if (D->getSingleClause<OMPIfClause>())
-    return 0;
-  const auto *NT = D->getSingleClause<OMPNumThreadsClause>();
-  Expr::EvalResult R;
-  if (!NT || !NT->getNumThreads()->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSExtValue() < 1)
-    return 0;
-  return unsigned(R.Val.getInt().getZExtValue());
+  std::optional<int64_t> N = ompNumThreads(Ctx, D);
+  return D->getSingleClause<OMPIfClause>() || !N || *N < 1 ? 0 : unsigned(*N);
 }
 
 /// An OpenMP construct whose body communicates (the AST holds them when the
