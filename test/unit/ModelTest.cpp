@@ -50,6 +50,15 @@ TEST(Model, RequestEffects) {
 }
 
 // The calls outside the function table, by what their arguments are.
+TEST(Model, InfoSetArguments) {
+  auto A = infoSetArgs("MPI_Info_set");
+  ASSERT_TRUE(A.has_value());
+  EXPECT_EQ(A->Info, 0u);
+  EXPECT_EQ(A->Key, 1u);
+  EXPECT_EQ(A->Value, 2u);
+  EXPECT_FALSE(infoSetArgs("MPI_Info_get").has_value());
+}
+
 TEST(Model, HandleCallArguments) {
   const HandleCallModel *S = lookupHandleCall("MPI_Type_create_struct");
   ASSERT_NE(S, nullptr);

@@ -240,6 +240,35 @@ TEST(RankTraces, RmaTracesFollowEachRanksWindowCalls) {
   EXPECT_EQ(T[0].Ranks[1][2].Win->getName(), "w");
 }
 
+// rmaTraces records a rank's loads and stores of the memory its window
+// exposes, in window bytes: the window starts at a[1], so a[2] is bytes 4
+// to 8; a[0] lies before the window, a[k] with k unknown and the arms of
+// a branch the run cannot decide are not recorded, nor anything after
+// MPI_Win_free.
+TEST(RankTraces, RmaTracesRecordLoadsAndStoresOfWindowMemory) {
+  std::string Decls = "typedef int MPI_Win; typedef int MPI_Info; typedef long MPI_Aint;"
+                      " int MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm, MPI_Win *);"
+                      " int MPI_Win_fence(int, MPI_Win); int MPI_Win_free(MPI_Win *);";
+  auto AST = parse(Decls + " void f(int k) { int r, x, a[4] = {0}; MPI_Win w; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                           " MPI_Win_create(&a[1], 12, 4, 0, MPI_COMM_WORLD, &w); MPI_Win_fence(0, w);"
+                           " a[2] = r; x = a[3]; a[0] = 1; a[k] = 2; a[r + 1]++; if (k > 2) a[2] = 3;"
+                           " MPI_Win_fence(0, w); MPI_Win_free(&w); a[2] = 0; }");
+  Evaluator Ev(AST->getASTContext());
+  Uniformity Uni(AST->getASTContext(), Ev);
+  auto T = rmaTraces(AST->getASTContext(), Ev, Uni);
+  ASSERT_FALSE(T.empty());
+  const std::vector<P2PEvent> &Run = T[0].Ranks[1];
+  std::vector<std::tuple<int64_t, int64_t, bool>> Local;
+  for (const P2PEvent &E : Run)
+    if (E.K == P2PEvent::Local)
+      Local.emplace_back(*E.Disp, *E.S.Count, E.Exclusive);
+  // a[2] = r; x = a[3]; a[2]++ (rank 1): a load, then a store
+  EXPECT_EQ(Local, (std::vector<std::tuple<int64_t, int64_t, bool>>{
+                       {4, 4, true}, {8, 4, false}, {4, 4, false}, {4, 4, true}}));
+  ASSERT_EQ(Run.size(), 8u); // create, fence, the four above, fence, free
+  EXPECT_EQ(Run[6].WinEvent.K, HandleEvent::Fence);
+}
+
 // p2pTraces: a communicator split of the world with the ranks reversed
 // (keys 10 - rank): a send to its rank 0 goes to the last world rank.
 TEST(RankTraces, P2PTracesTranslateRanksOfSplitCommunicators) {

@@ -194,6 +194,7 @@ bool Sim::step(int Rk) {
   case P2PEvent::Window: // only in rmaTraces, splitTraces, handleArrayTraces: nothing to match
   case P2PEvent::Split:
   case P2PEvent::Handle:
+  case P2PEvent::Local:
     break;
   }
   ++Pc[Rk];

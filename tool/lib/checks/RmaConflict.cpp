@@ -27,29 +27,41 @@ namespace ompi {
 
 namespace {
 
-enum class Access { Read, Write, Atomic };
+/// How a call or a load or store touches the bytes it reaches.
+enum class Access { Read, Write, Atomic, AtomicRead };
 
-Access accessOf(llvm::StringRef Fn) {
+Access accessOf(const P2PEvent &E) {
+  if (E.K == P2PEvent::Local)
+    return E.Exclusive ? Access::Write : Access::Read;
+  llvm::StringRef Fn = E.WinEvent.Function;
   if (Fn == "MPI_Put" || Fn == "MPI_Rput")
     return Access::Write;
   if (Fn == "MPI_Get" || Fn == "MPI_Rget")
     return Access::Read;
-  return Access::Atomic; // accumulates, fetch-and-op, compare-and-swap
+  // MPI_Get_accumulate and MPI_Fetch_and_op with MPI_NO_OP only read, atomically.
+  return E.Op == "MPI_NO_OP" ? Access::AtomicRead : Access::Atomic;
 }
 
-bool conflicts(Access A, Access B) {
-  return !(A == Access::Read && B == Access::Read) && !(A == Access::Atomic && B == Access::Atomic);
-}
+bool reads(Access A) { return A == Access::Read || A == Access::AtomicRead; }
+bool atomic(Access A) { return A == Access::Atomic || A == Access::AtomicRead; }
 
-/// One RMA call of one rank: the bytes [From, To) of rank Target's window
-/// it reaches, and its epoch (Fence: the fence epoch's number; else a
-/// lock epoch, Shared unless a lock is exclusive).
+/// The kind of epoch a call lies in.
+enum class Epoch { Fence, Lock, Pscw, None };
+
+/// One RMA call (or a load or store of the rank's own window memory) of
+/// one rank: the bytes [From, To) of rank Target's window it reaches, and
+/// its epoch: Fence, the fence epoch's number; Lock, Shared unless the lock
+/// is exclusive; Pscw, an access (or, for a load or store, an exposure)
+/// epoch of MPI_Win_start or MPI_Win_post. Fences counts the fences before
+/// it; SelfLock is the lock the rank holds on its own window (0 none, 1
+/// shared, 2 exclusive).
 struct Op {
   int Rank = 0, Target = 0;
   const P2PEvent *E = nullptr;
   int64_t From = 0, To = 0;
-  bool Fence = false, Shared = false;
-  int Epoch = 0;
+  Epoch K = Epoch::None;
+  bool Shared = false, Local = false;
+  int Number = 0, Fences = 0, SelfLock = 0;
 };
 
 /// Whether the file synchronises ranks other than through windows'
@@ -66,57 +78,103 @@ bool otherSync(CheckContext &C) {
   return false;
 }
 
-/// Window W's RMA calls in one rank's run, with their bytes and epochs;
-/// Units: each rank's displacement unit for W (from its creation).
-void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const VarDecl *W,
-           const std::vector<std::optional<int64_t>> &Units, std::vector<Op> &Out) {
-  int Fences = 0, Locks = 0;
-  bool LockAll = false;
+/// What one rank's run does on window W: its epochs as they open and close.
+struct EpochState {
+  int Fences = 0, Locks = 0, Posts = 0, Starts = 0;
+  bool LockAll = false, Exposed = false, Accessing = false;
   std::map<int64_t, bool> Locked; // target -> exclusive
-  for (const P2PEvent &E : Run) {
-    if (E.K != P2PEvent::Window || E.Win != W)
-      continue;
+
+  /// Steps over a synchronisation call; false for an RMA call.
+  bool step(const P2PEvent &E) {
+    llvm::StringRef Fn = E.WinEvent.Function;
     switch (E.WinEvent.K) {
     case HandleEvent::Fence:
       ++Fences;
-      continue;
+      return true;
     case HandleEvent::Lock:
       if (E.S.Peer)
         Locked[*E.S.Peer] = E.Exclusive;
       ++Locks;
-      continue;
+      return true;
     case HandleEvent::Unlock:
-      Locked.clear();
-      continue;
+      if (E.S.Peer)
+        Locked.erase(*E.S.Peer);
+      else
+        Locked.clear();
+      return true;
     case HandleEvent::LockAll:
       LockAll = true;
       ++Locks;
-      continue;
+      return true;
     case HandleEvent::UnlockAll:
       LockAll = false;
-      continue;
+      return true;
+    case HandleEvent::AccessStart:
+      ++Starts;
+      Accessing = true;
+      return true;
+    case HandleEvent::AccessEnd:
+      Accessing = false;
+      return true;
     case HandleEvent::RMA:
-      break;
+      return false;
     default:
+      if (Fn == "MPI_Win_post")
+        ++Posts, Exposed = true;
+      else if (Fn == "MPI_Win_wait")
+        Exposed = false;
+      return true;
+    }
+  }
+};
+
+/// Window W's RMA calls and loads and stores of its memory in one rank's
+/// run, with their bytes and epochs; Units: each rank's displacement unit
+/// for W (from its creation).
+void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const VarDecl *W,
+           const std::vector<std::optional<int64_t>> &Units, std::vector<Op> &Out) {
+  EpochState S;
+  for (const P2PEvent &E : Run) {
+    if (E.Win != W || (E.K != P2PEvent::Window && E.K != P2PEvent::Local))
+      continue;
+    if (E.K == P2PEvent::Window && S.step(E))
+      continue;
+    Op O;
+    O.Rank = Rank;
+    O.E = &E;
+    O.Fences = S.Fences;
+    auto Self = S.Locked.find(Rank);
+    O.SelfLock = Self != S.Locked.end() ? (Self->second ? 2 : 1) : S.LockAll ? 1 : 0;
+    if (E.K == P2PEvent::Local) {
+      if (!E.Disp || !E.S.Count)
+        continue;
+      O.Local = true;
+      O.Target = Rank;
+      O.From = *E.Disp;
+      O.To = O.From + *E.S.Count;
+      O.K = S.Exposed ? Epoch::Pscw : Epoch::None;
+      O.Number = S.Exposed ? S.Posts : 0;
+      Out.push_back(O);
       continue;
     }
     auto Size = E.S.Type.empty() ? std::nullopt : C.Ev.datatypeSize(E.S.Type);
     if (!E.S.Peer || *E.S.Peer < 0 || *E.S.Peer >= int64_t(Units.size()) || !Units[*E.S.Peer] || !E.Disp ||
         !E.S.Count || !Size)
       continue;
-    Op O;
-    O.Rank = Rank;
     O.Target = int(*E.S.Peer);
-    O.E = &E;
     O.From = *E.Disp * *Units[O.Target];
     O.To = O.From + *E.S.Count * *Size;
-    auto L = Locked.find(O.Target);
-    if (LockAll || L != Locked.end()) {
-      O.Shared = LockAll || !L->second;
-      O.Epoch = Locks;
-    } else if (Fences > 0) {
-      O.Fence = true;
-      O.Epoch = Fences;
+    auto L = S.Locked.find(O.Target);
+    if (S.LockAll || L != S.Locked.end()) {
+      O.K = Epoch::Lock;
+      O.Shared = S.LockAll || !L->second;
+      O.Number = S.Locks;
+    } else if (S.Accessing) {
+      O.K = Epoch::Pscw;
+      O.Number = S.Starts;
+    } else if (S.Fences > 0) {
+      O.K = Epoch::Fence;
+      O.Number = S.Fences;
     } else {
       continue; // outside any epoch: rma-epoch's finding
     }
@@ -124,68 +182,169 @@ void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const Va
   }
 }
 
-/// Whether A and B may run at the same time: the same fence epoch, or
-/// shared lock epochs of two ranks where nothing else orders them.
-bool together(const Op &A, const Op &B, bool Synced) {
-  if (A.Fence != B.Fence)
+/// The ranks' post and start epochs of a window pair up unambiguously when
+/// no rank posts or starts more than once (MPI_Win_post's and
+/// MPI_Win_start's groups are not followed).
+bool onePscwEpoch(const std::vector<P2PEvent> &Run, const VarDecl *W) {
+  EpochState S;
+  for (const P2PEvent &E : Run)
+    if (E.K == P2PEvent::Window && E.Win == W)
+      S.step(E);
+  return S.Posts <= 1 && S.Starts <= 1;
+}
+
+/// Whether a load or store L of a rank's own window memory may happen at
+/// the time another rank's RMA call R reaches it.
+bool togetherLocal(const Op &L, const Op &R, bool Synced, bool Pscw) {
+  if (L.Rank == R.Rank)
+    return false; // a rank's own calls on its own window: ordered as it issues them, not judged
+  switch (R.K) {
+  case Epoch::Fence:
+    return L.Fences == R.Number && L.K == Epoch::None;
+  case Epoch::Lock:
+    // Nothing else orders them, and the rank holds no lock on its own
+    // memory that excludes R's (an exclusive one; a shared one excludes an
+    // exclusive lock).
+    return !Synced && L.Fences == R.Fences && L.SelfLock != 2 && !(L.SelfLock == 1 && !R.Shared);
+  case Epoch::Pscw:
+    return Pscw && L.K == Epoch::Pscw;
+  case Epoch::None:
     return false;
-  if (A.Fence)
-    return A.Epoch == B.Epoch;
+  }
+  return false;
+}
+
+/// Whether A and B may run at the same time: the same fence epoch, shared
+/// lock epochs of two ranks where nothing else orders them, the access
+/// epochs of two ranks to one exposure epoch, or a load or store of the
+/// target's own memory beside another rank's call.
+bool together(const Op &A, const Op &B, bool Synced, bool Pscw) {
+  if (A.Local && B.Local)
+    return false;
+  if (A.Local || B.Local)
+    return A.Local ? togetherLocal(A, B, Synced, Pscw) : togetherLocal(B, A, Synced, Pscw);
+  if (A.K != B.K)
+    return false;
+  if (A.K == Epoch::Fence)
+    return A.Number == B.Number;
+  if (A.K == Epoch::Pscw)
+    return Pscw && A.Rank != B.Rank;
   // One rank's calls of one lock epoch: a flush or a request's wait may
   // order them (MPICH's rma/req_example.c): not judged.
   return A.Rank != B.Rank && A.Shared && B.Shared && !Synced;
 }
 
-bool reportPair(CheckContext &C, const P2PTraces &T, const VarDecl *W, const Op &A, const Op &B) {
-  std::string Epoch = A.Fence ? llvm::formatv("in the same fence epoch (number {0})", A.Epoch).str()
-                              : "in shared lock epochs that nothing orders";
+/// Why two accesses of the same bytes conflict, or "" when they do not:
+/// one writes (two accumulates are atomic with respect to each other only
+/// with the same predefined datatype, and only with the same op or
+/// MPI_NO_OP, the window's accumulate_ops default, same_op_no_op, or the
+/// same op where its info says same_op).
+std::string conflict(const Op &A, const Op &B, bool SameOp) {
+  Access X = accessOf(*A.E), Y = accessOf(*B.E);
+  if (reads(X) && reads(Y))
+    return "";
+  if (!atomic(X) || !atomic(Y))
+    return X == Access::Write && Y == Access::Write ? "both write them" : "one writes them";
+  const P2PEvent &P = *A.E, &Q = *B.E;
+  if (!P.S.Type.empty() && !Q.S.Type.empty() && P.S.Type != Q.S.Type)
+    return llvm::formatv("one updates them as {0} and the other as {1} (accumulates are atomic with respect to "
+                         "each other only with the same predefined datatype)",
+                         P.S.Type, Q.S.Type)
+        .str();
+  bool Differ = !P.Op.empty() && !Q.Op.empty() && P.Op != Q.Op;
+  if (Differ && (SameOp || (P.Op != "MPI_NO_OP" && Q.Op != "MPI_NO_OP")))
+    return llvm::formatv("they use different ops, {0} and {1} (the window's accumulate_ops, {2}, lets concurrent "
+                         "accumulates to one location use only the same op{3})",
+                         P.Op, Q.Op, SameOp ? "same_op by its info" : "same_op_no_op by default",
+                         SameOp ? "" : " or MPI_NO_OP")
+        .str();
+  return "";
+}
+
+clang::SourceLocation locOf(const P2PEvent &E) { return E.Call ? E.Call->getBeginLoc() : E.Access->getBeginLoc(); }
+
+std::string nameOf(const Op &O) {
+  if (O.Local) {
+    const clang::Expr *At = O.E->Access;
+    bool Update = clang::isa<clang::UnaryOperator>(At) || clang::isa<clang::CompoundAssignOperator>(At);
+    return llvm::formatv("{0} of its own window memory", Update ? "load and store" : O.E->Exclusive ? "store" : "load");
+  }
+  return O.E->WinEvent.Function;
+}
+
+std::string epochText(const Op &A, const Op &B) {
+  const Op &R = A.Local ? B : A;
+  if (R.K == Epoch::Fence)
+    return llvm::formatv("in the same fence epoch (number {0})", R.Number).str();
+  if (R.K == Epoch::Pscw)
+    return A.Local || B.Local ? llvm::formatv("during rank {0}'s exposure epoch (MPI_Win_post to MPI_Win_wait) "
+                                              "that the access epoch reaches",
+                                              R.Target)
+                                    .str()
+                              : "in access epochs (MPI_Win_start to MPI_Win_complete) of the same exposure epoch";
+  if (A.Local || B.Local)
+    return llvm::formatv("while rank {0} holds no lock on its own window that excludes the other's and nothing "
+                         "orders them",
+                         R.Target)
+        .str();
+  return "in shared lock epochs that nothing orders";
+}
+
+bool reportPair(CheckContext &C, const P2PTraces &T, const VarDecl *W, const Op &A, const Op &B,
+                const std::string &Why) {
   Finding *F = C.report(
-      "rma-conflict", B.E->Call->getBeginLoc(),
+      "rma-conflict", locOf(*B.E),
       llvm::formatv("{0}, rank {1}'s {2} (line {3}) and rank {4}'s {5} (line {6}) reach bytes {7} to {8} of rank "
                     "{9}'s window '{10}' {11}, and {12}: conflicting accesses to a window location in one "
                     "epoch are erroneous (the value there is undefined)",
-                    withProcesses(T), A.Rank, A.E->WinEvent.Function, A.E->Line, B.Rank, B.E->WinEvent.Function,
-                    B.E->Line, std::max(A.From, B.From), std::min(A.To, B.To), A.Target, W->getName(), Epoch,
-                    accessOf(A.E->WinEvent.Function) == Access::Write &&
-                            accessOf(B.E->WinEvent.Function) == Access::Write
-                        ? "both write them"
-                        : "one writes them")
+                    withProcesses(T), A.Rank, nameOf(A), A.E->Line, B.Rank, nameOf(B), B.E->Line,
+                    std::max(A.From, B.From), std::min(A.To, B.To), A.Target, W->getName(), epochText(A, B), Why)
           .str());
-  if (F && A.E->Call != B.E->Call)
-    C.note(*F, A.E->Call->getBeginLoc(), llvm::formatv("rank {0}'s {1}", A.Rank, A.E->WinEvent.Function).str());
+  if (F && locOf(*A.E) != locOf(*B.E))
+    C.note(*F, locOf(*A.E), llvm::formatv("rank {0}'s {1}", A.Rank, nameOf(A)).str());
   return true;
 }
 
 /// The windows every rank of T creates once, on MPI_COMM_WORLD, with each
-/// rank's displacement unit.
-std::map<const VarDecl *, std::vector<std::optional<int64_t>>> worldWindows(const P2PTraces &T) {
-  std::map<const VarDecl *, std::vector<std::optional<int64_t>>> Units;
+/// rank's displacement unit, and whether a creation's info says same_op.
+struct WorldWindow {
+  std::vector<std::optional<int64_t>> Units;
+  bool SameOp = false;
+};
+std::map<const VarDecl *, WorldWindow> worldWindows(const P2PTraces &T) {
+  std::map<const VarDecl *, WorldWindow> Out;
   std::map<const VarDecl *, std::vector<int>> Made;
   for (int R = 0; R < T.Size; ++R)
     for (const P2PEvent &E : T.Ranks[R])
       if (E.K == P2PEvent::Window && E.WinEvent.K == HandleEvent::Create) {
-        Units[E.Win].resize(T.Size);
+        Out[E.Win].Units.resize(T.Size);
         Made[E.Win].resize(T.Size);
-        Units[E.Win][R] = E.Disp;
+        Out[E.Win].Units[R] = E.Disp;
+        Out[E.Win].SameOp |= E.SameOp;
         Made[E.Win][R] += E.WorldWindow ? 1 : 2;
       }
   for (auto &[W, N] : Made)
     if (llvm::any_of(N, [](int X) { return X != 1; }))
-      Units.erase(W);
-  return Units;
+      Out.erase(W);
+  return Out;
 }
 
 bool checkTraces(CheckContext &C, const P2PTraces &T, bool Synced) {
-  for (auto &[W, Units] : worldWindows(T)) {
+  for (auto &[W, Window] : worldWindows(T)) {
     std::vector<Op> Ops;
-    for (int R = 0; R < T.Size; ++R)
-      opsOf(C, T.Ranks[R], R, W, Units, Ops);
+    bool Pscw = true;
+    for (int R = 0; R < T.Size; ++R) {
+      opsOf(C, T.Ranks[R], R, W, Window.Units, Ops);
+      Pscw = Pscw && onePscwEpoch(T.Ranks[R], W);
+    }
     for (size_t J = 0; J < Ops.size(); ++J)
       for (size_t I = 0; I < J; ++I) {
         const Op &A = Ops[I], &B = Ops[J];
-        if (A.Target == B.Target && A.From < B.To && B.From < A.To && A.From < A.To && B.From < B.To &&
-            conflicts(accessOf(A.E->WinEvent.Function), accessOf(B.E->WinEvent.Function)) && together(A, B, Synced))
-          return reportPair(C, T, W, A, B);
+        if (A.Target != B.Target || !(A.From < B.To && B.From < A.To && A.From < A.To && B.From < B.To) ||
+            !together(A, B, Synced, Pscw))
+          continue;
+        if (std::string Why = conflict(A, B, Window.SameOp); !Why.empty())
+          return reportPair(C, T, W, A, B, Why);
       }
   }
   return false;

@@ -920,6 +920,12 @@ std::optional<unsigned> ompi::requiredThreadLevelArg(const FunctionModel &M) {
   return std::nullopt;
 }
 
+std::optional<InfoSetArgs> ompi::infoSetArgs(llvm::StringRef Name) {
+  if (Name == "MPI_Info_set" || Name == "PMPI_Info_set")
+    return InfoSetArgs{0, 1, 2};
+  return std::nullopt;
+}
+
 std::optional<unsigned> ompi::requestCountArg(const FunctionModel &M) {
   // In every call that takes an array of requests, its count comes just
   // before it.

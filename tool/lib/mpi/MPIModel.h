@@ -254,6 +254,11 @@ enum class ThreadLevel { Single, Funneled, Serialized, Multiple };
 std::optional<ThreadLevel> threadLevelOf(llvm::StringRef Handle);
 /// The argument of MPI_Init_thread that asks for a thread level (required).
 std::optional<unsigned> requiredThreadLevelArg(const FunctionModel &M);
+/// MPI_Info_set(info, key, value): the positions of its arguments.
+struct InfoSetArgs {
+  unsigned Info, Key, Value;
+};
+std::optional<InfoSetArgs> infoSetArgs(llvm::StringRef Name);
 /// The argument of a completion or start call that counts the requests of
 /// its Requests array (MPI_Waitall's count, MPI_Waitsome's incount), if
 /// the call takes such an array.

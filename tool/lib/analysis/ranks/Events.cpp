@@ -234,6 +234,8 @@ void RankRun::window(const CallExpr *CE) {
     if (auto I = lookupFunction(calleeName(CE))->find(Role::Comm); I && *I < CE->getNumArgs())
       E.WorldWindow = Ev.commId(CE->getArg(*I), frame().F, CE).isWorld();
   rmaDetails(CE, E);
+  if (E.WinEvent.K == HandleEvent::Create || E.WinEvent.K == HandleEvent::Free)
+    windowMemory(CE, E.Win, E.WinEvent.K);
   if (E.WinEvent.AssertUnknown)
     if (auto M = modes(argOf(CE, lookupFunction(calleeName(CE)), Role::Assert))) {
       E.WinEvent.AssertUnknown = false;
@@ -249,6 +251,7 @@ void RankRun::rmaDetails(const CallExpr *CE, P2PEvent &E) {
   if (E.WinEvent.K == HandleEvent::Create) {
     if (const Expr *U = arg(Role::DispUnit))
       E.Disp = value(U);
+    E.SameOp = sameOpInfo(arg(Role::Info));
   } else if (E.WinEvent.K == HandleEvent::RMA) {
     const Expr *Rk = arg(Role::Dest), *D = arg(Role::TargetDisp), *N = arg(Role::TargetCount),
                *T = arg(Role::TargetType);
@@ -258,6 +261,10 @@ void RankRun::rmaDetails(const CallExpr *CE, P2PEvent &E) {
     E.Disp = D ? value(D) : std::nullopt;
     E.S.Count = N ? value(N) : std::optional<int64_t>(1);
     E.S.Type = T ? handle(T).value_or("") : "";
+    if (const Expr *Op = arg(Role::Op))
+      E.Op = handle(Op).value_or("");
+  } else if (E.WinEvent.K == HandleEvent::Unlock) {
+    E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;
   } else if (E.WinEvent.K == HandleEvent::Lock) {
     E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;
     auto H = arg(Role::LockType) ? handle(arg(Role::LockType)) : std::nullopt;
@@ -370,6 +377,22 @@ void RankRun::record(const CallExpr *CE) {
     Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key, Held});
   else
     Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key, Held});
+}
+
+bool RankRun::sameOpInfo(const Expr *Info) const {
+  const VarDecl *V = Info ? namedVar(Info) : nullptr;
+  if (!V || !Frames.back().F->getBody())
+    return false;
+  auto text = [](const Expr *E) {
+    const auto *S = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
+    return S ? S->getString() : llvm::StringRef();
+  };
+  return anyNode(Frames.back().F->getBody(), [&](const Stmt *N) {
+    const auto *CE = dyn_cast<CallExpr>(N);
+    auto A = CE ? infoSetArgs(calleeName(CE)) : std::nullopt;
+    return A && CE->getNumArgs() == 3 && namedVar(CE->getArg(A->Info)) == V &&
+           text(CE->getArg(A->Key)) == "accumulate_ops" && text(CE->getArg(A->Value)) == "same_op";
+  });
 }
 
 } // namespace ompi::ranks

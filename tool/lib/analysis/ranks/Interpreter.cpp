@@ -111,6 +111,8 @@ Flow RankRun::exec(const Stmt *S) {
   if (const auto *D = dyn_cast<DeclStmt>(S)) {
     for (const Decl *X : D->decls())
       if (const auto *V = dyn_cast<VarDecl>(X); V && V->getType()->isIntegralOrEnumerationType()) {
+        if (Rel.Rma)
+          localAccesses(V->getInit());
         if (const Expr *Init = V->getInit())
           if (Flow F = calls(Init); F != Flow::Normal)
             return F;
@@ -119,6 +121,8 @@ Flow RankRun::exec(const Stmt *S) {
         if (V->getInit()) // MPICH's handles are integers
           alias(V, V->getInit());
       } else if (V && V->getInit()) {
+        if (Rel.Rma)
+          localAccesses(V->getInit());
         if (Flow F = calls(V->getInit()); F != Flow::Normal)
           return F;
         frame().Handles[V] = handle(V->getInit());
@@ -127,6 +131,8 @@ Flow RankRun::exec(const Stmt *S) {
     return Flow::Normal;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
+    if (Rel.Rma)
+      localAccesses(E);
     Flow F = calls(E);
     effects(E);
     return F;
@@ -235,6 +241,15 @@ Flow RankRun::branch(const IfStmt *If) {
   auto FramesA = Frames;
   Frames = SavedFrames;
   Flow B = exec(If->getElse());
+  // Which arm runs is not known: their loads and stores of window memory
+  // are not kept.
+  auto dropLocals = [&](std::vector<P2PEvent> &M) {
+    M.erase(std::remove_if(M.begin() + SavedMessages.size(), M.end(),
+                           [](const P2PEvent &E) { return E.K == P2PEvent::Local; }),
+            M.end());
+  };
+  dropLocals(MessagesA);
+  dropLocals(Messages);
   bool Same = A == B && (A != Flow::Jumped || JumpA == JumpTo) && EventsA.size() == Events.size() &&
               MessagesA.size() == Messages.size();
   for (size_t I = 0; Same && I < Events.size(); ++I)

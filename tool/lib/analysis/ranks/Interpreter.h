@@ -299,9 +299,35 @@ private:
   /// A one-sided call on a local window variable (rmaTraces).
   void window(const CallExpr *CE);
   /// What rma-conflict needs of a window call: an RMA call's target rank,
-  /// displacement, count and datatype, a creation's displacement unit, a
-  /// lock's rank and type.
+  /// displacement, count, datatype and op, a creation's displacement unit
+  /// and accumulate_ops info, a lock's (and an unlock's) rank and type.
   void rmaDetails(const CallExpr *CE, P2PEvent &E);
+  /// Whether the info a window creation is given says accumulate_ops is
+  /// same_op (MPI_Info_set(info, "accumulate_ops", "same_op") in the
+  /// function).
+  bool sameOpInfo(const Expr *Info) const;
+  /// A window's memory a variable of this run names: the variable whose
+  /// address or value the creation was given (&x, a, &a[k], p) or the
+  /// pointer MPI_Win_allocate set, and the window's byte where the variable
+  /// (its first element, for an array or pointer) lies.
+  struct WinMemory {
+    const VarDecl *Win = nullptr;
+    int64_t Base = 0;
+  };
+  std::map<const VarDecl *, WinMemory> WinMem;
+  void windowMemory(const CallExpr *CE, const VarDecl *Win, HandleEvent::Kind K);
+  /// The window bytes [From, To) the lvalue L names (x, a[k], p[k], *p
+  /// with k concrete), and its window.
+  struct LocalBytes {
+    const VarDecl *Win = nullptr;
+    int64_t From = 0, To = 0;
+  };
+  std::optional<LocalBytes> windowBytes(const Expr *L);
+  /// rmaTraces: the loads and stores statement S makes of window memory
+  /// (K == Local), in the order they happen as far as it matters: a
+  /// compound assignment loads and stores.
+  void localAccesses(const Stmt *S);
+  void localAccess(const Expr *L, const Expr *At, bool Store);
   /// The MPI_MODE_* names an assertion combines (0, the names, variables
   /// the run knows to hold one, joined by | or +); nullopt when not known.
   std::optional<std::set<std::string>> modes(const Expr *E);

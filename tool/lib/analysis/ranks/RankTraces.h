@@ -105,7 +105,8 @@ struct P2PEvent {
     Collective,
     Window, ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
     Split,  ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
-    Handle  ///< handleArrayTraces: WinEvent (Create, Free) on element S.Peer of the handle array Win
+    Handle, ///< handleArrayTraces: WinEvent (Create, Free) on element S.Peer of the handle array Win
+    Local   ///< rmaTraces: a load or store of the rank's own memory of window Win (Access)
   } K = Send;
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
@@ -126,8 +127,15 @@ struct P2PEvent {
   /// displacement, S.Count and S.Type the target count and datatype; for a
   /// creation, Disp the displacement unit; for MPI_Win_lock, S.Peer the
   /// rank locked and Exclusive its type.
+  /// Local: Disp the first byte of the window it reaches, S.Count the
+  /// bytes, Exclusive a store (else a load).
   std::optional<int64_t> Disp;
   bool Exclusive = false;
+  /// Window: an accumulate's predefined op ("MPI_SUM"; "" when not one);
+  /// for a creation, whether its info says accumulate_ops is same_op.
+  std::string Op;
+  bool SameOp = false;
+  const clang::Expr *Access = nullptr; ///< Local: the load or store
   /// Split: the communicator variable it sets; in splitTraces, a
   /// point-to-point call's communicator variable; in p2pTraces, the
   /// variable naming a communicator the run made.
