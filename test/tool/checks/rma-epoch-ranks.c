@@ -203,4 +203,53 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: 6 warnings generated.
+
+void lock_twice(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w); // another target: fine
+    // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:5: warning: with 2 processes, on rank 0: MPI_Win_lock of rank 1 on window 'w' while the lock of line [[#@LINE-2]] on that rank is still held: a process may hold only one lock on each target of a window at a time (unlock it first) [ompi-rma-epoch]
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, w);
+    MPI_Get(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    MPI_Win_unlock(1, w);
+    MPI_Win_unlock(0, w);
+    MPI_Win_unlock(1, w);
+  }
+  MPI_Win_free(&w);
+}
+
+void lock_beside_lock_all(int *mem) {
+  int rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 1) {
+    MPI_Win_lock_all(0, w);
+    // CHECK: {{.*}}rma-epoch-ranks.c:[[#@LINE+1]]:5: warning: with 2 processes, on rank 1: MPI_Win_lock of rank 0 on window 'w' while the MPI_Win_lock_all of line [[#@LINE-1]] holds a lock on every rank: a process may hold only one lock on each target of a window at a time (unlock it first) [ompi-rma-epoch]
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+    MPI_Win_unlock_all(w);
+    MPI_Win_unlock(0, w);
+  }
+  MPI_Win_free(&w);
+}
+
+void lock_again_after_unlock(int *mem) {
+  int local[4] = {0}, rank;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+    MPI_Get(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    MPI_Win_unlock(1, w); // the second lock comes after this unlock: fine
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, w);
+    MPI_Put(local, 4, MPI_INT, 1, 0, 4, MPI_INT, w);
+    MPI_Win_unlock(1, w);
+  }
+  MPI_Win_free(&w);
+}
+// CHECK: 8 warnings generated.

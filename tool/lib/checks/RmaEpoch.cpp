@@ -130,17 +130,60 @@ void checkEvent(CheckContext &C, const HandleVar &H, unsigned I) {
   C.report("rma-epoch", E.Loc, describe(R, E, H.V->getName().str(), L));
 }
 
+/// The locks one rank holds on a window: a second lock on a target it
+/// holds, or a lock beside MPI_Win_lock_all, is erroneous (a process holds
+/// at most one lock on each target of a window).
+struct Locks {
+  std::map<int64_t, unsigned> Target; // rank -> line of its lock
+  unsigned All = 0;                   // line of MPI_Win_lock_all
+  /// Steps over E; the rule it breaks in words, or "".
+  std::string step(const P2PEvent &E) {
+    std::string Why;
+    const char *Rule = ": a process may hold only one lock on each target of a window at a time (unlock it first)";
+    if (E.WinEvent.K == HandleEvent::Lock && E.S.Peer) {
+      if (All)
+        Why = llvm::formatv("MPI_Win_lock of rank {0} on window '{1}' while the MPI_Win_lock_all of line {2} holds "
+                            "a lock on every rank{3}",
+                            *E.S.Peer, E.Win->getName(), All, Rule);
+      else if (auto It = Target.find(*E.S.Peer); It != Target.end())
+        Why = llvm::formatv("MPI_Win_lock of rank {0} on window '{1}' while the lock of line {2} on that rank is "
+                            "still held{3}",
+                            *E.S.Peer, E.Win->getName(), It->second, Rule);
+      Target.emplace(*E.S.Peer, E.Line);
+    } else if (E.WinEvent.K == HandleEvent::LockAll) {
+      if (All || !Target.empty())
+        Why = llvm::formatv("MPI_Win_lock_all on window '{0}' while the lock of line {1} is still held{2}",
+                            E.Win->getName(), All ? All : Target.begin()->second, Rule);
+      All = E.Line;
+    } else if (E.WinEvent.K == HandleEvent::Lock) {
+      Target.clear(); // a lock of a rank not known: not followed from here
+      All = 0;
+    } else if (E.WinEvent.K == HandleEvent::Unlock) {
+      if (E.S.Peer)
+        Target.erase(*E.S.Peer);
+      else
+        Target.clear();
+    } else if (E.WinEvent.K == HandleEvent::UnlockAll) {
+      All = 0;
+    }
+    return Why;
+  }
+};
+
 /// One rank's run: each window's states event by event, and the events
 /// that break a rule, with the rule in words.
 std::vector<std::pair<const P2PEvent *, std::string>> wrongOnRank(const std::vector<P2PEvent> &Run) {
   std::vector<std::pair<const P2PEvent *, std::string>> Out;
   std::map<const VarDecl *, HandleStates> State;
+  std::map<const VarDecl *, Locks> Held;
   for (unsigned I = 0; I < Run.size(); ++I) {
     const P2PEvent &E = Run[I];
     if (E.K != P2PEvent::Window)
       continue;
     HandleStates &S = State.try_emplace(E.Win, HandleStates{HUnset}).first->second;
-    if (Rule R = wrongInAll(E.WinEvent, S); R != Rule::None) {
+    if (std::string Twice = Held[E.Win].step(E); !Twice.empty()) {
+      Out.push_back({&E, Twice});
+    } else if (Rule R = wrongInAll(E.WinEvent, S); R != Rule::None) {
       unsigned L = 0;
       for (unsigned J = I; J-- > 0 && !L;)
         if (Run[J].K == P2PEvent::Window && Run[J].Win == E.Win && namedBy(R, Run[J].WinEvent.K))
