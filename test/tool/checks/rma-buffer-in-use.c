@@ -1,6 +1,8 @@
 // rma-buffer-in-use: an MPI_Get's origin used, or an MPI_Put's or
 // MPI_Accumulate's origin written, before the window's next fence, unlock or
-// flush; the negative cases read a put's origin, use the buffer after the
+// flush, a fetching call's origin or compare buffer written, another MPI
+// call reading a pending get's buffer or receiving into a pending put's;
+// the negative cases read a put's origin, use the buffer after the
 // completing call, or on another path.
 // RUN: %ompi-opt --check --checks=rma-buffer-in-use %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=rma-buffer-in-use %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
@@ -120,6 +122,30 @@ static void freed_after(int argc) {
   free(b);
 }
 
+static void fetching_origins(MPI_Win w, MPI_Comm comm) {
+  int add = 1, old = 0, cmp = 0, swap = 5, got = 0;
+  MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+  MPI_Fetch_and_op(&add, &old, MPI_INT, 1, 0, MPI_SUM, w);
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:3: warning: 'add' is written before the MPI_Fetch_and_op at line [[#@LINE-1]] has completed: the origin buffer of RMA belongs to MPI until the window's epoch ends (the MPI_Win_flush at line [[#@LINE+2]]) [ompi-rma-buffer-in-use]
+  add = 2; // MPI may still be reading the value to add
+  MPI_Win_flush(1, w);
+  MPI_Compare_and_swap(&swap, &cmp, &got, MPI_INT, 1, 0, w);
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:3: warning: 'cmp' is written before the MPI_Compare_and_swap at line [[#@LINE-1]] has completed: the origin buffer of RMA belongs to MPI until the window's epoch ends (the MPI_Win_unlock at line [[#@LINE+2]]) [ompi-rma-buffer-in-use]
+  cmp = 1; // and the value to compare with
+  MPI_Win_unlock(1, w);
+  swap = old + got; // after the unlock: fine
+  MPI_Win_fence(0, w);
+  MPI_Get(&got, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:13: warning: 'got' is read by this MPI_Send before the MPI_Get at line [[#@LINE-1]] has completed: the origin buffer of RMA belongs to MPI until the window's epoch ends [ompi-rma-buffer-in-use]
+  MPI_Send(&got, 1, MPI_INT, 0, 0, comm); // not yet fetched
+  MPI_Win_fence(0, w);
+  MPI_Put(&swap, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+  MPI_Send(&swap, 1, MPI_INT, 0, 0, comm); // two reads of the put's origin: fine
+  // CHECK: {{.*}}rma-buffer-in-use.c:[[#@LINE+1]]:13: warning: 'swap' is written by this MPI_Recv before the MPI_Put at line [[#@LINE-2]] has completed: the origin buffer of RMA belongs to MPI until the window's epoch ends [ompi-rma-buffer-in-use]
+  MPI_Recv(&swap, 1, MPI_INT, 0, 0, comm, MPI_STATUS_IGNORE);
+  MPI_Win_fence(0, w);
+}
+
 int main(int argc, char **argv) {
   int mem[4] = {0}, rank;
   MPI_Win w;
@@ -129,10 +155,11 @@ int main(int argc, char **argv) {
   positives(mem, w);
   negatives(rank, w);
   shared_origin(w, argc);
+  fetching_origins(w, MPI_COMM_WORLD);
   MPI_Win_free(&w);
   freed_memory(argc);
   freed_after(argc);
   MPI_Finalize();
   return 0;
 }
-// CHECK: 6 warnings generated.
+// CHECK: 10 warnings generated.

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
+#include "checks/PendingBuffer.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -127,23 +128,56 @@ bool originConflict(CheckContext &C, const CallResult &CR, bool Reads, const Var
   return true;
 }
 
-void checkCall(CheckContext &C, const CallResult &CR) {
+/// Whether the reference D lies in the argument of CR in role R.
+bool inArg(CheckContext &C, const CallResult &CR, Role R, const DeclRefExpr *D) {
+  const ArgResult *A = CR.arg(R);
+  if (!A)
+    return false;
+  const SourceManager &SM = C.Ctx.getSourceManager();
+  const Expr *E = CR.expr(*A);
+  unsigned O = offsetOf(SM, D->getLocation());
+  return O >= offsetOf(SM, E->getBeginLoc()) && O <= offsetOf(SM, E->getEndLoc());
+}
+
+/// Another MPI call (not an RMA call of the window) given the pending
+/// buffer: any use while MPI writes it (Reads), a receive into it while MPI
+/// reads it. The finding, or false.
+bool otherCallUse(CheckContext &C, const CallResult &CR, bool Reads, const VarDecl *BV, const DeclRefExpr *D,
+                  const CallResult *O) {
+  bool Writes = O && inArg(C, *O, Role::RecvBuf, D);
+  if (!O || !O->Model || !(Writes || (Reads && inArg(C, *O, Role::SendBuf, D))))
+    return false;
+  C.report("rma-buffer-in-use", D->getLocation(),
+           llvm::formatv("'{0}' is {1} by this {2} before the {3} at line {4} has completed: the origin buffer of "
+                         "RMA belongs to MPI until the window's epoch ends",
+                         BV->getName(), Writes ? "written" : "read", O->Function, CR.Function, CR.Line)
+               .str());
+  return true;
+}
+
+/// CR's buffer Buf (its origin or result buffer, or a fetching call's
+/// compare buffer) until the window's epoch ends: Reads where MPI writes
+/// it (any use is early), else MPI reads it (a write is early). Primary:
+/// the buffer originConflict compares with other RMA calls' buffers.
+void checkCall(CheckContext &C, const CallResult &CR, const ArgResult *Buf, bool Reads, bool Primary) {
   const SourceManager &SM = C.Ctx.getSourceManager();
   auto offset = [&](SourceLocation L) { return offsetOf(SM, L); };
   const ArgResult *W = CR.arg(Role::Win);
-  if (!W || !originArg(CR) || CR.arg(Role::Request))
+  if (!W || !Buf || CR.arg(Role::Request))
     return;
-  bool Reads = CR.arg(Role::RecvBuf) != nullptr; // MPI writes it: any use is early
-  const VarDecl *WV = namedVar(CR.expr(*W)), *BV = originVar(CR);
+  const VarDecl *WV = namedVar(CR.expr(*W)), *BV = Primary ? originVar(CR) : bufferVar(CR.expr(*Buf));
   const Stmt *Block = block(C.Ctx, CR.Call);
   if (!WV || !BV || !Block)
     return;
   unsigned From = offset(CR.Call->getEndLoc()), Until = ~0u, UntilLine = 0;
   std::vector<std::pair<unsigned, unsigned>> MPIArgs;
-  std::map<unsigned, const CallResult *> RMAAt; // the RMA calls on the window, by offset
+  std::map<unsigned, const CallResult *> RMAAt, At; // the RMA calls on the window, all MPI calls, by offset
   for (const CallResult &O : C.Analysis.Calls)
-    if (O.Call && O.Caller == CR.Caller && &O != &CR && O.arg(Role::Win) && namedVar(O.expr(*O.arg(Role::Win))) == WV)
-      RMAAt[offset(O.Call->getBeginLoc())] = &O;
+    if (O.Call && O.Caller == CR.Caller && &O != &CR) {
+      At[offset(O.Call->getBeginLoc())] = &O;
+      if (O.arg(Role::Win) && namedVar(O.expr(*O.arg(Role::Win))) == WV)
+        RMAAt[offset(O.Call->getBeginLoc())] = &O;
+    }
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *G = CE ? CE->getDirectCallee() : nullptr;
@@ -167,8 +201,12 @@ void checkCall(CheckContext &C, const CallResult &CR) {
     if (!D || D->getDecl() != BV || O <= From || O >= Until)
       return false;
     auto In = llvm::find_if(MPIArgs, [&](auto &Rg) { return O >= Rg.first && O <= Rg.second; });
-    if (In != MPIArgs.end())
-      return originConflict(C, CR, Reads, BV, RMAAt, In->first);
+    if (In != MPIArgs.end()) {
+      if (RMAAt.count(In->first))
+        return Primary && originConflict(C, CR, Reads, BV, RMAAt, In->first);
+      auto It = At.find(In->first);
+      return otherCallUse(C, CR, Reads, BV, D, It == At.end() ? nullptr : It->second);
+    }
     if (!Reads && !written(C.Ctx, D))
       return false;
     C.report("rma-buffer-in-use", D->getLocation(),
@@ -246,7 +284,12 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
 void checkRmaBufferInUse(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls)
     if (CR.Model && CR.Call && CR.Caller && CR.Model->Cat == Category::OneSided) {
-      checkCall(C, CR);
+      bool Fetches = CR.arg(Role::RecvBuf) != nullptr; // MPI writes its result buffer: any use is early
+      checkCall(C, CR, originArg(CR), Fetches, true);
+      if (Fetches) { // and reads its origin (and compare) buffer until the epoch ends: a write is early
+        checkCall(C, CR, CR.arg(Role::SendBuf), false, false);
+        checkCall(C, CR, CR.arg(Role::Other), false, false);
+      }
       if (CR.Function == "MPI_Win_create")
         checkWindowMemory(C, CR);
     }
