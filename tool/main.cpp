@@ -61,10 +61,11 @@ static cl::opt<bool>
                cl::desc("Treat getenv's result as the same on every rank (MPI does not promise every process the same "
                         "environment; most launchers pass it alike)"),
                cl::cat(OptCategory));
-static cl::list<int> NProcs("nprocs", cl::CommaSeparated,
-                            cl::desc("Judge the program's runs at these process counts (the lint's per-rank runs; "
-                                     "default: 2, 3, 4 and 8, or those main's size guard accepts)"),
-                            cl::value_desc("N,..."), cl::cat(OptCategory));
+static cl::list<int>
+    NProcs("nprocs", cl::CommaSeparated,
+           cl::desc("Judge the program's runs at these process counts (the lint's per-rank runs; "
+                    "default: a .ompi-opt's NProcs, else 2, 3, 4 and 8, or those main's size guard accepts)"),
+           cl::value_desc("N,..."), cl::cat(OptCategory));
 static cl::opt<bool> LineDirectives(
     "line-directives",
     cl::desc("Keep every original line's number in the transformed source (#line after inserted lines), for code "

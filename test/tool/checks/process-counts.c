@@ -4,13 +4,21 @@
 // would be reported, though the author said the program needs 3 (silent
 // now). CASE 3: a guard that accepts 6 only: judged at 6 (no default count),
 // the mismatch is found. CASE 2: a mismatch only 5 processes show, found
-// with --nprocs=5 and not at the default counts. --nprocs=0 is refused.
+// with --nprocs=5 and not at the default counts, or with a .ompi-opt
+// whose NProcs is 5 (the command line wins: --nprocs=2 finds nothing).
+// --nprocs=0 is refused, and so is a .ompi-opt's NProcs of 0.
 // RUN: %ompi-opt --check --checks=collective-sequence,message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --allow-empty --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=collective-sequence,message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --allow-empty --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
 // RUN: %ompi-opt --check --nprocs=5 --checks=collective-sequence %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIVE %s
 // RUN: %ompi-opt --check --checks=collective-sequence %s -- %mpich_cflags -DCASE=3 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SIX %s
 // RUN: not %ompi-opt --check --nprocs=0 %s -- %mpich_cflags -DCASE=2 2>&1 | FileCheck --check-prefix=BAD %s
 // BAD: ompi-opt: error: --nprocs: 0 is not a process count from 1 to 64
+// RUN: rm -rf %t && mkdir -p %t && cp %s %t/process-counts.c && printf 'NProcs: "3,5"\n' > %t/.ompi-opt
+// RUN: %ompi-opt --check --checks=collective-sequence %t/process-counts.c -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=FIVE %s
+// RUN: %ompi-opt --check --nprocs=2 --checks=collective-sequence %t/process-counts.c -- %mpich_cflags -DCASE=2 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=TWO %s
+// RUN: printf 'NProcs: "2,0"\n' > %t/.ompi-opt
+// RUN: not %ompi-opt --check %t/process-counts.c -- %mpich_cflags -DCASE=2 2>&1 | FileCheck --check-prefix=BADCONFIG %s
+// BADCONFIG: ompi-opt: error: {{.*}}.ompi-opt: NProcs: '0' is not a process count from 1 to 64
 // ONE-NOT: warning:
 // TWO-NOT: warning:
 #include <mpi.h>

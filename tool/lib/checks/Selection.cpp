@@ -110,6 +110,20 @@ bool suppressedByNolint(StringRef Line, StringRef Previous, StringRef Check) {
   return marks(Line, "NOLINT", Check) || marks(Previous, "NOLINTNEXTLINE", Check);
 }
 
+Expected<std::vector<int>> parseProcessCounts(StringRef List, StringRef Where) {
+  std::vector<int> Out;
+  SmallVector<StringRef, 4> Parts;
+  List.split(Parts, ',');
+  for (StringRef P : Parts) {
+    int N = 0;
+    if (P.trim().getAsInteger(10, N) || N < 1 || N > 64)
+      return createStringError(inconvertibleErrorCode(), "%s: '%s' is not a process count from 1 to 64",
+                               Where.str().c_str(), P.trim().str().c_str());
+    Out.push_back(N);
+  }
+  return Out;
+}
+
 /// The scalar value of a YAML node, or an error naming Path.
 static Expected<std::string> scalar(yaml::Node *N, StringRef Path, StringRef Key) {
   SmallString<64> Storage;
@@ -142,12 +156,19 @@ static Expected<LintConfig> readLintConfig(StringRef Path) {
       SmallString<32> KeyStorage;
       auto *KeyNode = dyn_cast_or_null<yaml::ScalarNode>(KV.getKey());
       StringRef Key = KeyNode ? KeyNode->getValue(KeyStorage) : "";
-      if (Key != "Checks" && Key != "WarningsAsErrors")
-        return createStringError(inconvertibleErrorCode(), "%s: unknown key '%s' (Checks, WarningsAsErrors)",
+      if (Key != "Checks" && Key != "WarningsAsErrors" && Key != "NProcs")
+        return createStringError(inconvertibleErrorCode(), "%s: unknown key '%s' (Checks, WarningsAsErrors, NProcs)",
                                  Path.str().c_str(), Key.str().c_str());
       Expected<std::string> V = scalar(KV.getValue(), Path, Key);
       if (!V)
         return V.takeError();
+      if (Key == "NProcs") {
+        Expected<std::vector<int>> N = parseProcessCounts(*V, (Path + ": NProcs").str());
+        if (!N)
+          return N.takeError();
+        C.NProcs = std::move(*N);
+        continue;
+      }
       (Key == "Checks" ? C.Checks : C.WarningsAsErrors) = *V;
     }
   }

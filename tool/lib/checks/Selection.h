@@ -64,7 +64,14 @@ bool suppressedByNolint(llvm::StringRef Line, llvm::StringRef Previous, llvm::St
 struct LintConfig {
   std::string Path; ///< the file read ("" when none was found)
   std::optional<std::string> Checks, WarningsAsErrors;
+  /// NProcs: "4" or "2,4", the process counts the per-rank runs judge at
+  /// (as --nprocs); empty when absent.
+  std::vector<int> NProcs;
 };
+
+/// A list of process counts ("2,4"), each from 1 to 64; an error naming
+/// Where otherwise.
+llvm::Expected<std::vector<int>> parseProcessCounts(llvm::StringRef List, llvm::StringRef Where);
 
 /// The nearest .ompi-opt in Source's directory or above; an error when one
 /// exists but cannot be read or parsed.

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "driver/Pipeline.h"
 #include "analysis/ReductionPlan.h"
+#include "checks/Selection.h"
 #include "mpi/MPIModel.h"
 #include "mpi/MachineProfile.h"
 #include "support/AST.h"
@@ -192,7 +193,13 @@ public:
     if (auto FE = SM.getFileEntryRefForID(SM.getMainFileID()))
       O.Path = FE->getName().str();
     O.Original = SM.getBufferData(SM.getMainFileID()).str();
-    Evaluator Ev(Ctx, Opts.Eval);
+    EvalOptions EO = Opts.Eval;
+    if (Opts.RunChecks && EO.NProcs.empty()) // the lint: the counts of the file's .ompi-opt, unless --nprocs
+      if (Expected<LintConfig> C = findLintConfig(O.Path))
+        EO.NProcs = C->NProcs;
+      else
+        consumeError(C.takeError()); // reported with the findings (selectFindings)
+    Evaluator Ev(Ctx, EO);
     if (Opts.ListDatatypes) {
       for (const HandleModel &H : allHandles())
         if (H.Kind == HandleKind::Datatype)
