@@ -73,6 +73,9 @@ static const CheckInfo Registry[] = {
     {"thread-level", "correctness",
      "MPI calls that threads of an OpenMP region may make beyond the thread support the program asks for",
      checkThreadLevel},
+    {"thread-buffer-race", "correctness",
+     "a buffer an MPI call uses that another thread of an OpenMP region may change or use at the same time",
+     checkThreadBufferRace},
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }

@@ -186,6 +186,7 @@ void checkSendBufferInUse(CheckContext &C);
 void checkPortabilityTypeSize(CheckContext &C);
 void checkUnsafeBuffering(CheckContext &C);
 void checkThreadLevel(CheckContext &C);
+void checkThreadBufferRace(CheckContext &C);
 
 } // namespace ompi
 

@@ -1,0 +1,137 @@
+// thread-buffer-race: a buffer an MPI call uses that another thread of an
+// OpenMP region may change (or, where the call writes it, use) at the same
+// time. Positives: sections that send a buffer and fill it; master's
+// MPI_Isend beside every thread's store into its buffer (no barrier); a
+// task's fill beside a sibling task's send (no depend clause); every
+// thread receiving into the same shared buffer; a store before single
+// beside single's MPI_Bcast. Negatives, with why the tool must stay
+// silent: a barrier between them; both in critical sections of one name;
+// sections whose calls run on different ranks (rank == 0 / rank == 1);
+// each thread receiving into its own part (&buf[omp_get_thread_num() * 4]);
+// a buffer private to each thread; a region of one thread; tasks ordered by
+// depend clauses; a send beside a function that only reads (const).
+// RUN: %ompi-opt --check --checks=thread-buffer-race %s -- %mpich_cflags -fopenmp | FileCheck --match-full-lines --implicit-check-not=warning: %s
+// RUN: %ompi-opt --check --checks=thread-buffer-race %s -- %openmpi_cflags -fopenmp | FileCheck --match-full-lines --implicit-check-not=warning: %s
+#include <mpi.h>
+#include <omp.h>
+
+void fill(int *buf, int n);
+int sum(const int *buf, int n);
+
+void sections(int *buf) {
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp sections
+    {
+#pragma omp section
+      // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:9: warning: this MPI_Send reads 'buf' while fill() (line [[#@LINE+3]]) writes it on another thread: they are in different sections of one sections construct in the OpenMP parallel region at line [[#@LINE-5]], and nothing orders them; no other thread may change the buffer of an MPI call while the call uses it, nor use it while the call writes it [ompi-thread-buffer-race]
+      { MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD); }
+#pragma omp section
+      { fill(buf, 4); }
+      // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE-1]]:9: note: fill() on another thread
+    }
+  }
+}
+
+void master_isend(int *data, int rank) {
+#pragma omp parallel
+  {
+    data[omp_get_thread_num()] = -1;
+#pragma omp master
+    {
+      MPI_Request r;
+      // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:7: warning: this MPI_Isend reads 'data' while a store (line [[#@LINE-4]]) writes it on another thread: every thread of the region runs one of them in the OpenMP parallel region at line [[#@LINE-6]], and nothing orders them; no other thread may change the buffer of an MPI call while the call uses it, nor use it while the call writes it [ompi-thread-buffer-race]
+      MPI_Isend(data, 4, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &r);
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE-6]]:5: note: a store on another thread
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  }
+}
+
+void tasks(int *data) {
+#pragma omp parallel num_threads(4)
+#pragma omp single
+  {
+#pragma omp task
+    fill(data, 4);
+#pragma omp task
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: this MPI_Send reads 'data' while fill() (line [[#@LINE-2]]) writes it on another thread: a task runs one of them, which may run while its creator goes on (no depend clause, taskwait or barrier between them) in the OpenMP parallel region at line [[#@LINE-6]], and nothing orders them; no other thread may change the buffer of an MPI call while the call uses it, nor use it while the call writes it [ompi-thread-buffer-race]
+    MPI_Send(data, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE-4]]:5: note: fill() on another thread
+  }
+}
+
+void every_thread_receives(int *buf) {
+#pragma omp parallel num_threads(4)
+  // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:3: warning: every thread of the OpenMP parallel region at line [[#@LINE-1]] runs this MPI_Recv, which writes 'buf' at an address that does not depend on the thread: the threads' calls write the same memory at the same time [ompi-thread-buffer-race]
+  MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+void single_bcast(int *buf) {
+#pragma omp parallel
+  {
+    buf[0] = omp_get_thread_num();
+#pragma omp single
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: this MPI_Bcast writes 'buf' while a store (line [[#@LINE-2]]) writes it on another thread: every thread of the region runs one of them in the OpenMP parallel region at line [[#@LINE-4]], and nothing orders them; no other thread may change the buffer of an MPI call while the call uses it, nor use it while the call writes it [ompi-thread-buffer-race]
+    MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE-4]]:5: note: a store on another thread
+  }
+}
+
+void negatives(int *buf, int *data, int rank) {
+#pragma omp parallel
+  {
+    data[omp_get_thread_num()] = -1;
+#pragma omp barrier
+#pragma omp master
+    MPI_Send(data, 4, MPI_INT, 1, 0, MPI_COMM_WORLD); // after the barrier
+  }
+#pragma omp parallel
+  {
+#pragma omp critical(io)
+    buf[0] = 1;
+#pragma omp critical(io)
+    MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD); // one critical section at a time
+  }
+#pragma omp parallel sections
+  {
+#pragma omp section
+    {
+      if (rank == 0)
+        MPI_Recv(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+#pragma omp section
+    {
+      if (rank == 1)
+        MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // on another rank
+    }
+  }
+#pragma omp parallel num_threads(4)
+  {
+    int *mine = &buf[omp_get_thread_num() * 4];
+    MPI_Recv(&buf[omp_get_thread_num() * 4], 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // its own part
+    fill(mine, 4);
+  }
+#pragma omp parallel num_threads(4)
+  {
+    int own[4];
+    MPI_Recv(own, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // private to the thread
+  }
+#pragma omp parallel num_threads(1)
+  MPI_Recv(buf, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // one thread
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task depend(out : data[0])
+    fill(data, 4);
+#pragma omp task depend(in : data[0])
+    MPI_Send(data, 4, MPI_INT, 1, 0, MPI_COMM_WORLD); // after the fill
+  }
+#pragma omp parallel sections
+  {
+#pragma omp section
+    MPI_Send(data, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma omp section
+    rank = sum(data, 4); // reads only
+  }
+}
