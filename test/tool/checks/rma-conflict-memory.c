@@ -5,8 +5,10 @@
 // same op (or MPI_NO_OP; only the same op under the info same_op), and
 // MPI_NO_OP fetches, which only read. Each function is an entry of its
 // own, run per rank with 2, 3 and 4 processes; each negative says why the
-// tool must stay silent. No function synchronises ranks other than through
-// the windows (a barrier anywhere in the file may order lock epochs).
+// tool must stay silent. World barriers order lock epochs where the runs
+// place them: a put completed (unlocked) before a barrier the target passes
+// before its load is ordered; one unlocked after it is not. No function
+// synchronises ranks otherwise (a send anywhere in the file may order them).
 // RUN: %ompi-opt --check --checks=rma-conflict %s -- %mpich_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=rma-conflict %s -- %openmpi_cflags | FileCheck --match-full-lines --implicit-check-not=warning: %s
 #include <mpi.h>
@@ -250,6 +252,64 @@ void pscw_epochs(MPI_Group g) {
     MPI_Win_start(g, 0, w);
     MPI_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, w);
     MPI_Win_complete(w);
+  }
+  MPI_Win_free(&w);
+}
+
+void barrier_before_unlock(void) {
+  int rank, x = 1, y, mem = 0;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(&mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+    MPI_Put(&x, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+    MPI_Barrier(MPI_COMM_WORLD); // the put may still be in flight
+    MPI_Win_unlock(1, w);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+      // CHECK: {{.*}}rma-conflict-memory.c:[[#@LINE+1]]:11: warning: with 2 processes, rank 0's MPI_Put (line [[#@LINE-6]]) and rank 1's load of its own window memory (line [[#@LINE+1]]) reach bytes 0 to 4 of rank 1's window 'w' while rank 1 holds no lock on its own window that excludes the other's and nothing orders them, and one writes them: conflicting accesses to a window location in one epoch are erroneous (the value there is undefined) [ompi-rma-conflict]
+      y = mem;
+    // CHECK: {{.*}}rma-conflict-memory.c:[[#@LINE-8]]:5: note: rank 0's MPI_Put
+  }
+  MPI_Win_free(&w);
+}
+
+void unlock_before_barrier(void) {
+  int rank, x = 1, y, mem = 0;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(&mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+    MPI_Put(&x, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+    MPI_Win_unlock(1, w);
+  }
+  MPI_Barrier(MPI_COMM_WORLD); // the put is complete: rank 1 loads after it
+  if (rank == 1)
+    y = mem;
+  MPI_Win_free(&w);
+}
+
+void puts_ordered_by_barrier(void) {
+  int rank, x = 1, mem = 0;
+  MPI_Win w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(&mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+    MPI_Put(&x, 1, MPI_INT, 1, 0, 1, MPI_INT, w);
+    MPI_Win_flush(1, w); // completes the put at the target
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_unlock(1, w);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 2) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w);
+      MPI_Put(&x, 1, MPI_INT, 1, 0, 1, MPI_INT, w); // after rank 0's, which the flush completed before the barrier
+      MPI_Win_unlock(1, w);
+    }
   }
   MPI_Win_free(&w);
 }

@@ -19,6 +19,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <climits>
 #include <map>
 
 using namespace clang;
@@ -62,16 +63,22 @@ struct Op {
   Epoch K = Epoch::None;
   bool Shared = false, Local = false;
   int Number = 0, Fences = 0, SelfLock = 0;
+  /// The world barriers the rank passed before it, and for a call of a
+  /// lock epoch before the unlock or flush that completes it (INT_MAX: none
+  /// does in the run).
+  int Barriers = 0, Done = INT_MAX;
 };
 
-/// Whether the file synchronises ranks other than through windows'
-/// calls: a collective that is not a window's, or a point-to-point call.
+/// Whether the file synchronises ranks other than through windows' calls
+/// and barriers: a collective that is neither, or a point-to-point call.
 bool otherSync(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Model)
       continue;
     Category K = CR.Model->Cat;
-    if ((K == Category::Collective && !llvm::StringRef(CR.Function).starts_with("MPI_Win_")) ||
+    // The windows' own calls, and barriers, which the runs place.
+    if ((K == Category::Collective && !llvm::StringRef(CR.Function).starts_with("MPI_Win_") &&
+         CR.Function != "MPI_Barrier") ||
         K == Category::PointToPoint || K == Category::Probe || K == Category::Completion)
       return true;
   }
@@ -128,21 +135,43 @@ struct EpochState {
   }
 };
 
+/// An unlock or flush (E) completes the rank's lock-epoch calls to its
+/// target (all targets for MPI_Win_unlock_all and MPI_Win_flush_all) that
+/// no earlier one completed: their Done is the barriers passed so far.
+/// MPI_Win_flush_local completes them at the origin only.
+void completeLocks(const P2PEvent &E, int Barriers, std::vector<Op> &Out, size_t First) {
+  llvm::StringRef Fn = E.WinEvent.Function;
+  bool All = E.WinEvent.K == HandleEvent::UnlockAll || Fn == "MPI_Win_flush_all";
+  if (!All && E.WinEvent.K != HandleEvent::Unlock && Fn != "MPI_Win_flush")
+    return;
+  std::optional<int64_t> Target = E.S.Peer; // not known: taken as every target (fewer calls judged concurrent)
+  for (size_t I = First; I < Out.size(); ++I)
+    if (Out[I].K == Epoch::Lock && Out[I].Done == INT_MAX && (All || !Target || Out[I].Target == *Target))
+      Out[I].Done = Barriers;
+}
+
 /// Window W's RMA calls and loads and stores of its memory in one rank's
 /// run, with their bytes and epochs; Units: each rank's displacement unit
 /// for W (from its creation).
 void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const VarDecl *W,
            const std::vector<std::optional<int64_t>> &Units, std::vector<Op> &Out) {
   EpochState S;
+  int Barriers = 0;
+  size_t First = Out.size();
   for (const P2PEvent &E : Run) {
+    if (E.K == P2PEvent::Collective)
+      ++Barriers;
     if (E.Win != W || (E.K != P2PEvent::Window && E.K != P2PEvent::Local))
       continue;
-    if (E.K == P2PEvent::Window && S.step(E))
+    if (E.K == P2PEvent::Window && S.step(E)) {
+      completeLocks(E, Barriers, Out, First);
       continue;
+    }
     Op O;
     O.Rank = Rank;
     O.E = &E;
     O.Fences = S.Fences;
+    O.Barriers = Barriers;
     auto Self = S.Locked.find(Rank);
     O.SelfLock = Self != S.Locked.end() ? (Self->second ? 2 : 1) : S.LockAll ? 1 : 0;
     if (E.K == P2PEvent::Local) {
@@ -193,6 +222,11 @@ bool onePscwEpoch(const std::vector<P2PEvent> &Run, const VarDecl *W) {
   return S.Posts <= 1 && S.Starts <= 1;
 }
 
+/// Whether a world barrier lies between two lock-epoch calls: one is
+/// completed (by its unlock or flush) before a barrier the other's rank
+/// passed before issuing it.
+bool orderedByBarrier(const Op &A, const Op &B) { return A.Done < B.Barriers || B.Done < A.Barriers; }
+
 /// Whether a load or store L of a rank's own window memory may happen at
 /// the time another rank's RMA call R reaches it.
 bool togetherLocal(const Op &L, const Op &R, bool Synced, bool Pscw) {
@@ -205,7 +239,10 @@ bool togetherLocal(const Op &L, const Op &R, bool Synced, bool Pscw) {
     // Nothing else orders them, and the rank holds no lock on its own
     // memory that excludes R's (an exclusive one; a shared one excludes an
     // exclusive lock).
-    return !Synced && L.Fences == R.Fences && L.SelfLock != 2 && !(L.SelfLock == 1 && !R.Shared);
+    // (A barrier orders them when R completes before one L's rank passed
+    // first, or L's rank passes one before R is issued.)
+    return !Synced && L.Fences == R.Fences && L.SelfLock != 2 && !(L.SelfLock == 1 && !R.Shared) &&
+           !(R.Done < L.Barriers || L.Barriers < R.Barriers);
   case Epoch::Pscw:
     return Pscw && L.K == Epoch::Pscw;
   case Epoch::None:
@@ -231,7 +268,7 @@ bool together(const Op &A, const Op &B, bool Synced, bool Pscw) {
     return Pscw && A.Rank != B.Rank;
   // One rank's calls of one lock epoch: a flush or a request's wait may
   // order them (MPICH's rma/req_example.c): not judged.
-  return A.Rank != B.Rank && A.Shared && B.Shared && !Synced;
+  return A.Rank != B.Rank && A.Shared && B.Shared && !Synced && !orderedByBarrier(A, B);
 }
 
 /// Why two accesses of the same bytes conflict, or "" when they do not:
@@ -330,6 +367,9 @@ std::map<const VarDecl *, WorldWindow> worldWindows(const P2PTraces &T) {
 }
 
 bool checkTraces(CheckContext &C, const P2PTraces &T, bool Synced) {
+  // A barrier a run could not place: the ranks' order is not known.
+  for (const std::vector<P2PEvent> &Run : T.Ranks)
+    Synced |= llvm::any_of(Run, [](const P2PEvent &E) { return E.K == P2PEvent::Collective && !E.Call; });
   for (auto &[W, Window] : worldWindows(T)) {
     std::vector<Op> Ops;
     bool Pscw = true;

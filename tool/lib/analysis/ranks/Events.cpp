@@ -263,7 +263,7 @@ void RankRun::rmaDetails(const CallExpr *CE, P2PEvent &E) {
     E.S.Type = T ? handle(T).value_or("") : "";
     if (const Expr *Op = arg(Role::Op))
       E.Op = handle(Op).value_or("");
-  } else if (E.WinEvent.K == HandleEvent::Unlock) {
+  } else if (E.WinEvent.K == HandleEvent::Unlock || E.WinEvent.K == HandleEvent::Use) { // an unlock, a flush
     E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;
   } else if (E.WinEvent.K == HandleEvent::Lock) {
     E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;

@@ -56,6 +56,8 @@ Flow RankRun::call(const CallExpr *CE) {
   if (Rel.Rma && (isOneSidedCall(CE) || isCollectiveCall(CE) || isMessageCall(CE))) {
     if (isOneSidedCall(CE))
       window(CE);
+    else if (Name == "MPI_Barrier")
+      barrier(CE);
     return Flow::Normal; // the other calls are the other runs' business
   }
   if (Rel.Handles) {
@@ -85,8 +87,11 @@ Flow RankRun::call(const CallExpr *CE) {
     return Flow::Normal;
   }
   const FunctionDecl *F = definedCallee(CE);
-  if (!F || !Rel.collectives(F->getBody()))
+  if (!F || !Rel.collectives(F->getBody())) {
+    if (F && Rel.Rma && mentionsBarrier(F->getBody()))
+      unplacedBarrier();
     return Flow::Normal;
+  }
   std::map<const VarDecl *, std::optional<int64_t>> Args;
   for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I)
     if (F->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
@@ -182,6 +187,8 @@ Flow RankRun::exec(const Stmt *S) {
   if (Rel.collectives(S) || anyNode(S, [](const Stmt *N) { return isa<ReturnStmt>(N) || isa<GotoStmt>(N); }))
     throw Undecided{
         llvm::formatv("the {0} at line {1} is not followed", S->getStmtClassName(), line(S->getBeginLoc())).str()};
+  if (Rel.Rma && mentionsBarrier(S))
+    unplacedBarrier();
   forget(S);
   return Flow::Normal;
 }
@@ -243,13 +250,23 @@ Flow RankRun::branch(const IfStmt *If) {
   Flow B = exec(If->getElse());
   // Which arm runs is not known: their loads and stores of window memory
   // are not kept.
+  // In the one-sided runs the same goes for barriers, which leave a mark
+  // that the run could not place one.
+  bool Dropped = false;
   auto dropLocals = [&](std::vector<P2PEvent> &M) {
-    M.erase(std::remove_if(M.begin() + SavedMessages.size(), M.end(),
-                           [](const P2PEvent &E) { return E.K == P2PEvent::Local; }),
-            M.end());
+    auto Drop = [&](const P2PEvent &E) {
+      bool Barrier = Rel.Rma && E.K == P2PEvent::Collective;
+      Dropped |= Barrier;
+      return E.K == P2PEvent::Local || Barrier;
+    };
+    M.erase(std::remove_if(M.begin() + SavedMessages.size(), M.end(), Drop), M.end());
   };
   dropLocals(MessagesA);
   dropLocals(Messages);
+  if (Dropped) {
+    unplacedBarrier();
+    MessagesA.push_back(Messages.back());
+  }
   bool Same = A == B && (A != Flow::Jumped || JumpA == JumpTo) && EventsA.size() == Events.size() &&
               MessagesA.size() == Messages.size();
   for (size_t I = 0; Same && I < Events.size(); ++I)
@@ -405,6 +422,8 @@ Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const
 
 Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
   if (!Rel.collectives(Loop)) {
+    if (Rel.Rma && mentionsBarrier(Loop))
+      unplacedBarrier();
     forget(Loop);
     return Flow::Normal;
   }

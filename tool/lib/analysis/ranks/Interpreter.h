@@ -298,6 +298,16 @@ private:
   void handleElement(const CallExpr *CE, unsigned I);
   /// A one-sided call on a local window variable (rmaTraces).
   void window(const CallExpr *CE);
+  /// rmaTraces: MPI_Barrier on the world (K == Collective), which orders
+  /// the ranks' one-sided calls; one on another communicator is recorded as
+  /// unplacedBarrier.
+  void barrier(const CallExpr *CE);
+  /// rmaTraces: a barrier the run cannot place (in a loop or function it
+  /// does not follow, an arm of an undecided branch): a Collective event
+  /// with no call, after which the ranks' order is not known.
+  void unplacedBarrier();
+  /// Whether S calls MPI_Barrier, directly or through the file's functions.
+  static bool mentionsBarrier(const Stmt *S, unsigned Depth = 0);
   /// What rma-conflict needs of a window call: an RMA call's target rank,
   /// displacement, count, datatype and op, a creation's displacement unit
   /// and accumulate_ops info, a lock's (and an unlock's) rank and type.

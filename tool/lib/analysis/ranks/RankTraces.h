@@ -94,19 +94,19 @@ struct SequenceResult {
 /// when not known.
 struct P2PEvent {
   enum Kind {
-    Send,     ///< MPI_Send, MPI_Bsend, MPI_Rsend
-    Ssend,    ///< MPI_Ssend
-    Recv,     ///< MPI_Recv
-    SendRecv, ///< MPI_Sendrecv(_replace)
-    ISend,    ///< MPI_Isend and its forms (Sync for MPI_Issend)
-    IRecv,    ///< MPI_Irecv
-    Wait,     ///< MPI_Wait, MPI_Waitall: completes Reqs
-    Probe,    ///< MPI_Probe: waits for a matching message (R), which it leaves
-    Collective,
-    Window, ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
-    Split,  ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
-    Handle, ///< handleArrayTraces: WinEvent (Create, Free) on element S.Peer of the handle array Win
-    Local   ///< rmaTraces: a load or store of the rank's own memory of window Win (Access)
+    Send,       ///< MPI_Send, MPI_Bsend, MPI_Rsend
+    Ssend,      ///< MPI_Ssend
+    Recv,       ///< MPI_Recv
+    SendRecv,   ///< MPI_Sendrecv(_replace)
+    ISend,      ///< MPI_Isend and its forms (Sync for MPI_Issend)
+    IRecv,      ///< MPI_Irecv
+    Wait,       ///< MPI_Wait, MPI_Waitall: completes Reqs
+    Probe,      ///< MPI_Probe: waits for a matching message (R), which it leaves
+    Collective, ///< in rmaTraces: MPI_Barrier on the world, or with no Call a barrier the run cannot place
+    Window,     ///< rmaTraces: a one-sided call on the local window Win (WinEvent)
+    Split,      ///< splitTraces: MPI_Comm_split of MPI_COMM_WORLD into Comm (S.Peer the colour, -1 undefined)
+    Handle,     ///< handleArrayTraces: WinEvent (Create, Free) on element S.Peer of the handle array Win
+    Local       ///< rmaTraces: a load or store of the rank's own memory of window Win (Access)
   } K = Send;
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes

@@ -4,7 +4,9 @@
 // rank makes of the memory it exposes in a window (K == Local): the
 // variable given to MPI_Win_create (&x, a, &a[k], p) or the pointer
 // MPI_Win_allocate(_shared) sets, read or written as x, a[k], p[k] or *p
-// with k concrete. rma-conflict judges them against other ranks' RMA calls
+// with k concrete; and the barriers of the world (K == Collective), which
+// order the ranks' calls and accesses, or a mark where the run cannot place
+// one. rma-conflict judges them against other ranks' RMA calls
 // that reach the same bytes in the same epoch. A variable whose element
 // the run cannot tell (an unknown index), a pointer assigned afterwards, or
 // memory reached through another name (a copy of the pointer, a function's
@@ -139,6 +141,41 @@ void RankRun::localAccesses(const Stmt *S) {
     Set = U->getSubExpr();
   if (const VarDecl *V = namedVar(Set); V && V->getType()->isPointerType())
     WinMem.erase(V);
+}
+
+void RankRun::barrier(const CallExpr *CE) {
+  const FunctionModel *M = lookupFunction(calleeName(CE));
+  const Expr *Comm = argOf(CE, M, Role::Comm);
+  if (!Comm || !Ev.commId(Comm, frame().F, CE).isWorld()) {
+    unplacedBarrier();
+    return;
+  }
+  P2PEvent E;
+  E.K = P2PEvent::Collective;
+  E.Call = CE;
+  E.Line = line(CE->getBeginLoc());
+  E.Via = viaLine();
+  Messages.push_back(E);
+}
+
+void RankRun::unplacedBarrier() {
+  P2PEvent E;
+  E.K = P2PEvent::Collective;
+  Messages.push_back(E);
+}
+
+bool RankRun::mentionsBarrier(const Stmt *S, unsigned Depth) {
+  return Depth < 4 && anyNode(
+                          S,
+                          [&](const Stmt *N) {
+                            const auto *CE = dyn_cast<CallExpr>(N);
+                            if (!CE)
+                              return false;
+                            if (calleeName(CE) == "MPI_Barrier")
+                              return true;
+                            const FunctionDecl *F = definedCallee(CE);
+                            return F && mentionsBarrier(F->getBody(), Depth + 1);
+                          });
 }
 
 } // namespace ompi::ranks
