@@ -4,12 +4,15 @@
 // MPI_Isend beside every thread's store into its buffer (no barrier); a
 // task's fill beside a sibling task's send (no depend clause); every
 // thread receiving into the same shared buffer; a store before single
-// beside single's MPI_Bcast. Negatives, with why the tool must stay
+// beside single's MPI_Bcast; every thread putting to the same bytes of a
+// target's window. Negatives, with why the tool must stay
 // silent: a barrier between them; both in critical sections of one name;
 // sections whose calls run on different ranks (rank == 0 / rank == 1);
 // each thread receiving into its own part (&buf[omp_get_thread_num() * 4]);
 // a buffer private to each thread; a region of one thread; tasks ordered by
-// depend clauses; a send beside a function that only reads (const).
+// depend clauses; a send beside a function that only reads (const); each
+// thread putting to its own displacement; every thread getting the same
+// bytes (two reads).
 // RUN: %ompi-opt --check --checks=thread-buffer-race %s -- %mpich_cflags -fopenmp | FileCheck --match-full-lines --implicit-check-not=warning: %s
 // RUN: %ompi-opt --check --checks=thread-buffer-race %s -- %openmpi_cflags -fopenmp | FileCheck --match-full-lines --implicit-check-not=warning: %s
 #include <mpi.h>
@@ -133,5 +136,19 @@ void negatives(int *buf, int *data, int rank) {
     MPI_Send(data, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
 #pragma omp section
     rank = sum(data, 4); // reads only
+  }
+}
+
+void every_thread_puts(MPI_Win w, int target) {
+#pragma omp parallel num_threads(4)
+  {
+    int one = 1;
+    MPI_Win_lock(MPI_LOCK_SHARED, target, 0, w);
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: every thread of the OpenMP parallel region at line [[#@LINE-4]] runs this MPI_Put, which writes the same bytes of window 'w' (rank target, displacement 0) on each thread at the same time: conflicting accesses to a window location are erroneous (the value there is undefined) [ompi-thread-buffer-race]
+    MPI_Put(&one, 1, MPI_INT, target, 0, 1, MPI_INT, w);
+    MPI_Put(&one, 1, MPI_INT, target, omp_get_thread_num(), 1, MPI_INT, w); // each thread its own element
+    int got;
+    MPI_Get(&got, 1, MPI_INT, target, 8, 1, MPI_INT, w); // reads only
+    MPI_Win_unlock(target, w);
   }
 }

@@ -26,6 +26,7 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
 
@@ -74,6 +75,9 @@ struct Access {
   std::string CriticalName;
   bool Depend = false;          ///< in a task with a depend clause
   bool ThreadDependent = false; ///< its address depends on the thread
+  /// An RMA call's access of its target's window V: its target rank and
+  /// displacement as written ("" for a buffer).
+  std::string Target;
   int Phase = 0;
   /// The conditions around it within the region that compare a variable
   /// with a constant: (v, k, whether v == k holds there).
@@ -323,6 +327,31 @@ private:
     });
   }
 
+  /// MPI_Put and MPI_Get (and their request forms) reach their target's
+  /// window at a rank and displacement; accumulates are atomic with respect
+  /// to each other (rma-conflict judges their datatypes and ops).
+  void rmaTarget(const CallExpr *CE, const FunctionModel &M, const Access &Where) {
+    llvm::StringRef Fn = M.Name;
+    bool Put = Fn == "MPI_Put" || Fn == "MPI_Rput", Get = Fn == "MPI_Get" || Fn == "MPI_Rget";
+    std::optional<unsigned> W = M.find(Role::Win), R = M.find(Role::Dest), D = M.find(Role::TargetDisp);
+    if (!(Put || Get) || !W || !R || !D || std::max({*W, *R, *D}) >= CE->getNumArgs())
+      return;
+    const VarDecl *WV = namedVar(CE->getArg(*W));
+    if (!WV)
+      return;
+    Access A = Where;
+    A.At = CE, A.V = WV, A.Write = Put, A.MPI = CE, A.What = Fn.str(), A.Phase = Phase;
+    A.Target = "rank " + text(CE->getArg(*R)) + ", displacement " + text(CE->getArg(*D));
+    A.ThreadDependent = threadDependent(CE->getArg(*R)) || threadDependent(CE->getArg(*D));
+    Accesses.push_back(A);
+  }
+
+  std::string text(const Expr *E) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
+                                Ctx.getLangOpts())
+        .str();
+  }
+
   void call(const CallExpr *CE, const Access &Where) {
     const FunctionDecl *F = CE->getDirectCallee();
     if (!F || !F->getIdentifier())
@@ -333,6 +362,7 @@ private:
         if (R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf)
           add(CE->getArg(I), CE, R != Role::SendBuf, CE, F->getName().str(), Where);
       }
+      rmaTarget(CE, *M, Where);
       return;
     }
     // Another function given a pointer to memory it may write (not const).
@@ -369,6 +399,23 @@ std::string concurrent(const Access &A, const Access &B) {
   return "they are in blocks that different threads may run (no barrier between them)";
 }
 
+/// The finding for two RMA calls (or one run by every thread) that reach
+/// the same bytes of a target's window, one of them writing.
+std::string targetMessage(const Access &A, const Access &B, const std::string &Why, unsigned Line,
+                          unsigned RegionLine) {
+  const char *Tail = "conflicting accesses to a window location are erroneous (the value there is undefined)";
+  if (&A == &B)
+    return llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which writes the "
+                         "same bytes of window '{2}' ({3}) on each thread at the same time: {4}",
+                         RegionLine, A.What, A.V->getName(), A.Target, Tail)
+        .str();
+  return llvm::formatv("this {0} {1} the bytes of window '{2}' ({3}) that {4} (line {5}) {6} on another thread: {7} "
+                       "in the OpenMP parallel region at line {8}, and nothing orders them; {9}",
+                       A.What, A.Write ? "writes" : "reads", A.V->getName(), A.Target, B.What, Line,
+                       B.Write ? "writes" : "reads", Why, RegionLine, Tail)
+      .str();
+}
+
 } // namespace
 
 void checkThreadBufferRace(CheckContext &C) {
@@ -388,25 +435,27 @@ void checkThreadBufferRace(CheckContext &C) {
         if (!A.MPI || Reported.count(A.MPI))
           continue;
         for (const Access &B : W.Accesses) {
-          if (B.V != A.V || !(A.Write || B.Write) || (&B != &A && B.MPI == A.MPI))
+          if (B.V != A.V || B.Target != A.Target || !(A.Write || B.Write) || (&B != &A && B.MPI == A.MPI))
             continue;
           std::string Why = concurrent(A, B);
           if (Why.empty())
             continue;
           unsigned Line = SM.getExpansionLineNumber(B.At->getBeginLoc());
           std::string Msg =
-              &A == &B ? llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which "
-                                       "writes '{2}' at an address that does not depend on the thread: the threads' "
-                                       "calls write the same memory at the same time",
-                                       RegionLine, A.What, A.V->getName())
-                             .str()
-                       : llvm::formatv("this {0} {1} '{2}' while {3} (line {4}) {5} it on another thread: {6} in the "
-                                       "OpenMP parallel region at line {7}, and nothing orders them; no other thread "
-                                       "may change the buffer of an MPI call while the call uses it, nor use it while "
-                                       "the call writes it",
-                                       A.What, A.Write ? "writes" : "reads", A.V->getName(), B.What, Line,
-                                       B.Write ? "writes" : "reads", Why, RegionLine)
-                             .str();
+              !A.Target.empty() ? targetMessage(A, B, Why, Line, RegionLine)
+              : &A == &B
+                  ? llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which "
+                                  "writes '{2}' at an address that does not depend on the thread: the threads' "
+                                  "calls write the same memory at the same time",
+                                  RegionLine, A.What, A.V->getName())
+                        .str()
+                  : llvm::formatv("this {0} {1} '{2}' while {3} (line {4}) {5} it on another thread: {6} in the "
+                                  "OpenMP parallel region at line {7}, and nothing orders them; no other thread "
+                                  "may change the buffer of an MPI call while the call uses it, nor use it while "
+                                  "the call writes it",
+                                  A.What, A.Write ? "writes" : "reads", A.V->getName(), B.What, Line,
+                                  B.Write ? "writes" : "reads", Why, RegionLine)
+                        .str();
           Finding *Fd = C.report("thread-buffer-race", A.MPI->getBeginLoc(), Msg);
           if (Fd && &A != &B)
             C.note(*Fd, B.At->getBeginLoc(), llvm::formatv("{0} on another thread", B.What).str());
