@@ -187,6 +187,7 @@ void checkPortabilityTypeSize(CheckContext &C);
 void checkUnsafeBuffering(CheckContext &C);
 void checkThreadLevel(CheckContext &C);
 void checkThreadBufferRace(CheckContext &C);
+void checkUncheckedThreadLevel(CheckContext &C);
 
 } // namespace ompi
 

@@ -20,7 +20,7 @@
 // finding: the thread that initialized MPI must finalize it.
 //
 //===----------------------------------------------------------------------===//
-#include "checks/Checks.h"
+#include "checks/ThreadRegions.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -36,12 +36,6 @@ using namespace clang;
 namespace ompi {
 
 namespace {
-
-/// The level main asks for, and the call that asks.
-struct Requested {
-  ThreadLevel Level;
-  const CallExpr *At;
-};
 
 /// The level E names: Open MPI's levels are enumerators, MPICH's macros
 /// (through the user's own macros: -DLEVEL=MPI_THREAD_FUNNELED).
@@ -61,7 +55,9 @@ std::optional<ThreadLevel> spelledLevel(ASTContext &Ctx, const Expr *E) {
   return std::nullopt;
 }
 
-std::optional<Requested> requested(CheckContext &C) {
+} // namespace
+
+std::optional<Requested> requestedThreadLevel(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Call || !CR.Caller || !CR.Caller->isMain() || !CR.Model || CR.Model->Cat != Category::Environment)
       continue;
@@ -77,15 +73,7 @@ std::optional<Requested> requested(CheckContext &C) {
   return std::nullopt;
 }
 
-/// Where a call sits in OpenMP constructs: the innermost parallel region
-/// around it, and the constructs between them that let only the main
-/// thread (master, masked) or one thread at a time (single, critical,
-/// ordered, a section) run it.
-struct Placement {
-  const OMPExecutableDirective *Region = nullptr;
-  bool MainThread = false;
-  bool OneAtATime = false;
-};
+namespace {
 
 /// Whether more than one section of the sections construct around the
 /// section Sec calls MPI: sections run at the same time, on their threads.
@@ -106,7 +94,9 @@ bool concurrentSections(ASTContext &Ctx, const Stmt *Sec) {
   return false;
 }
 
-Placement placement(ASTContext &Ctx, const Stmt *S) {
+} // namespace
+
+Placement ompPlacement(ASTContext &Ctx, const Stmt *S) {
   Placement P;
   for (const Stmt *X = parentStmt(Ctx, S); X; X = parentStmt(Ctx, X)) {
     const auto *D = dyn_cast<OMPExecutableDirective>(X);
@@ -127,7 +117,7 @@ Placement placement(ASTContext &Ctx, const Stmt *S) {
   return P;
 }
 
-const char *levelName(ThreadLevel L) {
+const char *threadLevelName(ThreadLevel L) {
   switch (L) {
   case ThreadLevel::Single:
     return "MPI_THREAD_SINGLE";
@@ -141,21 +131,19 @@ const char *levelName(ThreadLevel L) {
   return "";
 }
 
-} // namespace
-
 void checkThreadLevel(CheckContext &C) {
-  std::optional<Requested> Req = requested(C);
+  std::optional<Requested> Req = requestedThreadLevel(C);
   if (!Req)
     return;
   const SourceManager &SM = C.Ctx.getSourceManager();
   unsigned AskedAt = SM.getExpansionLineNumber(Req->At->getBeginLoc());
-  const char *Level = levelName(Req->Level);
+  const char *Level = threadLevelName(Req->Level);
   for (const CallResult &CR : C.Analysis.Calls) {
     bool Finalize = finalizesMPI(CR.Function);
     if (!CR.Call || !CR.Model ||
         (!Finalize && (CR.Model->Cat == Category::Environment || CR.Model->Cat == Category::Query)))
       continue;
-    Placement P = placement(C.Ctx, CR.Call);
+    Placement P = ompPlacement(C.Ctx, CR.Call);
     if (!P.Region || ompNumThreads(C.Ctx, P.Region) == 1) // a region of one thread
       continue;
     unsigned RegionLine = SM.getExpansionLineNumber(P.Region->getBeginLoc());
