@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <set>
 
@@ -1027,8 +1028,9 @@ SymValue Evaluator::evalAddressOf(const Expr *Sub, FunctionAnalysis *FA, Point P
     auto ElemSize = staticSize(Ctx, AS->getType());
     if (!ElemSize || *ElemSize == 0)
       return SymValue::dyn("element of a variable-length array in " + text(Sub));
-    int64_t Elem = *ElemSize;
-    Base.Offset += Idx.I * Elem;
+    int64_t Elem = *ElemSize, Step = 0;
+    if (llvm::MulOverflow(Idx.I, Elem, Step) || llvm::AddOverflow(Base.Offset, Step, Base.Offset))
+      return SymValue::dyn("the offset of " + text(Sub) + " does not fit 64 bits");
     Base.Spelled = Base.Offset == 0 ? Base.Name : "&" + Base.Name + "[" + std::to_string(Base.Offset / Elem) + "]";
     if (Base.Offset % Elem)
       Base.Spelled = "&" + text(Sub);

@@ -19,6 +19,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <climits>
 #include <map>
 
@@ -180,7 +181,8 @@ void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const Va
       O.Local = true;
       O.Target = Rank;
       O.From = *E.Disp;
-      O.To = O.From + *E.S.Count;
+      if (llvm::AddOverflow(O.From, *E.S.Count, O.To))
+        continue;
       O.K = S.Exposed ? Epoch::Pscw : Epoch::None;
       O.Number = S.Exposed ? S.Posts : 0;
       Out.push_back(O);
@@ -191,8 +193,10 @@ void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const Va
         !E.S.Count || !Size)
       continue;
     O.Target = int(*E.S.Peer);
-    O.From = *E.Disp * *Units[O.Target];
-    O.To = O.From + *E.S.Count * *Size;
+    int64_t Bytes = 0;
+    if (llvm::MulOverflow(*E.Disp, *Units[O.Target], O.From) || llvm::MulOverflow(*E.S.Count, *Size, Bytes) ||
+        llvm::AddOverflow(O.From, Bytes, O.To))
+      continue; // bytes beyond 64 bits: not judged
     auto L = S.Locked.find(O.Target);
     if (S.LockAll || L != S.Locked.end()) {
       O.K = Epoch::Lock;

@@ -16,6 +16,7 @@
 #include "analysis/ranks/Interpreter.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang;
 
@@ -61,8 +62,9 @@ void RankRun::windowMemory(const CallExpr *CE, const VarDecl *Win, HandleEvent::
       return;
     QualType Elem = V->getType()->isArrayType() ? Ctx.getAsArrayType(V->getType())->getElementType()
                                                 : V->getType()->getPointeeType();
-    if (auto Size = sizeOf(Ctx, Elem))
-      WinMem[V] = {Win, -Index * *Size};
+    int64_t Base = 0;
+    if (auto Size = sizeOf(Ctx, Elem); Size && Index >= 0 && !llvm::MulOverflow(-Index, *Size, Base))
+      WinMem[V] = {Win, Base};
     return;
   }
   // MPI_Win_allocate(_shared): &p, the pointer the call sets to the memory.
@@ -82,9 +84,8 @@ std::optional<RankRun::LocalBytes> RankRun::windowBytes(const Expr *L) {
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(L)) {
     V = namedVar(AS->getBase()->IgnoreParenImpCasts());
     auto K = value(AS->getIdx());
-    if (!K)
+    if (!K || llvm::MulOverflow(*K, *Size, From))
       return std::nullopt;
-    From = *K * *Size;
   } else if (const auto *U = dyn_cast<UnaryOperator>(L); U && U->getOpcode() == UO_Deref) {
     V = namedVar(U->getSubExpr()->IgnoreParenImpCasts());
     if (V && !V->getType()->isPointerType())
@@ -95,9 +96,11 @@ std::optional<RankRun::LocalBytes> RankRun::windowBytes(const Expr *L) {
       return std::nullopt; // the pointer itself, not the memory
   }
   auto It = V ? WinMem.find(V) : WinMem.end();
-  if (It == WinMem.end() || It->second.Base + From < 0)
+  int64_t Start = 0, End = 0;
+  if (It == WinMem.end() || llvm::AddOverflow(It->second.Base, From, Start) || Start < 0 ||
+      llvm::AddOverflow(Start, *Size, End))
     return std::nullopt;
-  return LocalBytes{It->second.Win, It->second.Base + From, It->second.Base + From + *Size};
+  return LocalBytes{It->second.Win, Start, End};
 }
 
 void RankRun::localAccess(const Expr *L, const Expr *At, bool Store) {
