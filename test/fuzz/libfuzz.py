@@ -87,6 +87,17 @@ def main():
              stats.get("new_units_added", "?"), len(os.listdir(corpus)), len(found)))
     for p in found:
         print("fuzz-tool: %s (%s %s)" % (p, a.fuzzer, p))
+        # The input and why it failed, in the log itself: a CI machine's OUT
+        # is gone once the run ends (the pipeline's own messages need
+        # MPIOPT_FUZZ_VERBOSE).
+        again = subprocess.run([a.fuzzer, p], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env=dict(os.environ, MPIOPT_FUZZ_VERBOSE="1"), errors="replace")
+        why = [l for l in again.stdout.splitlines()
+               if re.search(r"runtime error|SUMMARY|ERROR|deadly|Assertion|error:", l)]
+        print("fuzz-tool: rerun with MPIOPT_FUZZ_VERBOSE=1 (status %d):" % again.returncode)
+        print("\n".join(why[-20:]))
+        print("fuzz-tool: the input (%s):" % os.path.basename(p))
+        print("\n".join(open(p, errors="replace").read().splitlines()[:200]))
     if rc != 0:
         print("fuzz-tool: ompi-opt-fuzzer exited with status %d; the end of %s:" % (rc, log))
         print("\n".join(text.splitlines()[-60:]))
