@@ -88,8 +88,8 @@ Flow RankRun::call(const CallExpr *CE) {
   }
   const FunctionDecl *F = definedCallee(CE);
   if (!F || !Rel.collectives(F->getBody())) {
-    if (F && Rel.Rma && mentionsBarrier(F->getBody()))
-      unplacedBarrier();
+    if (F)
+      unplacedBarriersIn(F->getBody());
     return Flow::Normal;
   }
   std::map<const VarDecl *, std::optional<int64_t>> Args;
@@ -187,8 +187,7 @@ Flow RankRun::exec(const Stmt *S) {
   if (Rel.collectives(S) || anyNode(S, [](const Stmt *N) { return isa<ReturnStmt>(N) || isa<GotoStmt>(N); }))
     throw Undecided{
         llvm::formatv("the {0} at line {1} is not followed", S->getStmtClassName(), line(S->getBeginLoc())).str()};
-  if (Rel.Rma && mentionsBarrier(S))
-    unplacedBarrier();
+  unplacedBarriersIn(S);
   forget(S);
   return Flow::Normal;
 }
@@ -422,8 +421,7 @@ Flow RankRun::unroll(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const
 
 Flow RankRun::loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc) {
   if (!Rel.collectives(Loop)) {
-    if (Rel.Rma && mentionsBarrier(Loop))
-      unplacedBarrier();
+    unplacedBarriersIn(Loop);
     forget(Loop);
     return Flow::Normal;
   }

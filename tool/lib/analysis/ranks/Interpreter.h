@@ -308,6 +308,12 @@ private:
   void unplacedBarrier();
   /// Whether S calls MPI_Barrier, directly or through the file's functions.
   static bool mentionsBarrier(const Stmt *S, unsigned Depth = 0);
+  /// In the one-sided runs, the mark of unplacedBarrier where S, which the
+  /// run does not follow, calls MPI_Barrier.
+  void unplacedBarriersIn(const Stmt *S) {
+    if (Rel.Rma && mentionsBarrier(S))
+      unplacedBarrier();
+  }
   /// What rma-conflict needs of a window call: an RMA call's target rank,
   /// displacement, count, datatype and op, a creation's displacement unit
   /// and accumulate_ops info, a lock's (and an unlock's) rank and type.
