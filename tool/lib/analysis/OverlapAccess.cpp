@@ -99,7 +99,8 @@ struct AccessFinder : RecursiveASTVisitor<AccessFinder> {
   void add(Place P, const Expr *E) { Out.push_back({P, M.writes(E), E}); }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
-      add({Place::Named, V}, D);
+      if (!isPredefinedHandleObject(D, M.Ctx.getSourceManager(), M.Ctx.getLangOpts()))
+        add({Place::Named, V}, D);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {

@@ -6,6 +6,11 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+namespace clang {
+class LangOptions;
+class SourceManager;
+} // namespace clang
+
 namespace ompi {
 
 /// The model of the MPI function CE calls by name, or null (not an MPI
@@ -46,6 +51,15 @@ inline std::optional<Role> roleOf(const clang::CallExpr *CE, const clang::Expr *
       return M->Args[I].R;
   return std::nullopt;
 }
+
+/// Whether D names an object behind one of the MPI's predefined handles:
+/// a variable the MPI's header declares (not the file analysed) that a
+/// handle's name spells. Open MPI's MPI_DOUBLE is &ompi_mpi_double, SMPI's
+/// &smpi_MPI_DOUBLE, SMPI's MPI_COMM_WORLD a variable of that name; MPICH's
+/// are integer constants. Only the MPI library touches such an object, so
+/// the memory accesses of the program's own statements never include it.
+bool isPredefinedHandleObject(const clang::DeclRefExpr *D, const clang::SourceManager &SM,
+                              const clang::LangOptions &LO);
 
 } // namespace ompi
 
