@@ -79,6 +79,9 @@ static const CheckInfo Registry[] = {
     {"thread-buffer-race", "correctness",
      "a buffer an MPI call uses that another thread of an OpenMP region may change or use at the same time",
      checkThreadBufferRace},
+    {"thread-private-uninitialized", "correctness",
+     "an MPI call that sends an OpenMP private copy before the thread has given it a value",
+     checkThreadPrivateUninitialized},
 };
 
 llvm::ArrayRef<CheckInfo> checks() { return Registry; }

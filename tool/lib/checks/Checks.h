@@ -188,6 +188,7 @@ void checkUnsafeBuffering(CheckContext &C);
 void checkThreadLevel(CheckContext &C);
 void checkThreadBufferRace(CheckContext &C);
 void checkUncheckedThreadLevel(CheckContext &C);
+void checkThreadPrivateUninitialized(CheckContext &C);
 
 } // namespace ompi
 
