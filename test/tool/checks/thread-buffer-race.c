@@ -152,3 +152,74 @@ void every_thread_puts(MPI_Win w, int target) {
     MPI_Win_unlock(target, w);
   }
 }
+
+// Handles the threads share. Positives: a communicator freed in a single
+// (or a task) while a nowait single (or a sibling task) uses it; an info
+// object set beside its free; every thread posting a receive into one
+// shared request. Negatives: the same with the single's barrier between;
+// each thread its own request (private, or reqs[omp_get_thread_num()]);
+// every thread only using a communicator (MPI_COMM_WORLD too).
+void comm_freed(int *data, MPI_Comm c) {
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single nowait
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: this MPI_Send uses the handle 'c' while MPI_Comm_free (line [[#@LINE+3]]) frees it on another thread: they are in blocks that different threads may run (no barrier between them) in the OpenMP parallel region at line [[#@LINE-3]], and nothing orders them; no thread may free or set a handle while another thread's MPI call uses it [ompi-thread-buffer-race]
+    MPI_Send(data, 4, MPI_INT, 1, 0, c);
+#pragma omp single
+    MPI_Comm_free(&c);
+  }
+}
+
+void comm_freed_after_barrier(int *data, MPI_Comm c) {
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    MPI_Send(data, 4, MPI_INT, 1, 0, c);
+#pragma omp single
+    MPI_Comm_free(&c); // after the first single's barrier
+  }
+}
+
+void comm_freed_by_task(int *data, MPI_Comm c) {
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  {
+#pragma omp task
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: this MPI_Send uses the handle 'c' while MPI_Comm_free (line [[#@LINE+3]]) frees it on another thread: a task runs one of them, which may run while its creator goes on (no depend clause, taskwait or barrier between them) in the OpenMP parallel region at line [[#@LINE-4]], and nothing orders them; no thread may free or set a handle while another thread's MPI call uses it [ompi-thread-buffer-race]
+    MPI_Send(data, 4, MPI_INT, 1, 0, c);
+#pragma omp task
+    MPI_Comm_free(&c);
+  }
+}
+
+void info_set_and_freed(MPI_Info info) {
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single nowait
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: this MPI_Info_set sets the handle 'info' while MPI_Info_free (line [[#@LINE+3]]) frees it on another thread: they are in blocks that different threads may run (no barrier between them) in the OpenMP parallel region at line [[#@LINE-3]], and nothing orders them; no thread may free or set a handle while another thread's MPI call uses it [ompi-thread-buffer-race]
+    MPI_Info_set(info, "key", "value");
+#pragma omp single
+    MPI_Info_free(&info);
+  }
+}
+
+void shared_request(int *data) {
+  MPI_Request req;
+#pragma omp parallel num_threads(2)
+  {
+    // CHECK: {{.*}}thread-buffer-race.c:[[#@LINE+1]]:5: warning: every thread of the OpenMP parallel region at line [[#@LINE-2]] runs this MPI_Irecv, which sets the handle 'req' that the threads share: the threads' calls write it at the same time [ompi-thread-buffer-race]
+    MPI_Irecv(&data[omp_get_thread_num()], 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  }
+}
+
+void own_requests(int *data, MPI_Comm c) {
+  MPI_Request req, reqs[8];
+#pragma omp parallel num_threads(2) private(req)
+  {
+    MPI_Irecv(&data[omp_get_thread_num()], 1, MPI_INT, 0, 0, c, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Irecv(&data[omp_get_thread_num() + 2], 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &reqs[omp_get_thread_num()]);
+    MPI_Wait(&reqs[omp_get_thread_num()], MPI_STATUS_IGNORE);
+  }
+}

@@ -77,7 +77,7 @@ static const CheckInfo Registry[] = {
      "MPI calls that threads of an OpenMP region may make beyond the thread support the program asks for",
      checkThreadLevel},
     {"thread-buffer-race", "correctness",
-     "a buffer an MPI call uses that another thread of an OpenMP region may change or use at the same time",
+     "a buffer or handle an MPI call uses that another thread of an OpenMP region may change or use at the same time",
      checkThreadBufferRace},
     {"thread-private-uninitialized", "correctness",
      "an MPI call that sends an OpenMP private copy before the thread has given it a value",

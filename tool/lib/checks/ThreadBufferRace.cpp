@@ -18,8 +18,13 @@
 // branch of the region (the phases are not followed), accesses in functions
 // the region calls, byte ranges known to be disjoint.
 //
+// Handles the threads share race the same way: an MPI call that frees or
+// sets one (passed by address, or MPI_Info_set's info) beside another
+// thread's call that names it, or run by every thread into one variable.
+//
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -73,7 +78,10 @@ struct Access {
   const Stmt *Construct = nullptr; ///< a section's sections construct
   const Stmt *Critical = nullptr;  ///< the critical directive around it
   std::string CriticalName;
-  bool Depend = false;          ///< in a task with a depend clause
+  bool Depend = false; ///< in a task with a depend clause
+  /// A handle variable an MPI call names (by value: a use; by address: the
+  /// call creates, frees or sets it), not a buffer.
+  bool Handle = false;
   bool ThreadDependent = false; ///< its address depends on the thread
   /// An RMA call's access of its target's window V: its target rank and
   /// displacement as written ("" for a buffer).
@@ -352,10 +360,57 @@ private:
         .str();
   }
 
+  /// The handle class of a parameter type (through its typedefs, as any
+  /// MPI's mpi.h spells it), and whether the parameter is a pointer to one.
+  static std::optional<std::pair<HandleClass, bool>> handleParam(QualType T) {
+    auto Class = [](QualType Q) -> std::optional<HandleClass> {
+      for (const TypedefType *TT = Q->getAs<TypedefType>(); TT;) {
+        if (auto C = handleClassOf(TT->getDecl()->getName()))
+          return C;
+        TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
+      }
+      return std::nullopt;
+    };
+    // The handle itself first: Open MPI's MPI_Comm is itself a pointer.
+    if (auto C = Class(T))
+      return std::make_pair(*C, false);
+    if (T->isPointerType())
+      if (auto C = Class(T->getPointeeType()))
+        return std::make_pair(*C, true);
+    return std::nullopt;
+  }
+
+  /// The handles an MPI call names: a use where passed by value (a set for
+  /// MPI_Info_set's info), a write where passed by address (the call
+  /// creates, frees, completes or sets it). Returns the arguments taken.
+  std::set<unsigned> handles(const CallExpr *CE, const FunctionDecl *F, const Access &Where) {
+    std::set<unsigned> Taken;
+    for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
+      auto H = handleParam(F->getParamDecl(I)->getType());
+      if (!H)
+        continue;
+      Taken.insert(I);
+      if (anyNode(CE->getArg(I), [&](const Stmt *N) {
+            const auto *D = dyn_cast<DeclRefExpr>(N);
+            return D && isPredefinedHandleObject(D, Ctx.getSourceManager(), Ctx.getLangOpts());
+          }))
+        continue; // MPI_COMM_WORLD as Open MPI spells it: &ompi_mpi_comm_world
+      bool Write = H->second || (H->first == HandleClass::Info && infoSetArgs(F->getName()));
+      size_t Before = Accesses.size();
+      add(CE->getArg(I), CE, Write, CE, F->getName().str(), Where);
+      if (Accesses.size() > Before)
+        Accesses.back().Handle = true;
+    }
+    return Taken;
+  }
+
   void call(const CallExpr *CE, const Access &Where) {
     const FunctionDecl *F = CE->getDirectCallee();
     if (!F || !F->getIdentifier())
       return;
+    std::set<unsigned> Taken;
+    if (isMPIFunctionName(F->getName()))
+      Taken = handles(CE, F, Where);
     if (const FunctionModel *M = isMPIFunctionName(F->getName()) ? lookupFunction(F->getName()) : nullptr) {
       for (unsigned I = 0; I < M->Args.size() && I < CE->getNumArgs(); ++I) {
         Role R = M->Args[I].R;
@@ -368,7 +423,7 @@ private:
     // Another function given a pointer to memory it may write (not const).
     for (unsigned I = 0; I < CE->getNumArgs() && I < F->getNumParams(); ++I) {
       QualType T = F->getParamDecl(I)->getType();
-      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+      if (T->isPointerType() && !T->getPointeeType().isConstQualified() && !Taken.count(I))
         add(CE->getArg(I), CE, true, nullptr, F->getName().str() + "()", Where);
     }
   }
@@ -416,6 +471,29 @@ std::string targetMessage(const Access &A, const Access &B, const std::string &W
       .str();
 }
 
+/// How a call treats the handle it names: "frees", "sets" or "uses".
+std::string handleVerb(const Access &A) {
+  if (!A.Write)
+    return "uses";
+  return llvm::StringRef(A.What).ends_with("_free") ? "frees" : "sets";
+}
+
+/// The finding for two calls of which one frees or sets a handle the other
+/// names (or one run by every thread that sets it).
+std::string handleMessage(const Access &A, const Access &B, const std::string &Why, unsigned Line,
+                          unsigned RegionLine) {
+  if (&A == &B)
+    return llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which {2} the handle "
+                         "'{3}' that the threads share: the threads' calls write it at the same time",
+                         RegionLine, A.What, handleVerb(A), A.V->getName())
+        .str();
+  return llvm::formatv("this {0} {1} the handle '{2}' while {3} (line {4}) {5} it on another thread: {6} in the "
+                       "OpenMP parallel region at line {7}, and nothing orders them; no thread may free or set a "
+                       "handle while another thread's MPI call uses it",
+                       A.What, handleVerb(A), A.V->getName(), B.What, Line, handleVerb(B), Why, RegionLine)
+      .str();
+}
+
 } // namespace
 
 void checkThreadBufferRace(CheckContext &C) {
@@ -431,8 +509,9 @@ void checkThreadBufferRace(CheckContext &C) {
       if (W.Unsupported)
         return false;
       unsigned RegionLine = SM.getExpansionLineNumber(D->getBeginLoc());
+      std::set<const VarDecl *> RacedHandles;
       for (const Access &A : W.Accesses) {
-        if (!A.MPI || Reported.count(A.MPI))
+        if (!A.MPI || Reported.count(A.MPI) || (A.Handle && RacedHandles.count(A.V)))
           continue;
         for (const Access &B : W.Accesses) {
           if (B.V != A.V || B.Target != A.Target || !(A.Write || B.Write) || (&B != &A && B.MPI == A.MPI))
@@ -441,25 +520,30 @@ void checkThreadBufferRace(CheckContext &C) {
           if (Why.empty())
             continue;
           unsigned Line = SM.getExpansionLineNumber(B.At->getBeginLoc());
-          std::string Msg =
-              !A.Target.empty() ? targetMessage(A, B, Why, Line, RegionLine)
-              : &A == &B
-                  ? llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which "
-                                  "writes '{2}' at an address that does not depend on the thread: the threads' "
-                                  "calls write the same memory at the same time",
-                                  RegionLine, A.What, A.V->getName())
-                        .str()
-                  : llvm::formatv("this {0} {1} '{2}' while {3} (line {4}) {5} it on another thread: {6} in the "
-                                  "OpenMP parallel region at line {7}, and nothing orders them; no other thread "
-                                  "may change the buffer of an MPI call while the call uses it, nor use it while "
-                                  "the call writes it",
-                                  A.What, A.Write ? "writes" : "reads", A.V->getName(), B.What, Line,
-                                  B.Write ? "writes" : "reads", Why, RegionLine)
-                        .str();
+          std::string Msg;
+          if (!A.Target.empty())
+            Msg = targetMessage(A, B, Why, Line, RegionLine);
+          else if (A.Handle || B.Handle)
+            Msg = handleMessage(A, B, Why, Line, RegionLine);
+          else if (&A == &B)
+            Msg = llvm::formatv("every thread of the OpenMP parallel region at line {0} runs this {1}, which writes "
+                                "'{2}' at an address that does not depend on the thread: the threads' calls write "
+                                "the same memory at the same time",
+                                RegionLine, A.What, A.V->getName())
+                      .str();
+          else
+            Msg = llvm::formatv("this {0} {1} '{2}' while {3} (line {4}) {5} it on another thread: {6} in the OpenMP "
+                                "parallel region at line {7}, and nothing orders them; no other thread may change "
+                                "the buffer of an MPI call while the call uses it, nor use it while the call writes it",
+                                A.What, A.Write ? "writes" : "reads", A.V->getName(), B.What, Line,
+                                B.Write ? "writes" : "reads", Why, RegionLine)
+                      .str();
           Finding *Fd = C.report("thread-buffer-race", A.MPI->getBeginLoc(), Msg);
           if (Fd && &A != &B)
             C.note(*Fd, B.At->getBeginLoc(), llvm::formatv("{0} on another thread", B.What).str());
           Reported.insert(A.MPI);
+          if (A.Handle)
+            RacedHandles.insert(A.V); // one finding per handle and region: the first call, naming the other
           break;
         }
       }
