@@ -56,38 +56,7 @@ Place OverlapMemory::lvaluePlace(const Expr *E) {
   return {};
 }
 
-/// Whether the lvalue E is written (or may be: its address is taken, it
-/// decays to a pointer that is not subscripted), as opposed to only read.
-bool OverlapMemory::writes(const Expr *E) {
-  for (;;) {
-    const Stmt *P = parentStmt(Ctx, E);
-    if (isa_and_nonnull<ParenExpr>(P)) {
-      E = cast<Expr>(P);
-      continue;
-    }
-    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P)) {
-      if (C->getCastKind() == CK_LValueToRValue)
-        return false;
-      if (C->getCastKind() == CK_NoOp) {
-        E = C;
-        continue;
-      }
-      if (C->getCastKind() == CK_ArrayToPointerDecay)
-        if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(parentStmt(Ctx, C)); A && A->getBase() == C) {
-          E = A;
-          continue;
-        }
-      return true;
-    }
-    if (const auto *M = dyn_cast_or_null<MemberExpr>(P); M && !M->isArrow() && M->getBase() == E) {
-      E = M;
-      continue;
-    }
-    if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
-      return false;
-    return true; // assigned, incremented, its address taken, ...
-  }
-}
+bool OverlapMemory::writes(const Expr *E) { return mayWrite(Ctx, E); }
 
 /// The reads and writes of memory in a statement.
 namespace ompi {

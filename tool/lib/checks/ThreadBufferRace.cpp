@@ -360,22 +360,14 @@ private:
         .str();
   }
 
-  /// The handle class of a parameter type (through its typedefs, as any
-  /// MPI's mpi.h spells it), and whether the parameter is a pointer to one.
+  /// The handle class of a parameter type, and whether the parameter is a
+  /// pointer to a handle.
   static std::optional<std::pair<HandleClass, bool>> handleParam(QualType T) {
-    auto Class = [](QualType Q) -> std::optional<HandleClass> {
-      for (const TypedefType *TT = Q->getAs<TypedefType>(); TT;) {
-        if (auto C = handleClassOf(TT->getDecl()->getName()))
-          return C;
-        TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>();
-      }
-      return std::nullopt;
-    };
     // The handle itself first: Open MPI's MPI_Comm is itself a pointer.
-    if (auto C = Class(T))
+    if (auto C = handleClassOfType(T))
       return std::make_pair(*C, false);
     if (T->isPointerType())
-      if (auto C = Class(T->getPointeeType()))
+      if (auto C = handleClassOfType(T->getPointeeType()))
         return std::make_pair(*C, true);
     return std::nullopt;
   }
@@ -408,10 +400,11 @@ private:
     const FunctionDecl *F = CE->getDirectCallee();
     if (!F || !F->getIdentifier())
       return;
+    bool MPI = isMPIFunctionName(F->getName());
     std::set<unsigned> Taken;
-    if (isMPIFunctionName(F->getName()))
+    if (MPI)
       Taken = handles(CE, F, Where);
-    if (const FunctionModel *M = isMPIFunctionName(F->getName()) ? lookupFunction(F->getName()) : nullptr) {
+    if (const FunctionModel *M = MPI ? lookupFunction(F->getName()) : nullptr) {
       for (unsigned I = 0; I < M->Args.size() && I < CE->getNumArgs(); ++I) {
         Role R = M->Args[I].R;
         if (R == Role::SendBuf || R == Role::RecvBuf || R == Role::Buf)

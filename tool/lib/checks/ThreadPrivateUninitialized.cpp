@@ -66,33 +66,6 @@ const VarDecl *bufferObject(const Expr *E) {
   return V;
 }
 
-/// Whether the reference R reads its variable's value and nothing else:
-/// through subscripts of an array and member accesses, an lvalue-to-rvalue
-/// conversion, or inside sizeof.
-bool plainRead(ASTContext &Ctx, const DeclRefExpr *R) {
-  const Stmt *E = R;
-  for (;;) {
-    const Stmt *P = parentStmt(Ctx, E);
-    if (!P)
-      return false;
-    if (isa<ParenExpr>(P) || (isa<MemberExpr>(P) && !cast<MemberExpr>(P)->isArrow())) {
-      E = P;
-      continue;
-    }
-    if (const auto *C = dyn_cast<ImplicitCastExpr>(P)) {
-      if (C->getCastKind() == CK_LValueToRValue)
-        return true;
-      if (C->getCastKind() == CK_ArrayToPointerDecay)
-        if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(parentStmt(Ctx, C)); A && A->getBase() == C) {
-          E = A;
-          continue;
-        }
-      return false;
-    }
-    return isa<UnaryExprOrTypeTraitExpr>(P);
-  }
-}
-
 /// The innermost OpenMP construct around S (within its function) whose
 /// private clause names V, if any.
 const OMPExecutableDirective *privatizing(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
@@ -135,7 +108,7 @@ bool mayBeWritten(ASTContext &Ctx, const Stmt *Region, const Stmt *Body, const V
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const Stmt *> Loops = enclosingLoops(Ctx, Call);
   for (const DeclRefExpr *R : RC.Refs) {
-    if (within(Arg, R, Ctx) || !within(Region, R, Ctx) || plainRead(Ctx, R))
+    if (within(Arg, R, Ctx) || !within(Region, R, Ctx) || !mayWrite(Ctx, R))
       continue;
     if (RC.Goto ||
         SM.isBeforeInTranslationUnit(SM.getExpansionLoc(R->getBeginLoc()), SM.getExpansionLoc(Call->getBeginLoc())))

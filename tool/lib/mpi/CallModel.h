@@ -28,17 +28,22 @@ inline const clang::Expr *argOf(const clang::CallExpr *CE, Role R) {
   return I && *I < CE->getNumArgs() ? CE->getArg(*I) : nullptr;
 }
 
-/// Whether T is MPI_Request (through any typedefs of it, spelled as any
-/// MPI's mpi.h spells it), or an array (of arrays) of them.
+/// The handle class of T when T is a handle type (MPI_Comm, MPI_Request,
+/// ...), through any typedefs of it, spelled as any MPI's mpi.h spells it.
+inline std::optional<HandleClass> handleClassOfType(clang::QualType T) {
+  for (const clang::TypedefType *TT = T->getAs<clang::TypedefType>(); TT;) {
+    if (std::optional<HandleClass> C = handleClassOf(TT->getDecl()->getName()))
+      return C;
+    TT = TT->getDecl()->getUnderlyingType()->getAs<clang::TypedefType>();
+  }
+  return std::nullopt;
+}
+
+/// Whether T is MPI_Request, or an array (of arrays) of them.
 inline bool requestVariableType(clang::QualType T) {
   if (const clang::ArrayType *A = T->getAsArrayTypeUnsafe())
     return requestVariableType(A->getElementType());
-  for (const clang::TypedefType *TT = T->getAs<clang::TypedefType>(); TT;) {
-    if (isRequestType(TT->getDecl()->getName()))
-      return true;
-    TT = TT->getDecl()->getUnderlyingType()->getAs<clang::TypedefType>();
-  }
-  return false;
+  return handleClassOfType(T) == HandleClass::Request;
 }
 
 /// The role of the argument Arg (one of CE's arguments, as passed) by the

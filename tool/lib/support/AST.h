@@ -162,6 +162,42 @@ inline bool onlyReads(clang::ASTContext &Ctx, const clang::DeclRefExpr *R) {
   return Cast && Cast->getCastKind() == clang::CK_LValueToRValue;
 }
 
+/// Whether the lvalue E is written (or may be: its address is taken, it
+/// decays to a pointer that is not subscripted), as opposed to only read
+/// (through parentheses, subscripts of an array and member accesses, an
+/// lvalue-to-rvalue conversion, or inside sizeof).
+inline bool mayWrite(clang::ASTContext &Ctx, const clang::Expr *E) {
+  for (;;) {
+    const clang::Stmt *P = parentStmt(Ctx, E);
+    if (llvm::isa_and_nonnull<clang::ParenExpr>(P)) {
+      E = llvm::cast<clang::Expr>(P);
+      continue;
+    }
+    if (const auto *C = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(P)) {
+      if (C->getCastKind() == clang::CK_LValueToRValue)
+        return false;
+      if (C->getCastKind() == clang::CK_NoOp) {
+        E = C;
+        continue;
+      }
+      if (C->getCastKind() == clang::CK_ArrayToPointerDecay)
+        if (const auto *A = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parentStmt(Ctx, C));
+            A && A->getBase() == C) {
+          E = A;
+          continue;
+        }
+      return true;
+    }
+    if (const auto *M = llvm::dyn_cast_or_null<clang::MemberExpr>(P); M && !M->isArrow() && M->getBase() == E) {
+      E = M;
+      continue;
+    }
+    if (llvm::isa_and_nonnull<clang::UnaryExprOrTypeTraitExpr>(P))
+      return false;
+    return true; // assigned, incremented, its address taken, ...
+  }
+}
+
 /// Whether E (through casts) calls malloc, calloc or aligned_alloc: a fresh
 /// object no other pointer reaches.
 inline bool freshAllocation(const clang::Expr *E) {
