@@ -589,6 +589,18 @@ private:
     return "";
   }
 
+  /// The '}' that ends the block declaring local variable V.
+  SourceLocation scopeEnd(const VarDecl *V) {
+    DynTypedNodeList Ps = Ctx.getParents(*V);
+    const Stmt *S = Ps.empty() ? nullptr : Ps[0].get<DeclStmt>();
+    for (int Depth = 0; S && Depth < 4; ++Depth) {
+      if (const auto *CS = dyn_cast<CompoundStmt>(S))
+        return CS->getRBracLoc();
+      S = parentStmt(Ctx, S);
+    }
+    return {};
+  }
+
   /// Count, op, datatype, communicator and root: what the fused call needs
   /// to know statically (a run-time count must read the same throughout).
   std::string argumentProblem(Candidate &C, const FunctionDecl *F, Args &A) {
@@ -637,6 +649,15 @@ private:
     C.M.Type = canonicalHandle(A.Type->Value).str();
     C.M.CType = H->CTypes;
     C.M.Size = A.TypeSize;
+    for (Role Ro : {Role::Count, Role::Type, Role::Op, Role::Comm, Role::Root})
+      if (const Expr *E = R.expr(Ro))
+        anyNode(E, [&](const Stmt *S) {
+          if (const auto *D = dyn_cast<DeclRefExpr>(S))
+            if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->isLocalVarDecl())
+              if (SourceLocation End = scopeEnd(V); End.isValid())
+                C.M.ArgVars.push_back({V->getName().str(), End});
+          return false;
+        });
     return "";
   }
 

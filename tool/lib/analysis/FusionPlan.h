@@ -62,6 +62,11 @@ struct FusionMember {
   /// input is the variant's value, its result the variable ResultVar.
   std::string Helper, HelperArgs, ResultVar;
   bool DeclForm = false; ///< double x = dot(r, q);: Expr is the initializer
+  /// The local variables the call's count, datatype, op, communicator and
+  /// root read: the fused code names them ((void)x) where it reads them no
+  /// more, so that a build with -Werror=unused-variable stays one.
+  /// Each with the end of its scope (the '}' of its block).
+  std::vector<std::pair<std::string, clang::SourceLocation>> ArgVars;
 };
 
 /// A reduction helper a group calls: the variant that returns its local

@@ -12,7 +12,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 #include <map>
 
 using namespace clang;
@@ -126,7 +128,15 @@ std::string unpack(const FusionGroup &G, const Slot &S, const std::string &P, si
 /// one collective, unpack every result, hand on return codes, free a heap
 /// buffer. Rooted groups unpack at the root only.
 std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &Lay, const std::vector<Slot> &Slots,
-                                    const std::string &P, const std::string &Pack) {
+                                    const std::string &P, const std::string &Pack, const SourceManager &SM) {
+  // A variable of a member's arguments can be named at the last call if its
+  // block ends after it.
+  SourceLocation LastCall = G.Members.back().Expr.getEnd();
+  auto inScope = [&](SourceLocation End) {
+    SourceLocation F = SM.getFileLoc(End);
+    return LastCall.isValid() && F.isValid() && SM.getFileID(F) == SM.getFileID(LastCall) &&
+           SM.getFileOffset(F) >= SM.getFileOffset(LastCall);
+  };
   std::string Buf = P + "_buf", Rc = P + "_rc", Rank = P + "_rank";
   std::string Count = Lay.Dynamic ? "(int)(" + Lay.Total + ")" : Lay.Total;
   std::string Type = G.TypeText, Op = G.OpText;
@@ -165,6 +175,13 @@ std::vector<std::string> collective(const FusionGroup &G, const FusionLayout &La
   for (const FusionMember &M : G.Members)
     if (!M.ResultCode.empty())
       Code.push_back(M.ResultCode + " = " + Rc + ";");
+  std::string All = llvm::join(Code, "\n") + Pack;
+  for (const FusionMember &M : G.Members)
+    for (const auto &[V, End] : M.ArgVars)
+      if (inScope(End) && !llvm::Regex("(^|[^A-Za-z0-9_])" + V + "($|[^A-Za-z0-9_])").match(All)) {
+        Code.insert(Code.begin(), "(void)" + V + ";");
+        All += "\n(void)" + V + ";";
+      }
   if (Lay.Dynamic) {
     Code.push_back("if (" + Buf + " != " + P + "_small)");
     Code.push_back("  __builtin_free(" + Buf + ");");
@@ -292,10 +309,10 @@ llvm::Error rewriteGroup(const FusionGroup &G, const std::string &P, const Sourc
     // The declaration stays (its variable lives on); the collective follows it.
     if (auto E = Out.add(tooling::Replacement(SM, Last.Expr, "(" + Pack(G.Members.size() - 1) + ", 0)", LO)))
       return E;
-    std::string Block = block(Comment, collective(G, Lay, Slots, P, ""), Last.Indent);
+    std::string Block = block(Comment, collective(G, Lay, Slots, P, "", SM), Last.Indent);
     return Out.add(tooling::Replacement(SM, Last.Stmt.getEnd(), 0, "\n" + Last.Indent + Block));
   }
-  std::vector<std::string> Code = collective(G, Lay, Slots, P, Pack(G.Members.size() - 1));
+  std::vector<std::string> Code = collective(G, Lay, Slots, P, Pack(G.Members.size() - 1), SM);
   if (Last.Wrapped) {
     // One expression on the call's line, its value the fused call's code.
     std::string Expr = "__extension__({ " + Comment;
