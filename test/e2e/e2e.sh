@@ -398,6 +398,27 @@ PY
     ok "whole program through make -j2: main.o recompiled with setup.c's facts, and back after setup.c changed"
     ;;
 
+  wrappers)
+    # Forwarding wrappers in comm.c (as CoMD's parallel.c): with the
+    # program's facts the link writes the adjacent calls of add_real in
+    # energy.c (which does not include mpi.h) and of my_allreduce in main.c
+    # as MPI calls and fuses each pair; the output stays the same.
+    cp -r "$E2E_SRC/wrappers" plain-build
+    cp -r "$E2E_SRC/wrappers" ompi-build
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    occ="$E2E_OMPI_CC --ompi-keep --ompi-verbose"
+    make -s -j2 -C ompi-build CC="$occ" prog > build.log 2>&1 || { cat build.log; fail "the build failed"; }
+    grep -q "whole program: 3 objects, 3 re-decided, 2 recompiled" build.log ||
+      { cat build.log; fail "the link did not recompile main.c and energy.c with the program's facts"; }
+    if grep -q "did not compile" build.log; then
+      cat build.log
+      fail "a file's optimised code did not compile"
+    fi
+    same_output mpich 1 plain-build/prog ompi-build/prog
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    ok "wrappers through make -j2: calls of comm.c's wrappers fused in two other files"
+    ;;
+
   whole-program-cmake)
     # The same program with CMAKE_C_COMPILER=ompi-cc (Ninja): the link
     # decides both files together; a second build does nothing.

@@ -78,6 +78,9 @@ struct CallResult {
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string EnclosingFunction;
+  /// A call of a forwarding wrapper, parsed as its MPI call (Wrappers.h):
+  /// "the wrapper's name (file:line of its MPI call)".
+  std::string Via;
   unsigned LoopLine = 0;       ///< line of the innermost loop around the call, 0 if none
   unsigned LoopEndLine = 0;    ///< the line where that loop ends
   std::vector<LoopFact> Loops; ///< the loops around the call in its function, innermost first

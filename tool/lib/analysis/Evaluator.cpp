@@ -529,7 +529,14 @@ std::optional<unsigned> FunctionAnalysis::addressTaken(const VarDecl *V) const {
 // Evaluator
 //===----------------------------------------------------------------------===//
 
-Evaluator::Evaluator(ASTContext &Ctx, EvalOptions Opts) : Ctx(Ctx), Opts(Opts) { Index.build(Ctx); }
+Evaluator::Evaluator(ASTContext &Ctx, EvalOptions Opts) : Ctx(Ctx), Opts(Opts) {
+  Index.build(Ctx);
+  if (!this->Opts.UnseenCallers.empty())
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (const auto *F = dyn_cast<FunctionDecl>(D);
+          F && F->getIdentifier() && llvm::is_contained(this->Opts.UnseenCallers, F->getName().str()))
+        Index.AddressTaken.insert(F->getCanonicalDecl());
+}
 
 FunctionAnalysis &Evaluator::analysis(const FunctionDecl *FD) {
   const FunctionDecl *Def = FD;

@@ -199,6 +199,10 @@ struct EvalOptions {
   /// What the other files of the program do (--program-facts, or the
   /// driver's rounds over a whole program); null: nothing is known of them.
   std::shared_ptr<const ProgramFacts> Program;
+  /// Functions of the file called also from code the parse does not show
+  /// (forwarding wrappers whose calls the driver wrote as their MPI calls:
+  /// driver/Inlining.h): judged as if their address were taken.
+  std::vector<std::string> UnseenCallers;
 };
 
 class Evaluator {

@@ -2,6 +2,7 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/AggregationPlan.h"
 #include "analysis/Uniformity.h"
+#include "analysis/Wrappers.h"
 #include "mpi/MPIModel.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -58,6 +59,40 @@ std::optional<std::string> optOf(const llvm::json::Object &O, llvm::StringRef Ke
   if (auto S = O.getString(Key))
     return S->str();
   return std::nullopt;
+}
+
+/// A wrapper's facts as toJSON writes them, or none when they are not whole.
+std::optional<WrapperFact> wrapperOf(const llvm::json::Object &O) {
+  WrapperFact W;
+  const llvm::json::Array *Params = O.getArray("params"), *Pass = O.getArray("pass"), *Args = O.getArray("args");
+  if (!O.getString("mpi") || !Params || !Pass || !Args || Params->size() != Pass->size())
+    return std::nullopt;
+  W.MPIFunction = O.getString("mpi")->str();
+  W.File = optOf(O, "file").value_or("");
+  W.Line = unsigned(O.getInteger("line").value_or(0));
+  for (const llvm::json::Value &X : *Params)
+    W.ParamTypes.push_back(X.getAsString().value_or("").str());
+  for (const llvm::json::Value &X : *Pass) {
+    llvm::StringRef S = X.getAsString().value_or("");
+    if (S != "a" && S != "v" && S != "x")
+      return std::nullopt;
+    W.Pass.push_back(ParamPass(S[0]));
+  }
+  for (const llvm::json::Value &X : *Args) {
+    if (std::optional<int64_t> I = X.getAsInteger()) {
+      if (*I < 0 || size_t(*I) >= W.ParamTypes.size())
+        return std::nullopt;
+      W.Args.push_back({int(*I), ""});
+    } else if (std::optional<llvm::StringRef> S = X.getAsString())
+      W.Args.push_back({-1, S->str()});
+    else
+      return std::nullopt;
+  }
+  if (std::optional<llvm::StringRef> R = O.getString("returns")) {
+    W.Returns = true;
+    W.ReturnType = R->str();
+  }
+  return W;
 }
 
 } // namespace
@@ -126,6 +161,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
   }
   for (const TagUse &U : tagUses(Ctx, nullptr))
     P.Messages.push_back({Path.str(), U.Line, U.Constant});
+  P.Wrappers = externalWrappers(Ctx, Ev);
   return P;
 }
 
@@ -173,6 +209,8 @@ void ProgramFacts::merge(const ProgramFacts &O) {
       keepFirst(It->Args[I], C.Args[I]);
   }
   MessagesUnknown |= O.MessagesUnknown;
+  for (const auto &[N, W] : O.Wrappers)
+    Wrappers.emplace(N, W);
   for (const MessageFact &M : O.Messages)
     if (!llvm::is_contained(Messages, M))
       Messages.push_back(M);
@@ -238,6 +276,21 @@ std::string ProgramFacts::toJSON() const {
   for (const MessageFact &X : Messages)
     M.push_back(
         llvm::json::Object{{"file", X.File}, {"line", X.Line}, {"tag", X.Tag ? llvm::json::Value(*X.Tag) : nullptr}});
+  llvm::json::Object W;
+  for (const auto &[N, X] : Wrappers) {
+    llvm::json::Array Args, Pass;
+    for (const WrapperArg &A : X.Args)
+      Args.push_back(A.Param >= 0 ? llvm::json::Value(A.Param) : llvm::json::Value(A.Constant));
+    for (ParamPass P : X.Pass)
+      Pass.push_back(std::string(1, char(P)));
+    W[N] = llvm::json::Object{{"mpi", X.MPIFunction},
+                              {"file", X.File},
+                              {"line", X.Line},
+                              {"params", llvm::json::Array(X.ParamTypes)},
+                              {"pass", std::move(Pass)},
+                              {"args", std::move(Args)},
+                              {"returns", X.Returns ? llvm::json::Value(X.ReturnType) : nullptr}};
+  }
   llvm::json::Object Root{{"ompi_program_facts", 1},
                           {"files", llvm::json::Array(Files)},
                           {"main_files", llvm::json::Array(MainFiles)},
@@ -245,7 +298,8 @@ std::string ProgramFacts::toJSON() const {
                           {"globals", std::move(G)},
                           {"functions", std::move(F)},
                           {"calls", std::move(C)},
-                          {"messages", std::move(M)}};
+                          {"messages", std::move(M)},
+                          {"wrappers", std::move(W)}};
   if (MessagesUnknown)
     Root["messages"] = nullptr;
   return llvm::formatv("{0:1}", llvm::json::Value(std::move(Root))).str() + "\n";
@@ -306,6 +360,14 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         for (const llvm::json::Value &Arg : *A)
           CF.Args.push_back(Arg.getAsString() ? std::optional<std::string>(Arg.getAsString()->str()) : std::nullopt);
       P.Calls.push_back(std::move(CF));
+    }
+  if (const llvm::json::Object *W = Root->getObject("wrappers"))
+    for (const auto &[N, X] : *W) {
+      const llvm::json::Object *O = X.getAsObject();
+      std::optional<WrapperFact> F = O ? wrapperOf(*O) : std::nullopt;
+      if (!F)
+        return Fail("the wrapper " + N.str() + " is not described whole");
+      P.Wrappers[N.str()] = std::move(*F);
     }
   const llvm::json::Array *M = Root->getArray("messages");
   P.MessagesUnknown = !M;

@@ -15,7 +15,9 @@
 //  - per call of a function another file defines: whether the call is made
 //    on some ranks only, and why each argument may differ between ranks;
 //  - per point-to-point call with a tag: its tag, when it is a constant
-//    (message-aggregation: which calls could take a message).
+//    (message-aggregation: which calls could take a message);
+//  - per forwarding wrapper (Wrappers.h): its MPI call, so that other files
+//    may write their calls of it as that call.
 //
 // The facts of a program are a least fixpoint: every file starts from none
 // (nothing another file does varies), each round re-analyses every file with
@@ -29,6 +31,7 @@
 #ifndef OMPI_TOOL_ANALYSIS_PROGRAMFACTS_H
 #define OMPI_TOOL_ANALYSIS_PROGRAMFACTS_H
 
+#include "analysis/Wrappers.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <map>
@@ -102,6 +105,8 @@ public:
   std::map<std::string, FunctionFact> Functions;
   std::vector<CallFact> Calls;
   std::vector<MessageFact> Messages;
+  /// The forwarding wrappers the files define (Wrappers.h), by name.
+  std::map<std::string, WrapperFact> Wrappers;
   /// Some file's facts did not list its point-to-point calls (written by
   /// an older ompi-opt): any file may use any tag.
   bool MessagesUnknown = false;
@@ -124,7 +129,8 @@ public:
   void merge(const ProgramFacts &Other);
   bool operator==(const ProgramFacts &O) const {
     return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Messages == O.Messages &&
-           MessagesUnknown == O.MessagesUnknown && Files == O.Files && MainFiles == O.MainFiles && Digests == O.Digests;
+           MessagesUnknown == O.MessagesUnknown && Wrappers == O.Wrappers && Files == O.Files &&
+           MainFiles == O.MainFiles && Digests == O.Digests;
   }
   bool operator!=(const ProgramFacts &O) const { return !(*this == O); }
 

@@ -1,7 +1,9 @@
 //===- Pipeline.cpp - Parse, analyse, transform one or more sources --------===//
 #include "driver/Pipeline.h"
 #include "analysis/ReductionPlan.h"
+#include "analysis/Wrappers.h"
 #include "checks/Selection.h"
+#include "driver/Inlining.h"
 #include "mpi/MPIModel.h"
 #include "mpi/MachineProfile.h"
 #include "support/AST.h"
@@ -31,6 +33,14 @@ using namespace ompi;
 
 namespace {
 
+/// Path made absolute, without "." and "..": how sources are compared.
+std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  return Abs.str().str();
+}
+
 /// What the sources of one run share: the options, the outcomes, whether
 /// one failed, and the machine profiles read so far (each file once).
 struct Run {
@@ -41,9 +51,30 @@ struct Run {
   std::map<std::string, std::optional<MachineProfile>> Profiles;
   /// The file being processed: its first error, and the outcomes before it.
   FileFailure Current;
-  size_t OutcomesBefore = 0;
   /// Every file processed, by absolute path: its failure, if it failed.
   std::map<std::string, std::optional<FileFailure>> Processed;
+  /// Whether the current file's outcome was stored.
+  bool Produced = false;
+  /// The first parse: the files with calls of forwarding wrappers to parse
+  /// again, inlined (Inlining.h), by absolute path; each has a placeholder
+  /// outcome. The later parses: those files (Again), and whether this parse
+  std::map<std::string, PendingInline> Pending;
+  const std::map<std::string, PendingInline> *Again = nullptr;
+
+  /// The file being parsed again, if this one is.
+  const PendingInline *again() const {
+    if (!Again)
+      return nullptr;
+    auto It = Again->find(absolute(Current.Path));
+    return It == Again->end() ? nullptr : &It->second;
+  }
+  void store(FileOutcome O) {
+    Produced = true;
+    if (const PendingInline *P = again())
+      Outcomes[P->Index] = std::move(O);
+    else
+      Outcomes.push_back(std::move(O));
+  }
 
   /// Keep Message as the current file's error unless it has one already.
   void error(const llvm::Twine &Message) {
@@ -51,14 +82,6 @@ struct Run {
       Current.Message = Message.str();
   }
 };
-
-/// Path made absolute, without "." and "..": how sources are compared.
-std::string absolute(llvm::StringRef Path) {
-  llvm::SmallString<256> Abs(Path);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, true);
-  return Abs.str().str();
-}
 
 /// Passes every diagnostic on to clang's printer, and keeps the first error
 /// of the file being processed (the SARIF log names it).
@@ -194,6 +217,8 @@ public:
       O.Path = FE->getName().str();
     O.Original = SM.getBufferData(SM.getMainFileID()).str();
     EvalOptions EO = Opts.Eval;
+    if (const PendingInline *P = R.again())
+      EO.UnseenCallers = P->definedHere();
     if (Opts.RunChecks && EO.NProcs.empty()) // the lint: the counts of the file's .ompi-opt, unless --nprocs
       if (Expected<LintConfig> C = findLintConfig(O.Path))
         EO.NProcs = C->NProcs;
@@ -205,15 +230,16 @@ public:
         if (H.Kind == HandleKind::Datatype)
           if (auto S = Ev.datatypeSize(H.Name))
             O.Datatypes.push_back({H.Name, *S});
-      Outcomes.push_back(std::move(O));
+      R.store(std::move(O));
       return;
     }
     if (Opts.FactsOnly) {
       Uniformity Uni(Ctx, Ev);
       O.Facts = ProgramFacts::ofFile(Ctx, Ev, Uni, O.Path);
-      Outcomes.push_back(std::move(O));
+      R.store(std::move(O));
       return;
     }
+    const PendingInline *Again = R.again();
     O.Analysis = analyzeCalls(Ctx, Ev);
     if (Opts.FunctionSpans)
       O.Analysis.Functions = functionSpans(Ctx);
@@ -249,8 +275,8 @@ public:
       Failed = true;
       return;
     }
-    auto Text =
-        tooling::applyAllReplacements(O.Original, Opts.LineDirectives ? keepLineNumbers(O.Original, Reps) : Reps);
+    tooling::Replacements Applied = Opts.LineDirectives ? keepLineNumbers(O.Original, Reps) : Reps;
+    auto Text = tooling::applyAllReplacements(O.Original, Applied);
     if (!Text) {
       std::string Msg = "could not apply the changes: " + llvm::toString(Text.takeError());
       llvm::errs() << O.Path << ": error: " << Msg << "\n";
@@ -260,6 +286,15 @@ public:
     }
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
+    if (Again) {
+      std::vector<bool> Kept;
+      O.WrapperCallsInlined = restoreUnchanged(*Again, Applied, O.Transformed, Kept);
+      noteWrappers(*Again, Kept, O.Analysis);
+      const FileOutcome &First = Outcomes[Again->Index];
+      keepFirstParse(*Again, First.Analysis, O.Analysis);
+      O.Original = Again->Original;
+      O.Facts = First.Facts; // what the file tells the others: of its text as written
+    }
     if (Opts.RunChecks) {
       // Every check runs; the driver keeps what each file's selection asks for.
       CheckContext CC{Ctx, Ev, Derived, Uni, Plans, O.Analysis, O.Findings};
@@ -270,10 +305,12 @@ public:
         return std::tie(A.Line, A.Column, A.Check) < std::tie(B.Line, B.Column, B.Check);
       });
     }
-    if (Opts.CollectFacts)
+    if (Opts.CollectFacts && !Again)
       O.Facts = ProgramFacts::ofFile(Ctx, Ev, Uni, O.Path);
+    if (!R.Again)
+      planInlining(Ctx, Ev, Applied);
     detachFromAST(O.Analysis);
-    Outcomes.push_back(std::move(O));
+    R.store(std::move(O));
   }
 
 private:
@@ -282,6 +319,27 @@ private:
   const PipelineOptions &Opts;
   std::vector<FileOutcome> &Outcomes;
   bool &Failed;
+
+  /// On the first parse: the calls of forwarding wrappers a transformation
+  /// may want as MPI calls, to parse again inlined (not for the lint, whose
+  /// findings are of the calls as written). A wrapper of this file whose
+  /// body this parse changed keeps its calls (the second parse, which does
+  /// not see them, could not judge its body).
+  void planInlining(ASTContext &Ctx, Evaluator &Ev, const tooling::Replacements &Applied) {
+    if (Opts.RunChecks || Opts.Transforms == std::vector<std::string>{"none"})
+      return;
+    std::vector<InlinedCall> Calls = inlinableWrapperCalls(Ctx, CI.getPreprocessor(), Ev);
+    llvm::erase_if(Calls, [&](const InlinedCall &C) {
+      return C.DefinitionBegin >= 0 && llvm::any_of(Applied, [&](const tooling::Replacement &X) {
+               return long(X.getOffset()) < C.DefinitionEnd && long(X.getOffset() + X.getLength()) >= C.DefinitionBegin;
+             });
+    });
+    if (llvm::none_of(Calls, [](const InlinedCall &C) { return !C.Header; }))
+      return;
+    R.Pending.try_emplace(absolute(R.Current.Path), SM(Ctx).getBufferData(SM(Ctx).getMainFileID()).str(),
+                          std::move(Calls), Outcomes.size());
+  }
+  static const SourceManager &SM(ASTContext &Ctx) { return Ctx.getSourceManager(); }
 
   /// The machine profile: the one named, or the default of the MPI whose
   /// mpi.h this source includes (Open MPI's defines OPEN_MPI, SimGrid's
@@ -318,7 +376,7 @@ public:
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     R.Current = FileFailure{getCurrentFile().str(), "", "", 0, 0};
-    R.OutcomesBefore = R.Outcomes.size();
+    R.Produced = false;
     DiagnosticsEngine &D = CI.getDiagnostics();
     if (DiagnosticConsumer *Next = D.getClient()) {
       std::unique_ptr<DiagnosticConsumer> Owned = D.ownsClient() ? D.takeClient() : nullptr;
@@ -330,7 +388,7 @@ public:
   void EndSourceFileAction() override {
     // (While ClangTool runs, the current directory is the command's.)
     std::optional<FileFailure> &F = R.Processed[absolute(R.Current.Path)];
-    if (R.Outcomes.size() == R.OutcomesBefore) // clang, or a transformation, said why
+    if (!R.Produced) // clang, or a transformation, said why
       F = R.Current;
     else
       F.reset();
@@ -351,9 +409,13 @@ private:
 
 } // namespace
 
-bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
-                       const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes,
-                       std::vector<FileFailure> *Failures) {
+namespace {
+
+/// Run the pipeline's action over Sources with R; Mapped: texts to parse
+/// in place of files (absolute path -> text), whose diagnostics are not
+/// printed again.
+int runTool(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources, Run &R,
+            const std::map<std::string, std::string> &Mapped) {
   tooling::ClangTool Tool(DB, Sources);
   // A compilation database written by a build that used ompi-cc holds its
   // own options (--ompi-report, ...): they are not the compiler's.
@@ -365,10 +427,49 @@ bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector
     return Out;
   });
   Tool.appendArgumentsAdjuster(
-      tooling::getInsertArgumentAdjuster(Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
-  Run R(Opts, Outcomes);
+      tooling::getInsertArgumentAdjuster(R.Opts.ExtraArgs, tooling::ArgumentInsertPosition::END));
+  IgnoringDiagConsumer Quiet;
+  if (!Mapped.empty())
+    Tool.setDiagnosticConsumer(&Quiet);
+  for (const auto &[Path, Text] : Mapped)
+    Tool.mapVirtualFile(Path, Text);
   Factory F(R);
-  int RC = Tool.run(&F);
+  return Tool.run(&F);
+}
+
+/// The sources among Sources that Pending holds.
+std::vector<std::string> pendingSources(const std::vector<std::string> &Sources,
+                                        const std::map<std::string, PendingInline> &Pending) {
+  std::vector<std::string> Out;
+  for (const std::string &S : Sources)
+    if (Pending.count(absolute(S)) && !llvm::is_contained(Out, S))
+      Out.push_back(S);
+  return Out;
+}
+
+/// Parse the files with calls of forwarding wrappers again, inlined. Their
+/// outcomes replace the first parse's; a file whose second parse fails
+/// (it should not: the inlined calls mean what the calls did) keeps the
+/// first.
+void parseAgain(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources, Run &First) {
+  std::map<std::string, std::string> Mapped;
+  for (const auto &[Path, P] : First.Pending)
+    Mapped[Path] = P.Text;
+  Run R(First.Opts, First.Outcomes);
+  R.Profiles = First.Profiles;
+  R.Again = &First.Pending;
+  runTool(DB, pendingSources(Sources, First.Pending), R, Mapped);
+}
+
+} // namespace
+
+bool ompi::runPipeline(const tooling::CompilationDatabase &DB, const std::vector<std::string> &Sources,
+                       const PipelineOptions &Opts, std::vector<FileOutcome> &Outcomes,
+                       std::vector<FileFailure> *Failures) {
+  Run R(Opts, Outcomes);
+  int RC = runTool(DB, Sources, R, {});
+  if (!R.Pending.empty())
+    parseAgain(DB, Sources, R);
   if (Failures) {
     // Every source without an outcome failed: with the error recorded while
     // it was processed, or none (ClangTool skipped it: no compile command).

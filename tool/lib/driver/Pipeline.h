@@ -54,6 +54,9 @@ struct FileOutcome {
   std::vector<P2PEnd> Receives;                           ///< --check: the receiving ends (whole-program checks)
   std::string Profile;                                    ///< the machine profile used, if any
   ProgramFacts Facts;                                     ///< CollectFacts: what this file tells the others
+  /// Calls of forwarding wrappers that the changes wrote as their MPI calls
+  /// (analysis/Wrappers.h; the others stay as written).
+  unsigned WrapperCallsInlined = 0;
 };
 
 /// A source that could not be processed, and the first error about it.

@@ -121,6 +121,8 @@ void ompi::writeJSONReport(llvm::raw_ostream &OS, const std::vector<FileResult> 
                            {"column", C.Column},
                            {"caller", C.EnclosingFunction},
                            {"modelled", C.Model != nullptr}};
+      if (!C.Via.empty())
+        J["via"] = C.Via;
       if (C.Model) {
         J["category"] = categoryName(C.Model->Cat);
         J["mode"] = modeName(C.Model->M);

@@ -235,6 +235,7 @@ bool readDocument(const llvm::json::Object &Doc, std::vector<FileResult> &Files)
         R.Line = unsigned(C->getInteger("line").value_or(0));
         R.Column = unsigned(C->getInteger("column").value_or(0));
         R.EnclosingFunction = C->getString("caller").value_or("").str();
+        R.Via = C->getString("via").value_or("").str();
         if (C->getBoolean("modelled").value_or(false))
           R.Model = lookupFunction(R.Function);
         F.Calls.push_back(std::move(R));
