@@ -825,6 +825,9 @@ def optimise(cmd, own, opt, mpi_flags, tmpdir, notes):
             if facts_wanted:
                 own["facts"].append((src, None, mpi_flags + cmd.parse_flags, None))
             continue
+        for line in r.stderr.splitlines():  # ompi-opt's own warnings (a fallback inside it)
+            if line.startswith("ompi-opt: warning: "):
+                warn(line[len("ompi-opt: warning: "):])
         with open(src, "rb") as f:
             original = f.read()
         with open(out, "rb") as f:

@@ -142,7 +142,7 @@ class Tester:
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "persistent": 0, "nonblocking": 0, "peers": 0, "moved": 0, "aggregated": 0, "runs": 0, "invalid": 0, "split": 0}
+                       "persistent": 0, "nonblocking": 0, "peers": 0, "moved": 0, "aggregated": 0, "wrapped": 0, "runs": 0, "invalid": 0, "split": 0}
         self.failures = []
         self.split = False  # build the program as two files (every --split-every-th program)
         self.nonblocking = True  # nonblocking starts through caches (every other program)
@@ -225,6 +225,7 @@ class Tester:
                 moved = len(re.findall(r"communication-overlap: MPI_\w+ (?:moved down|posted earlier)", err))
                 aggregated = len(re.findall(r"message-aggregation: \d+ MPI_\w+ at lines \d+-\d+ \([^)]*\) as one", err))
                 self.counts["aggregated"] += aggregated
+                self.counts["wrapped"] += len(re.findall(r"a call of the wrapper \w+ \([^)]*\), written here", err))
                 self.counts["peers"] += peers
                 self.counts["moved"] += moved
                 self.counts["planned"] += planned
@@ -418,11 +419,11 @@ class Tester:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
               "collectives, %d datatype templates, %d persistent requests, %d nonblocking starts through caches, "
-              "%d peer templates and pairs, %d calls moved for overlap, %d groups of messages as one), %d built as two "
-              "files, %d runs, %.0f s" %
+              "%d peer templates and pairs, %d calls moved for overlap, %d groups of messages as one, %d wrapper calls "
+              "changed as MPI calls), %d built as two files, %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
                c["deferred"], c["planned"], c["templates"], c["persistent"], c["nonblocking"], c["peers"],
-               c["moved"], c["aggregated"], c["split"], c["runs"], time.time() - t0))
+               c["moved"], c["aggregated"], c["wrapped"], c["split"], c["runs"], time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))

@@ -72,6 +72,11 @@ class Gen:
         self.nlabel = 0
         self.depth = 0
         self.comms = ["MPI_COMM_WORLD"]
+        # Forwarding wrappers (ompi-opt inlines their calls): drawn from a
+        # stream of their own, so that the rest of each program stays as
+        # the seed made it before they existed.
+        self.wr = random.Random(seed * 7919 + 1)
+        self.wrappers = {}       # name -> definition lines
 
     # --- names and values -------------------------------------------------
     def fresh(self, prefix):
@@ -193,7 +198,10 @@ class Gen:
             f.locals.append("%s %s = 0;" % (ctype, t))
             prep.append("%s = %s;" % (t, self.bounded(f, ctype, op)))
             send = "&" + t
-        if kind == "allreduce":
+        wrapped = kind in ("allreduce", "reduce") and self.wr.random() < 0.25
+        if wrapped:
+            out.append(self.wrapper_call(kind, send, res.addr, ctype, mpitype, op, root, comm))
+        elif kind == "allreduce":
             if self.chance(0.15):
                 out.append("ALLRED(%s, %s, 1, %s, %s, %s);" % (send, res.addr, mpitype, op, comm))
             else:
@@ -212,6 +220,43 @@ class Gen:
         elif self.chance(0.6):
             out.append(self.mix(res))
         return res
+
+    def wrapper_call(self, kind, send, addr, ctype, mpitype, op, root, comm):
+        """A reduction through a wrapper: one that forwards every argument,
+        one with the datatype, op and communicator as constants, or one
+        with a statement of its own (no forwarder: its calls stay)."""
+        w = self.wr.randint(0, 5)
+        count = self.wr.choice(["1", "1L", "(short)1"])
+        if kind == "reduce":
+            name = "mpw_reduce"
+            self.wrappers[name] = [
+                "static int mpw_reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c) {",
+                "  return MPI_Reduce(s, r, n, t, o, root, c);", "}"]
+            call = "mpw_reduce(%s, %s, %s, %s, %s, %s, %s)" % (send, addr, count, mpitype, op, root, comm)
+        elif w <= 1 or comm != "MPI_COMM_WORLD":
+            name = "mpw_allreduce"
+            self.wrappers[name] = [
+                "static int mpw_allreduce(const void *s, void *r, long n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {",
+                "  return MPI_Allreduce(s, r, (int)n, t, o, c);", "}"]
+            call = "mpw_allreduce(%s, %s, %s, %s, %s, %s)" % (send, addr, count, mpitype, op, comm)
+        elif w <= 3:
+            name = "mpw_%s_%s" % (mpitype[4:].lower(), op[4:].lower())
+            self.wrappers[name] = [
+                "static void %s(%s *s, %s *r, int n) {" % (name, ctype, ctype),
+                "  MPI_Allreduce(s, r, n, %s, %s, MPI_COMM_WORLD);" % (mpitype, op), "}"]
+            return "%s(%s, %s, %s);" % (name, send, addr, count)
+        else:
+            name = "mpw_counted"
+            self.wrappers[name] = [
+                "static int mpw_counted(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {",
+                "  mix(n);", "  return MPI_Allreduce(s, r, n, t, o, c);", "}"]
+            call = "mpw_counted(%s, %s, %s, %s, %s, %s)" % (send, addr, count, mpitype, op, comm)
+        v = self.wr.randint(0, 3)
+        if v == 0:
+            return "CHECK(%s);" % call
+        if v == 1:
+            return "rc = %s; mix(rc == MPI_SUCCESS);" % call
+        return call + ";"
 
     def filler(self, f, out):
         """A statement with no MPI call."""
@@ -1120,6 +1165,8 @@ class Gen:
         L.append("static void mix(long v) { trace = trace * 1000003UL + (unsigned long)v; }")
         L.append("static __attribute__((unused)) void *xalloc(size_t n) { void *p = malloc(n); if (!p) MPI_Abort(MPI_COMM_WORLD, 3); return p; }")
         L.extend(self.globals)
+        for name in sorted(self.wrappers):
+            L.extend(self.wrappers[name])
         for h in self.funcs:
             L.append("%s%s %s(%s);" % ("static " if h.static else "", h.ret, h.name, h.params))
         for h in self.funcs:

@@ -459,6 +459,10 @@ void parseAgain(const tooling::CompilationDatabase &DB, const std::vector<std::s
   R.Profiles = First.Profiles;
   R.Again = &First.Pending;
   runTool(DB, pendingSources(Sources, First.Pending), R, Mapped);
+  for (const auto &[Path, F] : R.Processed)
+    if (F)
+      llvm::errs() << "ompi-opt: warning: " << Path << ": the calls of forwarding wrappers, written as MPI calls, "
+                   << "did not parse (" << F->Message << "); the file is decided as written\n";
 }
 
 } // namespace
