@@ -199,9 +199,8 @@ class Gen:
             prep.append("%s = %s;" % (t, self.bounded(f, ctype, op)))
             send = "&" + t
         wrapped = kind in ("allreduce", "reduce") and self.wr.random() < 0.25
-        if wrapped:
-            out.append(self.wrapper_call(kind, send, res.addr, ctype, mpitype, op, root, comm))
-        elif kind == "allreduce":
+        at = len(out)
+        if kind == "allreduce":
             if self.chance(0.15):
                 out.append("ALLRED(%s, %s, 1, %s, %s, %s);" % (send, res.addr, mpitype, op, comm))
             else:
@@ -215,6 +214,8 @@ class Gen:
             if self.chance(0.5):
                 out.append("mix(%d);" % self.r.randint(0, 9))
             out.append("MPI_Wait(&%s, MPI_STATUS_IGNORE);" % req)
+        if wrapped:  # the call as drawn above (the same draws), made through a wrapper
+            out[at] = self.wrapper_call(kind, send, res.addr, ctype, mpitype, op, root, comm)
         if parts:
             parts[1].append(self.mix(res))
         elif self.chance(0.6):
