@@ -225,7 +225,7 @@ class Tester:
                 moved = len(re.findall(r"communication-overlap: MPI_\w+ (?:moved down|posted earlier)", err))
                 aggregated = len(re.findall(r"message-aggregation: \d+ MPI_\w+ at lines \d+-\d+ \([^)]*\) as one", err))
                 self.counts["aggregated"] += aggregated
-                self.counts["wrapped"] += len(re.findall(r"a call of the wrapper \w+ \([^)]*\), written here", err))
+                self.counts["wrapped"] += len(re.findall(r"a (?:call of the wrapper|use of the macro) \w+ \([^)]*\), written here", err))
                 self.counts["peers"] += peers
                 self.counts["moved"] += moved
                 self.counts["planned"] += planned

@@ -154,6 +154,8 @@ std::optional<WrapperFact> ompi::forwardingWrapper(const FunctionDecl *F, const 
 std::map<std::string, WrapperFact> ompi::externalWrappers(ASTContext &Ctx, const Evaluator &Ev) {
   std::map<std::string, WrapperFact> Out;
   const SourceManager &SM = Ctx.getSourceManager();
+  if (Ctx.getLangOpts().CPlusPlus) // other files find them by name: C only
+    return Out;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (const auto *F = dyn_cast<FunctionDecl>(D);
         F && F->isExternallyVisible() && F->getIdentifier() && SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
@@ -178,6 +180,11 @@ public:
     if (!Cur || !G || !G->getIdentifier() || G == Cur ||
         (!G->getType()->getAs<FunctionProtoType>() && CE->getNumArgs()))
       return true;
+    if (G->getName().starts_with("MPI_") && lookupFunction(G->getName()) && CE->getBeginLoc().isMacroID()) {
+      if (std::optional<InlinedCall> C = macroInlinedCall(Ctx, PP, CE))
+        Calls.push_back(std::move(*C));
+      return true;
+    }
     const WrapperFact *W = factOf(G);
     if (W && W->ParamTypes.size() == CE->getNumArgs() && writtenHere(CE) && visible(*W))
       if (std::optional<std::string> T = inlined(CE, *W)) {
@@ -227,8 +234,9 @@ public:
         It->second = forwardingWrapper(Def, Ev);
       return It->second ? &*It->second : nullptr;
     }
+    // Another file's, by name: C only (C++ names overloads alike).
     const ProgramFacts *P = Ev.options().Program.get();
-    if (!P || P->Seed || !P->program() || !G->isExternallyVisible())
+    if (!P || P->Seed || !P->program() || !G->isExternallyVisible() || Ctx.getLangOpts().CPlusPlus)
       return nullptr;
     auto F = P->Functions.find(G->getName().str());
     auto W = P->Wrappers.find(G->getName().str());

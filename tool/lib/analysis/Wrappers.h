@@ -43,6 +43,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class FunctionDecl;
 class Preprocessor;
 } // namespace clang
@@ -109,6 +110,9 @@ struct InlinedCall {
   /// the calls, for a file that does not include mpi.h (kept only with a
   /// call).
   bool Header = false;
+  /// The call is a use of a function-like macro whose body is the MPI call
+  /// (MacroCalls.cpp), Wrapper the macro's name.
+  bool Macro = false;
 };
 
 /// Every call of a forwarding wrapper in the main file of Ctx that can be
@@ -119,6 +123,10 @@ struct InlinedCall {
 /// moves), where none of the names the calls need is the file's own;
 /// without such a line, none of its calls is inlined.
 std::vector<InlinedCall> inlinableWrapperCalls(clang::ASTContext &Ctx, clang::Preprocessor &PP, const Evaluator &Ev);
+
+/// CE, an MPI call that is all of a use of a function-like macro of the
+/// main file, written as the macro's body with the arguments put in.
+std::optional<InlinedCall> macroInlinedCall(clang::ASTContext &Ctx, clang::Preprocessor &PP, const clang::CallExpr *CE);
 
 /// Text with every call of Calls written inlined (the calls in order).
 std::string applyInlining(llvm::StringRef Text, const std::vector<InlinedCall> &Calls);

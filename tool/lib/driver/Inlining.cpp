@@ -89,11 +89,12 @@ void ompi::noteWrappers(const PendingInline &P, const std::vector<bool> &Kept, F
     if (C.Header)
       continue;
     std::string Via = C.Wrapper + " (" + C.DefinedAt + ")";
+    std::string Of = (C.Macro ? "a use of the macro " : "a call of the wrapper ") + Via;
     for (CallResult &Call : R.Calls)
       if (Call.Line == C.Line && Call.Column == C.Column && Call.Function == C.MPIFunction)
         Call.Via = Via;
-    std::string How = Kept[I] ? "; a call of the wrapper " + Via + ", written here as its MPI call"
-                              : "; a call of the wrapper " + Via + ", judged as its MPI call and left as written";
+    std::string How = Kept[I] ? "; " + Of + ", written here as its MPI call"
+                              : "; " + Of + ", judged as its MPI call and left as written";
     for (ChangeNote &N : R.Notes)
       if (N.Line == C.Line && N.Column == C.Column && N.Kind != NoteKind::ForcePoint)
         N.Why += How;

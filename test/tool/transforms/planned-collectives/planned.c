@@ -19,7 +19,7 @@
 
 #define P 4
 #define STEPS 10
-#define A2AV(sb, rb) MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD)
+#define A2AV(sb, rb) (void)MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD)
 #define CHECK(call)                                                                                                    \
   do {                                                                                                                 \
     if ((call) != MPI_SUCCESS)                                                                                         \

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   // SRC:  long long mpiopt_fuse1_buf[2];
   // SRC-NEXT:  __builtin_memcpy(&mpiopt_fuse1_buf[0], &errs, 1 * sizeof(long long));
   GSUM(&errs);
-  // REPORT: {{.*}}macros.c:[[#@LINE+3]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+3]]) into one of 2 x MPI_LONG_LONG with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (MPI_IN_PLACE -> &errs, MPI_IN_PLACE -> &edges); nothing in between); saves 1 collective per execution
+  // REPORT: {{.*}}macros.c:[[#@LINE+3]]:3: reduction-fusion: fused 2 MPI_Allreduce calls (lines [[#@LINE-1]], [[#@LINE+3]]) into one of 2 x MPI_LONG_LONG with MPI_SUM on MPI_COMM_WORLD (same communicator, op and datatype; distinct buffers (MPI_IN_PLACE -> &errs, MPI_IN_PLACE -> &edges); nothing in between; a use of the macro GSUM (macros.c:16), written here as its MPI call); saves 1 collective per execution
   // SRC:  { /* ompi-opt: 2 MPI_Allreduce calls (lines [[#@LINE-2]], [[#@LINE+2]]) fused into one */
   // SRC:    MPI_Allreduce(MPI_IN_PLACE, mpiopt_fuse1_buf, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   GSUM(&edges);
