@@ -595,7 +595,7 @@ std::optional<std::string> Uniformity::variesVar(const VarDecl *V, const DeclRef
   if (T.isVolatileQualified())
     return V->getName().str() + " is volatile";
   if (V->hasGlobalStorage())
-    return variesGlobal(V);
+    return Ref && collectiveJustSet(V, Ref, Fn) ? std::nullopt : variesGlobal(V);
   auto It = Fn.Varying.find(V);
   if (It != Fn.Varying.end())
     return It->second;

@@ -130,6 +130,7 @@ private:
   std::optional<std::string> collectiveOutVaries(const clang::CallExpr *CE, const clang::VarDecl *V, Func &Fn);
   std::optional<std::string> variesParam(const clang::ParmVarDecl *PV);
   std::optional<std::string> variesGlobal(const clang::VarDecl *V);
+  bool collectiveJustSet(const clang::VarDecl *V, const clang::DeclRefExpr *Ref, Func &Fn);
   std::optional<std::string> variesCall(const clang::CallExpr *CE, Func &Fn);
   std::optional<std::string> variesReturn(const clang::FunctionDecl *F);
   std::optional<Divergence> divergentBlock(Func &Fn, unsigned Block, const clang::Stmt *Inside);

@@ -1,5 +1,7 @@
 //===- UniformityRoot.cpp - Values every rank takes from the root ---------===//
 //
+// (And, at the end, globals read straight after a collective set them.)
+//
 // Uniformity's use of RootBroadcast.h: a variable the root packs and
 // broadcasts and every other rank unpacks holds the root's value on every
 // rank once the if ends, whatever either arm wrote into it before. That
@@ -14,6 +16,8 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/RootBroadcast.h"
 #include "analysis/Uniformity.h"
+#include "mpi/CallModel.h"
+#include "support/AST.h"
 
 using namespace clang;
 using namespace ompi;
@@ -46,4 +50,61 @@ bool Uniformity::entriesReconciled(const VarDecl *V, const FunctionDecl *G, unsi
     if (!reconciled(V, CE, Caller) && !entriesReconciled(V, Caller, Depth + 1))
       return false;
   return true;
+}
+
+/// Whether the read Ref of the global V is of the value a collective gave
+/// every rank just before: the statement before the one holding Ref, in the
+/// same block, is a collective whose output, the same on every rank of the
+/// world (collectiveOutVaries), is all of V; Ref is in that statement's
+/// expression (an if's condition, a return's value, an expression
+/// statement, not a loop's), which makes no call and writes nothing, so
+/// nothing can write V between the collective and the read:
+///
+///   aml_long_allsum(&val_errors);   // MPI_Allreduce(MPI_IN_PLACE, &val_errors, ...)
+///   if (val_errors > 0) return 0;
+bool Uniformity::collectiveJustSet(const VarDecl *V, const DeclRefExpr *Ref, Func &Fn) {
+  const Stmt *Child = Ref, *P = parentStmt(Ctx, Ref);
+  while (P && !isa<CompoundStmt>(P)) {
+    if (isa<WhileStmt, ForStmt, DoStmt, SwitchStmt, CaseStmt, DefaultStmt, LabelStmt>(P))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond())
+      return false;
+    Child = P;
+    P = parentStmt(Ctx, P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return false;
+  const Stmt *Prev = nullptr;
+  for (const Stmt *S : Block->body()) {
+    if (S == Child)
+      break;
+    Prev = S;
+  }
+  const auto *CE = Prev ? dyn_cast<CallExpr>(Prev->IgnoreContainers()) : nullptr;
+  if (const auto *E = dyn_cast_or_null<Expr>(Prev); !CE && E)
+    CE = dyn_cast<CallExpr>(E->IgnoreParenCasts());
+  const FunctionModel *M = CE ? modelOf(CE) : nullptr;
+  if (!M || !M->isCollective() || collectiveOutVaries(CE, V, Fn))
+    return false;
+  bool Output = false;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
+    if (sameOnEveryRank(*M, M->Args[I].R) && M->Args[I].R != Role::SendBuf) {
+      const Expr *A = CE->getArg(I)->IgnoreParenCasts();
+      const auto *U = dyn_cast<UnaryOperator>(A);
+      const auto *D = dyn_cast<DeclRefExpr>(U && U->getOpcode() == UO_AddrOf ? U->getSubExpr()->IgnoreParens() : A);
+      Output |= D && D->getDecl() == V;
+    }
+  // The read's statement runs no code and writes nothing before the read.
+  const Stmt *Scope = Child;
+  if (const auto *If = dyn_cast<IfStmt>(Child))
+    Scope = If->getCond();
+  return Output && !anyNode(Scope, [](const Stmt *S) {
+           if (isa<CallExpr>(S) || isa<StmtExpr>(S))
+             return true;
+           if (const auto *B = dyn_cast<BinaryOperator>(S))
+             return B->isAssignmentOp();
+           const auto *U = dyn_cast<UnaryOperator>(S);
+           return U && U->isIncrementDecrementOp();
+         });
 }
