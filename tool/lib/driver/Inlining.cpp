@@ -127,3 +127,17 @@ void ompi::keepFirstParse(const PendingInline &P, const FileResult &First, FileR
     return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
   });
 }
+
+bool ompi::changesWrapperBody(const PendingInline &P, const clang::tooling::Replacements &Applied) {
+  for (const InlinedCall &C : P.Calls) {
+    if (C.DefinitionBegin < 0)
+      continue;
+    long Shift = 0; // the definition's place in the inlined text
+    for (const InlinedCall &X : P.Calls)
+      if (long(X.End) <= C.DefinitionBegin)
+        Shift += long(X.Text.size()) - long(X.End - X.Begin);
+    if (touches(Applied, unsigned(C.DefinitionBegin + Shift), unsigned(C.DefinitionEnd + Shift)))
+      return true;
+  }
+  return false;
+}

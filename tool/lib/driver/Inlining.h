@@ -37,6 +37,11 @@ struct PendingInline {
 unsigned restoreUnchanged(const PendingInline &P, const clang::tooling::Replacements &Applied, std::string &Transformed,
                           std::vector<bool> &Kept);
 
+/// Whether Applied (made from P.Text) changes the definition of a wrapper
+/// of the file whose calls are inlined: the second parse, which does not
+/// see those calls, must not (its decisions there are the first parse's).
+bool changesWrapperBody(const PendingInline &P, const clang::tooling::Replacements &Applied);
+
 /// The calls and notes of R in the definitions of the file's wrappers whose
 /// calls are inlined, as the first parse (First), which saw every call of
 /// them, found them.

@@ -286,6 +286,10 @@ public:
     }
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
+    if (Again && changesWrapperBody(*Again, Applied)) {
+      R.error("the second parse changed a wrapper's body, which it judges without the calls of it");
+      return; // the first parse's outcome stays
+    }
     if (Again) {
       std::vector<bool> Kept;
       O.WrapperCallsInlined = restoreUnchanged(*Again, Applied, O.Transformed, Kept);
@@ -461,8 +465,9 @@ void parseAgain(const tooling::CompilationDatabase &DB, const std::vector<std::s
   runTool(DB, pendingSources(Sources, First.Pending), R, Mapped);
   for (const auto &[Path, F] : R.Processed)
     if (F)
-      llvm::errs() << "ompi-opt: warning: " << Path << ": the calls of forwarding wrappers, written as MPI calls, "
-                   << "did not parse (" << F->Message << "); the file is decided as written\n";
+      llvm::errs() << "ompi-opt: warning: " << Path
+                   << ": its calls of forwarding wrappers could not be judged as MPI calls (" << F->Message
+                   << "); the file is decided as written\n";
 }
 
 } // namespace
