@@ -171,9 +171,10 @@ class Gen:
         root = self.pick(["0", "size - 1"]) if comm == "MPI_COMM_WORLD" else "0"
         return (kind, ctype, mpitype, op, comm, root)
 
-    def call_text(self, call):
-        """The call as a statement, sometimes through a macro or with its code."""
-        w = self.r.randint(0, 5)
+    def call_text(self, call, rng=None):
+        """The call as a statement, sometimes through a macro or with its code
+        (drawn from rng, by default the program's stream)."""
+        w = (rng or self.r).randint(0, 5)
         if w == 0:
             return "CHECK(%s);" % call
         if w == 1:
@@ -252,12 +253,7 @@ class Gen:
                 "static int mpw_counted(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {",
                 "  mix(n);", "  return MPI_Allreduce(s, r, n, t, o, c);", "}"]
             call = "mpw_counted(%s, %s, %s, %s, %s, %s)" % (send, addr, count, mpitype, op, comm)
-        v = self.wr.randint(0, 3)
-        if v == 0:
-            return "CHECK(%s);" % call
-        if v == 1:
-            return "rc = %s; mix(rc == MPI_SUCCESS);" % call
-        return call + ";"
+        return self.call_text(call, self.wr)
 
     def filler(self, f, out):
         """A statement with no MPI call."""
