@@ -4,6 +4,8 @@
 // RUN: %ompi-opt --program-facts=%t.facts.json %s -o - -- %mpich_cflags | FileCheck --check-prefix=OUT %s
 // RUN: %ompi-opt --program-facts=%t.facts.json %S/Inputs/wrappers/caller.c -o %t.caller.c -- %mpich_cflags
 // RUN: FileCheck --check-prefix=CALLER --match-full-lines %s < %t.caller.c
+// RUN: %ompi-opt --whole-program --summary %s %S/Inputs/wrappers/comm.c %S/Inputs/wrappers/caller.c -- %mpich_cflags 2>/dev/null | FileCheck --check-prefix=SUMMARY %s
+// SUMMARY: (7 of the sites are calls of forwarding wrappers or uses of macros, judged as the MPI call they make; 6 of them changed)
 // Each file alone: caller.c knows nothing of addReal and is left as written.
 // RUN: %ompi-opt %S/Inputs/wrappers/caller.c -o - -- %mpich_cflags | diff - %S/Inputs/wrappers/caller.c
 // Open MPI's and SMPI's mpi.h spell the handles as addresses of globals: the same calls are inlined.

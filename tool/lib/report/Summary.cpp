@@ -194,6 +194,16 @@ void ompi::writeSummary(llvm::raw_ostream &OS, const std::vector<FileResult> &Fi
                       Total ? double(NDeclined) / Total : 0.0);
   OS << llvm::formatv("  {0,5} {1,5:P0}  not considered (no transformation handles the call)\n", NUntouched,
                       Total ? double(NUntouched) / Total : 0.0);
+  size_t NVia = 0, NViaChanged = 0;
+  for (const SiteKey &K : Order)
+    if (const Site &S = Sites[K]; !S.C->Via.empty()) {
+      ++NVia;
+      NViaChanged += !S.Changed.empty();
+    }
+  if (NVia)
+    OS << llvm::formatv("  ({0} of the sites are calls of forwarding wrappers or uses of macros, judged as the MPI "
+                        "call they make; {1} of them changed)\n",
+                        NVia, NViaChanged);
   if (!Changed.empty()) {
     OS << "\nChanged, by transformation:\n";
     for (auto It : bySize(Changed))
