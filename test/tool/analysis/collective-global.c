@@ -1,4 +1,6 @@
 // RUN: %ompi-opt --report %s -- %mpich_cflags 2>&1 | FileCheck %s
+// Open MPI's handles are globals of incomplete types (&ompi_mpi_comm_world):
+// RUN: %if openmpi %{ %ompi-opt --report %s -- %openmpi_cflags 2>&1 | FileCheck %s %}
 //
 // A global read straight after a collective set all of it (graph500's
 // validate.c) holds the collective's result on every rank, however else
@@ -48,6 +50,18 @@ static void validate_call(int v) {
   MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+// A handle right after a collective (found by difftest seed 111108): Open
+// MPI's MPI_COMM_WORLD is the address of a global of incomplete type.
+static int fwd(const void *s, void *r, long n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {
+  return MPI_Allreduce(s, r, (int)n, t, o, c);
+}
+static void handles(int v) {
+  int x = v, y = 0, z = v;
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_PROD, MPI_COMM_WORLD);
+  fwd(&z, &y, 1L, MPI_INT, MPI_PROD, MPI_COMM_WORLD);
+  printf("%d %d\n", x, y);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank;
@@ -55,6 +69,7 @@ int main(int argc, char **argv) {
   validate(rank);
   validate_late(rank);
   validate_call(rank);
+  handles(rank);
   printf("%g %g %g %g %ld\n", a, b, c, d, errs);
   MPI_Finalize();
   return 0;

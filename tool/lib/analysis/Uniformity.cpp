@@ -646,7 +646,8 @@ std::optional<std::string> Uniformity::collectiveOutVaries(const CallExpr *CE, c
     if (C.K == SymValue::Int && Size)
       Bytes = C.I * *Size;
   }
-  if (!Bytes || *Bytes < static_cast<int64_t>(Ctx.getTypeSizeInChars(V->getType()).getQuantity()))
+  if (!Bytes || V->getType()->isIncompleteType() ||
+      *Bytes < static_cast<int64_t>(Ctx.getTypeSizeInChars(V->getType()).getQuantity()))
     return llvm::formatv("{0} may be only partly set by {1} at line {2}", Name, M->Name, L).str();
   return std::nullopt;
 }

@@ -85,7 +85,7 @@ bool Uniformity::collectiveJustSet(const VarDecl *V, const DeclRefExpr *Ref, Fun
   if (const auto *E = dyn_cast_or_null<Expr>(Prev); !CE && E)
     CE = dyn_cast<CallExpr>(E->IgnoreParenCasts());
   const FunctionModel *M = CE ? modelOf(CE) : nullptr;
-  if (!M || !M->isCollective() || collectiveOutVaries(CE, V, Fn))
+  if (!M || !M->isCollective())
     return false;
   bool Output = false;
   for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
@@ -99,12 +99,14 @@ bool Uniformity::collectiveJustSet(const VarDecl *V, const DeclRefExpr *Ref, Fun
   const Stmt *Scope = Child;
   if (const auto *If = dyn_cast<IfStmt>(Child))
     Scope = If->getCond();
-  return Output && !anyNode(Scope, [](const Stmt *S) {
-           if (isa<CallExpr>(S) || isa<StmtExpr>(S))
-             return true;
-           if (const auto *B = dyn_cast<BinaryOperator>(S))
-             return B->isAssignmentOp();
-           const auto *U = dyn_cast<UnaryOperator>(S);
-           return U && U->isIncrementDecrementOp();
-         });
+  if (!Output || collectiveOutVaries(CE, V, Fn))
+    return false;
+  return !anyNode(Scope, [](const Stmt *S) {
+    if (isa<CallExpr>(S) || isa<StmtExpr>(S))
+      return true;
+    if (const auto *B = dyn_cast<BinaryOperator>(S))
+      return B->isAssignmentOp();
+    const auto *U = dyn_cast<UnaryOperator>(S);
+    return U && U->isIncrementDecrementOp();
+  });
 }
