@@ -286,19 +286,8 @@ public:
     }
     O.Transformed = std::move(*Text);
     O.Analysis.Notes = std::move(Notes);
-    if (Again && changesWrapperBody(*Again, Applied)) {
-      R.error("the second parse changed a wrapper's body, which it judges without the calls of it");
+    if (Again && !finishInlined(*Again, Applied, O))
       return; // the first parse's outcome stays
-    }
-    if (Again) {
-      std::vector<bool> Kept;
-      O.WrapperCallsInlined = restoreUnchanged(*Again, Applied, O.Transformed, Kept);
-      noteWrappers(*Again, Kept, O.Analysis);
-      const FileOutcome &First = Outcomes[Again->Index];
-      keepFirstParse(*Again, First.Analysis, O.Analysis);
-      O.Original = Again->Original;
-      O.Facts = First.Facts; // what the file tells the others: of its text as written
-    }
     if (Opts.RunChecks) {
       // Every check runs; the driver keeps what each file's selection asks for.
       CheckContext CC{Ctx, Ev, Derived, Uni, Plans, O.Analysis, O.Findings};
@@ -323,6 +312,25 @@ private:
   const PipelineOptions &Opts;
   std::vector<FileOutcome> &Outcomes;
   bool &Failed;
+
+  /// On the second parse of a file with inlined calls (P): the calls no
+  /// change touched written back, the wrappers named, the first parse's
+  /// judgement of the wrappers' bodies and its facts kept. False (and the
+  /// first parse's outcome stays) where a change touched such a body.
+  bool finishInlined(const PendingInline &P, const tooling::Replacements &Applied, FileOutcome &O) {
+    if (changesWrapperBody(P, Applied)) {
+      R.error("the second parse changed a wrapper's body, which it judges without the calls of it");
+      return false;
+    }
+    std::vector<bool> Kept;
+    O.WrapperCallsInlined = restoreUnchanged(P, Applied, O.Transformed, Kept);
+    noteWrappers(P, Kept, O.Analysis);
+    const FileOutcome &First = Outcomes[P.Index];
+    keepFirstParse(P, First.Analysis, O.Analysis);
+    O.Original = P.Original;
+    O.Facts = First.Facts; // what the file tells the others: of its text as written
+    return true;
+  }
 
   /// On the first parse: the calls of forwarding wrappers a transformation
   /// may want as MPI calls, to parse again inlined (not for the lint, whose
