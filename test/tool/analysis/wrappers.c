@@ -1,5 +1,5 @@
 // RUN: %ompi-opt --whole-program --report %s %S/Inputs/wrappers/comm.c %S/Inputs/wrappers/caller.c -- %mpich_cflags 2>&1 | FileCheck --check-prefix=REPORT %s
-// RUN: %ompi-opt --whole-program --facts-out=%t.facts.json %s %S/Inputs/wrappers/comm.c %S/Inputs/wrappers/caller.c -- %mpich_cflags
+// RUN: %ompi-opt --whole-program --facts-out=%t.facts.json %s %S/Inputs/wrappers/comm.c %S/Inputs/wrappers/caller.c %S/Inputs/wrappers/redefined.c -- %mpich_cflags
 // RUN: FileCheck --check-prefix=FACTS %s < %t.facts.json
 // RUN: %ompi-opt --program-facts=%t.facts.json %s -o - -- %mpich_cflags | FileCheck --check-prefix=OUT %s
 // RUN: %ompi-opt --program-facts=%t.facts.json %S/Inputs/wrappers/caller.c -o %t.caller.c -- %mpich_cflags
@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
 // FACTS-NOT: "twoSteps"
 // FACTS-NOT: "inPlace"
 // FACTS-NOT: "weakSum"
+// FACTS-NOT: "sum_app"
 
 // In caller.c (no mpi.h of its own): mpi.h in the blank line after its
 // #include, the two calls fused, every line where it was.

@@ -43,10 +43,36 @@ const Expr *uncast(const Expr *E, std::vector<QualType> &Casts) {
 
 /// The constant an argument of the wrapper's MPI call is, spelled as it
 /// may be written where mpi.h is included.
+/// Whether the handle H that A spells is the MPI's own where A is written:
+/// the innermost macro named H (if any) is defined in a system header or
+/// beside the header that declares MPI_Init, and a variable named H is
+/// declared there. A program that defines MPI_COMM_WORLD as its own
+/// communicator must not have it read as MPI's elsewhere.
+bool mpiSpelling(ASTContext &Ctx, const Expr *A, llvm::StringRef H) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Init = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get("MPI_Init")));
+  if (Init.empty())
+    return false;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(Init.front()->getLocation())));
+  auto Ours = [&](SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    return SM.isInSystemHeader(L) || llvm::sys::path::parent_path(SM.getFilename(L)) == Dir;
+  };
+  for (SourceLocation L = A->getBeginLoc(); L.isMacroID(); L = SM.getImmediateMacroCallerLoc(L))
+    if (Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts()) == H)
+      return Ours(SM.getImmediateSpellingLoc(L));
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()))
+    return Ours(DRE->getDecl()->getLocation());
+  return true; // spelled through a macro of another name only
+}
+
 std::optional<std::string> constantArg(const Evaluator &Ev, const Expr *A, QualType MT) {
   ASTContext &Ctx = Ev.context();
-  if (std::optional<std::string> H = Ev.spelledHandle(A))
+  if (std::optional<std::string> H = Ev.spelledHandle(A)) {
+    if (!mpiSpelling(Ctx, A, *H))
+      return std::nullopt;
     return *H;
+  }
   if (MT->isPointerType() && A->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
     return std::string("0");
   if (MT->isIntegerType())
