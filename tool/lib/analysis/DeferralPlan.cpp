@@ -292,11 +292,7 @@ private:
 
   /// The block a local V is declared in (the function's body, or an inner
   /// block), or null (a for-loop's declaration).
-  const CompoundStmt *scopeOf(const VarDecl *V) const {
-    auto Ps = Ctx.getParents(*V);
-    const Stmt *DS = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
-    return DS ? dyn_cast_or_null<CompoundStmt>(parent(DS)) : nullptr;
-  }
+  const CompoundStmt *scopeOf(const VarDecl *V) const { return declaringBlock(Ctx, V); }
 
   /// The inner block a local V dies at the end of, or null for the
   /// function's body.

@@ -589,16 +589,15 @@ private:
     return "";
   }
 
-  /// The '}' that ends the block declaring local variable V.
+  /// Where the scope of local variable V ends: the '}' of its block, or the
+  /// end of the for loop that declares it.
   SourceLocation scopeEnd(const VarDecl *V) {
+    if (const CompoundStmt *B = declaringBlock(Ctx, V))
+      return B->getRBracLoc();
     DynTypedNodeList Ps = Ctx.getParents(*V);
-    const Stmt *S = Ps.empty() ? nullptr : Ps[0].get<DeclStmt>();
-    for (int Depth = 0; S && Depth < 4; ++Depth) {
-      if (const auto *CS = dyn_cast<CompoundStmt>(S))
-        return CS->getRBracLoc();
-      S = parentStmt(Ctx, S);
-    }
-    return {};
+    const Stmt *DS = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    const auto *For = dyn_cast_or_null<ForStmt>(parentStmt(Ctx, DS));
+    return For ? For->getEndLoc() : SourceLocation();
   }
 
   /// Count, op, datatype, communicator and root: what the fused call needs

@@ -45,9 +45,8 @@ std::optional<std::vector<std::string>> useArguments(const SourceManager &SM, co
   std::vector<std::string> Args;
   int Depth = 1;
   size_t Start = size_t(SM.getFileOffset(T.getLocation()) - SM.getFileOffset(Begin)) + 1;
-  while (!L.LexFromRawLexer(T) || T.isNot(tok::eof)) {
-    if (T.is(tok::eof))
-      break;
+  // (LexFromRawLexer says true already with the last token: stop at eof.)
+  for (L.LexFromRawLexer(T); T.isNot(tok::eof); L.LexFromRawLexer(T)) {
     size_t At = size_t(SM.getFileOffset(T.getLocation()) - SM.getFileOffset(Begin));
     if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
       ++Depth;

@@ -87,20 +87,19 @@ bool Uniformity::collectiveJustSet(const VarDecl *V, const DeclRefExpr *Ref, Fun
   const FunctionModel *M = CE ? modelOf(CE) : nullptr;
   if (!M || !M->isCollective())
     return false;
-  bool Output = false;
+  bool Output = false; // V (&V, or the array V) is an output of the call
   for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
     if (sameOnEveryRank(*M, M->Args[I].R) && M->Args[I].R != Role::SendBuf) {
       const Expr *A = CE->getArg(I)->IgnoreParenCasts();
-      const auto *U = dyn_cast<UnaryOperator>(A);
-      const auto *D = dyn_cast<DeclRefExpr>(U && U->getOpcode() == UO_AddrOf ? U->getSubExpr()->IgnoreParens() : A);
-      Output |= D && D->getDecl() == V;
+      const VarDecl *D = addressedVar(A);
+      Output |= (D ? D : namedVar(A)) == V;
     }
+  if (!Output || collectiveOutVaries(CE, V, Fn))
+    return false;
   // The read's statement runs no code and writes nothing before the read.
   const Stmt *Scope = Child;
   if (const auto *If = dyn_cast<IfStmt>(Child))
     Scope = If->getCond();
-  if (!Output || collectiveOutVaries(CE, V, Fn))
-    return false;
   return !anyNode(Scope, [](const Stmt *S) {
     if (isa<CallExpr>(S) || isa<StmtExpr>(S))
       return true;

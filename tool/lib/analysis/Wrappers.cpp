@@ -27,6 +27,23 @@ QualType plain(ASTContext &Ctx, QualType T) {
 
 std::string spelling(ASTContext &Ctx, QualType T) { return plain(Ctx, T).getAsString(Ctx.getPrintingPolicy()); }
 
+/// The declaration of MPI_Init the file sees (mpi.h's), or null.
+const NamedDecl *mpiInit(ASTContext &Ctx) {
+  auto Found = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get("MPI_Init")));
+  return Found.empty() ? nullptr : Found.front();
+}
+
+/// The directory of the file that holds L (its expansion).
+std::string dirOf(const SourceManager &SM, SourceLocation L) {
+  return llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(L))).str();
+}
+
+/// Whether L is the MPI's: in a system header, or in MPIDir (the directory
+/// of the header that declares MPI_Init).
+bool inMPIHeaders(const SourceManager &SM, SourceLocation L, llvm::StringRef MPIDir) {
+  return L.isValid() && (SM.isInSystemHeader(SM.getExpansionLoc(L)) || dirOf(SM, L) == MPIDir);
+}
+
 /// E without parentheses and casts, and the types of the casts written.
 const Expr *uncast(const Expr *E, std::vector<QualType> &Casts) {
   while (true) {
@@ -41,8 +58,6 @@ const Expr *uncast(const Expr *E, std::vector<QualType> &Casts) {
   }
 }
 
-/// The constant an argument of the wrapper's MPI call is, spelled as it
-/// may be written where mpi.h is included.
 /// Whether the handle H that A spells is the MPI's own where A is written:
 /// the innermost macro named H (if any) is defined in a system header or
 /// beside the header that declares MPI_Init, and a variable named H is
@@ -50,22 +65,20 @@ const Expr *uncast(const Expr *E, std::vector<QualType> &Casts) {
 /// communicator must not have it read as MPI's elsewhere.
 bool mpiSpelling(ASTContext &Ctx, const Expr *A, llvm::StringRef H) {
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Init = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get("MPI_Init")));
-  if (Init.empty())
+  const NamedDecl *Init = mpiInit(Ctx);
+  if (!Init)
     return false;
-  llvm::StringRef Dir = llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(Init.front()->getLocation())));
-  auto Ours = [&](SourceLocation L) {
-    L = SM.getExpansionLoc(L);
-    return SM.isInSystemHeader(L) || llvm::sys::path::parent_path(SM.getFilename(L)) == Dir;
-  };
+  std::string Dir = dirOf(SM, Init->getLocation());
   for (SourceLocation L = A->getBeginLoc(); L.isMacroID(); L = SM.getImmediateMacroCallerLoc(L))
     if (Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts()) == H)
-      return Ours(SM.getImmediateSpellingLoc(L));
+      return inMPIHeaders(SM, SM.getImmediateSpellingLoc(L), Dir);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()))
-    return Ours(DRE->getDecl()->getLocation());
+    return inMPIHeaders(SM, DRE->getDecl()->getLocation(), Dir);
   return true; // spelled through a macro of another name only
 }
 
+/// The constant an argument of the wrapper's MPI call is, spelled as it
+/// may be written where mpi.h is included.
 std::optional<std::string> constantArg(const Evaluator &Ev, const Expr *A, QualType MT) {
   ASTContext &Ctx = Ev.context();
   if (std::optional<std::string> H = Ev.spelledHandle(A)) {
@@ -134,7 +147,6 @@ std::optional<WrapperFact> ompi::forwardingWrapper(const FunctionDecl *F, const 
   W.Line = SM.getExpansionLineNumber(CE->getBeginLoc());
   if (W.Returns)
     W.ReturnType = spelling(Ctx, F->getReturnType());
-  std::vector<bool> Used(F->getNumParams(), false);
   W.Pass.assign(F->getNumParams(), ParamPass::Exact);
   for (const ParmVarDecl *P : F->parameters()) {
     QualType PT = plain(Ctx, P->getType());
@@ -160,7 +172,6 @@ std::optional<WrapperFact> ompi::forwardingWrapper(const FunctionDecl *F, const 
     if (I <= Last) // each parameter once, in order: the caller's arguments keep their places
       return std::nullopt;
     Last = I;
-    Used[I] = true;
     QualType PT = plain(Ctx, PV->getType());
     bool VoidTarget = MT->isVoidPointerType() && PT->isPointerType();
     for (QualType C : Casts) {
@@ -198,6 +209,7 @@ public:
   WrapperCalls(ASTContext &Ctx, Preprocessor &PP, const Evaluator &Ev)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), Ev(Ev) {}
   std::vector<InlinedCall> Calls;
+  bool NeedsHeader = false; ///< the file does not include mpi.h
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *G = CE->getDirectCallee();
@@ -247,9 +259,6 @@ private:
   std::map<const FunctionDecl *, std::optional<WrapperFact>> Local;
   std::optional<std::string> MPIDir;
 
-public:
-  bool NeedsHeader = false; ///< the file does not include mpi.h
-
   /// The wrapper G is: defined in this translation unit, or (whole-program
   /// facts) by the program's other file.
   const WrapperFact *factOf(const FunctionDecl *G) {
@@ -283,13 +292,7 @@ public:
     IdentifierInfo &II = Ctx.Idents.get(Name);
     if (NeedsHeader) // mpi.h will declare it: the file must not
       return !PP.getMacroInfo(&II) && Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&II)).empty();
-    auto Ours = [&](SourceLocation L) {
-      if (L.isInvalid())
-        return false;
-      if (SM.isInSystemHeader(L))
-        return true;
-      return MPIDir && llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(L))) == *MPIDir;
-    };
+    auto Ours = [&](SourceLocation L) { return inMPIHeaders(SM, L, *MPIDir); };
     if (const MacroInfo *MI = PP.getMacroInfo(&II))
       return Ours(MI->getDefinitionLoc());
     auto Found = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&II));
@@ -298,14 +301,11 @@ public:
 
   bool visible(const WrapperFact &W) {
     if (!MPIDir) {
-      auto Found = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get("MPI_Init")));
-      if (!Found.empty() && SM.isWrittenInMainFile(Found.front()->getLocation()))
+      const NamedDecl *Init = mpiInit(Ctx);
+      if (Init && SM.isWrittenInMainFile(Init->getLocation()))
         return false;
-      NeedsHeader = Found.empty();
-      MPIDir =
-          NeedsHeader
-              ? std::string()
-              : llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(Found.front()->getLocation()))).str();
+      NeedsHeader = !Init;
+      MPIDir = Init ? dirOf(SM, Init->getLocation()) : std::string();
     }
     if (!fromMPI(W.MPIFunction))
       return false;
@@ -388,10 +388,6 @@ public:
   }
 };
 
-} // namespace
-
-namespace {
-
 /// Where "#include <mpi.h>" can replace a blank line of the main file of
 /// Ctx before offset Before without moving a line: the first blank line
 /// after the file's last #include before Before (or after the start) that
@@ -449,15 +445,13 @@ std::vector<InlinedCall> ompi::inlinableWrapperCalls(ASTContext &Ctx, Preprocess
       Out.push_back(std::move(C));
   if (Out.empty() || !V.NeedsHeader)
     return Out;
-  // Before the function that makes the first call.
+  // Before the file's first function definition (or the first call).
+  const SourceManager &SM = Ctx.getSourceManager();
   unsigned Before = Out.front().Begin;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->doesThisDeclarationHaveABody()) {
-      SourceRange R = F->getSourceRange();
-      SourceLocation B = Ctx.getSourceManager().getExpansionLoc(R.getBegin());
-      if (Ctx.getSourceManager().isWrittenInMainFile(B) && Ctx.getSourceManager().getFileOffset(B) < Before)
-        Before = std::min(Before, Ctx.getSourceManager().getFileOffset(B));
-    }
+    if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->doesThisDeclarationHaveABody())
+      if (SourceLocation B = SM.getExpansionLoc(F->getBeginLoc()); SM.isWrittenInMainFile(B))
+        Before = std::min(Before, SM.getFileOffset(B));
   auto [At, Length] = headerPlace(Ctx, Before);
   if (At < 0)
     return {};
@@ -465,7 +459,7 @@ std::vector<InlinedCall> ompi::inlinableWrapperCalls(ASTContext &Ctx, Preprocess
   H.Header = true;
   H.Begin = unsigned(At);
   H.End = unsigned(At) + Length;
-  H.Original = Ctx.getSourceManager().getBufferData(Ctx.getSourceManager().getMainFileID()).slice(H.Begin, H.End).str();
+  H.Original = SM.getBufferData(SM.getMainFileID()).slice(H.Begin, H.End).str();
   H.Text = "#include <mpi.h>";
   Out.insert(Out.begin(), std::move(H));
   return Out;

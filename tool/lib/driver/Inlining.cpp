@@ -13,14 +13,22 @@ PendingInline::PendingInline(std::string Orig, std::vector<InlinedCall> Cs, size
 
 namespace {
 
+/// Offset At of P.Original (outside every inlined call) in P.Text: moved
+/// by the calls before it.
+unsigned inInlinedText(const PendingInline &P, long At) {
+  long Shift = 0;
+  for (const InlinedCall &C : P.Calls)
+    if (long(C.End) <= At)
+      Shift += long(C.Text.size()) - long(C.End - C.Begin);
+  return unsigned(At + Shift);
+}
+
 /// The span of each inlined call in P.Text.
 std::vector<std::pair<unsigned, unsigned>> inlinedSpans(const PendingInline &P) {
   std::vector<std::pair<unsigned, unsigned>> Out;
-  long Shift = 0;
   for (const InlinedCall &C : P.Calls) {
-    unsigned B = unsigned(long(C.Begin) + Shift);
+    unsigned B = inInlinedText(P, C.Begin);
     Out.push_back({B, B + unsigned(C.Text.size())});
-    Shift += long(C.Text.size()) - long(C.End - C.Begin);
   }
   return Out;
 }
@@ -67,12 +75,7 @@ unsigned ompi::restoreUnchanged(const PendingInline &P, const clang::tooling::Re
     long D = P.Calls[I].StaticDefinitionAt;
     if (D < 0 || !Marked.insert(D).second)
       continue;
-    // The definition's place in the inlined text: after the calls before it.
-    long Shift = 0;
-    for (const InlinedCall &C : P.Calls)
-      if (long(C.End) <= D)
-        Shift += long(C.Text.size()) - long(C.End - C.Begin);
-    Edits.push_back({Applied.getShiftedCodePosition(unsigned(D + Shift)), 0, "__attribute__((unused)) "});
+    Edits.push_back({Applied.getShiftedCodePosition(inInlinedText(P, D)), 0, "__attribute__((unused)) "});
   }
   for (size_t I = 0; I < P.Calls.size(); ++I)
     if (P.Calls[I].Header && (N > 0 || !Restore(I)))
@@ -129,15 +132,8 @@ void ompi::keepFirstParse(const PendingInline &P, const FileResult &First, FileR
 }
 
 bool ompi::changesWrapperBody(const PendingInline &P, const clang::tooling::Replacements &Applied) {
-  for (const InlinedCall &C : P.Calls) {
-    if (C.DefinitionBegin < 0)
-      continue;
-    long Shift = 0; // the definition's place in the inlined text
-    for (const InlinedCall &X : P.Calls)
-      if (long(X.End) <= C.DefinitionBegin)
-        Shift += long(X.Text.size()) - long(X.End - X.Begin);
-    if (touches(Applied, unsigned(C.DefinitionBegin + Shift), unsigned(C.DefinitionEnd + Shift)))
-      return true;
-  }
-  return false;
+  return llvm::any_of(P.Calls, [&](const InlinedCall &C) {
+    return C.DefinitionBegin >= 0 &&
+           touches(Applied, inInlinedText(P, C.DefinitionBegin), inInlinedText(P, C.DefinitionEnd));
+  });
 }

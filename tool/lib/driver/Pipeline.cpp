@@ -348,10 +348,10 @@ private:
     });
     if (llvm::none_of(Calls, [](const InlinedCall &C) { return !C.Header; }))
       return;
-    R.Pending.try_emplace(absolute(R.Current.Path), SM(Ctx).getBufferData(SM(Ctx).getMainFileID()).str(),
-                          std::move(Calls), Outcomes.size());
+    const SourceManager &SM = Ctx.getSourceManager();
+    R.Pending.try_emplace(absolute(R.Current.Path), SM.getBufferData(SM.getMainFileID()).str(), std::move(Calls),
+                          Outcomes.size());
   }
-  static const SourceManager &SM(ASTContext &Ctx) { return Ctx.getSourceManager(); }
 
   /// The machine profile: the one named, or the default of the MPI whose
   /// mpi.h this source includes (Open MPI's defines OPEN_MPI, SimGrid's

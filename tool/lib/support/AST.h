@@ -127,6 +127,14 @@ inline const clang::Stmt *parentStmt(clang::ASTContext &Ctx, const clang::Stmt *
   return S ? parentStmt(Ctx, clang::DynTypedNode::create(*S)) : nullptr;
 }
 
+/// The block a local V is declared in (the function's body, or an inner
+/// block), or null (a for-loop's declaration).
+inline const clang::CompoundStmt *declaringBlock(clang::ASTContext &Ctx, const clang::VarDecl *V) {
+  auto Ps = Ctx.getParents(*V);
+  const clang::Stmt *DS = Ps.empty() ? nullptr : Ps[0].get<clang::Stmt>();
+  return DS ? llvm::dyn_cast_or_null<clang::CompoundStmt>(parentStmt(Ctx, DS)) : nullptr;
+}
+
 /// The statement E is used in, above any parentheses and casts around E;
 /// Child (if given) is set to the outermost of those (E itself when none).
 inline const clang::Stmt *parentThroughCasts(clang::ASTContext &Ctx, const clang::Expr *E,
