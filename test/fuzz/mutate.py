@@ -17,10 +17,12 @@ Each failing mutant is kept (--out) with the command that shows it. Exit
 status 0 when nothing failed, 1 otherwise.
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,6 +85,38 @@ def run(cmd, timeout):
         return None, "timed out after %ss" % timeout
 
 
+# What ompi-opt (like GCC's mpicc) accepts: legacy C is a warning, not an error.
+LENIENT = ["-Wno-error=" + w for w in ("implicit-function-declaration", "implicit-int", "int-conversion",
+                                       "incompatible-pointer-types", "incompatible-function-pointer-types",
+                                       "return-type")]
+
+
+def check(a, cflags, work, i, text):
+    """Runs ompi-opt on mutant i: (why it failed or None, whether it parsed, whether it changed)."""
+    src, dst = os.path.join(work, "m%d.c" % i), os.path.join(work, "out%d.c" % i)
+    with open(src, "w") as f:
+        f.write(text)
+    syntax = [a.clang, "-fsyntax-only", "-w", "-std=gnu11"] + LENIENT + cflags + [
+        "-I" + os.path.join(ROOT, "runtime", "include"), "-I" + os.path.join(ROOT, "templates")]
+    valid = run(syntax + [src], a.timeout)[0] == 0
+    rc, err = run([a.ompi_opt, "--line-directives", src, "-o", dst, "--"] + cflags, a.timeout)
+    why, changed = None, False
+    if rc is None:
+        why = "hang"
+    elif rc < 0 or "Stack dump" in err or "LLVM ERROR" in err or "Assertion" in err:
+        why = "crash (%s)" % (rc if rc < 0 else err.strip().splitlines()[-1][:100])
+    elif rc == 0:
+        changed = open(dst).read() != text
+        if changed and not valid:
+            why = "changed a source Clang rejects"
+        elif changed and run(syntax + [dst], a.timeout)[0] != 0:
+            why = "the transformed source does not compile"
+    for f in (src, dst):
+        if os.path.exists(f):
+            os.remove(f)
+    return why, rc == 0, changed
+
+
 def main():
     ap = argparse.ArgumentParser(description="robustness fuzzing of ompi-opt on mutated sources")
     ap.add_argument("seconds", type=float)
@@ -93,52 +127,41 @@ def main():
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--out", default="fuzz-tool-failures")
     ap.add_argument("--count", type=int, default=0, help="stop after this many mutants (0: only the time limit)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="mutants checked at once (default: one per core); the mutants and the report are the same "
+                         "for any value")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     cflags = mpich_cflags()
     corpus = seeds(rng)
     work = tempfile.mkdtemp(prefix="fuzz-tool-")
-    src, dst = os.path.join(work, "m.c"), os.path.join(work, "out.c")
     counts = {"mutants": 0, "accepted": 0, "transformed": 0, "failures": 0}
     end = time.time() + a.seconds
-    while time.time() < end and (not a.count or counts["mutants"] < a.count):
-        text = mutate(rng.choice(corpus), rng)
-        with open(src, "w") as f:
-            f.write(text)
-        counts["mutants"] += 1
-        # What ompi-opt (like GCC's mpicc) accepts: legacy C is a warning, not an error.
-        lenient = ["-Wno-error=" + w for w in ("implicit-function-declaration", "implicit-int", "int-conversion",
-                                               "incompatible-pointer-types", "incompatible-function-pointer-types",
-                                               "return-type")]
-        syntax = [a.clang, "-fsyntax-only", "-w", "-std=gnu11"] + lenient + cflags + [
-            "-I" + os.path.join(ROOT, "runtime", "include"), "-I" + os.path.join(ROOT, "templates")]
-        valid = run(syntax + [src], a.timeout)[0] == 0
-        rc, err = run([a.ompi_opt, "--line-directives", src, "-o", dst, "--"] + cflags, a.timeout)
-        why = None
-        if rc is None:
-            why = "hang"
-        elif rc < 0 or "Stack dump" in err or "LLVM ERROR" in err or "Assertion" in err:
-            why = "crash (%s)" % (rc if rc < 0 else err.strip().splitlines()[-1][:100])
-        elif rc == 0:
-            counts["accepted"] += 1
-            changed = open(dst).read() != text
-            counts["transformed"] += changed
-            if changed and not valid:
-                why = "changed a source Clang rejects"
-            elif changed and run(syntax + [dst], a.timeout)[0] != 0:
-                why = "the transformed source does not compile"
-        if why:
-            counts["failures"] += 1
-            os.makedirs(a.out, exist_ok=True)
-            keep = os.path.join(a.out, "mutant%d.c" % counts["failures"])
-            with open(keep, "w") as f:
-                f.write(text)
-            print("fuzz-tool: %s: %s (ompi-opt %s -o out.c -- %s)" % (keep, why, keep, " ".join(cflags)))
-            sys.stdout.flush()
-        if counts["mutants"] % 500 == 0:
-            print("fuzz-tool: %(mutants)d mutants, %(accepted)d parsed, %(transformed)d transformed, "
-                  "%(failures)d failures" % counts)
-            sys.stdout.flush()
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        while time.time() < end and (not a.count or counts["mutants"] < a.count):
+            batch = 4 * max(1, a.jobs)
+            if a.count:
+                batch = min(batch, a.count - counts["mutants"])
+            texts = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
+            first = counts["mutants"]
+            results = pool.map(lambda it: check(a, cflags, work, first + it[0], it[1]), enumerate(texts))
+            for text, (why, accepted, changed) in zip(texts, results):
+                counts["mutants"] += 1
+                counts["accepted"] += accepted
+                counts["transformed"] += changed
+                if why:
+                    counts["failures"] += 1
+                    os.makedirs(a.out, exist_ok=True)
+                    keep = os.path.join(a.out, "mutant%d.c" % counts["failures"])
+                    with open(keep, "w") as f:
+                        f.write(text)
+                    print("fuzz-tool: %s: %s (ompi-opt %s -o out.c -- %s)" % (keep, why, keep, " ".join(cflags)))
+                    sys.stdout.flush()
+                if counts["mutants"] % 500 == 0:
+                    print("fuzz-tool: %(mutants)d mutants, %(accepted)d parsed, %(transformed)d transformed, "
+                          "%(failures)d failures" % counts)
+                    sys.stdout.flush()
+    shutil.rmtree(work, ignore_errors=True)
     print("fuzz-tool: %(mutants)d mutants, %(accepted)d parsed, %(transformed)d transformed, %(failures)d failures"
           % counts)
     return 1 if counts["failures"] else 0

@@ -33,9 +33,25 @@ case $src in
   *.cpp) cc=$(mpicxx_of "$impl"); std="-std=c++17 -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX" ;; # no deprecated C++ bindings
   *) cc=$(mpicc_of "$impl"); std=-std=c11 ;;
 esac
-# shellcheck disable=SC2086 # RT_CFLAGS: sanitizer flags (OMPI_SANITIZE builds)
-"$cc" $std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I"$RT_SRC_ROOT/runtime/include" -I"$RT_SRC_ROOT/templates" -o "$name" "$src" -L"$lib" $pre -lompi-rt $omp -lm \
-  || fail "$src did not compile"
+# One build per program: many tests run the same program under other
+# settings (an algorithm forced, another process count). The key covers
+# everything the binary is made of: the compiler command, the source and
+# the headers beside it, the runtime's and the templates' headers, and the
+# library. Built under a temporary name and renamed (ctest -j).
+flags="$std -O2 -Wall -Wextra -Werror ${RT_CFLAGS:-} -I$RT_SRC_ROOT/runtime/include -I$RT_SRC_ROOT/templates"
+key=$({
+  echo "$cc $flags -L$lib $pre -lompi-rt $omp -lm"
+  cat "$src" "$(dirname "$src")"/*.h "$lib/libompi-rt.a"
+  find "$RT_SRC_ROOT/runtime/include" "$RT_SRC_ROOT/templates" -type f -print0 | sort -z | xargs -0 cat
+} 2> /dev/null | sha1sum | cut -c1-16)
+bin=$RT_BUILD_DIR/test/rt-bin/$impl-$name-$key
+if [ ! -x "$bin" ]; then
+  mkdir -p "$(dirname "$bin")"
+  # shellcheck disable=SC2086 # flags: several words (RT_CFLAGS: sanitizer flags)
+  "$cc" $flags -o "$bin.$$" "$src" -L"$lib" $pre -lompi-rt $omp -lm || fail "$src did not compile"
+  mv -f "$bin.$$" "$bin"
+fi
+cp -f "$bin" "$name"
 
 set +e
 env "$@" bash -c '. "$0"; launch "$1" "$2" "./$3"' "$(dirname "$0")/../mpi.sh" "$impl" "$n" "$name" > out.txt 2>&1
