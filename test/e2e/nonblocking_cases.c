@@ -135,6 +135,36 @@ static long own(MPI_Request *mine, int *buf, int it) {
   return sum;
 }
 
+/* Requests in heap memory whose size changes with the iteration (1 to 3
+   neighbours each way), freed at the end: MPI_Waitall, then every request
+   is MPI_REQUEST_NULL. */
+static long heap(int it) {
+  int nn = 1 + it % 3, k, i, flag;
+  int in[3][N], out[3][N];
+  long sum = 0;
+  MPI_Status sts[6];
+  MPI_Request *reqs = (MPI_Request *)malloc((size_t)(2 * nn) * sizeof(MPI_Request));
+  if (!reqs)
+    return 0;
+  for (k = 0; k < nn; k++) {
+    for (i = 0; i < N; i++)
+      out[k][i] = rank * 100 + k * 7 + i + it;
+    MPI_Irecv(in[k], N, MPI_INT, (rank + size - 1) % size, 30 + k, MPI_COMM_WORLD, &reqs[2 * k]);
+    MPI_Isend(out[k], N, MPI_INT, (rank + 1) % size, 30 + k, MPI_COMM_WORLD, reqs + 2 * k + 1);
+  }
+  MPI_Waitall(2 * nn, reqs, sts);
+  for (k = 0, flag = 1; k < 2 * nn; k++)
+    flag = flag && reqs[k] == MPI_REQUEST_NULL;
+  for (k = 0; k < nn; k++)
+    for (i = 0; i < N; i++)
+      sum += (long)in[k][i] * (k + 2);
+  if (it % 5 == 0)
+    say("rank %d heap %d: sum %ld all null %d source %d tag %d\n", rank, it, sum, flag, sts[0].MPI_SOURCE,
+        sts[2 * nn - 2].MPI_TAG);
+  free(reqs);
+  return sum;
+}
+
 int main(int argc, char **argv) {
   int u[N], buf[N], it, i;
   long total = 0;
@@ -150,6 +180,7 @@ int main(int argc, char **argv) {
     total += ring(it);
     total += neighbours(it);
     total += own(&mine, buf, it);
+    total += heap(it);
   }
   MPI_Request_free(&mine);
   say("rank %d total %ld\n", rank, total);

@@ -77,6 +77,9 @@ class Gen:
         # the seed made it before they existed.
         self.wr = random.Random(seed * 7919 + 1)
         self.wrappers = {}       # name -> definition lines
+        # Requests of nonblocking exchanges in heap memory: a stream of
+        # their own too.
+        self.hr = random.Random(seed * 104729 + 3)
 
     # --- names and values -------------------------------------------------
     def fresh(self, prefix):
@@ -599,7 +602,18 @@ class Gen:
         rq, st, k, fl, ix = (self.fresh(x) for x in ("rq", "st", "k", "fl", "ix"))
         n = self.r.randint(1, 3)
         v = self.fresh("v")
-        f.locals.append("MPI_Request %s[%d]; MPI_Status %s[%d]; int %s; long %s[%d];" % (rq, 2 * n, st, 2 * n, k, v, n))
+        # The requests in an array, or in heap memory allocated for the
+        # exchange and freed after it (nonblocking-persistent follows a
+        # pointer that alone reaches its memory).
+        heap = self.hr.choice([0, 0, 0, 1, 2])
+        if heap:
+            f.locals.append("MPI_Request *%s; MPI_Status %s[%d]; int %s; long %s[%d];" % (rq, st, 2 * n, k, v, n))
+            out.append("%s = %s;" % (rq, "malloc(%d * sizeof(MPI_Request))" % (2 * n) if heap == 1 else
+                                     "(MPI_Request *)calloc(%d, sizeof(MPI_Request))" % (2 * n)))
+            out.append("if (!%s) abort();" % rq)
+        else:
+            f.locals.append("MPI_Request %s[%d]; MPI_Status %s[%d]; int %s; long %s[%d];"
+                            % (rq, 2 * n, st, 2 * n, k, v, n))
         right, left = "(rank + 1) % size", "(rank + size - 1) % size"
         pair = n == 1 and self.chance(0.5)
         # Calls in an if or with their result kept (what communication-overlap
@@ -680,6 +694,8 @@ class Gen:
         if not pair:
             out.append("for (%s = 0; %s < %d; %s++) %s += %s[%s] * (%s + 1);" % (k, k, n, k, u, v, k, k))
         out.append("for (%s = 0; %s < %d; %s++) mix(%s[%s] == MPI_REQUEST_NULL);" % (k, k, 2 * n, k, rq, k))
+        if heap:
+            out.append("free(%s);" % rq if heap == 1 else "if (%s != NULL) free(%s);" % (rq, rq))
 
     def after_waits(self, f, out, t, u, gz, rc):
         """Computation after a nonblocking exchange's waits (what

@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
 // FACTS-NEXT: "address_taken": null,
 // FACTS-NEXT: "collective": false,
 // FACTS-NEXT: "defined": true,
+// FACTS-NEXT: "frees": [],
 // FACTS-NEXT: "fresh": true,
 // FACTS: "verbose": {
 // FACTS-NEXT: "defined": true,

@@ -1,5 +1,6 @@
 //===- NonblockingPlan.cpp - Nonblocking calls through persistent requests ===//
 #include "analysis/NonblockingPlan.h"
+#include "analysis/OwnedMemory.h"
 #include "analysis/PersistentPlan.h"
 #include "analysis/RewriteSites.h"
 #include "mpi/CallModel.h"
@@ -55,8 +56,14 @@ const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &
       if (!isa<ArraySubscriptExpr>(E) && !isa<DeclRefExpr>(E))
         break;
     }
-  } else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
-    E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
+  } else {
+    // reqs + i, reqs + 2 * k + 1
+    while (const auto *B = dyn_cast<BinaryOperator>(E))
+      if (!B->isAdditiveOp() || !B->getType()->isPointerType())
+        break;
+      else
+        E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
+  }
   const auto *D = dyn_cast<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
   if (!V) {
@@ -71,8 +78,9 @@ const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &
           ": another function may complete or free the request";
     return nullptr;
   }
-  if (!requestVariableType(V->getType())) {
-    Why = "its request variable '" + V->getNameAsString() + "' is not an MPI_Request or an array of them";
+  if (!requestVariableType(V->getType()) && !requestPointerType(V->getType())) {
+    Why = "its request variable '" + V->getNameAsString() +
+          "' is not an MPI_Request, an array of them or a pointer to them";
     return nullptr;
   }
   return V;
@@ -170,7 +178,82 @@ std::string useProblem(const SourceManager &SM, const VarDecl *V, const Expr *E,
                        Name, Line);
 }
 
-Storage storageOf(ASTContext &Ctx, const FunctionDecl *F, const VarDecl *V) {
+/// Why the use of request pointer V's value at E (climbed to consumer P) is
+/// one the templates cannot follow, or "": besides what useProblem allows,
+/// the pointer may be freed (free, or a function that only frees it) and
+/// tested (`if (reqs)`, `reqs == NULL`).
+std::string pointerUseProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl *V, const Expr *E, Use K,
+                              const Stmt *P, Storage &S) {
+  if (K == Use::Pointer && isa<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const Expr *Child = E;
+    const Stmt *Up = parentThroughCasts(Ctx, E, &Child);
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Up))
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+        if (Call->getArg(I) == Child && Owned.freesArg(Call, I))
+          return "";
+    const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+    const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+    const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
+    if ((B && (B->isEqualityOp() || B->isLogicalOp())) || (U && U->getOpcode() == UO_LNot) ||
+        (C && C->getCastKind() == CK_PointerToBoolean) || isCondition(Up, Child))
+      return "";
+    if (isa_and_nonnull<CallExpr>(Up)) // through a cast to the parameter's type: say which call
+      return useProblem(Ctx.getSourceManager(), V, Child, K, Up, S);
+  }
+  return useProblem(Ctx.getSourceManager(), V, E, K, P, S);
+}
+
+/// The uses of a request pointer V (MPI_Request *reqs): every value it is
+/// given is a fresh object or null, so its memory is reached through it
+/// alone, and its value is used only as useProblem and pointerUseProblem
+/// allow; never copied, kept or its address taken.
+Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
+  Storage S;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = "'" + V->getNameAsString() + "'";
+  auto Line = [&](const Stmt *X) { return SM.getPresumedLineNumber(SM.getFileLoc(X->getBeginLoc())); };
+  auto NotFresh = [&](const Stmt *At) {
+    return llvm::formatv("the request pointer {0} is given memory other code may reach at line {1} (only an "
+                         "allocation or a null pointer keeps its requests where the tool sees every use)",
+                         Name, Line(At))
+        .str();
+  };
+  if (const Expr *Init = V->getInit(); Init && !Owned.freshObject(Init))
+    S.Why = NotFresh(Init);
+  RefFinder Refs(V);
+  Refs.TraverseStmt(F->getBody());
+  for (size_t I = 0; I < Refs.Refs.size() && S.Why.empty(); ++I) {
+    const Expr *E = Refs.Refs[I];
+    const Stmt *P = parentStmt(Ctx, E);
+    while (isa_and_nonnull<ParenExpr>(P)) {
+      E = cast<Expr>(P);
+      P = parentStmt(Ctx, P);
+    }
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(P); B && B->getOpcode() == BO_Assign && B->getLHS() == E) {
+      if (!Owned.freshObject(B->getRHS()))
+        S.Why = NotFresh(B);
+      continue;
+    }
+    if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
+      continue;
+    const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
+    if (!C || C->getCastKind() != CK_LValueToRValue) {
+      S.Why = llvm::formatv("the request pointer {0} is used at line {1} in a way the templates cannot follow (its "
+                            "address taken, or changed other than by an assignment)",
+                            Name, Line(E));
+      break;
+    }
+    E = C;
+    Use K = Use::Pointer;
+    const Stmt *Q = climb(Ctx, E, K);
+    S.Why = pointerUseProblem(Ctx, Owned, V, E, K, Q, S);
+  }
+  return S;
+}
+
+Storage storageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
+  if (requestPointerType(V->getType()))
+    return pointerStorageOf(Ctx, Owned, F, V);
   Storage S;
   RefFinder Refs(V);
   Refs.TraverseStmt(F->getBody());
@@ -199,9 +282,10 @@ std::string completionProblem(const ASTContext &Ctx, const CallExpr *Call, const
 }
 
 /// The plan of one function's starts, grouped by request variable.
-void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, const FileResult &Calls,
-                  const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
-                  const FunctionDecl *F, const std::vector<const CallResult *> &Starts, NonblockingPlan &Plan) {
+void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
+                  const FileResult &Calls, const MachineProfile *Profile,
+                  llvm::function_ref<bool(const CallExpr *)> Taken, const FunctionDecl *F,
+                  const std::vector<const CallResult *> &Starts, NonblockingPlan &Plan) {
   auto Decline = [&](const CallResult &C, const std::string &Why) {
     Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
                                            C.Function + " not through a persistent request", Why));
@@ -219,7 +303,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, con
     std::string Why;
     const VarDecl *V = requestBase(Ctx, C->expr(Role::Request), Why);
     if (V && !Vars.count(V)) {
-      Storage S = storageOf(Ctx, F, V);
+      Storage S = storageOf(Ctx, Owned, F, V);
       for (const CallExpr *W : S.Completions)
         if (S.Why.empty())
           S.Why = completionProblem(Ctx, W, Calls, Taken);
@@ -250,16 +334,23 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, con
         Transform, true, C->File, C->Line, C->Column,
         llvm::formatv("{0} through {1}'s cache of persistent requests ({2})", C->Function, F->getNameAsString(), N.To)
             .str(),
-        llvm::formatv("its request variable '{0}' is local to {1} and only nonblocking starts, waits and tests, "
-                      "assignments and comparisons use it, so {2} on it, rewritten alike, {3} the only completion: "
-                      "a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache, static "
-                      "in {1}, keeps up to 32 persistent requests keyed by every argument, made at the first start "
-                      "with new arguments, reused while inactive, freed at MPI_Finalize; {4}",
-                      V->getName(), F->getNameAsString(),
-                      Vars[V].Completions.size() == 1
-                          ? std::string("the one wait or test")
-                          : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
-                      Vars[V].Completions.size() == 1 ? "is" : "are", Figure)
+        llvm::formatv(
+            "{5} and only nonblocking starts, waits and tests, "
+            "assignments and comparisons use it, so {2} on it, rewritten alike, {3} the only completion: "
+            "a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache, static "
+            "in {1}, keeps up to 32 persistent requests keyed by every argument, made at the first start "
+            "with new arguments, reused while inactive, freed at MPI_Finalize; {4}",
+            V->getName(), F->getNameAsString(),
+            Vars[V].Completions.size() == 1 ? std::string("the one wait or test")
+                                            : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
+            Vars[V].Completions.size() == 1 ? "is" : "are", Figure,
+            requestPointerType(V->getType())
+                ? llvm::formatv("its requests are in memory that only '{0}', local to {1}, reaches (every "
+                                "value it is given is a fresh allocation or a null pointer; it is only "
+                                "freed and tested otherwise)",
+                                V->getName(), F->getNameAsString())
+                      .str()
+                : llvm::formatv("its request variable '{0}' is local to {1}", V->getName(), F->getNameAsString()).str())
             .str());
     N.Note.Kind = NoteKind::Template;
     N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
@@ -278,7 +369,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, con
 
 } // namespace
 
-NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived,
+NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                                       const FileResult &Calls, const MachineProfile *Profile,
                                       llvm::function_ref<bool(const CallExpr *)> Taken) {
   NonblockingPlan Plan;
@@ -295,6 +386,6 @@ NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerive
     Starts[C.Caller].push_back(&C);
   }
   for (const FunctionDecl *F : Order)
-    planFunction(Ctx, Ev, Derived, Calls, Profile, Taken, F, Starts[F], Plan);
+    planFunction(Ctx, Ev, Derived, Owned, Calls, Profile, Taken, F, Starts[F], Plan);
   return Plan;
 }

@@ -12,7 +12,13 @@
 //  - V is a variable of the function (automatic, or static in it; not a
 //    parameter, a global, a struct member or memory behind a pointer) whose
 //    type is MPI_Request or an array of them, so no other function can
-//    reach it except through an address the function gives away;
+//    reach it except through an address the function gives away; or a
+//    pointer to MPI_Request, local to the function, whose every value is a
+//    fresh allocation or a null pointer (OwnedMemory.h: malloc, calloc, a
+//    function of the program that returns one) and which is otherwise only
+//    freed (free, or a function of the program that only frees its
+//    parameter) and tested, never copied or its address taken, so its
+//    memory is reached through it alone;
 //  - every use of V in the function is the request argument of an MPI
 //    nonblocking start (any: those not rewritten make ordinary requests),
 //    the request argument of MPI_Wait, MPI_Waitall, MPI_Waitany,
@@ -52,6 +58,8 @@ class ASTContext;
 
 namespace ompi {
 
+class OwnedMemory;
+
 /// A call rewritten to its template with the function's cache.
 struct NonblockingCall {
   const clang::CallExpr *Call = nullptr;
@@ -72,7 +80,7 @@ struct NonblockingPlan {
 };
 
 /// Taken: the calls another transformation already rewrote.
-NonblockingPlan planNonblocking(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived,
+NonblockingPlan planNonblocking(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                                 const FileResult &Calls, const MachineProfile *Profile,
                                 llvm::function_ref<bool(const clang::CallExpr *)> Taken);
 

@@ -34,25 +34,31 @@ const VarDecl *refVar(const Expr *E) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
-/// Whether F, defined in this file, only frees its parameter ArgNo: every
-/// use of it is the argument of free (a wrapper such as the PRK's
-/// `prk_free(p) { free(p); }`), so the memory passed goes nowhere else.
-bool freesOnly(const FunctionDecl *F, unsigned ArgNo) {
+} // namespace
+
+bool ompi::freesOnly(const FunctionDecl *F, unsigned ArgNo) {
   const FunctionDecl *Def = nullptr;
   if (!F || !F->hasBody(Def) || ArgNo >= Def->getNumParams())
     return false;
   const ParmVarDecl *PV = Def->getParamDecl(ArgNo);
-  unsigned Frees = 0, Refs = 0; // every reference must be a free's argument
+  ASTContext &Ctx = Def->getASTContext();
+  unsigned Frees = 0, Refs = 0, Tests = 0; // every reference must be a free's argument or a test
   anyNode(Def->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     Frees += CE && calleeName(CE) == "free" && CE->getNumArgs() == 1 && refVar(CE->getArg(0)) == PV;
     const auto *D = dyn_cast<DeclRefExpr>(S);
-    Refs += D && D->getDecl() == PV;
+    if (D && D->getDecl() == PV) {
+      Refs++;
+      const Expr *Child = D;
+      const Stmt *Parent = parentThroughCasts(Ctx, D, &Child);
+      const auto *B = dyn_cast_or_null<BinaryOperator>(Parent);
+      const auto *U = dyn_cast_or_null<UnaryOperator>(Parent);
+      Tests += (B && B->isEqualityOp()) || (U && U->getOpcode() == UO_LNot) || isCondition(Parent, Child);
+    }
     return false;
   });
-  return Frees && Frees == Refs;
+  return Frees && Frees + Tests == Refs;
 }
-} // namespace
 
 namespace ompi {
 
@@ -103,7 +109,6 @@ private:
   }
 
   void pointerUse(OwnedPointer &P, const DeclRefExpr *D);
-  bool testUse(const Stmt *Parent, const Expr *Child);
   void callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, const Expr *Index);
   void elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index);
 };
@@ -159,7 +164,7 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
     }
     return escape(P, llvm::formatv("the value of {0} is copied or moved at line {1}", Name, L));
   }
-  if (testUse(Parent, Child) || isa<UnaryExprOrTypeTraitExpr>(Parent))
+  if (isCondition(Parent, Child) || isa<UnaryExprOrTypeTraitExpr>(Parent))
     return;
   if (const auto *CE = dyn_cast<CallExpr>(Parent))
     return callUse(P, CE, Child, nullptr);
@@ -171,21 +176,6 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
   escape(P, llvm::formatv("the value of {0} is kept at line {1}", Name, L));
 }
 
-/// Whether Child is the condition Parent tests.
-bool OwnedUses::testUse(const Stmt *Parent, const Expr *Child) {
-  if (const auto *I = dyn_cast<IfStmt>(Parent))
-    return I->getCond() == Child;
-  if (const auto *W = dyn_cast<WhileStmt>(Parent))
-    return W->getCond() == Child;
-  if (const auto *Do = dyn_cast<DoStmt>(Parent))
-    return Do->getCond() == Child;
-  if (const auto *F = dyn_cast<ForStmt>(Parent))
-    return F->getCond() == Child;
-  if (const auto *C = dyn_cast<ConditionalOperator>(Parent))
-    return C->getCond() == Child;
-  return false;
-}
-
 /// The pointer (or an element's address, Index) passed to a call.
 void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, const Expr *Index) {
   llvm::StringRef Name = P.Var->getName(), Callee = calleeName(CE);
@@ -194,7 +184,7 @@ void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, co
     ++ArgNo;
   if (ArgNo == CE->getNumArgs())
     return escape(P, llvm::formatv("{0} is called through at line {1}", Name, L));
-  if ((Callee == "free" || freesOnly(CE->getDirectCallee(), ArgNo)) && !Index)
+  if (OM.freesArg(CE, ArgNo) && !Index)
     return;
   if (Callee == "realloc" && ArgNo == 0 && !Index) {
     const auto *B = dyn_cast_or_null<BinaryOperator>(parentThroughCasts(Ctx, CE));
@@ -253,7 +243,20 @@ void OwnedUses::elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index)
                           line(Elem)));
 }
 
-OwnedMemory::OwnedMemory(ASTContext &Ctx, FreshElsewhere Fresh) : Ctx(Ctx), Fresh(std::move(Fresh)) {}
+OwnedMemory::OwnedMemory(ASTContext &Ctx, FreshElsewhere Fresh, FreesElsewhere Frees)
+    : Ctx(Ctx), Fresh(std::move(Fresh)), Frees(std::move(Frees)) {}
+
+bool OwnedMemory::freesArg(const CallExpr *CE, unsigned ArgNo) {
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  if (!F || ArgNo >= CE->getNumArgs())
+    return false;
+  if (calleeName(CE) == "free")
+    return CE->getNumArgs() == 1;
+  const FunctionDecl *Def = nullptr;
+  if (F->hasBody(Def))
+    return freesOnly(Def, ArgNo);
+  return Frees && Frees(F, ArgNo);
+}
 
 void OwnedMemory::collect() {
   if (Collected)

@@ -81,7 +81,10 @@ public:
   /// Whether a function the file does not define returns a fresh object
   /// (ProgramFacts' answer).
   using FreshElsewhere = std::function<bool(const clang::FunctionDecl *)>;
-  OwnedMemory(clang::ASTContext &Ctx, FreshElsewhere Fresh);
+  /// Whether a function the file does not define only frees its parameter
+  /// ArgNo (ProgramFacts' answer).
+  using FreesElsewhere = std::function<bool(const clang::FunctionDecl *, unsigned ArgNo)>;
+  OwnedMemory(clang::ASTContext &Ctx, FreshElsewhere Fresh, FreesElsewhere Frees = nullptr);
 
   /// The uses of pointer variable V (any declaration of it); null when V is
   /// not a pointer to arithmetic data or void (or is a parameter).
@@ -90,10 +93,18 @@ public:
   std::vector<const OwnedPointer *> all();
   /// Whether F, defined in this file, returns a fresh object on every return.
   bool returnsFresh(const clang::FunctionDecl *F);
+  /// Whether E (through casts) is a fresh object (an allocation, or a call of
+  /// a function that returns one) or a null pointer.
+  bool freshObject(const clang::Expr *E) { return freshValue(E, nullptr); }
+  /// Whether the call CE only frees its argument ArgNo: free, or a function
+  /// (of this file, or of another by the program's facts) whose every use of
+  /// that parameter is free's argument or a test of it.
+  bool freesArg(const clang::CallExpr *CE, unsigned ArgNo);
 
 private:
   clang::ASTContext &Ctx;
   FreshElsewhere Fresh;
+  FreesElsewhere Frees;
   bool Collected = false;
   std::map<const clang::VarDecl *, OwnedPointer> Pointers;
   std::map<const clang::FunctionDecl *, bool> FreshMemo;
@@ -103,6 +114,12 @@ private:
   bool freshValue(const clang::Expr *E, const clang::VarDecl *Self);
   friend class OwnedUses;
 };
+
+/// Whether F, defined in this file, only frees its parameter ArgNo: every
+/// use of it is the argument of free or a test (`if (p) free(p);`, a wrapper
+/// such as the PRK's `prk_free(p) { free(p); }`), so the memory passed goes
+/// nowhere else.
+bool freesOnly(const clang::FunctionDecl *F, unsigned ArgNo);
 
 /// Whether V's type makes it a candidate owner (a non-parameter pointer to
 /// arithmetic data or void).

@@ -1,6 +1,7 @@
 //===- ProgramFacts.cpp - What one file tells the others about uniformity ---===//
 #include "analysis/ProgramFacts.h"
 #include "analysis/AggregationPlan.h"
+#include "analysis/OwnedMemory.h"
 #include "analysis/Uniformity.h"
 #include "analysis/Wrappers.h"
 #include "mpi/MPIModel.h"
@@ -127,6 +128,9 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       FF.Defined = true;
       FF.Collective = Uni.alwaysCollective(F);
       FF.Fresh = Uni.returnsFresh(F);
+      for (unsigned I = 0; I < F->getNumParams(); ++I)
+        if (F->getParamDecl(I)->getType()->isPointerType() && freesOnly(F, I))
+          FF.Frees.push_back(I);
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
     }
@@ -191,6 +195,9 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     To.Defined |= F.Defined;
     To.Collective |= F.Collective;
     To.Fresh |= F.Fresh;
+    for (unsigned I : F.Frees)
+      if (!llvm::is_contained(To.Frees, I))
+        To.Frees.push_back(I);
     keepFirst(To.Result, F.Result);
     keepFirst(To.AddressTaken, F.AddressTaken);
   }
@@ -255,11 +262,9 @@ std::string ProgramFacts::toJSON() const {
                               {"written_by", llvm::json::Array(X.WrittenBy)},
                               {"pointee", opt(X.Pointee)}};
   for (const auto &[N, X] : Functions)
-    F[N] = llvm::json::Object{{"defined", X.Defined},
-                              {"result", opt(X.Result)},
-                              {"address_taken", opt(X.AddressTaken)},
-                              {"collective", X.Collective},
-                              {"fresh", X.Fresh}};
+    F[N] = llvm::json::Object{
+        {"defined", X.Defined},       {"result", opt(X.Result)}, {"address_taken", opt(X.AddressTaken)},
+        {"collective", X.Collective}, {"fresh", X.Fresh},        {"frees", llvm::json::Array(X.Frees)}};
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -344,6 +349,10 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         FF.AddressTaken = optOf(*O, "address_taken");
         FF.Collective = O->getBoolean("collective").value_or(false);
         FF.Fresh = O->getBoolean("fresh").value_or(false);
+        if (const llvm::json::Array *A = O->getArray("frees"))
+          for (const llvm::json::Value &I : *A)
+            if (std::optional<int64_t> N = I.getAsInteger(); N && *N >= 0)
+              FF.Frees.push_back(unsigned(*N));
       }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {

@@ -73,9 +73,12 @@ struct FunctionFact {
   /// Every return gives a fresh object (OwnedMemory.h): a pointer assigned
   /// its result may own its memory.
   bool Fresh = false;
+  /// The parameters it only frees (OwnedMemory.h's freesOnly), in order: a
+  /// pointer passed there goes nowhere else.
+  std::vector<unsigned> Frees;
   bool operator==(const FunctionFact &O) const {
     return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
-           Fresh == O.Fresh;
+           Fresh == O.Fresh && Frees == O.Frees;
   }
 };
 

@@ -95,6 +95,9 @@ public:
   std::vector<const clang::VarDecl *> ownedGlobals();
   /// Whether F, defined in this file, returns a fresh object.
   bool returnsFresh(const clang::FunctionDecl *F);
+  /// The file's pointers that alone reach their memory (OwnedMemory.h), with
+  /// the program's facts about allocators and frees of other files.
+  OwnedMemory &owned();
 
 private:
   struct Func;
@@ -140,7 +143,6 @@ private:
   bool reconciled(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F);
   bool entriesReconciled(const clang::VarDecl *V, const clang::FunctionDecl *G, unsigned Depth);
   const ProgramFacts *program() const;
-  OwnedMemory &owned();
   std::optional<std::string> ownedVaries(const OwnedPointer &P);
   std::optional<std::string> pointeeVaries(const clang::VarDecl *V);
   std::optional<std::string> readThrough(const clang::Expr *Base, const clang::Expr *Whole);

@@ -46,6 +46,12 @@ inline bool requestVariableType(clang::QualType T) {
   return handleClassOfType(T) == HandleClass::Request;
 }
 
+/// Whether T is a pointer to MPI_Request (memory that holds requests).
+inline bool requestPointerType(clang::QualType T) {
+  const auto *P = T->getAs<clang::PointerType>();
+  return P && handleClassOfType(P->getPointeeType()) == HandleClass::Request;
+}
+
 /// The role of the argument Arg (one of CE's arguments, as passed) by the
 /// model of the MPI function CE calls; null when CE calls no modelled
 /// function or Arg is not one of its modelled arguments.

@@ -137,6 +137,21 @@ inline const clang::CompoundStmt *declaringBlock(clang::ASTContext &Ctx, const c
 
 /// The statement E is used in, above any parentheses and casts around E;
 /// Child (if given) is set to the outermost of those (E itself when none).
+/// Whether Child is the condition Parent tests (if, while, do, for, ?:).
+inline bool isCondition(const clang::Stmt *Parent, const clang::Expr *Child) {
+  if (const auto *I = llvm::dyn_cast_or_null<clang::IfStmt>(Parent))
+    return I->getCond() == Child;
+  if (const auto *W = llvm::dyn_cast_or_null<clang::WhileStmt>(Parent))
+    return W->getCond() == Child;
+  if (const auto *Do = llvm::dyn_cast_or_null<clang::DoStmt>(Parent))
+    return Do->getCond() == Child;
+  if (const auto *F = llvm::dyn_cast_or_null<clang::ForStmt>(Parent))
+    return F->getCond() == Child;
+  if (const auto *C = llvm::dyn_cast_or_null<clang::ConditionalOperator>(Parent))
+    return C->getCond() == Child;
+  return false;
+}
+
 inline const clang::Stmt *parentThroughCasts(clang::ASTContext &Ctx, const clang::Expr *E,
                                              const clang::Expr **Child = nullptr) {
   const clang::Stmt *P = parentStmt(Ctx, E);

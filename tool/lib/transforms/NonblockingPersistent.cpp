@@ -29,7 +29,7 @@ using namespace ompi;
 
 llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
   auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
-  NonblockingPlan Plan = planNonblocking(TC.Ctx, TC.Ev, TC.Derived, TC.Analysis, TC.Profile, Taken);
+  NonblockingPlan Plan = planNonblocking(TC.Ctx, TC.Ev, TC.Derived, TC.Uni.owned(), TC.Analysis, TC.Profile, Taken);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
   const SourceManager &SM = TC.Ctx.getSourceManager();
