@@ -199,6 +199,14 @@ std::string pointerUseProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl
       return "";
     if (isa_and_nonnull<CallExpr>(Up)) // through a cast to the parameter's type: say which call
       return useProblem(Ctx.getSourceManager(), V, Child, K, Up, S);
+    const auto *A = dyn_cast_or_null<BinaryOperator>(Up);
+    const VarDecl *Into = dyn_cast_or_null<VarDecl>(parentDecl(Ctx, Child));
+    if ((A && A->getOpcode() == BO_Assign && A->getRHS() == Child) || Into) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      return llvm::formatv("the request pointer '{0}' is copied at line {1}, so other code may complete its requests",
+                           V->getName(), SM.getPresumedLineNumber(SM.getFileLoc(Child->getBeginLoc())))
+          .str();
+    }
   }
   return useProblem(Ctx.getSourceManager(), V, E, K, P, S);
 }

@@ -137,6 +137,12 @@ inline const clang::CompoundStmt *declaringBlock(clang::ASTContext &Ctx, const c
 
 /// The statement E is used in, above any parentheses and casts around E;
 /// Child (if given) is set to the outermost of those (E itself when none).
+/// The declaration E initialises (a variable's initialiser), or null.
+inline const clang::Decl *parentDecl(clang::ASTContext &Ctx, const clang::Expr *E) {
+  auto Ps = Ctx.getParents(*E);
+  return Ps.empty() ? nullptr : Ps[0].get<clang::Decl>();
+}
+
 /// Whether Child is the condition Parent tests (if, while, do, for, ?:).
 inline bool isCondition(const clang::Stmt *Parent, const clang::Expr *Child) {
   if (const auto *I = llvm::dyn_cast_or_null<clang::IfStmt>(Parent))

@@ -77,7 +77,7 @@ void neighbours(int n, const int *peer, MPI_Comm comm) {
 void copied(int peer, MPI_Comm comm) {
   MPI_Request *reqs = calloc(2, sizeof(MPI_Request));
   MPI_Request *alias = reqs;
-  // REPORT-DAG: heap-requests.c:[[#@LINE+1]]:3: nonblocking-persistent: not done: MPI_Irecv not through a persistent request (the request variable 'reqs' is used at line [[#@LINE-1]] in a way the templates cannot follow
+  // REPORT-DAG: heap-requests.c:[[#@LINE+1]]:3: nonblocking-persistent: not done: MPI_Irecv not through a persistent request (the request pointer 'reqs' is copied at line [[#@LINE-1]], so other code may complete its requests
   MPI_Irecv(in[0], N, MPI_DOUBLE, peer, 3, comm, &reqs[0]);
   MPI_Isend(out[0], N, MPI_DOUBLE, peer, 3, comm, &reqs[1]);
   MPI_Waitall(2, alias, MPI_STATUSES_IGNORE);
