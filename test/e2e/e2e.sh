@@ -419,6 +419,27 @@ PY
     ok "wrappers through make -j2: calls of comm.c's wrappers fused in two other files"
     ;;
 
+  heap-requests)
+    # Requests in heap memory from another file's allocator, freed by
+    # another file's function (hypre's shape): with a profile in which
+    # persistent requests win, the link knows mem.c's facts and runs
+    # halo.c's two starts and its wait through the function's cache; the
+    # output stays the same.
+    cp -r "$E2E_SRC/heapreq" plain-build
+    cp -r "$E2E_SRC/heapreq" ompi-build
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    occ="$E2E_OMPI_CC --ompi-keep --ompi-verbose"
+    MPIOPT_PROFILE="$E2E_SRC/profile-nonblocking.json" make -s -j2 -C ompi-build CC="$occ" prog > build.log 2>&1 ||
+      { cat build.log; fail "the build failed"; }
+    grep -q "whole program: 3 objects, 3 re-decided, 1 recompiled" build.log ||
+      { cat build.log; fail "the link did not recompile halo.c with the program's facts"; }
+    nb=$(cat ompi-build/*halo* 2> /dev/null | grep -c "mpiopt_i[a-z]*_nb(\|mpiopt_waitall_nb(" || true)
+    [ "$nb" -eq 3 ] || { cat build.log; ls ompi-build; fail "expected halo.c's 2 starts and its wait through the cache, found $nb"; }
+    same_output mpich 1 plain-build/prog ompi-build/prog
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    ok "heap requests through make -j2: halo.c's exchange through its cache with mem.c's facts"
+    ;;
+
   whole-program-cmake)
     # The same program with CMAKE_C_COMPILER=ompi-cc (Ninja): the link
     # decides both files together; a second build does nothing.
