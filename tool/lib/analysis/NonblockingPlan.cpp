@@ -142,11 +142,16 @@ struct Storage {
   std::string Why;
 };
 
+/// The line a note names for statement X.
+unsigned lineOf(const SourceManager &SM, const Stmt *X) {
+  return SM.getPresumedLineNumber(SM.getFileLoc(X->getBeginLoc()));
+}
+
 /// Why the use of V at E (climbed to consumer P) is one the templates
 /// cannot follow, or "" (a completion call is added to S).
 std::string useProblem(const SourceManager &SM, const VarDecl *V, const Expr *E, Use K, const Stmt *P, Storage &S) {
   std::string Name = "'" + V->getNameAsString() + "'";
-  unsigned Line = SM.getPresumedLineNumber(SM.getFileLoc(E->getBeginLoc()));
+  unsigned Line = lineOf(SM, E);
   if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
     const FunctionDecl *FD = Call->getDirectCallee();
     const FunctionModel *M = FD ? lookupFunction(FD->getName()) : nullptr;
@@ -201,12 +206,10 @@ std::string pointerUseProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl
       return useProblem(Ctx.getSourceManager(), V, Child, K, Up, S);
     const auto *A = dyn_cast_or_null<BinaryOperator>(Up);
     const VarDecl *Into = dyn_cast_or_null<VarDecl>(parentDecl(Ctx, Child));
-    if ((A && A->getOpcode() == BO_Assign && A->getRHS() == Child) || Into) {
-      const SourceManager &SM = Ctx.getSourceManager();
+    if ((A && A->getOpcode() == BO_Assign && A->getRHS() == Child) || Into)
       return llvm::formatv("the request pointer '{0}' is copied at line {1}, so other code may complete its requests",
-                           V->getName(), SM.getPresumedLineNumber(SM.getFileLoc(Child->getBeginLoc())))
+                           V->getName(), lineOf(Ctx.getSourceManager(), Child))
           .str();
-    }
   }
   return useProblem(Ctx.getSourceManager(), V, E, K, P, S);
 }
@@ -219,11 +222,10 @@ Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl
   Storage S;
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Name = "'" + V->getNameAsString() + "'";
-  auto Line = [&](const Stmt *X) { return SM.getPresumedLineNumber(SM.getFileLoc(X->getBeginLoc())); };
   auto NotFresh = [&](const Stmt *At) {
     return llvm::formatv("the request pointer {0} is given memory other code may reach at line {1} (only an "
                          "allocation or a null pointer keeps its requests where the tool sees every use)",
-                         Name, Line(At))
+                         Name, lineOf(SM, At))
         .str();
   };
   if (const Expr *Init = V->getInit(); Init && !Owned.freshObject(Init))
@@ -248,7 +250,7 @@ Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl
     if (!C || C->getCastKind() != CK_LValueToRValue) {
       S.Why = llvm::formatv("the request pointer {0} is used at line {1} in a way the templates cannot follow (its "
                             "address taken, or changed other than by an assignment)",
-                            Name, Line(E));
+                            Name, lineOf(SM, E));
       break;
     }
     E = C;
@@ -280,7 +282,7 @@ Storage storageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, co
 std::string completionProblem(const ASTContext &Ctx, const CallExpr *Call, const FileResult &Calls,
                               llvm::function_ref<bool(const CallExpr *)> Taken) {
   const SourceManager &SM = Ctx.getSourceManager();
-  unsigned Line = SM.getPresumedLineNumber(SM.getFileLoc(Call->getBeginLoc()));
+  unsigned Line = lineOf(SM, Call);
   std::string Name = Call->getDirectCallee()->getName().str();
   if (Taken(Call))
     return llvm::formatv("another transformation rewrites the {0} at line {1} that completes its requests", Name, Line);
@@ -334,6 +336,14 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
       Decline(*C, Figure);
       continue;
     }
+    std::string Owner =
+        requestPointerType(V->getType())
+            ? llvm::formatv(
+                  "its requests are in memory that only '{0}', local to {1}, reaches (every value it is given "
+                  "is a fresh allocation or a null pointer; it is only freed and tested otherwise)",
+                  V->getName(), F->getNameAsString())
+                  .str()
+            : llvm::formatv("its request variable '{0}' is local to {1}", V->getName(), F->getNameAsString()).str();
     NonblockingCall N;
     N.Call = C->Call;
     N.Start = true;
@@ -342,23 +352,16 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
         Transform, true, C->File, C->Line, C->Column,
         llvm::formatv("{0} through {1}'s cache of persistent requests ({2})", C->Function, F->getNameAsString(), N.To)
             .str(),
-        llvm::formatv(
-            "{5} and only nonblocking starts, waits and tests, "
-            "assignments and comparisons use it, so {2} on it, rewritten alike, {3} the only completion: "
-            "a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache, static "
-            "in {1}, keeps up to 32 persistent requests keyed by every argument, made at the first start "
-            "with new arguments, reused while inactive, freed at MPI_Finalize; {4}",
-            V->getName(), F->getNameAsString(),
-            Vars[V].Completions.size() == 1 ? std::string("the one wait or test")
-                                            : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
-            Vars[V].Completions.size() == 1 ? "is" : "are", Figure,
-            requestPointerType(V->getType())
-                ? llvm::formatv("its requests are in memory that only '{0}', local to {1}, reaches (every "
-                                "value it is given is a fresh allocation or a null pointer; it is only "
-                                "freed and tested otherwise)",
-                                V->getName(), F->getNameAsString())
-                      .str()
-                : llvm::formatv("its request variable '{0}' is local to {1}", V->getName(), F->getNameAsString()).str())
+        llvm::formatv("{0} and only nonblocking starts, waits and tests, assignments and comparisons use it, so {2} "
+                      "on it, rewritten alike, {3} the only completion: a completed request is MPI_REQUEST_NULL as "
+                      "with MPI's nonblocking calls; the cache, static in {1}, keeps up to 32 persistent requests "
+                      "keyed by every argument, made at the first start with new arguments, reused while inactive, "
+                      "freed at MPI_Finalize; {4}",
+                      Owner, F->getNameAsString(),
+                      Vars[V].Completions.size() == 1
+                          ? std::string("the one wait or test")
+                          : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
+                      Vars[V].Completions.size() == 1 ? "is" : "are", Figure)
             .str());
     N.Note.Kind = NoteKind::Template;
     N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";

@@ -18,28 +18,30 @@ using namespace clang;
 using namespace ompi;
 
 OwnedMemory &Uniformity::owned() {
-  if (!OM)
-    OM = std::make_unique<OwnedMemory>(
-        Ctx,
-        [this](const FunctionDecl *F) {
-          // Another file may define F whether or not this one has main:
-          // the closed world (outside()) is about who calls this file's.
-          const ProgramFacts *P = program();
-          if (!P || !F->isExternallyVisible())
-            return false;
-          if (P->Seed) // the first round: another file may define it
-            return !isMPIFunctionName(F->getName()) && !F->getBuiltinID() &&
-                   !Ctx.getSourceManager().isInSystemHeader(F->getLocation());
-          auto G = P->Functions.find(F->getName().str());
-          return G != P->Functions.end() && G->second.Fresh;
-        },
-        [this](const FunctionDecl *F, unsigned ArgNo) {
-          const ProgramFacts *P = program();
-          if (!P || !F->isExternallyVisible() || P->Seed) // the first round: nothing is known of frees elsewhere
-            return false;
-          auto G = P->Functions.find(F->getName().str());
-          return G != P->Functions.end() && llvm::is_contained(G->second.Frees, ArgNo);
-        });
+  if (OM)
+    return *OM;
+  // Another file may define F whether or not this one has main: the closed
+  // world (outside()) is about who calls this file's functions.
+  auto Fact = [this](const FunctionDecl *F) -> const FunctionFact * {
+    const ProgramFacts *P = program();
+    if (!P || P->Seed || !F->isExternallyVisible())
+      return nullptr;
+    auto G = P->Functions.find(F->getName().str());
+    return G == P->Functions.end() ? nullptr : &G->second;
+  };
+  auto Fresh = [this, Fact](const FunctionDecl *F) {
+    const ProgramFacts *P = program();
+    if (P && P->Seed && F->isExternallyVisible()) // the first round: another file may define it
+      return !isMPIFunctionName(F->getName()) && !F->getBuiltinID() &&
+             !Ctx.getSourceManager().isInSystemHeader(F->getLocation());
+    const FunctionFact *FF = Fact(F);
+    return FF && FF->Fresh;
+  };
+  auto Frees = [Fact](const FunctionDecl *F, unsigned ArgNo) { // the first round knows no frees elsewhere
+    const FunctionFact *FF = Fact(F);
+    return FF && llvm::is_contained(FF->Frees, ArgNo);
+  };
+  OM = std::make_unique<OwnedMemory>(Ctx, Fresh, Frees);
   return *OM;
 }
 
