@@ -112,6 +112,51 @@ TEST(ProgramFacts, OneFileRecordsWritesCallsAndResults) {
   EXPECT_TRUE(P.callsOf("twice").empty());                  // defined here: not another file's
 }
 
+TEST(ProgramFacts, WhatEachFunctionMayWrite) {
+  // set writes g through a static helper and calls note, another file's;
+  // taker passes a function's address (whoever gets it may call it); ptr
+  // calls through a pointer; reader writes nothing.
+  auto AST = parse("unsigned long strlen(const char *); int g, h; void note(void); void (*fp)(void);"
+                   " static void put(void) { g = 1; }"
+                   " void set(void) { put(); note(); } void taker(void) { fp = set; }"
+                   " void ptr(void) { fp(); } int reader(void) { return h + (int)strlen(\"x\"); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "m.c");
+  const FunctionFact &Set = P.Functions["set"];
+  EXPECT_TRUE(Set.WritesKnown);
+  EXPECT_EQ(Set.Writes, (std::vector<std::string>{"g"}));
+  EXPECT_EQ(Set.Reaches, (std::vector<std::string>{"note"}));
+  EXPECT_FALSE(P.Functions["taker"].WritesKnown);
+  EXPECT_FALSE(P.Functions["ptr"].WritesKnown);
+  EXPECT_TRUE(P.Functions["reader"].WritesKnown);
+  EXPECT_TRUE(P.Functions["reader"].Writes.empty());
+  EXPECT_TRUE(P.Functions["reader"].Reaches.empty()); // strlen: the C library's
+  // note is no function of the program: a call of set may write anything.
+  P.MainFiles = {"m.c"};
+  EXPECT_TRUE(P.mayWrite("set", "h"));
+  EXPECT_TRUE(P.mayWrite("set", "g"));
+  FunctionFact Note;
+  Note.Defined = Note.WritesKnown = true;
+  P.Functions["note"] = Note;
+  EXPECT_FALSE(P.mayWrite("set", "h"));
+  EXPECT_FALSE(P.mayWrite("reader", "h"));
+  EXPECT_TRUE(P.mayWrite("ptr", "h"));
+  EXPECT_TRUE(P.mayWrite("unknown", "h"));
+  P.Functions["note"].Reaches = {"ptr"};
+  EXPECT_TRUE(P.mayWrite("set", "h"));
+  // Through JSON; facts of an older ompi-opt (no "writes") know nothing.
+  llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  EXPECT_TRUE(*Q == P);
+  llvm::Expected<ProgramFacts> Old = ProgramFacts::fromJSON(
+      "{\"ompi_program_facts\": 1, \"main_files\": [\"o.c\"], \"functions\": {\"f\": {\"defined\": true}}}");
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_FALSE(Old->Functions["f"].WritesKnown);
+  EXPECT_TRUE(Old->mayWrite("f", "h"));
+}
+
 TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
   const char *Code = "extern int g; void f(int n) { if (g) MPI_Barrier(MPI_COMM_WORLD); "
                      " if (n) MPI_Barrier(MPI_COMM_SELF); }";

@@ -104,6 +104,13 @@ int main(int argc, char **argv) {
 // FACTS-NEXT: "defined": true,
 // FACTS-NEXT: "frees": [],
 // FACTS-NEXT: "fresh": true,
+// FACTS: "setup": {
+// FACTS: "reaches": [
+// FACTS-NEXT: "spread",
+// FACTS-NEXT: "work"
+// FACTS: "writes": [
+// FACTS-NEXT: "nsteps",
+// FACTS-NEXT: "verbose"
 // FACTS: "verbose": {
 // FACTS-NEXT: "defined": true,
 // FACTS-NEXT: "pointee": null,

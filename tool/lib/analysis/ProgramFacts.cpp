@@ -1,10 +1,12 @@
 //===- ProgramFacts.cpp - What one file tells the others about uniformity ---===//
 #include "analysis/ProgramFacts.h"
 #include "analysis/AggregationPlan.h"
+#include "analysis/Effects.h"
 #include "analysis/OwnedMemory.h"
 #include "analysis/Uniformity.h"
 #include "analysis/Wrappers.h"
 #include "mpi/MPIModel.h"
+#include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include <set>
 
 using namespace clang;
 using namespace ompi;
@@ -96,6 +99,76 @@ std::optional<WrapperFact> wrapperOf(const llvm::json::Object &O) {
   return W;
 }
 
+/// Whether the function reference DRE is the callee of a direct call.
+bool calledDirectly(ASTContext &Ctx, const DeclRefExpr *DRE) {
+  const Stmt *Cur = DRE;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    auto Up = Ctx.getParents(*Cur);
+    if (Up.empty())
+      return false;
+    if (const auto *IC = Up[0].get<ImplicitCastExpr>(); IC && IC->getCastKind() == CK_FunctionToPointerDecay) {
+      Cur = IC;
+      continue;
+    }
+    if (const auto *P = Up[0].get<ParenExpr>()) {
+      Cur = P;
+      continue;
+    }
+    const auto *CE = Up[0].get<CallExpr>();
+    return CE && CE->getCallee() == Cur;
+  }
+  return false;
+}
+
+/// FunctionFact::Writes and Reaches of F: the globals with external linkage
+/// written in F and in the functions of this file it calls, and the
+/// functions of other files these call (library and MPI calls write globals
+/// only through addresses, which the writes count). Unknown (WritesKnown
+/// false) where a call goes through a pointer or a function's address is
+/// taken (whoever gets it may call it).
+void addWriteFacts(ASTContext &Ctx, const FunctionDecl *F,
+                   const std::vector<std::pair<const FunctionDecl *, const VarDecl *>> &Writes, FunctionFact &FF) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const FunctionDecl *> Work{F->getCanonicalDecl()};
+  std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
+  FF.WritesKnown = true;
+  while (!Work.empty()) {
+    const FunctionDecl *G = Work.back(), *Def = nullptr;
+    Work.pop_back();
+    for (auto [W, V] : Writes)
+      if (W == G && V->isExternallyVisible())
+        addOnce(FF.Writes, V->getName().str());
+    if (!G->hasBody(Def))
+      continue;
+    anyNode(Def->getBody(), [&](const Stmt *N) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(N);
+      if (const auto *CE = dyn_cast<CallExpr>(N); CE && !CE->getDirectCallee())
+        FF.WritesKnown = false; // through a pointer
+      const auto *H = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+      if (!H)
+        return false;
+      if (!calledDirectly(Ctx, DRE))
+        FF.WritesKnown = false; // its address goes somewhere
+      const FunctionDecl *HDef = nullptr;
+      if (H->hasBody(HDef)) {
+        if (Seen.insert(H->getCanonicalDecl()).second)
+          Work.push_back(H->getCanonicalDecl());
+      } else if (H->getIdentifier() && !H->getBuiltinID() && !isMPIFunctionName(H->getName()) &&
+                 !Effects::isPureLibraryFunction(H->getName()) && !SM.isInSystemHeader(H->getLocation())) {
+        if (H->isExternallyVisible())
+          addOnce(FF.Reaches, H->getName().str());
+        else
+          FF.WritesKnown = false;
+      }
+      return false;
+    });
+  }
+  if (!FF.WritesKnown)
+    FF.Writes.clear(); // not the whole list: none is kept
+  llvm::sort(FF.Writes);
+  llvm::sort(FF.Reaches);
+}
+
 } // namespace
 
 ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, llvm::StringRef Path) {
@@ -119,6 +192,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
   P.Digests[Path.str()] = llvm::utohexstr(llvm::xxh3_64bits(All));
   if (Ev.index().DefinesMain)
     P.MainFiles.push_back(Path.str());
+  std::vector<std::pair<const FunctionDecl *, const VarDecl *>> Writes = Uni.globalWrites();
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
@@ -133,6 +207,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
           FF.Frees.push_back(I);
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
+      addWriteFacts(Ctx, F, Writes, FF);
     }
     if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
@@ -200,6 +275,11 @@ void ProgramFacts::merge(const ProgramFacts &O) {
         To.Frees.push_back(I);
     keepFirst(To.Result, F.Result);
     keepFirst(To.AddressTaken, F.AddressTaken);
+    if (F.Defined) {
+      To.WritesKnown = F.WritesKnown;
+      To.Writes = F.Writes;
+      To.Reaches = F.Reaches;
+    }
   }
   for (const CallFact &C : O.Calls) {
     auto It = llvm::find_if(Calls, [&](const CallFact &X) {
@@ -244,6 +324,24 @@ bool ProgramFacts::reachedFromOtherFiles(llvm::StringRef Name) const {
   return (Fact != Functions.end() && Fact->second.AddressTaken) || !callsOf(Name).empty();
 }
 
+bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const {
+  if (Seed)
+    return false; // the fixpoint's first round: nothing another file does counts
+  std::vector<std::string> Work{Name.str()};
+  std::set<std::string> Seen{Name.str()};
+  while (!Work.empty()) {
+    auto It = Functions.find(Work.back());
+    Work.pop_back();
+    if (It == Functions.end() || !It->second.Defined || !It->second.WritesKnown ||
+        llvm::is_contained(It->second.Writes, Global))
+      return true;
+    for (const std::string &R : It->second.Reaches)
+      if (Seen.insert(R).second)
+        Work.push_back(R);
+  }
+  return false;
+}
+
 std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
   std::vector<const CallFact *> Out;
   for (const CallFact &C : Calls)
@@ -262,9 +360,14 @@ std::string ProgramFacts::toJSON() const {
                               {"written_by", llvm::json::Array(X.WrittenBy)},
                               {"pointee", opt(X.Pointee)}};
   for (const auto &[N, X] : Functions)
-    F[N] = llvm::json::Object{
-        {"defined", X.Defined},       {"result", opt(X.Result)}, {"address_taken", opt(X.AddressTaken)},
-        {"collective", X.Collective}, {"fresh", X.Fresh},        {"frees", llvm::json::Array(X.Frees)}};
+    F[N] = llvm::json::Object{{"defined", X.Defined},
+                              {"result", opt(X.Result)},
+                              {"address_taken", opt(X.AddressTaken)},
+                              {"collective", X.Collective},
+                              {"fresh", X.Fresh},
+                              {"frees", llvm::json::Array(X.Frees)},
+                              {"writes", X.WritesKnown ? llvm::json::Value(llvm::json::Array(X.Writes)) : nullptr},
+                              {"reaches", llvm::json::Array(X.Reaches)}};
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -353,6 +456,11 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
           for (const llvm::json::Value &I : *A)
             if (std::optional<int64_t> N = I.getAsInteger(); N && *N >= 0)
               FF.Frees.push_back(unsigned(*N));
+        if (const llvm::json::Array *A = O->getArray("writes")) {
+          FF.WritesKnown = true; // null or missing (older facts): unknown
+          Strings(A, FF.Writes);
+        }
+        Strings(O->getArray("reaches"), FF.Reaches);
       }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {

@@ -76,9 +76,17 @@ struct FunctionFact {
   /// The parameters it only frees (OwnedMemory.h's freesOnly), in order: a
   /// pointer passed there goes nowhere else.
   std::vector<unsigned> Frees;
+  /// What a call of it may write among the program's globals: those its
+  /// file's code writes (or whose address it takes) in it and in the
+  /// functions of that file it calls, and the functions of other files it
+  /// may call (whose facts say the rest). Known only when its file listed
+  /// them (no call through a pointer, no older facts file): mayWrite().
+  bool WritesKnown = false;
+  std::vector<std::string> Writes, Reaches;
   bool operator==(const FunctionFact &O) const {
     return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
-           Fresh == O.Fresh && Frees == O.Frees;
+           Fresh == O.Fresh && Frees == O.Frees && WritesKnown == O.WritesKnown && Writes == O.Writes &&
+           Reaches == O.Reaches;
   }
 };
 
@@ -153,6 +161,10 @@ public:
   std::vector<const CallFact *> callsOf(llvm::StringRef Name) const;
   /// Whether another file calls the function Name or takes its address.
   bool reachedFromOtherFiles(llvm::StringRef Name) const;
+  /// Whether a call of the function Name may write the global Global (by
+  /// name), here or in what it calls, by the functions' write facts: true
+  /// where a fact on the way is missing or not known whole.
+  bool mayWrite(llvm::StringRef Name, llvm::StringRef Global) const;
 };
 
 /// Every call, in a function of the file, of a function with external

@@ -93,24 +93,10 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
     SymValue X = Ev.evaluate(E, F, E);
     return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
   };
-  // Writes of V (or calls that may make one) in a statement.
-  auto Writes = [&](const Stmt *X) {
-    return anyNode(X, [&](const Stmt *N) {
-      if (isa<BinaryOperator, UnaryOperator>(N))
-        return writesVar(N, V);
-      if (const auto *CE = dyn_cast<CallExpr>(N); CE && V->hasGlobalStorage()) {
-        const FunctionDecl *G = CE->getDirectCallee(), *Def = nullptr;
-        if (!G || !G->getIdentifier())
-          return true;
-        if (Eff.isLibrary(G) || isMPIFunctionName(G->getName()))
-          return false;
-        if (G->hasBody(Def))
-          return Eff.touchesGlobal(G, V);
-        return !otherFilesCannotWrite(V); // code of another file
-      }
-      return false;
-    });
-  };
+  auto Writes = [&](const Stmt *X) { return mayWrite(X, V); };
+  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
+  if (broadcastInBoth(Then, Else, V, *Root, F))
+    return true;
   // Whether X may write element K of B, or let B's address go anywhere.
   auto TouchesElement = [&](const Stmt *X, const VarDecl *B, int64_t K) {
     return anyNode(X, [&](const Stmt *N) {
@@ -148,7 +134,6 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
     return N && *N > K && R && *R == *Root && C && *C == "MPI_COMM_WORLD" && Size && AT &&
            *Size == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
   };
-  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
   for (size_t P = 0; P < Then.size(); ++P) {
     const auto *Pack = dyn_cast<BinaryOperator>(Then[P]);
     if (!Pack || Pack->getOpcode() != BO_Assign || refVar(Pack->getRHS()) != V)
@@ -187,6 +172,61 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   return false;
 }
 
+/// Whether statement X may write V (or call code that may).
+bool RootBroadcast::mayWrite(const Stmt *X, const VarDecl *V) {
+  return anyNode(X, [&](const Stmt *N) {
+    if (isa<BinaryOperator, UnaryOperator>(N))
+      return writesVar(N, V);
+    if (const auto *CE = dyn_cast<CallExpr>(N); CE && V->hasGlobalStorage()) {
+      const FunctionDecl *G = CE->getDirectCallee(), *Def = nullptr;
+      if (!G || !G->getIdentifier())
+        return true;
+      if (Eff.isLibrary(G) || isMPIFunctionName(G->getName()))
+        return false;
+      if (G->hasBody(Def))
+        return Eff.touchesGlobal(G, V);
+      return otherFilesMayWrite(G, V); // code of another file
+    }
+    return false;
+  });
+}
+
+/// The second shape: each arm has, as a statement of its own,
+/// MPI_Bcast(&V, 1, T, Root, MPI_COMM_WORLD) with T of V's size, no jump
+/// before it and nothing after it that writes V.
+bool RootBroadcast::broadcastInBoth(llvm::ArrayRef<const Stmt *> Then, llvm::ArrayRef<const Stmt *> Else,
+                                    const VarDecl *V, int64_t Root, const FunctionDecl *F) {
+  auto Jumps = [](const Stmt *X) {
+    return anyNode(
+        X, [](const Stmt *N) { return isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(N); });
+  };
+  auto Int = [&](const Expr *E) -> std::optional<int64_t> {
+    SymValue X = Ev.evaluate(E, F, E);
+    return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
+  };
+  auto Broadcast = [&](const Stmt *X) {
+    const CallExpr *CE = callOf(X, "MPI_Bcast");
+    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
+               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
+    if (!Buf || !Count || !Type || !RootArg || !Comm || addressedVar(Buf) != V)
+      return false;
+    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
+    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+    return Int(Count) == 1 && Int(RootArg) == Root && C && *C == "MPI_COMM_WORLD" && Size &&
+           *Size == Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+  };
+  auto Arm = [&](llvm::ArrayRef<const Stmt *> A) {
+    for (size_t I = 0; I < A.size(); ++I) {
+      if (Broadcast(A[I]))
+        return !llvm::any_of(A.drop_front(I + 1), [&](const Stmt *X) { return mayWrite(X, V); });
+      if (Jumps(A[I]))
+        return false;
+    }
+    return false;
+  };
+  return Arm(Then) && Arm(Else);
+}
+
 /// This file's name, as the program's facts name it.
 static std::string fileName(const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -208,6 +248,17 @@ bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
   auto G = P->Globals.find(X->getName().str());
   return G != P->Globals.end() && G->second.Defined &&
          llvm::all_of(G->second.WrittenBy, [&](const std::string &W) { return W == Here; });
+}
+
+/// Whether G, a function of another file, may write the global V: by the
+/// program's facts of what each function writes where V has external
+/// linkage, else by otherFilesCannotWrite.
+bool RootBroadcast::otherFilesMayWrite(const FunctionDecl *G, const VarDecl *V) {
+  const ProgramFacts *P = Ev.options().Program.get();
+  if (V->isExternallyVisible() && P && P->program() && !P->Seed && G->isExternallyVisible())
+    if (auto It = P->Functions.find(G->getName().str()); It != P->Functions.end() && It->second.Defined)
+      return P->mayWrite(G->getName(), V->getName());
+  return !otherFilesCannotWrite(V);
 }
 
 /// Whether code of another file cannot write the global V: by the

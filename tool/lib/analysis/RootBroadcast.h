@@ -33,6 +33,20 @@
 //    and after it `V = B[k]`, with nothing in between that writes B or
 //    jumps (return, break, continue, goto: V would stay unpacked), and
 //    nothing after the unpack that writes V.
+// Or, the second shape, the root broadcasts V itself:
+//
+//   if (rank == 0) {
+//     n = atoi(argv[1]);
+//     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+//   } else {
+//     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+//   }
+//
+//  - each arm has, as a statement of its own, MPI_Bcast(&V, 1, T, R,
+//    MPI_COMM_WORLD) with T of V's size, no jump before it in the arm and
+//    nothing after it in the arm that writes V.
+// A call of a function of another file may write V unless the program's
+// facts say what it writes (ProgramFacts::mayWrite) and V is not among it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_ROOTBROADCAST_H
@@ -41,6 +55,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <map>
 #include <optional>
 #include <utility>
@@ -70,6 +85,10 @@ private:
   bool globalRank(const clang::VarDecl *X, const clang::IfStmt *S, const clang::FunctionDecl *F);
   bool onlyThisFileWrites(const clang::VarDecl *X);
   bool otherFilesCannotWrite(const clang::VarDecl *V);
+  bool mayWrite(const clang::Stmt *X, const clang::VarDecl *V);
+  bool broadcastInBoth(llvm::ArrayRef<const clang::Stmt *> Then, llvm::ArrayRef<const clang::Stmt *> Else,
+                       const clang::VarDecl *V, int64_t Root, const clang::FunctionDecl *F);
+  bool otherFilesMayWrite(const clang::FunctionDecl *G, const clang::VarDecl *V);
 };
 
 } // namespace ompi

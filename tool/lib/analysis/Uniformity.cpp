@@ -806,6 +806,18 @@ std::vector<const VarDecl *> Uniformity::writtenGlobals() {
   return Out;
 }
 
+std::vector<std::pair<const FunctionDecl *, const VarDecl *>> Uniformity::globalWrites() {
+  ensureGlobals();
+  std::vector<std::pair<const FunctionDecl *, const VarDecl *>> Out;
+  for (const Write *X : W->Globals) {
+    std::pair<const FunctionDecl *, const VarDecl *> P{X->Func ? X->Func->getCanonicalDecl() : nullptr,
+                                                       X->Var->getCanonicalDecl()};
+    if (!llvm::is_contained(Out, P))
+      Out.push_back(P);
+  }
+  return Out;
+}
+
 bool Uniformity::alwaysCollective(const FunctionDecl *F) {
   const FunctionDecl *Def = nullptr;
   return F->hasBody(Def) && runsCollective(Def->getBody(), 0);

@@ -84,6 +84,9 @@ public:
   std::optional<std::string> writesVary(const clang::VarDecl *V);
   /// The globals this file writes (or whose address it takes).
   std::vector<const clang::VarDecl *> writtenGlobals();
+  /// The same, with the function of this file whose code writes each (null:
+  /// an initializer at file scope), once per pair.
+  std::vector<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>> globalWrites();
   /// Whether every call of F makes a collective (runsCollective on its body).
   bool alwaysCollective(const clang::FunctionDecl *F);
   /// Why F's result may differ between ranks.
