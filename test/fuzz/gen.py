@@ -80,6 +80,9 @@ class Gen:
         # Requests of nonblocking exchanges in heap memory: a stream of
         # their own too.
         self.hr = random.Random(seed * 104729 + 3)
+        # The root broadcasting a value itself in both arms of its if (and
+        # sometimes a rank changing it after): a stream of its own.
+        self.br = random.Random(seed * 130363 + 5)
 
     # --- names and values -------------------------------------------------
     def fresh(self, prefix):
@@ -891,6 +894,44 @@ class Gen:
         if w < 0.35:
             out.append("if (rank == 0) %s = %d;" % (v, self.r.randint(0, 6)))
             out.append("MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+        elif w < 0.65 and self.br.random() < 0.3:
+            # An array the root fills in its own arm, broadcast whole after
+            # the if; sometimes only part of it is broadcast, or it is read
+            # before the broadcast (then the branch must stay as it is).
+            arr = self.fresh("bo")
+            f.locals.append("int %s[3] = {0, 0, 0};" % arr)
+            k = self.br.randint(0, 2)
+            kind = self.br.choice(["whole", "whole", "part", "early"])
+            out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
+            out.append("  %s[0] = %d;" % (arr, self.r.randint(0, 6)))
+            out.append("  for (int %s_i = 1; %s_i < 3; %s_i++)" % (arr, arr, arr))
+            out.append("    %s[%s_i] = %s[%s_i - 1] + %d;" % (arr, arr, arr, arr, self.r.randint(0, 2)))
+            out.append("}")
+            if kind == "early":
+                out.append("%s = %s[%d];" % (v, arr, k))
+            out.append("MPI_Bcast(%s, %d, MPI_INT, 0, MPI_COMM_WORLD);" % (arr, 1 if kind == "part" else 3))
+            if kind != "early":
+                out.append("%s = %s[%d];" % (v, arr, k if kind == "whole" else 2))
+            if kind != "whole":
+                f.vars.append(Var(v, "int", readonly=True))
+                self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
+                return
+        elif w < 0.65 and self.br.random() < 0.4:
+            # The root broadcasts it itself, in both arms; sometimes a rank
+            # changes it after (then the branch on it must stay as it is).
+            out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
+            out.append("  %s = %d;" % (v, self.r.randint(0, 6)))
+            out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+            out.append("} else {")
+            out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+            poison = self.br.random() < 0.25
+            if poison:
+                out.append("  %s += rank %% 2;" % v)
+            out.append("}")
+            if poison:
+                f.vars.append(Var(v, "int", readonly=True))
+                self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
+                return
         elif w < 0.65:
             # The root packs it into a buffer, the others unpack it.
             pk = self.fresh("pk")

@@ -440,6 +440,8 @@ std::optional<std::string> Uniformity::writeVaries(const Write &X, Func &Fn) {
     return X.Fixed;
   if (X.At && reconciled(X.Var, X.At, Fn.F))
     return std::nullopt;
+  if (X.At && broadcastOverwrites(X.Var, X.At, Fn.F, Fn))
+    return std::nullopt;
   if (X.Value)
     if (std::optional<std::string> R = variesNode(X.Value, Fn))
       return R;

@@ -137,6 +137,8 @@ private:
   std::optional<std::string> variesParam(const clang::ParmVarDecl *PV);
   std::optional<std::string> variesGlobal(const clang::VarDecl *V);
   bool collectiveJustSet(const clang::VarDecl *V, const clang::DeclRefExpr *Ref, Func &Fn);
+  bool setsAllOf(const clang::Stmt *T, const clang::VarDecl *V, Func &Fn);
+  bool broadcastOverwrites(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F, Func &Fn);
   std::optional<std::string> variesCall(const clang::CallExpr *CE, Func &Fn);
   std::optional<std::string> variesReturn(const clang::FunctionDecl *F);
   std::optional<Divergence> divergentBlock(Func &Fn, unsigned Block, const clang::Stmt *Inside);

@@ -1,6 +1,8 @@
 //===- UniformityRoot.cpp - Values every rank takes from the root ---------===//
 //
-// (And, at the end, globals read straight after a collective set them.)
+// (And writes the root makes before a collective sets the whole variable
+// on every rank, and, at the end, globals read straight after a collective
+// set them.)
 //
 // Uniformity's use of RootBroadcast.h: a variable the root packs and
 // broadcasts and every other rank unpacks holds the root's value on every
@@ -21,6 +23,35 @@
 
 using namespace clang;
 using namespace ompi;
+
+namespace {
+
+/// Whether control may leave S other than by its end: a return, a goto, a
+/// label (a way in), or a break or continue not inside a loop or switch of
+/// S's own.
+bool leaves(const Stmt *S, bool Nested = false) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, LabelStmt>(S))
+    return true;
+  if (isa<BreakStmt, ContinueStmt>(S))
+    return !Nested;
+  bool In = Nested || isa<ForStmt, WhileStmt, DoStmt, SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (leaves(C, In))
+      return true;
+  return false;
+}
+
+/// Whether S lies inside Outer.
+bool inside(ASTContext &Ctx, const Stmt *S, const Stmt *Outer) {
+  for (unsigned Depth = 0; S && Depth < 256; ++Depth, S = parentStmt(Ctx, S))
+    if (S == Outer)
+      return true;
+  return false;
+}
+
+} // namespace
 
 bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
   if (!RB) {
@@ -50,6 +81,79 @@ bool Uniformity::entriesReconciled(const VarDecl *V, const FunctionDecl *G, unsi
     if (!reconciled(V, CE, Caller) && !entriesReconciled(V, Caller, Depth + 1))
       return false;
   return true;
+}
+
+/// Whether statement T is a collective whose output, the same on every rank
+/// of the world, is all of V (&V, or the array V): it overwrites whatever
+/// any rank held.
+bool Uniformity::setsAllOf(const Stmt *T, const VarDecl *V, Func &Fn) {
+  const CallExpr *CE = statementCall(T);
+  const FunctionModel *M = CE ? modelOf(CE) : nullptr;
+  if (!M || !M->isCollective())
+    return false;
+  bool Output = false;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < M->Args.size(); ++I)
+    if (sameOnEveryRank(*M, M->Args[I].R) && M->Args[I].R != Role::SendBuf) {
+      const Expr *A = CE->getArg(I)->IgnoreParenCasts();
+      const VarDecl *D = addressedVar(A);
+      Output |= (D ? D : namedVar(A)) == V;
+    }
+  return Output && !collectiveOutVaries(CE, V, Fn);
+}
+
+/// Whether a write of V in an arm of an if whose condition may differ
+/// between ranks (the root's input, `if (rank == 0) p.n = atoi(argv[1]);`)
+/// is overwritten on every rank before any code outside that if can read
+/// it: after the if (and after the ifs and loops around it, where no other
+/// code of the loop names V), the statements of the enclosing blocks name
+/// V nowhere, make no jump and hold no label until a collective sets all
+/// of V alike on every rank (MPI_Bcast(&p, sizeof p, MPI_BYTE, 0,
+/// MPI_COMM_WORLD)). What the arm itself reads of V feeds only code that
+/// some ranks run, which is judged so. The collective's own write of V is
+/// judged as any other (at a point every rank reaches).
+bool Uniformity::broadcastOverwrites(const VarDecl *V, const Stmt *At, const FunctionDecl *F, Func &Fn) {
+  const Stmt *D = parentStmt(Ctx, At);
+  while (D && !(isa<IfStmt>(D) && variesNode(cast<IfStmt>(D)->getCond(), Fn)))
+    D = parentStmt(Ctx, D);
+  if (!D || refersTo(cast<IfStmt>(D)->getCond(), V) || !F->getBody())
+    return false;
+  if (leaves(D))
+    return false;
+  const Stmt *Cur = D;
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    const Stmt *P = parentStmt(Ctx, Cur);
+    if (!P)
+      return false;
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      bool After = false;
+      for (const Stmt *T : CS->body()) {
+        if (T == Cur) {
+          After = true;
+          continue;
+        }
+        if (!After)
+          continue;
+        if (setsAllOf(T, V, Fn))
+          return true;
+        if (refersTo(T, V) || leaves(T))
+          return false;
+      }
+    } else if (isa<ForStmt, WhileStmt, DoStmt>(P)) {
+      // The next iteration runs the loop's code before the if: it may
+      // name V nowhere but in the if.
+      if (anyNode(P, [&](const Stmt *N) {
+            const auto *DRE = dyn_cast<DeclRefExpr>(N);
+            return DRE && DRE->getDecl() == V && !inside(Ctx, DRE, D);
+          }))
+        return false;
+    } else if (!isa<IfStmt>(P)) {
+      return false; // a switch, a label, a statement expression: not followed
+    }
+    if (P == F->getBody())
+      return false;
+    Cur = P;
+  }
+  return false;
 }
 
 /// Whether the read Ref of the global V is of the value a collective gave
