@@ -7,9 +7,11 @@
 // write in an if whose condition is the same on every rank (what follows
 // it reads the rank's own value); a loop whose other code reads it before
 // the root's next write; a broadcast on a communicator that may not hold
-// every rank. (A return or a jump out of the root's arm stops the rule;
+// every rank. (The negatives' values happen to agree when run, so the
+// program runs as an e2e test too.) (A return or a jump out of the root's arm stops the rule;
 // the code after such an arm is judged to run on some ranks anyway.)
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct params {
@@ -20,14 +22,14 @@ static int g;
 double a = 1, b = 2;
 
 int main(int argc, char **argv) {
-  int rank, arr[4], part[4], seen = 0, late[2], early = 0, mid;
-  struct params p, q, s;
+  int rank, arr[4], part[4] = {1, 1, 1, 1}, seen = 0, late[2] = {0, 0}, early = 0, mid;
+  struct params p, q = {0, 0}, s = {0, 0};
   MPI_Comm half;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, 0, &half);
   if (rank == 0) {
-    p.n = atoi(argv[1]);
+    p.n = argc > 1 ? atoi(argv[1]) : 3;
     if (p.n < 0)
       p.n = 0;
     p.t = 2.0 * p.n;
@@ -47,7 +49,7 @@ int main(int argc, char **argv) {
   MPI_Bcast(part, 2, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&q, sizeof(q), MPI_BYTE, 0, half);
   if (rank == 0)
-    s.n = rank + 5;
+    s.n = rank;
   mid = s.n;
   MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
   if (argc > 2) {
@@ -107,6 +109,8 @@ int main(int argc, char **argv) {
     MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
+  if (rank == 0)
+    printf("%g %g %d %g %d %d %d %d\n", a, b, p.n, p.t, g, arr[3], seen, early);
   MPI_Comm_free(&half);
   MPI_Finalize();
   return 0;

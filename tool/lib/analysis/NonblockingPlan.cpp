@@ -380,6 +380,10 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
 
 } // namespace
 
+std::string ompi::requestPointerProblem(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
+  return pointerStorageOf(Ctx, Owned, F, V).Why;
+}
+
 NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                                       const FileResult &Calls, const MachineProfile *Profile,
                                       llvm::function_ref<bool(const CallExpr *)> Taken) {

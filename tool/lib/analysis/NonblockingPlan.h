@@ -79,6 +79,13 @@ struct NonblockingPlan {
   std::vector<ChangeNote> Declined;
 };
 
+/// Why the local request pointer V (MPI_Request *reqs) of F may not reach
+/// its requests alone (given memory other code may reach, copied, passed
+/// to code other than MPI starts and completions, freeing and tests), or ""
+/// when only F's MPI calls can start and complete them (the rules above).
+std::string requestPointerProblem(clang::ASTContext &Ctx, OwnedMemory &Owned, const clang::FunctionDecl *F,
+                                  const clang::VarDecl *V);
+
 /// Taken: the calls another transformation already rewrote.
 NonblockingPlan planNonblocking(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                                 const FileResult &Calls, const MachineProfile *Profile,

@@ -1,6 +1,8 @@
 //===- OverlapPlan.cpp - Completions later, receives earlier --------------===//
 #include "analysis/OverlapPlan.h"
+#include "analysis/NonblockingPlan.h"
 #include "analysis/OverlapAccess.h"
+#include "analysis/OwnedMemory.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
@@ -134,7 +136,7 @@ struct Planner {
   const FileResult &Calls;
   llvm::function_ref<bool(const CallExpr *)> Taken;
   llvm::function_ref<bool(const Stmt *)> Changed;
-  OwnedMemory Owned;
+  OwnedMemory &Owned;
   OverlapMemory Mem;
   OverlapPlan Plan;
   std::map<const CallExpr *, const CallResult *> Facts;
@@ -146,9 +148,9 @@ struct Planner {
     return It != Units.end() ? It->second : C;
   }
 
-  Planner(ASTContext &Ctx, const FileResult &Calls, llvm::function_ref<bool(const CallExpr *)> Taken,
-          llvm::function_ref<bool(const Stmt *)> Changed)
-      : Ctx(Ctx), Calls(Calls), Taken(Taken), Changed(Changed), Owned(Ctx, nullptr), Mem(Ctx, Owned) {
+  Planner(ASTContext &Ctx, OwnedMemory &Owned, const FileResult &Calls,
+          llvm::function_ref<bool(const CallExpr *)> Taken, llvm::function_ref<bool(const Stmt *)> Changed)
+      : Ctx(Ctx), Calls(Calls), Taken(Taken), Changed(Changed), Owned(Owned), Mem(Ctx, Owned) {
     for (const CallResult &C : Calls.Calls)
       if (C.Call)
         Facts[C.Call] = &C;
@@ -290,9 +292,16 @@ std::optional<std::string> Planner::unitGuards(const CallResult &C, std::vector<
 std::optional<std::string> Planner::requestGuards(const CallResult &W, const ReqRef &Req, std::vector<Guard> &Out) {
   const VarDecl *R = Req.V;
   std::string Name = R->getNameAsString();
-  if (!R->hasLocalStorage() || isa<ParmVarDecl>(R) || !requestVariableType(R->getType()))
+  bool Pointer = requestPointerType(R->getType());
+  if (!R->hasLocalStorage() || isa<ParmVarDecl>(R) || (!requestVariableType(R->getType()) && !Pointer))
     return "its request variable '" + Name + "' is not an automatic MPI_Request (or array of them) of " +
-           W.EnclosingFunction;
+           W.EnclosingFunction + ", nor a local pointer to requests";
+  if (Pointer && W.Caller)
+    if (std::string Why = requestPointerProblem(Ctx, Owned, W.Caller, R); !Why.empty()) {
+      if (size_t At = Why.find("the templates cannot follow"); At != std::string::npos)
+        Why.replace(At + 4, 9, "tool"); // the persistent templates' wording
+      return Why;
+    }
   if (Mem.reachable(R, W.Caller))
     return "the address of its request variable '" + Name + "' is kept, so other code may complete its requests";
   Out.push_back({{Place::Named, R}, false, Name + ", the request variable"});
@@ -333,9 +342,9 @@ std::optional<std::string> Planner::waitGuards(const CallResult &W, std::vector<
   const ArgResult *SA = W.arg(W.Function == "MPI_Wait" ? Role::Status : Role::Statuses);
   if (St && !(SA && SA->Sym.K == SymValue::Handle)) {
     Place P = Mem.pointee(St);
-    if (P.K != Place::Named)
-      return "its status (" + text(St) + ") is not a named variable";
-    Out.push_back({P, false, P.Var->getNameAsString() + ", the status the wait writes"});
+    if (P.K == Place::Anywhere)
+      return "its status (" + text(St) + ") is neither a named variable nor memory one pointer owns";
+    Out.push_back({P, false, OverlapMemory::describe(P) + ", the status the wait writes"});
   }
   argGuards(W, Out);
   return unitGuards(W, Out);
@@ -729,7 +738,7 @@ void Planner::hoistReceives(const CompoundStmt *B, std::vector<const CallResult 
 
 } // namespace
 
-OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
+OverlapPlan ompi::planOverlap(ASTContext &Ctx, OwnedMemory &Owned, const FileResult &Calls,
                               llvm::function_ref<bool(const CallExpr *)> Taken,
                               llvm::function_ref<bool(const Stmt *)> Changed) {
   // The blocks, in order, and the waits and receives that are statements of them.
@@ -754,7 +763,7 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, const FileResult &Calls,
   }
   if (Order.empty() && Loose.empty())
     return {};
-  Planner P(Ctx, Calls, Taken, Changed);
+  Planner P(Ctx, Owned, Calls, Taken, Changed);
   for (auto &[C, Why] : Loose)
     P.decline(*C, Why);
   P.Units = std::move(Units);

@@ -16,8 +16,12 @@
 //    preprocessor line (it is written again on one line);
 //  - its request variable R (`&r`, `&reqs[i]`, `reqs`) is an automatic
 //    variable of the function of type MPI_Request (or an array of them)
-//    whose address is used only by MPI calls, so only this function's
-//    calls start and complete its requests; every start on R is MPI_Isend,
+//    whose address is used only by MPI calls, or a local MPI_Request *
+//    that alone reaches its requests (NonblockingPlan.h's
+//    requestPointerProblem: given only fresh allocations or null, never
+//    copied, used only by starts, completions, frees and tests), so only
+//    this function's calls start and complete its requests; every start
+//    on R is MPI_Isend,
 //    MPI_Issend, MPI_Ibsend, MPI_Irsend or MPI_Irecv of a predefined
 //    datatype (a derived one may reach memory outside its buffer), and the
 //    transfers W may complete are among them (those on other constant
@@ -91,6 +95,8 @@ class CompoundStmt;
 
 namespace ompi {
 
+class OwnedMemory;
+
 /// One statement that moves within its block.
 struct OverlapMove {
   const clang::CompoundStmt *Block = nullptr;
@@ -111,7 +117,7 @@ struct OverlapPlan {
 
 /// Taken: the calls another transformation already rewrote; Changed: whether
 /// another transformation changed a statement.
-OverlapPlan planOverlap(clang::ASTContext &Ctx, const FileResult &Calls,
+OverlapPlan planOverlap(clang::ASTContext &Ctx, OwnedMemory &Owned, const FileResult &Calls,
                         llvm::function_ref<bool(const clang::CallExpr *)> Taken,
                         llvm::function_ref<bool(const clang::Stmt *)> Changed);
 

@@ -18,7 +18,7 @@ bool ompi::ownerCandidate(const VarDecl *V) {
   if (!PT)
     return false;
   QualType T = PT->getPointeeType();
-  return !T.isVolatileQualified() && (T->isArithmeticType() || T->isVoidType());
+  return !T.isVolatileQualified() && (T->isArithmeticType() || T->isVoidType() || statusType(T));
 }
 
 namespace {
@@ -211,6 +211,11 @@ void OwnedUses::callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, co
                    llvm::formatv("{0}'s memory is written by {1} at line {2}, whose data differs between ranks", Name,
                                  M->Name, L)
                        .str());
+    if (R == Role::Status || R == Role::Statuses) // written, with what differs between ranks
+      return store(
+          P, CE, Index, nullptr,
+          llvm::formatv("{0}'s memory is written by {1} at line {2} (statuses differ between ranks)", Name, M->Name, L)
+              .str());
     return escape(P, llvm::formatv("{0} is handed to {1} at line {2}", Name, M->Name, L));
   }
   escape(P, llvm::formatv("{0} is passed to {1} at line {2}", Name, Callee.empty() ? "a call" : Callee, L));
@@ -223,6 +228,14 @@ void OwnedUses::elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index)
   while (const auto *PE = dyn_cast_or_null<ParenExpr>(Parent)) {
     Child = PE;
     Parent = parentStmt(Ctx, PE);
+  }
+  // A field of an element (statuses: st[i].MPI_SOURCE): its uses are the
+  // element's.
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent)) {
+    if (ME->isArrow() || ME->getBase()->IgnoreParens() != Child->IgnoreParens())
+      break;
+    Child = ME;
+    Parent = parentStmt(Ctx, ME);
   }
   if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(Parent); IC && IC->getCastKind() == CK_LValueToRValue)
     return; // read

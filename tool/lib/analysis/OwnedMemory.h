@@ -12,7 +12,9 @@
 // A pointer variable (a local, a static or a global; not a parameter,
 // whose value a caller chose) owns its memory when
 //  - it points to arithmetic data (int, double, ...; void for an allocator
-//    that returns it),
+//    that returns it) or to MPI_Status (the statuses a wait writes, whose
+//    fields are read as an element is: `st[i].MPI_SOURCE`; a wait's write
+//    of them is a store of what differs between ranks),
 //  - every value it is given is a fresh object: malloc, calloc,
 //    aligned_alloc, posix_memalign(&p, ...), realloc of its own value, a
 //    function that returns one (below), or a null pointer;
@@ -122,7 +124,7 @@ private:
 bool freesOnly(const clang::FunctionDecl *F, unsigned ArgNo);
 
 /// Whether V's type makes it a candidate owner (a non-parameter pointer to
-/// arithmetic data or void).
+/// arithmetic data, void or MPI_Status).
 bool ownerCandidate(const clang::VarDecl *V);
 
 } // namespace ompi

@@ -52,6 +52,21 @@ inline bool requestPointerType(clang::QualType T) {
   return P && handleClassOfType(P->getPointeeType()) == HandleClass::Request;
 }
 
+/// Whether T is MPI_Status, by its spelling through typedefs
+/// (`typedef MPI_Status hypre_MPI_Status;`): each MPI's struct has its own
+/// tag.
+inline bool statusType(clang::QualType T) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const auto *TT = T->getAs<clang::TypedefType>();
+    if (!TT)
+      return false;
+    if (TT->getDecl()->getName() == "MPI_Status")
+      return true;
+    T = TT->getDecl()->getUnderlyingType();
+  }
+  return false;
+}
+
 /// The role of the argument Arg (one of CE's arguments, as passed) by the
 /// model of the MPI function CE calls; null when CE calls no modelled
 /// function or Arg is not one of its modelled arguments.

@@ -130,7 +130,7 @@ const CompoundStmt *outermost(ASTContext &Ctx, const CompoundStmt *B) {
 llvm::Error ompi::runCommunicationOverlap(TransformContext &TC) {
   auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
   auto Changed = [&](const Stmt *S) { return changedBefore(TC.Ctx, TC.Out, S); };
-  OverlapPlan Plan = planOverlap(TC.Ctx, TC.Analysis, Taken, Changed);
+  OverlapPlan Plan = planOverlap(TC.Ctx, TC.Uni.owned(), TC.Analysis, Taken, Changed);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
   std::map<const CompoundStmt *, std::vector<const OverlapMove *>> ByFunction; // by function body

@@ -96,7 +96,7 @@ double negatives(double *param, int peer, MPI_Request *preq) {
   buf[2] = st.MPI_TAG;
   // A request that is a parameter: another function may complete it.
   MPI_Isend(buf, W, MPI_DOUBLE, peer, 6, MPI_COMM_WORLD, preq);
-  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: communication-overlap: not done: MPI_Wait stays where it is written (its request variable 'preq' is not an automatic MPI_Request (or array of them) of negatives)
+  // REPORT-DAG: halo.c:[[#@LINE+1]]:3: communication-overlap: not done: MPI_Wait stays where it is written (its request variable 'preq' is not an automatic MPI_Request (or array of them) of negatives, nor a local pointer to requests)
   MPI_Wait(preq, MPI_STATUS_IGNORE);
   for (int i = 0; i < 4; i++) buf[i] = 3;
   // A receive into memory a parameter may point to: a write through
