@@ -99,7 +99,13 @@ static mpiopt_coll_comm *create(MPI_Comm comm) {
   MPI_Comm_rank(comm, &c->rank);
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_test_inter(comm, &c->inter);
-  if (MPI_Comm_dup(comm, &c->priv) != MPI_SUCCESS) mpiopt_die(comm, "MPI_Comm_dup failed");
+  /* The runtime's own traffic goes on a copy of comm. Under SMPI an
+     intracommunicator is copied by MPI_Comm_split (one color, ranks in
+     order: the same group): SimGrid 3.32 charges the host time of its
+     MPI_Comm_dup to the rank's simulated clock, 40 ms at 64 ranks and
+     0.26 s at 128 (0.2 ms for the split), which no real MPI takes. */
+  int copied = MPIOPT_SMPI && !c->inter ? MPI_Comm_split(comm, 0, c->rank, &c->priv) : MPI_Comm_dup(comm, &c->priv);
+  if (copied != MPI_SUCCESS) mpiopt_die(comm, "copying the communicator failed");
   if (keyval == MPI_KEYVAL_INVALID &&
       MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_delete, &keyval, NULL) != MPI_SUCCESS)
     mpiopt_die(comm, "MPI_Comm_create_keyval failed");

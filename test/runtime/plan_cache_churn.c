@@ -1,9 +1,10 @@
 /* The plan cache at a call site whose counts change at every call (NPB
- * IS's key exchange): no plan is ever used twice, so after 4 fresh plans in
- * a row the site calls MPI_Alltoallv directly for 16, then 32, 64 ...
- * calls. 100 calls, each one's data checked; run with MPIOPT_STATS=1 and
- * pairwise forced, the stats must count 12 plans (calls 1-4, 21-24, 57-60)
- * and 88 calls of the MPI's own. Prints "ok: N checks, 0 failures". */
+ * IS's key exchange): no rank ever meets its arrays twice, so no plan is
+ * made (a plan is made at the second sighting of the same arrays), and
+ * after 4 such calls in a row the site calls MPI_Alltoallv directly for 16,
+ * then 32, 64 ... calls. 100 calls, each one's data checked; run with
+ * MPIOPT_STATS=1 and pairwise forced, the stats must count 100 calls of
+ * the MPI's own and no plan. Prints "ok: N checks, 0 failures". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -141,6 +141,8 @@ int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype
                         inplace};
   agv_args a = {sendcount, sendtype, recvtype, recvcounts, displs, comm, inplace, file, line};
   mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, agv_make, &a, &fresh);
-  mpiopt_coll_site_note(s, p->algo == MPIOPT_AGV_NATIVE || fresh);
+  mpiopt_coll_site_note(s, !p || p->algo == MPIOPT_AGV_NATIVE || fresh);
+  if (!p) /* arrays met for the first time: not planned yet */
+    return agv_native(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }

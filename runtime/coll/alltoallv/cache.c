@@ -18,6 +18,15 @@
  * is not cached (a freed handle may come back with another layout): such a
  * call runs the MPI's own.
  *
+ * A plan is made only for arrays seen before: when no rank holds a plan for
+ * its arrays, the same MPI_Allreduce also tells whether every rank has seen
+ * its arrays at an earlier call (a ring of the last 16 keys' hashes); if
+ * not, every rank records its key and the call runs the MPI's own. Arrays
+ * that change at every call (NPB IS's key exchange) then never pay for
+ * planning, which costs several collectives (at 64 simulated ranks about
+ * 9 ms a plan, more than IS's exchange itself); a loop's unchanged arrays
+ * are planned at their second call.
+ *
  * Per call site: when a site's agreed plans choose the MPI's own algorithm
  * 4 times in a row, the site calls the MPI's own directly for its next 16
  * calls, then probes again, doubling the period up to 4096 each time the
@@ -41,11 +50,28 @@ typedef struct {
   unsigned long long used;
 } entry;
 
+enum { SEEN = 16 };
+
 typedef struct mpiopt_plan_cache {
   entry *e;
   int n, cap;
   unsigned long long tick;
+  uint64_t seen[SEEN]; /* hashes of keys met without a plan, a ring */
+  int nseen, nextseen;
 } cache;
+
+static int was_seen(const cache *k, uint64_t h) {
+  for (int i = 0; i < k->nseen; i++)
+    if (k->seen[i] == h) return 1;
+  return 0;
+}
+
+static void note_seen(cache *k, uint64_t h) {
+  if (was_seen(k, h)) return;
+  k->seen[k->nextseen] = h;
+  k->nextseen = (k->nextseen + 1) % SEEN;
+  if (k->nseen < SEEN) k->nseen++;
+}
 
 long mpiopt_plan_cache_limit(void) {
   static long limit = -1;
@@ -150,9 +176,15 @@ mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q
   cache *k = c->cache;
   uint64_t h = hash_key(q);
   entry *e = lookup(k, h, q);
-  long long id[2] = {e ? e->plan->id : -1, e ? -e->plan->id : 1};
-  MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, c->priv);
+  /* (id, -id, -seen): MAX agrees on the plan, and on whether every rank
+   * has met its arrays before. */
+  long long id[3] = {e ? e->plan->id : -1, e ? -e->plan->id : 1, -(long long)(e || was_seen(k, h))};
+  MPI_Allreduce(MPI_IN_PLACE, id, 3, MPI_LONG_LONG, MPI_MAX, c->priv);
   *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
+  if (*fresh && id[2] == 0) { /* some rank meets its arrays for the first time */
+    note_seen(k, h);
+    return NULL;
+  }
   if (*fresh) { /* someone found another plan, or none */
     mpiopt_plan_s *p = make(args);
     e = lookup(k, h, q);
@@ -220,6 +252,8 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
   mpiopt_cache_key q = {&mpiopt_plan_alltoallv, {sc, sd, recvcounts, rdispls}, {P, P, P, P}, st, recvtype, inplace};
   a2av_args a = {sc, sd, recvcounts, rdispls, st, recvtype, comm, file, line};
   mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, a2av_make, &a, &fresh);
-  mpiopt_coll_site_note(s, p->algo == MPIOPT_A2AV_NATIVE || fresh);
+  mpiopt_coll_site_note(s, !p || p->algo == MPIOPT_A2AV_NATIVE || fresh);
+  if (!p) /* arrays met for the first time: not planned yet */
+    return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }
