@@ -7,9 +7,11 @@
 // write in an if whose condition is the same on every rank (what follows
 // it reads the rank's own value); a loop whose other code reads it before
 // the root's next write; a broadcast on a communicator that may not hold
-// every rank. (The negatives' values happen to agree when run, so the
-// program runs as an e2e test too.) (A return or a jump out of the root's arm stops the rule;
-// the code after such an arm is judged to run on some ranks anyway.)
+// every rank; a global read by a function called before the broadcast. A
+// return or a jump out of the root's arm stops the rule too (the code
+// after such an arm is judged to run on some ranks anyway). The
+// negatives' values happen to agree when run, so the program is an e2e
+// test as well.
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +20,18 @@ struct params {
   int n;
   double t;
 };
-static int g;
+static int g, h;
 double a = 1, b = 2;
+
+// h is read here between the root's write and the broadcast: only the
+// root has written it yet.
+// CHECK-DAG: {{.*}}broadcast-overwrites.c:[[#@LINE+3]]:5: reduction-fusion: not done: {{.*}}
+static void peek(void) {
+  if (h > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
 
 int main(int argc, char **argv) {
   int rank, arr[4], part[4] = {1, 1, 1, 1}, seen = 0, late[2] = {0, 0}, early = 0, mid;
@@ -50,6 +62,10 @@ int main(int argc, char **argv) {
   MPI_Bcast(&q, sizeof(q), MPI_BYTE, 0, half);
   if (rank == 0)
     s.n = rank;
+  if (rank == 0)
+    h = rank;
+  peek();
+  MPI_Bcast(&h, 1, MPI_INT, 0, MPI_COMM_WORLD);
   mid = s.n;
   MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
   if (argc > 2) {

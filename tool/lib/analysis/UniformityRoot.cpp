@@ -55,7 +55,8 @@ bool inside(ASTContext &Ctx, const Stmt *S, const Stmt *Outer) {
 
 bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
   if (!RB) {
-    Eff = std::make_unique<Effects>(Ctx);
+    if (!Eff)
+      Eff = std::make_unique<Effects>(Ctx);
     RB = std::make_unique<RootBroadcast>(Ctx, Ev, *Eff);
   }
   return RB->reconciles(V, At, F).has_value();
@@ -106,7 +107,8 @@ bool Uniformity::setsAllOf(const Stmt *T, const VarDecl *V, Func &Fn) {
 /// is overwritten on every rank before any code outside that if can read
 /// it: after the if (and after the ifs and loops around it, where no other
 /// code of the loop names V), the statements of the enclosing blocks name
-/// V nowhere, make no jump and hold no label until a collective sets all
+/// V nowhere (nor, for a global, call code that may read it), make no jump
+/// and hold no label until a collective sets all
 /// of V alike on every rank (MPI_Bcast(&p, sizeof p, MPI_BYTE, 0,
 /// MPI_COMM_WORLD)). What the arm itself reads of V feeds only code that
 /// some ranks run, which is judged so. The collective's own write of V is
@@ -119,6 +121,11 @@ bool Uniformity::broadcastOverwrites(const VarDecl *V, const Stmt *At, const Fun
     return false;
   if (leaves(D))
     return false;
+  if (!Eff)
+    Eff = std::make_unique<Effects>(Ctx);
+  // Whether N names V or calls code that may read it (a global: any
+  // function of the file that touches it, code of another file).
+  auto Touches = [&](const Stmt *N) { return V->hasGlobalStorage() ? Eff->touches(N, V) : refersTo(N, V); };
   const Stmt *Cur = D;
   for (unsigned Depth = 0; Depth < 32; ++Depth) {
     const Stmt *P = parentStmt(Ctx, Cur);
@@ -135,15 +142,15 @@ bool Uniformity::broadcastOverwrites(const VarDecl *V, const Stmt *At, const Fun
           continue;
         if (setsAllOf(T, V, Fn))
           return true;
-        if (refersTo(T, V) || leaves(T))
+        if (Touches(T) || leaves(T))
           return false;
       }
     } else if (isa<ForStmt, WhileStmt, DoStmt>(P)) {
       // The next iteration runs the loop's code before the if: it may
       // name V nowhere but in the if.
       if (anyNode(P, [&](const Stmt *N) {
-            const auto *DRE = dyn_cast<DeclRefExpr>(N);
-            return DRE && DRE->getDecl() == V && !inside(Ctx, DRE, D);
+            return (isa<DeclRefExpr>(N) || isa<CallExpr>(N)) && !inside(Ctx, N, D) &&
+                   (isa<DeclRefExpr>(N) ? cast<DeclRefExpr>(N)->getDecl() == V : Touches(N));
           }))
         return false;
     } else if (!isa<IfStmt>(P)) {
