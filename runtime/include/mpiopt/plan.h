@@ -44,8 +44,10 @@
  *       verified by comparing them, MPIOPT_PLAN_CACHE entries, least
  *       recently used first out, freed with the communicator). Every call
  *       agrees with the other ranks (one small MPI_Allreduce) on whether
- *       each found the same plan, and plans afresh otherwise; a site whose
- *       plans keep choosing the MPI's own algorithm calls it directly for a
+ *       each found the same plan, and plans afresh otherwise, once every
+ *       rank has met its arrays before (arrays met for the first time run
+ *       the MPI's own); a site whose plans keep choosing the MPI's own
+ *       algorithm, or whose arrays keep being new, calls it directly for a
  *       while (doubling periods), as every rank decides alike.
  *   mpiopt_allgatherv_cached(sendbuf, sendcount, sendtype, recvbuf,
  *       recvcounts, displs, recvtype, comm): the same for MPI_Allgatherv
