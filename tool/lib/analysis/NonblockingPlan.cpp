@@ -140,6 +140,9 @@ const Stmt *climb(ASTContext &Ctx, const Expr *&E, Use &K) {
 struct Storage {
   std::vector<const CallExpr *> Completions;
   std::string Why;
+  /// Who cannot follow a use, as the notes say it: the persistent
+  /// templates, or (communication-overlap's question) the tool.
+  const char *Follower = "the templates";
 };
 
 /// The line a note names for statement X.
@@ -167,8 +170,8 @@ std::string useProblem(const SourceManager &SM, const VarDecl *V, const Expr *E,
       if (R == Role::Request && M->M == Mode::Nonblocking && M->Cat != Category::Completion)
         return "";
     }
-    return llvm::formatv("the request variable {0} is passed to {1} at line {2}, which the templates cannot follow",
-                         Name, FD ? FD->getName().str() : std::string("a function"), Line);
+    return llvm::formatv("the request variable {0} is passed to {1} at line {2}, which {3} cannot follow", Name,
+                         FD ? FD->getName().str() : std::string("a function"), Line, S.Follower);
   }
   if (const auto *B = dyn_cast_or_null<BinaryOperator>(P)) {
     if (B->getOpcode() == BO_Assign && K == Use::Object && B->getLHS()->IgnoreParens() == E->IgnoreParens())
@@ -178,9 +181,9 @@ std::string useProblem(const SourceManager &SM, const VarDecl *V, const Expr *E,
   }
   if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
     return "";
-  return llvm::formatv("the request variable {0} is used at line {1} in a way the templates cannot follow (only "
+  return llvm::formatv("the request variable {0} is used at line {1} in a way {2} cannot follow (only "
                        "nonblocking starts, waits and tests, assignments to it and comparisons)",
-                       Name, Line);
+                       Name, Line, S.Follower);
 }
 
 /// Why the use of request pointer V's value at E (climbed to consumer P) is
@@ -218,8 +221,10 @@ std::string pointerUseProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl
 /// given is a fresh object or null, so its memory is reached through it
 /// alone, and its value is used only as useProblem and pointerUseProblem
 /// allow; never copied, kept or its address taken.
-Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
+Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V,
+                         const char *Follower = "the templates") {
   Storage S;
+  S.Follower = Follower;
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Name = "'" + V->getNameAsString() + "'";
   auto NotFresh = [&](const Stmt *At) {
@@ -248,9 +253,9 @@ Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl
       continue;
     const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
     if (!C || C->getCastKind() != CK_LValueToRValue) {
-      S.Why = llvm::formatv("the request pointer {0} is used at line {1} in a way the templates cannot follow (its "
+      S.Why = llvm::formatv("the request pointer {0} is used at line {1} in a way {2} cannot follow (its "
                             "address taken, or changed other than by an assignment)",
-                            Name, lineOf(SM, E));
+                            Name, lineOf(SM, E), S.Follower);
       break;
     }
     E = C;
@@ -381,7 +386,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
 } // namespace
 
 std::string ompi::requestPointerProblem(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
-  return pointerStorageOf(Ctx, Owned, F, V).Why;
+  return pointerStorageOf(Ctx, Owned, F, V, "the tool").Why;
 }
 
 NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,

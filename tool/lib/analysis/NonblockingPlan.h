@@ -83,6 +83,8 @@ struct NonblockingPlan {
 /// its requests alone (given memory other code may reach, copied, passed
 /// to code other than MPI starts and completions, freeing and tests), or ""
 /// when only F's MPI calls can start and complete them (the rules above).
+/// Its notes say what "the tool" cannot follow (communication-overlap's
+/// question; this plan's own notes name the templates).
 std::string requestPointerProblem(clang::ASTContext &Ctx, OwnedMemory &Owned, const clang::FunctionDecl *F,
                                   const clang::VarDecl *V);
 

@@ -297,11 +297,8 @@ std::optional<std::string> Planner::requestGuards(const CallResult &W, const Req
     return "its request variable '" + Name + "' is not an automatic MPI_Request (or array of them) of " +
            W.EnclosingFunction + ", nor a local pointer to requests";
   if (Pointer && W.Caller)
-    if (std::string Why = requestPointerProblem(Ctx, Owned, W.Caller, R); !Why.empty()) {
-      if (size_t At = Why.find("the templates cannot follow"); At != std::string::npos)
-        Why.replace(At + 4, 9, "tool"); // the persistent templates' wording
+    if (std::string Why = requestPointerProblem(Ctx, Owned, W.Caller, R); !Why.empty())
       return Why;
-    }
   if (Mem.reachable(R, W.Caller))
     return "the address of its request variable '" + Name + "' is kept, so other code may complete its requests";
   Out.push_back({{Place::Named, R}, false, Name + ", the request variable"});
