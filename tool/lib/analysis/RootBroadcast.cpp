@@ -59,6 +59,12 @@ bool sameType(ASTContext &Ctx, QualType A, QualType B) {
   return Ctx.hasSameUnqualifiedType(A.getCanonicalType(), B.getCanonicalType());
 }
 
+/// Whether X holds a jump (return, break, continue, goto) anywhere.
+bool jumps(const Stmt *X) {
+  return anyNode(X,
+                 [](const Stmt *N) { return isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(N); });
+}
+
 } // namespace
 
 std::optional<unsigned> RootBroadcast::reconciles(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
@@ -89,10 +95,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   std::optional<int64_t> Root = rootOf(S, F);
   if (!Root)
     return false;
-  auto IntAt = [&](const Expr *E) -> std::optional<int64_t> {
-    SymValue X = Ev.evaluate(E, F, E);
-    return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
-  };
+  auto IntAt = [&](const Expr *E) { return intAt(E, F); };
   auto Writes = [&](const Stmt *X) { return mayWrite(X, V); };
   std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
   if (broadcastInBoth(Then, Else, V, *Root, F))
@@ -122,17 +125,10 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   };
   // MPI_Bcast(B, n > K, T, Root, MPI_COMM_WORLD) with T of B's elements' size.
   auto Broadcasts = [&](const Stmt *X, const VarDecl *B, int64_t K) {
-    const CallExpr *CE = callOf(X, "MPI_Bcast");
-    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
-               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
-    if (!Buf || !Count || !Type || !RootArg || !Comm || refVar(Buf) != B)
-      return false;
-    std::optional<int64_t> N = IntAt(Count), R = IntAt(RootArg);
-    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
-    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+    std::optional<WorldBroadcast> W = worldBroadcast(X, *Root, F);
     const auto *AT = Ctx.getAsConstantArrayType(B->getType());
-    return N && *N > K && R && *R == *Root && C && *C == "MPI_COMM_WORLD" && Size && AT &&
-           *Size == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+    return W && refVar(W->Buf) == B && W->Count > K && AT &&
+           W->TypeSize == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
   };
   for (size_t P = 0; P < Then.size(); ++P) {
     const auto *Pack = dyn_cast<BinaryOperator>(Then[P]);
@@ -162,9 +158,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
           break;
         }
         // A jump here would leave V unpacked on the ranks that take it.
-        if (TouchesElement(Else[U], B, *K) || anyNode(Else[U], [](const Stmt *N) {
-              return isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(N);
-            }))
+        if (TouchesElement(Else[U], B, *K) || jumps(Else[U]))
           break;
       }
     }
@@ -196,35 +190,43 @@ bool RootBroadcast::mayWrite(const Stmt *X, const VarDecl *V) {
 /// before it and nothing after it that writes V.
 bool RootBroadcast::broadcastInBoth(llvm::ArrayRef<const Stmt *> Then, llvm::ArrayRef<const Stmt *> Else,
                                     const VarDecl *V, int64_t Root, const FunctionDecl *F) {
-  auto Jumps = [](const Stmt *X) {
-    return anyNode(
-        X, [](const Stmt *N) { return isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(N); });
-  };
-  auto Int = [&](const Expr *E) -> std::optional<int64_t> {
-    SymValue X = Ev.evaluate(E, F, E);
-    return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
-  };
   auto Broadcast = [&](const Stmt *X) {
-    const CallExpr *CE = callOf(X, "MPI_Bcast");
-    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
-               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
-    if (!Buf || !Count || !Type || !RootArg || !Comm || addressedVar(Buf) != V)
-      return false;
-    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
-    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
-    return Int(Count) == 1 && Int(RootArg) == Root && C && *C == "MPI_COMM_WORLD" && Size &&
-           *Size == Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+    std::optional<WorldBroadcast> W = worldBroadcast(X, Root, F);
+    return W && addressedVar(W->Buf) == V && W->Count == 1 &&
+           W->TypeSize == Ctx.getTypeSizeInChars(V->getType()).getQuantity();
   };
   auto Arm = [&](llvm::ArrayRef<const Stmt *> A) {
     for (size_t I = 0; I < A.size(); ++I) {
       if (Broadcast(A[I]))
         return !llvm::any_of(A.drop_front(I + 1), [&](const Stmt *X) { return mayWrite(X, V); });
-      if (Jumps(A[I]))
+      if (jumps(A[I]))
         return false;
     }
     return false;
   };
   return Arm(Then) && Arm(Else);
+}
+
+std::optional<int64_t> RootBroadcast::intAt(const Expr *E, const FunctionDecl *F) {
+  SymValue X = Ev.evaluate(E, F, E);
+  return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
+}
+
+/// Statement X as MPI_Bcast(Buf, Count, T, Root, MPI_COMM_WORLD), Count a
+/// constant and T a datatype of known size; nullopt otherwise.
+std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const Stmt *X, int64_t Root,
+                                                                           const FunctionDecl *F) {
+  const CallExpr *CE = callOf(X, "MPI_Bcast");
+  const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
+             *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
+  if (!Buf || !Count || !Type || !RootArg || !Comm)
+    return std::nullopt;
+  std::optional<int64_t> N = intAt(Count, F), R = intAt(RootArg, F);
+  std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
+  std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+  if (!N || !R || *R != Root || !C || *C != "MPI_COMM_WORLD" || !Size)
+    return std::nullopt;
+  return WorldBroadcast{Buf, *N, *Size};
 }
 
 /// This file's name, as the program's facts name it.

@@ -86,6 +86,12 @@ private:
   bool onlyThisFileWrites(const clang::VarDecl *X);
   bool otherFilesCannotWrite(const clang::VarDecl *V);
   bool mayWrite(const clang::Stmt *X, const clang::VarDecl *V);
+  std::optional<int64_t> intAt(const clang::Expr *E, const clang::FunctionDecl *F);
+  struct WorldBroadcast {
+    const clang::Expr *Buf;
+    int64_t Count, TypeSize;
+  };
+  std::optional<WorldBroadcast> worldBroadcast(const clang::Stmt *X, int64_t Root, const clang::FunctionDecl *F);
   bool broadcastInBoth(llvm::ArrayRef<const clang::Stmt *> Then, llvm::ArrayRef<const clang::Stmt *> Else,
                        const clang::VarDecl *V, int64_t Root, const clang::FunctionDecl *F);
   bool otherFilesMayWrite(const clang::FunctionDecl *G, const clang::VarDecl *V);
