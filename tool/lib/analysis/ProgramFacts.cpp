@@ -120,54 +120,88 @@ bool calledDirectly(ASTContext &Ctx, const DeclRefExpr *DRE) {
   return false;
 }
 
-/// FunctionFact::Writes and Reaches of F: the globals with external linkage
-/// written in F and in the functions of this file it calls, and the
-/// functions of other files these call (library and MPI calls write globals
-/// only through addresses, which the writes count). Unknown (WritesKnown
-/// false) where a call goes through a pointer or a function's address is
-/// taken (whoever gets it may call it).
-void addWriteFacts(ASTContext &Ctx, const FunctionDecl *F,
-                   const std::vector<std::pair<const FunctionDecl *, const VarDecl *>> &Writes, FunctionFact &FF) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::vector<const FunctionDecl *> Work{F->getCanonicalDecl()};
-  std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
-  FF.WritesKnown = true;
-  while (!Work.empty()) {
-    const FunctionDecl *G = Work.back(), *Def = nullptr;
-    Work.pop_back();
-    for (auto [W, V] : Writes)
-      if (W == G && V->isExternallyVisible())
-        addOnce(FF.Writes, V->getName().str());
-    if (!G->hasBody(Def))
-      continue;
+/// FunctionFact::Writes and Reaches of the file's functions: the globals
+/// with external linkage written in a function and in the functions of
+/// this file it calls, and the functions of other files these call
+/// (library and MPI calls write globals only through addresses, which the
+/// writes count). Unknown (WritesKnown false) where a call goes through a
+/// pointer or a function's address is taken (whoever gets it may call it).
+/// Each body is walked once, however many functions call it.
+class WriteFacts {
+public:
+  WriteFacts(ASTContext &Ctx, const std::vector<std::pair<const FunctionDecl *, const VarDecl *>> &Writes) : Ctx(Ctx) {
+    for (auto [F, V] : Writes)
+      if (F && V->isExternallyVisible())
+        addOnce(Direct[F], V->getName().str());
+  }
+
+  void fill(const FunctionDecl *F, FunctionFact &FF) {
+    std::vector<const FunctionDecl *> Work{F->getCanonicalDecl()};
+    std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
+    FF.WritesKnown = true;
+    while (!Work.empty()) {
+      const FunctionDecl *G = Work.back();
+      Work.pop_back();
+      for (const std::string &W : Direct[G])
+        addOnce(FF.Writes, W);
+      const Body &B = body(G);
+      FF.WritesKnown &= !B.Opaque;
+      for (const std::string &R : B.Reaches)
+        addOnce(FF.Reaches, R);
+      for (const FunctionDecl *H : B.Callees)
+        if (Seen.insert(H).second)
+          Work.push_back(H);
+    }
+    if (!FF.WritesKnown)
+      FF.Writes.clear(); // not the whole list: none is kept
+    llvm::sort(FF.Writes);
+    llvm::sort(FF.Reaches);
+  }
+
+private:
+  /// What one body calls: the file's functions, other files' functions,
+  /// and whether some call goes where the facts cannot follow.
+  struct Body {
+    std::vector<const FunctionDecl *> Callees;
+    std::vector<std::string> Reaches;
+    bool Opaque = false;
+  };
+  ASTContext &Ctx;
+  std::map<const FunctionDecl *, std::vector<std::string>> Direct;
+  std::map<const FunctionDecl *, Body> Bodies;
+
+  const Body &body(const FunctionDecl *G) {
+    auto [It, New] = Bodies.try_emplace(G);
+    const FunctionDecl *Def = nullptr;
+    if (!New || !G->hasBody(Def))
+      return It->second;
+    Body &B = It->second;
+    const SourceManager &SM = Ctx.getSourceManager();
     anyNode(Def->getBody(), [&](const Stmt *N) {
       const auto *DRE = dyn_cast<DeclRefExpr>(N);
       if (const auto *CE = dyn_cast<CallExpr>(N); CE && !CE->getDirectCallee())
-        FF.WritesKnown = false; // through a pointer
+        B.Opaque = true; // through a pointer
       const auto *H = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
       if (!H)
         return false;
       if (!calledDirectly(Ctx, DRE))
-        FF.WritesKnown = false; // its address goes somewhere
+        B.Opaque = true; // its address goes somewhere
       const FunctionDecl *HDef = nullptr;
       if (H->hasBody(HDef)) {
-        if (Seen.insert(H->getCanonicalDecl()).second)
-          Work.push_back(H->getCanonicalDecl());
+        if (!llvm::is_contained(B.Callees, H->getCanonicalDecl()))
+          B.Callees.push_back(H->getCanonicalDecl());
       } else if (H->getIdentifier() && !H->getBuiltinID() && !isMPIFunctionName(H->getName()) &&
                  !Effects::isPureLibraryFunction(H->getName()) && !SM.isInSystemHeader(H->getLocation())) {
         if (H->isExternallyVisible())
-          addOnce(FF.Reaches, H->getName().str());
+          addOnce(B.Reaches, H->getName().str());
         else
-          FF.WritesKnown = false;
+          B.Opaque = true;
       }
       return false;
     });
+    return B;
   }
-  if (!FF.WritesKnown)
-    FF.Writes.clear(); // not the whole list: none is kept
-  llvm::sort(FF.Writes);
-  llvm::sort(FF.Reaches);
-}
+};
 
 } // namespace
 
@@ -192,7 +226,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
   P.Digests[Path.str()] = llvm::utohexstr(llvm::xxh3_64bits(All));
   if (Ev.index().DefinesMain)
     P.MainFiles.push_back(Path.str());
-  std::vector<std::pair<const FunctionDecl *, const VarDecl *>> Writes = Uni.globalWrites();
+  WriteFacts Writes(Ctx, Uni.globalWrites());
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
@@ -207,7 +241,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
           FF.Frees.push_back(I);
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
-      addWriteFacts(Ctx, F, Writes, FF);
+      Writes.fill(F, FF);
     }
     if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
