@@ -13,7 +13,9 @@
 // a message sent on one communicator and awaited on another is found (case
 // 21); persistent requests are issued by their starts, MPI_Probe waits for
 // a message (23, 24), and a message no rank receives before MPI_Finalize is
-// a finding where a receive for it is in the program (25).
+// a finding where a receive for it is in the program (25). Three ranks
+// each receiving from the one before first wait in a cycle, described
+// rank by rank (28).
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=2 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=TWO %s
@@ -49,6 +51,7 @@
 // RUN: %ompi-opt --check --checks=message-matching %s -- %openmpi_cflags -DCASE=25 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE25 %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=26 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=CASE26 %s
 // RUN: %ompi-opt --check --checks=message-matching %s -- %mpich_cflags -DCASE=27 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE27 %s
+// RUN: %ompi-opt --check --checks=message-matching --nprocs=3 %s -- %mpich_cflags -DCASE=28 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=CASE28 %s
 #include <mpi.h>
 #include <stdio.h>
 
@@ -538,6 +541,14 @@ int main(int argc, char **argv) {
   MPI_Sendrecv(buf, 1, MPI_INT, 0, 0, buf + 1, 1, MPI_INT, 1, 0, alone, MPI_STATUS_IGNORE);
   // CASE27: {{.*}}message-matching.c:[[#@LINE-3]]:3: note: rank 0 joins colour 0 here
   MPI_Comm_free(&alone);
+#elif CASE == 28
+  // Around a ring of three, every rank receives first.
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // CASE28: {{.*}}message-matching.c:[[#@LINE+1]]:3: warning: with 3 processes, rank 0 waits in MPI_Recv (line [[#@LINE+1]]) for a message from rank 2, rank 2 waits in MPI_Recv (line [[#@LINE+1]]) for a message from rank 1, and rank 1 waits in MPI_Recv (line [[#@LINE+1]]) for a message from rank 0: none of them can go on, whatever the buffering (a blocking receive returns only once a matching message is sent) [ompi-message-matching]
+  MPI_Recv(buf, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // CASE28: {{.*}}message-matching.c:[[#@LINE-1]]:3: note: rank 2 waits here
+  // CASE28: {{.*}}message-matching.c:[[#@LINE-2]]:3: note: rank 1 waits here
+  MPI_Send(buf, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
 #endif
   MPI_Finalize();
   return 0;

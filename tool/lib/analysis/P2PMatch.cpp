@@ -77,6 +77,7 @@ private:
   bool collectives();
   std::optional<P2PWait> waiting(int Rk) const;
   void stuck();
+  void chain(const P2PWait &W);
 };
 
 /// Queues the send side of E: the message's index, -1 for MPI_PROC_NULL.
@@ -277,7 +278,27 @@ void Sim::stuck() {
       }
     }
     R.Stuck = W;
+    chain(*W);
     return;
+  }
+}
+
+/// R.Chain and R.CycleStart from W: follow who waits for whom.
+void Sim::chain(const P2PWait &W) {
+  R.Chain = {W};
+  for (int Next = W.Peer; Next >= 0 && !done(Next);) {
+    auto Seen = llvm::find_if(R.Chain, [&](const P2PWait &L) { return L.Rank == Next; });
+    if (Seen != R.Chain.end()) {
+      R.CycleStart = int(Seen - R.Chain.begin());
+      return;
+    }
+    if (at(Next).K == P2PEvent::Collective)
+      return;
+    std::optional<P2PWait> P = waiting(Next);
+    if (!P)
+      return;
+    R.Chain.push_back(*P);
+    Next = P->Peer;
   }
 }
 

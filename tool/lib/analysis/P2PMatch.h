@@ -52,7 +52,15 @@ struct P2PRunResult {
   bool Followed = false;             ///< every value was known and no rank aborted (or a peer does not exist)
   std::optional<P2PBadPeer> BadPeer; ///< the first such call; the run stops there
   std::vector<P2PMatchPair> Matches;
-  std::optional<P2PWait> Stuck;        ///< the first rank left waiting, unless a collective is what it waits at
+  std::optional<P2PWait> Stuck; ///< the first rank left waiting, unless a collective is what it waits at
+  /// The waits that follow from Stuck: its rank's, its peer's, that rank's
+  /// peer's, ... while each peer waits in a point-to-point call or a
+  /// completion, up to the first rank met twice. Chain[0] is Stuck.
+  std::vector<P2PWait> Chain;
+  /// Where the chain closes into a cycle of waits (the index of the link
+  /// whose rank the last link waits for), or -1 when it ends at a rank that
+  /// has ended or waits in a collective.
+  int CycleStart = -1;
   std::vector<P2PMatchPair> Unmatched; ///< messages sent and never received (Recv null), in sending order
 };
 

@@ -40,7 +40,18 @@ namespace ompi {
 
 namespace {
 
-bool reportStuck(CheckContext &C, const P2PTraces &T, const P2PWait &W) {
+bool reportStuck(CheckContext &C, const P2PTraces &T, const P2PRunResult &R) {
+  if (llvm::ArrayRef<P2PWait> Links = longCycle(R); !Links.empty()) {
+    Finding *F = C.report("message-matching", Links[0].At->Call->getBeginLoc(),
+                          llvm::formatv("{0}, {1}: none of them can go on, whatever the buffering (a blocking receive "
+                                        "returns only once a matching message is sent)",
+                                        withProcesses(T), cycleText(Links))
+                              .str());
+    if (F)
+      noteCycle(C, *F, Links);
+    return true;
+  }
+  const P2PWait W = pairWait(R);
   std::string Msg;
   const P2PEvent::Side &S = W.Sending ? W.Origin->S : W.Origin->R;
   std::string Tag = !S.Tag ? "" : *S.Tag < 0 ? " with any tag" : " with tag " + std::to_string(*S.Tag);
@@ -328,7 +339,7 @@ void checkMessageMatching(CheckContext &C) {
     for (const P2PMatchPair &P : R.Matches)
       Found |= reportPair(C, T, P);
     if (R.Stuck)
-      Found |= reportCommMismatch(C, T, R) || reportStuck(C, T, *R.Stuck);
+      Found |= reportCommMismatch(C, T, R) || reportStuck(C, T, R);
     else
       Found |= reportUnreceived(C, T, R);
     return Found;

@@ -59,6 +59,50 @@ inline std::string waitsFor(const P2PEvent &At, const P2PEvent *Origin, bool Sen
   return llvm::formatv("{0}{1} a message from {2}", In, Origin != &At ? "," : " for", fromRank(*Origin->R.Peer));
 }
 
+/// "rank 0 waits in MPI_Send (line 7) until rank 1 receives, rank 1 waits
+/// ..., and rank 2 waits ... until rank 0 receives": the links of a cycle
+/// of waits (P2PRunResult::Chain from CycleStart).
+inline std::string cycleText(llvm::ArrayRef<P2PWait> Links) {
+  std::string S;
+  for (size_t I = 0; I < Links.size(); ++I) {
+    if (I)
+      S += I + 1 == Links.size() ? ", and " : ", ";
+    S += llvm::formatv("rank {0} waits {1}", Links[I].Rank, waitsFor(*Links[I].At, Links[I].Origin, Links[I].Sending))
+             .str();
+  }
+  return S;
+}
+
+/// The cycle of waits R's chain closes into when it holds three ranks or
+/// more (two ranks waiting for each other are described as a pair); empty
+/// otherwise.
+inline llvm::ArrayRef<P2PWait> longCycle(const P2PRunResult &R) {
+  if (R.CycleStart < 0 || R.Chain.size() - size_t(R.CycleStart) < 3)
+    return {};
+  return llvm::ArrayRef(R.Chain).drop_front(R.CycleStart);
+}
+
+/// The stuck wait to describe as a pair: R.Stuck, or where the chain closes
+/// into a cycle of two ranks further on, the first of those two, with the
+/// other as its peer.
+inline P2PWait pairWait(const P2PRunResult &R) {
+  P2PWait W = *R.Stuck;
+  if (R.CycleStart > 0 && R.Chain.size() - size_t(R.CycleStart) == 2) {
+    const P2PWait &A = R.Chain[R.CycleStart], &B = R.Chain[R.CycleStart + 1];
+    W = A;
+    W.PeerAt = B.At;
+    W.PeerOrigin = B.Origin;
+    W.PeerSending = B.Sending;
+  }
+  return W;
+}
+
+/// Notes "rank N waits here" at every link of a cycle but the first.
+inline void noteCycle(CheckContext &C, Finding &F, llvm::ArrayRef<P2PWait> Links) {
+  for (const P2PWait &L : Links.drop_front())
+    C.note(F, L.At->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", L.Rank));
+}
+
 } // namespace ompi
 
 #endif

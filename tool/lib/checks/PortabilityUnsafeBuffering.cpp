@@ -4,35 +4,57 @@
 // buffers standard sends: matched again (analysis/P2PMatch) with every
 // MPI_Send and MPI_Isend completing only once received, as the standard
 // allows, at the smallest number of processes at which the buffered run
-// completes with every message received, the run stops (two ranks that
-// both send first). The standard
-// calls such a program unsafe: it works while messages fit the library's
-// eager limit and hangs when they grow. A remark, like the other
-// portability checks; what hangs whatever the buffering is
-// message-matching's.
+// completes with every message received, the run stops: two ranks that
+// both send first, a cycle of three or more ranks each waiting for the
+// next, or a rank whose send waits for a peer that waits in a collective
+// for it (a collective may wait for every rank). The standard calls such a
+// program unsafe: it works while messages fit the library's eager limit
+// and hangs when they grow. A remark, like the other portability checks;
+// what hangs whatever the buffering is message-matching's.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/P2PText.h"
 
 namespace ompi {
 
+namespace {
+
+constexpr const char *Why = "the exchange completes only because the library buffers a send (a standard send may "
+                            "wait for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)";
+
+/// The remark's text for the unbuffered run's R, or "" when it does not
+/// say who waits for whom.
+std::string unsafeText(const P2PTraces &T, const P2PRunResult &R) {
+  if (llvm::ArrayRef<P2PWait> Links = longCycle(R); !Links.empty())
+    return llvm::formatv("{0}, if MPI does not buffer the messages, {1}: {2}", withProcesses(T), cycleText(Links), Why);
+  P2PWait W = pairWait(R);
+  if (!W.PeerAt || (!W.PeerOrigin && W.PeerAt->K != P2PEvent::Collective))
+    return "";
+  return llvm::formatv("{0}, if MPI does not buffer the messages, rank {1} waits {2}, while rank {3} waits {4}: {5}",
+                       withProcesses(T), W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
+                       waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending), Why);
+}
+
+} // namespace
+
 void checkUnsafeBuffering(CheckContext &C) {
   forEachFollowed(C, /*Buffered=*/true, [&](const P2PTraces &T, const P2PRunResult &Buffered) {
     if (Buffered.Stuck || !Buffered.Unmatched.empty() || Buffered.BadPeer)
       return true; // message-matching's or unmatched-p2p's finding
     P2PRunResult Sync = matchP2P(T, /*Buffered=*/false);
-    if (!Sync.Stuck || !Sync.Stuck->PeerAt || !Sync.Stuck->PeerOrigin)
+    if (!Sync.Stuck)
       return false;
-    const P2PWait &W = *Sync.Stuck;
-    if (Finding *F = C.report(
-            "portability-unsafe-buffering", W.At->Call->getBeginLoc(),
-            llvm::formatv("{0}, if MPI does not buffer the messages, rank {1} waits {2}, while rank {3} waits {4}: "
-                          "the exchange completes only because the library buffers a send (a standard send may wait "
-                          "for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)",
-                          withProcesses(T), W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
-                          waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending))
-                .str()))
-      C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
+    std::string Msg = unsafeText(T, Sync);
+    if (Msg.empty())
+      return false;
+    llvm::ArrayRef<P2PWait> Links = longCycle(Sync);
+    P2PWait W = Links.empty() ? pairWait(Sync) : Links[0];
+    if (Finding *F = C.report("portability-unsafe-buffering", W.At->Call->getBeginLoc(), Msg)) {
+      if (!Links.empty())
+        noteCycle(C, *F, Links);
+      else
+        C.note(*F, W.PeerAt->Call->getBeginLoc(), llvm::formatv("rank {0} waits here", W.Peer));
+    }
     return true;
   });
 }
