@@ -157,6 +157,43 @@ TEST(ProgramFacts, WhatEachFunctionMayWrite) {
   EXPECT_TRUE(Old->mayWrite("f", "h"));
 }
 
+TEST(ProgramFacts, WhichFunctionsMayCommunicate) {
+  // bar makes a barrier through a static helper; calc computes; relay
+  // calls another file's function; ptr calls through a pointer.
+  auto AST = parse("void far(void); void (*fp)(void); static void b(void) { MPI_Barrier(MPI_COMM_WORLD); }"
+                   " void bar(void) { b(); } int calc(int x) { return 2 * x; } void relay(void) { far(); }"
+                   " void ptr(void) { fp(); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "m.c");
+  P.MainFiles = {"m.c"};
+  EXPECT_TRUE(P.Functions["bar"].Mpi);
+  EXPECT_FALSE(P.Functions["calc"].Mpi);
+  EXPECT_FALSE(P.Functions["relay"].Mpi);
+  EXPECT_TRUE(P.mayCommunicate("bar"));
+  EXPECT_FALSE(P.mayCommunicate("calc"));
+  EXPECT_TRUE(P.mayCommunicate("relay")); // far: no fact
+  EXPECT_TRUE(P.mayCommunicate("ptr"));   // a call through a pointer
+  EXPECT_TRUE(P.mayCommunicate("unknown"));
+  FunctionFact Far;
+  Far.Defined = Far.WritesKnown = true;
+  Far.Mpi = false;
+  P.Functions["far"] = Far;
+  EXPECT_FALSE(P.mayCommunicate("relay"));
+  P.Functions["far"].Reaches = {"bar"};
+  EXPECT_TRUE(P.mayCommunicate("relay"));
+  // Through JSON; facts of an older ompi-opt (no "mpi") may communicate.
+  llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  EXPECT_TRUE(*Q == P);
+  llvm::Expected<ProgramFacts> Old =
+      ProgramFacts::fromJSON("{\"ompi_program_facts\": 1, \"main_files\": [\"o.c\"], "
+                             "\"functions\": {\"f\": {\"defined\": true, \"writes\": []}}}");
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_TRUE(Old->mayCommunicate("f"));
+}
+
 TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
   const char *Code = "extern int g; void f(int n) { if (g) MPI_Barrier(MPI_COMM_WORLD); "
                      " if (n) MPI_Barrier(MPI_COMM_SELF); }";

@@ -113,7 +113,7 @@ TEST(RankRun, AbortEndsTheRun) {
 }
 
 TEST(RankRun, UndecidedBranchWhoseArmsDiffer) {
-  std::string Code = "int input(void);"
+  std::string Code = "extern int flag; static int input(void) { return flag; }"
                      " void f(void) { if (input()) MPI_Barrier(MPI_COMM_WORLD); }"
                      " void g(void) { int x = 0; if (input()) x = 1; MPI_Barrier(MPI_COMM_WORLD); }";
   OneRun F(Code, 0, 2);
@@ -122,6 +122,18 @@ TEST(RankRun, UndecidedBranchWhoseArmsDiffer) {
   OneRun G(Code, 0, 2, Relevance::Collectives, "g"); // the arms issue the same collectives
   EXPECT_EQ(G.Result, Flow::Normal) << G.Why;
   EXPECT_EQ(G.names(), (Names{"MPI_Barrier"}));
+}
+
+TEST(RankRun, CodeOfAnotherFileMayCommunicate) {
+  // step is another file's: it may communicate, so the run stops there; a
+  // function of the C library (a system header) and a builtin do not.
+  std::string Code = "void step(void); void f(void) { MPI_Barrier(MPI_COMM_WORLD); step(); }"
+                     " void g(void) { char s[4]; __builtin_memset(s, 0, 4); MPI_Barrier(MPI_COMM_WORLD); }";
+  OneRun F(Code, 0, 2);
+  EXPECT_FALSE(F.Result.has_value());
+  EXPECT_NE(F.Why.find("step is defined in another file, and may communicate"), std::string::npos) << F.Why;
+  OneRun G(Code, 0, 2, Relevance::Collectives, "g");
+  EXPECT_EQ(G.Result, Flow::Normal) << G.Why;
 }
 
 TEST(RankRun, MessagesHaveConcretePeers) {

@@ -139,6 +139,7 @@ public:
     std::vector<const FunctionDecl *> Work{F->getCanonicalDecl()};
     std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
     FF.WritesKnown = true;
+    FF.Mpi = false;
     while (!Work.empty()) {
       const FunctionDecl *G = Work.back();
       Work.pop_back();
@@ -146,6 +147,7 @@ public:
         addOnce(FF.Writes, W);
       const Body &B = body(G);
       FF.WritesKnown &= !B.Opaque;
+      FF.Mpi |= B.Mpi;
       for (const std::string &R : B.Reaches)
         addOnce(FF.Reaches, R);
       for (const FunctionDecl *H : B.Callees)
@@ -165,6 +167,7 @@ private:
     std::vector<const FunctionDecl *> Callees;
     std::vector<std::string> Reaches;
     bool Opaque = false;
+    bool Mpi = false; ///< it calls an MPI function itself
   };
   ASTContext &Ctx;
   std::map<const FunctionDecl *, std::vector<std::string>> Direct;
@@ -186,6 +189,8 @@ private:
         return false;
       if (!calledDirectly(Ctx, DRE))
         B.Opaque = true; // its address goes somewhere
+      if (H->getIdentifier() && isMPIFunctionName(H->getName()))
+        B.Mpi = true;
       const FunctionDecl *HDef = nullptr;
       if (H->hasBody(HDef)) {
         if (!llvm::is_contained(B.Callees, H->getCanonicalDecl()))
@@ -310,6 +315,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     keepFirst(To.Result, F.Result);
     keepFirst(To.AddressTaken, F.AddressTaken);
     if (F.Defined) {
+      To.Mpi = F.Mpi;
       To.WritesKnown = F.WritesKnown;
       To.Writes = F.Writes;
       To.Reaches = F.Reaches;
@@ -376,6 +382,23 @@ bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const 
   return false;
 }
 
+bool ProgramFacts::mayCommunicate(llvm::StringRef Name) const {
+  if (Seed)
+    return true; // the fixpoint's first round knows nothing of other files
+  std::vector<std::string> Work{Name.str()};
+  std::set<std::string> Seen{Name.str()};
+  while (!Work.empty()) {
+    auto It = Functions.find(Work.back());
+    Work.pop_back();
+    if (It == Functions.end() || !It->second.Defined || !It->second.WritesKnown || It->second.Mpi)
+      return true;
+    for (const std::string &R : It->second.Reaches)
+      if (Seen.insert(R).second)
+        Work.push_back(R);
+  }
+  return false;
+}
+
 std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
   std::vector<const CallFact *> Out;
   for (const CallFact &C : Calls)
@@ -401,7 +424,8 @@ std::string ProgramFacts::toJSON() const {
                               {"fresh", X.Fresh},
                               {"frees", llvm::json::Array(X.Frees)},
                               {"writes", X.WritesKnown ? llvm::json::Value(llvm::json::Array(X.Writes)) : nullptr},
-                              {"reaches", llvm::json::Array(X.Reaches)}};
+                              {"reaches", llvm::json::Array(X.Reaches)},
+                              {"mpi", X.Mpi}};
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -495,6 +519,7 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
           Strings(A, FF.Writes);
         }
         Strings(O->getArray("reaches"), FF.Reaches);
+        FF.Mpi = O->getBoolean("mpi").value_or(true);
       }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {

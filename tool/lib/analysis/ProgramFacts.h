@@ -83,10 +83,14 @@ struct FunctionFact {
   /// them (no call through a pointer, no older facts file): mayWrite().
   bool WritesKnown = false;
   std::vector<std::string> Writes, Reaches;
+  /// Its file's code in it or in the functions of that file it calls makes
+  /// an MPI call ("mpi"; true when an older facts file does not say): with
+  /// Reaches, mayCommunicate() says whether a call of it may.
+  bool Mpi = true;
   bool operator==(const FunctionFact &O) const {
     return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
            Fresh == O.Fresh && Frees == O.Frees && WritesKnown == O.WritesKnown && Writes == O.Writes &&
-           Reaches == O.Reaches;
+           Reaches == O.Reaches && Mpi == O.Mpi;
   }
 };
 
@@ -165,6 +169,10 @@ public:
   /// name), here or in what it calls, by the functions' write facts: true
   /// where a fact on the way is missing or not known whole.
   bool mayWrite(llvm::StringRef Name, llvm::StringRef Global) const;
+  /// Whether a call of the function Name may make an MPI call, here or in
+  /// what it calls (true where a fact on the way is missing, not known
+  /// whole, or the fixpoint's first round).
+  bool mayCommunicate(llvm::StringRef Name) const;
 };
 
 /// Every call, in a function of the file, of a function with external

@@ -10,6 +10,7 @@
 // finding is marked as covered by it, and the driver keeps only collective-sequence's when both run.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/ranks/RankTraces.h"
 #include "checks/Checks.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
@@ -18,17 +19,34 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cstdlib>
+#include <set>
 
 using namespace clang;
 
 namespace ompi {
 
-static bool callsFunction(const Stmt *S, llvm::StringRef Name) {
+/// Whether S may call the MPI function Name: itself, in a function of this
+/// file it calls (directly or through others), or in code the file does
+/// not hold (a function of another file the program's facts do not clear,
+/// a call through a pointer: ranks::unseenCallee).
+static bool mayCallFunction(CheckContext &C, const Stmt *S, llvm::StringRef Name,
+                            std::set<const FunctionDecl *> &Seen) {
   return anyNode(S, [&](const Stmt *N) {
     const auto *CE = dyn_cast<CallExpr>(N);
-    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    return F && F->getIdentifier() && F->getName() == Name;
+    if (!CE)
+      return false;
+    const FunctionDecl *F = CE->getDirectCallee(), *Def = nullptr;
+    if (F && F->getIdentifier() && F->getName() == Name)
+      return true;
+    if (F && F->hasBody(Def) && Def)
+      return Seen.insert(Def).second && mayCallFunction(C, Def->getBody(), Name, Seen);
+    return unseenCallee(CE, C.Ev).has_value();
   });
+}
+
+static bool callsFunction(CheckContext &C, const Stmt *S, llvm::StringRef Name) {
+  std::set<const FunctionDecl *> Seen;
+  return mayCallFunction(C, S, Name, Seen);
 }
 
 /// Whether the condition compares with a variable that one path sets to
@@ -181,7 +199,7 @@ void checkRankDependentCollectives(CheckContext &C) {
       const DeclRefExpr *RankRef = Cond && !mayBeSize(C, Cond, CR) ? rankIn(C, CR, Cond, Comm) : nullptr;
       if (const auto *If = dyn_cast<IfStmt>(P); RankRef && If && reportChain(C, CR, If, RankRef, CommArg->Text))
         break;
-      if (Cond && !(Other && callsFunction(Other, CR.Function))) {
+      if (Cond && !(Other && callsFunction(C, Other, CR.Function))) {
         if (RankRef) {
           std::string Text =
               Lexer::getSourceText(CharSourceRange::getTokenRange(Cond->getSourceRange()), SM, C.Ctx.getLangOpts())

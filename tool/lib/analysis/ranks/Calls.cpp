@@ -1,7 +1,11 @@
 //===- Calls.cpp - Which calls a rank's run looks at ----------------------===//
+#include "analysis/Effects.h"
+#include "analysis/Evaluator.h"
+#include "analysis/ProgramFacts.h"
 #include "analysis/ranks/Interpreter.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 
@@ -22,6 +26,27 @@ const FunctionDecl *definedCallee(const CallExpr *CE) {
   const FunctionDecl *Def = nullptr;
   return F && F->hasBody(Def) && Def ? Def : nullptr;
 }
+
+} // namespace ompi::ranks
+
+std::optional<std::string> ompi::unseenCallee(const CallExpr *CE, const Evaluator &Ev) {
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!F)
+    return isa<CXXPseudoDestructorExpr>(CE->getCallee()) ? std::nullopt
+                                                         : std::optional<std::string>("a call through a pointer");
+  if (ranks::definedCallee(CE) || F->getBuiltinID() || !F->getIdentifier() || isMPIFunctionName(F->getName()) ||
+      Effects::isPureLibraryFunction(F->getName()) ||
+      F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation()))
+    return std::nullopt;
+  const ProgramFacts *P = Ev.options().Program.get();
+  if (P && P->program() && !P->mayCommunicate(F->getName()))
+    return std::nullopt;
+  return llvm::formatv("{0} is defined in another file, and may communicate{1}", F->getName(),
+                       P && P->program() ? "" : " (no whole-program facts: --whole-program)")
+      .str();
+}
+
+namespace ompi::ranks {
 
 llvm::StringRef calleeName(const CallExpr *CE) {
   const FunctionDecl *F = CE->getDirectCallee();

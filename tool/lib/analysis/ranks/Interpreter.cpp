@@ -87,6 +87,10 @@ Flow RankRun::call(const CallExpr *CE) {
     return Flow::Normal;
   }
   const FunctionDecl *F = definedCallee(CE);
+  if (!F)
+    if (std::optional<std::string> Why = unseenCallee(CE, Ev))
+      throw Undecided{
+          llvm::formatv("line {0} calls code the run cannot see: {1}", line(CE->getBeginLoc()), *Why).str()};
   if (!F || !Rel.collectives(F->getBody())) {
     if (F)
       unplacedBarriersIn(F->getBody());

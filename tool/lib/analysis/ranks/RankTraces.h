@@ -183,6 +183,13 @@ struct P2PTraces {
 /// element, a communicator the run cannot identify, a loop whose condition
 /// is not decided, a branch whose arms differ) gives nothing. After those runs come the runs for each outcome of the
 /// undecided conditions (see the file comment), each set with its Assumed.
+/// Why a call of code this file does not define may make MPI calls that a
+/// run cannot see (a function of another file, a call through a pointer):
+/// the runs of a function that makes such a call are not followed. Nullopt
+/// for MPI itself, the C library (system headers), builtins, and a function
+/// the program's facts say makes none (ProgramFacts::mayCommunicate).
+std::optional<std::string> unseenCallee(const clang::CallExpr *CE, const Evaluator &Ev);
+
 std::vector<P2PTraces> p2pTraces(clang::ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni);
 
 /// The same runs for one-sided communication: each rank's calls on the
