@@ -83,6 +83,10 @@ class Gen:
         # The root broadcasting a value itself in both arms of its if (and
         # sometimes a rank changing it after): a stream of its own.
         self.br = random.Random(seed * 130363 + 5)
+        # The same under a flag the root sets with the value (`if (g)
+        # MPI_Bcast(&v, ...)` in both arms), sometimes with the flag reset
+        # after the value is written (then the value differs when it is 0).
+        self.bg = random.Random(seed * 155921 + 7)
 
     # --- names and values -------------------------------------------------
     def fresh(self, prefix):
@@ -919,15 +923,37 @@ class Gen:
         elif w < 0.65 and self.br.random() < 0.4:
             # The root broadcasts it itself, in both arms; sometimes a rank
             # changes it after (then the branch on it must stay as it is).
-            out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
-            out.append("  %s = %d;" % (v, self.r.randint(0, 6)))
-            out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
-            out.append("} else {")
-            out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+            guarded = self.bg.random() < 0.5
+            g = self.fresh("bg") if guarded else None
+            if guarded:
+                f.locals.append("int %s = 0;" % g)
+                reset = self.bg.random() < 0.3
+                out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
+                out.append("  if (size %s %d) {" % (self.bg.choice([">=", "<"]), self.bg.randint(1, 4)))
+                out.append("    %s = %d;" % (v, self.r.randint(2, 6)))
+                out.append("    %s = 1;" % g)
+                out.append("  }")
+                if reset:
+                    out.append("  %s = 0;" % g)
+                out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % g)
+                out.append("  if (%s)" % g)
+                out.append("    MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+                out.append("} else {")
+                out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % g)
+                out.append("  if (%s)" % g)
+                out.append("    MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+            else:
+                reset = False
+                out.append("if (%s) {" % self.pick(["rank == 0", "!rank", "0 == rank"]))
+                out.append("  %s = %d;" % (v, self.r.randint(0, 6)))
+                out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
+                out.append("} else {")
+                out.append("  MPI_Bcast(&%s, 1, MPI_INT, 0, MPI_COMM_WORLD);" % v)
             poison = self.br.random() < 0.25
             if poison:
                 out.append("  %s += rank %% 2;" % v)
             out.append("}")
+            poison |= reset
             if poison:
                 f.vars.append(Var(v, "int", readonly=True))
                 self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])

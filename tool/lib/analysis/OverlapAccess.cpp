@@ -33,6 +33,8 @@ Place OverlapMemory::pointee(const Expr *E) {
     return {};
   if (V->getType()->isArrayType())
     return {Place::Named, V};
+  if (const OwnedAlias *A = V->getType()->isPointerType() ? Owned.alias(V) : nullptr)
+    V = A->Owner; // q = &p[i]: p's memory
   if (V->getType()->isPointerType())
     return owns(V) ? Place{Place::Owned, V} : Place{Place::Anywhere, V};
   return {};

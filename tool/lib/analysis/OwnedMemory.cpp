@@ -11,6 +11,27 @@
 using namespace clang;
 using namespace ompi;
 
+/// A struct whose fields are arithmetic data, arrays of it or such structs
+/// (no pointer, bit-field, union or flexible array): every byte of it is
+/// reached through a field of an element.
+static bool plainRecord(QualType T, unsigned Depth = 0) {
+  const auto *RT = T->getAs<RecordType>();
+  const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+  if (!RD || !RD->isStruct() || Depth > 4 || RD->field_empty())
+    return false;
+  for (const FieldDecl *F : RD->fields()) {
+    QualType FT = F->getType();
+    while (const ArrayType *A = FT->getAsArrayTypeUnsafe()) {
+      if (!isa<ConstantArrayType>(A))
+        return false;
+      FT = A->getElementType();
+    }
+    if (F->isBitField() || FT.isVolatileQualified() || !(FT->isArithmeticType() || plainRecord(FT, Depth + 1)))
+      return false;
+  }
+  return true;
+}
+
 bool ompi::ownerCandidate(const VarDecl *V) {
   if (!V || isa<ParmVarDecl>(V) || V->getType().isVolatileQualified())
     return false;
@@ -18,7 +39,7 @@ bool ompi::ownerCandidate(const VarDecl *V) {
   if (!PT)
     return false;
   QualType T = PT->getPointeeType();
-  return !T.isVolatileQualified() && (T->isArithmeticType() || T->isVoidType() || statusType(T));
+  return !T.isVolatileQualified() && (T->isArithmeticType() || T->isVoidType() || statusType(T) || plainRecord(T));
 }
 
 namespace {
@@ -104,13 +125,15 @@ private:
     if (!P.Escapes)
       P.Escapes = Why.str();
   }
-  void store(OwnedPointer &P, const Stmt *At, const Expr *Index, const Expr *Value, std::string Fixed = "") {
-    P.Stores.push_back({At, Index, Value, nullptr, Cur, std::move(Fixed)});
+  void store(OwnedPointer &P, const Stmt *At, const Expr *Index, const Expr *Value, std::string Fixed = "",
+             std::vector<const Expr *> Within = {}) {
+    P.Stores.push_back({At, Index, Value, nullptr, Cur, std::move(Fixed), std::move(Within)});
   }
 
   void pointerUse(OwnedPointer &P, const DeclRefExpr *D);
   void callUse(OwnedPointer &P, const CallExpr *CE, const Expr *Arg, const Expr *Index);
   void elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index);
+  bool keptInAlias(OwnedPointer &P, const Expr *Addr, const Expr *Index);
 };
 
 } // namespace ompi
@@ -128,6 +151,8 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
       return elementUse(P, AS, AS->getIdx());
     return escape(P, llvm::formatv("{0} is an index at line {1}", Name, L));
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(Parent); ME && ME->isArrow())
+    return elementUse(P, ME, nullptr); // p->f: a field of element 0
   if (const auto *U = dyn_cast<UnaryOperator>(Parent)) {
     if (U->getOpcode() == UO_Deref)
       return elementUse(P, U, nullptr);
@@ -161,6 +186,8 @@ void OwnedUses::pointerUse(OwnedPointer &P, const DeclRefExpr *D) {
         return elementUse(P, Deref, B->getRHS());
       if (const auto *CE = dyn_cast_or_null<CallExpr>(Up))
         return callUse(P, CE, Sum, B->getRHS());
+      if (keptInAlias(P, Sum, B->getRHS()))
+        return;
     }
     return escape(P, llvm::formatv("the value of {0} is copied or moved at line {1}", Name, L));
   }
@@ -229,31 +256,79 @@ void OwnedUses::elementUse(OwnedPointer &P, const Expr *Elem, const Expr *Index)
     Child = PE;
     Parent = parentStmt(Ctx, PE);
   }
-  // A field of an element (statuses: st[i].MPI_SOURCE): its uses are the
-  // element's.
-  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent)) {
-    if (ME->isArrow() || ME->getBase()->IgnoreParens() != Child->IgnoreParens())
+  // A field of an element (statuses: st[i].MPI_SOURCE; p[i].a[k]), with
+  // the elements of array fields: their uses are the element's.
+  std::vector<const Expr *> Within;
+  for (;;) {
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent);
+        ME && !ME->isArrow() && ME->getBase()->IgnoreParens() == Child->IgnoreParens()) {
+      Child = ME;
+      Parent = parentStmt(Ctx, ME);
+      continue;
+    }
+    const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+    const auto *AS = Decay && Decay->getCastKind() == CK_ArrayToPointerDecay && isa<MemberExpr>(Child->IgnoreParens())
+                         ? dyn_cast_or_null<ArraySubscriptExpr>(parentStmt(Ctx, Decay))
+                         : nullptr;
+    if (!AS || AS->getBase() != Decay)
       break;
-    Child = ME;
-    Parent = parentStmt(Ctx, ME);
+    Within.push_back(AS->getIdx());
+    Child = AS;
+    Parent = parentStmt(Ctx, AS);
+    while (const auto *PE = dyn_cast_or_null<ParenExpr>(Parent)) {
+      Child = PE;
+      Parent = parentStmt(Ctx, PE);
+    }
   }
   if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(Parent); IC && IC->getCastKind() == CK_LValueToRValue)
     return; // read
   if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(Parent))
     return;
   if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent); B && B->isAssignmentOp() && B->getLHS() == Child)
-    return store(P, B, Index, B->getRHS());
+    return store(P, B, Index, B->getRHS(), "", std::move(Within));
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Parent)) {
     if (U->isIncrementDecrementOp())
-      return store(P, U, Index, nullptr);
-    if (U->getOpcode() == UO_AddrOf) {
+      return store(P, U, Index, nullptr, "", std::move(Within));
+    if (U->getOpcode() == UO_AddrOf && Within.empty()) {
       const Expr *Addr = U;
       if (const auto *CE = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, U, &Addr)))
         return callUse(P, CE, Addr, Index);
+      if (Child == Elem && isa<ArraySubscriptExpr>(Elem) && keptInAlias(P, U, Index))
+        return;
     }
   }
   escape(P, llvm::formatv("an element of {0} is used at line {1} where the tool cannot follow it", P.Var->getName(),
                           line(Elem)));
+}
+
+/// `q = &p[i]`, `q = p + i`, or q's initializer, with q a local pointer
+/// variable of the same pointee type (Addr the address, through casts of
+/// no type change): a candidate read alias, judged once every use is known.
+bool OwnedUses::keptInAlias(OwnedPointer &P, const Expr *Addr, const Expr *Index) {
+  const Expr *Child = Addr;
+  const Stmt *Parent = parentThroughCasts(Ctx, Addr, &Child);
+  const VarDecl *Q = nullptr;
+  const Stmt *At = nullptr;
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent);
+      B && B->getOpcode() == BO_Assign && B->getRHS()->IgnoreParenImpCasts() == Addr->IgnoreParenImpCasts()) {
+    Q = refVar(B->getLHS());
+    At = B;
+  } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(Parent); DS && DS->isSingleDecl()) {
+    Q = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (Q && (!Q->getInit() || Q->getInit()->IgnoreParenImpCasts() != Addr->IgnoreParenImpCasts()))
+      Q = nullptr;
+    At = Q ? Q->getInit() : nullptr; // as the owner's uses record an initializer
+  }
+  if (!Q || !Cur || !Q->hasLocalStorage() || !ownerCandidate(Q) || Q == P.Var ||
+      !Ctx.hasSameType(Q->getType(), P.Var->getType().getCanonicalType()) ||
+      !Ctx.hasSameType(Addr->IgnoreParenImpCasts()->getType(), Q->getType()))
+    return false;
+  OwnedAlias &A = OM.Pending[Q->getCanonicalDecl()];
+  if (!A.Owner)
+    A.Owner = P.Var; // a second owner makes it no alias (checkAliases)
+  A.Sets.push_back({At, Index, Cur});
+  OM.PendingOwners[Q->getCanonicalDecl()].insert(P.Var);
+  return true;
 }
 
 OwnedMemory::OwnedMemory(ASTContext &Ctx, FreshElsewhere Fresh, FreesElsewhere Frees)
@@ -277,6 +352,7 @@ void OwnedMemory::collect() {
   Collected = true;
   OwnedUses U(*this);
   U.TraverseDecl(Ctx.getTranslationUnitDecl());
+  checkAliases();
   // Now that every use is known: a value that is not a fresh object lets
   // other code reach the memory.
   for (auto &[V, P] : Pointers)
@@ -285,6 +361,44 @@ void OwnedMemory::collect() {
         P.Escapes = llvm::formatv("{0} is given memory other code may reach at line {1}", V->getName(),
                                   Ctx.getSourceManager().getExpansionLineNumber(S.At->getBeginLoc()))
                         .str();
+}
+
+/// A candidate alias q of owner p is one when p is its only owner, q is
+/// given nothing but p's element addresses and null pointers, in its own
+/// function, and nothing is stored through q nor does q go anywhere else;
+/// otherwise p's element address goes where the tool cannot follow it.
+void OwnedMemory::checkAliases() {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (auto &[Q, A] : Pending) {
+    OwnedPointer &QP = Pointers[Q];
+    bool Ok = PendingOwners[Q].size() == 1 && QP.Stores.empty() && !QP.Escapes && !QP.Returned;
+    for (const OwnedPointer::Set &S : QP.Sets) {
+      bool Given = llvm::any_of(A.Sets, [&](const OwnedAlias::Set &X) { return X.At == S.At; });
+      Ok &= (Given || (S.Value && S.Value->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))) &&
+            Q->getDeclContext() == static_cast<const DeclContext *>(S.F);
+    }
+    Ok &= llvm::all_of(
+        A.Sets, [&](const OwnedAlias::Set &X) { return Q->getDeclContext() == static_cast<const DeclContext *>(X.F); });
+    if (Ok) {
+      Aliases[Q] = A;
+      continue;
+    }
+    for (const VarDecl *Owner : PendingOwners[Q]) {
+      OwnedPointer &P = Pointers[Owner];
+      if (!P.Escapes)
+        P.Escapes = llvm::formatv("the address of an element of {0} is kept in {1} at line {2}", Owner->getName(),
+                                  Q->getName(), SM.getExpansionLineNumber(A.Sets.front().At->getBeginLoc()))
+                        .str();
+    }
+  }
+}
+
+const OwnedAlias *OwnedMemory::alias(const VarDecl *V) {
+  if (!V)
+    return nullptr;
+  collect();
+  auto It = Aliases.find(V->getCanonicalDecl());
+  return It == Aliases.end() ? nullptr : &It->second;
 }
 
 const OwnedPointer *OwnedMemory::find(const VarDecl *V) {

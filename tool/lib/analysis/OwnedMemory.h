@@ -12,9 +12,13 @@
 // A pointer variable (a local, a static or a global; not a parameter,
 // whose value a caller chose) owns its memory when
 //  - it points to arithmetic data (int, double, ...; void for an allocator
-//    that returns it) or to MPI_Status (the statuses a wait writes, whose
+//    that returns it), to MPI_Status (the statuses a wait writes, whose
 //    fields are read as an element is: `st[i].MPI_SOURCE`; a wait's write
-//    of them is a store of what differs between ranks),
+//    of them is a store of what differs between ranks), or to a struct of
+//    such data (arithmetic fields, arrays of them, such structs; no
+//    pointer, no bit-field, no union): a field of an element, `p[i].f`,
+//    `p[i].a[k]`, `p->f`, is used as the element is (a store into it is a
+//    store into element i; the indices within, k, are kept with it),
 //  - every value it is given is a fresh object: malloc, calloc,
 //    aligned_alloc, posix_memalign(&p, ...), realloc of its own value, a
 //    function that returns one (below), or a null pointer;
@@ -24,7 +28,14 @@
 //    `&p[i]` or `p + i`) to an MPI call as a buffer, or to memset, memcpy
 //    or memmove; never copied, returned (but
 //    see below), passed to another function, exposed in a window, nor its
-//    address or an element's address kept.
+//    address or an element's address kept, except in a read alias below.
+//
+// A read alias of an owner p is a local pointer variable q of the same
+// function whose every value is `&p[i]`, `p + i` or a null pointer, and
+// through which nothing is stored (`op = &objects[o]; ... op->size[0]`):
+// its uses are those of an owner (read, tested, given to an MPI call that
+// reads), none of which writes. A read through q reads p's memory at the
+// index q was given.
 //
 // A function returns a fresh object when every return statement returns a
 // null pointer, a fresh allocation, or a local that owns its memory, through
@@ -51,12 +62,25 @@ namespace ompi {
 
 /// A store into owned memory.
 struct OwnedStore {
-  const clang::Stmt *At = nullptr;        ///< the assignment, increment or call
-  const clang::Expr *Index = nullptr;     ///< the element's index (p[i], *(p + i)), or null
-  const clang::Expr *Value = nullptr;     ///< the value stored (memset's byte), or null
-  const clang::CallExpr *Mpi = nullptr;   ///< an MPI call that gives every rank the same data
-  const clang::FunctionDecl *F = nullptr; ///< the function of the store
-  std::string Fixed;                      ///< why it differs between ranks whatever the values
+  const clang::Stmt *At = nullptr;         ///< the assignment, increment or call
+  const clang::Expr *Index = nullptr;      ///< the element's index (p[i], *(p + i)), or null
+  const clang::Expr *Value = nullptr;      ///< the value stored (memset's byte), or null
+  const clang::CallExpr *Mpi = nullptr;    ///< an MPI call that gives every rank the same data
+  const clang::FunctionDecl *F = nullptr;  ///< the function of the store
+  std::string Fixed;                       ///< why it differs between ranks whatever the values
+  std::vector<const clang::Expr *> Within; ///< indices within the element (p[i].a[k]: k)
+};
+
+/// A read alias of an owner (above): where it is given `&Owner[i]` or
+/// `Owner + i`.
+struct OwnedAlias {
+  const clang::VarDecl *Owner = nullptr;
+  struct Set {
+    const clang::Stmt *At;
+    const clang::Expr *Index; ///< i
+    const clang::FunctionDecl *F;
+  };
+  std::vector<Set> Sets;
 };
 
 /// What a pointer variable's uses say about the memory it points to.
@@ -93,6 +117,8 @@ public:
   const OwnedPointer *find(const clang::VarDecl *V);
   /// Every pointer variable the file uses that may own its memory.
   std::vector<const OwnedPointer *> all();
+  /// The read alias V is (above), or null.
+  const OwnedAlias *alias(const clang::VarDecl *V);
   /// Whether F, defined in this file, returns a fresh object on every return.
   bool returnsFresh(const clang::FunctionDecl *F);
   /// Whether E (through casts) is a fresh object (an allocation, or a call of
@@ -109,6 +135,11 @@ private:
   FreesElsewhere Frees;
   bool Collected = false;
   std::map<const clang::VarDecl *, OwnedPointer> Pointers;
+  /// Candidate read aliases (an owner's element address kept in a local
+  /// pointer), checked once every use is known; then the valid ones.
+  std::map<const clang::VarDecl *, OwnedAlias> Pending, Aliases;
+  std::map<const clang::VarDecl *, std::set<const clang::VarDecl *>> PendingOwners;
+  void checkAliases();
   std::map<const clang::FunctionDecl *, bool> FreshMemo;
   std::set<const clang::FunctionDecl *> FreshBusy;
 
@@ -124,7 +155,7 @@ private:
 bool freesOnly(const clang::FunctionDecl *F, unsigned ArgNo);
 
 /// Whether V's type makes it a candidate owner (a non-parameter pointer to
-/// arithmetic data, void or MPI_Status).
+/// arithmetic data, void, MPI_Status or a struct of arithmetic data).
 bool ownerCandidate(const clang::VarDecl *V);
 
 } // namespace ompi

@@ -9,7 +9,9 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <set>
 
 using namespace clang;
@@ -98,7 +100,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   auto IntAt = [&](const Expr *E) { return intAt(E, F); };
   auto Writes = [&](const Stmt *X) { return mayWrite(X, V); };
   std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
-  if (broadcastInBoth(Then, Else, V, *Root, F))
+  if (broadcastInBoth(S, Then, Else, V, *Root, F))
     return true;
   // Whether X may write element K of B, or let B's address go anywhere.
   auto TouchesElement = [&](const Stmt *X, const VarDecl *B, int64_t K) {
@@ -187,24 +189,104 @@ bool RootBroadcast::mayWrite(const Stmt *X, const VarDecl *V) {
 
 /// The second shape: each arm has, as a statement of its own,
 /// MPI_Bcast(&V, 1, T, Root, MPI_COMM_WORLD) with T of V's size, no jump
-/// before it and nothing after it that writes V.
-bool RootBroadcast::broadcastInBoth(llvm::ArrayRef<const Stmt *> Then, llvm::ArrayRef<const Stmt *> Else,
-                                    const VarDecl *V, int64_t Root, const FunctionDecl *F) {
+/// before it and nothing after it that writes V; or each arm has it under
+/// `if (G)`, the same flag G in both (flagGuarded).
+bool RootBroadcast::broadcastInBoth(const IfStmt *S, llvm::ArrayRef<const Stmt *> Then,
+                                    llvm::ArrayRef<const Stmt *> Else, const VarDecl *V, int64_t Root,
+                                    const FunctionDecl *F) {
   auto Broadcast = [&](const Stmt *X) {
     std::optional<WorldBroadcast> W = worldBroadcast(X, Root, F);
     return W && addressedVar(W->Buf) == V && W->Count == 1 &&
            W->TypeSize == Ctx.getTypeSizeInChars(V->getType()).getQuantity();
   };
-  auto Arm = [&](llvm::ArrayRef<const Stmt *> A) {
-    for (size_t I = 0; I < A.size(); ++I) {
-      if (Broadcast(A[I]))
-        return !llvm::any_of(A.drop_front(I + 1), [&](const Stmt *X) { return mayWrite(X, V); });
-      if (jumps(A[I]))
-        return false;
-    }
-    return false;
+  // `if (G) MPI_Bcast(&V, ...);` (no else): G.
+  auto Guard = [&](const Stmt *X) -> const VarDecl * {
+    const auto *If = dyn_cast<IfStmt>(X);
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+      return nullptr;
+    std::vector<const Stmt *> Body = statementsOf(If->getThen());
+    const VarDecl *G = refVar(If->getCond());
+    return Body.size() == 1 && Broadcast(Body[0]) && G && G != V && G->getType()->isIntegerType() ? G : nullptr;
   };
-  return Arm(Then) && Arm(Else);
+  // The index of the arm's broadcast (guarded by Flag where Flag is set),
+  // with no jump before it and nothing after it that writes V.
+  auto Arm = [&](llvm::ArrayRef<const Stmt *> A, const VarDecl *&Flag) -> std::optional<size_t> {
+    for (size_t I = 0; I < A.size(); ++I) {
+      const VarDecl *G = Guard(A[I]);
+      if (Broadcast(A[I]) || (G && (!Flag || G == Flag))) {
+        Flag = G;
+        if (llvm::any_of(A.drop_front(I + 1), [&](const Stmt *X) { return mayWrite(X, V); }))
+          return std::nullopt;
+        return I;
+      }
+      if (jumps(A[I]))
+        return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  const VarDecl *Flag = nullptr;
+  std::optional<size_t> T = Arm(Then, Flag);
+  const VarDecl *RootFlag = Flag;
+  std::optional<size_t> E = T ? Arm(Else, Flag) : std::nullopt;
+  if (!T || !E || Flag != RootFlag)
+    return false;
+  return !Flag || flagGuarded(S, Then, *T, Else, *E, V, Flag, F);
+}
+
+/// The guarded form of the second shape, `if (G) MPI_Bcast(&V, ...)` in
+/// both arms (Then[T], Else[E]). When G is nonzero at both, both ranks
+/// broadcast V. When it is 0 on the root, the root never wrote V in its
+/// arm, and the others never write it in theirs, so V keeps the value it
+/// had before S on every rank. What is proved:
+///  - G holds the root's value at the end of S on every rank (this
+///    pattern, for G) and nothing after either guard writes G;
+///  - every assignment of G in the then arm stores a nonzero constant, and
+///    every write of V there before the guard is a statement `V = e;` of a
+///    block whose next statement is `G = c;` (c nonzero): so G is nonzero
+///    from any such write on;
+///  - the else arm writes V only by its broadcast.
+bool RootBroadcast::flagGuarded(const IfStmt *S, llvm::ArrayRef<const Stmt *> Then, size_t T,
+                                llvm::ArrayRef<const Stmt *> Else, size_t E, const VarDecl *V, const VarDecl *G,
+                                const FunctionDecl *F) {
+  auto WritesG = [&](const Stmt *X) { return mayWrite(X, G); };
+  if (llvm::any_of(Then.drop_front(T + 1), WritesG) || llvm::any_of(Else.drop_front(E + 1), WritesG) ||
+      llvm::any_of(Else.take_front(E), [&](const Stmt *X) { return mayWrite(X, V); }))
+    return false;
+  auto Key = std::make_pair(S, G);
+  auto It = Memo.find(Key);
+  if (It == Memo.end()) {
+    Memo[Key] = false; // G's own proof may not lean on this one
+    It = Memo.find(Key);
+    It->second = holds(S, G, F);
+  }
+  if (!It->second)
+    return false;
+  // `G = c;` with c a nonzero constant.
+  auto SetsFlag = [&](const Stmt *X) {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(X);
+    std::optional<int64_t> C =
+        B && B->getOpcode() == BO_Assign && refVar(B->getLHS()) == G ? intAt(B->getRHS(), F) : std::nullopt;
+    return C && *C != 0;
+  };
+  bool Ok = true;
+  for (const Stmt *X : Then.take_front(T))
+    anyNode(X, [&](const Stmt *N) {
+      if (isa<CallExpr>(N) && ((V->hasGlobalStorage() && mayWrite(N, V)) || (G->hasGlobalStorage() && mayWrite(N, G))))
+        Ok = false; // a call that may write V: no flag follows it
+      if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp() && rootVar(B->getLHS()) == G)
+        Ok &= SetsFlag(B);
+      else if (writesVar(N, G))
+        Ok = false;
+      if (!isa<CallExpr>(N) && writesVar(N, V)) {
+        const auto *B = dyn_cast<BinaryOperator>(N);
+        const auto *Block = dyn_cast_or_null<CompoundStmt>(B ? parentStmt(Ctx, B) : nullptr);
+        const Stmt *const *At = Block ? llvm::find(Block->body(), B) : nullptr;
+        Ok &= B && B->getOpcode() == BO_Assign && refVar(B->getLHS()) == V && Block && At != Block->body_end() &&
+              At + 1 != Block->body_end() && SetsFlag(*(At + 1));
+      }
+      return !Ok;
+    });
+  return Ok;
 }
 
 std::optional<int64_t> RootBroadcast::intAt(const Expr *E, const FunctionDecl *F) {
@@ -369,6 +451,303 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
       if (U && U->getOpcode() == UO_AddrOf && rootVar(U->getSubExpr()) == X)
         return true;
     }
+  }
+  return false;
+}
+
+//===- Memory packed and unpacked by loops (RootBroadcast.h) -------------===//
+
+namespace {
+
+/// A field of an element and, for an array field, the element of it:
+/// p[k].cen[0] is {cen, 0}; p[k].type is {type, -1}.
+struct FieldStep {
+  const FieldDecl *Field;
+  int64_t Index;
+  bool operator==(const FieldStep &O) const { return Field == O.Field && Index == O.Index; }
+};
+using FieldPath = std::vector<FieldStep>;
+
+/// E as P[K] followed by fields (and constant elements of array fields):
+/// the steps after P[K]; K null: any index. Nullopt for anything else.
+std::optional<FieldPath> fieldPath(const Expr *E, const VarDecl *P, const VarDecl *K,
+                                   llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
+  FieldPath Rev;
+  E = E->IgnoreParens();
+  for (;;) {
+    int64_t Index = -1;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      if (!isa<MemberExpr>(Base)) {
+        if (refVar(Base) != P || (K && refVar(AS->getIdx()) != K))
+          return std::nullopt;
+        break; // P[K]
+      }
+      std::optional<int64_t> C = IntAt(AS->getIdx());
+      if (!C)
+        return std::nullopt;
+      Index = *C;
+      E = Base;
+    }
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    const auto *FD = ME && !ME->isArrow() ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!FD || (Index < 0 && FD->getType()->isArrayType()))
+      return std::nullopt; // a whole array field
+    Rev.push_back({FD, Index});
+    E = ME->getBase()->IgnoreParens();
+  }
+  std::reverse(Rev.begin(), Rev.end());
+  return Rev;
+}
+
+/// Whether a value of type F converted to E and back is the value again.
+bool roundTrips(ASTContext &Ctx, QualType F, QualType E) {
+  F = F.getCanonicalType().getUnqualifiedType();
+  E = E.getCanonicalType().getUnqualifiedType();
+  if (Ctx.hasSameType(F, E))
+    return true;
+  uint64_t WF = Ctx.getTypeSize(F), WE = Ctx.getTypeSize(E);
+  if (E->isSpecificBuiltinType(BuiltinType::Double))
+    return F->isSpecificBuiltinType(BuiltinType::Float) || (F->isIntegerType() && WF <= 32);
+  if (E->isSpecificBuiltinType(BuiltinType::Float))
+    return F->isIntegerType() && WF <= 16;
+  if (E->isIntegerType() && F->isIntegerType())
+    return WF < WE || (WF == WE && F->isSignedIntegerType() == E->isSignedIntegerType());
+  return false;
+}
+
+/// E without parentheses, implicit conversions and explicit casts to To.
+const Expr *uncast(const Expr *E, QualType To, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *C = dyn_cast<CStyleCastExpr>(E)) {
+    if (!Ctx.hasSameUnqualifiedType(C->getType(), To))
+      return nullptr;
+    E = C->getSubExpr()->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+/// The variables an init statement sets to 0: `i = k = 0`, `i = 0, k = 0`.
+void zeroed(const Expr *E, std::set<const VarDecl *> &Out,
+            llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(E ? E->IgnoreParens() : nullptr);
+  if (!B)
+    return;
+  if (B->getOpcode() == BO_Comma) {
+    zeroed(B->getLHS(), Out, IntAt);
+    zeroed(B->getRHS(), Out, IntAt);
+  } else if (B->getOpcode() == BO_Assign && refVar(B->getLHS())) {
+    const Expr *R = B->getRHS()->IgnoreParenImpCasts();
+    if (const auto *Inner = dyn_cast<BinaryOperator>(R); Inner && Inner->getOpcode() == BO_Assign) {
+      std::set<const VarDecl *> Before = Out;
+      zeroed(Inner, Out, IntAt);
+      if (Out.size() > Before.size())
+        Out.insert(refVar(B->getLHS()));
+    } else if (IntAt(R) == 0) {
+      Out.insert(refVar(B->getLHS()));
+    }
+  }
+}
+
+/// A counted loop `for (I = K = 0; K < N; K++)` (I also zeroed by the
+/// statement before it) whose body is Body's statements only.
+struct CountedLoop {
+  const VarDecl *I = nullptr, *K = nullptr, *N = nullptr;
+  const Expr *Bound = nullptr; ///< the condition's N
+  std::vector<const Stmt *> Body;
+};
+
+std::optional<CountedLoop> countedLoop(const Stmt *X, const Stmt *Before,
+                                       llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
+  const auto *Fo = dyn_cast_or_null<ForStmt>(X);
+  if (!Fo || !Fo->getCond() || !Fo->getInc() || !Fo->getInit())
+    return std::nullopt;
+  std::set<const VarDecl *> Zero;
+  if (const auto *Init = dyn_cast<Expr>(Fo->getInit()))
+    zeroed(Init, Zero, IntAt);
+  if (const auto *B = dyn_cast_or_null<Expr>(Before))
+    zeroed(B, Zero, IntAt);
+  const auto *C = dyn_cast<BinaryOperator>(Fo->getCond()->IgnoreParenImpCasts());
+  const auto *U = dyn_cast<UnaryOperator>(Fo->getInc()->IgnoreParenImpCasts());
+  if (!C || C->getOpcode() != BO_LT || !U || !U->isIncrementOp())
+    return std::nullopt;
+  CountedLoop L;
+  L.K = refVar(C->getLHS());
+  L.N = refVar(C->getRHS());
+  L.Bound = C->getRHS();
+  if (!L.K || !L.N || refVar(U->getSubExpr()) != L.K || !Zero.count(L.K) || Zero.size() != 2 ||
+      !L.N->getType()->isIntegerType())
+    return std::nullopt;
+  for (const VarDecl *V : Zero)
+    if (V != L.K)
+      L.I = V;
+  L.Body = statementsOf(Fo->getBody());
+  if (L.Body.empty() || L.I == L.N || L.K == L.N)
+    return std::nullopt;
+  return L;
+}
+
+/// `B[I++]`: B.
+const VarDecl *bumpedElement(const Expr *E, const VarDecl *I) {
+  const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const auto *U = AS ? dyn_cast<UnaryOperator>(AS->getIdx()->IgnoreParenImpCasts()) : nullptr;
+  if (!U || U->getOpcode() != UO_PostInc || refVar(U->getSubExpr()) != I)
+    return nullptr;
+  return refVar(AS->getBase());
+}
+
+/// The statement of Arm (its top-level statements) that holds X; -1 if none.
+long armIndex(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> Arm, const Stmt *X) {
+  for (const Stmt *S = X; S; S = parentStmt(Ctx, S))
+    for (size_t I = 0; I < Arm.size(); ++I)
+      if (Arm[I] == S)
+        return long(I);
+  return -1;
+}
+
+} // namespace
+
+std::optional<unsigned> RootBroadcast::packedMemory(const VarDecl *P, const Stmt *At, const FunctionDecl *F,
+                                                    llvm::ArrayRef<const Stmt *> Stores,
+                                                    llvm::ArrayRef<const Stmt *> Sets, UniformFn Uniform) {
+  if (!P || !At || !F || !F->getBody())
+    return std::nullopt;
+  for (const Stmt *S = parentStmt(Ctx, At); S && S != F->getBody(); S = parentStmt(Ctx, S)) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If || !If->getElse())
+      continue;
+    auto Key = std::make_pair(If, P);
+    auto It = PackMemo.find(Key);
+    bool Holds = It != PackMemo.end() ? It->second : (PackMemo[Key] = packedLoops(If, P, F, Stores, Sets, Uniform));
+    if (Holds)
+      return Ctx.getSourceManager().getExpansionLineNumber(If->getBeginLoc());
+  }
+  return std::nullopt;
+}
+
+bool RootBroadcast::packedLoops(const IfStmt *S, const VarDecl *P, const FunctionDecl *F,
+                                llvm::ArrayRef<const Stmt *> Stores, llvm::ArrayRef<const Stmt *> Sets,
+                                UniformFn Uniform) {
+  std::optional<int64_t> Root = rootOf(S, F);
+  if (!Root)
+    return false;
+  auto IntAt = [&](const Expr *E) { return intAt(E, F); };
+  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
+  // The pack: `B[I++] = (E) P[K].path;` per statement; B's elements of type E.
+  auto Pack = [&](size_t At, const VarDecl *&B, std::vector<FieldPath> &Paths) -> std::optional<CountedLoop> {
+    std::optional<CountedLoop> L = countedLoop(Then[At], At ? Then[At - 1] : nullptr, IntAt);
+    if (!L)
+      return std::nullopt;
+    for (const Stmt *X : L->Body) {
+      const auto *A = dyn_cast<BinaryOperator>(X);
+      const VarDecl *To = A && A->getOpcode() == BO_Assign ? bumpedElement(A->getLHS(), L->I) : nullptr;
+      if (!To || (B && To != B))
+        return std::nullopt;
+      B = To;
+      QualType Elem = A->getLHS()->getType();
+      const Expr *From = uncast(A->getRHS(), Elem, Ctx);
+      std::optional<FieldPath> Path = From ? fieldPath(From, P, L->K, IntAt) : std::nullopt;
+      if (!Path || !roundTrips(Ctx, From->getType(), Elem))
+        return std::nullopt;
+      Paths.push_back(*Path);
+    }
+    return L;
+  };
+  // MPI_Bcast(B, m*N or N*m, T of E's size, Root, MPI_COMM_WORLD).
+  auto Broadcast = [&](const Stmt *X, const VarDecl *B, const CountedLoop &L, size_t M, QualType Elem) {
+    const CallExpr *CE = callOf(X, "MPI_Bcast");
+    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
+               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
+    const auto *Mul = Count ? dyn_cast<BinaryOperator>(Count->IgnoreParenImpCasts()) : nullptr;
+    if (!Buf || refVar(Buf) != B || !Mul || Mul->getOpcode() != BO_Mul || !Type || !RootArg || !Comm)
+      return false;
+    bool Shape = (IntAt(Mul->getLHS()) == int64_t(M) && refVar(Mul->getRHS()) == L.N) ||
+                 (IntAt(Mul->getRHS()) == int64_t(M) && refVar(Mul->getLHS()) == L.N);
+    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
+    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
+    return Shape && Size && *Size == Ctx.getTypeSizeInChars(Elem).getQuantity() && IntAt(RootArg) == *Root && C &&
+           *C == "MPI_COMM_WORLD";
+  };
+  // Whether X names V or calls code that might reach it (anything but the
+  // C library and MPI calls that name neither).
+  auto Names = [&](const Stmt *X, const VarDecl *V) {
+    return anyNode(X, [&](const Stmt *N) {
+      if (const auto *CE = dyn_cast<CallExpr>(N)) {
+        const FunctionDecl *G = CE->getDirectCallee();
+        return !G || !G->getIdentifier() || !(Eff.isLibrary(G) || isMPIFunctionName(G->getName()));
+      }
+      const auto *D = dyn_cast<DeclRefExpr>(N);
+      return D && D->getDecl() == V;
+    });
+  };
+  for (size_t TP = 0; TP < Then.size(); ++TP) {
+    const VarDecl *B = nullptr;
+    std::vector<FieldPath> Paths;
+    std::optional<CountedLoop> L = Pack(TP, B, Paths);
+    if (!L || B == P)
+      continue;
+    QualType Elem = B->getType()->getPointeeOrArrayElementType()->getCanonicalTypeUnqualified();
+    size_t TB = TP + 1;
+    while (TB < Then.size() && !Names(Then[TB], B) && !Names(Then[TB], P))
+      ++TB;
+    if (TB == Then.size() || !Broadcast(Then[TB], B, *L, Paths.size(), Elem))
+      return false;
+    // The other ranks: the broadcast, then the unpack of the same fields.
+    size_t EB = 0;
+    while (EB < Else.size() && !Broadcast(Else[EB], B, *L, Paths.size(), Elem))
+      ++EB;
+    size_t LU = EB + 1;
+    while (LU < Else.size() && !Names(Else[LU], B))
+      ++LU;
+    if (EB == Else.size() || LU == Else.size())
+      return false;
+    std::optional<CountedLoop> U = countedLoop(Else[LU], Else[LU - 1], IntAt);
+    if (!U || U->N != L->N || U->Body.size() != Paths.size())
+      return false;
+    for (size_t J = 0; J < Paths.size(); ++J) {
+      const auto *A = dyn_cast<BinaryOperator>(U->Body[J]);
+      std::optional<FieldPath> Path =
+          A && A->getOpcode() == BO_Assign ? fieldPath(A->getLHS(), P, U->K, IntAt) : std::nullopt;
+      const Expr *From = Path ? uncast(A->getRHS(), A->getLHS()->getType(), Ctx) : nullptr;
+      if (!Path || *Path != Paths[J] || !From || bumpedElement(From, U->I) != B)
+        return false;
+    }
+    // N holds the same value at both loops: by what reaches them, or it
+    // is the root's at the end of S (this pattern for N) and nothing
+    // after either loop writes it.
+    auto WritesN = [&](const Stmt *X) { return mayWrite(X, L->N); };
+    if (!(Uniform(L->Bound) && Uniform(U->Bound))) {
+      if (llvm::any_of(llvm::ArrayRef(Then).drop_front(TP + 1), WritesN) ||
+          llvm::any_of(llvm::ArrayRef(Else).drop_front(LU + 1), WritesN))
+        return false;
+      auto Key = std::make_pair(S, L->N);
+      auto It = Memo.find(Key);
+      if (!(It != Memo.end() ? It->second : (Memo[Key] = holds(S, L->N, F))))
+        return false;
+    }
+    // Every store into P's memory in S: the root's into a packed field
+    // before the pack, or the unpack's; P given memory before the loops.
+    for (const Stmt *X : Stores) {
+      long T = armIndex(Ctx, Then, X), E = armIndex(Ctx, Else, X);
+      if (E >= 0 && E != long(LU))
+        return false;
+      if (T < 0)
+        continue;
+      const Expr *Lhs = nullptr;
+      if (const auto *B2 = dyn_cast<BinaryOperator>(X); B2 && B2->isAssignmentOp())
+        Lhs = B2->getLHS();
+      else if (const auto *U2 = dyn_cast<UnaryOperator>(X); U2 && U2->isIncrementDecrementOp())
+        Lhs = U2->getSubExpr();
+      std::optional<FieldPath> Path = Lhs ? fieldPath(Lhs, P, nullptr, IntAt) : std::nullopt;
+      if (T >= long(TP) || !Path || !llvm::is_contained(Paths, *Path))
+        return false;
+    }
+    for (const Stmt *X : Sets) {
+      long T = armIndex(Ctx, Then, X), E = armIndex(Ctx, Else, X);
+      if ((T >= 0 && T >= long(TP)) || (E >= 0 && E >= long(LU)))
+        return false;
+    }
+    return true;
   }
   return false;
 }

@@ -45,8 +45,44 @@
 //  - each arm has, as a statement of its own, MPI_Bcast(&V, 1, T, R,
 //    MPI_COMM_WORLD) with T of V's size, no jump before it in the arm and
 //    nothing after it in the arm that writes V.
+// The broadcast may be guarded, `if (G) MPI_Bcast(&V, ...)` in both arms
+// (miniAMR's `if (use_time)`), where G holds the root's value by this
+// pattern, and every root write of V is followed by `G = c` (c nonzero)
+// and G is given nothing else there: when G is 0 no rank wrote V in S
+// (flagGuarded in RootBroadcast.cpp).
 // A call of a function of another file may write V unless the program's
 // facts say what it writes (ProgramFacts::mayWrite) and V is not among it.
+//
+// Memory a pointer owns (OwnedMemory.h), packed and unpacked by loops
+// (miniAMR's objects):
+//
+//   if (rank == 0) {
+//     ... p[o].f = ...;                  // the root fills packed fields
+//     for (i = o = 0; o < n; o++) {      // pack
+//       b[i++] = (double) p[o].type;
+//       b[i++] = p[o].cen[0]; ...
+//     }
+//     MPI_Bcast(b, 14*n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+//   } else {
+//     p = malloc(...);
+//     MPI_Bcast(b, 14*n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+//     for (i = o = 0; o < n; o++) {      // unpack, the same fields in order
+//       p[o].type = (int) b[i++];
+//       p[o].cen[0] = b[i++]; ...
+//     }
+//   }
+//
+// After the if, elements 0 to n-1 of p's memory are the same on every rank
+// (packedLoops): n holds the root's value (the pattern above for n) and
+// nothing after either loop writes it; each loop is `for (I = K = 0; K <
+// N; K++)` whose body is its m statements only; each field is packed with
+// no conversion but to b's element type and back, which is exact (the same
+// type, or float and integers of 32 bits or less through double); both
+// broadcasts send m*n elements of b's size from the root on MPI_COMM_WORLD;
+// nothing names b or p between the pack and its broadcast, nor b between
+// the other broadcast and the unpack; every store into p's memory in the
+// if is the root's into a packed field before the pack, or the unpack's;
+// p is given memory in the if only before the loops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_ROOTBROADCAST_H
@@ -56,6 +92,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <utility>
@@ -72,12 +109,25 @@ public:
   /// The line of the if statement (of F, enclosing At) at whose end V holds
   /// the root's value on every rank by the pattern above; nullopt if none.
   std::optional<unsigned> reconciles(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F);
+  /// The line of the if statement (of F, enclosing At) whose loops pack and
+  /// unpack the memory the owner P points to (above), so that the stores
+  /// and sets of P in it do not make that memory differ; nullopt if none.
+  /// Stores and Sets are P's (OwnedMemory.h), by their statements;
+  /// Uniform says whether an expression's value is the same on every rank
+  /// by what reaches it (Uniformity), for the loops' bound n.
+  using UniformFn = std::function<bool(const clang::Expr *)>;
+  std::optional<unsigned> packedMemory(const clang::VarDecl *P, const clang::Stmt *At, const clang::FunctionDecl *F,
+                                       llvm::ArrayRef<const clang::Stmt *> Stores,
+                                       llvm::ArrayRef<const clang::Stmt *> Sets, UniformFn Uniform);
 
 private:
   clang::ASTContext &Ctx;
   Evaluator &Ev;
   Effects &Eff;
-  std::map<std::pair<const clang::IfStmt *, const clang::VarDecl *>, bool> Memo;
+  std::map<std::pair<const clang::IfStmt *, const clang::VarDecl *>, bool> Memo, PackMemo;
+  bool packedLoops(const clang::IfStmt *S, const clang::VarDecl *P, const clang::FunctionDecl *F,
+                   llvm::ArrayRef<const clang::Stmt *> Stores, llvm::ArrayRef<const clang::Stmt *> Sets,
+                   UniformFn Uniform);
 
   bool holds(const clang::IfStmt *S, const clang::VarDecl *V, const clang::FunctionDecl *F);
   std::optional<int64_t> rootOf(const clang::IfStmt *S, const clang::FunctionDecl *F);
@@ -92,8 +142,12 @@ private:
     int64_t Count, TypeSize;
   };
   std::optional<WorldBroadcast> worldBroadcast(const clang::Stmt *X, int64_t Root, const clang::FunctionDecl *F);
-  bool broadcastInBoth(llvm::ArrayRef<const clang::Stmt *> Then, llvm::ArrayRef<const clang::Stmt *> Else,
-                       const clang::VarDecl *V, int64_t Root, const clang::FunctionDecl *F);
+  bool broadcastInBoth(const clang::IfStmt *S, llvm::ArrayRef<const clang::Stmt *> Then,
+                       llvm::ArrayRef<const clang::Stmt *> Else, const clang::VarDecl *V, int64_t Root,
+                       const clang::FunctionDecl *F);
+  bool flagGuarded(const clang::IfStmt *S, llvm::ArrayRef<const clang::Stmt *> Then, size_t T,
+                   llvm::ArrayRef<const clang::Stmt *> Else, size_t E, const clang::VarDecl *V, const clang::VarDecl *G,
+                   const clang::FunctionDecl *F);
   bool otherFilesMayWrite(const clang::FunctionDecl *G, const clang::VarDecl *V);
 };
 

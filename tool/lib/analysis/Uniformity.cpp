@@ -565,7 +565,9 @@ public:
     }
     return VisitStmt(E);
   }
-  std::optional<std::string> VisitMemberExpr(const MemberExpr *E) { return E->isArrow() ? through(E) : VisitStmt(E); }
+  std::optional<std::string> VisitMemberExpr(const MemberExpr *E) {
+    return E->isArrow() ? Memory(E->getBase(), E) : VisitStmt(E); // p->f: a field of p's memory
+  }
   std::optional<std::string> VisitStmtExpr(const StmtExpr *E) {
     return llvm::formatv("the statement expression at line {0}", SM.getExpansionLineNumber(E->getBeginLoc())).str();
   }
@@ -576,9 +578,6 @@ private:
   Lookup Var;
   CallLookup Call;
   MemoryLookup Memory;
-  std::optional<std::string> through(const Expr *E) {
-    return llvm::formatv("line {0} reads memory through a pointer", SM.getExpansionLineNumber(E->getBeginLoc())).str();
-  }
 };
 } // namespace
 

@@ -146,6 +146,7 @@ private:
   unsigned line(const clang::Stmt *S) const;
   bool outside(const clang::NamedDecl *D) const;
   bool reconciled(const clang::VarDecl *V, const clang::Stmt *At, const clang::FunctionDecl *F);
+  RootBroadcast &rootBroadcast();
   bool entriesReconciled(const clang::VarDecl *V, const clang::FunctionDecl *G, unsigned Depth);
   const ProgramFacts *program() const;
   std::optional<std::string> ownedVaries(const OwnedPointer &P);

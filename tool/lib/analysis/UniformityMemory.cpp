@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/OwnedMemory.h"
 #include "analysis/ProgramFacts.h"
+#include "analysis/RootBroadcast.h"
 #include "analysis/Uniformity.h"
 #include "mpi/MPIModel.h"
 #include "clang/Basic/SourceManager.h"
@@ -48,6 +49,16 @@ OwnedMemory &Uniformity::owned() {
 std::optional<std::string> Uniformity::readThrough(const Expr *Base, const Expr *Whole) {
   const auto *D = dyn_cast<DeclRefExpr>(Base->IgnoreParenCasts());
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (const OwnedAlias *A = owned().alias(V)) {
+    // q = &p[i] (OwnedMemory.h's read alias): p's memory at each i q is given.
+    for (const OwnedAlias::Set &S : A->Sets)
+      if (std::optional<std::string> R = variesNode(S.Index, func(S.F)))
+        return llvm::formatv("line {0} reads through {1}, given the address of an element of {2} at line {3} at an "
+                             "index that may differ between ranks: {4}",
+                             line(Whole), V->getName(), A->Owner->getName(), line(S.At), *R)
+            .str();
+    return pointeeVaries(A->Owner);
+  }
   if (V && owned().find(V))
     return pointeeVaries(V);
   return llvm::formatv("line {0} reads memory through a pointer", line(Whole)).str();
@@ -93,11 +104,25 @@ std::optional<std::string> Uniformity::ownedVaries(const OwnedPointer &P) {
     return R;
   llvm::StringRef Name = P.Var->getName();
   bool Global = P.Var->hasGlobalStorage();
+  // Sets and stores in the root's if of a pack and unpack loop
+  // (RootBroadcast.h) leave the memory the same on every rank.
+  std::vector<const Stmt *> SetAt, StoreAt;
   for (const OwnedPointer::Set &S : P.Sets)
-    if (std::optional<std::string> R = storeAtVaries(
-            S.At, S.F, Global, llvm::formatv("{0} is given new memory at line {1}", Name, line(S.At)).str()))
-      return R;
+    SetAt.push_back(S.At);
+  for (const OwnedStore &St : P.Stores)
+    StoreAt.push_back(St.At);
+  auto Packed = [&](const Stmt *At, const FunctionDecl *F) {
+    auto Uniform = [this, F](const Expr *E) { return !variesNode(E, func(F)).has_value(); };
+    return F && rootBroadcast().packedMemory(P.Var, At, F, StoreAt, SetAt, Uniform).has_value();
+  };
+  for (const OwnedPointer::Set &S : P.Sets)
+    if (!Packed(S.At, S.F))
+      if (std::optional<std::string> R = storeAtVaries(
+              S.At, S.F, Global, llvm::formatv("{0} is given new memory at line {1}", Name, line(S.At)).str()))
+        return R;
   for (const OwnedStore &St : P.Stores) {
+    if (Packed(St.At, St.F))
+      continue;
     if (!St.Fixed.empty())
       return St.Fixed;
     if (!St.F)
@@ -106,6 +131,9 @@ std::optional<std::string> Uniformity::ownedVaries(const OwnedPointer &P) {
     std::string What = llvm::formatv("{0}'s memory is written at line {1}", Name, line(St.At)).str();
     if (St.Index)
       if (std::optional<std::string> R = variesNode(St.Index, Fn))
+        return What + " at an index that may differ between ranks: " + *R;
+    for (const Expr *W : St.Within)
+      if (std::optional<std::string> R = variesNode(W, Fn))
         return What + " at an index that may differ between ranks: " + *R;
     if (St.Value)
       if (std::optional<std::string> R = variesNode(St.Value, Fn))

@@ -53,13 +53,17 @@ bool inside(ASTContext &Ctx, const Stmt *S, const Stmt *Outer) {
 
 } // namespace
 
-bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
+RootBroadcast &Uniformity::rootBroadcast() {
   if (!RB) {
     if (!Eff)
       Eff = std::make_unique<Effects>(Ctx);
     RB = std::make_unique<RootBroadcast>(Ctx, Ev, *Eff);
   }
-  return RB->reconciles(V, At, F).has_value();
+  return *RB;
+}
+
+bool Uniformity::reconciled(const VarDecl *V, const Stmt *At, const FunctionDecl *F) {
+  return rootBroadcast().reconciles(V, At, F).has_value();
 }
 
 /// Whether every way into G (a function that writes the global V) is a
