@@ -276,6 +276,8 @@ def decide(cmd, own, opt, tmpdir, spawn, notes):
             if recompile(here, entry, os.path.abspath(target), facts, run):
                 alt = target
                 recompiled += 1
+                if report:
+                    write_report(target + ".ompi.json", report)  # what the object linked was made with
             else:
                 notes.append("%s could not be compiled with the program's facts; linked as it was" % obj)
                 continue

@@ -369,11 +369,21 @@ PY
     # (setup.c writes verbose alike on every rank). Nothing changed: make
     # does nothing. setup.c edited so that verbose may differ between ranks
     # (to the analysis; at run time it is the same): the link finds main.c
-    # decided as make compiled it, and links main.o itself.
+    # decided as make compiled it, and links main.o itself. A link given
+    # --ompi-summary (the objects compiled without it) keeps the report of
+    # the object linked in main.o's place beside it and counts its changes.
     cp -r "$E2E_SRC/wholeprog" plain-build
     cp -r "$E2E_SRC/wholeprog" ompi-build
+    cp -r "$E2E_SRC/wholeprog" summary-build
     make -s -C plain-build CC="$MPI_MPICH_CC" prog
     occ="$E2E_OMPI_CC --ompi-keep --ompi-verbose"
+    make -s -j2 -C summary-build CC="$occ" main.o setup.o > build0.log 2>&1 || { cat build0.log; fail "the build failed"; }
+    (cd summary-build && $occ --ompi-summary -O2 -o prog main.o setup.o) > link0.log 2>&1 ||
+      { cat link0.log; fail "the link failed"; }
+    ls summary-build/main.o.*.ompi-whole.ompi.json > /dev/null 2>&1 ||
+      { cat link0.log; fail "no report beside the object compiled with the program's facts"; }
+    grep -q "lazy-deferral" link0.log ||
+      { cat link0.log; fail "the link's summary does not count the changes made with the program's facts"; }
     make -s -j2 -C ompi-build CC="$occ" prog > build.log 2>&1 || { cat build.log; fail "the build failed"; }
     for f in main.o.ompi-facts setup.o.ompi-facts prog.ompi-program.json; do
       [ -f "ompi-build/$f" ] || fail "no $f"
