@@ -87,6 +87,10 @@ class Gen:
         # MPI_Bcast(&v, ...)` in both arms), sometimes with the flag reset
         # after the value is written (then the value differs when it is 0).
         self.bg = random.Random(seed * 155921 + 7)
+        # Heap memory of structs: fields of elements, read aliases, and
+        # the root's pack and the others' unpack loops (a stream of its own).
+        self.sh = random.Random(seed * 180181 + 9)
+        self.shape_type = False
 
     # --- names and values -------------------------------------------------
     def fresh(self, prefix):
@@ -992,6 +996,8 @@ class Gen:
         rank, a store on one rank, a store through a copy of the pointer, a
         memset of a rank-dependent byte); then a branch on an element. When
         the memory may differ, both arms make the same collectives."""
+        if self.sh.random() < 0.5:
+            return self.struct_heap_if(f, out)
         h = self.fresh("h")
         ctype = self.pick(["int", "long", "double"])
         mpitype = TYPES[ctype][0]
@@ -1030,6 +1036,94 @@ class Gen:
             out.append("}")
         out.append("mix((long)%s[0] + (long)%s[3]);" % (h, h))
         out.append("free(%s);" % h)
+
+    def struct_heap_if(self, f, out):
+        """Heap memory of structs one pointer owns: filled alike on every
+        rank, or filled by the root and packed field by field into doubles,
+        broadcast and unpacked by the others (miniAMR's objects); read
+        directly or through a local pointer given an element's address.
+        Sometimes made to differ (a store of the rank, at an index within a
+        field that follows the rank, through the alias, the unpack's fields
+        swapped, a packed field changed on the root after its broadcast, an
+        alias given an element that follows the rank); then both arms make
+        the same collectives."""
+        g = self.sh
+        if not self.shape_type:
+            self.shape_type = True
+            self.globals.insert(0, "typedef struct { int kind; double cen[3]; } gshape;")
+        s_ = self.fresh("sh")
+        if g.random() < 0.5:
+            self.globals.append("static gshape *%s;" % s_)
+        else:
+            f.locals.append("gshape *%s = NULL;" % s_)
+        al = self.fresh("sa")
+        f.locals.append("gshape *%s = NULL;" % al)
+        packed = g.random() < 0.5
+        vary = g.random() < 0.35
+        how = g.choice(["rank", "sub", "alias", "swap", "late", "index"])
+        if packed:
+            pb, ii, io, np_ = self.fresh("pb"), self.fresh("ii"), self.fresh("io"), self.fresh("np")
+            f.locals.append("double *%s = NULL;" % pb)
+            f.locals.append("int %s = 0, %s = 0, %s = 4;" % (ii, io, np_))
+            fields = ["%s[%s].kind" % (s_, io)] + ["%s[%s].cen[%d]" % (s_, io, k) for k in range(3)]
+            out.append("if (%s) {" % g.choice(["rank == 0", "!rank", "0 == rank"]))
+            out.append("  %s = malloc(4 * sizeof(gshape));" % s_)
+            out.append("  for (int i = 0; i < 4; i++) {")
+            out.append("    %s[i].kind = i + argc_copy * %d;" % (s_, g.randint(1, 3)))
+            for k in range(3):
+                out.append("    %s[i].cen[%d] = %d.5 * i + argc_copy;" % (s_, k, g.randint(0, 3)))
+            out.append("  }")
+            out.append("  %s = malloc(16 * sizeof(double));" % pb)
+            out.append("  for (%s = %s = 0; %s < %s; %s++) {" % (ii, io, io, np_, io))
+            out.append("    %s[%s++] = (double) %s;" % (pb, ii, fields[0]))
+            for fl in fields[1:]:
+                out.append("    %s[%s++] = %s;" % (pb, ii, fl))
+            out.append("  }")
+            out.append("  MPI_Bcast(%s, 4 * %s, MPI_DOUBLE, 0, MPI_COMM_WORLD);" % (pb, np_))
+            if vary and how == "late":
+                out.append("  %s[1].kind = -7;" % s_)
+            out.append("} else {")
+            out.append("  %s = malloc(4 * sizeof(gshape));" % s_)
+            out.append("  %s = malloc(16 * sizeof(double));" % pb)
+            out.append("  MPI_Bcast(%s, 4 * %s, MPI_DOUBLE, 0, MPI_COMM_WORLD);" % (pb, np_))
+            out.append("  for (%s = %s = 0; %s < %s; %s++) {" % (ii, io, io, np_, io))
+            order = list(fields)
+            if vary and how == "swap":
+                order[1], order[2] = order[2], order[1]
+            out.append("    %s = (int) %s[%s++];" % (order[0], pb, ii))
+            for fl in order[1:]:
+                out.append("    %s = %s[%s++];" % (fl, pb, ii))
+            out.append("  }")
+            out.append("}")
+            out.append("free(%s);" % pb)
+        else:
+            out.append("%s = %s;" % (s_, g.choice(["malloc(4 * sizeof(gshape))", "(gshape *)xalloc(4 * sizeof(gshape))"])))
+            out.append("for (int i = 0; i < 4; i++) {")
+            out.append("  %s[i].kind = i * %d;" % (s_, g.randint(1, 3)))
+            out.append("  for (int k = 0; k < 3; k++)")
+            out.append("    %s[i].cen[k] = k + 0.5 * i;" % s_)
+            out.append("}")
+        if vary and how in ("swap", "late") and not packed:
+            how = "rank"
+        if vary and how == "rank":
+            out.append("if (rank == size - 1) %s[1].kind = -1;" % s_)
+        elif vary and how == "sub":
+            out.append("%s[2].cen[rank %% 3] = 9.5;" % s_)
+        elif vary and how == "alias":
+            out.append("{ gshape *w = &%s[0]; w->kind = rank; }" % s_)
+        out.append("%s = &%s[%s];" % (al, s_, "rank % 4" if vary and how == "index" else str(g.randint(0, 3))))
+        cond = g.choice(["%s[0].kind > 1" % s_, "%s[1].cen[2] > 1.0" % s_, "%s->kind > 0" % al,
+                         "%s->cen[1] > 0.5" % al, "%s[2].kind != 3" % s_])
+        if vary:
+            self.both_arms(f, out, cond, [self.signature() for _ in range(self.r.randint(1, 2))])
+        else:
+            out.append("if (%s) {" % cond)
+            body = []
+            self.block(f, body, self.r.randint(1, 2))
+            out.extend("  " + l for l in body)
+            out.append("}")
+        out.append("mix((long)%s[0].kind + (long)(%s[1].cen[2] * 4) + (long)%s->kind);" % (s_, s_, al))
+        out.append("free(%s);" % s_)
 
     def goto_skip(self, f, out):
         self.nlabel += 1
