@@ -9,9 +9,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Path.h"
-#include <algorithm>
 #include <set>
 
 using namespace clang;
@@ -19,30 +17,12 @@ using namespace ompi;
 
 namespace {
 
-std::vector<const Stmt *> statementsOf(const Stmt *Arm) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Arm))
-    return std::vector<const Stmt *>(CS->body_begin(), CS->body_end());
-  return Arm ? std::vector<const Stmt *>{Arm} : std::vector<const Stmt *>{};
-}
-
-/// The call of Name a statement consists of (statementCall).
-const CallExpr *callOf(const Stmt *S, llvm::StringRef Name) {
-  const CallExpr *CE = statementCall(S);
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
-}
-
-const VarDecl *refVar(const Expr *E) {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 /// B[k] with B an array variable: B and the subscript.
 std::pair<const VarDecl *, const Expr *> element(const Expr *E) {
   const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   if (!AS)
     return {nullptr, nullptr};
-  const VarDecl *B = refVar(AS->getBase());
+  const VarDecl *B = namedVar(AS->getBase());
   if (!B || !B->getType()->isConstantArrayType())
     return {nullptr, nullptr};
   return {B, AS->getIdx()};
@@ -99,7 +79,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
     return false;
   auto IntAt = [&](const Expr *E) { return intAt(E, F); };
   auto Writes = [&](const Stmt *X) { return mayWrite(X, V); };
-  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
+  std::vector<const Stmt *> Then = blockStatements(S->getThen()), Else = blockStatements(S->getElse());
   if (broadcastInBoth(S, Then, Else, V, *Root, F))
     return true;
   // Whether X may write element K of B, or let B's address go anywhere.
@@ -129,12 +109,12 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   auto Broadcasts = [&](const Stmt *X, const VarDecl *B, int64_t K) {
     std::optional<WorldBroadcast> W = worldBroadcast(X, *Root, F);
     const auto *AT = Ctx.getAsConstantArrayType(B->getType());
-    return W && refVar(W->Buf) == B && W->Count > K && AT &&
+    return W && namedVar(W->Buf) == B && W->Count > K && AT &&
            W->TypeSize == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
   };
   for (size_t P = 0; P < Then.size(); ++P) {
     const auto *Pack = dyn_cast<BinaryOperator>(Then[P]);
-    if (!Pack || Pack->getOpcode() != BO_Assign || refVar(Pack->getRHS()) != V)
+    if (!Pack || Pack->getOpcode() != BO_Assign || namedVar(Pack->getRHS()) != V)
       continue;
     auto [B, Idx] = element(Pack->getLHS());
     std::optional<int64_t> K = Idx ? IntAt(Idx) : std::nullopt;
@@ -153,7 +133,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
         continue;
       for (size_t U = Recv + 1; U < Else.size(); ++U) {
         const auto *Unpack = dyn_cast<BinaryOperator>(Else[U]);
-        if (Unpack && Unpack->getOpcode() == BO_Assign && refVar(Unpack->getLHS()) == V &&
+        if (Unpack && Unpack->getOpcode() == BO_Assign && namedVar(Unpack->getLHS()) == V &&
             element(Unpack->getRHS()).first == B && IntAt(element(Unpack->getRHS()).second) == K) {
           if (!llvm::any_of(llvm::ArrayRef(Else).drop_front(U + 1), Writes))
             return true;
@@ -204,8 +184,8 @@ bool RootBroadcast::broadcastInBoth(const IfStmt *S, llvm::ArrayRef<const Stmt *
     const auto *If = dyn_cast<IfStmt>(X);
     if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
       return nullptr;
-    std::vector<const Stmt *> Body = statementsOf(If->getThen());
-    const VarDecl *G = refVar(If->getCond());
+    std::vector<const Stmt *> Body = blockStatements(If->getThen());
+    const VarDecl *G = namedVar(If->getCond());
     return Body.size() == 1 && Broadcast(Body[0]) && G && G != V && G->getType()->isIntegerType() ? G : nullptr;
   };
   // The index of the arm's broadcast (guarded by Flag where Flag is set),
@@ -265,7 +245,7 @@ bool RootBroadcast::flagGuarded(const IfStmt *S, llvm::ArrayRef<const Stmt *> Th
   auto SetsFlag = [&](const Stmt *X) {
     const auto *B = dyn_cast_or_null<BinaryOperator>(X);
     std::optional<int64_t> C =
-        B && B->getOpcode() == BO_Assign && refVar(B->getLHS()) == G ? intAt(B->getRHS(), F) : std::nullopt;
+        B && B->getOpcode() == BO_Assign && namedVar(B->getLHS()) == G ? intAt(B->getRHS(), F) : std::nullopt;
     return C && *C != 0;
   };
   bool Ok = true;
@@ -281,7 +261,7 @@ bool RootBroadcast::flagGuarded(const IfStmt *S, llvm::ArrayRef<const Stmt *> Th
         const auto *B = dyn_cast<BinaryOperator>(N);
         const auto *Block = dyn_cast_or_null<CompoundStmt>(B ? parentStmt(Ctx, B) : nullptr);
         const Stmt *const *At = Block ? llvm::find(Block->body(), B) : nullptr;
-        Ok &= B && B->getOpcode() == BO_Assign && refVar(B->getLHS()) == V && Block && At != Block->body_end() &&
+        Ok &= B && B->getOpcode() == BO_Assign && namedVar(B->getLHS()) == V && Block && At != Block->body_end() &&
               At + 1 != Block->body_end() && SetsFlag(*(At + 1));
       }
       return !Ok;
@@ -298,7 +278,7 @@ std::optional<int64_t> RootBroadcast::intAt(const Expr *E, const FunctionDecl *F
 /// constant and T a datatype of known size; nullopt otherwise.
 std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const Stmt *X, int64_t Root,
                                                                            const FunctionDecl *F) {
-  const CallExpr *CE = callOf(X, "MPI_Bcast");
+  const CallExpr *CE = statementCallTo(X, "MPI_Bcast");
   const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
              *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
   if (!Buf || !Count || !Type || !RootArg || !Comm)
@@ -399,7 +379,7 @@ bool RootBroadcast::isWorldRank(const Expr *X, const IfStmt *S, const FunctionDe
   if (V.K == SymValue::Affine && V.A.Rank == 1 && V.A.Size == 0 && V.A.Const == 0 && V.A.Mod == AffineForm::NoMod &&
       V.Comm.K == CommId::Predefined && V.Comm.Key == "MPI_COMM_WORLD")
     return true;
-  const VarDecl *G = refVar(X);
+  const VarDecl *G = namedVar(X);
   return G && G->hasGlobalStorage() && !G->isStaticLocal() && globalRank(G, S, F);
 }
 
@@ -445,309 +425,12 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
   for (const Stmt *T : Body->body()) {
     if (!SM.isBeforeInTranslationUnit(T->getEndLoc(), S->getBeginLoc()))
       return false;
-    const CallExpr *CE = callOf(T, "MPI_Comm_rank");
+    const CallExpr *CE = statementCallTo(T, "MPI_Comm_rank");
     if (RankCall(CE)) {
       const auto *U = dyn_cast<UnaryOperator>(argOf(CE, Role::RankOut)->IgnoreParenImpCasts());
       if (U && U->getOpcode() == UO_AddrOf && rootVar(U->getSubExpr()) == X)
         return true;
     }
-  }
-  return false;
-}
-
-//===- Memory packed and unpacked by loops (RootBroadcast.h) -------------===//
-
-namespace {
-
-/// A field of an element and, for an array field, the element of it:
-/// p[k].cen[0] is {cen, 0}; p[k].type is {type, -1}.
-struct FieldStep {
-  const FieldDecl *Field;
-  int64_t Index;
-  bool operator==(const FieldStep &O) const { return Field == O.Field && Index == O.Index; }
-};
-using FieldPath = std::vector<FieldStep>;
-
-/// E as P[K] followed by fields (and constant elements of array fields):
-/// the steps after P[K]; K null: any index. Nullopt for anything else.
-std::optional<FieldPath> fieldPath(const Expr *E, const VarDecl *P, const VarDecl *K,
-                                   llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
-  FieldPath Rev;
-  E = E->IgnoreParens();
-  for (;;) {
-    int64_t Index = -1;
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      if (!isa<MemberExpr>(Base)) {
-        if (refVar(Base) != P || (K && refVar(AS->getIdx()) != K))
-          return std::nullopt;
-        break; // P[K]
-      }
-      std::optional<int64_t> C = IntAt(AS->getIdx());
-      if (!C)
-        return std::nullopt;
-      Index = *C;
-      E = Base;
-    }
-    const auto *ME = dyn_cast<MemberExpr>(E);
-    const auto *FD = ME && !ME->isArrow() ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-    if (!FD || (Index < 0 && FD->getType()->isArrayType()))
-      return std::nullopt; // a whole array field
-    Rev.push_back({FD, Index});
-    E = ME->getBase()->IgnoreParens();
-  }
-  std::reverse(Rev.begin(), Rev.end());
-  return Rev;
-}
-
-/// Whether a value of type F converted to E and back is the value again.
-bool roundTrips(ASTContext &Ctx, QualType F, QualType E) {
-  F = F.getCanonicalType().getUnqualifiedType();
-  E = E.getCanonicalType().getUnqualifiedType();
-  if (Ctx.hasSameType(F, E))
-    return true;
-  uint64_t WF = Ctx.getTypeSize(F), WE = Ctx.getTypeSize(E);
-  if (E->isSpecificBuiltinType(BuiltinType::Double))
-    return F->isSpecificBuiltinType(BuiltinType::Float) || (F->isIntegerType() && WF <= 32);
-  if (E->isSpecificBuiltinType(BuiltinType::Float))
-    return F->isIntegerType() && WF <= 16;
-  if (E->isIntegerType() && F->isIntegerType())
-    return WF < WE || (WF == WE && F->isSignedIntegerType() == E->isSignedIntegerType());
-  return false;
-}
-
-/// E without parentheses, implicit conversions and explicit casts to To.
-const Expr *uncast(const Expr *E, QualType To, ASTContext &Ctx) {
-  E = E->IgnoreParenImpCasts();
-  while (const auto *C = dyn_cast<CStyleCastExpr>(E)) {
-    if (!Ctx.hasSameUnqualifiedType(C->getType(), To))
-      return nullptr;
-    E = C->getSubExpr()->IgnoreParenImpCasts();
-  }
-  return E;
-}
-
-/// The variables an init statement sets to 0: `i = k = 0`, `i = 0, k = 0`.
-void zeroed(const Expr *E, std::set<const VarDecl *> &Out,
-            llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
-  const auto *B = dyn_cast_or_null<BinaryOperator>(E ? E->IgnoreParens() : nullptr);
-  if (!B)
-    return;
-  if (B->getOpcode() == BO_Comma) {
-    zeroed(B->getLHS(), Out, IntAt);
-    zeroed(B->getRHS(), Out, IntAt);
-  } else if (B->getOpcode() == BO_Assign && refVar(B->getLHS())) {
-    const Expr *R = B->getRHS()->IgnoreParenImpCasts();
-    if (const auto *Inner = dyn_cast<BinaryOperator>(R); Inner && Inner->getOpcode() == BO_Assign) {
-      std::set<const VarDecl *> Before = Out;
-      zeroed(Inner, Out, IntAt);
-      if (Out.size() > Before.size())
-        Out.insert(refVar(B->getLHS()));
-    } else if (IntAt(R) == 0) {
-      Out.insert(refVar(B->getLHS()));
-    }
-  }
-}
-
-/// A counted loop `for (I = K = 0; K < N; K++)` (I also zeroed by the
-/// statement before it) whose body is Body's statements only.
-struct CountedLoop {
-  const VarDecl *I = nullptr, *K = nullptr, *N = nullptr;
-  const Expr *Bound = nullptr; ///< the condition's N
-  std::vector<const Stmt *> Body;
-};
-
-std::optional<CountedLoop> countedLoop(const Stmt *X, const Stmt *Before,
-                                       llvm::function_ref<std::optional<int64_t>(const Expr *)> IntAt) {
-  const auto *Fo = dyn_cast_or_null<ForStmt>(X);
-  if (!Fo || !Fo->getCond() || !Fo->getInc() || !Fo->getInit())
-    return std::nullopt;
-  std::set<const VarDecl *> Zero;
-  if (const auto *Init = dyn_cast<Expr>(Fo->getInit()))
-    zeroed(Init, Zero, IntAt);
-  if (const auto *B = dyn_cast_or_null<Expr>(Before))
-    zeroed(B, Zero, IntAt);
-  const auto *C = dyn_cast<BinaryOperator>(Fo->getCond()->IgnoreParenImpCasts());
-  const auto *U = dyn_cast<UnaryOperator>(Fo->getInc()->IgnoreParenImpCasts());
-  if (!C || C->getOpcode() != BO_LT || !U || !U->isIncrementOp())
-    return std::nullopt;
-  CountedLoop L;
-  L.K = refVar(C->getLHS());
-  L.N = refVar(C->getRHS());
-  L.Bound = C->getRHS();
-  if (!L.K || !L.N || refVar(U->getSubExpr()) != L.K || !Zero.count(L.K) || Zero.size() != 2 ||
-      !L.N->getType()->isIntegerType())
-    return std::nullopt;
-  for (const VarDecl *V : Zero)
-    if (V != L.K)
-      L.I = V;
-  L.Body = statementsOf(Fo->getBody());
-  if (L.Body.empty() || L.I == L.N || L.K == L.N)
-    return std::nullopt;
-  return L;
-}
-
-/// `B[I++]`: B.
-const VarDecl *bumpedElement(const Expr *E, const VarDecl *I) {
-  const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  const auto *U = AS ? dyn_cast<UnaryOperator>(AS->getIdx()->IgnoreParenImpCasts()) : nullptr;
-  if (!U || U->getOpcode() != UO_PostInc || refVar(U->getSubExpr()) != I)
-    return nullptr;
-  return refVar(AS->getBase());
-}
-
-/// The statement of Arm (its top-level statements) that holds X; -1 if none.
-long armIndex(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> Arm, const Stmt *X) {
-  for (const Stmt *S = X; S; S = parentStmt(Ctx, S))
-    for (size_t I = 0; I < Arm.size(); ++I)
-      if (Arm[I] == S)
-        return long(I);
-  return -1;
-}
-
-} // namespace
-
-std::optional<unsigned> RootBroadcast::packedMemory(const VarDecl *P, const Stmt *At, const FunctionDecl *F,
-                                                    llvm::ArrayRef<const Stmt *> Stores,
-                                                    llvm::ArrayRef<const Stmt *> Sets, UniformFn Uniform) {
-  if (!P || !At || !F || !F->getBody())
-    return std::nullopt;
-  for (const Stmt *S = parentStmt(Ctx, At); S && S != F->getBody(); S = parentStmt(Ctx, S)) {
-    const auto *If = dyn_cast<IfStmt>(S);
-    if (!If || !If->getElse())
-      continue;
-    auto Key = std::make_pair(If, P);
-    auto It = PackMemo.find(Key);
-    bool Holds = It != PackMemo.end() ? It->second : (PackMemo[Key] = packedLoops(If, P, F, Stores, Sets, Uniform));
-    if (Holds)
-      return Ctx.getSourceManager().getExpansionLineNumber(If->getBeginLoc());
-  }
-  return std::nullopt;
-}
-
-bool RootBroadcast::packedLoops(const IfStmt *S, const VarDecl *P, const FunctionDecl *F,
-                                llvm::ArrayRef<const Stmt *> Stores, llvm::ArrayRef<const Stmt *> Sets,
-                                UniformFn Uniform) {
-  std::optional<int64_t> Root = rootOf(S, F);
-  if (!Root)
-    return false;
-  auto IntAt = [&](const Expr *E) { return intAt(E, F); };
-  std::vector<const Stmt *> Then = statementsOf(S->getThen()), Else = statementsOf(S->getElse());
-  // The pack: `B[I++] = (E) P[K].path;` per statement; B's elements of type E.
-  auto Pack = [&](size_t At, const VarDecl *&B, std::vector<FieldPath> &Paths) -> std::optional<CountedLoop> {
-    std::optional<CountedLoop> L = countedLoop(Then[At], At ? Then[At - 1] : nullptr, IntAt);
-    if (!L)
-      return std::nullopt;
-    for (const Stmt *X : L->Body) {
-      const auto *A = dyn_cast<BinaryOperator>(X);
-      const VarDecl *To = A && A->getOpcode() == BO_Assign ? bumpedElement(A->getLHS(), L->I) : nullptr;
-      if (!To || (B && To != B))
-        return std::nullopt;
-      B = To;
-      QualType Elem = A->getLHS()->getType();
-      const Expr *From = uncast(A->getRHS(), Elem, Ctx);
-      std::optional<FieldPath> Path = From ? fieldPath(From, P, L->K, IntAt) : std::nullopt;
-      if (!Path || !roundTrips(Ctx, From->getType(), Elem))
-        return std::nullopt;
-      Paths.push_back(*Path);
-    }
-    return L;
-  };
-  // MPI_Bcast(B, m*N or N*m, T of E's size, Root, MPI_COMM_WORLD).
-  auto Broadcast = [&](const Stmt *X, const VarDecl *B, const CountedLoop &L, size_t M, QualType Elem) {
-    const CallExpr *CE = callOf(X, "MPI_Bcast");
-    const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
-               *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
-    const auto *Mul = Count ? dyn_cast<BinaryOperator>(Count->IgnoreParenImpCasts()) : nullptr;
-    if (!Buf || refVar(Buf) != B || !Mul || Mul->getOpcode() != BO_Mul || !Type || !RootArg || !Comm)
-      return false;
-    bool Shape = (IntAt(Mul->getLHS()) == int64_t(M) && refVar(Mul->getRHS()) == L.N) ||
-                 (IntAt(Mul->getRHS()) == int64_t(M) && refVar(Mul->getLHS()) == L.N);
-    std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
-    std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
-    return Shape && Size && *Size == Ctx.getTypeSizeInChars(Elem).getQuantity() && IntAt(RootArg) == *Root && C &&
-           *C == "MPI_COMM_WORLD";
-  };
-  // Whether X names V or calls code that might reach it (anything but the
-  // C library and MPI calls that name neither).
-  auto Names = [&](const Stmt *X, const VarDecl *V) {
-    return anyNode(X, [&](const Stmt *N) {
-      if (const auto *CE = dyn_cast<CallExpr>(N)) {
-        const FunctionDecl *G = CE->getDirectCallee();
-        return !G || !G->getIdentifier() || !(Eff.isLibrary(G) || isMPIFunctionName(G->getName()));
-      }
-      const auto *D = dyn_cast<DeclRefExpr>(N);
-      return D && D->getDecl() == V;
-    });
-  };
-  for (size_t TP = 0; TP < Then.size(); ++TP) {
-    const VarDecl *B = nullptr;
-    std::vector<FieldPath> Paths;
-    std::optional<CountedLoop> L = Pack(TP, B, Paths);
-    if (!L || B == P)
-      continue;
-    QualType Elem = B->getType()->getPointeeOrArrayElementType()->getCanonicalTypeUnqualified();
-    size_t TB = TP + 1;
-    while (TB < Then.size() && !Names(Then[TB], B) && !Names(Then[TB], P))
-      ++TB;
-    if (TB == Then.size() || !Broadcast(Then[TB], B, *L, Paths.size(), Elem))
-      return false;
-    // The other ranks: the broadcast, then the unpack of the same fields.
-    size_t EB = 0;
-    while (EB < Else.size() && !Broadcast(Else[EB], B, *L, Paths.size(), Elem))
-      ++EB;
-    size_t LU = EB + 1;
-    while (LU < Else.size() && !Names(Else[LU], B))
-      ++LU;
-    if (EB == Else.size() || LU == Else.size())
-      return false;
-    std::optional<CountedLoop> U = countedLoop(Else[LU], Else[LU - 1], IntAt);
-    if (!U || U->N != L->N || U->Body.size() != Paths.size())
-      return false;
-    for (size_t J = 0; J < Paths.size(); ++J) {
-      const auto *A = dyn_cast<BinaryOperator>(U->Body[J]);
-      std::optional<FieldPath> Path =
-          A && A->getOpcode() == BO_Assign ? fieldPath(A->getLHS(), P, U->K, IntAt) : std::nullopt;
-      const Expr *From = Path ? uncast(A->getRHS(), A->getLHS()->getType(), Ctx) : nullptr;
-      if (!Path || *Path != Paths[J] || !From || bumpedElement(From, U->I) != B)
-        return false;
-    }
-    // N holds the same value at both loops: by what reaches them, or it
-    // is the root's at the end of S (this pattern for N) and nothing
-    // after either loop writes it.
-    auto WritesN = [&](const Stmt *X) { return mayWrite(X, L->N); };
-    if (!(Uniform(L->Bound) && Uniform(U->Bound))) {
-      if (llvm::any_of(llvm::ArrayRef(Then).drop_front(TP + 1), WritesN) ||
-          llvm::any_of(llvm::ArrayRef(Else).drop_front(LU + 1), WritesN))
-        return false;
-      auto Key = std::make_pair(S, L->N);
-      auto It = Memo.find(Key);
-      if (!(It != Memo.end() ? It->second : (Memo[Key] = holds(S, L->N, F))))
-        return false;
-    }
-    // Every store into P's memory in S: the root's into a packed field
-    // before the pack, or the unpack's; P given memory before the loops.
-    for (const Stmt *X : Stores) {
-      long T = armIndex(Ctx, Then, X), E = armIndex(Ctx, Else, X);
-      if (E >= 0 && E != long(LU))
-        return false;
-      if (T < 0)
-        continue;
-      const Expr *Lhs = nullptr;
-      if (const auto *B2 = dyn_cast<BinaryOperator>(X); B2 && B2->isAssignmentOp())
-        Lhs = B2->getLHS();
-      else if (const auto *U2 = dyn_cast<UnaryOperator>(X); U2 && U2->isIncrementDecrementOp())
-        Lhs = U2->getSubExpr();
-      std::optional<FieldPath> Path = Lhs ? fieldPath(Lhs, P, nullptr, IntAt) : std::nullopt;
-      if (T >= long(TP) || !Path || !llvm::is_contained(Paths, *Path))
-        return false;
-    }
-    for (const Stmt *X : Sets) {
-      long T = armIndex(Ctx, Then, X), E = armIndex(Ctx, Else, X);
-      if ((T >= 0 && T >= long(TP)) || (E >= 0 && E >= long(LU)))
-        return false;
-    }
-    return true;
   }
   return false;
 }

@@ -128,6 +128,9 @@ private:
   bool packedLoops(const clang::IfStmt *S, const clang::VarDecl *P, const clang::FunctionDecl *F,
                    llvm::ArrayRef<const clang::Stmt *> Stores, llvm::ArrayRef<const clang::Stmt *> Sets,
                    UniformFn Uniform);
+  bool namesOrCalls(const clang::Stmt *X, const clang::VarDecl *V);
+  bool packBroadcast(const clang::Stmt *X, const clang::VarDecl *B, const clang::VarDecl *N, size_t M,
+                     clang::QualType Elem, int64_t Root, const clang::FunctionDecl *F);
 
   bool holds(const clang::IfStmt *S, const clang::VarDecl *V, const clang::FunctionDecl *F);
   std::optional<int64_t> rootOf(const clang::IfStmt *S, const clang::FunctionDecl *F);

@@ -89,6 +89,20 @@ inline const clang::CallExpr *statementCall(const clang::Stmt *S) {
   return llvm::dyn_cast<clang::CallExpr>(E);
 }
 
+/// The call of the function Name a statement consists of (statementCall).
+inline const clang::CallExpr *statementCallTo(const clang::Stmt *S, llvm::StringRef Name) {
+  const clang::CallExpr *CE = statementCall(S);
+  const clang::FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && F->getName() == Name ? CE : nullptr;
+}
+
+/// The statements of a block, or the statement itself (an if's arm).
+inline std::vector<const clang::Stmt *> blockStatements(const clang::Stmt *Arm) {
+  if (const auto *CS = llvm::dyn_cast_or_null<clang::CompoundStmt>(Arm))
+    return std::vector<const clang::Stmt *>(CS->body_begin(), CS->body_end());
+  return Arm ? std::vector<const clang::Stmt *>{Arm} : std::vector<const clang::Stmt *>{};
+}
+
 /// The variable an lvalue expression lies in: x, a[i], s.f, s.a[i].
 inline const clang::VarDecl *rootVar(const clang::Expr *E) {
   E = strip(E);
