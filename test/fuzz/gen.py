@@ -347,6 +347,18 @@ class Gen:
         cond = self.pick(["rank % 2 == 0", "rank == 0", "rank < size / 2", "rank != size - 1"])
         self.both_arms(f, out, cond, sigs)
 
+    def branch_on(self, f, out, cond, vary):
+        """An if on cond: when it may differ between ranks (vary), both arms
+        make the same collectives; else a block of any statements."""
+        if vary:
+            self.both_arms(f, out, cond, [self.signature() for _ in range(self.r.randint(1, 2))])
+            return
+        out.append("if (%s) {" % cond)
+        body = []
+        self.block(f, body, self.r.randint(1, 2))
+        out.extend("  " + l for l in body)
+        out.append("}")
+
     def both_arms(self, f, out, cond, sigs):
         """An if on a condition that may differ between ranks whose arms
         make the same collectives sigs (each realised its own way)."""
@@ -1026,14 +1038,7 @@ class Gen:
                 "{ %s *alias = %s; alias[0] = (%s)(rank %% 3); }" % (ctype, h, ctype),
                 "memset(%s, rank & 1, sizeof(%s));" % (h, ctype)]))
         cond = self.pick(["%s[0] > 1" % h, "*%s > 0" % h, "*(%s + 1) > 2" % h, "%s[3] != 0" % h])
-        if vary:
-            self.both_arms(f, out, cond, [self.signature() for _ in range(self.r.randint(1, 2))])
-        else:
-            out.append("if (%s) {" % cond)
-            body = []
-            self.block(f, body, self.r.randint(1, 2))
-            out.extend("  " + l for l in body)
-            out.append("}")
+        self.branch_on(f, out, cond, vary)
         out.append("mix((long)%s[0] + (long)%s[3]);" % (h, h))
         out.append("free(%s);" % h)
 
@@ -1114,14 +1119,7 @@ class Gen:
         out.append("%s = &%s[%s];" % (al, s_, "rank % 4" if vary and how == "index" else str(g.randint(0, 3))))
         cond = g.choice(["%s[0].kind > 1" % s_, "%s[1].cen[2] > 1.0" % s_, "%s->kind > 0" % al,
                          "%s->cen[1] > 0.5" % al, "%s[2].kind != 3" % s_])
-        if vary:
-            self.both_arms(f, out, cond, [self.signature() for _ in range(self.r.randint(1, 2))])
-        else:
-            out.append("if (%s) {" % cond)
-            body = []
-            self.block(f, body, self.r.randint(1, 2))
-            out.extend("  " + l for l in body)
-            out.append("}")
+        self.branch_on(f, out, cond, vary)
         out.append("mix((long)%s[0].kind + (long)(%s[1].cen[2] * 4) + (long)%s->kind);" % (s_, s_, al))
         out.append("free(%s);" % s_)
 
