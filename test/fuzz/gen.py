@@ -995,11 +995,7 @@ class Gen:
             out.append("if (rank == size - 1) %s = -1;" % v)
             self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
             return
-        out.append("if (%s > 1) {" % v)
-        body = []
-        self.block(f, body, self.r.randint(1, 2))
-        out.extend("  " + l for l in body)
-        out.append("}")
+        self.branch_on(f, out, "%s > 1" % v, False)
 
     def heap_if(self, f, out):
         """Heap memory one pointer owns (a global or a local), filled with
