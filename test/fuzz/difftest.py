@@ -122,7 +122,9 @@ def split_program(text):
             b_defs += [top] + lines[i + 1:j + 1]
             i = j + 1
             continue
-        if "(" in top and "{" in top and top.rstrip().endswith("}"):  # a one-line function
+        if top.startswith("typedef "):  # a type both files need
+            b_decls.append(top)
+        elif "(" in top and "{" in top and top.rstrip().endswith("}"):  # a one-line function
             b_decls.append(top[:top.index("{")].rstrip() + ";")
         elif top.rstrip().endswith(");"):
             b_decls.append(top)
