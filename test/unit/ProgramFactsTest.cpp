@@ -194,6 +194,33 @@ TEST(ProgramFacts, WhichFunctionsMayCommunicate) {
   EXPECT_TRUE(Old->mayCommunicate("f"));
 }
 
+TEST(ProgramFacts, WhichFilesNameAGlobal) {
+  auto AST = parse("int used, unused, inited; int *p = &inited; int f(void) { return used; }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "/src/a.c");
+  EXPECT_EQ(P.Globals["used"].NamedBy, (std::vector<std::string>{"a.c"}));
+  EXPECT_TRUE(P.Globals["unused"].NamedBy.empty());
+  EXPECT_EQ(P.Globals["inited"].NamedBy, (std::vector<std::string>{"a.c"})); // a file-scope initializer
+  P.MainFiles = {"/src/a.c"};
+  EXPECT_TRUE(P.namedOnlyIn("used", "a.c"));
+  EXPECT_FALSE(P.namedOnlyIn("used", "b.c"));
+  ProgramFacts Q = P;
+  Q.Globals["used"].NamedBy.push_back("b.c");
+  EXPECT_FALSE(Q.namedOnlyIn("used", "a.c"));
+  Q = P;
+  Q.Files.push_back("/other/a.c"); // two files of one name
+  EXPECT_FALSE(Q.namedOnlyIn("used", "a.c"));
+  llvm::Expected<ProgramFacts> R = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(*R == P);
+  llvm::Expected<ProgramFacts> Old = ProgramFacts::fromJSON(
+      "{\"ompi_program_facts\": 1, \"main_files\": [\"a.c\"], \"globals\": {\"g\": {\"defined\": true}}}");
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_FALSE(Old->namedOnlyIn("g", "a.c")); // older facts do not say
+}
+
 TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
   const char *Code = "extern int g; void f(int n) { if (g) MPI_Barrier(MPI_COMM_WORLD); "
                      " if (n) MPI_Barrier(MPI_COMM_SELF); }";

@@ -113,6 +113,10 @@ int main(int argc, char **argv) {
 // FACTS-NEXT: "verbose"
 // FACTS: "verbose": {
 // FACTS-NEXT: "defined": true,
+// FACTS-NEXT: "named_by": [
+// FACTS-NEXT: "whole-program.c",
+// FACTS-NEXT: "setup.c"
+// FACTS-NEXT: ],
 // FACTS-NEXT: "pointee": null,
 // FACTS-NEXT: "varies": "in setup.c: verbose is written at line 16 only on some ranks
 // FACTS: "ompi_program_facts": 1

@@ -1,5 +1,6 @@
 //===- DeferralPlan.cpp - Which reductions the lazy runtime takes ---------===//
 #include "analysis/DeferralPlan.h"
+#include "analysis/ProgramFacts.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "support/SourceText.h"
@@ -231,9 +232,15 @@ private:
     return nullptr;
   }
 
+  /// Whether code of another file may name the global V: it has external
+  /// linkage, and neither the closed world nor the program's facts
+  /// (ProgramFacts::namedOnlyIn) say that only this file's code names it.
   bool visibleOutside(const VarDecl *V) const {
-    return V->hasGlobalStorage() && !V->isStaticLocal() && V->isExternallyVisible() &&
-           !(Ev.options().ClosedWorld && Ev.index().DefinesMain);
+    if (!V->hasGlobalStorage() || V->isStaticLocal() || !V->isExternallyVisible() ||
+        (Ev.options().ClosedWorld && Ev.index().DefinesMain))
+      return false;
+    const ProgramFacts *P = Ev.options().Program.get();
+    return !(P && P->program() && P->namedOnlyIn(V->getName(), ProgramFacts::nameOf(Ctx)));
   }
 
   void collectCandidates() {
@@ -273,8 +280,9 @@ private:
         continue;
       }
       if (visibleOutside(V)) {
-        Decline(V->getName().str() + " has external linkage: another file may read it (make it static, or "
-                                     "build the program from this one file: --closed-world)");
+        Decline(V->getName().str() +
+                " has external linkage: another file may read it (make it static, build the "
+                "program from this one file: --closed-world, or give every file: --whole-program)");
         continue;
       }
       if (V->hasLocalStorage() && !isa<ParmVarDecl>(V)) {

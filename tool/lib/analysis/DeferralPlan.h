@@ -12,7 +12,8 @@
 // Proof obligations: v is a named, non-volatile variable (not reached
 // through a pointer); its address is used only by MPI calls (so every access
 // is a visible use of its name); a global v is invisible to other files
-// (static, or --closed-world); a local v lives for the whole function, or
+// (static, --closed-world, or the program's facts say no other file's code
+// names it: ProgramFacts::namedOnlyIn); a local v lives for the whole function, or
 // for an inner block that control leaves only through its end (the wait then
 // goes before its closing brace); the function has no goto. A read in the
 // condition of a loop whose body queues v waits inside the condition. A call is deferred only when that can help:

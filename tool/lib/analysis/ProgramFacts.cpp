@@ -252,6 +252,23 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
       P.Globals[V->getName().str()].Defined = true;
   }
+  // The globals this file's code names (in functions and initializers).
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    const Stmt *Code = nullptr;
+    if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->doesThisDeclarationHaveABody())
+      Code = F->getBody();
+    else if (const auto *V = dyn_cast<VarDecl>(D))
+      Code = V->getInit();
+    anyNode(Code, [&](const Stmt *N) {
+      const auto *R = dyn_cast<DeclRefExpr>(N);
+      const auto *G = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      if (G && G->hasGlobalStorage() && !G->isStaticLocal() && G->isExternallyVisible())
+        addOnce(P.Globals[G->getName().str()].NamedBy, Name);
+      return false;
+    });
+  }
   for (const VarDecl *V : Uni.writtenGlobals())
     if (V->isExternallyVisible() && !V->isStaticLocal()) {
       GlobalFact &G = P.Globals[V->getName().str()];
@@ -303,6 +320,9 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     keepFirst(To.Pointee, G.Pointee);
     for (const std::string &F : G.WrittenBy)
       addOnce(To.WrittenBy, F);
+    for (const std::string &F : G.NamedBy)
+      addOnce(To.NamedBy, F);
+    To.NamedKnown &= G.NamedKnown;
   }
   for (const auto &[N, F] : O.Functions) {
     FunctionFact &To = Functions[N];
@@ -399,6 +419,23 @@ bool ProgramFacts::mayCommunicate(llvm::StringRef Name) const {
   return false;
 }
 
+std::string ProgramFacts::nameOf(const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto FE = SM.getFileEntryRefForID(SM.getMainFileID());
+  return FE ? llvm::sys::path::filename(FE->getName()).str() : std::string();
+}
+
+bool ProgramFacts::namedOnlyIn(llvm::StringRef Name, llvm::StringRef File) const {
+  if (Seed)
+    return false;
+  auto G = Globals.find(Name.str());
+  if (G == Globals.end() || !G->second.Defined || !G->second.NamedKnown)
+    return false;
+  if (llvm::count_if(Files, [&](const std::string &F) { return llvm::sys::path::filename(F) == File; }) > 1)
+    return false; // two files of that name: the facts cannot tell them apart
+  return llvm::all_of(G->second.NamedBy, [&](const std::string &F) { return F == File; });
+}
+
 std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const {
   std::vector<const CallFact *> Out;
   for (const CallFact &C : Calls)
@@ -415,7 +452,8 @@ std::string ProgramFacts::toJSON() const {
     G[N] = llvm::json::Object{{"defined", X.Defined},
                               {"varies", opt(X.Varies)},
                               {"written_by", llvm::json::Array(X.WrittenBy)},
-                              {"pointee", opt(X.Pointee)}};
+                              {"pointee", opt(X.Pointee)},
+                              {"named_by", X.NamedKnown ? llvm::json::Value(llvm::json::Array(X.NamedBy)) : nullptr}};
   for (const auto &[N, X] : Functions)
     F[N] = llvm::json::Object{{"defined", X.Defined},
                               {"result", opt(X.Result)},
@@ -500,6 +538,8 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         GF.Varies = optOf(*O, "varies");
         Strings(O->getArray("written_by"), GF.WrittenBy);
         GF.Pointee = optOf(*O, "pointee");
+        GF.NamedKnown = O->getArray("named_by") != nullptr; // null or missing (older facts): unknown
+        Strings(O->getArray("named_by"), GF.NamedBy);
       }
   if (const llvm::json::Object *F = Root->getObject("functions"))
     for (const auto &[N, X] : *F)

@@ -57,8 +57,13 @@ struct GlobalFact {
   /// For a pointer: why the memory it points to may differ between ranks
   /// (a store of a value that may, or other code may reach it: OwnedMemory.h).
   std::optional<std::string> Pointee;
+  /// The files whose code names it (reads, writes or takes its address);
+  /// NamedKnown false where a facts file did not say (an older one).
+  std::vector<std::string> NamedBy;
+  bool NamedKnown = true;
   bool operator==(const GlobalFact &O) const {
-    return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy && Pointee == O.Pointee;
+    return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy && Pointee == O.Pointee &&
+           NamedBy == O.NamedBy && NamedKnown == O.NamedKnown;
   }
 };
 
@@ -173,6 +178,12 @@ public:
   /// what it calls (true where a fact on the way is missing, not known
   /// whole, or the fixpoint's first round).
   bool mayCommunicate(llvm::StringRef Name) const;
+  /// Whether the code of no file but File (a name as the facts give it)
+  /// names the global Name; false where a file's facts do not say, or two
+  /// files of the program share File's name.
+  bool namedOnlyIn(llvm::StringRef Name, llvm::StringRef File) const;
+  /// The name the facts give the file Ctx was parsed from (its base name).
+  static std::string nameOf(const clang::ASTContext &Ctx);
 };
 
 /// Every call, in a function of the file, of a function with external

@@ -291,13 +291,6 @@ std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const
   return WorldBroadcast{Buf, *N, *Size};
 }
 
-/// This file's name, as the program's facts name it.
-static std::string fileName(const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto FE = SM.getFileEntryRefForID(SM.getMainFileID());
-  return FE ? llvm::sys::path::filename(FE->getName()).str() : std::string();
-}
-
 /// Whether the program's facts say no file but this one writes the global
 /// X (true for one without external linkage, or in a closed world).
 bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
@@ -308,7 +301,7 @@ bool RootBroadcast::onlyThisFileWrites(const VarDecl *X) {
     return false;
   if (P->Seed)
     return true; // the fixpoint's first round
-  std::string Here = fileName(Ctx);
+  std::string Here = ProgramFacts::nameOf(Ctx);
   auto G = P->Globals.find(X->getName().str());
   return G != P->Globals.end() && G->second.Defined &&
          llvm::all_of(G->second.WrittenBy, [&](const std::string &W) { return W == Here; });

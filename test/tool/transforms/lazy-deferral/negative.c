@@ -21,7 +21,7 @@ void through_pointer(double x, double *out) {
 
 // Other files may read an external global (unless --closed-world).
 void external_global(double x) {
-  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (exported has external linkage: another file may read it (make it static, or build the program from this one file: --closed-world))
+  // CHECK-DAG: {{.*}}negative.c:[[#@LINE+1]]:3: lazy-deferral: not done: defer MPI_Allreduce (exported has external linkage: another file may read it (make it static, build the program from this one file: --closed-world, or give every file: --whole-program))
   MPI_Allreduce(&x, &exported, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
