@@ -281,18 +281,13 @@ bool RootBroadcast::namesOrCalls(const Stmt *X, const VarDecl *V) {
 /// MPI_COMM_WORLD) with m the number of packed fields and N the loops'.
 bool RootBroadcast::packBroadcast(const Stmt *X, const VarDecl *B, const VarDecl *N, size_t M, QualType Elem,
                                   int64_t Root, const FunctionDecl *F) {
-  const CallExpr *CE = statementCallTo(X, "MPI_Bcast");
-  const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
-             *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
-  const auto *Mul = Count ? dyn_cast<BinaryOperator>(Count->IgnoreParenImpCasts()) : nullptr;
-  if (!Buf || namedVar(Buf) != B || !Mul || Mul->getOpcode() != BO_Mul || !Type || !RootArg || !Comm)
+  std::optional<WorldBroadcast> W = worldBroadcast(X, Root, F);
+  const auto *Mul = W ? dyn_cast<BinaryOperator>(W->CountExpr->IgnoreParenImpCasts()) : nullptr;
+  if (!Mul || Mul->getOpcode() != BO_Mul || namedVar(W->Buf) != B)
     return false;
   bool Shape = (intAt(Mul->getLHS(), F) == int64_t(M) && namedVar(Mul->getRHS()) == N) ||
                (intAt(Mul->getRHS(), F) == int64_t(M) && namedVar(Mul->getLHS()) == N);
-  std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
-  std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
-  return Shape && Size && *Size == Ctx.getTypeSizeInChars(Elem).getQuantity() && intAt(RootArg, F) == Root && C &&
-         *C == "MPI_COMM_WORLD";
+  return Shape && W->TypeSize == Ctx.getTypeSizeInChars(Elem).getQuantity();
 }
 
 bool RootBroadcast::packedLoops(const IfStmt *S, const VarDecl *P, const FunctionDecl *F,
@@ -334,7 +329,5 @@ bool RootBroadcast::packedLoops(const IfStmt *S, const VarDecl *P, const Functio
   if (llvm::any_of(llvm::ArrayRef(Then).drop_front(TP + 1), WritesN) ||
       llvm::any_of(llvm::ArrayRef(Else).drop_front(LU + 1), WritesN))
     return false;
-  auto Key = std::make_pair(S, K->Loop.N);
-  auto It = Memo.find(Key);
-  return It != Memo.end() ? It->second : (Memo[Key] = holds(S, K->Loop.N, F));
+  return holdsOnce(S, K->Loop.N, F);
 }

@@ -64,13 +64,22 @@ std::optional<unsigned> RootBroadcast::reconciles(const VarDecl *V, const Stmt *
     const auto *S = dyn_cast<IfStmt>(P);
     if (!S || !S->getElse() || S->getCond() == At)
       continue;
-    auto Key = std::make_pair(S, V);
-    auto It = Memo.find(Key);
-    bool Holds = It != Memo.end() ? It->second : (Memo[Key] = holds(S, V, F));
-    if (Holds)
+    if (holdsOnce(S, V, F))
       return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
   }
   return std::nullopt;
+}
+
+/// holds(S, V, F), computed once per if and variable; a proof that comes
+/// back to the same question while it runs (a flag's, a bound's) finds no.
+bool RootBroadcast::holdsOnce(const IfStmt *S, const VarDecl *V, const FunctionDecl *F) {
+  auto Key = std::make_pair(S, V);
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  Memo[Key] = false;
+  bool Holds = holds(S, V, F);
+  Memo[Key] = Holds;
+  return Holds;
 }
 
 bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl *F) {
@@ -109,7 +118,7 @@ bool RootBroadcast::holds(const IfStmt *S, const VarDecl *V, const FunctionDecl 
   auto Broadcasts = [&](const Stmt *X, const VarDecl *B, int64_t K) {
     std::optional<WorldBroadcast> W = worldBroadcast(X, *Root, F);
     const auto *AT = Ctx.getAsConstantArrayType(B->getType());
-    return W && namedVar(W->Buf) == B && W->Count > K && AT &&
+    return W && namedVar(W->Buf) == B && W->Count && *W->Count > K && AT &&
            W->TypeSize == Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
   };
   for (size_t P = 0; P < Then.size(); ++P) {
@@ -232,14 +241,7 @@ bool RootBroadcast::flagGuarded(const IfStmt *S, llvm::ArrayRef<const Stmt *> Th
   if (llvm::any_of(Then.drop_front(T + 1), WritesG) || llvm::any_of(Else.drop_front(E + 1), WritesG) ||
       llvm::any_of(Else.take_front(E), [&](const Stmt *X) { return mayWrite(X, V); }))
     return false;
-  auto Key = std::make_pair(S, G);
-  auto It = Memo.find(Key);
-  if (It == Memo.end()) {
-    Memo[Key] = false; // G's own proof may not lean on this one
-    It = Memo.find(Key);
-    It->second = holds(S, G, F);
-  }
-  if (!It->second)
+  if (!holdsOnce(S, G, F))
     return false;
   // `G = c;` with c a nonzero constant.
   auto SetsFlag = [&](const Stmt *X) {
@@ -274,8 +276,9 @@ std::optional<int64_t> RootBroadcast::intAt(const Expr *E, const FunctionDecl *F
   return X.K == SymValue::Int ? std::optional<int64_t>(X.I) : std::nullopt;
 }
 
-/// Statement X as MPI_Bcast(Buf, Count, T, Root, MPI_COMM_WORLD), Count a
-/// constant and T a datatype of known size; nullopt otherwise.
+/// Statement X as MPI_Bcast(Buf, Count, T, Root, MPI_COMM_WORLD), T a
+/// datatype of known size (Count's value where it is a constant); nullopt
+/// otherwise.
 std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const Stmt *X, int64_t Root,
                                                                            const FunctionDecl *F) {
   const CallExpr *CE = statementCallTo(X, "MPI_Bcast");
@@ -283,12 +286,12 @@ std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const
              *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
   if (!Buf || !Count || !Type || !RootArg || !Comm)
     return std::nullopt;
-  std::optional<int64_t> N = intAt(Count, F), R = intAt(RootArg, F);
+  std::optional<int64_t> R = intAt(RootArg, F);
   std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
   std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
-  if (!N || !R || *R != Root || !C || *C != "MPI_COMM_WORLD" || !Size)
+  if (!R || *R != Root || !C || *C != "MPI_COMM_WORLD" || !Size)
     return std::nullopt;
-  return WorldBroadcast{Buf, *N, *Size};
+  return WorldBroadcast{Buf, Count, intAt(Count, F), *Size};
 }
 
 /// Whether the program's facts say no file but this one writes the global

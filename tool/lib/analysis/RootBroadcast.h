@@ -133,6 +133,7 @@ private:
                      clang::QualType Elem, int64_t Root, const clang::FunctionDecl *F);
 
   bool holds(const clang::IfStmt *S, const clang::VarDecl *V, const clang::FunctionDecl *F);
+  bool holdsOnce(const clang::IfStmt *S, const clang::VarDecl *V, const clang::FunctionDecl *F);
   std::optional<int64_t> rootOf(const clang::IfStmt *S, const clang::FunctionDecl *F);
   bool isWorldRank(const clang::Expr *X, const clang::IfStmt *S, const clang::FunctionDecl *F);
   bool globalRank(const clang::VarDecl *X, const clang::IfStmt *S, const clang::FunctionDecl *F);
@@ -141,8 +142,9 @@ private:
   bool mayWrite(const clang::Stmt *X, const clang::VarDecl *V);
   std::optional<int64_t> intAt(const clang::Expr *E, const clang::FunctionDecl *F);
   struct WorldBroadcast {
-    const clang::Expr *Buf;
-    int64_t Count, TypeSize;
+    const clang::Expr *Buf, *CountExpr;
+    std::optional<int64_t> Count; ///< when CountExpr is a constant
+    int64_t TypeSize;
   };
   std::optional<WorldBroadcast> worldBroadcast(const clang::Stmt *X, int64_t Root, const clang::FunctionDecl *F);
   bool broadcastInBoth(const clang::IfStmt *S, llvm::ArrayRef<const clang::Stmt *> Then,
