@@ -19,9 +19,9 @@ bool Effects::isPureLibraryFunction(llvm::StringRef N) {
 
 /// A C library function: it neither communicates nor names the program's
 /// variables.
-bool Effects::isLibrary(const FunctionDecl *F) const {
+bool Effects::isLibrary(const FunctionDecl *F) {
   return (F->getIdentifier() && isPureLibraryFunction(F->getName())) ||
-         Ctx.getSourceManager().isInSystemHeader(F->getLocation());
+         F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation());
 }
 
 /// Whether F, or what it calls, makes an MPI call (or might: unknown code).

@@ -27,7 +27,7 @@ public:
   /// A C library function (pure, or declared in a system header): it neither
   /// communicates nor names the program's variables (it may write what its
   /// arguments point to).
-  bool isLibrary(const clang::FunctionDecl *F) const;
+  static bool isLibrary(const clang::FunctionDecl *F);
   /// Whether F, or what it calls, makes an MPI call (or might: unknown code).
   bool callsMPI(const clang::FunctionDecl *F);
   /// Whether F (or what it calls) may read or write the global V.

@@ -179,7 +179,6 @@ private:
     if (!New || !G->hasBody(Def))
       return It->second;
     Body &B = It->second;
-    const SourceManager &SM = Ctx.getSourceManager();
     anyNode(Def->getBody(), [&](const Stmt *N) {
       const auto *DRE = dyn_cast<DeclRefExpr>(N);
       if (const auto *CE = dyn_cast<CallExpr>(N); CE && !CE->getDirectCallee())
@@ -196,7 +195,7 @@ private:
         if (!llvm::is_contained(B.Callees, H->getCanonicalDecl()))
           B.Callees.push_back(H->getCanonicalDecl());
       } else if (H->getIdentifier() && !H->getBuiltinID() && !isMPIFunctionName(H->getName()) &&
-                 !Effects::isPureLibraryFunction(H->getName()) && !SM.isInSystemHeader(H->getLocation())) {
+                 !Effects::isLibrary(H)) {
         if (H->isExternallyVisible())
           addOnce(B.Reaches, H->getName().str());
         else
@@ -251,11 +250,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
     if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
       P.Globals[V->getName().str()].Defined = true;
-  }
-  // The globals this file's code names (in functions and initializers).
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    if (SM.isInSystemHeader(D->getLocation()))
-      continue;
+    // The globals this file's code names (in functions and initializers).
     const Stmt *Code = nullptr;
     if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->doesThisDeclarationHaveABody())
       Code = F->getBody();
@@ -384,16 +379,16 @@ bool ProgramFacts::reachedFromOtherFiles(llvm::StringRef Name) const {
   return (Fact != Functions.end() && Fact->second.AddressTaken) || !callsOf(Name).empty();
 }
 
-bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const {
-  if (Seed)
-    return false; // the fixpoint's first round: nothing another file does counts
+/// Whether some function a call of Name may run (it, and through Reaches
+/// the other files' functions it calls) has no fact, a fact not known
+/// whole, or one for which Hit holds.
+bool ProgramFacts::reachesAny(llvm::StringRef Name, llvm::function_ref<bool(const FunctionFact &)> Hit) const {
   std::vector<std::string> Work{Name.str()};
   std::set<std::string> Seen{Name.str()};
   while (!Work.empty()) {
     auto It = Functions.find(Work.back());
     Work.pop_back();
-    if (It == Functions.end() || !It->second.Defined || !It->second.WritesKnown ||
-        llvm::is_contained(It->second.Writes, Global))
+    if (It == Functions.end() || !It->second.Defined || !It->second.WritesKnown || Hit(It->second))
       return true;
     for (const std::string &R : It->second.Reaches)
       if (Seen.insert(R).second)
@@ -402,21 +397,16 @@ bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const 
   return false;
 }
 
+bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const {
+  if (Seed)
+    return false; // the fixpoint's first round: nothing another file does counts
+  return reachesAny(Name, [&](const FunctionFact &F) { return llvm::is_contained(F.Writes, Global); });
+}
+
 bool ProgramFacts::mayCommunicate(llvm::StringRef Name) const {
   if (Seed)
     return true; // the fixpoint's first round knows nothing of other files
-  std::vector<std::string> Work{Name.str()};
-  std::set<std::string> Seen{Name.str()};
-  while (!Work.empty()) {
-    auto It = Functions.find(Work.back());
-    Work.pop_back();
-    if (It == Functions.end() || !It->second.Defined || !It->second.WritesKnown || It->second.Mpi)
-      return true;
-    for (const std::string &R : It->second.Reaches)
-      if (Seen.insert(R).second)
-        Work.push_back(R);
-  }
-  return false;
+  return reachesAny(Name, [](const FunctionFact &F) { return F.Mpi; });
 }
 
 std::string ProgramFacts::nameOf(const ASTContext &Ctx) {

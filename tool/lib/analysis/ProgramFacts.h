@@ -32,6 +32,7 @@
 #define OMPI_TOOL_ANALYSIS_PROGRAMFACTS_H
 
 #include "analysis/Wrappers.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <map>
@@ -184,6 +185,9 @@ public:
   bool namedOnlyIn(llvm::StringRef Name, llvm::StringRef File) const;
   /// The name the facts give the file Ctx was parsed from (its base name).
   static std::string nameOf(const clang::ASTContext &Ctx);
+
+private:
+  bool reachesAny(llvm::StringRef Name, llvm::function_ref<bool(const FunctionFact &)> Hit) const;
 };
 
 /// Every call, in a function of the file, of a function with external

@@ -35,8 +35,7 @@ std::optional<std::string> ompi::unseenCallee(const CallExpr *CE, const Evaluato
     return isa<CXXPseudoDestructorExpr>(CE->getCallee()) ? std::nullopt
                                                          : std::optional<std::string>("a call through a pointer");
   if (ranks::definedCallee(CE) || F->getBuiltinID() || !F->getIdentifier() || isMPIFunctionName(F->getName()) ||
-      Effects::isPureLibraryFunction(F->getName()) ||
-      F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation()))
+      Effects::isLibrary(F))
     return std::nullopt;
   const ProgramFacts *P = Ev.options().Program.get();
   if (P && P->program() && !P->mayCommunicate(F->getName()))
