@@ -22,19 +22,6 @@ namespace {
 constexpr const char *Why = "the exchange completes only because the library buffers a send (a standard send may "
                             "wait for its receive; order the calls, or use MPI_Sendrecv or nonblocking calls)";
 
-/// The remark's text for the unbuffered run's R, or "" when it does not
-/// say who waits for whom.
-std::string unsafeText(const P2PTraces &T, const P2PRunResult &R) {
-  if (llvm::ArrayRef<P2PWait> Links = longCycle(R); !Links.empty())
-    return llvm::formatv("{0}, if MPI does not buffer the messages, {1}: {2}", withProcesses(T), cycleText(Links), Why);
-  P2PWait W = pairWait(R);
-  if (!W.PeerAt || (!W.PeerOrigin && W.PeerAt->K != P2PEvent::Collective))
-    return "";
-  return llvm::formatv("{0}, if MPI does not buffer the messages, rank {1} waits {2}, while rank {3} waits {4}: {5}",
-                       withProcesses(T), W.Rank, waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
-                       waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending), Why);
-}
-
 } // namespace
 
 void checkUnsafeBuffering(CheckContext &C) {
@@ -44,12 +31,20 @@ void checkUnsafeBuffering(CheckContext &C) {
     P2PRunResult Sync = matchP2P(T, /*Buffered=*/false);
     if (!Sync.Stuck)
       return false;
-    std::string Msg = unsafeText(T, Sync);
-    if (Msg.empty())
-      return false;
+    // Who waits for whom: a cycle of three or more, or a pair (the peer in
+    // a call of its own, or in a collective).
     llvm::ArrayRef<P2PWait> Links = longCycle(Sync);
     P2PWait W = Links.empty() ? pairWait(Sync) : Links[0];
-    if (Finding *F = C.report("portability-unsafe-buffering", W.At->Call->getBeginLoc(), Msg)) {
+    if (Links.empty() && (!W.PeerAt || (!W.PeerOrigin && W.PeerAt->K != P2PEvent::Collective)))
+      return false;
+    std::string Who = !Links.empty() ? cycleText(Links)
+                                     : llvm::formatv("rank {0} waits {1}, while rank {2} waits {3}", W.Rank,
+                                                     waitsFor(*W.At, W.Origin, W.Sending), W.Peer,
+                                                     waitsFor(*W.PeerAt, W.PeerOrigin, W.PeerSending))
+                                           .str();
+    if (Finding *F = C.report(
+            "portability-unsafe-buffering", W.At->Call->getBeginLoc(),
+            llvm::formatv("{0}, if MPI does not buffer the messages, {1}: {2}", withProcesses(T), Who, Why).str())) {
       if (!Links.empty())
         noteCycle(C, *F, Links);
       else
