@@ -616,6 +616,13 @@ Expected<std::shared_ptr<const ProgramFacts>> solveProgram(const clang::tooling:
     if (!runPipeline(DB, Sources, Opts, Outs))
       return createStringError(inconvertibleErrorCode(), "a file could not be parsed");
     auto Next = std::make_shared<ProgramFacts>(Cur->Seed ? ProgramFacts() : *Cur);
+    // Whether a function returns a fresh object is not a taint: the first
+    // round assumes every other file's function does (so the answers only
+    // shrink), and each round's answer is this round's alone. Kept from an
+    // earlier round, a wrapper of another file's function that returns a
+    // static object would stay fresh for good.
+    for (auto &KV : Next->Functions)
+      KV.second.Fresh = false;
     for (const FileOutcome &F : Outs)
       Next->merge(F.Facts);
     if (Round == 0 && Next->MainFiles.size() != 1)

@@ -21,12 +21,16 @@
 void *other_calloc(size_t count, size_t size);
 void other_free(char *ptr);
 void other_keep(void *ptr);
+void *other_pool(void);
 
 // FACTS: "other_free": {
 // FACTS: "frees": [
 // FACTS-NEXT: 0
 // FACTS: "other_keep": {
 // FACTS: "frees": [],
+// FACTS: "pool_wrapper": {
+// FACTS-NOT: "fresh": true
+// FACTS: "fresh": false,
 
 #define N 256
 static double in[2][N], out[2][N];
@@ -124,6 +128,18 @@ void addressed(int peer, MPI_Comm comm) {
   free(reqs);
 }
 
+// Negative: the memory comes from a wrapper of another file's function
+// that returns a static pool, which other code may reach (another file's
+// other_pool_request gives out its elements): no fresh object, whatever the
+// first round of the facts assumed of other_pool.
+void *pool_wrapper(void) { return other_pool(); }
+void pooled(int peer, MPI_Comm comm) {
+  MPI_Request *reqs = pool_wrapper();
+  // REPORT-DAG: heap-requests.c:[[#@LINE+1]]:3: nonblocking-persistent: not done: MPI_Irecv not through a persistent request (the request pointer 'reqs' is given memory other code may reach at line [[#@LINE-1]]
+  MPI_Irecv(in[0], N, MPI_DOUBLE, peer, 9, comm, &reqs[0]);
+  MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char **argv) {
   int rank, size, it, peer[2];
   MPI_Request mine[4];
@@ -140,6 +156,7 @@ int main(int argc, char **argv) {
     handed(peer[0], MPI_COMM_WORLD);
     grown(peer[0], MPI_COMM_WORLD);
     addressed(peer[0], MPI_COMM_WORLD);
+    pooled(peer[0], MPI_COMM_WORLD);
   }
   MPI_Finalize();
   return 0;
