@@ -279,8 +279,12 @@ def decide(cmd, own, opt, tmpdir, spawn, notes):
                 if report:
                     write_report(target + ".ompi.json", report)  # what the object linked was made with
             else:
-                notes.append("%s could not be compiled with the program's facts; linked as it was" % obj)
-                continue
+                # Decisions of one file may rely on another's being made
+                # with the same facts (a global request array's cache is
+                # shared by every file that completes its requests): link
+                # every object as it was compiled alone.
+                notes.append("each file decided alone: %s could not be compiled with the program's facts" % obj)
+                return {}
         entry["program_key"] = key
         entry["program_object"] = alt
         store(obj, entry)

@@ -450,6 +450,39 @@ PY
     ok "heap requests through make -j2: halo.c's exchange through its cache with mem.c's facts"
     ;;
 
+  global-requests)
+    # Request arrays in globals every file names (miniAMR's shape): comm.c
+    # starts and completes receives, util.c allocates the arrays and
+    # completes the sends. With a profile in which persistent requests win,
+    # the link's facts say every file uses them only through starts and
+    # completions, so comm.c's starts and both files' completions go
+    # through one weak cache per array; a completion in util.c that missed
+    # the shared cache would leave a handle that is not MPI_REQUEST_NULL
+    # (the program prints it). The output stays the same.
+    cp -r "$E2E_SRC/globalreq" plain-build
+    cp -r "$E2E_SRC/globalreq" ompi-build
+    make -s -C plain-build CC="$MPI_MPICH_CC" prog
+    occ="$E2E_OMPI_CC --ompi-keep --ompi-verbose"
+    MPIOPT_PROFILE="$E2E_SRC/profile-nonblocking.json" make -s -j2 -C ompi-build CC="$occ" prog > build.log 2>&1 ||
+      { cat build.log; fail "the build failed"; }
+    grep -q "whole program: 3 objects, 3 re-decided, 2 recompiled" build.log ||
+      { cat build.log; fail "the link did not recompile comm.c and util.c with the program's facts"; }
+    nb=$(cat ompi-build/comm.c.ompi ompi-build/util.c.ompi 2> /dev/null | grep -c "mpiopt_i[a-z]*_nb(&mpiopt_nbg_\|mpiopt_waitany_nb(&mpiopt_nbg_" || true)
+    [ "$nb" -eq 4 ] || { cat build.log; ls ompi-build; fail "expected comm.c's 2 starts and both files' waits through the global caches, found $nb"; }
+    same_output mpich 1 plain-build/prog ompi-build/prog
+    same_output mpich 2 plain-build/prog ompi-build/prog
+    if [ -n "${MPI_OPENMPI_CC:-}" ]; then
+      cp -r "$E2E_SRC/globalreq" plain-openmpi
+      cp -r "$E2E_SRC/globalreq" ompi-openmpi
+      make -s -C plain-openmpi CC="$MPI_OPENMPI_CC" prog
+      OMPI_CC_MPICC="$MPI_OPENMPI_CC" MPIOPT_PROFILE="$E2E_SRC/profile-nonblocking.json" \
+        make -s -j2 -C ompi-openmpi CC="$E2E_OMPI_CC" prog > build-openmpi.log 2>&1 ||
+        { cat build-openmpi.log; fail "the Open MPI build failed"; }
+      same_output openmpi 4 plain-openmpi/prog ompi-openmpi/prog
+    fi
+    ok "global request arrays through make -j2: one cache per array shared by comm.c and util.c"
+    ;;
+
   whole-program-cmake)
     # The same program with CMAKE_C_COMPILER=ompi-cc (Ninja): the link
     # decides both files together; a second build does nothing.

@@ -90,6 +90,10 @@ class Gen:
         # Heap memory of structs: fields of elements, read aliases, and
         # the root's pack and the others' unpack loops (a stream of its own).
         self.sh = random.Random(seed * 180181 + 9)
+        # Requests of nonblocking exchanges in globals (an array, or a
+        # pointer to heap memory), sometimes completed in a helper (another
+        # file's when difftest splits the program): a stream of its own.
+        self.gq = random.Random(seed * 196613 + 11)
         self.shape_type = False
 
     # --- names and values -------------------------------------------------
@@ -629,11 +633,20 @@ class Gen:
         # exchange and freed after it (nonblocking-persistent follows a
         # pointer that alone reaches its memory).
         heap = self.hr.choice([0, 0, 0, 1, 2])
+        # In a global (array, or pointer with heap), completed here or by a
+        # helper (MPI_Waitall, MPI_Waitany).
+        glob = self.gq.random() < 0.3
+        remote = glob and self.gq.random() < 0.5
+        if glob:
+            self.globals.append("static MPI_Request %s%s;" % ("*" + rq if heap else rq, "" if heap else "[%d]" % (2 * n)))
         if heap:
-            f.locals.append("MPI_Request *%s; MPI_Status %s[%d]; int %s; long %s[%d];" % (rq, st, 2 * n, k, v, n))
+            f.locals.append("%sMPI_Status %s[%d]; int %s; long %s[%d];"
+                            % ("" if glob else "MPI_Request *%s; " % rq, st, 2 * n, k, v, n))
             out.append("%s = %s;" % (rq, "malloc(%d * sizeof(MPI_Request))" % (2 * n) if heap == 1 else
                                      "(MPI_Request *)calloc(%d, sizeof(MPI_Request))" % (2 * n)))
             out.append("if (!%s) abort();" % rq)
+        elif glob:
+            f.locals.append("MPI_Status %s[%d]; int %s; long %s[%d];" % (st, 2 * n, k, v, n))
         else:
             f.locals.append("MPI_Request %s[%d]; MPI_Status %s[%d]; int %s; long %s[%d];"
                             % (rq, 2 * n, st, 2 * n, k, v, n))
@@ -690,9 +703,19 @@ class Gen:
         if how in (3, 4):
             f.locals.append("int %s;" % fl)
             out.append("%s = 0;" % fl)
-        elif how == 2:
+        elif how == 2 and not remote:
             f.locals.append("int %s;" % ix)
-        if how == 0:
+        if remote and how in (0, 2):
+            h = Func(self.fresh("done"), params="int k, MPI_Status *s")
+            if how == 0:
+                h.body = ["MPI_Waitall(%d, %s, s);" % (2 * n, rq)]
+            else:
+                h.locals.append("int hx, hk;")
+                h.body = ["for (hk = 0; hk < %d; hk++) MPI_Waitany(%d, %s, &hx, &s[0]);" % (2 * n, 2 * n, rq),
+                          "(void)hx;"]
+            self.funcs.append(h)
+            out.append("%s(0, %s);" % (h.name, st))
+        elif how == 0:
             out.append(wrap("MPI_Waitall(%d, %s, %s);" % (2 * n, rq, st)))
         elif how == 1:
             out.append("for (%s = 0; %s < %d; %s++) MPI_Wait(&%s[%s], &%s[%s]);" % (k, k, 2 * n, k, rq, k, st, k))

@@ -221,6 +221,52 @@ TEST(ProgramFacts, WhichFilesNameAGlobal) {
   EXPECT_FALSE(Old->namedOnlyIn("g", "a.c")); // older facts do not say
 }
 
+TEST(ProgramFacts, HowEachFileUsesGlobalRequests) {
+  // 'reqs' only started and completed, 'heap' given fresh memory and freed,
+  // 'kept' passed to a function, 'mine' (static) not the program's concern.
+  auto AST = parse(R"C(
+typedef int MPI_Request;
+typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
+int MPI_Irecv(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+int MPI_Waitall(int, MPI_Request *, MPI_Status *);
+void *malloc(unsigned long);
+void free(void *);
+void keep(MPI_Request *);
+MPI_Request reqs[2], kept[2], *heap;
+static MPI_Request mine[2];
+double x[2];
+void f(MPI_Status *st) {
+  heap = malloc(2 * sizeof(MPI_Request));
+  MPI_Irecv(&x[0], 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &reqs[0]);
+  MPI_Irecv(&x[1], 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, heap + 1);
+  MPI_Waitall(2, reqs, st);
+  MPI_Waitall(2, heap, st);
+  free(heap);
+  keep(kept);
+  keep(mine);
+}
+)C");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "/src/a.c");
+  EXPECT_FALSE(P.Globals["reqs"].Requests);
+  EXPECT_FALSE(P.Globals["heap"].Requests);
+  ASSERT_TRUE(P.Globals["kept"].Requests);
+  EXPECT_NE(P.Globals["kept"].Requests->find("passed to keep"), std::string::npos) << *P.Globals["kept"].Requests;
+  EXPECT_FALSE(P.Globals.count("mine"));
+  EXPECT_FALSE(P.RequestsUnknown);
+  llvm::Expected<ProgramFacts> R = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(*R == P);
+  // An older facts file does not say: the program's facts do not either.
+  llvm::Expected<ProgramFacts> Old = ProgramFacts::fromJSON("{\"ompi_program_facts\": 1, \"files\": [\"o.c\"]}");
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_TRUE(Old->RequestsUnknown);
+  P.merge(*Old);
+  EXPECT_TRUE(P.RequestsUnknown);
+}
+
 TEST(ProgramFacts, UniformityUsesTheProgramsFacts) {
   const char *Code = "extern int g; void f(int n) { if (g) MPI_Barrier(MPI_COMM_WORLD); "
                      " if (n) MPI_Barrier(MPI_COMM_SELF); }";

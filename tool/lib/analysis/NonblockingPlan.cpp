@@ -2,6 +2,7 @@
 #include "analysis/NonblockingPlan.h"
 #include "analysis/OwnedMemory.h"
 #include "analysis/PersistentPlan.h"
+#include "analysis/ProgramFacts.h"
 #include "analysis/RewriteSites.h"
 #include "mpi/CallModel.h"
 #include "support/AST.h"
@@ -72,7 +73,7 @@ const VarDecl *requestBase(const ASTContext &Ctx, const Expr *Arg, std::string &
           "behind a pointer may be completed where the tool does not see it";
     return nullptr;
   }
-  if (isa<ParmVarDecl>(V) || !V->isLocalVarDecl()) {
+  if (isa<ParmVarDecl>(V) || (!V->isLocalVarDecl() && !V->isFileVarDecl())) {
     Why = "its request variable '" + V->getNameAsString() + "' is " +
           (isa<ParmVarDecl>(V) ? "a parameter" : "not local to its function") +
           ": another function may complete or free the request";
@@ -97,6 +98,17 @@ struct RefFinder : RecursiveASTVisitor<RefFinder> {
     return true;
   }
 };
+
+/// The references to V in F's body, or (F null) in the whole file: every
+/// function and initializer.
+std::vector<const DeclRefExpr *> refsOf(ASTContext &Ctx, const FunctionDecl *F, const VarDecl *V) {
+  RefFinder Refs(V);
+  if (F)
+    Refs.TraverseStmt(F->getBody());
+  else
+    Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Refs.Refs);
+}
 
 /// What an expression built on the variable is: the variable or an
 /// element (an lvalue), its address or an element's, or a request's value.
@@ -217,10 +229,11 @@ std::string pointerUseProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl
   return useProblem(Ctx.getSourceManager(), V, E, K, P, S);
 }
 
-/// The uses of a request pointer V (MPI_Request *reqs): every value it is
-/// given is a fresh object or null, so its memory is reached through it
-/// alone, and its value is used only as useProblem and pointerUseProblem
-/// allow; never copied, kept or its address taken.
+/// The uses of a request pointer V (MPI_Request *reqs) in F (null: the
+/// whole file): every value it is given is a fresh object or null, so its
+/// memory is reached through it alone, and its value is used only as
+/// useProblem and pointerUseProblem allow; never copied, kept or its
+/// address taken.
 Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V,
                          const char *Follower = "the templates") {
   Storage S;
@@ -235,10 +248,9 @@ Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl
   };
   if (const Expr *Init = V->getInit(); Init && !Owned.freshObject(Init))
     S.Why = NotFresh(Init);
-  RefFinder Refs(V);
-  Refs.TraverseStmt(F->getBody());
-  for (size_t I = 0; I < Refs.Refs.size() && S.Why.empty(); ++I) {
-    const Expr *E = Refs.Refs[I];
+  std::vector<const DeclRefExpr *> Refs = refsOf(Ctx, F, V);
+  for (size_t I = 0; I < Refs.size() && S.Why.empty(); ++I) {
+    const Expr *E = Refs[I];
     const Stmt *P = parentStmt(Ctx, E);
     while (isa_and_nonnull<ParenExpr>(P)) {
       E = cast<Expr>(P);
@@ -266,13 +278,12 @@ Storage pointerStorageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl
   return S;
 }
 
+/// The uses of request variable V in F (null: the whole file).
 Storage storageOf(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
   if (requestPointerType(V->getType()))
     return pointerStorageOf(Ctx, Owned, F, V);
   Storage S;
-  RefFinder Refs(V);
-  Refs.TraverseStmt(F->getBody());
-  for (const DeclRefExpr *D : Refs.Refs) {
+  for (const DeclRefExpr *D : refsOf(Ctx, F, V)) {
     const Expr *E = D;
     Use K = Use::Object;
     const Stmt *P = climb(Ctx, E, K);
@@ -296,14 +307,22 @@ std::string completionProblem(const ASTContext &Ctx, const CallExpr *Call, const
   return "";
 }
 
+/// Name the completions Ws rewritten with a start (or that would be) as
+/// the other sites its note covers.
+void addCompletions(ChangeNote &N, const std::vector<const CallExpr *> &Ws, const FileResult &Calls) {
+  for (const CallResult &C : Calls.Calls)
+    if (C.Call && llvm::is_contained(Ws, C.Call) && !llvm::is_contained(N.Also, std::make_pair(C.Line, C.Column)))
+      N.Also.push_back({C.Line, C.Column});
+}
+
 /// The plan of one function's starts, grouped by request variable.
 void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                   const FileResult &Calls, const MachineProfile *Profile,
                   llvm::function_ref<bool(const CallExpr *)> Taken, const FunctionDecl *F,
                   const std::vector<const CallResult *> &Starts, NonblockingPlan &Plan) {
-  auto Decline = [&](const CallResult &C, const std::string &Why) {
-    Plan.Declined.push_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
-                                           C.Function + " not through a persistent request", Why));
+  auto Decline = [&](const CallResult &C, const std::string &Why) -> ChangeNote & {
+    return Plan.Declined.emplace_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
+                                                     C.Function + " not through a persistent request", Why));
   };
   if (std::string Why = cacheHome(Ctx, F); !Why.empty()) {
     for (const CallResult *C : Starts)
@@ -338,7 +357,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
         profileVerdict(Profile, "persistent_nonblocking", sideBytes(*C, Ev, Derived.get(), Role::Count, Role::Type),
                        {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
     if (!Wins) {
-      Decline(*C, Figure);
+      addCompletions(Decline(*C, Figure), Vars[V].Completions, Calls);
       continue;
     }
     std::string Owner =
@@ -369,6 +388,7 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
                       Vars[V].Completions.size() == 1 ? "is" : "are", Figure)
             .str());
     N.Note.Kind = NoteKind::Template;
+    addCompletions(N.Note, Vars[V].Completions, Calls);
     N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
     NF.Calls.push_back(std::move(N));
     for (const CallExpr *W : Vars[V].Completions)
@@ -383,7 +403,154 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
     Plan.Functions.push_back(std::move(NF));
 }
 
+/// The file-scope variable a start's or completion's request argument
+/// names, or null.
+const VarDecl *globalRequestOf(const ASTContext &Ctx, const CallResult &C) {
+  const Expr *Arg = C.expr(Role::Request);
+  if (!Arg)
+    Arg = C.expr(Role::Requests);
+  std::string Why;
+  const VarDecl *V = Arg ? requestBase(Ctx, Arg, Why) : nullptr;
+  return V && V->isFileVarDecl() ? V : nullptr;
+}
+
+/// Why a completion on a global's requests cannot be rewritten here, or "".
+std::string globalCompletionProblem(const ASTContext &Ctx, const CallExpr *W, const FileResult *Calls,
+                                    llvm::function_ref<bool(const CallExpr *)> Taken) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = W->getDirectCallee()->getName().str();
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(W->getBeginLoc())))
+    return llvm::formatv("the {0} at {1} that completes its requests is in an included file, which is not rewritten",
+                         Name, SM.getFileLoc(W->getBeginLoc()).printToString(SM));
+  if (!Calls) // the facts' question: no call of the file in a macro's body
+    return W->getBeginLoc().isMacroID()
+               ? llvm::formatv("the {0} at line {1} that completes its requests is written in a macro", Name,
+                               lineOf(SM, W))
+                     .str()
+               : std::string();
+  return completionProblem(Ctx, W, *Calls, Taken);
+}
+
+/// Why the other files of the program may reach global V's requests other
+/// than by starts and completions the tool rewrites, or "": V is the
+/// file's (internal linkage), or the program's facts say every file that
+/// names V uses it only so (ProgramFacts.h, "requests").
+std::string otherFilesProblem(const ASTContext &Ctx, const ProgramFacts *P, const VarDecl *V) {
+  std::string Name = "'" + V->getNameAsString() + "'";
+  if (!V->isExternallyVisible())
+    return "";
+  if (!P || !P->program() || P->Seed)
+    return "its request variable " + Name +
+           " is a global that other files may name, and no facts of the whole program say what they do with it "
+           "(--whole-program, or ompi-cc's link, tells)";
+  auto G = P->Globals.find(V->getNameAsString());
+  if (G == P->Globals.end() || !G->second.Defined)
+    return "its request variable " + Name + " is a global that no file of the program defines";
+  if (!G->second.NamedKnown || P->RequestsUnknown)
+    return "the facts of some file of the program (an older ompi-opt's) do not say how it uses the request variable " +
+           Name;
+  if (!llvm::is_contained(G->second.NamedBy, ProgramFacts::nameOf(Ctx)))
+    return "the program's facts do not list this file among those that name " + Name;
+  if (G->second.Requests)
+    return "another file may complete the requests of " + Name +
+           " where the templates do not see it: " + *G->second.Requests;
+  return "";
+}
+
+/// The plan of a global request variable V (file scope: the file's, or the
+/// program's): one cache for V, mpiopt_nbg_<V>, weak so that every file of
+/// the program that uses V shares it; every completion on V in the file
+/// goes through it, and the starts the profile chooses.
+void planGlobal(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned, const FileResult &Calls,
+                const MachineProfile *Profile, llvm::function_ref<bool(const CallExpr *)> Taken,
+                const ProgramFacts *Program, const VarDecl *V, const std::vector<const CallResult *> &Starts,
+                NonblockingPlan &Plan) {
+  auto Decline = [&](const CallResult &C, const std::string &Why) -> ChangeNote & {
+    return Plan.Declined.emplace_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
+                                                     C.Function + " not through a persistent request", Why));
+  };
+  Storage S = storageOf(Ctx, Owned, nullptr, V);
+  std::string Why = S.Why;
+  for (const CallExpr *W : S.Completions)
+    if (Why.empty())
+      Why = globalCompletionProblem(Ctx, W, &Calls, Taken);
+  if (Why.empty())
+    Why = otherFilesProblem(Ctx, Program, V);
+  if (!Why.empty()) {
+    for (const CallResult *C : Starts)
+      Decline(*C, Why);
+    return;
+  }
+  NonblockingFunction NF;
+  NF.Global = V;
+  NF.Cache = "mpiopt_nbg_" + V->getNameAsString();
+  std::string Owner = llvm::formatv(
+      "its request variable '{0}' is {1} whose every use {2} is a nonblocking start, a wait or test (each rewritten "
+      "with one cache for '{0}', {3}), {4}",
+      V->getName(), V->isExternallyVisible() ? "a global" : "a global of this file",
+      V->isExternallyVisible() ? "in the program (the facts of every file that names it)" : "in this file",
+      V->isExternallyVisible() ? "a weak object every such file declares" : "static in this file",
+      requestPointerType(V->getType()) ? "a fresh allocation or null assigned to it, a free or a test of it"
+                                       : "an assignment or a comparison");
+  for (const CallResult *C : Starts) {
+    std::string W = macroProblem(Ctx, C->Call, Calls);
+    if (std::string Wild = receiveWildcard(*C); W.empty() && !Wild.empty())
+      W = "it receives from " + Wild + ": wildcard receives stay generic";
+    if (!W.empty()) {
+      Decline(*C, W);
+      continue;
+    }
+    auto [Wins, Figure] =
+        profileVerdict(Profile, "persistent_nonblocking", sideBytes(*C, Ev, Derived.get(), Role::Count, Role::Type),
+                       {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
+    if (!Wins) {
+      addCompletions(Decline(*C, Figure + " (proved: " + Owner + ")"), S.Completions, Calls);
+      continue;
+    }
+    NonblockingCall N;
+    N.Call = C->Call;
+    N.Start = true;
+    N.To = startTemplate(C->Function).str();
+    N.Note = ChangeNote::at(
+        Transform, true, C->File, C->Line, C->Column,
+        llvm::formatv("{0} through the cache of persistent requests of '{1}' ({2})", C->Function, V->getName(), N.To)
+            .str(),
+        llvm::formatv("{0}: a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache keeps "
+                      "up to 32 persistent requests keyed by every argument, made at the first start with new "
+                      "arguments, reused while inactive, freed at MPI_Finalize; {1}",
+                      Owner, Figure)
+            .str());
+    N.Note.Kind = NoteKind::Template;
+    addCompletions(N.Note, S.Completions, Calls);
+    N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
+    NF.Calls.push_back(std::move(N));
+  }
+  // Another file's starts may use the cache: every completion goes through
+  // it wherever a persistent request may win (the same profile).
+  bool AnyWin = Profile && llvm::any_of(Profile->Templates, [](const TemplatePoint &T) {
+                  return T.Family == "persistent_nonblocking" && T.wins();
+                });
+  if (!AnyWin)
+    return;
+  for (const CallExpr *W : S.Completions) {
+    NonblockingCall Done;
+    Done.Call = W;
+    Done.To = completionTemplate(W->getDirectCallee()->getName()).str();
+    NF.Calls.push_back(std::move(Done));
+  }
+  if (!NF.Calls.empty())
+    Plan.Functions.push_back(std::move(NF));
+}
+
 } // namespace
+
+std::string ompi::globalRequestsProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl *V) {
+  Storage S = storageOf(Ctx, Owned, nullptr, V);
+  for (const CallExpr *W : S.Completions)
+    if (S.Why.empty())
+      S.Why = globalCompletionProblem(Ctx, W, nullptr, [](const CallExpr *) { return false; });
+  return S.Why;
+}
 
 std::string ompi::requestPointerProblem(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
   return pointerStorageOf(Ctx, Owned, F, V, "the tool").Why;
@@ -393,19 +560,34 @@ NonblockingPlan ompi::planNonblocking(ASTContext &Ctx, Evaluator &Ev, LazyDerive
                                       const FileResult &Calls, const MachineProfile *Profile,
                                       llvm::function_ref<bool(const CallExpr *)> Taken) {
   NonblockingPlan Plan;
+  const ProgramFacts *Program = Ev.options().Program.get();
   std::map<const FunctionDecl *, std::vector<const CallResult *>> Starts;
   std::vector<const FunctionDecl *> Order;
+  std::map<const VarDecl *, std::vector<const CallResult *>> GlobalStarts;
+  std::vector<const VarDecl *> Globals;
   for (const CallResult &C : Calls.Calls) {
-    if (!C.Model || !C.Call || !C.Caller || startTemplate(C.Function).empty() || Taken(C.Call))
+    if (!C.Model || !C.Call || !C.Caller)
       continue;
+    bool Start = !startTemplate(C.Function).empty();
+    const VarDecl *G = Start || !completionTemplate(C.Function).empty() ? globalRequestOf(Ctx, C) : nullptr;
+    if (G && !GlobalStarts.count(G))
+      Globals.push_back(G);
+    if (G)
+      GlobalStarts[G]; // a file with only completions on G rewrites them too
     // A start of main outside any loop runs once: nothing to reuse.
-    if (C.Loops.empty() && C.Caller->isMain())
+    if (!Start || Taken(C.Call) || (C.Loops.empty() && C.Caller->isMain()))
       continue;
+    if (G) {
+      GlobalStarts[G].push_back(&C);
+      continue;
+    }
     if (!Starts.count(C.Caller))
       Order.push_back(C.Caller);
     Starts[C.Caller].push_back(&C);
   }
   for (const FunctionDecl *F : Order)
     planFunction(Ctx, Ev, Derived, Owned, Calls, Profile, Taken, F, Starts[F], Plan);
+  for (const VarDecl *G : Globals)
+    planGlobal(Ctx, Ev, Derived, Owned, Calls, Profile, Taken, Program, G, GlobalStarts[G], Plan);
   return Plan;
 }

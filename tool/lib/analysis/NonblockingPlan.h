@@ -68,9 +68,12 @@ struct NonblockingCall {
   ChangeNote Note; ///< starts only
 };
 
-/// One function's cache and the calls that use it.
+/// One function's cache and the calls that use it; or (Global) the cache
+/// of a global request variable, declared at file scope as Cache.
 struct NonblockingFunction {
   const clang::FunctionDecl *Function = nullptr;
+  const clang::VarDecl *Global = nullptr;
+  std::string Cache;                  ///< mpiopt_nbg_<Global>
   std::vector<NonblockingCall> Calls; ///< starts and completions
 };
 
@@ -88,7 +91,16 @@ struct NonblockingPlan {
 std::string requestPointerProblem(clang::ASTContext &Ctx, OwnedMemory &Owned, const clang::FunctionDecl *F,
                                   const clang::VarDecl *V);
 
-/// Taken: the calls another transformation already rewrote.
+/// Why the file's code may reach the requests of the global request
+/// variable V other than by nonblocking starts and by completions the
+/// templates can rewrite (in this file, outside a macro's body), by the
+/// rules above applied to every function and initializer of the file, or
+/// "" (the facts' "requests" of V: ProgramFacts.h).
+std::string globalRequestsProblem(clang::ASTContext &Ctx, OwnedMemory &Owned, const clang::VarDecl *V);
+
+/// Taken: the calls another transformation already rewrote. The program's
+/// facts (Ev's options) say what other files do with a global request
+/// variable.
 NonblockingPlan planNonblocking(clang::ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                                 const FileResult &Calls, const MachineProfile *Profile,
                                 llvm::function_ref<bool(const clang::CallExpr *)> Taken);

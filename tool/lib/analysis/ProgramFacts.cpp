@@ -2,9 +2,11 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/AggregationPlan.h"
 #include "analysis/Effects.h"
+#include "analysis/NonblockingPlan.h"
 #include "analysis/OwnedMemory.h"
 #include "analysis/Uniformity.h"
 #include "analysis/Wrappers.h"
+#include "mpi/CallModel.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
@@ -231,6 +233,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
   if (Ev.index().DefinesMain)
     P.MainFiles.push_back(Path.str());
   WriteFacts Writes(Ctx, Uni.globalWrites());
+  std::set<const VarDecl *> RequestGlobals;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
@@ -261,8 +264,15 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       const auto *G = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
       if (G && G->hasGlobalStorage() && !G->isStaticLocal() && G->isExternallyVisible())
         addOnce(P.Globals[G->getName().str()].NamedBy, Name);
+      if (G && G->isFileVarDecl() && G->isExternallyVisible() &&
+          (requestVariableType(G->getType()) || requestPointerType(G->getType())))
+        RequestGlobals.insert(G->getCanonicalDecl());
       return false;
     });
+  }
+  for (const VarDecl *V : RequestGlobals) {
+    std::string Why = globalRequestsProblem(Ctx, Uni.owned(), V);
+    keepFirst(P.Globals[V->getName().str()].Requests, In(Why.empty() ? std::nullopt : std::optional(Why)));
   }
   for (const VarDecl *V : Uni.writtenGlobals())
     if (V->isExternallyVisible() && !V->isStaticLocal()) {
@@ -318,6 +328,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
     for (const std::string &F : G.NamedBy)
       addOnce(To.NamedBy, F);
     To.NamedKnown &= G.NamedKnown;
+    keepFirst(To.Requests, G.Requests);
   }
   for (const auto &[N, F] : O.Functions) {
     FunctionFact &To = Functions[N];
@@ -351,6 +362,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
       keepFirst(It->Args[I], C.Args[I]);
   }
   MessagesUnknown |= O.MessagesUnknown;
+  RequestsUnknown |= O.RequestsUnknown;
   for (const auto &[N, W] : O.Wrappers)
     Wrappers.emplace(N, W);
   for (const MessageFact &M : O.Messages)
@@ -435,15 +447,18 @@ std::vector<const CallFact *> ProgramFacts::callsOf(llvm::StringRef Name) const 
 }
 
 std::string ProgramFacts::toJSON() const {
-  llvm::json::Object G, F, Digests;
+  llvm::json::Object G, F, Digests, Requests;
   for (const auto &[N, D] : this->Digests)
     Digests[N] = D;
-  for (const auto &[N, X] : Globals)
+  for (const auto &[N, X] : Globals) {
     G[N] = llvm::json::Object{{"defined", X.Defined},
                               {"varies", opt(X.Varies)},
                               {"written_by", llvm::json::Array(X.WrittenBy)},
                               {"pointee", opt(X.Pointee)},
                               {"named_by", X.NamedKnown ? llvm::json::Value(llvm::json::Array(X.NamedBy)) : nullptr}};
+    if (X.Requests)
+      Requests[N] = *X.Requests;
+  }
   for (const auto &[N, X] : Functions)
     F[N] = llvm::json::Object{{"defined", X.Defined},
                               {"result", opt(X.Result)},
@@ -496,6 +511,10 @@ std::string ProgramFacts::toJSON() const {
                           {"wrappers", std::move(W)}};
   if (MessagesUnknown)
     Root["messages"] = nullptr;
+  // Only the global request variables some file uses other than by starts
+  // and completions (absent: an older ompi-opt's, which did not say).
+  if (!RequestsUnknown)
+    Root["requests"] = std::move(Requests);
   return llvm::formatv("{0:1}", llvm::json::Value(std::move(Root))).str() + "\n";
 }
 
@@ -575,6 +594,12 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         return Fail("the wrapper " + N.str() + " is not described whole");
       P.Wrappers[N.str()] = std::move(*F);
     }
+  const llvm::json::Object *Req = Root->getObject("requests");
+  P.RequestsUnknown = !Req;
+  if (Req)
+    for (const auto &[N, X] : *Req)
+      if (std::optional<llvm::StringRef> Why = X.getAsString())
+        P.Globals[N.str()].Requests = Why->str();
   const llvm::json::Array *M = Root->getArray("messages");
   P.MessagesUnknown = !M;
   if (M)

@@ -9,6 +9,8 @@
 //    point only some ranks reach, or takes its address), why;
 //  - per global pointer: why the memory it points to may differ between
 //    ranks (a store of a value that may, or other code may reach it);
+//  - per global request variable: why a file may reach its requests other
+//    than by nonblocking starts and completions the templates can rewrite;
 //  - per function: whether a file defines it, why its result may differ
 //    between ranks, whether its address is taken, whether it returns a
 //    fresh object;
@@ -62,9 +64,14 @@ struct GlobalFact {
   /// NamedKnown false where a facts file did not say (an older one).
   std::vector<std::string> NamedBy;
   bool NamedKnown = true;
+  /// For a request variable (MPI_Request array or pointer): why some file
+  /// may reach its requests other than by nonblocking starts and by
+  /// completions the templates can rewrite (NonblockingPlan.h); none: every
+  /// file that names it uses it only so (unless RequestsUnknown).
+  std::optional<std::string> Requests;
   bool operator==(const GlobalFact &O) const {
     return Defined == O.Defined && Varies == O.Varies && WrittenBy == O.WrittenBy && Pointee == O.Pointee &&
-           NamedBy == O.NamedBy && NamedKnown == O.NamedKnown;
+           NamedBy == O.NamedBy && NamedKnown == O.NamedKnown && Requests == O.Requests;
   }
 };
 
@@ -131,6 +138,9 @@ public:
   /// Some file's facts did not list its point-to-point calls (written by
   /// an older ompi-opt): any file may use any tag.
   bool MessagesUnknown = false;
+  /// Some file's facts did not say how it uses global request variables
+  /// (GlobalFact::Requests; written by an older ompi-opt).
+  bool RequestsUnknown = false;
   std::vector<std::string> Files;     ///< the files whose facts these are
   std::vector<std::string> MainFiles; ///< those of them that define main
   /// Per file, a digest of every text it was parsed from (its includes
@@ -150,8 +160,8 @@ public:
   void merge(const ProgramFacts &Other);
   bool operator==(const ProgramFacts &O) const {
     return Globals == O.Globals && Functions == O.Functions && Calls == O.Calls && Messages == O.Messages &&
-           MessagesUnknown == O.MessagesUnknown && Wrappers == O.Wrappers && Files == O.Files &&
-           MainFiles == O.MainFiles && Digests == O.Digests;
+           MessagesUnknown == O.MessagesUnknown && RequestsUnknown == O.RequestsUnknown && Wrappers == O.Wrappers &&
+           Files == O.Files && MainFiles == O.MainFiles && Digests == O.Digests;
   }
   bool operator!=(const ProgramFacts &O) const { return !(*this == O); }
 

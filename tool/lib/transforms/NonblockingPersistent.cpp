@@ -27,6 +27,25 @@
 using namespace clang;
 using namespace ompi;
 
+namespace {
+
+/// Rename F's calls to their templates with the cache Var.
+llvm::Error rewriteCalls(TransformContext &TC, const NonblockingFunction &F, const std::string &Var) {
+  for (const NonblockingCall &C : F.Calls) {
+    // As written: a call in a macro's argument is renamed there.
+    llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, C.Call, C.To + "(&" + Var + ", ");
+    if (!Renamed)
+      return Renamed.takeError();
+    if (!*Renamed)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "no '(' after the callee of a nonblocking call");
+    if (C.Start)
+      TC.Notes.push_back(C.Note);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
 llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
   auto Taken = [&](const CallExpr *CE) { return callChanged(TC.Ctx, TC.Out, CE); };
   NonblockingPlan Plan = planNonblocking(TC.Ctx, TC.Ev, TC.Derived, TC.Uni.owned(), TC.Analysis, TC.Profile, Taken);
@@ -36,6 +55,16 @@ llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
   FreshNames Names(TC.Ctx);
   bool Any = false;
   for (const NonblockingFunction &F : Plan.Functions) {
+    if (F.Global) {
+      if (auto E = rewriteCalls(TC, F, F.Cache))
+        return E;
+      // One object for every file of the program that uses the global:
+      // weak, so the link keeps one (a global of this file only: static).
+      TC.needs("#include <mpiopt/nbpersist.h>");
+      TC.needs(std::string(F.Global->isExternallyVisible() ? "__attribute__((weak)) " : "static ") +
+               "struct mpiopt_nbcache " + F.Cache + ";");
+      continue;
+    }
     SourceLocation At = cast<CompoundStmt>(F.Function->getBody())->getLBracLoc().getLocWithOffset(1);
     // The plan declined every call another transformation took (Taken); the
     // brace where the cache goes may still be changed by one.
@@ -50,16 +79,8 @@ llvm::Error ompi::runNonblockingPersistent(TransformContext &TC) {
     std::string Var = Names.next("mpiopt_nbc") + "_c";
     if (auto E = TC.Out.add(tooling::Replacement(SM, At, 0, " static struct mpiopt_nbcache " + Var + ";")))
       return E;
-    for (const NonblockingCall &C : F.Calls) {
-      // As written: a call in a macro's argument is renamed there.
-      llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, C.Call, C.To + "(&" + Var + ", ");
-      if (!Renamed)
-        return Renamed.takeError();
-      if (!*Renamed)
-        return llvm::createStringError(llvm::inconvertibleErrorCode(), "no '(' after the callee of a nonblocking call");
-      if (C.Start)
-        TC.Notes.push_back(C.Note);
-    }
+    if (auto E = rewriteCalls(TC, F, Var))
+      return E;
     Any = true;
   }
   if (Any)
