@@ -251,6 +251,9 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   v->sparse = eligible && sparse_mode != 1 && mpiopt_sparse_eligible(ti, oi);
   if (forced >= 0) {
     algo = eligible ? forced : MPIOPT_VEC_NATIVE;
+  } else if (eligible && (double)count * (double)ext >= k->model->min &&
+             mpiopt_coll_topology(c)->nnodes > (k->model->nodes > 1 ? k->model->nodes : 1)) {
+    algo = MPIOPT_VEC_NATIVE; /* measured on fewer nodes: the MPI's own call (the model's comment) */
   } else if (eligible && (double)count * (double)ext >= k->model->min) {
     double bytes = (double)count * (double)ext, d = 1;
     if (v->sparse && sparse_mode != 4)
@@ -271,20 +274,20 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
 void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m) {
   const char *v = getenv(var);
   if (!v || !*v) return;
-  static const char *const keys[] = {"alpha", "beta", "gamma", "min", "dense", "density"};
-  double *fields[] = {&m->alpha, &m->beta, &m->gamma, &m->min, &m->dense, &m->density};
+  static const char *const keys[] = {"alpha", "beta", "gamma", "min", "dense", "density", "nodes"};
+  double *fields[] = {&m->alpha, &m->beta, &m->gamma, &m->min, &m->dense, &m->density, &m->nodes};
   const char *s = v;
   while (*s) {
     const char *eq = strchr(s, '=');
     int key = -1;
-    for (int i = 0; eq && i < 6; i++)
+    for (int i = 0; eq && i < 7; i++)
       if ((size_t)(eq - s) == strlen(keys[i]) && !strncmp(s, keys[i], (size_t)(eq - s))) key = i;
     char *end = NULL;
     double x = key >= 0 ? strtod(eq + 1, &end) : -1;
     if (key < 0 || end == eq + 1 || x < 0 || (*end && *end != ',') || (key == 5 && x > 100))
       mpiopt_die_setting(
                  "%s=%s: expected KEY=VALUE pairs separated by commas, keys alpha, beta, gamma, min, dense, "
-                 "density, values not negative (density a percentage)",
+                 "density, nodes, values not negative (density a percentage)",
                  var, v);
     *fields[key] = x;
     s = *end ? end + 1 : end;

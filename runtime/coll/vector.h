@@ -29,9 +29,17 @@ enum { MPIOPT_VEC_NATIVE, MPIOPT_VEC_BINOMIAL, MPIOPT_VEC_REDSCAT, MPIOPT_VEC_RI
  *   dense  bytes from which the runtime's algorithms beat the MPI's own on
  *          dense data (0: never measured to)
  *   density  the largest fraction of nonzero elements for which a sparse
- *          encoding pays (percent) */
+ *          encoding pays (percent)
+ *   nodes  the most nodes it was measured across (below) */
 typedef struct {
   double alpha, beta, gamma, min, dense, density;
+  /* The most nodes the model was measured across (0 or 1: one node). On a
+     communicator across more nodes the selector runs the MPI's own call:
+     the model has one bandwidth, and the contention of many ranks per node
+     sending off the node at once (the reduce-scatter's first rounds) is not
+     in it; simulated at 64 ranks on 4 nodes, the one-node model chose a
+     reduce 3.5x slower than the MPI's. */
+  double nodes;
 } mpiopt_vec_model;
 
 typedef struct {
