@@ -12,7 +12,9 @@
  *   - a histogram of longs summed (MPI_Allreduce), a sparse vector of ints
  *     summed to the last rank (MPI_Reduce), a minimum of doubles (exact)
  *     and a sum of doubles (left to the MPI unless --ompi-reassociate; its
- *     values are small integers, exact in any order). */
+ *     values are small integers, exact in any order); the root's
+ *     MPI_Reduce and the others' (NULL for the result) in the two arms of
+ *     an if, the root moving each step. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +143,24 @@ int main(int argc, char **argv) {
   MPI_Reduce(sparse, sall, H, MPI_INT, MPI_SUM, size - 1, MPI_COMM_WORLD);
   MPI_Allreduce(d, dmin, H, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(d, dsum, H, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  /* The root's MPI_Reduce into its buffer, the others' with NULL there, the
+     root moving each step (twins in the two arms of the if; the sparse
+     ints again, so the selector measures each call's density). With
+     MPI_IN_PLACE at a root other than 0 MPICH 4.0's own MPI_Reduce of
+     400 KB crashes (the plain build could not run). */
+  unsigned long tw = 0;
+  int *tall = calloc(H, sizeof(int));
+  for (int step = 0; step < 4; step++) {
+    int root = step % size;
+    for (int i = 0; i < H; i++) sparse[i] += step;
+    if (rank == root)
+      MPI_Reduce(sparse, tall, H, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    else
+      MPI_Reduce(sparse, NULL, H, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    if (rank == root)
+      for (int i = 0; i < H; i += 101) tw = tw * 3 + (unsigned long)tall[i];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &tw, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
   unsigned long h = 0, sp = 0;
   double mn = 0, sm = 0;
   for (int i = 0; i < H; i++) {
@@ -157,11 +177,13 @@ int main(int argc, char **argv) {
     for (int r = 0; r < size; r++) printf("rank %d: checksum %lu\n", r, all[r]);
     printf("histogram %lu, minimum %.1f, sum %.1f\n", h, mn, sm);
     printf("sparse sum at the last rank %lu\n", sp);
+    printf("reduced to a moving root %lu\n", tw);
   }
   free(hist);
   free(hall);
   free(sparse);
   free(sall);
+  free(tall);
   free(d);
   free(dmin);
   free(dsum);

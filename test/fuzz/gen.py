@@ -94,6 +94,10 @@ class Gen:
         # pointer to heap memory), sometimes completed in a helper (another
         # file's when difftest splits the program): a stream of its own.
         self.gq = random.Random(seed * 196613 + 11)
+        # Large-vector reductions (what vector-reductions hands to the
+        # runtime's selector), on every rank alike or as the root's and the
+        # others' in the two arms of an if: a stream of its own.
+        self.vr = random.Random(seed * 229373 + 13)
         self.shape_type = False
 
     # --- names and values -------------------------------------------------
@@ -1313,6 +1317,51 @@ class Gen:
         out.append("}")
         for v in vs:
             out.append(self.mix(v))
+        if self.vr.random() < 0.3:
+            self.large_reduce(out)
+
+    def large_reduce(self, out):
+        """A large-vector reduction (64 KiB and more, integer values, exact in
+        any order; sometimes mostly zeros): MPI_Allreduce on every rank, or
+        MPI_Reduce as the root's and the others' calls in the two arms of an
+        if (NULL for the others' result), the root 0, the last rank, or one
+        that moves with a loop counter; MPI_IN_PLACE at root 0 only (MPICH
+        4.0's own MPI_Reduce with it at another root crashes from some
+        size)."""
+        g = self.vr
+        ctype = g.choice(["int", "long", "double"])
+        mpitype = TYPES[ctype][0]
+        op = g.choice(["MPI_MAX", "MPI_MIN"] if ctype == "double" else ["MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_BOR"])
+        n = g.choice([17000, 20000, 24000])
+        a, b, i = self.fresh("lv"), self.fresh("lr"), self.fresh("li")
+        self.globals.append("static %s %s[%d], %s[%d];" % (ctype, a, n, b, n))
+        zeros = g.choice([0, 0, 13])
+        fill = "(%s)((%s * %d + rank) %% 29)" % (ctype, i, g.randint(1, 7))
+        if zeros:
+            fill = "(%s %% %d == 0 ? %s : (%s)0)" % (i, zeros, fill, ctype)
+        out.append("for (int %s = 0; %s < %d; %s++) %s[%s] = %s;" % (i, i, n, i, a, i, fill))
+        kind = g.randint(0, 3)
+        if kind == 0:
+            out.append("MPI_Allreduce(%s, %s, %d, %s, %s, MPI_COMM_WORLD);" % (a, b, n, mpitype, op))
+            out.append("for (int %s = 0; %s < %d; %s += 97) mix((long)%s[%s]);" % (i, i, n, i, b, i))
+            return
+        loop = kind == 3
+        root = ["0", "size - 1", "%s_s %% size" % i][kind - 1]
+        if loop:
+            out.append("for (int %s_s = 0; %s_s < 3; %s_s++) {" % (i, i, i))
+        inplace = root == "0" and g.random() < 0.5
+        res = a if inplace else b
+        out.append("if (rank == %s)" % root)
+        out.append("  MPI_Reduce(%s, %s, %d, %s, %s, %s, MPI_COMM_WORLD);"
+                   % ("MPI_IN_PLACE" if inplace else a, res, n, mpitype, op, root))
+        out.append("else")
+        out.append("  MPI_Reduce(%s, NULL, %d, %s, %s, %s, MPI_COMM_WORLD);" % (a, n, mpitype, op, root))
+        out.append("if (rank == %s) for (int %s = 0; %s < %d; %s += 97) mix((long)%s[%s]);"
+                   % (root, i, i, n, i, res, i))
+        if inplace:  # the root's data is its result now: the same on every rank again
+            out.append("for (int %s = 0; %s < %d; %s++) %s[%s] = %s;" % (i, i, n, i, a, i, fill))
+        if loop:
+            out.append("}")
 
     # --- the program --------------------------------------------------------
     def program(self):

@@ -61,7 +61,7 @@ TEST(ProgramFacts, JSONRoundTrip) {
   P.Files = {"m.c"};
   P.MainFiles = {"m.c"};
   P.Digests["m.c"] = "ab12";
-  P.Globals["n"] = GlobalFact{true, std::string("why"), {"m.c"}, std::string("pointee why"), {}, true};
+  P.Globals["n"] = GlobalFact{true, std::string("why"), {"m.c"}, std::string("pointee why"), {}, true, std::nullopt};
   P.Functions["h"].Defined = true;
   P.Functions["h"].Fresh = true;
   P.Functions["h"].Result = "r";

@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <map>
 
 using namespace clang;
 using namespace ompi;
@@ -230,10 +231,88 @@ std::optional<int64_t> vectorWinsFrom(const MachineProfile &P, llvm::StringRef C
 
 } // namespace
 
+namespace {
+
+/// Whether E calls a function anywhere.
+bool callsAny(const Stmt *E) {
+  return anyNode(E, [](const Stmt *N) { return isa<CallExpr>(N); });
+}
+
+/// The call of C's function that is the other arm of the if whose one arm
+/// is C's statement (alone, or alone in a block), when every rank reaches
+/// the if alike and neither its condition nor either call's arguments call
+/// a function; null otherwise. If: that if.
+const CallResult *twinOf(ASTContext &Ctx, Uniformity &Uni, const CallResult &C, const FileResult &Calls,
+                         const IfStmt *&If) {
+  const Stmt *S = C.Call, *P = parentStmt(Ctx, S);
+  while (P && isa<Expr>(P)) { // the call's value kept (rc = MPI_Reduce(...)), casts
+    S = P;
+    P = parentStmt(Ctx, S);
+  }
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P); CS && CS->size() == 1) {
+    S = CS;
+    P = parentStmt(Ctx, S);
+  }
+  If = dyn_cast_or_null<IfStmt>(P);
+  if (!If || !If->getElse() || If->getConditionVariable() || If->getInit() || callsAny(If->getCond()))
+    return nullptr;
+  const Stmt *Mine = If->getThen() == S ? If->getThen() : If->getElse() == S ? If->getElse() : nullptr;
+  const Stmt *Other = Mine == If->getThen() ? If->getElse() : If->getThen();
+  std::vector<const Stmt *> Arm = blockStatements(Other), Own = blockStatements(Mine);
+  if (!Mine || Arm.size() != 1 || Own.size() != 1 || statementCallTo(Own[0], C.Function) != C.Call)
+    return nullptr;
+  const CallExpr *T = statementCallTo(Arm[0], C.Function);
+  if (!T || Uni.at(If, C.Caller))
+    return nullptr;
+  for (const CallExpr *X : {C.Call, T})
+    for (const Expr *A : X->arguments())
+      if (callsAny(A))
+        return nullptr;
+  for (const CallResult &R : Calls.Calls)
+    if (R.Call == T)
+      return &R;
+  return nullptr;
+}
+
+/// Keep the twins of the plan in pairs: a call whose twin is not in the
+/// plan goes back to the MPI, saying why; both name the first twin's line.
+void pairTwins(VectorPlan &Plan, const std::map<const CallExpr *, std::pair<const CallResult *, unsigned>> &Twins) {
+  std::set<const CallExpr *> In;
+  for (const VectorReduction &R : Plan.Calls)
+    In.insert(R.Call);
+  std::vector<VectorReduction> Kept;
+  for (VectorReduction &R : Plan.Calls) {
+    auto It = Twins.find(R.Call);
+    if (It == Twins.end()) {
+      Kept.push_back(std::move(R));
+      continue;
+    }
+    const CallResult &T = *It->second.first;
+    if (!In.count(T.Call)) {
+      ChangeNote N = R.Note;
+      N.Applied = false;
+      N.Kind = NoteKind::Declined;
+      N.What = N.What.substr(0, N.What.find(' ')) + " left to the MPI";
+      N.Why = llvm::formatv("the ranks that take the other arm of the if at line {0} make the {1} at line {2}, "
+                            "which stays the MPI's (see its note), and both must make the same calls",
+                            It->second.second, T.Function, T.Line);
+      N.Saves.clear();
+      Plan.Declined.push_back(std::move(N));
+      continue;
+    }
+    R.SiteLine = std::min(R.Note.Line, T.Line);
+    Kept.push_back(std::move(R));
+  }
+  Plan.Calls = std::move(Kept);
+}
+
+} // namespace
+
 VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, const FileResult &Calls,
                                       const MachineProfile *Profile,
                                       const std::set<std::pair<unsigned, unsigned>> &Taken, bool Reassociate) {
   VectorPlan Plan;
+  std::map<const CallExpr *, std::pair<const CallResult *, unsigned>> Twins;
   for (const CallResult &C : Calls.Calls) {
     llvm::StringRef To = C.Model ? largeVectorCounterpart(C.Function) : "";
     if (To.empty() || !C.Call || !C.Caller || Taken.count({C.Line, C.Column}))
@@ -257,6 +336,8 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
           ChangeNote::at(Vector, false, C.File, C.Line, C.Column, C.Function + " left to the MPI", Why));
     };
     std::optional<bool> Float = arithmetic(Type);
+    const CallResult *Twin = nullptr;
+    const IfStmt *If = nullptr;
     bool BuiltinOp = Op && Op->Sym.K == SymValue::Handle && isReductionOp(Op->Sym.Name) &&
                      Op->Sym.Name != "MPI_MAXLOC" && Op->Sym.Name != "MPI_MINLOC";
     if (std::string Why = macroProblem(Ctx, C.Call, Calls); !Why.empty())
@@ -270,7 +351,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
       Decline("a floating-point " + Op->Sym.Name.substr(4) +
               " would be reassociated by the selector's algorithms (the last bits may change); --reassociate allows "
               "it");
-    else if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller))
+    else if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller); D && !(Twin = twinOf(Ctx, Uni, C, Calls, If)))
       Decline("every rank must make the runtime's calls alike, but " + D->Why);
     else if (!Profile)
       Decline("no machine profile is loaded (the selector is used only where a measurement shows it faster)");
@@ -297,7 +378,14 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
       R.Note = ChangeNote::at(Vector, true, C.File, C.Line, C.Column,
                               C.Function + " of " + Type->Sym.Name + " with " + Op->Sym.Name +
                                   " handed to the large-vector selector (" + R.To + ")",
-                              "every rank runs it alike and it reduces " + Size +
+                              (Twin ? llvm::formatv("every rank that reaches the if at line {0} runs it or the {1} "
+                                                    "at line {2} (the other arm, which goes to the selector too)",
+                                                    Ctx.getSourceManager().getPresumedLineNumber(
+                                                        Ctx.getSourceManager().getFileLoc(If->getBeginLoc())),
+                                                    Twin->Function, Twin->Line)
+                                          .str()
+                                    : std::string("every rank runs it alike")) +
+                                  " and it reduces " + Size +
                                   "; the selector runs binomial, reduce-scatter or ring algorithms where its model "
                                   "expects them faster, and the MPI's own call elsewhere" +
                                   (*Float && reassociates(Op->Sym.Name) ? " (the sums are reassociated: --reassociate)"
@@ -305,7 +393,11 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
       R.Note.Kind = NoteKind::Planned;
       R.Note.Saves = vectorSaving(*V, Op->Sym.Name == "MPI_SUM");
       Plan.Calls.push_back(std::move(R));
+      if (Twin)
+        Twins[C.Call] = {
+            Twin, Ctx.getSourceManager().getPresumedLineNumber(Ctx.getSourceManager().getFileLoc(If->getBeginLoc()))};
     }
   }
+  pairTwins(Plan, Twins);
   return Plan;
 }

@@ -26,7 +26,13 @@
 // all; the selector itself calls the MPI's own below the sizes it wins).
 // Floating-point sums and products are reassociated by the runtime's
 // algorithms, so they go only with --reassociate. Integer results, and
-// every minimum and maximum, are exactly the MPI's.
+// every minimum and maximum, are exactly the MPI's. A call in one arm of an
+// if that only some ranks take goes too when its twin is the other arm
+// (the root's MPI_Reduce with MPI_IN_PLACE, the others' with their buffer):
+// each arm is that one call of the same MPI function, the arguments and the
+// condition call no function, every rank reaches the if alike, and both
+// calls qualify; then every rank that reaches the if makes the runtime's
+// call, and both name one site of the runtime (the first twin's line).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPI_TOOL_ANALYSIS_COLLECTIVEPLAN_H
@@ -76,6 +82,10 @@ struct VectorReduction {
   const clang::CallExpr *Call = nullptr;
   std::string To; ///< mpiopt_allreduce or mpiopt_reduce
   ChangeNote Note;
+  /// A twin in the other arm of a rank-dependent if: both calls name the
+  /// runtime's site by this line (To + "_at", `__FILE__, SiteLine`), so
+  /// that its per-site state is one for the ranks of both arms.
+  unsigned SiteLine = 0;
 };
 
 struct VectorPlan {

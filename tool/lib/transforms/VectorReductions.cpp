@@ -38,9 +38,15 @@ llvm::Error ompi::runVectorReductions(TransformContext &TC) {
   for (const VectorReduction &V : Plan.Calls) {
     // As written: a call in a macro's argument is renamed there.
     SourceLocation Callee = SM.getFileLoc(V.Call->getCallee()->getBeginLoc());
+    std::string To = V.SiteLine ? V.To + "_at" : V.To;
     if (auto E = TC.Out.add(
-            tooling::Replacement(SM, CharSourceRange::getTokenRange(Callee, Callee), V.To, TC.Ctx.getLangOpts())))
+            tooling::Replacement(SM, CharSourceRange::getTokenRange(Callee, Callee), To, TC.Ctx.getLangOpts())))
       return E;
+    // Twins name one site of the runtime: the first twin's line.
+    if (V.SiteLine)
+      if (auto E = TC.Out.add(tooling::Replacement(SM, SM.getFileLoc(V.Call->getRParenLoc()), 0,
+                                                   ", __FILE__, " + std::to_string(V.SiteLine))))
+        return E;
     TC.Notes.push_back(V.Note);
   }
   return llvm::Error::success();
