@@ -182,6 +182,7 @@ void checkRmaConflicts(CheckContext &C);
 void checkRmaBufferInUse(CheckContext &C);
 void checkStructDatatypes(CheckContext &C);
 void checkMessageMatching(CheckContext &C);
+void checkMessageRace(CheckContext &C);
 void checkSendBufferInUse(CheckContext &C);
 void checkPortabilityTypeSize(CheckContext &C);
 void checkUnsafeBuffering(CheckContext &C);

@@ -101,6 +101,12 @@ void RankRun::message(const CallExpr *CE) {
     S.Tag = T ? rankArg(T) : std::nullopt;
     S.Count = N ? value(N) : std::nullopt;
     S.Type = Ty ? handle(Ty).value_or("") : "";
+    const UnaryOperator *Addr = nullptr;
+    if (const Expr *B = arg(Peer == Role::Dest ? Role::SendBuf : Role::RecvBuf); B && S.Count == 1)
+      if (const VarDecl *V = addressedVar(B, &Addr); V && Addr && V->getType()->isIntegerType()) {
+        S.Buf = V;
+        S.Value = value(Addr->getSubExpr());
+      }
     if (const VarDecl *TV = Ty ? namedVar(Ty->IgnoreParenImpCasts()) : nullptr)
       if (auto It = frame().TypeOf.find(TV); It != frame().TypeOf.end() && It->second)
         S.TypeVar = *It->second;

@@ -119,6 +119,10 @@ struct P2PEvent {
     /// A datatype variable given as the type where the path set it from
     /// another (t = two_dbls): that other variable.
     const clang::VarDecl *TypeVar = nullptr;
+    /// The buffer when it is one integer variable (&x, count 1): the
+    /// variable, and on the send side the value it holds when known.
+    const clang::VarDecl *Buf = nullptr;
+    std::optional<int64_t> Value;
   } S, R;                              ///< the send side, the receive side
   const clang::VarDecl *Win = nullptr; ///< Window: the window variable
   HandleEvent WinEvent{};              ///< Window: what the call does to it (analysis/HandleFlow)
