@@ -315,6 +315,37 @@ void addCompletions(ChangeNote &N, const std::vector<const CallExpr *> &Ws, cons
       N.Also.push_back({C.Line, C.Column});
 }
 
+/// Why start C stays as written though its request variable allows the
+/// cache (a call in a macro's body, a wildcard receive), or "".
+std::string startProblem(const ASTContext &Ctx, const CallResult &C, const FileResult &Calls) {
+  std::string Why = macroProblem(Ctx, C.Call, Calls);
+  if (std::string W = receiveWildcard(C); Why.empty() && !W.empty())
+    Why = "it receives from " + W + ": wildcard receives stay generic";
+  return Why;
+}
+
+/// The profile's verdict on start C (templates.persistent_nonblocking).
+ProfileVerdict startVerdict(Evaluator &Ev, LazyDerivedTypes &Derived, const MachineProfile *Profile,
+                            const CallResult &C) {
+  return profileVerdict(Profile, "persistent_nonblocking", sideBytes(C, Ev, Derived.get(), Role::Count, Role::Type),
+                        {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
+}
+
+/// Start C through a cache, the note saying What and Why, naming the
+/// completions Ws rewritten with it.
+NonblockingCall startCall(const CallResult &C, const std::string &What, const std::string &Why,
+                          const std::vector<const CallExpr *> &Ws, const FileResult &Calls) {
+  NonblockingCall N;
+  N.Call = C.Call;
+  N.Start = true;
+  N.To = startTemplate(C.Function).str();
+  N.Note = ChangeNote::at(Transform, true, C.File, C.Line, C.Column, What + " (" + N.To + ")", Why);
+  N.Note.Kind = NoteKind::Template;
+  addCompletions(N.Note, Ws, Calls);
+  N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
+  return N;
+}
+
 /// The plan of one function's starts, grouped by request variable.
 void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                   const FileResult &Calls, const MachineProfile *Profile,
@@ -346,16 +377,12 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
     if (V && Why.empty())
       Why = Vars[V].Why;
     if (Why.empty())
-      Why = macroProblem(Ctx, C->Call, Calls);
-    if (std::string W = receiveWildcard(*C); Why.empty() && !W.empty())
-      Why = "it receives from " + W + ": wildcard receives stay generic";
+      Why = startProblem(Ctx, *C, Calls);
     if (!Why.empty()) {
       Decline(*C, Why);
       continue;
     }
-    auto [Wins, Figure] =
-        profileVerdict(Profile, "persistent_nonblocking", sideBytes(*C, Ev, Derived.get(), Role::Count, Role::Type),
-                       {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
+    auto [Wins, Figure] = startVerdict(Ev, Derived, Profile, *C);
     if (!Wins) {
       addCompletions(Decline(*C, Figure), Vars[V].Completions, Calls);
       continue;
@@ -368,14 +395,8 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
                   V->getName(), F->getNameAsString())
                   .str()
             : llvm::formatv("its request variable '{0}' is local to {1}", V->getName(), F->getNameAsString()).str();
-    NonblockingCall N;
-    N.Call = C->Call;
-    N.Start = true;
-    N.To = startTemplate(C->Function).str();
-    N.Note = ChangeNote::at(
-        Transform, true, C->File, C->Line, C->Column,
-        llvm::formatv("{0} through {1}'s cache of persistent requests ({2})", C->Function, F->getNameAsString(), N.To)
-            .str(),
+    NF.Calls.push_back(startCall(
+        *C, llvm::formatv("{0} through {1}'s cache of persistent requests", C->Function, F->getNameAsString()),
         llvm::formatv("{0} and only nonblocking starts, waits and tests, assignments and comparisons use it, so {2} "
                       "on it, rewritten alike, {3} the only completion: a completed request is MPI_REQUEST_NULL as "
                       "with MPI's nonblocking calls; the cache, static in {1}, keeps up to 32 persistent requests "
@@ -385,12 +406,8 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
                       Vars[V].Completions.size() == 1
                           ? std::string("the one wait or test")
                           : "the " + std::to_string(Vars[V].Completions.size()) + " waits and tests",
-                      Vars[V].Completions.size() == 1 ? "is" : "are", Figure)
-            .str());
-    N.Note.Kind = NoteKind::Template;
-    addCompletions(N.Note, Vars[V].Completions, Calls);
-    N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
-    NF.Calls.push_back(std::move(N));
+                      Vars[V].Completions.size() == 1 ? "is" : "are", Figure),
+        Vars[V].Completions, Calls));
     for (const CallExpr *W : Vars[V].Completions)
       if (Seen.insert(W).second) {
         NonblockingCall Done;
@@ -493,37 +510,22 @@ void planGlobal(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Owned
       requestPointerType(V->getType()) ? "a fresh allocation or null assigned to it, a free or a test of it"
                                        : "an assignment or a comparison");
   for (const CallResult *C : Starts) {
-    std::string W = macroProblem(Ctx, C->Call, Calls);
-    if (std::string Wild = receiveWildcard(*C); W.empty() && !Wild.empty())
-      W = "it receives from " + Wild + ": wildcard receives stay generic";
-    if (!W.empty()) {
+    if (std::string W = startProblem(Ctx, *C, Calls); !W.empty()) {
       Decline(*C, W);
       continue;
     }
-    auto [Wins, Figure] =
-        profileVerdict(Profile, "persistent_nonblocking", sideBytes(*C, Ev, Derived.get(), Role::Count, Role::Type),
-                       {"the persistent request", "the nonblocking call", "a persistent request", "a template"});
+    auto [Wins, Figure] = startVerdict(Ev, Derived, Profile, *C);
     if (!Wins) {
       addCompletions(Decline(*C, Figure + " (proved: " + Owner + ")"), S.Completions, Calls);
       continue;
     }
-    NonblockingCall N;
-    N.Call = C->Call;
-    N.Start = true;
-    N.To = startTemplate(C->Function).str();
-    N.Note = ChangeNote::at(
-        Transform, true, C->File, C->Line, C->Column,
-        llvm::formatv("{0} through the cache of persistent requests of '{1}' ({2})", C->Function, V->getName(), N.To)
-            .str(),
+    NF.Calls.push_back(startCall(
+        *C, llvm::formatv("{0} through the cache of persistent requests of '{1}'", C->Function, V->getName()),
         llvm::formatv("{0}: a completed request is MPI_REQUEST_NULL as with MPI's nonblocking calls; the cache keeps "
                       "up to 32 persistent requests keyed by every argument, made at the first start with new "
                       "arguments, reused while inactive, freed at MPI_Finalize; {1}",
-                      Owner, Figure)
-            .str());
-    N.Note.Kind = NoteKind::Template;
-    addCompletions(N.Note, S.Completions, Calls);
-    N.Note.Saves = "MPI's argument checks and request set-up on each start, for one comparison of the arguments";
-    NF.Calls.push_back(std::move(N));
+                      Owner, Figure),
+        S.Completions, Calls));
   }
   // Another file's starts may use the cache: every completion goes through
   // it wherever a persistent request may win (the same profile).
