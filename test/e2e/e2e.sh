@@ -240,6 +240,10 @@ PY
     # MPIOPT_RANKS_PER_NODE ranks where given.
     impl=$1 n=$2 rpn=${3:-0} extra=${4:-}
     export MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-collectives.json" MPIOPT_RANKS_PER_NODE=$rpn
+    # Across emulated nodes the selector keeps the MPI's own call unless its
+    # model was measured across as many: say it was, so that the runtime's
+    # algorithms run there too.
+    [ "$rpn" = 0 ] || export MPIOPT_REDUCE_MODEL=nodes=64 MPIOPT_ALLREDUCE_MODEL=nodes=64
     cc=$(mpicc_of "$impl")
     "$cc" -O2 -Wall -Wextra -Werror -o plain "$E2E_SRC/planned_cases.c"
     # shellcheck disable=SC2086 # extra: an ompi-cc option or nothing
