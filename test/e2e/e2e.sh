@@ -69,6 +69,26 @@ case $case_name in
     ok "one collective per report; same output with $impl on $n ranks"
     ;;
 
+  tune-smpi)
+    # scripts/tune --mpi=smpi (measurements in the simulator), one quick
+    # round of the fusion and collectives sections: a profile ompi-opt
+    # reads, named for SMPI, with both sections.
+    echo '{}' > profile.json
+    MPIOPT_BUILD_DIR="$E2E_BUILD_DIR" "$E2E_SRC_ROOT/scripts/tune" --mpi=smpi --only=fusion,collectives --rounds=1 \
+      -o profile.json > tune.out 2> tune.err || { cat tune.err; fail "scripts/tune --mpi=smpi failed"; }
+    python3 - profile.json <<'PY' || fail "the profile is not valid"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["schema"] == "ompi-profile/1" and p["mpi"].startswith("SMPI"), p.get("mpi")
+assert p["fusion"]["composite"] and p["collectives"]["allreduce"] and p["collectives"]["alltoallv"]
+PY
+    echo 'int main(void) { return 0; }' > empty.c
+    "$E2E_BUILD_DIR/bin/ompi-opt" --profile=profile.json empty.c -- > /dev/null 2> opt.err ||
+      { cat opt.err; fail "ompi-opt could not read the SMPI profile"; }
+    grep -q "MPIOPT_ALLREDUCE_MODEL=" tune.out || { cat tune.out; fail "no runtime models printed"; }
+    ok "scripts/tune --mpi=smpi: a profile of the simulator"
+    ;;
+
   tune)
     # scripts/tune, one quick round: a valid profile (every key once) that
     # ompi-opt reads, with each section the transformations and the
