@@ -1,6 +1,6 @@
 //===- MessageRace.cpp - Check: message-race ------------------------------===//
 //
-// A receive from MPI_ANY_SOURCE into one integer variable that matches, in
+// A receive from MPI_ANY_SOURCE into one local integer variable that matches, in
 // turn, messages of two or more ranks carrying different values, where
 // nothing reads the variable between one receive and the next (the loop
 // around the call names it only as the receive's buffer) and something
@@ -31,12 +31,21 @@ const Stmt *loopAround(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
+/// The body of the function Call is in (the topmost statement above it).
+const Stmt *bodyAround(ASTContext &Ctx, const Stmt *Call) {
+  const Stmt *S = Call;
+  while (const Stmt *P = parentStmt(Ctx, S))
+    S = P;
+  return S;
+}
+
 /// Whether the loop around Call names V only inside Call, and the function
-/// reads V after that loop (the receive's value is kept only from the last
-/// message, and used).
-bool overwrittenUnread(ASTContext &Ctx, const FunctionDecl *F, const CallExpr *Call, const VarDecl *V) {
+/// holding them reads V after that loop (the receive's value is kept only
+/// from the last message, and used). V a global: what other functions do
+/// with it is not looked at (a helper's loop reads it only in the helper).
+bool overwrittenUnread(ASTContext &Ctx, const CallExpr *Call, const VarDecl *V) {
   const Stmt *Loop = loopAround(Ctx, Call);
-  if (!Loop || !F || !F->getBody())
+  if (!Loop || !V->hasLocalStorage())
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   auto Within = [&](const Stmt *Outer, const Stmt *Inner) {
@@ -44,7 +53,7 @@ bool overwrittenUnread(ASTContext &Ctx, const FunctionDecl *F, const CallExpr *C
            !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), Inner->getBeginLoc());
   };
   bool Elsewhere = false, After = false;
-  anyNode(F->getBody(), [&](const Stmt *N) {
+  anyNode(bodyAround(Ctx, Call), [&](const Stmt *N) {
     const auto *R = dyn_cast<DeclRefExpr>(N);
     if (!R || R->getDecl() != V)
       return false;
@@ -83,7 +92,7 @@ void checkMessageRace(CheckContext &C) {
       }
       const P2PEvent &Recv = *Ms[0]->Recv;
       if (!Known || Senders.size() < 2 || Values.size() < 2 || Reported.count(Recv.Call) ||
-          !overwrittenUnread(C.Ctx, T.F, Recv.Call, Recv.R.Buf))
+          !overwrittenUnread(C.Ctx, Recv.Call, Recv.R.Buf))
         continue;
       std::string Who;
       unsigned N = 0;
