@@ -346,6 +346,14 @@ NonblockingCall startCall(const CallResult &C, const std::string &What, const st
   return N;
 }
 
+/// Completion W through its template with the cache.
+NonblockingCall completionCall(const CallExpr *W) {
+  NonblockingCall Done;
+  Done.Call = W;
+  Done.To = completionTemplate(W->getDirectCallee()->getName()).str();
+  return Done;
+}
+
 /// The plan of one function's starts, grouped by request variable.
 void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, OwnedMemory &Owned,
                   const FileResult &Calls, const MachineProfile *Profile,
@@ -409,12 +417,8 @@ void planFunction(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Own
                       Vars[V].Completions.size() == 1 ? "is" : "are", Figure),
         Vars[V].Completions, Calls));
     for (const CallExpr *W : Vars[V].Completions)
-      if (Seen.insert(W).second) {
-        NonblockingCall Done;
-        Done.Call = W;
-        Done.To = completionTemplate(W->getDirectCallee()->getName()).str();
-        NF.Calls.push_back(std::move(Done));
-      }
+      if (Seen.insert(W).second)
+        NF.Calls.push_back(completionCall(W));
   }
   if (!NF.Calls.empty())
     Plan.Functions.push_back(std::move(NF));
@@ -534,12 +538,8 @@ void planGlobal(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Owned
                 });
   if (!AnyWin)
     return;
-  for (const CallExpr *W : S.Completions) {
-    NonblockingCall Done;
-    Done.Call = W;
-    Done.To = completionTemplate(W->getDirectCallee()->getName()).str();
-    NF.Calls.push_back(std::move(Done));
-  }
+  for (const CallExpr *W : S.Completions)
+    NF.Calls.push_back(completionCall(W));
   if (!NF.Calls.empty())
     Plan.Functions.push_back(std::move(NF));
 }
