@@ -252,9 +252,8 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   if (forced >= 0) {
     algo = eligible ? forced : MPIOPT_VEC_NATIVE;
   } else if (eligible && (double)count * (double)ext >= k->model->min &&
-             mpiopt_coll_topology(c)->nnodes > (k->model->nodes > 1 ? k->model->nodes : 1)) {
-    algo = MPIOPT_VEC_NATIVE; /* measured on fewer nodes: the MPI's own call (the model's comment) */
-  } else if (eligible && (double)count * (double)ext >= k->model->min) {
+             /* across more nodes than its model was measured on, the MPI's own call (the model's comment) */
+             mpiopt_coll_topology(c)->nnodes <= (k->model->nodes > 1 ? k->model->nodes : 1)) {
     double bytes = (double)count * (double)ext, d = 1;
     if (v->sparse && sparse_mode != 4)
       d = agreed_density(v, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, k->file, k->line);

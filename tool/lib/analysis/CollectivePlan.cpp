@@ -241,9 +241,9 @@ bool callsAny(const Stmt *E) {
 /// The call of C's function that is the other arm of the if whose one arm
 /// is C's statement (alone, or alone in a block), when every rank reaches
 /// the if alike and neither its condition nor either call's arguments call
-/// a function; null otherwise. If: that if.
+/// a function; null otherwise. IfLine: that if's line.
 const CallResult *twinOf(ASTContext &Ctx, Uniformity &Uni, const CallResult &C, const FileResult &Calls,
-                         const IfStmt *&If) {
+                         unsigned &IfLine) {
   const Stmt *S = C.Call, *P = parentStmt(Ctx, S);
   while (P && isa<Expr>(P)) { // the call's value kept (rc = MPI_Reduce(...)), casts
     S = P;
@@ -253,7 +253,7 @@ const CallResult *twinOf(ASTContext &Ctx, Uniformity &Uni, const CallResult &C, 
     S = CS;
     P = parentStmt(Ctx, S);
   }
-  If = dyn_cast_or_null<IfStmt>(P);
+  const auto *If = dyn_cast_or_null<IfStmt>(P);
   if (!If || !If->getElse() || If->getConditionVariable() || If->getInit() || callsAny(If->getCond()))
     return nullptr;
   const Stmt *Mine = If->getThen() == S ? If->getThen() : If->getElse() == S ? If->getElse() : nullptr;
@@ -268,6 +268,8 @@ const CallResult *twinOf(ASTContext &Ctx, Uniformity &Uni, const CallResult &C, 
     for (const Expr *A : X->arguments())
       if (callsAny(A))
         return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  IfLine = SM.getPresumedLineNumber(SM.getFileLoc(If->getBeginLoc()));
   for (const CallResult &R : Calls.Calls)
     if (R.Call == T)
       return &R;
@@ -337,7 +339,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
     };
     std::optional<bool> Float = arithmetic(Type);
     const CallResult *Twin = nullptr;
-    const IfStmt *If = nullptr;
+    unsigned IfLine = 0;
     bool BuiltinOp = Op && Op->Sym.K == SymValue::Handle && isReductionOp(Op->Sym.Name) &&
                      Op->Sym.Name != "MPI_MAXLOC" && Op->Sym.Name != "MPI_MINLOC";
     if (std::string Why = macroProblem(Ctx, C.Call, Calls); !Why.empty())
@@ -351,7 +353,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
       Decline("a floating-point " + Op->Sym.Name.substr(4) +
               " would be reassociated by the selector's algorithms (the last bits may change); --reassociate allows "
               "it");
-    else if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller); D && !(Twin = twinOf(Ctx, Uni, C, Calls, If)))
+    else if (std::optional<Divergence> D = Uni.at(C.Call, C.Caller); D && !(Twin = twinOf(Ctx, Uni, C, Calls, IfLine)))
       Decline("every rank must make the runtime's calls alike, but " + D->Why);
     else if (!Profile)
       Decline("no machine profile is loaded (the selector is used only where a measurement shows it faster)");
@@ -380,9 +382,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
                                   " handed to the large-vector selector (" + R.To + ")",
                               (Twin ? llvm::formatv("every rank that reaches the if at line {0} runs it or the {1} "
                                                     "at line {2} (the other arm, which goes to the selector too)",
-                                                    Ctx.getSourceManager().getPresumedLineNumber(
-                                                        Ctx.getSourceManager().getFileLoc(If->getBeginLoc())),
-                                                    Twin->Function, Twin->Line)
+                                                    IfLine, Twin->Function, Twin->Line)
                                           .str()
                                     : std::string("every rank runs it alike")) +
                                   " and it reduces " + Size +
@@ -394,8 +394,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
       R.Note.Saves = vectorSaving(*V, Op->Sym.Name == "MPI_SUM");
       Plan.Calls.push_back(std::move(R));
       if (Twin)
-        Twins[C.Call] = {
-            Twin, Ctx.getSourceManager().getPresumedLineNumber(Ctx.getSourceManager().getFileLoc(If->getBeginLoc()))};
+        Twins[C.Call] = {Twin, IfLine};
     }
   }
   pairTwins(Plan, Twins);

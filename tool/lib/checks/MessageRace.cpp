@@ -23,14 +23,6 @@ namespace ompi {
 
 namespace {
 
-/// The innermost loop around S in its function, or null.
-const Stmt *loopAround(ASTContext &Ctx, const Stmt *S) {
-  for (const Stmt *P = parentStmt(Ctx, S); P; P = parentStmt(Ctx, P))
-    if (isa<ForStmt, WhileStmt, DoStmt>(P))
-      return P;
-  return nullptr;
-}
-
 /// The body of the function Call is in (the topmost statement above it).
 const Stmt *bodyAround(ASTContext &Ctx, const Stmt *Call) {
   const Stmt *S = Call;
@@ -44,9 +36,10 @@ const Stmt *bodyAround(ASTContext &Ctx, const Stmt *Call) {
 /// from the last message, and used). V a global: what other functions do
 /// with it is not looked at (a helper's loop reads it only in the helper).
 bool overwrittenUnread(ASTContext &Ctx, const CallExpr *Call, const VarDecl *V) {
-  const Stmt *Loop = loopAround(Ctx, Call);
-  if (!Loop || !V->hasLocalStorage())
+  std::vector<const Stmt *> Loops = enclosingLoops(Ctx, Call);
+  if (Loops.empty() || !V->hasLocalStorage())
     return false;
+  const Stmt *Loop = Loops.front();
   const SourceManager &SM = Ctx.getSourceManager();
   auto Within = [&](const Stmt *Outer, const Stmt *Inner) {
     return !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(), Outer->getBeginLoc()) &&
