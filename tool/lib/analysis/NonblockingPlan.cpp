@@ -452,6 +452,18 @@ std::string globalCompletionProblem(const ASTContext &Ctx, const CallExpr *W, co
   return completionProblem(Ctx, W, *Calls, Taken);
 }
 
+/// The uses of global request variable V in the whole file, and why one
+/// of them or a completion on it cannot be followed or rewritten (Calls
+/// null: the facts' question, globalCompletionProblem's).
+Storage globalStorage(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl *V, const FileResult *Calls,
+                      llvm::function_ref<bool(const CallExpr *)> Taken) {
+  Storage S = storageOf(Ctx, Owned, nullptr, V);
+  for (const CallExpr *W : S.Completions)
+    if (S.Why.empty())
+      S.Why = globalCompletionProblem(Ctx, W, Calls, Taken);
+  return S;
+}
+
 /// Why the other files of the program may reach global V's requests other
 /// than by starts and completions the tool rewrites, or "": V is the
 /// file's (internal linkage), or the program's facts say every file that
@@ -490,11 +502,8 @@ void planGlobal(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Owned
     return Plan.Declined.emplace_back(ChangeNote::at(Transform, false, C.File, C.Line, C.Column,
                                                      C.Function + " not through a persistent request", Why));
   };
-  Storage S = storageOf(Ctx, Owned, nullptr, V);
+  Storage S = globalStorage(Ctx, Owned, V, &Calls, Taken);
   std::string Why = S.Why;
-  for (const CallExpr *W : S.Completions)
-    if (Why.empty())
-      Why = globalCompletionProblem(Ctx, W, &Calls, Taken);
   if (Why.empty())
     Why = otherFilesProblem(Ctx, Program, V);
   if (!Why.empty()) {
@@ -547,11 +556,7 @@ void planGlobal(ASTContext &Ctx, Evaluator &Ev, LazyDerivedTypes &Derived, Owned
 } // namespace
 
 std::string ompi::globalRequestsProblem(ASTContext &Ctx, OwnedMemory &Owned, const VarDecl *V) {
-  Storage S = storageOf(Ctx, Owned, nullptr, V);
-  for (const CallExpr *W : S.Completions)
-    if (S.Why.empty())
-      S.Why = globalCompletionProblem(Ctx, W, nullptr, [](const CallExpr *) { return false; });
-  return S.Why;
+  return globalStorage(Ctx, Owned, V, nullptr, [](const CallExpr *) { return false; }).Why;
 }
 
 std::string ompi::requestPointerProblem(ASTContext &Ctx, OwnedMemory &Owned, const FunctionDecl *F, const VarDecl *V) {
