@@ -12,8 +12,16 @@
  * With more than two ranks, every pair (0,1), (2,3), ... runs the
  * ping-pong at the same time (an odd last rank waits).
  *
+ * And "templates.aggregate_bcast", "aggregate_bcast3" and
+ * "aggregate_bcast4": two, three or four MPI_Bcast of equal parts on
+ * MPI_COMM_WORLD against the one broadcast of mpiopt_agg_bcast (no
+ * header: "bytes" is the parts' sum, 4 to 1024), the root taking turns
+ * round the ranks from one group to the next (so a group waits for the
+ * last one to arrive, as a program's next use of the values would);
+ * microseconds per group.
+ *
  *   mpiexec -n 2 ./aggregate_tune [ROUNDS]
- * Prints one JSON object per size on rank 0:
+ * Prints one JSON object per family and size on rank 0:
  *   {"family": "aggregate3", "bytes": B, "generic_us": G, "template_us": T} */
 #include <mpi.h>
 #include <stdio.h>
@@ -76,10 +84,41 @@ static double round_of(int k, void *a, void *b, int n, int iters, int tpl) {
   return (MPI_Wtime() - t0) / iters * 1e6 / 2;
 }
 
+/* One round of iters groups of k broadcasts of n bytes in all, generic or
+   fused (tpl); microseconds per group. */
+static double bcast_round(int k, void *a, void *b, int n, int iters, int tpl) {
+  int size, i, j, at[4], len[4];
+  char *x = a;
+  MPI_Comm w = MPI_COMM_WORLD;
+  double t0;
+  (void)b;
+  MPI_Comm_size(w, &size);
+  cut(n, k, at, len);
+  MPI_Barrier(w);
+  t0 = MPI_Wtime();
+  for (i = 0; i < iters; i++) {
+    int root = i % size;
+    if (tpl && k == 2)
+      mpiopt_agg_bcast(2, root, w, (void *)x, len[0], MPI_BYTE, (void *)(x + at[1]), len[1], MPI_BYTE);
+    else if (tpl && k == 3)
+      mpiopt_agg_bcast(3, root, w, (void *)x, len[0], MPI_BYTE, (void *)(x + at[1]), len[1], MPI_BYTE,
+                       (void *)(x + at[2]), len[2], MPI_BYTE);
+    else if (tpl)
+      mpiopt_agg_bcast(4, root, w, (void *)x, len[0], MPI_BYTE, (void *)(x + at[1]), len[1], MPI_BYTE,
+                       (void *)(x + at[2]), len[2], MPI_BYTE, (void *)(x + at[3]), len[3], MPI_BYTE);
+    else
+      for (j = 0; j < k; j++)
+        MPI_Bcast(x + at[j], len[j], MPI_BYTE, root, w);
+  }
+  return (MPI_Wtime() - t0) / iters * 1e6;
+}
+
 int main(int argc, char **argv) {
   /* the packed messages' sizes, their headers (one int per part) included */
   static const int sizes[] = {8, 16, 32, 48, 64, 128, 256, 512, 1024};
+  static const int bsizes[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
   static const char *const families[] = {"aggregate", "aggregate3", "aggregate4"};
+  static const char *const bfamilies[] = {"aggregate_bcast", "aggregate_bcast3", "aggregate_bcast4"};
   const int nsizes = (int)(sizeof sizes / sizeof *sizes);
   int size, rounds = tune_start(&argc, &argv, "aggregate_tune", &size), k, parts;
   char *a = calloc(1024, 1), *b = calloc(1024, 1);
@@ -91,6 +130,10 @@ int main(int argc, char **argv) {
       if (sizes[k] >= parts * (int)sizeof(int))
         tune_measure(families[parts - 2], sizes[k], round_of, parts, a, b, sizes[k] - parts * (int)sizeof(int), 5000,
                      rounds, g, t);
+  for (parts = 2; parts <= 4; parts++)
+    for (k = 0; k < (int)(sizeof bsizes / sizeof *bsizes); k++)
+      if (bsizes[k] >= parts)
+        tune_measure(bfamilies[parts - 2], bsizes[k], bcast_round, parts, a, b, bsizes[k], 5000, rounds, g, t);
   free(a);
   free(b);
   free(g);

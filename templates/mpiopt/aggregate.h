@@ -148,4 +148,73 @@ static MPIOPT_INLINE int mpiopt_agg_recv(int k, int source, MPI_Comm comm, ...) 
   return MPI_SUCCESS;
 }
 
+/* Broadcasts (ompi-opt's broadcast-fusion; what it proves is in
+ * tool/lib/analysis/BroadcastPlan.h): adjacent MPI_Bcast statements from
+ * one root on one communicator become one broadcast of their parts,
+ *
+ *   MPI_Bcast(&n, 1, MPI_INT, 0, comm);
+ *   MPI_Bcast(&tol, 1, MPI_DOUBLE, 0, comm);
+ *     -> mpiopt_agg_bcast(2, 0, comm, (void *)(&n), (int)(1), (MPI_Datatype)(MPI_INT),
+ *                         (void *)(&tol), (int)(1), (MPI_Datatype)(MPI_DOUBLE));
+ *
+ * each part (buffer, count, predefined datatype). MPI requires every
+ * process's count and datatype to match the root's, so every process
+ * computes the same size: the root packs the parts, one MPI_Bcast of
+ * that many bytes moves them, the others unpack them in order (a later
+ * part over an earlier one's bytes lands last, as the separate calls
+ * left it). More than MPIOPT_AGG_MAX bytes in all (the sizes are known
+ * only at run time), an intercommunicator, or a part the template cannot
+ * size: the separate calls, as written. Saves all but one broadcast's
+ * latency (a tree of them at scale) for two copies of a few hundred
+ * bytes. The parts travel as bytes: a heterogeneous system that converts
+ * representations is not supported. */
+static MPIOPT_INLINE int mpiopt_agg_bcast(int k, int root, MPI_Comm comm, ...) {
+  struct mpiopt_agg_part p[MPIOPT_AGG_PARTS];
+  unsigned char msg[MPIOPT_AGG_MAX];
+  size_t used = 0;
+  int i, ok = k >= 1 && k <= MPIOPT_AGG_PARTS, me = -1, inter = 1, rc;
+  va_list ap;
+  va_start(ap, comm);
+  for (i = 0; ok && i < k; i++) {
+    p[i].buf = va_arg(ap, void *);
+    p[i].count = va_arg(ap, int);
+    p[i].type = va_arg(ap, MPI_Datatype);
+    ok = MPI_Type_size(p[i].type, &p[i].size) == MPI_SUCCESS && p[i].count >= 0 &&
+         (size_t)p[i].count * (size_t)p[i].size <= MPIOPT_AGG_MAX - used;
+    if (ok)
+      used += (size_t)p[i].count * (size_t)p[i].size;
+  }
+  va_end(ap);
+  if (ok && MPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter && MPI_Comm_rank(comm, &me) == MPI_SUCCESS &&
+      me >= 0) {
+    size_t at = 0, total = used;
+    for (i = 0; i < k && me == root; i++) {
+      size_t bytes = (size_t)p[i].count * (size_t)p[i].size;
+      if (bytes > 0)
+        memcpy(msg + at, p[i].buf, bytes);
+      at += bytes;
+    }
+    rc = MPI_Bcast(msg, (int)total, MPI_BYTE, root, comm);
+    for (i = 0, at = 0; i < k && me != root && rc == MPI_SUCCESS; i++) {
+      size_t bytes = (size_t)p[i].count * (size_t)p[i].size;
+      if (bytes > 0)
+        memcpy(p[i].buf, msg + at, bytes);
+      at += bytes;
+    }
+    return rc;
+  }
+  /* the separate calls, each made as written (an error in one, under
+     MPI_ERRORS_RETURN, does not stop the next) */
+  va_start(ap, comm);
+  for (i = 0, rc = MPI_SUCCESS; i < k && i < MPIOPT_AGG_PARTS; i++) {
+    void *buf = va_arg(ap, void *);
+    int count = va_arg(ap, int);
+    MPI_Datatype type = va_arg(ap, MPI_Datatype);
+    int r = MPI_Bcast(buf, count, type, root, comm);
+    rc = rc == MPI_SUCCESS ? r : rc;
+  }
+  va_end(ap);
+  return rc;
+}
+
 #endif /* MPIOPT_AGGREGATE_H */

@@ -229,6 +229,20 @@ PY
     ok "aggregate_cases.c: $na groups as one message; same output with $impl on $n ranks"
     ;;
 
+  bcast-fusion)
+    # broadcast-fusion on bcast_cases.c with a profile in which the fused
+    # broadcast wins: 7 groups (parameters, overlapping buffers, counts known
+    # only at run time, one over 1 KiB, a time loop, a split communicator,
+    # an intercommunicator) become one call each; the same output.
+    impl=$1 n=$2
+    MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-bcast.json" \
+      build_pair "$impl" "$E2E_SRC/bcast_cases.c" broadcast
+    nb=$(grep -c "broadcast-fusion: [0-9] MPI_Bcast at .* as one broadcast" report.txt || true)
+    [ "$nb" -eq 7 ] || { cat report.txt; fail "expected 7 groups as one broadcast, found $nb"; }
+    same_output "$impl" "$n" ./plain ./broadcast
+    ok "bcast_cases.c: $nb groups as one broadcast; same output with $impl on $n ranks"
+    ;;
+
   peers)
     # peer-templates and sendrecv-pairing on peer_cases.c with a profile in
     # which the templates win at every size: 6 calls with MPI_PROC_NULL

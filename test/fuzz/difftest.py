@@ -14,7 +14,7 @@ generator that only produces code the tool leaves alone shows up.
 ompi-cc builds with each MPI's shipped machine profile (profiles/), to which
 the tester adds persistent requests and the self and null peers' templates
 winning at every size (peers known only at run time included), and message
-aggregation winning at every size: the shipped profiles measured no win for some of
+aggregation and broadcast fusion winning at every size: the shipped profiles measured no win for some of
 them, and a transformation no profile chooses must still never change a
 result. Programs of odd seeds keep the shipped choice for nonblocking starts
 (their waits stay MPI calls, which communication-overlap may move).
@@ -68,7 +68,8 @@ def profile_for(impl, nonblocking=True):
             if nonblocking or family != "persistent_nonblocking":
                 profile.setdefault("templates", {})[family] = PERSISTENT_WINS
         for family in ("null", "null_sendrecv", "self_sendrecv", "self_replace", "sendrecv_pair",
-                       "self_sendrecv_miss", "aggregate", "aggregate3", "aggregate4"):
+                       "self_sendrecv_miss", "aggregate", "aggregate3", "aggregate4", "aggregate_bcast",
+                       "aggregate_bcast3", "aggregate_bcast4"):
             profile["templates"][family] = PERSISTENT_WINS
         # The self template's check where peers are known only at run time: free.
         profile["templates"]["self_sendrecv_check"] = [{"bytes": 0, "generic_us": 0.001, "template_us": 0.001}]
@@ -144,7 +145,7 @@ class Tester:
         self.a = args
         self.ompi_cc = args.ompi_cc
         self.counts = {"programs": 0, "transformed": 0, "fused": 0, "deferred": 0, "planned": 0, "templates": 0,
-                       "persistent": 0, "nonblocking": 0, "peers": 0, "moved": 0, "aggregated": 0, "wrapped": 0, "runs": 0, "invalid": 0, "split": 0}
+                       "persistent": 0, "nonblocking": 0, "peers": 0, "moved": 0, "aggregated": 0, "broadcasts": 0, "wrapped": 0, "runs": 0, "invalid": 0, "split": 0}
         self.failures = []
         self.split = False  # build the program as two files (every --split-every-th program)
         self.nonblocking = True  # nonblocking starts through caches (every other program)
@@ -227,6 +228,8 @@ class Tester:
                 moved = len(re.findall(r"communication-overlap: MPI_\w+ (?:moved down|posted earlier)", err))
                 aggregated = len(re.findall(r"message-aggregation: \d+ MPI_\w+ at lines \d+-\d+ \([^)]*\) as one", err))
                 self.counts["aggregated"] += aggregated
+                broadcasts = len(re.findall(r"broadcast-fusion: \d+ MPI_Bcast at lines \d+-\d+ \([^)]*\) as one", err))
+                self.counts["broadcasts"] += broadcasts
                 self.counts["wrapped"] += len(re.findall(r"a (?:call of the wrapper|use of the macro) \w+ \([^)]*\), written here", err))
                 self.counts["peers"] += peers
                 self.counts["moved"] += moved
@@ -235,7 +238,7 @@ class Tester:
                 self.counts["persistent"] += persistent
                 self.counts["nonblocking"] += nonblocking
                 self.counts["transformed"] += (1 if fused + deferred + planned + templates + persistent + peers +
-                                               nonblocking + moved + aggregated else 0)
+                                               nonblocking + moved + aggregated + broadcasts else 0)
             built[impl] = (plain, opt)
         for impl, n in configs:
             plain, opt = built[impl]
@@ -421,11 +424,11 @@ class Tester:
             kinds[k] = kinds.get(k, 0) + 1
         print("difftest: %d programs (seeds %d..%d), %d transformed (%d fusions, %d deferrals, %d planned "
               "collectives, %d datatype templates, %d persistent requests, %d nonblocking starts through caches, "
-              "%d peer templates and pairs, %d calls moved for overlap, %d groups of messages as one, %d wrapper calls "
+              "%d peer templates and pairs, %d calls moved for overlap, %d groups of messages as one, %d groups of broadcasts as one, %d wrapper calls "
               "changed as MPI calls), %d built as two files, %d runs, %.0f s" %
               (c["programs"], self.a.seed, self.a.seed + self.a.count - 1, c["transformed"], c["fused"],
                c["deferred"], c["planned"], c["templates"], c["persistent"], c["nonblocking"], c["peers"],
-               c["moved"], c["aggregated"], c["wrapped"], c["split"], c["runs"], time.time() - t0))
+               c["moved"], c["aggregated"], c["broadcasts"], c["wrapped"], c["split"], c["runs"], time.time() - t0))
         print("difftest: %d divergences, %d crashes, %d hangs, %d compile failures, %d fallbacks; "
               "%d invalid programs" % (kinds.get("divergence", 0), kinds.get("crash", 0), kinds.get("hang", 0),
                                        kinds.get("compile", 0), kinds.get("fallback", 0), c["invalid"]))

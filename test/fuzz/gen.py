@@ -98,6 +98,9 @@ class Gen:
         # runtime's selector), on every rank alike or as the root's and the
         # others' in the two arms of an if: a stream of its own.
         self.vr = random.Random(seed * 229373 + 13)
+        # Runs of adjacent broadcasts from one root (what broadcast-fusion
+        # fuses), and the shapes it must leave alone: a stream of its own.
+        self.bf = random.Random(seed * 262139 + 15)
         self.shape_type = False
 
     # --- names and values -------------------------------------------------
@@ -298,6 +301,8 @@ class Gen:
 
     def statement(self, f, out, uniform):
         self.depth += 1
+        if self.bf.random() < 0.06:
+            self.bcast_group(f, out)
         w = self.r.randint(0, 99)
         deep = self.depth > 3
         if w < 34:
@@ -1023,6 +1028,76 @@ class Gen:
             self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
             return
         self.branch_on(f, out, "%s > 1" % v, False)
+
+    def bcast_group(self, f, out):
+        """Two to five adjacent MPI_Bcast statements from one root (0, the
+        last rank, or one that takes turns in a loop) of fresh variables
+        each rank sets differently: scalars of four types, parts of one
+        array (overlapping, or an element's address), heap memory, a count
+        broadcast just before the payload that uses it (which must stay
+        separate), a payload over 1 KiB, and sometimes the root's and the
+        others' copies of the run in the two arms of an if."""
+        g = self.bf
+        comm = g.choice(self.comms)
+        loop = g.random() < 0.25
+        idx = self.fresh("bi")
+        if comm == "chalf":
+            root = "0"
+        else:
+            root = g.choice(["0", "size - 1", "%s %% size" % idx if loop else "0"])
+        decls, calls, uses = [], [], []
+        for _ in range(g.randint(2, 5)):
+            kind = g.choice(["int", "long", "double", "char", "array", "overlap", "heap", "count", "big"])
+            v = self.fresh("bv")
+            if kind in ("int", "long", "double"):
+                decls.append("%s %s = (%s)(rank * 3 + %d);" % (kind, v, kind, g.randint(0, 9)))
+                calls.append("MPI_Bcast(&%s, 1, %s, %s, %s);" % (v, TYPES[kind][0], root, comm))
+                uses.append("mix((long)%s);" % v)
+            elif kind == "char":
+                decls.append("char %s[6] = {(char)('a' + rank), 'b', 'c', 'd', 'e', 0};" % v)
+                calls.append("MPI_Bcast(%s, 6, MPI_CHAR, %s, %s);" % (v, root, comm))
+                uses.append("mix((long)%s[0] + %s[4]);" % (v, v))
+            elif kind in ("array", "overlap"):
+                decls.append("int %s[4] = {rank, rank + 1, rank * 2, %d};" % (v, g.randint(0, 9)))
+                calls.append("MPI_Bcast(%s, 3, MPI_INT, %s, %s);" % (v, root, comm))
+                if kind == "overlap":
+                    calls.append("MPI_Bcast(&%s[%d], 2, MPI_INT, %s, %s);" % (v, g.randint(1, 2), root, comm))
+                uses.append("mix((long)%s[0] + %s[1] * 7 + %s[2] * 49 + %s[3] * 343);" % (v, v, v, v))
+            elif kind == "heap":
+                decls.append("double *%s = xalloc(3 * sizeof(double));" % v)
+                decls.append("%s[0] = rank; %s[1] = 1.5; %s[2] = rank * 0.25;" % (v, v, v))
+                calls.append("MPI_Bcast(%s, 3, MPI_DOUBLE, %s, %s);" % (v, root, comm))
+                uses.append("mix((long)(%s[0] * 4 + %s[2] * 8)); free(%s);" % (v, v, v))
+            elif kind == "count":
+                n = self.fresh("bn")
+                decls.append("int %s = 2 + rank %% 2;" % n)
+                decls.append("long %s[4] = {rank, rank, rank, rank};" % v)
+                calls.append("MPI_Bcast(&%s, 1, MPI_INT, %s, %s);" % (n, root, comm))
+                calls.append("MPI_Bcast(%s, %s, MPI_LONG, %s, %s);" % (v, n, root, comm))
+                uses.append("mix(%s + %s[0] + %s[1] * 3 + %s[3] * 9);" % (n, v, v, v))
+            else:
+                m = g.choice([140, "argc_copy * 150", "argc_copy * 100"])
+                decls.append("static double %s[160];" % v)
+                decls.append("for (int %s_i = 0; %s_i < 160; %s_i++) %s[%s_i] = rank + %s_i;" % (v, v, v, v, v, v))
+                calls.append("MPI_Bcast(%s, %s, MPI_DOUBLE, %s, %s);" % (v, m, root, comm))
+                uses.append("mix((long)(%s[0] + %s[139]));" % (v, v))
+        if loop:
+            out.append("for (int %s = 0; %s < %d; %s++) {" % (idx, idx, g.randint(2, 3), idx))
+        out.append("{")
+        out.extend("  " + d for d in decls)
+        if g.random() < 0.2:
+            # the root's copy and the others' (the same run in each arm)
+            out.append("  if (rank == %s) {" % root if comm != "chalf" else "  if (rank < 2) {")
+            out.extend("    " + c for c in calls)
+            out.append("  } else {")
+            out.extend("    " + c for c in calls)
+            out.append("  }")
+        else:
+            out.extend("  " + c for c in calls)
+        out.extend("  " + u for u in uses)
+        out.append("}")
+        if loop:
+            out.append("}")
 
     def heap_if(self, f, out):
         """Heap memory one pointer owns (a global or a local), filled with

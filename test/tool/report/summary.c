@@ -6,22 +6,24 @@
 // RUN: %ompi-opt --summary --profile=%inputs/profile-peers.json %s %S/../analysis/broadcast.c -- %mpich_cflags | FileCheck --match-full-lines %s
 // CHECK: ompi-opt summary: 36 communication call sites in 2 files
 // CHECK-NEXT:      8   22%  changed
-// CHECK-NEXT:     20   56%  declined (a transformation looked and said why not)
-// CHECK-NEXT:      8   22%  not considered (no transformation handles the call)
+// CHECK-NEXT:     26   72%  declined (a transformation looked and said why not)
+// CHECK-NEXT:      2    6%  not considered (no transformation handles the call)
 // CHECK-EMPTY:
 // CHECK-NEXT: Changed, by transformation:
 // CHECK-NEXT:      6   17%  reduction-fusion
 // CHECK-NEXT:                 broadcast.c:30, broadcast.c:31, broadcast.c:44, ...
 // The two calls one MPI_Sendrecv replaces both count as changed:
 // CHECK-NEXT:      2    6%  sendrecv-pairing
-// CHECK-NEXT:                 summary.c:[[#@LINE+43]], summary.c:[[#@LINE+44]]
+// CHECK-NEXT:                 summary.c:[[#@LINE+45]], summary.c:[[#@LINE+46]]
 // CHECK:      Declined, by reason (a site declined by several transformations counts under each):
 // The reason's details (which branch, which line) are left out of its class:
 // CHECK:     16   44%  reduction-fusion: only some ranks may run it, so fusing it would change their sequence of collectives and not the others'
 // CHECK-NEXT:                 broadcast.c:76, broadcast.c:77, broadcast.c:79, ...
+// A broadcast alone is declined, and says what would let it change:
+// CHECK:      6   17%  broadcast-fusion: no other MPI_Bcast from the same root on the same communicator is next to it
 // CHECK:      2    6%  lazy-deferral: its result is used at line N before any other reduction could join it
 // CHECK:      Not considered, by call:
-// CHECK-NEXT:      6   17%  MPI_Bcast
+// CHECK-NEXT:      1    3%  MPI_Barrier
 //
 // The same from JSON reports written earlier (what ompi-cc --ompi-summary
 // reads at link), counting the fused and paired calls alike:

@@ -32,8 +32,8 @@ struct WrittenReader : RecursiveASTVisitor<WrittenReader> {
   const VarDecl *Obj, *Status;
   bool Buffer = false; ///< visiting the buffer argument
   std::optional<WrittenRead> Found;
-  /// Operands of &, and an array named as the buffer (a, a + k): their
-  /// address is no read.
+  /// Operands of & (and arrays in &a[k]), and an array named as the buffer
+  /// (a, a + k): their address is no read.
   std::set<const DeclRefExpr *> Addressed;
 
   bool VisitDeclRefExpr(DeclRefExpr *D) {
@@ -49,9 +49,17 @@ struct WrittenReader : RecursiveASTVisitor<WrittenReader> {
     return !Found;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->getOpcode() == UO_AddrOf)
-      if (const auto *D = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()))
+    if (U->getOpcode() == UO_AddrOf) {
+      const Expr *Sub = U->getSubExpr()->IgnoreParens();
+      // &a[k] of an array a: its address, no read of a (k is read, and
+      // visited on its own).
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(Sub))
+        if (const auto *D = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+            D && D->getType()->isArrayType())
+          Addressed.insert(D);
+      if (const auto *D = dyn_cast<DeclRefExpr>(Sub))
         Addressed.insert(D);
+    }
     return U->getOpcode() != UO_Deref || throughPointer();
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {

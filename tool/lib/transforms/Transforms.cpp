@@ -14,6 +14,8 @@ static const std::vector<TransformInfo> Registry = {
     {"lazy-deferral", "defer the remaining reductions to the lazy runtime; wait at each force point", runLazyDeferral},
     {"message-aggregation", "send adjacent small messages to one peer as one packed message, and receive them alike",
      runMessageAggregation},
+    {"broadcast-fusion", "broadcast adjacent MPI_Bcast calls from one root as one packed broadcast",
+     runBroadcastFusion},
     {"datatype-templates", "send and receive derived datatypes of known shape through compiled pack loops",
      runDatatypeTemplates},
     {"planned-collectives",

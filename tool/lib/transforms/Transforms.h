@@ -72,6 +72,7 @@ llvm::Error addPrologue(TransformContext &TC);
 llvm::Error runReductionFusion(TransformContext &TC);       // ReductionFusion.cpp
 llvm::Error runLazyDeferral(TransformContext &TC);          // LazyDeferral.cpp
 llvm::Error runMessageAggregation(TransformContext &TC);    // MessageAggregation.cpp
+llvm::Error runBroadcastFusion(TransformContext &TC);       // BroadcastFusion.cpp
 llvm::Error runDatatypeTemplates(TransformContext &TC);     // DatatypeTemplates.cpp
 llvm::Error runPlannedCollectives(TransformContext &TC);    // PlannedCollectives.cpp
 llvm::Error runVectorReductions(TransformContext &TC);      // VectorReductions.cpp
