@@ -110,6 +110,8 @@ assert [q["bytes"] for q in t["persistent"]][0] == 0 and all("block" not in q fo
 assert t["null"] and t["null_sendrecv"] and t["self_sendrecv"] and t["self_replace"]
 assert [q["bytes"] for q in t["aggregate"]] == [8, 16, 32, 48, 64, 128, 256, 512, 1024]
 assert [q["bytes"] for q in t["aggregate3"]] == [q["bytes"] for q in t["aggregate4"]] == [16, 32, 48, 64, 128, 256, 512, 1024]
+assert all([q["bytes"] for q in t[f]] == [4, 8, 16, 32, 64, 128, 256, 512, 1024]
+           for f in ("aggregate_bcast", "aggregate_bcast3", "aggregate_bcast4"))
 assert all(t[f + "_indexed"] and t[f] for f in ("bcast", "gather", "scatter", "alltoall")) and t["indexed"]
 c = p["collectives"]
 assert c["alltoallv"] and c["allgatherv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}

@@ -164,7 +164,13 @@ void ompi::writeSummary(llvm::raw_ostream &OS, const std::vector<FileResult> &Fi
           if (auto O = Sites.find({N.File, L, Col}); O != Sites.end())
             O->second.Changed.insert(N.Transform);
       } else {
-        It->second.Declined.insert(N.Transform + ": " + reasonClass(N.Why, It->second.C));
+        // A declined group (broadcasts that stay separate) declines each
+        // of its calls.
+        std::string Reason = N.Transform + ": " + reasonClass(N.Why, It->second.C);
+        It->second.Declined.insert(Reason);
+        for (auto [L, Col] : N.Also)
+          if (auto O = Sites.find({N.File, L, Col}); O != Sites.end())
+            O->second.Declined.insert(Reason);
       }
     }
   std::map<std::string, std::vector<const Site *>> Changed, Declined, Untouched;
