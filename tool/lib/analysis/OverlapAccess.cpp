@@ -28,6 +28,10 @@ Place OverlapMemory::pointee(const Expr *E) {
   }
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     return lvaluePlace(U->getSubExpr());
+  // An array that is an element or a field (u[0] of double u[N][M], s.buf),
+  // its address taken by decay: where it lies.
+  if (E && E->getType()->isArrayType() && isa<ArraySubscriptExpr, MemberExpr>(E))
+    return lvaluePlace(E);
   const VarDecl *V = namedVar(E);
   if (!V)
     return {};

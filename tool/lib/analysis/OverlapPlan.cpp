@@ -1,5 +1,6 @@
 //===- OverlapPlan.cpp - Completions later, receives earlier --------------===//
 #include "analysis/OverlapPlan.h"
+#include "analysis/HaloSplit.h"
 #include "analysis/NonblockingPlan.h"
 #include "analysis/OverlapAccess.h"
 #include "analysis/OwnedMemory.h"
@@ -513,6 +514,12 @@ Planner::Scan Planner::scanDown(const CompoundStmt *B, unsigned From, const Call
     }
     if (auto Y = blocksWait(S, Req, G, W.Caller, &R.Mpi)) {
       R.Stop = *Y;
+      std::vector<const VarDecl *> Filled; // the receives' buffers: guards every access meets
+      for (const Guard &Gd : G)
+        if (!Gd.WritesOnly && Gd.At.K != Place::Anywhere && Gd.At.Var)
+          Filled.push_back(Gd.At.Var);
+      if (std::optional<std::string> H = haloSplitHint(Ctx, S, Filled))
+        R.Stop += "; " + *H;
       break;
     }
   }
