@@ -101,6 +101,11 @@ class Gen:
         # Runs of adjacent broadcasts from one root (what broadcast-fusion
         # fuses), and the shapes it must leave alone: a stream of its own.
         self.bf = random.Random(seed * 262139 + 15)
+        # A grid's halo rows received into the grid itself (u[0], u[R + 1]:
+        # elements of a 2-D array as buffers), then work on other arrays and
+        # a stencil over the grid (communication-overlap and its split hint):
+        # a stream of its own.
+        self.hg = random.Random(seed * 294001 + 17)
         self.shape_type = False
 
     # --- names and values -------------------------------------------------
@@ -303,6 +308,8 @@ class Gen:
         self.depth += 1
         if self.bf.random() < 0.06:
             self.bcast_group(f, out)
+        if self.hg.random() < 0.04:
+            self.grid_halo(f, out)
         w = self.r.randint(0, 99)
         deep = self.depth > 3
         if w < 34:
@@ -1028,6 +1035,42 @@ class Gen:
             self.both_arms(f, out, "%s > 1" % v, [self.signature() for _ in range(self.r.randint(1, 2))])
             return
         self.branch_on(f, out, "%s > 1" % v, False)
+
+    def grid_halo(self, f, out):
+        """A ring exchange of a grid's edge rows into its halo rows (the
+        buffers u[0], u[R + 1], u[1], u[R]), completed by one MPI_Waitall,
+        then a loop on a scratch array (which the wait may pass), sometimes
+        a write of a sent row or a read of a received one (which it may
+        not), and a stencil over the grid."""
+        g = self.hg
+        rows, cols = g.randint(2, 5), g.randint(3, 6)
+        u, w, q, i, j = (self.fresh(x) for x in ("gu", "gw", "gq", "gi", "gj"))
+        out.append("{")
+        out.append("  double %s[%d][%d], %s[%d][%d], %s[%d];" % (u, rows + 2, cols, w, rows + 2, cols, q, cols))
+        out.append("  MPI_Request %s_r[4];" % u)
+        out.append("  for (int %s = 0; %s < %d; %s++)" % (i, i, rows + 2, i))
+        out.append("    for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s[%s][%s] = rank * 100 + %s * 10 + %s;"
+                   % (j, j, cols, j, u, i, j, w, i, j, i, j))
+        right, left = "(rank + 1) % size", "(rank + size - 1) % size"
+        out.append("  MPI_Irecv(%s[0], %d, MPI_DOUBLE, %s, 21, MPI_COMM_WORLD, &%s_r[0]);" % (u, cols, left, u))
+        out.append("  MPI_Irecv(%s[%d], %d, MPI_DOUBLE, %s, 22, MPI_COMM_WORLD, &%s_r[1]);" % (u, rows + 1, cols, right, u))
+        out.append("  MPI_Isend(%s[%d], %d, MPI_DOUBLE, %s, 21, MPI_COMM_WORLD, &%s_r[2]);" % (u, rows, cols, right, u))
+        out.append("  MPI_Isend(%s[1], %d, MPI_DOUBLE, %s, 22, MPI_COMM_WORLD, &%s_r[3]);" % (u, cols, left, u))
+        out.append("  MPI_Waitall(4, %s_r, MPI_STATUSES_IGNORE);" % u)
+        out.append("  for (int %s = 0; %s < %d; %s++) %s[%s] = %s * 0.5 + rank;" % (j, j, cols, j, q, j, j))
+        kind = g.randint(0, 3)
+        if kind == 1:
+            out.append("  %s[1][0] += 1.0;" % u)  # a sent row: the wait may not pass this
+        elif kind == 2:
+            out.append("  %s[0] += %s[0][0];" % (q, u))  # a received row: nor this
+        out.append("  for (int %s = 1; %s <= %d; %s++)" % (i, i, rows, i))
+        out.append("    for (int %s = 1; %s < %d; %s++)" % (j, j, cols - 1, j))
+        out.append("      %s[%s][%s] = %s[%s - 1][%s] + %s[%s + 1][%s] + %s[%s][%s - 1] + %s[%s][%s + 1] + %s[%s];"
+                   % (w, i, j, u, i, j, u, i, j, u, i, j, u, i, j, q, j))
+        out.append("  for (int %s = 0; %s < %d; %s++)" % (i, i, rows + 2, i))
+        out.append("    for (int %s = 0; %s < %d; %s++) mix((long)%s[%s][%s] + (long)%s[%s][%s] * 3);"
+                   % (j, j, cols, j, w, i, j, u, i, j))
+        out.append("}")
 
     def bcast_group(self, f, out):
         """Two to five adjacent MPI_Bcast statements from one root (0, the
