@@ -34,37 +34,55 @@ std::string text(ASTContext &Ctx, const Expr *E) {
   return E ? fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), E) : std::string();
 }
 
-/// Whether B follows A with nothing but blanks between, from the same root
-/// on the same communicator as written.
-bool joins(ASTContext &Ctx, const CallResult &A, const CallResult &B) {
-  if (A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID() || !onlyBlanksBetween(Ctx, A.Call, B.Call))
+/// Whether B (statement SB) follows A (statement SA) with nothing but
+/// blanks between, from the same root on the same communicator as written.
+bool joins(ASTContext &Ctx, const Stmt *SA, const CallResult &A, const Stmt *SB, const CallResult &B) {
+  if (A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID() || !onlyBlanksBetween(Ctx, SA, SB))
     return false;
   std::string RA = text(Ctx, A.expr(Role::Root)), CA = text(Ctx, A.expr(Role::Comm));
   return !RA.empty() && !CA.empty() && RA == text(Ctx, B.expr(Role::Root)) && CA == text(Ctx, B.expr(Role::Comm));
 }
 
-/// The runs of adjacent broadcasts from one root on one communicator, in
-/// the order the file's calls come (a run of one: a broadcast alone).
-std::vector<std::vector<const CallResult *>> runs(ASTContext &Ctx, const FileResult &Calls) {
+/// The block whose statement call CE is (its value discarded, a cast to
+/// void too), or null.
+const CompoundStmt *blockOf(ASTContext &Ctx, const CallExpr *CE) {
+  const Stmt *S = CE, *P = parentStmt(Ctx, CE);
+  while (P && (isa<ParenExpr>(P) || (isa<CStyleCastExpr>(P) && cast<CStyleCastExpr>(P)->getType()->isVoidType()))) {
+    S = P;
+    P = parentStmt(Ctx, P);
+  }
+  const auto *B = dyn_cast_or_null<CompoundStmt>(P);
+  return B && broadcastStatement(S) == CE ? B : nullptr;
+}
+
+/// A run of adjacent broadcasts from one root on one communicator (one
+/// call: a broadcast alone), or a call that is no statement of a block.
+struct Run {
+  std::vector<const CallResult *> Calls;
+  bool Statement = true;
+};
+
+/// The runs of the file's broadcasts.
+std::vector<Run> runs(ASTContext &Ctx, const FileResult &Calls) {
   std::map<const CallExpr *, const CallResult *> Facts;
   std::vector<const CompoundStmt *> Blocks;
-  std::vector<std::vector<const CallResult *>> Out;
+  std::vector<Run> Out;
   for (const CallResult &C : Calls.Calls) {
     if (!C.Call || C.Function != "MPI_Bcast")
       continue;
-    Facts[C.Call] = &C;
-    const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call));
-    if (!B) // a call that is no statement of a block: alone
-      Out.push_back({&C});
-    else if (!llvm::is_contained(Blocks, B))
+    const CompoundStmt *B = blockOf(Ctx, C.Call);
+    if (!B)
+      Out.push_back({{&C}, false});
+    else if (Facts.emplace(C.Call, &C).second && !llvm::is_contained(Blocks, B))
       Blocks.push_back(B);
   }
   for (const CompoundStmt *B : Blocks) {
-    std::vector<const CallResult *> Run;
+    Run R;
+    const Stmt *Last = nullptr; // the statement of R's last call
     auto Flush = [&] {
-      if (!Run.empty())
-        Out.push_back(Run);
-      Run.clear();
+      if (!R.Calls.empty())
+        Out.push_back(R);
+      R.Calls.clear();
     };
     for (const Stmt *S : B->body()) {
       const CallExpr *CE = broadcastStatement(S);
@@ -73,22 +91,20 @@ std::vector<std::vector<const CallResult *>> runs(ASTContext &Ctx, const FileRes
         Flush();
         continue;
       }
-      if (!Run.empty() && !joins(Ctx, *Run.back(), *It->second))
+      if (!R.Calls.empty() && !joins(Ctx, Last, *R.Calls.back(), S, *It->second))
         Flush();
-      Run.push_back(It->second);
+      R.Calls.push_back(It->second);
+      Last = S;
     }
     Flush();
   }
-  // Calls in a block but not statements of it (a call in an expression).
-  for (const auto &[CE, C] : Facts)
-    if (!llvm::any_of(Out, [&](const auto &R) { return llvm::is_contained(R, C); }))
-      Out.push_back({C});
   return Out;
 }
 
 /// A run and what the plan learns of it.
 struct Candidate {
   std::vector<const CallResult *> Calls;
+  bool Statement = true;        ///< a statement of a block (else its value is used)
   std::string Problem;          ///< why it is no group ("" when it is one)
   std::string Types;            ///< the datatypes, in order
   std::optional<int64_t> Bytes; ///< the parts' bytes, when known at compile time
@@ -117,6 +133,11 @@ std::string orderProblem(ASTContext &Ctx, const Candidate &G) {
 /// Fill G's datatypes and bytes, or say why it is no group.
 void examine(ASTContext &Ctx, Uniformity &Uni, Candidate &G) {
   const CallResult &F = *G.Calls.front();
+  if (!G.Statement) {
+    G.Problem = "its value is used, or it is no statement of a block: only broadcasts written as statements of one "
+                "block are fused";
+    return;
+  }
   if (G.Calls.size() < 2) {
     G.Problem = "no other MPI_Bcast from the same root on the same communicator is next to it (adjacent statements "
                 "of one block, nothing between): only adjacent broadcasts are fused";
@@ -190,9 +211,8 @@ ChangeNote note(const Candidate &G, bool Applied, std::string Why) {
     N.Kind = NoteKind::Template;
     N.Saves = llvm::formatv("{0} of {1} broadcasts per execution", G.Calls.size() - 1, G.Calls.size());
   }
-  if (Applied || G.Calls.size() > 1)
-    for (size_t I = 1; I < G.Calls.size(); ++I)
-      N.Also.push_back({G.Calls[I]->Line, G.Calls[I]->Column});
+  for (size_t I = 1; I < G.Calls.size(); ++I) // a group that stays separate declines each of its calls
+    N.Also.push_back({G.Calls[I]->Line, G.Calls[I]->Column});
   return N;
 }
 
@@ -202,9 +222,10 @@ BroadcastPlan ompi::planBroadcastFusion(ASTContext &Ctx, Uniformity &Uni, const 
                                         const MachineProfile *Profile,
                                         llvm::function_ref<bool(const CallExpr *)> Taken) {
   BroadcastPlan Plan;
-  for (auto &R : runs(Ctx, Calls)) {
+  for (Run &R : runs(Ctx, Calls)) {
     Candidate G;
-    G.Calls = std::move(R);
+    G.Calls = std::move(R.Calls);
+    G.Statement = R.Statement;
     if (llvm::any_of(G.Calls, [&](const CallResult *C) { return Taken(C->Call); }))
       continue; // another transformation's: it reports the call
     examine(Ctx, Uni, G);

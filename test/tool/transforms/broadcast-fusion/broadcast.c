@@ -130,6 +130,15 @@ int main(int argc, char **argv) {
 
   slots[0] = &other[0];
   slots[1] = &other[1];
+  // Written with casts to void: the same; the result kept: a call alone.
+  // REPORT-DAG: broadcast.c:[[#@LINE+2]]:9: broadcast-fusion: 2 MPI_Bcast at lines [[#@LINE+2]]-[[#@LINE+3]] (MPI_INT, MPI_INT) as one broadcast
+  // SRC: {{ +}}(void)mpiopt_agg_bcast(2, 0, MPI_COMM_WORLD, (void *)(&n), (int)(1), (MPI_Datatype)(MPI_INT), (void *)(&iters), (int)(1), (MPI_Datatype)(MPI_INT));
+  (void)MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  (void)MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  // REPORT-DAG: broadcast.c:[[#@LINE+1]]:12: broadcast-fusion: not done: MPI_Bcast stays as written (its value is used, or it is no statement of a block: only broadcasts written as statements of one block are fused)
+  int rc = MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  n += rc;
   broadcast_some(1, MPI_COMM_WORLD);
   broadcast_pair(arr, arr + 1, MPI_COMM_WORLD);
   MPI_Type_free(&pair_type);
