@@ -219,11 +219,12 @@ public:
     EvalOptions EO = Opts.Eval;
     if (const PendingInline *P = R.again())
       EO.UnseenCallers = P->definedHere();
-    if (Opts.RunChecks && EO.NProcs.empty()) // the lint: the counts of the file's .ompi-opt, unless --nprocs
+    if (Opts.RunChecks && EO.NProcs.empty()) { // the lint: the counts of the file's .ompi-opt, unless --nprocs
       if (Expected<LintConfig> C = findLintConfig(O.Path))
         EO.NProcs = C->NProcs;
       else
         consumeError(C.takeError()); // reported with the findings (selectFindings)
+    }
     Evaluator Ev(Ctx, EO);
     if (Opts.ListDatatypes) {
       for (const HandleModel &H : allHandles())

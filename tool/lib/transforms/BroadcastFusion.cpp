@@ -43,14 +43,10 @@ llvm::Error ompi::runBroadcastFusion(TransformContext &TC) {
   BroadcastPlan Plan = planBroadcastFusion(TC.Ctx, TC.Uni, TC.Analysis, TC.Profile, Taken);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
-  const SourceManager &SM = TC.Ctx.getSourceManager();
   bool Changed = false;
   for (const BroadcastGroup &G : Plan.Groups) {
-    SourceLocation Begin = G.Calls.front()->Call->getBeginLoc(), End = stmtEnd(TC.Ctx, G.Calls.back()->Call);
-    unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
-    llvm::StringRef Old(SM.getCharacterData(Begin), To - From);
-    std::string Text = groupText(TC.Ctx, G) + std::string(Old.count('\n'), '\n');
-    if (llvm::Error E = TC.Out.add(tooling::Replacement(SM, Begin, To - From, Text))) {
+    if (llvm::Error E =
+            TC.Out.add(spanReplacement(TC.Ctx, G.Calls.front()->Call, G.Calls.back()->Call, groupText(TC.Ctx, G)))) {
       llvm::consumeError(std::move(E));
       ChangeNote N = G.Declined;
       N.Why = "another change in this file overlaps its text";

@@ -49,14 +49,10 @@ llvm::Error ompi::runMessageAggregation(TransformContext &TC) {
     TC.Notes.push_back(N);
   if (Plan.Groups.empty())
     return llvm::Error::success();
-  const SourceManager &SM = TC.Ctx.getSourceManager();
   tooling::Replacements All = TC.Out;
   for (const AggregateGroup &G : Plan.Groups) {
-    SourceLocation Begin = G.Calls.front()->Call->getBeginLoc(), End = stmtEnd(TC.Ctx, G.Calls.back()->Call);
-    unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
-    llvm::StringRef Old(SM.getCharacterData(Begin), To - From);
-    std::string Text = groupText(TC.Ctx, G) + std::string(Old.count('\n'), '\n');
-    if (llvm::Error E = All.add(tooling::Replacement(SM, Begin, To - From, Text))) {
+    if (llvm::Error E =
+            All.add(spanReplacement(TC.Ctx, G.Calls.front()->Call, G.Calls.back()->Call, groupText(TC.Ctx, G)))) {
       // All of the file's groups, or none: a receive left as written
       // would miss the packed message.
       llvm::consumeError(std::move(E));

@@ -159,3 +159,12 @@ llvm::Error LoopBlocks::write(clang::tooling::Replacements &Into) const {
   }
   return llvm::Error::success();
 }
+
+clang::tooling::Replacement ompi::spanReplacement(clang::ASTContext &Ctx, const clang::CallExpr *First,
+                                                  const clang::CallExpr *Last, llvm::StringRef Text) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Begin = First->getBeginLoc(), End = stmtEnd(Ctx, Last);
+  unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
+  llvm::StringRef Old(SM.getCharacterData(Begin), To - From);
+  return clang::tooling::Replacement(SM, Begin, To - From, Text.str() + std::string(Old.count('\n'), '\n'));
+}

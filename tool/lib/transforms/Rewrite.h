@@ -108,6 +108,14 @@ bool callChanged(clang::ASTContext &Ctx, const clang::tooling::Replacements &Out
 llvm::Expected<bool> renameCall(clang::ASTContext &Ctx, clang::tooling::Replacements &Out, const clang::CallExpr *Call,
                                 llvm::StringRef Head);
 
+/// The replacement of the statements from call First (where it begins) to
+/// the end of call Last's statement by Text, followed by as many newlines
+/// as the span held, so that the lines after it keep their numbers (the
+/// joined calls of message-aggregation, broadcast-fusion and
+/// sendrecv-pairing).
+clang::tooling::Replacement spanReplacement(clang::ASTContext &Ctx, const clang::CallExpr *First,
+                                            const clang::CallExpr *Last, llvm::StringRef Text);
+
 /// The facts of Call in Calls (null when it has none).
 const CallResult *factsOf(const FileResult &Calls, const clang::CallExpr *Call);
 

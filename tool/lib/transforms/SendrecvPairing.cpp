@@ -33,14 +33,10 @@ llvm::Error ompi::runSendrecvPairing(TransformContext &TC) {
   PairPlan Plan = planPairs(TC.Ctx, TC.Ev, TC.Analysis, TC.Profile, Taken);
   for (const ChangeNote &N : Plan.Declined)
     TC.Notes.push_back(N);
-  const SourceManager &SM = TC.Ctx.getSourceManager();
   for (const PairCall &P : Plan.Pairs) {
-    SourceLocation Begin = P.First->getBeginLoc(), End = stmtEnd(TC.Ctx, P.Second);
-    unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
-    llvm::StringRef Old(SM.getCharacterData(Begin), To - From);
     std::string Text = "MPI_Sendrecv(" + argsText(TC.Ctx, P.Send, 0, 4) + ", " + argsText(TC.Ctx, P.Recv, 0, 4) + ", " +
-                       argsText(TC.Ctx, P.Recv, 5, 6) + ");" + std::string(Old.count('\n'), '\n');
-    if (auto E = TC.Out.add(tooling::Replacement(SM, Begin, To - From, Text)))
+                       argsText(TC.Ctx, P.Recv, 5, 6) + ");";
+    if (auto E = TC.Out.add(spanReplacement(TC.Ctx, P.First, P.Second, Text)))
       return E;
     TC.Notes.push_back(P.Note);
   }
