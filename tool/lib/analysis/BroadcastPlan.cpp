@@ -134,8 +134,8 @@ std::string orderProblem(ASTContext &Ctx, const Candidate &G) {
 void examine(ASTContext &Ctx, Uniformity &Uni, Candidate &G) {
   const CallResult &F = *G.Calls.front();
   if (!G.Statement) {
-    G.Problem = "its value is used, or it is no statement of a block: only broadcasts written as statements of one "
-                "block are fused";
+    G.Problem = "it is no statement of a block (its value is used, or it is the body of an if or a loop without "
+                "braces): only adjacent statements of one block are fused";
     return;
   }
   if (G.Calls.size() < 2) {

@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
   // SRC: {{ +}}(void)mpiopt_agg_bcast(2, 0, MPI_COMM_WORLD, (void *)(&n), (int)(1), (MPI_Datatype)(MPI_INT), (void *)(&iters), (int)(1), (MPI_Datatype)(MPI_INT));
   (void)MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
   (void)MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  // REPORT-DAG: broadcast.c:[[#@LINE+1]]:12: broadcast-fusion: not done: MPI_Bcast stays as written (its value is used, or it is no statement of a block: only broadcasts written as statements of one block are fused)
+  // REPORT-DAG: broadcast.c:[[#@LINE+1]]:12: broadcast-fusion: not done: MPI_Bcast stays as written (it is no statement of a block (its value is used, or it is the body of an if or a loop without braces): only adjacent statements of one block are fused)
   int rc = MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
   n += rc;
