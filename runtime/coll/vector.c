@@ -219,7 +219,9 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
      MPI checks their arguments as it would have). */
   if (count > 0 && dt != MPI_DATATYPE_NULL && comm != MPI_COMM_NULL && k->forced < 0) {
     const mpiopt_type_info *ti = mpiopt_type_lookup(dt);
-    if (ti && (double)count * (double)ti->extent < k->model->min) {
+    double bytes = ti ? (double)count * (double)ti->extent : 0;
+    /* (P >= 2: bytes < 2 xbytes is below the ring's crossover too) */
+    if (ti && bytes < k->model->min && (k->model->xbytes <= 0 || bytes < 2 * k->model->xbytes)) {
       mpiopt_vec_last = "native";
       return MPIOPT_VEC_NATIVE;
     }
@@ -251,6 +253,11 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   v->sparse = eligible && sparse_mode != 1 && mpiopt_sparse_eligible(ti, oi);
   if (forced >= 0) {
     algo = eligible ? forced : MPIOPT_VEC_NATIVE;
+  } else if (eligible && k->model->xbytes > 0 && mpiopt_coll_topology(c)->nnodes > 1) {
+    /* across nodes, with a model measured there: the ring from its
+       crossover, up to the most nodes measured (the model's comment) */
+    if (mpiopt_coll_topology(c)->nnodes <= k->model->nodes && (double)count * (double)ext >= k->model->xbytes * c->size)
+      algo = MPIOPT_VEC_RING;
   } else if (eligible && (double)count * (double)ext >= k->model->min &&
              /* across more nodes than its model was measured on, the MPI's own call (the model's comment) */
              mpiopt_coll_topology(c)->nnodes <= (k->model->nodes > 1 ? k->model->nodes : 1)) {
@@ -273,20 +280,20 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
 void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m) {
   const char *v = getenv(var);
   if (!v || !*v) return;
-  static const char *const keys[] = {"alpha", "beta", "gamma", "min", "dense", "density", "nodes"};
-  double *fields[] = {&m->alpha, &m->beta, &m->gamma, &m->min, &m->dense, &m->density, &m->nodes};
+  static const char *const keys[] = {"alpha", "beta", "gamma", "min", "dense", "density", "nodes", "xbytes"};
+  double *fields[] = {&m->alpha, &m->beta, &m->gamma, &m->min, &m->dense, &m->density, &m->nodes, &m->xbytes};
   const char *s = v;
   while (*s) {
     const char *eq = strchr(s, '=');
     int key = -1;
-    for (int i = 0; eq && i < 7; i++)
+    for (int i = 0; eq && i < 8; i++)
       if ((size_t)(eq - s) == strlen(keys[i]) && !strncmp(s, keys[i], (size_t)(eq - s))) key = i;
     char *end = NULL;
     double x = key >= 0 ? strtod(eq + 1, &end) : -1;
     if (key < 0 || end == eq + 1 || x < 0 || (*end && *end != ',') || (key == 5 && x > 100))
       mpiopt_die_setting(
                  "%s=%s: expected KEY=VALUE pairs separated by commas, keys alpha, beta, gamma, min, dense, "
-                 "density, nodes, values not negative (density a percentage)",
+                 "density, nodes, xbytes, values not negative (density a percentage)",
                  var, v);
     *fields[key] = x;
     s = *end ? end + 1 : end;

@@ -30,7 +30,9 @@ enum { MPIOPT_VEC_NATIVE, MPIOPT_VEC_BINOMIAL, MPIOPT_VEC_REDSCAT, MPIOPT_VEC_RI
  *          dense data (0: never measured to)
  *   density  the largest fraction of nonzero elements for which a sparse
  *          encoding pays (percent)
- *   nodes  the most nodes it was measured across (below) */
+ *   nodes  the most nodes it was measured across (below)
+ *   xbytes bytes per rank from which the ring beats the MPI's own call
+ *          across nodes (below) */
 typedef struct {
   double alpha, beta, gamma, min, dense, density;
   /* The most nodes the model was measured across (0 or 1: one node). On a
@@ -40,6 +42,14 @@ typedef struct {
      in it; simulated at 64 ranks on 4 nodes, the one-node model chose a
      reduce 3.5x slower than the MPI's. */
   double nodes;
+  /* Across nodes (2 to `nodes` of them): bytes per rank from which the ring
+     beats the MPI's own call, which runs below it (0: never measured to).
+     Only the ring: its steps send one block off each node, where the
+     binomial tree and the reduce-scatter send from many ranks of a node at
+     once (simulated on 4 nodes of 16 ranks: 1.4-1.8x and 2.4-3.6x the MPI's
+     reduce at every size, the ring 0.60x from 16 MiB). The crossover grows
+     with P, as the ring's P - 1 latencies do. */
+  double xbytes;
 } mpiopt_vec_model;
 
 typedef struct {
@@ -129,7 +139,7 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
 /* The algorithm variable var forces (-1: auto); a bad value stops the job. */
 int mpiopt_vec_forced(const char *var);
 /* Parse a model variable (KEY=VALUE,... over alpha beta gamma min dense
- * density) into m. */
+ * density nodes xbytes) into m. */
 void mpiopt_vec_model_parse(const char *var, mpiopt_vec_model *m);
 extern const char *mpiopt_vec_last;
 /* Read MPIOPT_SPARSE and MPIOPT_SPARSE_DENSITY (once), and each

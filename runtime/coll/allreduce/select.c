@@ -9,8 +9,11 @@
 
 const int mpiopt_allreduce_linked = 1; /* see core/linked.c */
 
-#if defined(SMPI_H) /* measured in the simulator (scripts/tune --mpi=smpi, node16, 2 ranks) */
-static mpiopt_vec_model model = {.alpha = 2.26, .beta = 2.76e-4, .gamma = 4.39e-7, .min = 65536, .dense = 262144, .density = 1};
+#if defined(SMPI_H) /* measured in the simulator (scripts/tune --mpi=smpi, node16, 2 ranks); across 4 and 16
+                       nodes of 16 ranks (cluster4, cluster16; reduce_bench, communication only) the ring from
+                       16 KiB per rank (docs/simulation.md) */
+static mpiopt_vec_model model = {.alpha = 2.26, .beta = 2.76e-4, .gamma = 4.39e-7, .min = 65536, .dense = 262144,
+                                 .density = 1, .nodes = 16, .xbytes = 16384};
 #elif defined(OPEN_MPI)
 static mpiopt_vec_model model = {.alpha = 3.94, .beta = 3.26e-4, .gamma = 3.18e-5, .min = 65536, .dense = 0, .density = 10};
 #else

@@ -8,8 +8,11 @@
 
 const int mpiopt_reduce_linked = 1; /* see core/linked.c */
 
-#if defined(SMPI_H) /* measured in the simulator (scripts/tune --mpi=smpi, node16, 2 ranks): never faster */
-static mpiopt_vec_model model = {.alpha = 2.82, .beta = 2.28e-4, .gamma = 4.39e-7, .min = 1.07e9, .dense = 0, .density = 1};
+#if defined(SMPI_H) /* measured in the simulator (scripts/tune --mpi=smpi, node16, 2 ranks): never faster on one
+                       node; across 4 and 16 nodes of 16 ranks (cluster4, cluster16; reduce_bench, communication
+                       only) the ring from about 40 KiB per rank (docs/simulation.md) */
+static mpiopt_vec_model model = {.alpha = 2.82, .beta = 2.28e-4, .gamma = 4.39e-7, .min = 1.07e9, .dense = 0,
+                                 .density = 1, .nodes = 16, .xbytes = 40960};
 #elif defined(OPEN_MPI)
 static mpiopt_vec_model model = {.alpha = 2.77, .beta = 2.46e-4, .gamma = 3.18e-5, .min = 4194304, .dense = 0, .density = 10};
 #else
