@@ -251,17 +251,18 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
     mpiopt_die(comm, "%s at %s:%d: %s=%s cannot run %s: the op is not commutative (only the MPI's own call reduces in "
                "rank order)", k->who, k->file ? k->file : "?", k->line, k->algo_var, names[forced + 1], oi->name);
   v->sparse = eligible && sparse_mode != 1 && mpiopt_sparse_eligible(ti, oi);
+  double bytes = (double)count * (double)ext;
+  int nodes = 0; /* the nodes the communicator spans, asked only where a branch needs it */
   if (forced >= 0) {
     algo = eligible ? forced : MPIOPT_VEC_NATIVE;
-  } else if (eligible && k->model->xbytes > 0 && mpiopt_coll_topology(c)->nnodes > 1) {
+  } else if (eligible && k->model->xbytes > 0 && (nodes = mpiopt_coll_topology(c)->nnodes) > 1) {
     /* across nodes, with a model measured there: the ring from its
        crossover, up to the most nodes measured (the model's comment) */
-    if (mpiopt_coll_topology(c)->nnodes <= k->model->nodes && (double)count * (double)ext >= k->model->xbytes * c->size)
-      algo = MPIOPT_VEC_RING;
-  } else if (eligible && (double)count * (double)ext >= k->model->min &&
+    if (nodes <= k->model->nodes && bytes >= k->model->xbytes * c->size) algo = MPIOPT_VEC_RING;
+  } else if (eligible && bytes >= k->model->min &&
              /* across more nodes than its model was measured on, the MPI's own call (the model's comment) */
-             mpiopt_coll_topology(c)->nnodes <= (k->model->nodes > 1 ? k->model->nodes : 1)) {
-    double bytes = (double)count * (double)ext, d = 1;
+             (nodes ? nodes : mpiopt_coll_topology(c)->nnodes) <= (k->model->nodes > 1 ? k->model->nodes : 1)) {
+    double d = 1;
     if (v->sparse && sparse_mode != 4)
       d = agreed_density(v, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, k->file, k->line);
     double f = d <= v->max_density ? encoded_fraction(v, d) : 1;

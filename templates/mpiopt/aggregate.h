@@ -187,14 +187,14 @@ static MPIOPT_INLINE int mpiopt_agg_bcast(int k, int root, MPI_Comm comm, ...) {
   va_end(ap);
   if (ok && MPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter && MPI_Comm_rank(comm, &me) == MPI_SUCCESS &&
       me >= 0) {
-    size_t at = 0, total = used;
+    size_t at = 0;
     for (i = 0; i < k && me == root; i++) {
       size_t bytes = (size_t)p[i].count * (size_t)p[i].size;
       if (bytes > 0)
         memcpy(msg + at, p[i].buf, bytes);
       at += bytes;
     }
-    rc = MPI_Bcast(msg, (int)total, MPI_BYTE, root, comm);
+    rc = MPI_Bcast(msg, (int)used, MPI_BYTE, root, comm);
     for (i = 0, at = 0; i < k && me != root && rc == MPI_SUCCESS; i++) {
       size_t bytes = (size_t)p[i].count * (size_t)p[i].size;
       if (bytes > 0)

@@ -124,10 +124,6 @@ const CallExpr *groupCall(const Stmt *S) {
   return F && F->getIdentifier() && (F->getName() == "MPI_Send" || F->getName() == "MPI_Recv") ? CE : nullptr;
 }
 
-std::string text(ASTContext &Ctx, const Expr *E) {
-  return E ? fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), E) : std::string();
-}
-
 Role peerRole(const CallResult &C) { return C.Function == "MPI_Send" ? Role::Dest : Role::Source; }
 
 /// Whether B follows A with nothing but blanks between, on the same peer
@@ -136,8 +132,9 @@ bool joins(ASTContext &Ctx, const CallResult &A, const CallResult &B) {
   if (A.Function != B.Function || A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID() ||
       !onlyBlanksBetween(Ctx, A.Call, B.Call))
     return false;
-  std::string PA = text(Ctx, A.expr(peerRole(A))), CA = text(Ctx, A.expr(Role::Comm));
-  return !PA.empty() && !CA.empty() && PA == text(Ctx, B.expr(peerRole(B))) && CA == text(Ctx, B.expr(Role::Comm));
+  std::string PA = fileText(Ctx, A.expr(peerRole(A))), CA = fileText(Ctx, A.expr(Role::Comm));
+  return !PA.empty() && !CA.empty() && PA == fileText(Ctx, B.expr(peerRole(B))) &&
+         CA == fileText(Ctx, B.expr(Role::Comm));
 }
 
 /// The runs of two or more adjacent sends (or receives) to one peer on one
@@ -227,7 +224,7 @@ void examine(ASTContext &Ctx, Candidate &G) {
   std::string Tags, Types;
   for (const CallResult *C : G.Calls) {
     if (const Expr *A = unmovableArgument(Ctx, C->Call)) {
-      G.Problem = "an argument (" + text(Ctx, A) +
+      G.Problem = "an argument (" + fileText(Ctx, A) +
                   ") has side effects or is written in a macro's body: one call evaluates every argument at once";
       return;
     }

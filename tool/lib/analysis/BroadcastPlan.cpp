@@ -30,17 +30,14 @@ const CallExpr *broadcastStatement(const Stmt *S) {
   return F && F->getIdentifier() && F->getName() == "MPI_Bcast" ? CE : nullptr;
 }
 
-std::string text(ASTContext &Ctx, const Expr *E) {
-  return E ? fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), E) : std::string();
-}
-
 /// Whether B (statement SB) follows A (statement SA) with nothing but
 /// blanks between, from the same root on the same communicator as written.
 bool joins(ASTContext &Ctx, const Stmt *SA, const CallResult &A, const Stmt *SB, const CallResult &B) {
   if (A.Call->getBeginLoc().isMacroID() || B.Call->getBeginLoc().isMacroID() || !onlyBlanksBetween(Ctx, SA, SB))
     return false;
-  std::string RA = text(Ctx, A.expr(Role::Root)), CA = text(Ctx, A.expr(Role::Comm));
-  return !RA.empty() && !CA.empty() && RA == text(Ctx, B.expr(Role::Root)) && CA == text(Ctx, B.expr(Role::Comm));
+  std::string RA = fileText(Ctx, A.expr(Role::Root)), CA = fileText(Ctx, A.expr(Role::Comm));
+  return !RA.empty() && !CA.empty() && RA == fileText(Ctx, B.expr(Role::Root)) &&
+         CA == fileText(Ctx, B.expr(Role::Comm));
 }
 
 /// The block whose statement call CE is (its value discarded, a cast to
@@ -152,7 +149,7 @@ void examine(ASTContext &Ctx, Uniformity &Uni, Candidate &G) {
   std::string Types;
   for (const CallResult *C : G.Calls) {
     if (const Expr *A = unmovableArgument(Ctx, C->Call)) {
-      G.Problem = "an argument (" + text(Ctx, A) +
+      G.Problem = "an argument (" + fileText(Ctx, A) +
                   ") has side effects or is written in a macro's body: one call evaluates every argument at once";
       return;
     }

@@ -85,3 +85,7 @@ std::string ompi::fileText(const SourceManager &SM, const LangOptions &LO, const
   CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
   return R.isValid() ? Lexer::getSourceText(R, SM, LO).str() : "";
 }
+
+std::string ompi::fileText(ASTContext &Ctx, const Expr *E) {
+  return E ? fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), E) : std::string();
+}

@@ -19,6 +19,8 @@ namespace ompi {
 /// E as written in the file; "" when part of it is in a macro's body (a
 /// macro that is all of E, such as MPI_DOUBLE, reads as itself).
 std::string fileText(const clang::SourceManager &SM, const clang::LangOptions &LO, const clang::Expr *E);
+/// The same in Ctx's main source; "" for no expression (E null).
+std::string fileText(clang::ASTContext &Ctx, const clang::Expr *E);
 
 /// The blank characters that begin the line holding L (its expansion).
 std::string lineIndent(const clang::SourceManager &SM, clang::SourceLocation L);

@@ -28,7 +28,7 @@ using namespace ompi;
 
 /// The template call that stands for group G.
 static std::string groupText(ASTContext &Ctx, const BroadcastGroup &G) {
-  auto T = [&](const CallResult *C, Role R) { return fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), C->expr(R)); };
+  auto T = [&](const CallResult *C, Role R) { return fileText(Ctx, C->expr(R)); };
   const CallResult &F = *G.Calls.front();
   std::string Out =
       "mpiopt_agg_bcast(" + std::to_string(G.Calls.size()) + ", " + T(&F, Role::Root) + ", " + T(&F, Role::Comm);

@@ -27,7 +27,7 @@ using namespace ompi;
 
 /// The template call that stands for group G.
 static std::string groupText(ASTContext &Ctx, const AggregateGroup &G) {
-  auto T = [&](const CallResult *C, Role R) { return fileText(Ctx.getSourceManager(), Ctx.getLangOpts(), C->expr(R)); };
+  auto T = [&](const CallResult *C, Role R) { return fileText(Ctx, C->expr(R)); };
   const CallResult &F = *G.Calls.front();
   Role Peer = G.Send ? Role::Dest : Role::Source;
   std::string Out = std::string(G.Send ? "mpiopt_agg_send(" : "mpiopt_agg_recv(") + std::to_string(G.Calls.size()) +
