@@ -4,6 +4,9 @@
  *   agv_bench uniform K mpi|plan ITERS   every rank contributes K doubles
  *   agv_bench uneven K mpi|plan ITERS    rank i contributes K * (i % 4) doubles
  *                                        (a quarter of the ranks nothing)
+ *   agv_bench gather K mpi|plan ITERS    MPI_Allgather of K doubles against
+ *                                        mpiopt_allgather_planned (scripts/tune's
+ *                                        "allgather" points)
  *
  * Prints one line on rank 0: "median_us create_us algorithm checksum": the
  * median over ITERS calls (each between barriers) of the slowest rank's
@@ -31,10 +34,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   if (argc != 5) {
-    if (rank == 0) fprintf(stderr, "usage: agv_bench uniform|uneven K mpi|plan ITERS\n");
+    if (rank == 0) fprintf(stderr, "usage: agv_bench uniform|uneven|gather K mpi|plan ITERS\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  int uneven = !strcmp(argv[1], "uneven"), k = atoi(argv[2]), plan_it = !strcmp(argv[3], "plan");
+  int uneven = !strcmp(argv[1], "uneven"), gather = !strcmp(argv[1], "gather"), k = atoi(argv[2]),
+      plan_it = !strcmp(argv[3], "plan");
   int iters = atoi(argv[4]);
   int *rc = malloc(sizeof(int) * (size_t)P), *rd = malloc(sizeof(int) * (size_t)P), r = 0;
   for (int j = 0; j < P; j++) {
@@ -47,7 +51,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) sb[i] = rank + i * 1e-3;
   mpiopt_plan plan = NULL;
   double create = 0;
-  if (plan_it) {
+  if (plan_it && !gather) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     mpiopt_allgatherv_plan_create(n, MPI_DOUBLE, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD, &plan);
@@ -58,7 +62,11 @@ int main(int argc, char **argv) {
   for (int it = -WARMUP; it < iters; it++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    if (plan_it)
+    if (gather && plan_it) /* as ompi-opt writes it: the plan made at the second call */
+      mpiopt_allgather_planned(&plan, sb, n, MPI_DOUBLE, rb, n, MPI_DOUBLE, MPI_COMM_WORLD);
+    else if (gather)
+      MPI_Allgather(sb, n, MPI_DOUBLE, rb, n, MPI_DOUBLE, MPI_COMM_WORLD);
+    else if (plan_it)
       mpiopt_plan_execute(plan, sb, rb);
     else
       MPI_Allgatherv(sb, n, MPI_DOUBLE, rb, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);

@@ -81,6 +81,7 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["schema"] == "ompi-profile/1" and p["mpi"].startswith("SMPI"), p.get("mpi")
 assert p["fusion"]["composite"] and p["collectives"]["allreduce"] and p["collectives"]["alltoallv"]
+assert [q["bytes"] for q in p["collectives"]["allgather"]] == [8, 320, 2560, 32768, 262144, 1048576]
 PY
     echo 'int main(void) { return 0; }' > empty.c
     "$E2E_BUILD_DIR/bin/ompi-opt" --profile=profile.json empty.c -- > /dev/null 2> opt.err ||
@@ -114,7 +115,7 @@ assert all([q["bytes"] for q in t[f]] == [4, 8, 16, 32, 64, 128, 256, 512, 1024]
            for f in ("aggregate_bcast", "aggregate_bcast3", "aggregate_bcast4"))
 assert all(t[f + "_indexed"] and t[f] for f in ("bcast", "gather", "scatter", "alltoall")) and t["indexed"]
 c = p["collectives"]
-assert c["alltoallv"] and c["allgatherv"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
+assert c["alltoallv"] and c["allgatherv"] and c["allgather"] and c["allreduce"] and c["reduce"] and set(c["models"]) == {"alltoallv", "allreduce", "reduce"}
 PY
     for v in LAZY ALLTOALLV ALLREDUCE REDUCE; do
       grep -q "^export MPIOPT_${v}_MODEL=" tune.out || { cat tune.out; fail "no MPIOPT_${v}_MODEL line"; }
@@ -269,8 +270,8 @@ PY
 
   planned)
     # planned-collectives and vector-reductions (planned_cases.c) with a
-    # profile in which the runtime's forms win: 5 all-to-alls and 2
-    # allgathervs planned per loop run, 2 all-to-alls and 1 allgatherv through
+    # profile in which the runtime's forms win: 5 all-to-alls, 2
+    # allgathervs and 2 allgathers planned per loop run, 2 all-to-alls and 1 allgatherv through
     # the plan cache, 5 reductions to the selector (6
     # with --ompi-reassociate; two of them twins in the arms of an if); the same output, with emulated nodes of
     # MPIOPT_RANKS_PER_NODE ranks where given.
@@ -290,8 +291,8 @@ PY
     nv=$(grep -c "vector-reductions: MPI_[A-Za-z]* of" report.txt || true)
     want_v=5
     [ -n "$extra" ] && want_v=6
-    [ "$np" -eq 7 ] && [ "$nc" -eq 3 ] && [ "$nv" -eq "$want_v" ] ||
-      { cat report.txt; fail "expected 7 planned, 3 cached and $want_v reductions, found $np, $nc and $nv"; }
+    [ "$np" -eq 9 ] && [ "$nc" -eq 3 ] && [ "$nv" -eq "$want_v" ] ||
+      { cat report.txt; fail "expected 9 planned, 3 cached and $want_v reductions, found $np, $nc and $nv"; }
     same_output "$impl" "$n" ./plain ./planned
     MPIOPT_STATS=1 launch "$impl" "$n" ./planned > stats.txt 2>&1
     grep -q "mpiopt: stats: alltoallv" stats.txt && grep -q "mpiopt: stats: allgatherv" stats.txt ||

@@ -3,10 +3,10 @@
  * win, it must print what the plain build prints at every rank count.
  *
  *   - a time loop's MPI_Alltoallv, MPI_Alltoall (written in a CHECK macro)
- *     and MPI_Allgatherv (planned per loop run, blocks of 1 to 3 doubles
- *     per rank for the gather), an
+ *     MPI_Allgatherv and MPI_Allgather (planned per loop run, blocks of 1
+ *     to 3 doubles per rank for the gathers), an
  *     FFT-like transpose over heap arrays (planned), MPI_IN_PLACE (planned,
- *     Alltoallv and Allgatherv), a return inside a planned loop;
+ *     Alltoallv, Allgatherv and Allgather), a return inside a planned loop;
  *   - counts that change every third step (Alltoallv and Allgatherv), a
  *     helper a loop calls (the plan cache);
  *   - a histogram of longs summed (MPI_Allreduce), a sparse vector of ints
@@ -111,6 +111,11 @@ int main(int argc, char **argv) {
     for (int i = 0; i < gcounts[rank]; i++) rbuf[gdispls[rank] + i] = rank * 7 + i + step;
     MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, gcounts, gdispls, MPI_DOUBLE, MPI_COMM_WORLD);
     fold(rbuf, gtotal);
+    MPI_Allgather(sbuf + rank, 3, MPI_DOUBLE, rbuf, 3, MPI_DOUBLE, MPI_COMM_WORLD);
+    fold(rbuf, size * 3);
+    for (int i = 0; i < 2; i++) rbuf[rank * 2 + i] = rank * 5 - i + step;
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+    fold(rbuf, size * 2);
   }
   for (int step = 0; step < STEPS * 2; step++) {
     if (step % 3 == 0)

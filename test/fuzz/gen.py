@@ -17,7 +17,7 @@ duplicated, split and freed; nonblocking, point-to-point (blocking sends
 and receives in rings too, nonblocking halo exchanges and neighbour loops
 with every kind of wait and test) and persistent
 requests; early returns, break, continue and goto; macros around calls;
-MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv in loops whose counts stay
+MPI_Alltoallv, MPI_Alltoall, MPI_Allgatherv and MPI_Allgather in loops whose counts stay
 the same or change (what the planned collectives look for); derived
 datatypes of doubles (contiguous, vector, hvector, 2-D and 3-D subarrays,
 resized columns) built from static or run-time arguments, used in rings and
@@ -106,6 +106,9 @@ class Gen:
         # a stencil over the grid (communication-overlap and its split hint):
         # a stream of its own.
         self.hg = random.Random(seed * 294001 + 17)
+        # Which of the planned loops' gathers is an MPI_Allgather (equal
+        # blocks) rather than an MPI_Allgatherv: a stream of its own.
+        self.ag = random.Random(seed * 319993 + 19)
         self.shape_type = False
 
     # --- names and values -------------------------------------------------
@@ -1352,12 +1355,13 @@ class Gen:
             out.append(self.mix(v))
 
     def planned_loop(self, f, out):
-        """An MPI_Alltoallv, MPI_Alltoall or MPI_Allgatherv of longs in a loop
-        (what planned-collectives looks for): counts the same on every
-        iteration, or recomputed in the loop (alike on every rank, so every
-        pair still agrees); sometimes MPI_IN_PLACE; every block received is
-        mixed in."""
+        """An MPI_Alltoallv, MPI_Alltoall, MPI_Allgatherv or MPI_Allgather of
+        longs in a loop (what planned-collectives looks for): counts the same
+        on every iteration, or recomputed in the loop (alike on every rank,
+        so every pair still agrees); sometimes MPI_IN_PLACE; every block
+        received is mixed in."""
         kind = self.pick(["alltoallv", "alltoall", "allgatherv"])
+        gather = kind == "allgatherv" and self.ag.random() < 0.4  # MPI_Allgather: blocks of blk
         comm = self.pick([c for c in self.comms if c != "chalf"] + ["MPI_COMM_WORLD"])
         c, d, sb, rb, i, j = (self.fresh(p) for p in ("pc", "pd", "psb", "prb", "pi", "pj"))
         decl = "int %s[64], %s[64];" % (c, d)
@@ -1390,6 +1394,9 @@ class Gen:
         elif kind == "alltoallv":
             fill = "for (%s = 0; %s < %s[size - 1] + %s[size - 1]; %s++) %s[%s] = (rank * 31 + %s + %s) %% 97;" % (
                 j, j, d, c, j, sb, j, j, i)
+        elif gather:
+            fill = "for (%s = 0; %s < %d; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
+                j, j, blk, j, rb if inplace else sb, ("rank * %d" % blk) if inplace else "0", j, j, i)
         else:
             fill = "for (%s = 0; %s < %s[rank]; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
                 j, j, c, j, rb if inplace else sb, (d + "[rank]") if inplace else "0", j, j, i)
@@ -1404,6 +1411,12 @@ class Gen:
             call = "MPI_Alltoallv(%s, %s, %s, MPI_LONG, %s, %s, %s, MPI_LONG, %s)" % (
                 src, c, d, rb, c, d, comm)
             total = "%s[size - 1] + %s[size - 1]" % (d, c)
+        elif gather:
+            src = "MPI_IN_PLACE, 0, MPI_DATATYPE_NULL" if inplace else "%s, %d, MPI_LONG" % (sb, blk)
+            call = "MPI_Allgather(%s, %s, %d, MPI_LONG, %s)" % (src, rb, blk, comm)
+            total = "size * %d" % blk
+            if inplace:
+                out.append("  (void)%s;" % sb)
         else:
             if inplace:
                 call = "MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, %s, %s, %s, MPI_LONG, %s)" % (

@@ -6,7 +6,8 @@
  * by the program after the plan was made, the planned call ompi-opt
  * writes, a split communicator freed before its plan, the check against
  * the MPI's own (MPIOPT_ALLGATHERV_TRIAL) and the plan cache
- * (mpiopt_allgatherv_cached). Run with each algorithm
+ * (mpiopt_allgatherv_cached), and MPI_Allgather's planned call
+ * (mpiopt_allgather_planned). Run with each algorithm
  * forced (MPIOPT_ALLGATHERV_ALGO) and emulated nodes (MPIOPT_RANKS_PER_NODE).
  * Prints "ok: N checks, 0 failures". */
 #include <mpi.h>
@@ -306,6 +307,53 @@ static void cached(void) {
   free(all);
 }
 
+/* MPI_Allgather as ompi-opt writes it in a loop (mpiopt_allgather_planned:
+ * an Allgatherv plan of equal blocks, rank j's at j x n): blocks of 1, 40
+ * and 40,000 doubles, a send type of pairs against doubles, rounds 4 and 5
+ * in place; the results compared with MPI_Allgather's. */
+static void allgather(void) {
+  static const int ns[] = {1, 40, 40000};
+  MPI_Datatype two;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &two);
+  MPI_Type_commit(&two);
+  for (int t = 0; t < 3; t++) {
+    int n = ns[t];
+    size_t all = (size_t)n * (size_t)size;
+    double *sb = malloc(sizeof(double) * (size_t)n), *rb = malloc(sizeof(double) * (all + 1));
+    double *want = malloc(sizeof(double) * all);
+    mpiopt_plan p = NULL, p2 = NULL;
+    char what[128];
+    /* rounds 0-5 on one plan (4 and 5 in place); rounds 6-8 a send type of
+     * pairs on a second (where n is even) */
+    for (int round = 0; round < 9; round++) {
+      int inplace = round == 4 || round == 5, pairs = round >= 6;
+      if (pairs && n % 2) break;
+      fill_send(sb, n, round);
+      MPI_Allgather(sb, n, MPI_DOUBLE, want, n, MPI_DOUBLE, MPI_COMM_WORLD);
+      for (size_t k = 0; k <= all; k++) rb[k] = -7;
+      if (inplace) {
+        for (int k = 0; k < n; k++) rb[(size_t)rank * (size_t)n + (size_t)k] = sb[k];
+        mpiopt_allgather_planned(&p, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rb, n, MPI_DOUBLE, MPI_COMM_WORLD);
+      } else if (pairs) {
+        mpiopt_allgather_planned(&p2, sb, n / 2, two, rb, n, MPI_DOUBLE, MPI_COMM_WORLD);
+      } else {
+        mpiopt_allgather_planned(&p, sb, n, MPI_DOUBLE, rb, n, MPI_DOUBLE, MPI_COMM_WORLD);
+      }
+      snprintf(what, sizeof what, "Allgather of %d planned round %d%s%s", n, round, inplace ? " (in place)" : "",
+               pairs ? " (pairs)" : "");
+      CHECK(memcmp(rb, want, sizeof(double) * all) == 0, "%s: not MPI_Allgather's result", what);
+      CHECK(rb[all] == -7, "%s: an element past the blocks was written", what);
+    }
+    mpiopt_plan_free(&p2);
+    mpiopt_plan_free(&p);
+    CHECK(p == NULL, "mpiopt_plan_free leaves the Allgather plan NULL");
+    free(sb);
+    free(rb);
+    free(want);
+  }
+  MPI_Type_free(&two);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -317,6 +365,7 @@ int main(int argc, char **argv) {
   derived();
   on_split();
   cached();
+  allgather();
   int f = failures, all = 0;
   MPI_Allreduce(&f, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("ok: %d checks, %d failures\n", checks, all);

@@ -31,9 +31,11 @@ void mpiopt_agv_verify(mpiopt_plan_s *p) {
 }
 
 /* The plan; inplace: made for MPI_IN_PLACE (this rank's receive block
- * stands for its send arguments, which MPI ignores then). */
+ * stands for its send arguments, which MPI ignores then); equal: made for
+ * MPI_Allgather (its "native" algorithm calls MPI_Allgather). */
 static mpiopt_plan_s *plan_new(int sendcount, MPI_Datatype sendtype, const int *recvcounts, const int *displs,
-                               MPI_Datatype recvtype, MPI_Comm comm, int inplace, const char *file, int line) {
+                               MPI_Datatype recvtype, MPI_Comm comm, int inplace, int equal, const char *file,
+                               int line) {
   char who[640];
   snprintf(who, sizeof who, "%s at %s", mpiopt_plan_allgatherv.who, mpiopt_plan_where(file, line));
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
@@ -53,8 +55,8 @@ static mpiopt_plan_s *plan_new(int sendcount, MPI_Datatype sendtype, const int *
     a[j] = sendcount; /* one block, the same for every peer */
     a[P + j] = 0;
   }
-  mpiopt_plan_s *p =
-      mpiopt_plan_new(&mpiopt_plan_allgatherv, a, a + P, sendtype, recvcounts, displs, recvtype, comm, 0, file, line);
+  mpiopt_plan_s *p = mpiopt_plan_new(&mpiopt_plan_allgatherv, a, a + P, sendtype, recvcounts, displs, recvtype, comm,
+                                     equal, file, line);
   free(a);
   return p;
 }
@@ -64,7 +66,7 @@ int mpiopt_allgatherv_plan_create_at(int sendcount, MPI_Datatype sendtype, const
                                      int line) {
   if (!plan)
     mpiopt_die(comm, "mpiopt_allgatherv_plan_create at %s: the plan pointer is NULL", mpiopt_plan_where(file, line));
-  *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, 0, file, line);
+  *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, 0, 0, file, line);
   return MPI_SUCCESS;
 }
 
@@ -75,7 +77,44 @@ int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sen
   if (mpiopt_plan_begin(plan, inplace))
     return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   if (!*plan) {
-    *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, inplace, file, line);
+    *plan = plan_new(sendcount, sendtype, recvcounts, displs, recvtype, comm, inplace, 0, file, line);
+    (*plan)->for_inplace = inplace;
+  }
+  return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
+}
+
+/* MPI_Allgather: an Allgatherv plan whose P blocks are recvcount elements
+ * each, rank j's at j x recvcount (the layout MPI_Allgather defines; with
+ * MPI_IN_PLACE this rank's block is its contribution there, as MPI's). */
+static mpiopt_plan_s *allgather_plan_new(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, int inplace, const char *file, int line) {
+  char who[640];
+  snprintf(who, sizeof who, "mpiopt_allgather_planned at %s", mpiopt_plan_where(file, line));
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  int P = c->size;
+  if (c->inter) MPI_Comm_remote_size(comm, &P);
+  if (recvcount < 0) mpiopt_die(comm, "%s: the recvcount is negative (%d)", who, recvcount);
+  if ((long long)P * recvcount > 0x7fffffffLL)
+    mpiopt_die(comm, "%s: %d ranks x %d elements overflow an int displacement", who, P, recvcount);
+  int *a = malloc(sizeof(int) * 2 * (size_t)P);
+  if (!a) mpiopt_die(comm, "out of memory creating an Allgather plan");
+  for (int j = 0; j < P; j++) {
+    a[j] = recvcount;
+    a[P + j] = j * recvcount;
+  }
+  mpiopt_plan_s *p = plan_new(sendcount, sendtype, a, a + P, recvtype, comm, inplace, 1, file, line);
+  free(a);
+  return p;
+}
+
+int mpiopt_allgather_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
+                                int line) {
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (mpiopt_plan_begin(plan, inplace))
+    return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (!*plan) {
+    *plan = allgather_plan_new(sendcount, sendtype, recvcount, recvtype, comm, inplace, file, line);
     (*plan)->for_inplace = inplace;
   }
   return mpiopt_a2av_execute(*plan, sendbuf, recvbuf);
@@ -94,7 +133,8 @@ typedef struct {
 static mpiopt_plan_s *agv_make(const void *v) {
   const agv_args *a = v;
   mpiopt_plan_s *p =
-      plan_new(a->sendcount, a->sendtype, a->recvcounts, a->displs, a->recvtype, a->comm, a->inplace, a->file, a->line);
+      plan_new(a->sendcount, a->sendtype, a->recvcounts, a->displs, a->recvtype, a->comm, a->inplace, 0, a->file,
+               a->line);
   p->for_inplace = a->inplace;
   return p;
 }

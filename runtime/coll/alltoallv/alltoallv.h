@@ -50,7 +50,7 @@ struct mpiopt_plan_s {
   int P, rank;
   mpiopt_a2av_side s, r;
   int inplace_ok;         /* MPI_IN_PLACE allowed (Alltoallv: the send side equals the receive side) */
-  int alltoall;           /* created for MPI_Alltoall (the MPI's own algorithm differs) */
+  int alltoall;           /* created for MPI_Alltoall, or MPI_Allgather (the MPI's own algorithm differs) */
   int for_inplace;        /* created by a planned call for MPI_IN_PLACE */
   long long *nsb, *nrb;   /* [lsize * P]: bytes each rank of the node sends to / receives from each rank */
   void *data;             /* the algorithm's */

@@ -47,6 +47,16 @@ __attribute__((weak)) int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const 
   return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
+__attribute__((weak)) int mpiopt_allgather_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount,
+                                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                                      MPI_Datatype recvtype, MPI_Comm comm, const char *file,
+                                                      int line) {
+  (void)plan;
+  (void)file;
+  (void)line;
+  return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
 __attribute__((weak)) int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls,
                                                      MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                                                      const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,

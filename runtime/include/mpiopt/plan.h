@@ -1,4 +1,5 @@
-/* Planned collectives: MPI_Alltoallv, MPI_Alltoall and MPI_Allgatherv with
+/* Planned collectives: MPI_Alltoallv, MPI_Alltoall, MPI_Allgatherv and
+ * MPI_Allgather (an Allgatherv plan of equal blocks) with
  * a plan built once for arguments that do not change, after Jackson and
  * Booth's planned AlltoAllv. Part of libompi-rt.
  *
@@ -38,6 +39,10 @@
  *   mpiopt_alltoall_planned(&plan, ...), mpiopt_allgatherv_planned(&plan,
  *       sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
  *       comm): the same for MPI_Alltoall and MPI_Allgatherv
+ *   mpiopt_allgather_planned(&plan, sendbuf, sendcount, sendtype, recvbuf,
+ *       recvcount, recvtype, comm): MPI_Allgather through an Allgatherv
+ *       plan whose blocks are all recvcount elements, rank j's at j x
+ *       recvcount
  *   mpiopt_alltoallv_cached(sendbuf, sendcounts, ..., comm)
  *       MPI_Alltoallv's own arguments, for calls whose arguments may change:
  *       a plan cache per communicator (keyed by a hash of the arrays and
@@ -100,6 +105,9 @@ int mpiopt_alltoall_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendc
 int mpiopt_allgatherv_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
                                  MPI_Comm comm, const char *file, int line);
+int mpiopt_allgather_planned_at(mpiopt_plan *plan, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file,
+                                int line);
 int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                                MPI_Comm comm, const char *file, int line);
@@ -115,6 +123,8 @@ int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype
   mpiopt_allgatherv_plan_create_at(scount, st, rc, rd, rt, comm, plan, __FILE__, __LINE__)
 #define mpiopt_allgatherv_planned(plan, sb, scount, st, rb, rc, rd, rt, comm)                                       \
   mpiopt_allgatherv_planned_at(plan, sb, scount, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
+#define mpiopt_allgather_planned(plan, sb, scount, st, rb, rcount, rt, comm)                                        \
+  mpiopt_allgather_planned_at(plan, sb, scount, st, rb, rcount, rt, comm, __FILE__, __LINE__)
 #define mpiopt_alltoallv_planned(plan, sb, sc, sd, st, rb, rc, rd, rt, comm)                                        \
   mpiopt_alltoallv_planned_at(plan, sb, sc, sd, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
 #define mpiopt_alltoall_planned(plan, sb, scount, st, rb, rcount, rt, comm)                                         \

@@ -46,7 +46,7 @@ std::optional<std::string> planChanges(const CallResult &C, const LoopFact &L) {
 }
 
 /// Bytes each pair exchanges (MPI_Alltoall) or each rank contributes
-/// (MPI_Allgatherv), when static: the send count x the type's size.
+/// (MPI_Allgatherv, MPI_Allgather), when static: the send count x the type's size.
 std::optional<int64_t> pairBytes(const CallResult &C, Evaluator &Ev) {
   const ArgResult *Count = C.arg(inPlace(C) ? Role::RecvCount : Role::SendCount);
   const ArgResult *Type = C.arg(inPlace(C) ? Role::RecvType : Role::SendType);
@@ -75,15 +75,17 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
   if (!Profile)
     return {false, "no machine profile is loaded (the planned form is used only where a measurement shows it "
                    "faster)"};
-  bool Gather = C.Function == "MPI_Allgatherv";
+  bool Gather = C.Function == "MPI_Allgatherv" || C.Function == "MPI_Allgather";
+  bool Equal = C.Function == "MPI_Allgather"; // measured apart: MPI_Allgather's algorithms are not MPI_Allgatherv's
   llvm::StringRef Per = Gather ? "rank" : "pair";
   std::optional<int64_t> Bytes = C.Function == "MPI_Alltoallv" ? std::nullopt : pairBytes(C, Ev);
-  std::optional<PlannedPoint> P = Profile->plannedFor(Gather ? "allgatherv" : "alltoallv", Bytes);
+  std::optional<PlannedPoint> P = Profile->plannedFor(Equal ? "allgather" : Gather ? "allgatherv" : "alltoallv", Bytes);
   if (!P)
-    return {false,
-            llvm::formatv("the machine profile has no planned {0} measurement", Gather ? "Allgatherv" : "all-to-all")
-                    .str() +
-                (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
+    return {false, llvm::formatv("the machine profile has no planned {0} measurement", Equal    ? "Allgather"
+                                                                                       : Gather ? "Allgatherv"
+                                                                                                : "all-to-all")
+                           .str() +
+                       (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
   if (!P->wins())
     return {false, figure(*P, Per) + ": the MPI's own call is as fast"};
   return {true, saving(*P, Per)};

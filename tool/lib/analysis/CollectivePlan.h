@@ -2,7 +2,8 @@
 //
 // Two decisions on the runtime's planned collectives (runtime/coll/):
 //
-// planAllToAll: an MPI_Alltoallv (or MPI_Alltoall, or MPI_Allgatherv) whose
+// planAllToAll: an MPI_Alltoallv (or MPI_Alltoall, MPI_Allgatherv or
+// MPI_Allgather: the runtime's Allgatherv plan of equal blocks) whose
 // counts, displacements, datatypes and communicator read the same on every
 // iteration of a loop (the call facts' loop invariance: the arrays are not
 // written in the loop, nothing the loop calls can write them, their
@@ -16,7 +17,8 @@
 // still fit; MPI_Alltoallv only). Either needs every rank to run the call
 // alike (the uniformity analysis) and a machine profile that measured the
 // planned form faster than the MPI's own call (its "alltoallv" points, or
-// "allgatherv" for MPI_Allgatherv, at the call's block size where static).
+// "allgatherv" for MPI_Allgatherv, "allgather" for MPI_Allgather, whose
+// MPI algorithms differ, at the call's block size where static).
 //
 // planVectorReductions: an MPI_Allreduce or MPI_Reduce that reduction
 // fusion and lazy deferral leave alone, of a predefined arithmetic type

@@ -695,6 +695,8 @@ std::optional<PlannedForms> ompi::plannedForms(llvm::StringRef Name) {
     return PlannedForms{"mpiopt_alltoall_planned", ""};
   if (Name == "MPI_Allgatherv")
     return PlannedForms{"mpiopt_allgatherv_planned", "mpiopt_allgatherv_cached"};
+  if (Name == "MPI_Allgather") // an Allgatherv plan of equal blocks
+    return PlannedForms{"mpiopt_allgather_planned", ""};
   return std::nullopt;
 }
 

@@ -56,11 +56,11 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
   return llvm::Error::success();
 }
 
-/// The "collectives" object: "alltoallv" and "allgatherv" points,
+/// The "collectives" object: "alltoallv", "allgatherv" and "allgather" points,
 /// "allreduce" and "reduce" points (other keys, such as the runtime's model
 /// strings, are notes).
 llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, MachineProfile &P) {
-  for (llvm::StringRef Coll : {"alltoallv", "allgatherv"})
+  for (llvm::StringRef Coll : {"alltoallv", "allgatherv", "allgather"})
     if (const llvm::json::Array *A = C.getArray(Coll))
       for (size_t I = 0; I < A->size(); ++I) {
         const llvm::json::Object *O = (*A)[I].getAsObject();
@@ -73,7 +73,10 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
                                          Coll, I)
                                .str());
         std::optional<llvm::StringRef> Alg = O->getString("algorithm");
-        (Coll == "alltoallv" ? P.Alltoallv : P.Allgatherv).push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
+        (Coll == "alltoallv"    ? P.Alltoallv
+         : Coll == "allgatherv" ? P.Allgatherv
+                                : P.Allgather)
+            .push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
       }
   for (llvm::StringRef Coll : {"allreduce", "reduce"})
     if (const llvm::json::Array *A = C.getArray(Coll))
@@ -95,9 +98,13 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
 
 } // namespace
 
+const std::vector<PlannedPoint> &MachineProfile::plannedPoints(llvm::StringRef Collective) const {
+  return Collective == "allgatherv" ? Allgatherv : Collective == "allgather" ? Allgather : Alltoallv;
+}
+
 std::optional<PlannedPoint> MachineProfile::plannedFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const {
   std::optional<PlannedPoint> R, Largest;
-  for (const PlannedPoint &T : Collective == "allgatherv" ? Allgatherv : Alltoallv) {
+  for (const PlannedPoint &T : plannedPoints(Collective)) {
     if (Bytes ? T.Bytes >= *Bytes && (!R || T.Bytes < R->Bytes)
               : !R || T.PlannedUs / T.NativeUs < R->PlannedUs / R->NativeUs)
       R = T;

@@ -45,7 +45,8 @@ struct TemplatePoint {
 };
 
 /// One measurement of a planned collective: for the Alltoallv every pair of
-/// ranks exchanging Bytes, for the Allgatherv every rank contributing Bytes;
+/// ranks exchanging Bytes, for the Allgatherv (and the Allgather) every rank
+/// contributing Bytes;
 /// the MPI's own call against the plan (with the algorithm the plan kept),
 /// medians, microseconds per call, at the profile's rank count.
 struct PlannedPoint {
@@ -108,9 +109,12 @@ struct MachineProfile {
   /// The longest block measured for Family (0: none).
   int64_t longestBlock(llvm::StringRef Family) const;
 
-  std::vector<PlannedPoint> Alltoallv, Allgatherv;
+  std::vector<PlannedPoint> Alltoallv, Allgatherv, Allgather;
+  /// The points of Collective ("alltoallv", "allgatherv" or "allgather").
+  const std::vector<PlannedPoint> &plannedPoints(llvm::StringRef Collective) const;
   /// The measurement that decides a planned collective (Collective
-  /// "alltoallv", which MPI_Alltoall shares, or "allgatherv") moving Bytes
+  /// "alltoallv", which MPI_Alltoall shares, "allgatherv", or "allgather":
+  /// MPI_Allgather against its plan) moving Bytes
   /// per pair or per rank: the smallest size measured not below it; with no
   /// size (unknown until run time, as an Alltoallv's counts), the measured
   /// point where the plan does best (the plan's own model and check fall

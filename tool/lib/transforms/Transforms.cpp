@@ -19,7 +19,7 @@ static const std::vector<TransformInfo> Registry = {
     {"datatype-templates", "send and receive derived datatypes of known shape through compiled pack loops",
      runDatatypeTemplates},
     {"planned-collectives",
-     "plan MPI_Alltoallv / MPI_Alltoall / MPI_Allgatherv once per loop (or through the plan cache)",
+     "plan MPI_Alltoallv / MPI_Alltoall / MPI_Allgatherv / MPI_Allgather once per loop (or through the plan cache)",
      runPlannedCollectives},
     {"vector-reductions", "hand large MPI_Allreduce / MPI_Reduce to the runtime's algorithm selector",
      runVectorReductions},
