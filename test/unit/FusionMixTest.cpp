@@ -116,6 +116,10 @@ TEST(MachineProfile, CollectivesDecideAtTheSmallestSizeNotBelowElseTheLargest) {
   P.Allgatherv = {{8, 0.7, 0.3, "node"}, {1048576, 263, 262, "native"}};
   EXPECT_TRUE(P.plannedFor("allgatherv", 8)->wins());
   EXPECT_FALSE(P.plannedFor("allgatherv", 4096)->wins());
+  EXPECT_FALSE(P.plannedFor("allgather", 8).has_value()); // MPI_Allgather: measured apart, never borrowed
+  P.Allgather = {{8, 0.43, 0.23, "node"}, {32768, 9.5, 9.5, "native"}};
+  EXPECT_TRUE(P.plannedFor("allgather", 8)->wins());
+  EXPECT_FALSE(P.plannedFor("allgather", 320)->wins());
   P.Reductions = {{"allreduce", 4096, 4, 4.4, 4.5}, {"allreduce", 262144, 64, 40, 30}, {"reduce", 262144, 60, 61, 30}};
   EXPECT_EQ(P.vectorFor("allreduce", 5000)->Bytes, 262144);
   EXPECT_TRUE(P.vectorFor("allreduce", 5000)->winsDense());

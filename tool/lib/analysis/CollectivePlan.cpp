@@ -70,21 +70,28 @@ std::string saving(const PlannedPoint &P, llvm::StringRef Per) {
       .str();
 }
 
+/// The profile's points for a planned collective, and their name in a
+/// message. MPI_Alltoall shares the Alltoallv's; MPI_Allgather has its own,
+/// as the MPI's algorithms for it are not its MPI_Allgatherv's.
+std::pair<llvm::StringRef, llvm::StringRef> profileFamily(llvm::StringRef Function) {
+  if (Function == "MPI_Allgather")
+    return {"allgather", "Allgather"};
+  if (Function == "MPI_Allgatherv")
+    return {"allgatherv", "Allgatherv"};
+  return {"alltoallv", "all-to-all"};
+}
+
 /// The profile's verdict on planning C: what it saves, or why not.
 std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, const MachineProfile *Profile) {
   if (!Profile)
     return {false, "no machine profile is loaded (the planned form is used only where a measurement shows it "
                    "faster)"};
-  bool Gather = C.Function == "MPI_Allgatherv" || C.Function == "MPI_Allgather";
-  bool Equal = C.Function == "MPI_Allgather"; // measured apart: MPI_Allgather's algorithms are not MPI_Allgatherv's
-  llvm::StringRef Per = Gather ? "rank" : "pair";
+  auto [Key, Name] = profileFamily(C.Function);
+  llvm::StringRef Per = Key == "alltoallv" ? "pair" : "rank";
   std::optional<int64_t> Bytes = C.Function == "MPI_Alltoallv" ? std::nullopt : pairBytes(C, Ev);
-  std::optional<PlannedPoint> P = Profile->plannedFor(Equal ? "allgather" : Gather ? "allgatherv" : "alltoallv", Bytes);
+  std::optional<PlannedPoint> P = Profile->plannedFor(Key, Bytes);
   if (!P)
-    return {false, llvm::formatv("the machine profile has no planned {0} measurement", Equal    ? "Allgather"
-                                                                                       : Gather ? "Allgatherv"
-                                                                                                : "all-to-all")
-                           .str() +
+    return {false, llvm::formatv("the machine profile has no planned {0} measurement", Name).str() +
                        (Bytes ? llvm::formatv(" at {0} bytes per {1} or more", *Bytes, Per).str() : std::string())};
   if (!P->wins())
     return {false, figure(*P, Per) + ": the MPI's own call is as fast"};

@@ -60,7 +60,10 @@ llvm::Error readTemplates(llvm::StringRef Path, const llvm::json::Object &T, Mac
 /// "allreduce" and "reduce" points (other keys, such as the runtime's model
 /// strings, are notes).
 llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, MachineProfile &P) {
-  for (llvm::StringRef Coll : {"alltoallv", "allgatherv", "allgather"})
+  for (llvm::StringRef Coll : {"alltoallv", "allgatherv", "allgather"}) {
+    std::vector<PlannedPoint> *Points = &P.Alltoallv;
+    if (Coll != "alltoallv")
+      Points = Coll == "allgatherv" ? &P.Allgatherv : &P.Allgather;
     if (const llvm::json::Array *A = C.getArray(Coll))
       for (size_t I = 0; I < A->size(); ++I) {
         const llvm::json::Object *O = (*A)[I].getAsObject();
@@ -73,11 +76,9 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
                                          Coll, I)
                                .str());
         std::optional<llvm::StringRef> Alg = O->getString("algorithm");
-        (Coll == "alltoallv"    ? P.Alltoallv
-         : Coll == "allgatherv" ? P.Allgatherv
-                                : P.Allgather)
-            .push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
+        Points->push_back({*Bytes, *Nat, *Plan, Alg ? Alg->str() : ""});
       }
+  }
   for (llvm::StringRef Coll : {"allreduce", "reduce"})
     if (const llvm::json::Array *A = C.getArray(Coll))
       for (size_t I = 0; I < A->size(); ++I) {
@@ -99,7 +100,9 @@ llvm::Error readCollectives(llvm::StringRef Path, const llvm::json::Object &C, M
 } // namespace
 
 const std::vector<PlannedPoint> &MachineProfile::plannedPoints(llvm::StringRef Collective) const {
-  return Collective == "allgatherv" ? Allgatherv : Collective == "allgather" ? Allgather : Alltoallv;
+  if (Collective == "allgatherv")
+    return Allgatherv;
+  return Collective == "allgather" ? Allgather : Alltoallv;
 }
 
 std::optional<PlannedPoint> MachineProfile::plannedFor(llvm::StringRef Collective, std::optional<int64_t> Bytes) const {
