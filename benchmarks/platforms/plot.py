@@ -87,8 +87,22 @@ def series_variance(d):
     return s, "seconds per pass"
 
 
+def series_stencil(name):
+    """halo and cg: plain against ompi-cc per local size N."""
+    def series(d):
+        s = {}
+        for p, path in by_ranks(d, "%s-smpi-np*.md" % name).items():
+            for line in open(path):  # | N | bytes | plain | ompi-cc | ... (the exchange's columns repeat the names)
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if line.startswith("|") and len(cells) > 3 and re.match(r"^[0-9]+$", cells[0]):
+                    for col, text in (("plain", cells[2]), ("ompi-cc", cells[3])):
+                        s.setdefault("%s, N = %s" % (col, cells[0]), {})[p] = number(text)
+        return s, "us per iteration (whole iteration)"
+    return series
+
+
 SECTIONS = {"alltoallv": series_alltoallv, "bsp": series_bsp, "plankton": series_plankton,
-            "variance": series_variance}
+            "variance": series_variance, "halo": series_stencil("halo"), "cg": series_stencil("cg")}
 
 
 def main():
