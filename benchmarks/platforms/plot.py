@@ -101,7 +101,22 @@ def series_stencil(name):
     return series
 
 
-SECTIONS = {"alltoallv": series_alltoallv, "bsp": series_bsp, "plankton": series_plankton,
+def series_reduce(d):
+    """MPI's call against the selector (its ratio times the MPI's time), per
+    collective and vector size."""
+    s = {}
+    for p, path in by_ranks(d, "reduce-smpi-np*.md").items():
+        colls = re.findall(r"^(\w+), \d+% zeros:", open(path).read(), re.M)
+        for coll, rows in zip(colls, tables(path)):
+            for row in rows:
+                mpi, ratio = number(row["MPI us"]), number(row["selector"])
+                mib = "%g MiB" % (int(row["floats"]) * 4 / 2 ** 20)
+                s.setdefault("MPI_%s, %s" % (coll.capitalize(), mib), {})[p] = mpi
+                s.setdefault("ompi-cc selector (%s), %s" % (coll, mib), {})[p] = mpi * ratio
+    return s, "us per call"
+
+
+SECTIONS = {"alltoallv": series_alltoallv, "reduce": series_reduce, "bsp": series_bsp, "plankton": series_plankton,
             "variance": series_variance, "halo": series_stencil("halo"), "cg": series_stencil("cg")}
 
 
@@ -131,10 +146,14 @@ def main():
                 continue  # a case run at one rank count only
             ours = any(k in label for k in ("planned", "ompi-cc", "bsp_sync"))
             case = label.rsplit(", ", 1)[0] if name == "alltoallv" else label  # one colour per case
+            if name == "reduce":  # the MPI's call and the selector's of one collective and size
+                case = re.sub(r"^MPI_|^ompi-cc selector \(|\)", "", label).lower()
             colour = colours.setdefault(case, "C%d" % len(colours))
             ax.plot(xs, [pts[p] for p in xs], marker="o", color=colour, linestyle="-" if ours else "--",
                     label=label)
         ax.set_xscale("log", base=2)
+        if name == "reduce":  # sizes 16x apart
+            ax.set_yscale("log")
         ax.set_xticks(ranks)
         ax.set_xticklabels([str(p) for p in ranks])
         ax.set_xlabel("ranks (simulated; 16 per node)")
