@@ -96,6 +96,23 @@ TEST(Model, HandleCallArguments) {
   EXPECT_EQ(requestCountArg(*lookupFunction("MPI_Waitall")), 0u);
   EXPECT_EQ(requestCountArg(*lookupFunction("MPI_Waitsome")), 0u);
   EXPECT_FALSE(requestCountArg(*lookupFunction("MPI_Wait")).has_value());
+  // What the request flow and the templates read by role: a test's flag,
+  // the run a Waitany/Testall covers and its count, a fence's assertion.
+  EXPECT_EQ(lookupFunction("MPI_Test")->find(Role::Out), 1u);
+  EXPECT_EQ(lookupFunction("MPI_Test")->find(Role::Request), 0u);
+  EXPECT_EQ(lookupFunction("MPI_Testall")->find(Role::Out), 2u);
+  EXPECT_EQ(lookupFunction("MPI_Testall")->find(Role::Requests), 1u);
+  EXPECT_EQ(requestCountArg(*lookupFunction("MPI_Waitany")), 0u);
+  EXPECT_EQ(lookupFunction("MPI_Win_fence")->find(Role::Assert), 0u);
+  for (const char *Dup : {"MPI_Comm_dup", "MPI_Comm_dup_with_info", "MPI_Comm_idup", "MPI_Comm_idup_with_info"})
+    EXPECT_EQ(duplicatedCommArg(Dup), 0u) << Dup;
+  EXPECT_FALSE(duplicatedCommArg("MPI_Comm_split").has_value());
+  ASSERT_TRUE(addressCallArgs("MPI_Get_address").has_value());
+  EXPECT_EQ(addressCallArgs("MPI_Get_address")->Location, 0u);
+  EXPECT_EQ(addressCallArgs("MPI_Get_address")->Address, 1u);
+  ASSERT_TRUE(addressDiffArgs("MPI_Aint_diff").has_value());
+  EXPECT_EQ(addressDiffArgs("MPI_Aint_diff")->Subtrahend, 1u);
+  EXPECT_FALSE(addressCallArgs("MPI_Aint_diff").has_value());
   EXPECT_TRUE(needsCartesianTopology("MPI_Cart_shift"));
   EXPECT_FALSE(needsCartesianTopology("MPI_Comm_split"));
   EXPECT_TRUE(mayGiveNullCommunicator("MPI_Comm_create"));

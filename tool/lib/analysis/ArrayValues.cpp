@@ -1,5 +1,6 @@
 //===- ArrayValues.cpp - What local arrays hold when a call reads them -----===//
 #include "analysis/ArrayValues.h"
+#include "mpi/MPIModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include <map>
@@ -15,6 +16,19 @@ constexpr size_t MaxPaths = 16;
 bool callsNamed(const Expr *E, llvm::StringRef Name) {
   const auto *CE = dyn_cast<CallExpr>(E);
   return CE && CE->getDirectCallee() && CE->getDirectCallee()->getName() == Name;
+}
+
+llvm::StringRef directCallee(const CallExpr *CE) {
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() ? F->getName() : "";
+}
+
+/// CE's two arguments when it is MPI_Aint_diff (addr1 - addr2).
+std::optional<std::pair<const Expr *, const Expr *>> addressDiff(const CallExpr *CE) {
+  std::optional<AddressDiffArgs> A = addressDiffArgs(directCallee(CE));
+  if (!A || std::max(A->Minuend, A->Subtrahend) >= CE->getNumArgs())
+    return std::nullopt;
+  return std::make_pair(CE->getArg(A->Minuend), CE->getArg(A->Subtrahend));
 }
 
 /// The address E evaluates to (&s.m, &p->m, p, &a[2] with a constant index
@@ -75,7 +89,8 @@ bool endsPath(const Stmt *S) {
     return true;
   const auto *E = dyn_cast_or_null<Expr>(S);
   E = E ? E->IgnoreParenCasts() : nullptr;
-  return E && (callsNamed(E, "exit") || callsNamed(E, "abort") || callsNamed(E, "MPI_Abort"));
+  return E && (callsNamed(E, "exit") || callsNamed(E, "abort") ||
+               (isa<CallExpr>(E) && abortsJob(directCallee(cast<CallExpr>(E)))));
 }
 
 struct State {
@@ -413,14 +428,15 @@ void Walk::statement(const Stmt *St) {
 
 /// MPI_Get_address(location, &a[k] | a + k | a | &v).
 bool Walk::getAddress(const CallExpr *CE) {
-  if (!callsNamed(CE, "MPI_Get_address") || CE->getNumArgs() != 2)
+  std::optional<AddressCallArgs> Args = addressCallArgs(directCallee(CE));
+  if (!Args || CE->getNumArgs() != 2)
     return false;
   ArrayElem X = ArrayElem::of(ArrayElem::Unknown);
-  if (auto A = addressOf(Ctx, CE->getArg(0))) {
+  if (auto A = addressOf(Ctx, CE->getArg(Args->Location))) {
     X = *A;
-    X.Name = Ev.text(CE->getArg(0));
+    X.Name = Ev.text(CE->getArg(Args->Location));
   }
-  const Expr *Out = strip(CE->getArg(1));
+  const Expr *Out = strip(CE->getArg(Args->Address));
   if (const auto *U = dyn_cast<UnaryOperator>(Out); U && U->getOpcode() == UO_AddrOf) {
     if (const VarDecl *V = namedVar(U->getSubExpr()); V && arrayOf(U->getSubExpr()) < 0) {
       Cur->Vars[V] = X;
@@ -435,8 +451,7 @@ bool Walk::getAddress(const CallExpr *CE) {
 
 /// a[k] = value, v = value, a[k] -= value.
 bool Walk::assign(const BinaryOperator *BO) {
-  if (anyNode(BO->getRHS(),
-              [](const Stmt *S) { return isa<CallExpr>(S) && !callsNamed(cast<Expr>(S), "MPI_Aint_diff"); }))
+  if (anyNode(BO->getRHS(), [](const Stmt *S) { return isa<CallExpr>(S) && !addressDiff(cast<CallExpr>(S)); }))
     return false; // a call may write what it is given
   ArrayElem X = value(BO->getRHS());
   if (BO->getOpcode() == BO_SubAssign)
@@ -520,8 +535,9 @@ ArrayElem Walk::value(const Expr *E) {
     return X;
   }
   E = strip(E);
-  if (const auto *CE = dyn_cast<CallExpr>(E); CE && callsNamed(CE, "MPI_Aint_diff") && CE->getNumArgs() == 2)
-    return difference(value(CE->getArg(0)), value(CE->getArg(1)));
+  if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getNumArgs() == 2)
+    if (auto D = addressDiff(CE))
+      return difference(value(D->first), value(D->second));
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Sub)
     return difference(value(BO->getLHS()), value(BO->getRHS()));
   if (isa<ArraySubscriptExpr>(E)) {

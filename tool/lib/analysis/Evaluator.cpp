@@ -810,22 +810,17 @@ bool Evaluator::createdOnce(const VarDecl *V, const FunctionDecl *F) {
   return It->second = Ok && Creations == 1;
 }
 
-/// A duplicate's ranks are its parent's (MPI-4.1, 7.4.2: MPI_Comm_dup
-/// "creates a new communicator with the same group").
-static bool duplicates(llvm::StringRef Name) {
-  return Name == "MPI_Comm_dup" || Name == "MPI_Comm_dup_with_info" || Name == "MPI_Comm_idup" ||
-         Name == "MPI_Comm_idup_with_info";
-}
-
 std::optional<CommId> Evaluator::dupParent(const CommId &Id) {
   if (Id.K != CommId::Created)
     return std::nullopt;
   for (const auto &[V, By] : CreatedBy) {
     const auto &[CE, F] = By;
+    // A duplicate's ranks are its parent's.
     const FunctionDecl *G = CE->getDirectCallee();
-    if (!G || !G->getIdentifier() || !duplicates(G->getName()) || CE->getNumArgs() < 2 || localKey(V) != Id.Key)
+    std::optional<unsigned> Parent = G && G->getIdentifier() ? duplicatedCommArg(G->getName()) : std::nullopt;
+    if (!Parent || CE->getNumArgs() < 2 || *Parent >= CE->getNumArgs() || localKey(V) != Id.Key)
       continue;
-    return commId(CE->getArg(0), F, CE);
+    return commId(CE->getArg(*Parent), F, CE);
   }
   return std::nullopt;
 }

@@ -115,9 +115,9 @@ HandleEvent::Kind valueEvent(llvm::StringRef Name, unsigned I, HandleClass C) {
 /// A fence's assertion as spelled: MPI_MODE_NOSUCCEED, MPI_MODE_NOPRECEDE,
 /// and whether a variable makes it unknown.
 void readAssert(const CallExpr *CE, HandleEvent &E, const SourceManager &SM) {
-  if (E.K != HandleEvent::Fence || CE->getNumArgs() != 2)
+  const Expr *A = E.K == HandleEvent::Fence ? argOf(CE, Role::Assert) : nullptr;
+  if (!A)
     return;
-  const Expr *A = CE->getArg(0);
   CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(A->getSourceRange()).getAsRange());
   llvm::StringRef Text = Lexer::getSourceText(R, SM, LangOptions());
   E.NoSucceed = Text.contains("MPI_MODE_NOSUCCEED");

@@ -90,19 +90,19 @@ bool zeroBefore(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
   return false;
 }
 
-/// Where the test CE (its flag the FlagArg-th argument, `&flag`; its
-/// requests the ReqArg-th) completes its request for sure, when it is
+/// Where the test CE (its flag, `&flag`, the argument in role Out; its
+/// request or requests the one in role Requests) completes its request for sure, when it is
 /// repeated until the flag is set: a statement of the body of a loop on
 /// `!flag` that is a do-while (then at CE), or a while or for loop entered
 /// with the flag just set to 0 (then at the loop's condition, which exits
 /// only once a test has set the flag). The body has no break, goto or
 /// return and names neither the flag nor the requests but in this test; the
 /// function takes the flag's address only for tests. Null otherwise.
-const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, unsigned FlagArg, unsigned ReqArg) {
-  const auto *U =
-      CE->getNumArgs() > FlagArg ? dyn_cast<UnaryOperator>(CE->getArg(FlagArg)->IgnoreParenImpCasts()) : nullptr;
+const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, Role Requests) {
+  const Expr *FlagArg = argOf(CE, Role::Out), *ReqArg = argOf(CE, Requests);
+  const auto *U = FlagArg ? dyn_cast<UnaryOperator>(FlagArg->IgnoreParenImpCasts()) : nullptr;
   const VarDecl *Flag = U && U->getOpcode() == UO_AddrOf ? namedVar(U->getSubExpr()) : nullptr;
-  const DeclRefExpr *Req = CE->getNumArgs() > ReqArg ? arrayRef(CE->getArg(ReqArg)) : nullptr;
+  const DeclRefExpr *Req = ReqArg ? arrayRef(ReqArg) : nullptr;
   if (!Flag || !Flag->hasLocalStorage() || isa<ParmVarDecl>(Flag) || !Req)
     return nullptr;
   const Stmt *P = parentStmt(Ctx, CE);
@@ -172,8 +172,12 @@ bool countsTo(ASTContext &Ctx, const ForStmt *F, const llvm::APSInt &N) {
 /// loop touches the requests). Null otherwise.
 const Stmt *waitedForEach(ASTContext &Ctx, const CallExpr *CE) {
   Expr::EvalResult N;
-  const DeclRefExpr *Req = CE->getNumArgs() == 4 ? arrayRef(CE->getArg(1)) : nullptr;
-  if (!Req || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative())
+  const FunctionModel *M = modelOf(CE);
+  unsigned CountArg = M ? requestCountArg(*M).value_or(~0u) : ~0u;
+  const Expr *ReqArg = argOf(CE, Role::Requests);
+  const DeclRefExpr *Req = ReqArg ? arrayRef(ReqArg) : nullptr;
+  if (!Req || CountArg >= CE->getNumArgs() || !CE->getArg(CountArg)->EvaluateAsInt(N, Ctx) ||
+      N.Val.getInt().isNegative())
     return nullptr;
   const Stmt *P = parentStmt(Ctx, CE);
   const Stmt *Body = isa_and_nonnull<CompoundStmt>(P) ? P : CE;
@@ -264,8 +268,8 @@ private:
   void certainty(Event &E, const CallExpr *CE, const FunctionModel &M) const {
     if (!UncertainTests || requestEffect(M) != RequestEffect::Completes)
       return;
-    const Stmt *At = M.Name == "MPI_Test"      ? testedUntilDone(Ctx, CE, 1, 0)
-                     : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, 2, 1)
+    const Stmt *At = M.Name == "MPI_Test"      ? testedUntilDone(Ctx, CE, Role::Request)
+                     : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, Role::Requests)
                      : M.Name == "MPI_Waitany" ? waitedForEach(Ctx, CE)
                                                : nullptr;
     E.FlowAt = At;
@@ -311,8 +315,9 @@ private:
     }
     Expr::EvalResult N;
     uint64_t Size = requestArray(Ctx, V)->getSize().getZExtValue();
-    if (!completesRun(M.Name) || !CE->getArg(0)->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative() ||
-        uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
+    unsigned CountArg = requestCountArg(M).value_or(~0u);
+    if (!completesRun(M.Name) || CountArg >= CE->getNumArgs() || !CE->getArg(CountArg)->EvaluateAsInt(N, Ctx) ||
+        N.Val.getInt().isNegative() || uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
       E.K = RequestEvent::Other;
       Everywhere[V].push_back(E);
       return;

@@ -2,6 +2,7 @@
 #include "analysis/TemplatePlan.h"
 #include "analysis/DerivedTypes.h"
 #include "analysis/WaitPairing.h"
+#include "mpi/CallModel.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -431,9 +432,9 @@ TemplatedCall waitCall(ASTContext &Ctx, const StartGroup &G, const CallExpr *CE)
   T.RParen = CE->getRParenLoc();
   T.To = "mpiopt_" + llvm::StringRef(Call).drop_front(4).lower() + "_dtype";
   if (!Single) {
-    T.Append = ", " + Pend + " + " + std::to_string(requestSlot(Ctx, CE->getArg(1)).second);
+    T.Append = ", " + Pend + " + " + std::to_string(requestSlot(Ctx, argOf(CE, Role::Requests)).second);
   } else {
-    int K = G.Index < 0 ? -1 : requestSlot(Ctx, CE->getArg(0)).second;
+    int K = G.Index < 0 ? -1 : requestSlot(Ctx, argOf(CE, Role::Request)).second;
     T.Append = ", &" + Pend + (K < 0 ? "" : "[" + std::to_string(K) + "]");
   }
   PresumedLoc L = SM.getPresumedLoc(SM.getExpansionLoc(CE->getBeginLoc()));

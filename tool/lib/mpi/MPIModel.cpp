@@ -888,6 +888,25 @@ const HandleCallModel *ompi::lookupHandleCall(llvm::StringRef Name) {
   return nullptr;
 }
 
+std::optional<unsigned> ompi::duplicatedCommArg(llvm::StringRef Name) {
+  if (Name == "MPI_Comm_dup" || Name == "MPI_Comm_dup_with_info" || Name == "MPI_Comm_idup" ||
+      Name == "MPI_Comm_idup_with_info")
+    return 0u; // (comm, [info,] newcomm[, request])
+  return std::nullopt;
+}
+
+std::optional<AddressCallArgs> ompi::addressCallArgs(llvm::StringRef Name) {
+  if (Name == "MPI_Get_address")
+    return AddressCallArgs{0, 1};
+  return std::nullopt;
+}
+
+std::optional<AddressDiffArgs> ompi::addressDiffArgs(llvm::StringRef Name) {
+  if (Name == "MPI_Aint_diff")
+    return AddressDiffArgs{0, 1};
+  return std::nullopt;
+}
+
 bool ompi::mayGiveNullCommunicator(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
       .Cases("MPI_Comm_create", "MPI_Comm_create_group", "MPI_Comm_split", "MPI_Comm_split_type", true)

@@ -239,6 +239,22 @@ struct HandleCallModel {
 };
 /// The call called Name, or null.
 const HandleCallModel *lookupHandleCall(llvm::StringRef Name);
+/// For a call that duplicates a communicator (MPI_Comm_dup, its
+/// _with_info and nonblocking forms: MPI-4.1, 7.4.2, "a new communicator
+/// with the same group"), the argument that names the communicator it
+/// copies; none for any other call.
+std::optional<unsigned> duplicatedCommArg(llvm::StringRef Name);
+/// MPI_Get_address(location, address): the position of the memory it takes
+/// the address of, and of the MPI_Aint it writes.
+struct AddressCallArgs {
+  unsigned Location, Address;
+};
+std::optional<AddressCallArgs> addressCallArgs(llvm::StringRef Name);
+/// MPI_Aint_diff(addr1, addr2), addr1 - addr2: the positions of the two.
+struct AddressDiffArgs {
+  unsigned Minuend, Subtrahend;
+};
+std::optional<AddressDiffArgs> addressDiffArgs(llvm::StringRef Name);
 /// Whether the communicator constructor Name may give some of the ranks
 /// that call it MPI_COMM_NULL (outside the group, beyond the grid, colour
 /// MPI_UNDEFINED), or connects to processes outside the job.
