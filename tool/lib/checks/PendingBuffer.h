@@ -108,8 +108,9 @@ inline std::vector<const clang::CallExpr *> startsOf(CheckContext &C, const Call
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    if (F && F->getIdentifier() && F->getName() == "MPI_Start" && CE->getNumArgs() == 1 &&
-        refersTo(CE->getArg(0), Req) && SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
+    if (F && F->getIdentifier() && F->getName() == "MPI_Start" && argOf(CE, Role::Request) &&
+        refersTo(argOf(CE, Role::Request), Req) &&
+        SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
       Out.push_back(CE);
     return false;
   });

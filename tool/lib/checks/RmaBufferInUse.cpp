@@ -254,8 +254,9 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
     else if ((completesAtOrigin(Name) || Name == "MPI_Win_wait") && Name != "MPI_Win_free" &&
              llvm::any_of(CE->arguments(), [&](const Expr *A) { return namedVar(A) == WV; }))
       Syncs.push_back(offset(CE->getBeginLoc()));
-    else if (Name == "MPI_Win_free" && CE->getNumArgs() == 1)
-      if (const auto *U = dyn_cast<UnaryOperator>(strip(CE->getArg(0)));
+    else if (const HandleCallModel *H = Name == "MPI_Win_free" ? lookupHandleCall(Name) : nullptr;
+             H && H->Out >= 0 && unsigned(H->Out) < CE->getNumArgs())
+      if (const auto *U = dyn_cast<UnaryOperator>(strip(CE->getArg(H->Out)));
           U && U->getOpcode() == UO_AddrOf && namedVar(U->getSubExpr()) == WV)
         WinFree = std::min(WinFree, offset(CE->getBeginLoc()));
     return false;
