@@ -18,14 +18,9 @@ bool callsNamed(const Expr *E, llvm::StringRef Name) {
   return CE && CE->getDirectCallee() && CE->getDirectCallee()->getName() == Name;
 }
 
-llvm::StringRef directCallee(const CallExpr *CE) {
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() ? F->getName() : "";
-}
-
 /// CE's two arguments when it is MPI_Aint_diff (addr1 - addr2).
 std::optional<std::pair<const Expr *, const Expr *>> addressDiff(const CallExpr *CE) {
-  std::optional<AddressDiffArgs> A = addressDiffArgs(directCallee(CE));
+  std::optional<AddressDiffArgs> A = addressDiffArgs(calleeName(CE));
   if (!A || std::max(A->Minuend, A->Subtrahend) >= CE->getNumArgs())
     return std::nullopt;
   return std::make_pair(CE->getArg(A->Minuend), CE->getArg(A->Subtrahend));
@@ -89,8 +84,7 @@ bool endsPath(const Stmt *S) {
     return true;
   const auto *E = dyn_cast_or_null<Expr>(S);
   E = E ? E->IgnoreParenCasts() : nullptr;
-  return E && (callsNamed(E, "exit") || callsNamed(E, "abort") ||
-               (isa<CallExpr>(E) && abortsJob(directCallee(cast<CallExpr>(E)))));
+  return E && (callsNamed(E, "exit") || callsNamed(E, "abort") || abortsJob(calleeName(dyn_cast<CallExpr>(E))));
 }
 
 struct State {
@@ -428,7 +422,7 @@ void Walk::statement(const Stmt *St) {
 
 /// MPI_Get_address(location, &a[k] | a + k | a | &v).
 bool Walk::getAddress(const CallExpr *CE) {
-  std::optional<AddressCallArgs> Args = addressCallArgs(directCallee(CE));
+  std::optional<AddressCallArgs> Args = addressCallArgs(calleeName(CE));
   if (!Args || CE->getNumArgs() != 2)
     return false;
   ArrayElem X = ArrayElem::of(ArrayElem::Unknown);

@@ -54,11 +54,6 @@ const CallExpr *callOfArg(ASTContext &Ctx, const Expr *Arg, unsigned &Index) {
   return nullptr;
 }
 
-llvm::StringRef calleeName(const CallExpr *CE) {
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() ? F->getName() : "";
-}
-
 } // namespace
 
 bool TypeShape::mayOverlap(int64_t Count) const {

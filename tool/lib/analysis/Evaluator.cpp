@@ -816,8 +816,7 @@ std::optional<CommId> Evaluator::dupParent(const CommId &Id) {
   for (const auto &[V, By] : CreatedBy) {
     const auto &[CE, F] = By;
     // A duplicate's ranks are its parent's.
-    const FunctionDecl *G = CE->getDirectCallee();
-    std::optional<unsigned> Parent = G && G->getIdentifier() ? duplicatedCommArg(G->getName()) : std::nullopt;
+    std::optional<unsigned> Parent = duplicatedCommArg(calleeName(CE));
     if (!Parent || CE->getNumArgs() < 2 || *Parent >= CE->getNumArgs() || localKey(V) != Id.Key)
       continue;
     return commId(CE->getArg(*Parent), F, CE);

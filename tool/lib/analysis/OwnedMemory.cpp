@@ -45,11 +45,6 @@ bool ompi::ownerCandidate(const VarDecl *V) {
 namespace {
 const char *const Allocators[] = {"malloc", "calloc", "aligned_alloc"};
 
-llvm::StringRef calleeName(const CallExpr *CE) {
-  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() ? F->getName() : "";
-}
-
 const VarDecl *refVar(const Expr *E) {
   const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenCasts() : nullptr);
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;

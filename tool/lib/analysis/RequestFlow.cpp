@@ -90,6 +90,14 @@ bool zeroBefore(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
   return false;
 }
 
+/// The count of the requests CE's Requests array holds (MPI_Waitall's
+/// count, MPI_Waitsome's incount), or null.
+const Expr *requestCount(const CallExpr *CE) {
+  const FunctionModel *M = modelOf(CE);
+  std::optional<unsigned> I = M ? requestCountArg(*M) : std::nullopt;
+  return I ? argAt(CE, int(*I)) : nullptr;
+}
+
 /// Where the test CE (its flag, `&flag`, the argument in role Out; its
 /// request or requests the one in role Requests) completes its request for sure, when it is
 /// repeated until the flag is set: a statement of the body of a loop on
@@ -172,12 +180,9 @@ bool countsTo(ASTContext &Ctx, const ForStmt *F, const llvm::APSInt &N) {
 /// loop touches the requests). Null otherwise.
 const Stmt *waitedForEach(ASTContext &Ctx, const CallExpr *CE) {
   Expr::EvalResult N;
-  const FunctionModel *M = modelOf(CE);
-  unsigned CountArg = M ? requestCountArg(*M).value_or(~0u) : ~0u;
-  const Expr *ReqArg = argOf(CE, Role::Requests);
+  const Expr *ReqArg = argOf(CE, Role::Requests), *Count = requestCount(CE);
   const DeclRefExpr *Req = ReqArg ? arrayRef(ReqArg) : nullptr;
-  if (!Req || CountArg >= CE->getNumArgs() || !CE->getArg(CountArg)->EvaluateAsInt(N, Ctx) ||
-      N.Val.getInt().isNegative())
+  if (!Req || !Count || !Count->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative())
     return nullptr;
   const Stmt *P = parentStmt(Ctx, CE);
   const Stmt *Body = isa_and_nonnull<CompoundStmt>(P) ? P : CE;
@@ -315,9 +320,9 @@ private:
     }
     Expr::EvalResult N;
     uint64_t Size = requestArray(Ctx, V)->getSize().getZExtValue();
-    unsigned CountArg = requestCountArg(M).value_or(~0u);
-    if (!completesRun(M.Name) || CountArg >= CE->getNumArgs() || !CE->getArg(CountArg)->EvaluateAsInt(N, Ctx) ||
-        N.Val.getInt().isNegative() || uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
+    const Expr *Count = requestCount(CE);
+    if (!completesRun(M.Name) || !Count || !Count->EvaluateAsInt(N, Ctx) || N.Val.getInt().isNegative() ||
+        uint64_t(K) + N.Val.getInt().getZExtValue() > Size) {
       E.K = RequestEvent::Other;
       Everywhere[V].push_back(E);
       return;

@@ -108,9 +108,8 @@ inline std::vector<const clang::CallExpr *> startsOf(CheckContext &C, const Call
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    if (F && F->getIdentifier() && F->getName() == "MPI_Start" && argOf(CE, Role::Request) &&
-        refersTo(argOf(CE, Role::Request), Req) &&
-        SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
+    const Expr *Started = F && F->getIdentifier() && F->getName() == "MPI_Start" ? argOf(CE, Role::Request) : nullptr;
+    if (Started && refersTo(Started, Req) && SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
       Out.push_back(CE);
     return false;
   });

@@ -255,8 +255,8 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
              llvm::any_of(CE->arguments(), [&](const Expr *A) { return namedVar(A) == WV; }))
       Syncs.push_back(offset(CE->getBeginLoc()));
     else if (const HandleCallModel *H = Name == "MPI_Win_free" ? lookupHandleCall(Name) : nullptr;
-             H && H->Out >= 0 && unsigned(H->Out) < CE->getNumArgs())
-      if (const auto *U = dyn_cast<UnaryOperator>(strip(CE->getArg(H->Out)));
+             H && argAt(CE, H->Out))
+      if (const auto *U = dyn_cast<UnaryOperator>(strip(argAt(CE, H->Out)));
           U && U->getOpcode() == UO_AddrOf && namedVar(U->getSubExpr()) == WV)
         WinFree = std::min(WinFree, offset(CE->getBeginLoc()));
     return false;

@@ -54,6 +54,13 @@ inline bool refersTo(const clang::Stmt *S, const clang::ValueDecl *V) {
   });
 }
 
+/// The name of the function CE calls directly, or "" (a call through a
+/// pointer, or of an unnamed function).
+inline llvm::StringRef calleeName(const clang::CallExpr *CE) {
+  const clang::FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() ? F->getName() : "";
+}
+
 /// The argument in position I of CE, or null when I is -1 (a model's "no
 /// such argument") or past the arguments given.
 inline const clang::Expr *argAt(const clang::CallExpr *CE, int I) {

@@ -47,11 +47,6 @@ std::optional<std::string> ompi::unseenCallee(const CallExpr *CE, const Evaluato
 
 namespace ompi::ranks {
 
-llvm::StringRef calleeName(const CallExpr *CE) {
-  const FunctionDecl *F = CE->getDirectCallee();
-  return F && F->getIdentifier() ? F->getName() : "";
-}
-
 /// Whether two events may be the same collective: equal keys, where an
 /// argument the evaluation could not decide ("root=?") matches any value.
 bool sameKey(llvm::StringRef A, llvm::StringRef B) {

@@ -78,7 +78,6 @@ std::optional<int64_t> apply(BinaryOperatorKind Op, int64_t X, int64_t Y);
 
 /// The function a call calls when the file defines it.
 const FunctionDecl *definedCallee(const CallExpr *CE);
-llvm::StringRef calleeName(const CallExpr *CE);
 /// Whether two events may be the same collective: equal keys, where an
 /// argument the evaluation could not decide ("root=?") matches any value.
 bool sameKey(llvm::StringRef A, llvm::StringRef B);
