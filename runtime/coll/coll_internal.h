@@ -6,7 +6,8 @@
  *
  * The runtime's own messages travel on the private duplicate, never on the
  * program's communicator: a receive the program posted with MPI_ANY_TAG can
- * never match them. Every array here grows geometrically and is reused. */
+ * never match them. Its agreements are collectives on the program's
+ * communicator (inside the program's own collective call). Every array here grows geometrically and is reused. */
 #ifndef MPIOPT_COLL_INTERNAL_H
 #define MPIOPT_COLL_INTERNAL_H
 
@@ -25,7 +26,7 @@ struct mpiopt_plan_cache;
  * their lowest rank; ranks within a node keep the communicator's order. */
 typedef struct {
   int ready;
-  MPI_Comm node;        /* this rank's node, a sub-communicator of the private duplicate */
+  MPI_Comm node;        /* this rank's node, a sub-communicator of the program's communicator */
   int nnodes, mynode, lrank, lsize;
   int *node_of;         /* [P]: node of each rank */
   int *lrank_of;        /* [P]: its rank within the node */
@@ -47,7 +48,7 @@ typedef struct {
 
 typedef struct mpiopt_coll_comm {
   MPI_Comm comm;        /* the program's communicator */
-  MPI_Comm priv;        /* its private duplicate */
+  MPI_Comm priv;        /* its private duplicate (MPI_COMM_NULL until mpiopt_coll_private) */
   int rank, size, inter;
   int refs;             /* the table's reference, plus one per plan */
   int dead;             /* the program freed comm: the MPI objects are gone */
@@ -61,10 +62,15 @@ typedef struct mpiopt_coll_comm {
   int threads;                     /* the local reductions' threads (0: not agreed yet) */
 } mpiopt_coll_comm;
 
-/* The state of comm, created on first use (collective: MPI_Comm_dup). Stops
+/* The state of comm, created on first use (local: no communication). Stops
  * the job with a message naming who for MPI_COMM_NULL or a call before
  * MPI_Init or after MPI_Finalize. */
 mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who);
+/* c's private duplicate, made on first use: collective over c then, so it
+ * is asked for only where every rank of c takes the same path (a plan's
+ * creation, mpiopt_plan_new, after which every plan's state has it; a
+ * reduction algorithm chosen by the agreed selector). */
+MPI_Comm mpiopt_coll_private(mpiopt_coll_comm *c);
 /* A plan keeps its communicator's state alive (the MPI objects go when the
  * program frees the communicator; the struct when the last plan goes). */
 void mpiopt_coll_retain(mpiopt_coll_comm *c);
@@ -109,7 +115,7 @@ void mpiopt_coll_config_read(void);
  * the site skips the check for 16 calls, then 32, ... up to 4096; a gain
  * resets it. Keyed by kind (MPIOPT_SITE_...), file, line and communicator;
  * the outcomes are agreed ones, so every rank backs off alike. */
-enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_ALLGATHERV, MPIOPT_SITE_DENSITY };
+enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_ALLGATHERV, MPIOPT_SITE_DENSITY, MPIOPT_SITE_ALLTOALL, MPIOPT_SITE_ALLGATHER };
 typedef struct {
   int kind;
   const char *file;
@@ -117,6 +123,12 @@ typedef struct {
   MPI_Comm comm;
   int streak;
   long left, period;
+  /* The scalar-keyed plan cache's (scalar_cache.c): the plan, and the
+     counts, datatypes and MPI_IN_PLACE it is for (keyed: any yet). */
+  struct mpiopt_plan_s *plan;
+  unsigned long serial; /* of the communicator's state the plan is for */
+  int keyed, count[2], inplace;
+  MPI_Datatype type[2];
 } mpiopt_coll_site;
 /* The site's record (valid until the next new site). */
 mpiopt_coll_site *mpiopt_coll_site_of(int kind, const char *file, int line, MPI_Comm comm);
@@ -124,7 +136,8 @@ mpiopt_coll_site *mpiopt_coll_site_of(int kind, const char *file, int line, MPI_
 int mpiopt_coll_site_skip(mpiopt_coll_site *s);
 /* The outcome of a checked call. */
 void mpiopt_coll_site_note(mpiopt_coll_site *s, int wasted);
-/* Drop comm's sites (it is being freed: MPI may reuse the handle). */
+/* Drop comm's sites and free their plans (it is being freed: MPI may
+ * reuse the handle). */
 void mpiopt_coll_sites_forget(MPI_Comm comm);
 
 /* --- MPIOPT_STATS (stats.c) --------------------------------------------- */
@@ -170,6 +183,8 @@ void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind);
 /* Count the outcome of a plan's check by timing (kept: the model's choice
  * was the fastest). */
 void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept);
+/* Private duplicates this rank made (mpiopt_coll_private). */
+extern long long mpiopt_coll_copies;
 /* At MPI_Finalize: every rank's counters summed, printed by rank 0. */
 void mpiopt_coll_stats_print(void);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coll_internal.h"
+#include "mpiopt/plan.h"
 
 static mpiopt_coll_site *sites;
 static int nsites, capsites;
@@ -42,5 +43,8 @@ void mpiopt_coll_site_note(mpiopt_coll_site *s, int wasted) {
 
 void mpiopt_coll_sites_forget(MPI_Comm comm) {
   for (int i = 0; i < nsites; i++) /* the handle may come back as another communicator */
-    if (sites[i].comm == comm) sites[i--] = sites[--nsites];
+    if (sites[i].comm == comm) {
+      mpiopt_plan_free(&sites[i].plan);
+      sites[i--] = sites[--nsites];
+    }
 }

@@ -8,7 +8,17 @@
  * at once, collectively, and the struct goes when no plan refers to it
  * any more. At MPI_Finalize every state still alive is freed in creation
  * order (the same order on every rank of a communicator, since states are
- * created at the first collective call on it). */
+ * created at the first collective call on it).
+ *
+ * The private duplicate is made only when the runtime first sends messages
+ * of its own on the communicator (a plan, one of the reduction algorithms):
+ * a call site that settles on the MPI's own call never pays for it (at 64
+ * simulated ranks the copy costs about 0.2 ms, more than the program's
+ * whole exchange in a short run). The runtime's agreements (the plan
+ * cache's, the threads', the topology's, the density's) are collectives
+ * on the program's communicator itself: every rank is in the same call of
+ * the program then, and a collective never matches the program's
+ * point-to-point messages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,13 +109,6 @@ static mpiopt_coll_comm *create(MPI_Comm comm) {
   MPI_Comm_rank(comm, &c->rank);
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_test_inter(comm, &c->inter);
-  /* The runtime's own traffic goes on a copy of comm. Under SMPI an
-     intracommunicator is copied by MPI_Comm_split (one color, ranks in
-     order: the same group): SimGrid 3.32 charges the host time of its
-     MPI_Comm_dup to the rank's simulated clock, 40 ms at 64 ranks and
-     0.26 s at 128 (0.2 ms for the split), which no real MPI takes. */
-  int copied = MPIOPT_SMPI && !c->inter ? MPI_Comm_split(comm, 0, c->rank, &c->priv) : MPI_Comm_dup(comm, &c->priv);
-  if (copied != MPI_SUCCESS) mpiopt_die(comm, "copying the communicator failed");
   if (keyval == MPI_KEYVAL_INVALID &&
       MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_delete, &keyval, NULL) != MPI_SUCCESS)
     mpiopt_die(comm, "MPI_Comm_create_keyval failed");
@@ -113,6 +116,19 @@ static mpiopt_coll_comm *create(MPI_Comm comm) {
   live = mpiopt_grow_int(live, &caplive, nlive + 1, sizeof *live);
   live[nlive++] = c;
   return c;
+}
+
+MPI_Comm mpiopt_coll_private(mpiopt_coll_comm *c) {
+  if (c->priv != MPI_COMM_NULL) return c->priv;
+  /* Under SMPI an intracommunicator is copied by MPI_Comm_split (one color,
+     ranks in order: the same group): SimGrid 3.32 charges the host time of
+     its MPI_Comm_dup to the rank's simulated clock, 40 ms at 64 ranks and
+     0.26 s at 128 (0.2 ms for the split), which no real MPI takes. */
+  int copied = MPIOPT_SMPI && !c->inter ? MPI_Comm_split(c->comm, 0, c->rank, &c->priv)
+                                        : MPI_Comm_dup(c->comm, &c->priv);
+  if (copied != MPI_SUCCESS) mpiopt_die(c->comm, "copying the communicator failed");
+  mpiopt_coll_copies++;
+  return c->priv;
 }
 
 mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who) {

@@ -4,7 +4,7 @@
  * pairs, as the MPI's own pairwise exchange would send them). At
  * MPI_Finalize rank 0 prints one line per kind that ran: the calls and
  * plans of the rank that made the most, the messages and bytes of all
- * ranks together. */
+ * ranks together, and the private duplicates every rank made. */
 #include <stdio.h>
 
 #include "coll_internal.h"
@@ -28,6 +28,9 @@ void mpiopt_coll_count_call(mpiopt_coll_comm *c, int kind) {
  * by rank 0 of the plan's communicator, summed at MPI_Finalize). */
 static long long trials[2];
 
+/* Private duplicates made by this rank (state.c). */
+long long mpiopt_coll_copies;
+
 void mpiopt_coll_count_trial(mpiopt_coll_comm *c, int kept) {
   if (mpiopt_coll_cfg.stats && c->rank == 0) trials[kept ? 1 : 0]++;
 }
@@ -45,8 +48,8 @@ void mpiopt_coll_stats_print(void) {
   long long most[MPIOPT_STAT_KINDS * F];
   MPI_Reduce(mine, all, MPIOPT_STAT_KINDS * F, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(mine, most, MPIOPT_STAT_KINDS * F, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
-  long long checks[2];
-  MPI_Reduce(trials, checks, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  long long counts[3] = {trials[0], trials[1], mpiopt_coll_copies}, checks[3];
+  MPI_Reduce(counts, checks, 3, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
   for (int k = 0; k < MPIOPT_STAT_KINDS; k++) {
     all[k * F] = most[k * F];
@@ -63,5 +66,7 @@ void mpiopt_coll_stats_print(void) {
   if (checks[0] + checks[1])
     fprintf(stderr, "mpiopt: stats: plans checked by timing: %lld kept the model's choice, %lld took another\n",
             checks[1], checks[0]);
+  fprintf(stderr, "mpiopt: stats: private communicators made for the runtime's messages: %lld (all ranks)\n",
+          checks[2]);
   fflush(stderr);
 }

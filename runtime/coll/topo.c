@@ -60,7 +60,7 @@ static int host_ranks(mpiopt_coll_comm *c) {
   }
   MPI_Comm shared;
   int n = 1;
-  MPI_Comm_split_type(c->priv, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
+  MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
   MPI_Comm_size(shared, &n);
   MPI_Comm_free(&shared);
   return n;
@@ -83,7 +83,7 @@ int mpiopt_coll_threads(mpiopt_coll_comm *c) {
     if (cap > want) cap = want;
   }
   int agreed[2] = {cap, -want}; /* the smallest cap, and the largest request */
-  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MIN, c->priv);
+  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MIN, c->comm);
   c->threads = agreed[0];
   static int warned;
   if (c->threads < -agreed[1] && c->rank == 0 && !warned) {
@@ -100,11 +100,16 @@ const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c) {
   mpiopt_coll_topo *t = &c->topo;
   if (t->ready) return t;
   MPI_Comm shared;
-  MPI_Comm_split_type(c->priv, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
-  if (mpiopt_coll_cfg.ranks_per_node > 0) {
+  MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &shared);
+  /* Emulated nodes; and under SMPI the node in c's order, which the tables
+     below assume: SimGrid 3.32's MPI_Comm_split_type ignores the key (on a
+     communicator ordered otherwise than MPI_COMM_WORLD the node algorithms
+     put blocks in the wrong places). */
+  if (mpiopt_coll_cfg.ranks_per_node > 0 || MPIOPT_SMPI) {
     int wrank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_split(shared, (int)(wrank / mpiopt_coll_cfg.ranks_per_node), c->rank, &t->node);
+    int color = mpiopt_coll_cfg.ranks_per_node > 0 ? (int)(wrank / mpiopt_coll_cfg.ranks_per_node) : 0;
+    MPI_Comm_split(shared, color, c->rank, &t->node);
     MPI_Comm_free(&shared);
   } else {
     t->node = shared;
@@ -114,7 +119,7 @@ const mpiopt_coll_topo *mpiopt_coll_topology(mpiopt_coll_comm *c) {
   int leader = c->rank, P = c->size;
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, t->node);
   int *leaders = xmalloc(sizeof(int) * (size_t)P, c->comm);
-  MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, c->priv);
+  MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, c->comm);
   t->node_of = xmalloc(sizeof(int) * (size_t)P, c->comm);
   t->lrank_of = xmalloc(sizeof(int) * (size_t)P, c->comm);
   t->members = xmalloc(sizeof(int) * (size_t)P, c->comm);

@@ -195,7 +195,7 @@ static double agreed_density(mpiopt_vec *v, const void *data, const char *file, 
   mpiopt_coll_site *s = mpiopt_coll_site_of(MPIOPT_SITE_DENSITY, file, line, v->c->comm);
   if (mpiopt_coll_site_skip(s)) return 1;
   double d = mpiopt_sparse_sample(data, v->n, v->ti->size, 1024);
-  MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, v->comm);
+  MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, v->c->comm);
   mpiopt_coll_site_note(s, d > v->max_density);
   return d;
 }
@@ -236,7 +236,7 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
   if (!ti || !oi) mpiopt_die(comm, "%s at %s:%d: the %s is not valid", k->who, k->file ? k->file : "?", k->line, ti ? "op" : "datatype");
   MPI_Aint lb = 0, ext = 0;
   MPI_Type_get_extent(dt, &lb, &ext);
-  *v = (mpiopt_vec){.c = c, .comm = c->priv, .P = c->size, .rank = c->rank, .root = root, .n = (size_t)count,
+  *v = (mpiopt_vec){.c = c, .comm = c->comm, .P = c->size, .rank = c->rank, .root = root, .n = (size_t)count,
                     .ext = (size_t)ext, .ti = ti, .oi = oi, .threads = mpiopt_coll_threads(c)};
   v->max_density = density_limit >= 0 ? density_limit : k->model->density / 100;
   v->force_enc = sparse_mode >= 2 ? sparse_mode - 1 : 0;
@@ -272,6 +272,8 @@ int mpiopt_vec_select(const mpiopt_vec_kind *k, mpiopt_vec *v, const void *sendb
         best = a;
     if (f < 1 || (k->model->dense > 0 && bytes >= k->model->dense)) algo = best;
   }
+  /* (algo is agreed: every rank copies the communicator here or none) */
+  if (algo != MPIOPT_VEC_NATIVE) v->comm = mpiopt_coll_private(c);
   v->stat = k->stats[algo];
   mpiopt_vec_last = names[algo + 1];
   mpiopt_coll_count_call(c, v->stat);

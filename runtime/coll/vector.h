@@ -54,7 +54,7 @@ typedef struct {
 
 typedef struct {
   mpiopt_coll_comm *c;
-  MPI_Comm comm;               /* the private duplicate */
+  MPI_Comm comm;               /* the private duplicate (the program's communicator while selecting) */
   int P, rank, root;           /* root -1: allreduce */
   size_t n, ext;               /* elements, bytes each */
   const mpiopt_type_info *ti;

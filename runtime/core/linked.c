@@ -18,13 +18,14 @@
 #include <mpi.h>
 
 extern const int mpiopt_lazy_runtime_linked, mpiopt_plan_linked, mpiopt_plan_cache_linked, mpiopt_allreduce_linked,
-    mpiopt_reduce_linked, mpiopt_allgatherv_linked;
+    mpiopt_reduce_linked, mpiopt_allgatherv_linked, mpiopt_scalar_cache_linked;
 
 const int mpiopt_runtime_linked = 1;
 
 static const int *const members[] __attribute__((used)) = {
     &mpiopt_lazy_runtime_linked, &mpiopt_plan_linked,  &mpiopt_plan_cache_linked,
     &mpiopt_allreduce_linked,    &mpiopt_reduce_linked, &mpiopt_allgatherv_linked,
+    &mpiopt_scalar_cache_linked,
 };
 
 #ifdef SMPI_H

@@ -179,7 +179,7 @@ mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q
   /* (id, -id, -seen): MAX agrees on the plan, and on whether every rank
    * has met its arrays before. */
   long long id[3] = {e ? e->plan->id : -1, e ? -e->plan->id : 1, -(long long)(e || was_seen(k, h))};
-  MPI_Allreduce(MPI_IN_PLACE, id, 3, MPI_LONG_LONG, MPI_MAX, c->priv);
+  MPI_Allreduce(MPI_IN_PLACE, id, 3, MPI_LONG_LONG, MPI_MAX, c->comm);
   *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
   if (*fresh && id[2] == 0) { /* some rank meets its arrays for the first time */
     note_seen(k, h);

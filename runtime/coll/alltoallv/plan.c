@@ -143,6 +143,7 @@ mpiopt_plan_s *mpiopt_plan_new(const mpiopt_plan_kind *kind, const int *sendcoun
   char who[640];
   snprintf(who, sizeof who, "%s at %s", kind->who, mpiopt_plan_where(file, line));
   mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  mpiopt_coll_private(c); /* every rank creates the plan: its messages go there */
   mpiopt_plan_s *p = xcalloc(1, sizeof *p, comm);
   p->kind = kind;
   p->c = c;

@@ -75,6 +75,22 @@ __attribute__((weak)) int mpiopt_allgatherv_cached_at(const void *sendbuf, int s
   return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
+__attribute__((weak)) int mpiopt_alltoall_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                    MPI_Comm comm, const char *file, int line) {
+  (void)file;
+  (void)line;
+  return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+__attribute__((weak)) int mpiopt_allgather_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                     MPI_Comm comm, const char *file, int line) {
+  (void)file;
+  (void)line;
+  return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
 __attribute__((weak)) int mpiopt_plan_free(mpiopt_plan *plan) {
   (void)plan;
   return MPI_SUCCESS;

@@ -58,6 +58,16 @@
  *       recvcounts, displs, recvtype, comm): the same for MPI_Allgatherv
  *       (keyed by the send count, recvcounts and displs; one cache per
  *       communicator holds both kinds)
+ *   mpiopt_alltoall_cached(sendbuf, sendcount, sendtype, recvbuf,
+ *       recvcount, recvtype, comm), mpiopt_allgather_cached(the same): one
+ *       plan per call site and communicator, kept while the counts,
+ *       datatypes and MPI_IN_PLACE stay the same; a new key runs the MPI's
+ *       own call, its second call in a row plans, the rest execute. No
+ *       agreement between the ranks: the datatypes must be the same
+ *       predefined ones at the site on every rank (ompi-opt writes these
+ *       only for calls that name them), so that MPI's matching rule makes
+ *       the counts change on every rank alike; a derived datatype runs the
+ *       MPI's own call
  *
  * Every rank must call these where it would call the MPI collective, in
  * the same order. Results are those of MPI_Alltoallv for every input;
@@ -114,6 +124,10 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
 int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm,
                                 const char *file, int line);
+int mpiopt_alltoall_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line);
+int mpiopt_allgather_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line);
 
 #define mpiopt_alltoallv_plan_create(sc, sd, st, rc, rd, rt, comm, plan)                                            \
   mpiopt_alltoallv_plan_create_at(sc, sd, st, rc, rd, rt, comm, plan, __FILE__, __LINE__)
@@ -133,6 +147,10 @@ int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype
   mpiopt_alltoallv_cached_at(sb, sc, sd, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
 #define mpiopt_allgatherv_cached(sb, scount, st, rb, rc, rd, rt, comm)                                              \
   mpiopt_allgatherv_cached_at(sb, scount, st, rb, rc, rd, rt, comm, __FILE__, __LINE__)
+#define mpiopt_alltoall_cached(sb, scount, st, rb, rcount, rt, comm)                                                \
+  mpiopt_alltoall_cached_at(sb, scount, st, rb, rcount, rt, comm, __FILE__, __LINE__)
+#define mpiopt_allgather_cached(sb, scount, st, rb, rcount, rt, comm)                                               \
+  mpiopt_allgather_cached_at(sb, scount, st, rb, rcount, rt, comm, __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }

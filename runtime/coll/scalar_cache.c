@@ -1,0 +1,91 @@
+/* The plan cache of the collectives whose plan arguments are all scalars,
+ * MPI_Alltoall and MPI_Allgather (mpiopt/plan.h): one plan per call site
+ * and communicator, kept while the call's counts, datatypes and
+ * MPI_IN_PLACE stay those it was made for.
+ *
+ * Unlike the array-keyed cache (alltoallv/cache.c), this one needs no
+ * agreement between the ranks. MPI requires every pair's type signatures
+ * to match, so with the same predefined datatypes at the site on every
+ * rank (what ompi-opt writes it for: datatypes named in the source) the
+ * bytes each rank sends every other rank are the same on every rank, and
+ * so are the counts: a count changes at a call on every rank or on none.
+ * Every rank therefore sees the same sequence of keys at the site and
+ * decides alike: a new key runs the MPI's own call, its second call in a
+ * row makes the plan (collective), the calls after that execute it. A
+ * derived datatype, or a key that changes at every call, costs nothing
+ * but a comparison. The plans go when the program frees the communicator
+ * (site.c) or at MPI_Finalize. */
+#include <stdio.h>
+
+#include "allgatherv/allgatherv.h"
+#include "alltoallv/alltoallv.h"
+#include "coll_internal.h"
+
+/* Pulls this member out of the archive for code written by ompi-opt (see
+ * core/linked.c). */
+const int mpiopt_scalar_cache_linked = 1;
+
+/* The site's plan for this call's key, in *plan: emptied (the next call
+ * through it runs the MPI's own collective) when the key changed. 0 when
+ * the call is to run the MPI's own collective without a plan. */
+static int site_plan(int kind, const char *name, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line,
+                     mpiopt_plan *plan) {
+  char who[640];
+  snprintf(who, sizeof who, "%s at %s:%d", name, file ? file : "?", line);
+  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who); /* local; its attribute frees the site with comm */
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (inplace) { /* the send arguments are ignored */
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(sendtype) ||
+      !mpiopt_plan_cacheable(recvtype) || sendcount < 0 || recvcount < 0)
+    return 0; /* (a negative count: the MPI's own call reports it) */
+  mpiopt_coll_site *s = mpiopt_coll_site_of(kind, file, line, comm);
+  /* (a state of its own: under SMPI 3.32 freeing a communicator runs no
+     delete callback, and a handle that comes back is another one) */
+  if (!s->keyed || s->serial != c->serial || s->count[0] != sendcount || s->count[1] != recvcount || s->type[0] != sendtype ||
+      s->type[1] != recvtype || s->inplace != inplace) {
+    mpiopt_plan_free(&s->plan);
+    s->keyed = 1;
+    s->serial = c->serial;
+    s->count[0] = sendcount;
+    s->count[1] = recvcount;
+    s->type[0] = sendtype;
+    s->type[1] = recvtype;
+    s->inplace = inplace;
+  }
+  *plan = s->plan;
+  return 1;
+}
+
+/* Back into the site's record (looked up again: making a plan may have
+ * added sites and moved the table). */
+static void site_keep(int kind, MPI_Comm comm, const char *file, int line, mpiopt_plan plan) {
+  mpiopt_coll_site_of(kind, file, line, comm)->plan = plan;
+}
+
+int mpiopt_alltoall_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
+  mpiopt_plan plan = NULL;
+  if (!site_plan(MPIOPT_SITE_ALLTOALL, "mpiopt_alltoall_cached", sendbuf, sendcount, sendtype, recvcount, recvtype,
+                 comm, file, line, &plan))
+    return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  int rc = mpiopt_alltoall_planned_at(&plan, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, file,
+                                      line);
+  site_keep(MPIOPT_SITE_ALLTOALL, comm, file, line, plan);
+  return rc;
+}
+
+int mpiopt_allgather_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
+  mpiopt_plan plan = NULL;
+  if (!site_plan(MPIOPT_SITE_ALLGATHER, "mpiopt_allgather_cached", sendbuf, sendcount, sendtype, recvcount,
+                 recvtype, comm, file, line, &plan))
+    return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  int rc = mpiopt_allgather_planned_at(&plan, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                       file, line);
+  site_keep(MPIOPT_SITE_ALLGATHER, comm, file, line, plan);
+  return rc;
+}
