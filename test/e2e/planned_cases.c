@@ -39,6 +39,12 @@ static void helper(int step) {
   for (int i = 0; i < size * 2; i++) sbuf[i] = rank * 100 + i + step;
   MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_DOUBLE, rbuf, vcounts, vdispls, MPI_DOUBLE, MPI_COMM_WORLD);
   fold(rbuf, size * 2);
+  /* The scalar-keyed plan cache: a count that changes every third step. */
+  int n = 1 + step / 3 % 2;
+  MPI_Alltoall(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, MPI_COMM_WORLD);
+  fold(rbuf, size * n);
+  MPI_Allgather(sbuf + rank, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, MPI_COMM_WORLD);
+  fold(rbuf, size * n);
 }
 
 static int transpose(int n, int stop) {

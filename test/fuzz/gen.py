@@ -1388,6 +1388,9 @@ class Gen:
         if changes:
             out.extend("  " + l for l in recount("%d + %s" % (k, i)))
         blk = self.r.randint(1, 3)
+        # A block that changes every other iteration where the counts change:
+        # MPI_Alltoall and MPI_Allgather go to the scalar-keyed plan cache.
+        cnt = "(1 + %s / 2 %% %d)" % (i, blk) if changes else str(blk)
         if kind == "alltoall":
             fill = "for (%s = 0; %s < size * %d; %s++) %s[%s] = (rank * 31 + %s + %s) %% 97;" % (
                 j, j, blk, j, sb, j, j, i)
@@ -1395,15 +1398,15 @@ class Gen:
             fill = "for (%s = 0; %s < %s[size - 1] + %s[size - 1]; %s++) %s[%s] = (rank * 31 + %s + %s) %% 97;" % (
                 j, j, d, c, j, sb, j, j, i)
         elif gather:
-            fill = "for (%s = 0; %s < %d; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
-                j, j, blk, j, rb if inplace else sb, ("rank * %d" % blk) if inplace else "0", j, j, i)
+            fill = "for (%s = 0; %s < %s; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
+                j, j, cnt, j, rb if inplace else sb, ("rank * %s" % cnt) if inplace else "0", j, j, i)
         else:
             fill = "for (%s = 0; %s < %s[rank]; %s++) %s[%s + %s] = (rank * 31 + %s + %s) %% 97;" % (
                 j, j, c, j, rb if inplace else sb, (d + "[rank]") if inplace else "0", j, j, i)
         out.append("  " + fill)
         if kind == "alltoall":
-            call = "MPI_Alltoall(%s, %d, MPI_LONG, %s, %d, MPI_LONG, %s)" % (sb, blk, rb, blk, comm)
-            total = "size * %d" % blk
+            call = "MPI_Alltoall(%s, %s, MPI_LONG, %s, %s, MPI_LONG, %s)" % (sb, cnt, rb, cnt, comm)
+            total = "size * %s" % cnt
         elif kind == "alltoallv":
             src = "MPI_IN_PLACE" if inplace else sb
             if inplace:
@@ -1412,9 +1415,9 @@ class Gen:
                 src, c, d, rb, c, d, comm)
             total = "%s[size - 1] + %s[size - 1]" % (d, c)
         elif gather:
-            src = "MPI_IN_PLACE, 0, MPI_DATATYPE_NULL" if inplace else "%s, %d, MPI_LONG" % (sb, blk)
-            call = "MPI_Allgather(%s, %s, %d, MPI_LONG, %s)" % (src, rb, blk, comm)
-            total = "size * %d" % blk
+            src = "MPI_IN_PLACE, 0, MPI_DATATYPE_NULL" if inplace else "%s, %s, MPI_LONG" % (sb, cnt)
+            call = "MPI_Allgather(%s, %s, %s, MPI_LONG, %s)" % (src, rb, cnt, comm)
+            total = "size * %s" % cnt
             if inplace:
                 out.append("  (void)%s;" % sb)
         else:

@@ -28,11 +28,14 @@ TEST(Model, PlannedAndLargeVectorForms) {
   ASSERT_TRUE(plannedForms("MPI_Alltoallv").has_value());
   EXPECT_EQ(plannedForms("MPI_Alltoallv")->Planned, "mpiopt_alltoallv_planned");
   EXPECT_EQ(plannedForms("MPI_Alltoallv")->Cached, "mpiopt_alltoallv_cached");
-  EXPECT_EQ(plannedForms("MPI_Alltoall")->Cached, "");
+  EXPECT_EQ(plannedForms("MPI_Alltoall")->Cached, "mpiopt_alltoall_cached");
+  EXPECT_TRUE(plannedForms("MPI_Alltoall")->ScalarKey); // one plan per site, no agreement
+  EXPECT_FALSE(plannedForms("MPI_Alltoallv")->ScalarKey);
   EXPECT_EQ(plannedForms("MPI_Allgatherv")->Planned, "mpiopt_allgatherv_planned");
   ASSERT_TRUE(plannedForms("MPI_Allgather").has_value()); // an Allgatherv plan of equal blocks
   EXPECT_EQ(plannedForms("MPI_Allgather")->Planned, "mpiopt_allgather_planned");
-  EXPECT_EQ(plannedForms("MPI_Allgather")->Cached, "");
+  EXPECT_EQ(plannedForms("MPI_Allgather")->Cached, "mpiopt_allgather_cached");
+  EXPECT_TRUE(plannedForms("MPI_Allgather")->ScalarKey);
   EXPECT_FALSE(plannedForms("MPI_Alltoallw").has_value());
   EXPECT_TRUE(isPlanRole(Role::SendCounts));
   EXPECT_TRUE(isPlanRole(Role::Comm));

@@ -56,6 +56,38 @@ std::optional<int64_t> pairBytes(const CallResult &C, Evaluator &Ev) {
   return Size ? std::optional<int64_t>(*Count->Int * *Size) : std::nullopt;
 }
 
+/// Why the scalar-keyed plan cache cannot take C: a datatype argument that
+/// is no predefined datatype named at the call ("" when all are: every
+/// rank then passes the same ones, and MPI's matching rule makes the
+/// counts change alike on every rank).
+std::string unnamedType(const CallResult &C) {
+  bool Skip = inPlace(C);
+  for (const ArgResult &A : C.Args) {
+    if (!isDatatypeRole(A.R) || (Skip && sendSide(A.R)))
+      continue;
+    const HandleModel *H = A.Sym.K == SymValue::Handle ? lookupHandle(A.Sym.Name) : nullptr;
+    if (!H || H->Kind != HandleKind::Datatype || H->CTypes.empty()) // (MPI_DATATYPE_NULL has no C type)
+      return "its " + A.Name + " (" + A.Text + ") is not a predefined datatype named at the call";
+  }
+  return "";
+}
+
+/// The plan cache's form for C, and why (Why: why no plan lives through a
+/// loop), or why there is none ({"", reason}).
+std::pair<std::string, std::string> cachedForm(const CallResult &C, const PlannedForms &Forms, const std::string &Why) {
+  if (Forms.Cached.empty())
+    return {"", "the runtime has no plan cache for " + C.Function};
+  if (!Forms.ScalarKey)
+    return {Forms.Cached.str(), Why + "; the cache keeps a plan per set of counts and displacements, and the ranks "
+                                      "agree at each call whether theirs still fit (one small MPI_Allreduce)"};
+  if (std::string U = unnamedType(C); !U.empty())
+    return {"", U + ", which the runtime's plan cache for " + C.Function + " needs"};
+  return {Forms.Cached.str(),
+          Why + "; the cache keeps one plan per call site while its counts and datatypes stay the same: with "
+                "predefined datatypes named at the call, MPI's matching rule makes the counts change on every rank "
+                "alike, so the ranks need no agreement"};
+}
+
 std::string figure(const PlannedPoint &P, llvm::StringRef Per) {
   return llvm::formatv("the machine profile measured {0} us per call against the MPI's {1} us at {2} bytes per "
                        "{3}{4}",
@@ -159,22 +191,27 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
           Callers.emplace(Ctx);
         InLoop = !Callers->of(C.Caller).empty();
       }
-      if (Forms->Cached.empty() || !InLoop) {
-        Decline(!InLoop
-                    ? "it is in no loop (directly or through the functions that call it): a plan would serve one "
-                      "call"
-                    : (Why.empty() ? std::string("it is not in a loop of its own function")
-                                   : "its plan arguments are not proved the same on every iteration (" + Why + ")") +
-                          " and the runtime has no plan cache for " + C.Function);
+      std::string NoLoop = Why.empty() ? std::string("it is not in a loop of its own function")
+                                       : "its plan arguments are not proved the same on every iteration (" + Why + ")";
+      auto [To, CacheWhy] =
+          cachedForm(C, *Forms, Why.empty() ? NoLoop : "its plan is not proved to last (" + Why + ")");
+      if (To.empty() || !InLoop) {
+        Decline(!InLoop ? "it is in no loop (directly or through the functions that call it): a plan would serve "
+                          "one call"
+                        : NoLoop + " and " + CacheWhy);
         continue;
       }
-      P.To = Forms->Cached.str();
+      P.To = To;
       P.Note = ChangeNote::at(Planned, true, C.File, C.Line, C.Column,
-                              C.Function + " handed to the runtime's plan cache (" + P.To + ")",
-                              (Why.empty() ? std::string("it is not in a loop of its own function")
-                                           : "its plan is not proved to last (" + Why + ")") +
-                                  "; the cache keeps a plan per set of counts and displacements, and the ranks agree "
-                                  "at each call whether theirs still fit (one small MPI_Allreduce)");
+                              C.Function + " handed to the runtime's plan cache (" + P.To + ")", CacheWhy);
+    }
+    if (P.Loop) { // where the loop's block cannot be written
+      auto [To, CacheWhy] = cachedForm(C, *Forms,
+                                       "another transformation changes the code where a plan's block around its "
+                                       "loop would begin or end");
+      P.Cached = To;
+      P.CachedWhy =
+          To.empty() ? "another transformation changes the code where the plan's block would begin or end" : CacheWhy;
     }
     P.Note.Kind = NoteKind::Planned;
     P.Note.Saves = Figure;

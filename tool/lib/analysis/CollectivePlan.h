@@ -69,6 +69,9 @@ struct PlannedCall {
   std::string To;                                 ///< the runtime's function
   std::vector<const clang::ReturnStmt *> Returns; ///< returns inside Loop (the plan is freed before each)
   ChangeNote Note;
+  /// The plan cache's form, where the call may go there when its loop's
+  /// block cannot be written (""), and what its note says then.
+  std::string Cached, CachedWhy;
 };
 
 struct AllToAllPlan {

@@ -692,11 +692,11 @@ std::optional<PlannedForms> ompi::plannedForms(llvm::StringRef Name) {
   if (Name == "MPI_Alltoallv")
     return PlannedForms{"mpiopt_alltoallv_planned", "mpiopt_alltoallv_cached"};
   if (Name == "MPI_Alltoall")
-    return PlannedForms{"mpiopt_alltoall_planned", ""};
+    return PlannedForms{"mpiopt_alltoall_planned", "mpiopt_alltoall_cached", true};
   if (Name == "MPI_Allgatherv")
     return PlannedForms{"mpiopt_allgatherv_planned", "mpiopt_allgatherv_cached"};
   if (Name == "MPI_Allgather") // an Allgatherv plan of equal blocks
-    return PlannedForms{"mpiopt_allgather_planned", ""};
+    return PlannedForms{"mpiopt_allgather_planned", "mpiopt_allgather_cached", true};
   return std::nullopt;
 }
 

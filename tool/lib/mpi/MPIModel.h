@@ -156,9 +156,13 @@ bool hasPlannedForm(llvm::StringRef Name);
 /// plan's address, then the call's own arguments (ompi-opt writes it where
 /// it proves every plan argument the same on every iteration of a loop);
 /// Cached takes the call's own arguments (a plan cache, for calls whose
-/// arrays it cannot prove unchanged; "" when there is none).
+/// arrays it cannot prove unchanged; "" when there is none). A cache keyed
+/// by scalars (ScalarKey: MPI_Alltoall, MPI_Allgather) keeps one plan per
+/// call site without an agreement between the ranks, so it needs the
+/// call's datatypes to be predefined ones named at the call.
 struct PlannedForms {
   llvm::StringRef Planned, Cached;
+  bool ScalarKey = false;
 };
 std::optional<PlannedForms> plannedForms(llvm::StringRef Name);
 /// Whether an argument of role R is part of a collective's plan (what must

@@ -13,7 +13,8 @@
 // Other calls are renamed to the plan cache's. Nothing inserted spans a
 // line, so every line keeps its number. Where another transformation
 // already changes the code at the loop's start or end, its calls go to the
-// plan cache (MPI_Alltoall stays as written).
+// plan cache where it can take them (an MPI_Alltoall or MPI_Allgather
+// naming predefined datatypes), or stay as written.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/CollectivePlan.h"
@@ -98,20 +99,15 @@ llvm::Error ompi::runPlannedCollectives(TransformContext &TC) {
     if (auto It = PlanOf.find(P.Call); It != PlanOf.end()) {
       Arg = "&" + It->second + ", ";
     } else if (P.Loop == nullptr && To.find("_planned") != std::string::npos) {
-      // Its loop's block could not be written: the plan cache, where there is one.
-      const CallResult *C = factsOf(TC.Analysis, P.Call);
-      std::optional<PlannedForms> F = C ? plannedForms(C->Function) : std::nullopt;
-      if (!F || F->Cached.empty()) {
-        TC.Notes.push_back(declinedNote(P.Note, TC.Analysis, P.Call, "not planned",
-                                        "another transformation changes the code where the plan's block would "
-                                        "begin or end"));
+      // Its loop's block could not be written: the plan cache, where it can take the call.
+      if (P.Cached.empty()) {
+        TC.Notes.push_back(declinedNote(P.Note, TC.Analysis, P.Call, "not planned", P.CachedWhy));
         continue;
       }
-      To = F->Cached.str();
-      P.Note.What = C->Function + " handed to the runtime's plan cache (" + To + ")";
-      P.Note.Why = "another transformation changes the code where a plan's block around its loop would begin or end; "
-                   "the cache keeps a plan per set of counts and displacements, and the ranks agree at each call "
-                   "whether theirs still fit (one small MPI_Allreduce)";
+      const CallResult *C = factsOf(TC.Analysis, P.Call);
+      To = P.Cached;
+      P.Note.What = (C ? C->Function : std::string("the call")) + " handed to the runtime's plan cache (" + To + ")";
+      P.Note.Why = P.CachedWhy;
     }
     llvm::Expected<bool> Renamed = renameCall(TC.Ctx, TC.Out, P.Call, To + "(" + Arg);
     if (!Renamed)

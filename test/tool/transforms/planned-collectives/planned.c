@@ -28,6 +28,7 @@
 #define TWICE(call) ((call), (call))
 static double sb[64], rb[64];
 static int counts[P], displs[P], other[P];
+static MPI_Datatype pairs; // a derived datatype the program would make
 void unknown(int *);
 
 void positive(void) {
@@ -105,10 +106,17 @@ static void helper(void) {
   // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: MPI_Alltoallv handed to the runtime's plan cache (mpiopt_alltoallv_cached) (it is not in a loop of its own function; the cache keeps a plan per set of counts and displacements, and the ranks agree at each call whether theirs still fit (one small MPI_Allreduce)); {{.*}}
   MPI_Alltoallv(sb, displs, displs, MPI_DOUBLE, rb, displs, displs, MPI_DOUBLE, MPI_COMM_WORLD);
   // SRC:  mpiopt_alltoallv_cached(sb, displs, displs, MPI_DOUBLE, rb, displs, displs, MPI_DOUBLE, MPI_COMM_WORLD);
-  // MPI_Alltoall has no plan cache: left alone, and the note says why
-  // (the reason was empty before: "not proved the same on every iteration ()").
-  // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: not done: MPI_Alltoall not planned (it is not in a loop of its own function and the runtime has no plan cache for MPI_Alltoall)
+  // An MPI_Alltoall naming predefined datatypes: the scalar-keyed cache (one
+  // plan per site; the counts change on every rank alike, no agreement).
+  // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: MPI_Alltoall handed to the runtime's plan cache (mpiopt_alltoall_cached) (it is not in a loop of its own function; the cache keeps one plan per call site while its counts and datatypes stay the same: with predefined datatypes named at the call, MPI's matching rule makes the counts change on every rank alike, so the ranks need no agreement); {{.*}}
   MPI_Alltoall(sb, 2, MPI_DOUBLE, rb, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+  // SRC:  mpiopt_alltoall_cached(sb, 2, MPI_DOUBLE, rb, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+  // Negative: a datatype held in a variable the tool cannot resolve (a
+  // parameter): ranks could pass different ones, so the counts could change
+  // on one rank only; left alone, and the note says why.
+  // REPORT-DAG: planned.c:[[#@LINE+1]]:3: planned-collectives: not done: MPI_Alltoall not planned (it is not in a loop of its own function and its sendtype (pairs) is not a predefined datatype named at the call, which the runtime's plan cache for MPI_Alltoall needs)
+  MPI_Alltoall(sb, 1, pairs, rb, 1, pairs, MPI_COMM_WORLD);
+  // SRC:  MPI_Alltoall(sb, 1, pairs, rb, 1, pairs, MPI_COMM_WORLD);
 }
 
 static void cached(MPI_Comm c) {
@@ -167,8 +175,9 @@ static void negative(void) {
       MPI_Alltoallv(sb, counts, displs, MPI_DOUBLE, rb, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
     // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoallv not planned (the call is written in a macro's body (only a call written as a macro's argument, as in CHECK(MPI_Alltoallv(...)), is rewritten))
     A2AV(sb, rb);
-    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: not done: MPI_Alltoall not planned (its plan arguments are not proved the same on every iteration (in the loop at line {{.*}}, sendcount (s) may change: s is assigned at line {{.*}}, inside the loop) and the runtime has no plan cache for MPI_Alltoall)
+    // REPORT-DAG: planned.c:[[#@LINE+1]]:5: planned-collectives: MPI_Alltoall handed to the runtime's plan cache (mpiopt_alltoall_cached) (its plan is not proved to last (in the loop at line {{.*}}, sendcount (s) may change: s is assigned at line {{.*}}, inside the loop); the cache keeps one plan per call site {{.*}}
     MPI_Alltoall(sb, s, MPI_DOUBLE, rb, s, MPI_DOUBLE, MPI_COMM_WORLD);
+    // SRC:    mpiopt_alltoall_cached(sb, s, MPI_DOUBLE, rb, s, MPI_DOUBLE, MPI_COMM_WORLD);
   }
 }
 
