@@ -127,6 +127,7 @@ typedef struct {
      counts, datatypes and MPI_IN_PLACE it is for (keyed: any yet). */
   struct mpiopt_plan_s *plan;
   unsigned long serial; /* of the communicator's state the plan is for */
+  long calls;           /* of this key in a row */
   int keyed, count[2], inplace;
   MPI_Datatype type[2];
 } mpiopt_coll_site;
@@ -136,6 +137,9 @@ mpiopt_coll_site *mpiopt_coll_site_of(int kind, const char *file, int line, MPI_
 int mpiopt_coll_site_skip(mpiopt_coll_site *s);
 /* The outcome of a checked call. */
 void mpiopt_coll_site_note(mpiopt_coll_site *s, int wasted);
+/* MPIOPT_PLAN_AFTER (scalar_cache.c): the calls of one key at a site of the
+ * scalar-keyed plan cache before its plan is made (16; at least 2). */
+long mpiopt_plan_after(void);
 /* Drop comm's sites and free their plans (it is being freed: MPI may
  * reuse the handle). */
 void mpiopt_coll_sites_forget(MPI_Comm comm);

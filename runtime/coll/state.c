@@ -47,6 +47,7 @@ void mpiopt_coll_config_read(void) {
   mpiopt_a2av_forced();
   mpiopt_a2av_model_get();
   mpiopt_plan_cache_limit();
+  mpiopt_plan_after();
   mpiopt_vec_settings();
   mpiopt_reduce_model();
   mpiopt_allreduce_model();

@@ -2,8 +2,8 @@
  * mpiopt_alltoall_cached and mpiopt_allgather_cached keep one plan per call
  * site and communicator while the counts, datatypes and MPI_IN_PLACE stay
  * the same. Every call's data is checked against what MPI_Alltoall /
- * MPI_Allgather deliver, through: a count that stays (planned at the
- * second call, executed after), a count that changes at every call (never
+ * MPI_Allgather deliver, through: a count that stays (planned at its
+ * MPIOPT_PLAN_AFTER-th call, executed after), a count that changes at every call (never
  * planned), a count that changes every third call (planned, dropped,
  * planned again), MPI_IN_PLACE switched on and off, two sites on one line's
  * neighbours, a communicator freed and made again between phases (its
@@ -18,7 +18,7 @@
 #include "check.h"
 #include "mpiopt/plan.h"
 
-enum { CALLS = 12, MAXN = 5 };
+enum { CALLS = 20, MAXN = 5 };
 
 static const char *where = "MPI_COMM_WORLD"; /* the communicator, in messages */
 
@@ -67,7 +67,8 @@ static void allgather(MPI_Comm comm, int n, int inplace, int k) {
   free(all);
 }
 
-/* The phases on one communicator. */
+/* The phases on one communicator (CALLS is more than MPIOPT_PLAN_AFTER's
+ * 16: the first phase plans; the tests that set it to 2 plan in all). */
 static void phases(MPI_Comm comm) {
   for (int k = 0; k < CALLS; k++) alltoall(comm, 2, 0, k);             /* the same count: planned */
   for (int k = 0; k < CALLS; k++) alltoall(comm, 1 + k % MAXN, 0, k);  /* changes every call */

@@ -61,8 +61,9 @@
  *   mpiopt_alltoall_cached(sendbuf, sendcount, sendtype, recvbuf,
  *       recvcount, recvtype, comm), mpiopt_allgather_cached(the same): one
  *       plan per call site and communicator, kept while the counts,
- *       datatypes and MPI_IN_PLACE stay the same; a new key runs the MPI's
- *       own call, its second call in a row plans, the rest execute. No
+ *       datatypes and MPI_IN_PLACE stay the same; a key runs the MPI's own
+ *       call until its MPIOPT_PLAN_AFTER-th call in a row (16), which
+ *       plans, the rest execute. No
  *       agreement between the ranks: the datatypes must be the same
  *       predefined ones at the site on every rank (ompi-opt writes these
  *       only for calls that name them), so that MPI's matching rule makes
@@ -76,7 +77,7 @@
  * with a message naming the call. Environment variables (README, "Planned
  * collectives"): MPIOPT_ALLTOALLV_ALGO, MPIOPT_ALLTOALLV_MODEL,
  * MPIOPT_ALLTOALLV_TRIAL, MPIOPT_ALLGATHERV_ALGO, MPIOPT_ALLGATHERV_TRIAL,
- * MPIOPT_RANKS_PER_NODE, MPIOPT_PLAN_CACHE, MPIOPT_STATS.
+ * MPIOPT_RANKS_PER_NODE, MPIOPT_PLAN_CACHE, MPIOPT_PLAN_AFTER, MPIOPT_STATS.
  *
  * Not thread-safe: call from one thread at a time.
  *
