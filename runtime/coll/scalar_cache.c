@@ -56,10 +56,12 @@ static int site_plan(int kind, const char *name, const void *sendbuf, int sendco
       !mpiopt_plan_cacheable(recvtype) || sendcount < 0 || recvcount < 0)
     return 0; /* (a negative count: the MPI's own call reports it) */
   mpiopt_coll_site *s = mpiopt_coll_site_of(kind, file, line, comm);
-  /* (a state of its own: under SMPI 3.32 freeing a communicator runs no
-     delete callback, and a handle that comes back is another one) */
-  if (!s->keyed || s->serial != c->serial || s->count[0] != sendcount || s->count[1] != recvcount || s->type[0] != sendtype ||
-      s->type[1] != recvtype || s->inplace != inplace) {
+  /* (and the communicator's state it was keyed on: a handle that comes
+     back after MPI_Comm_free names another communicator; the state's
+     delete callback forgets the site too, site.c) */
+  int same = s->keyed && s->serial == c->serial && s->count[0] == sendcount && s->count[1] == recvcount &&
+             s->type[0] == sendtype && s->type[1] == recvtype && s->inplace == inplace;
+  if (!same) {
     mpiopt_plan_free(&s->plan);
     s->keyed = 1;
     s->serial = c->serial;
