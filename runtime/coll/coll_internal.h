@@ -137,8 +137,9 @@ mpiopt_coll_site *mpiopt_coll_site_of(int kind, const char *file, int line, MPI_
 int mpiopt_coll_site_skip(mpiopt_coll_site *s);
 /* The outcome of a checked call. */
 void mpiopt_coll_site_note(mpiopt_coll_site *s, int wasted);
-/* MPIOPT_PLAN_AFTER (scalar_cache.c): the calls of one key at a site of the
- * scalar-keyed plan cache before its plan is made (16; at least 2). */
+/* MPIOPT_PLAN_AFTER (scalar_cache.c): the calls of one key before the plan
+ * caches make its plan (16; at least 2), in both caches (the array-keyed
+ * one counts the calls every rank has met its arrays at). */
 long mpiopt_plan_after(void);
 /* Drop comm's sites and free their plans (it is being freed: MPI may
  * reuse the handle). */

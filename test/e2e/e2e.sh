@@ -276,7 +276,10 @@ PY
     # with --ompi-reassociate; two of them twins in the arms of an if); the same output, with emulated nodes of
     # MPIOPT_RANKS_PER_NODE ranks where given.
     impl=$1 n=$2 rpn=${3:-0} extra=${4:-}
-    export MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-collectives.json" MPIOPT_RANKS_PER_NODE=$rpn
+    # (MPIOPT_PLAN_AFTER=2: the caches plan a key at its second call, so the
+    # short loops here run their plans)
+    export MPIOPT_PROFILE="$E2E_SRC_ROOT/test/tool/Inputs/profile-collectives.json" MPIOPT_RANKS_PER_NODE=$rpn \
+      MPIOPT_PLAN_AFTER=2
     # Across emulated nodes the selector keeps the MPI's own call unless its
     # model was measured across as many: say it was, so that the runtime's
     # algorithms run there too.

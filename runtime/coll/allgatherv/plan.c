@@ -175,14 +175,14 @@ int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype
   /* As the cached Alltoallv (../alltoallv/cache.c): a site whose agreed
    * plans keep running the MPI's own, or keep being made afresh, calls
    * MPI_Allgatherv directly for a while. */
-  int P = c->size, fresh = 0, mine = inplace ? recvcounts[c->rank] : sendcount;
+  int P = c->size, fresh = 0, recurring = 0, mine = inplace ? recvcounts[c->rank] : sendcount;
   MPI_Datatype st = inplace ? recvtype : sendtype;
   mpiopt_cache_key q = {&mpiopt_plan_allgatherv, {&mine, recvcounts, displs, NULL}, {1, P, P, 0}, st, recvtype,
                         inplace};
   agv_args a = {sendcount, sendtype, recvtype, recvcounts, displs, comm, inplace, file, line};
-  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, agv_make, &a, &fresh);
-  mpiopt_coll_site_note(s, !p || p->algo == MPIOPT_AGV_NATIVE || fresh);
-  if (!p) /* arrays met for the first time: not planned yet */
+  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, agv_make, &a, &fresh, &recurring);
+  mpiopt_coll_site_note(s, p ? p->algo == MPIOPT_AGV_NATIVE || fresh : !recurring);
+  if (!p) /* arrays not met often enough: not planned yet */
     return agv_native(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }

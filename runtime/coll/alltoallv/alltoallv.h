@@ -223,8 +223,11 @@ int mpiopt_plan_cacheable(MPI_Datatype t);
 /* The plan every rank agrees on for key q (collective: one small
  * MPI_Allreduce): the cached one all found, or make(args) on every rank
  * (*fresh set alike everywhere); NULL on every rank, the call to run the
- * MPI's own, when some rank meets its arrays for the first time (cache.c). */
+ * MPI's own, while some rank has met its arrays at fewer than
+ * MPIOPT_PLAN_AFTER - 1 earlier calls (*recurring: every rank has met its
+ * arrays before; cache.c). */
 mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q,
-                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh);
+                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh,
+                                  int *recurring);
 
 #endif

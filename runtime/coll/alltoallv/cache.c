@@ -18,14 +18,18 @@
  * is not cached (a freed handle may come back with another layout): such a
  * call runs the MPI's own.
  *
- * A plan is made only for arrays seen before: when no rank holds a plan for
- * its arrays, the same MPI_Allreduce also tells whether every rank has seen
- * its arrays at an earlier call (a ring of the last 16 keys' hashes); if
- * not, every rank records its key and the call runs the MPI's own. Arrays
- * that change at every call (NPB IS's key exchange) then never pay for
- * planning, which costs several collectives (at 64 simulated ranks about
- * 9 ms a plan, more than IS's exchange itself); a loop's unchanged arrays
- * are planned at their second call.
+ * A plan is made only for arrays met often enough: when no rank holds a
+ * plan for its arrays, the same MPI_Allreduce also tells how many earlier
+ * calls every rank has met its arrays at (a ring of the last 16 keys'
+ * hashes, each with its count); until that is MPIOPT_PLAN_AFTER - 1 (15),
+ * every rank counts its key and the call runs the MPI's own. Planning
+ * costs several collectives and the plan's check by timing (at 64
+ * simulated ranks the creation alone about 0.27 ms, some 16 small calls'
+ * worth of the node algorithm's saving): arrays that change at every call
+ * (NPB IS's key exchange) never pay for it, nor do arrays met only a few
+ * times (IS's warm-up and first iteration share theirs); a loop's
+ * unchanged arrays are planned at their 16th call (the scalar-keyed cache,
+ * ../scalar_cache.c, follows the same rule).
  *
  * Per call site: when a site's agreed plans choose the MPI's own algorithm
  * 4 times in a row, the site calls the MPI's own directly for its next 16
@@ -57,18 +61,25 @@ typedef struct mpiopt_plan_cache {
   int n, cap;
   unsigned long long tick;
   uint64_t seen[SEEN]; /* hashes of keys met without a plan, a ring */
+  long times[SEEN];    /* the calls each was met at */
   int nseen, nextseen;
 } cache;
 
-static int was_seen(const cache *k, uint64_t h) {
+/* The calls key h was met at without a plan (0: never, or long ago). */
+static long times_seen(const cache *k, uint64_t h) {
   for (int i = 0; i < k->nseen; i++)
-    if (k->seen[i] == h) return 1;
+    if (k->seen[i] == h) return k->times[i];
   return 0;
 }
 
 static void note_seen(cache *k, uint64_t h) {
-  if (was_seen(k, h)) return;
+  for (int i = 0; i < k->nseen; i++)
+    if (k->seen[i] == h) {
+      k->times[i]++;
+      return;
+    }
   k->seen[k->nextseen] = h;
+  k->times[k->nextseen] = 1;
   k->nextseen = (k->nextseen + 1) % SEEN;
   if (k->nseen < SEEN) k->nseen++;
 }
@@ -168,7 +179,8 @@ static entry *insert(cache *k, mpiopt_coll_comm *c, uint64_t h, const mpiopt_cac
 }
 
 mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q,
-                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh) {
+                                  mpiopt_plan_s *(*make)(const void *args), const void *args, int *fresh,
+                                  int *recurring) {
   if (!c->cache) {
     c->cache = calloc(1, sizeof(cache));
     if (!c->cache) mpiopt_die(c->comm, "out of memory");
@@ -176,12 +188,14 @@ mpiopt_plan_s *mpiopt_plan_cached(mpiopt_coll_comm *c, const mpiopt_cache_key *q
   cache *k = c->cache;
   uint64_t h = hash_key(q);
   entry *e = lookup(k, h, q);
-  /* (id, -id, -seen): MAX agrees on the plan, and on whether every rank
-   * has met its arrays before. */
-  long long id[3] = {e ? e->plan->id : -1, e ? -e->plan->id : 1, -(long long)(e || was_seen(k, h))};
+  /* (id, -id, -times): MAX agrees on the plan, and on the fewest earlier
+   * calls any rank has met its arrays at. */
+  long after = mpiopt_plan_after();
+  long long id[3] = {e ? e->plan->id : -1, e ? -e->plan->id : 1, -(long long)(e ? after : times_seen(k, h))};
   MPI_Allreduce(MPI_IN_PLACE, id, 3, MPI_LONG_LONG, MPI_MAX, c->comm);
   *fresh = !(e && id[0] == e->plan->id && -id[1] == e->plan->id);
-  if (*fresh && id[2] == 0) { /* some rank meets its arrays for the first time */
+  *recurring = id[2] < 0; /* every rank has met its arrays before */
+  if (*fresh && -id[2] < after - 1) { /* not met often enough (on some rank) */
     note_seen(k, h);
     return NULL;
   }
@@ -248,12 +262,13 @@ int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const
    * (counts that change at every call: a plan is never used twice and
    * planning costs several collectives), gains nothing from the cache:
    * after 4 in a row the site calls MPI_Alltoallv directly for a while. */
-  int P = c->size, fresh = 0;
+  int P = c->size, fresh = 0, recurring = 0;
   mpiopt_cache_key q = {&mpiopt_plan_alltoallv, {sc, sd, recvcounts, rdispls}, {P, P, P, P}, st, recvtype, inplace};
   a2av_args a = {sc, sd, recvcounts, rdispls, st, recvtype, comm, file, line};
-  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, a2av_make, &a, &fresh);
-  mpiopt_coll_site_note(s, !p || p->algo == MPIOPT_A2AV_NATIVE || fresh);
-  if (!p) /* arrays met for the first time: not planned yet */
+  mpiopt_plan_s *p = mpiopt_plan_cached(c, &q, a2av_make, &a, &fresh, &recurring);
+  /* (arrays that recur, not yet planned, are no waste: they are on their way to a plan) */
+  mpiopt_coll_site_note(s, p ? p->algo == MPIOPT_A2AV_NATIVE || fresh : !recurring);
+  if (!p) /* arrays not met often enough: not planned yet */
     return native(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c);
   return mpiopt_a2av_execute(p, sendbuf, recvbuf);
 }

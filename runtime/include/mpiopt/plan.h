@@ -50,8 +50,8 @@
  *       recently used first out, freed with the communicator). Every call
  *       agrees with the other ranks (one small MPI_Allreduce) on whether
  *       each found the same plan, and plans afresh otherwise, once every
- *       rank has met its arrays before (arrays met for the first time run
- *       the MPI's own); a site whose plans keep choosing the MPI's own
+ *       rank has met its arrays at MPIOPT_PLAN_AFTER - 1 earlier calls (15;
+ *       until then the MPI's own runs: a plan costs about 16 small calls); a site whose plans keep choosing the MPI's own
  *       algorithm, or whose arrays keep being new, calls it directly for a
  *       while (doubling periods), as every rank decides alike.
  *   mpiopt_allgatherv_cached(sendbuf, sendcount, sendtype, recvbuf,
