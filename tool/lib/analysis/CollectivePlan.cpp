@@ -88,6 +88,39 @@ std::pair<std::string, std::string> cachedForm(const CallResult &C, const Planne
                 "alike, so the ranks need no agreement"};
 }
 
+/// The note of C planned once per run of the loop C.Loops[Level].
+ChangeNote loopNote(const CallResult &C, int Level, const PlannedCall &P) {
+  const LoopFact &L = C.Loops[Level];
+  return ChangeNote::at(
+      Planned, true, C.File, C.Line, C.Column,
+      llvm::formatv("{0} planned once per run of the loop at line {1} ({2})", C.Function, L.Line, P.To).str(),
+      llvm::formatv("its counts, displacements, datatypes and communicator are the same on "
+                    "every iteration{0} and every rank runs it alike; the runtime makes the "
+                    "plan at the call and frees it after the loop{1}",
+                    Level > 0 ? " of the " + std::to_string(Level + 1) + " loops around it" : std::string(),
+                    P.Returns.empty() ? "" : " and before each return in it")
+          .str());
+}
+
+/// P for the plan cache, where no plan of C lives through a loop (Why,
+/// or "" when C is in no loop of its own function; InLoop: in a loop, or
+/// in a function a loop calls); or why C stays as written.
+std::optional<std::string> toCache(const CallResult &C, const PlannedForms &Forms, const std::string &Why, bool InLoop,
+                                   PlannedCall &P) {
+  if (!InLoop)
+    return std::string("it is in no loop (directly or through the functions that call it): a plan would serve one "
+                       "call");
+  std::string NoLoop = Why.empty() ? std::string("it is not in a loop of its own function")
+                                   : "its plan arguments are not proved the same on every iteration (" + Why + ")";
+  auto [To, CacheWhy] = cachedForm(C, Forms, Why.empty() ? NoLoop : "its plan is not proved to last (" + Why + ")");
+  if (To.empty())
+    return NoLoop + " and " + CacheWhy;
+  P.To = To;
+  P.Note = ChangeNote::at(Planned, true, C.File, C.Line, C.Column,
+                          C.Function + " handed to the runtime's plan cache (" + P.To + ")", CacheWhy);
+  return std::nullopt;
+}
+
 std::string figure(const PlannedPoint &P, llvm::StringRef Per) {
   return llvm::formatv("the machine profile measured {0} us per call against the MPI's {1} us at {2} bytes per "
                        "{3}{4}",
@@ -171,19 +204,10 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
     PlannedCall P;
     P.Call = C.Call;
     if (Level >= 0) {
-      const LoopFact &L = C.Loops[Level];
-      P.Loop = L.Loop;
+      P.Loop = C.Loops[Level].Loop;
       P.To = Forms->Planned.str();
       P.Returns = std::move(Returns);
-      P.Note = ChangeNote::at(
-          Planned, true, C.File, C.Line, C.Column,
-          llvm::formatv("{0} planned once per run of the loop at line {1} ({2})", C.Function, L.Line, P.To).str(),
-          llvm::formatv("its counts, displacements, datatypes and communicator are the same on "
-                        "every iteration{0} and every rank runs it alike; the runtime makes the "
-                        "plan at the call and frees it after the loop{1}",
-                        Level > 0 ? " of the " + std::to_string(Level + 1) + " loops around it" : std::string(),
-                        P.Returns.empty() ? "" : " and before each return in it")
-              .str());
+      P.Note = loopNote(C, Level, P);
     } else {
       bool InLoop = !C.Loops.empty();
       if (!InLoop) {
@@ -191,19 +215,10 @@ AllToAllPlan ompi::planAllToAll(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni,
           Callers.emplace(Ctx);
         InLoop = !Callers->of(C.Caller).empty();
       }
-      std::string NoLoop = Why.empty() ? std::string("it is not in a loop of its own function")
-                                       : "its plan arguments are not proved the same on every iteration (" + Why + ")";
-      auto [To, CacheWhy] =
-          cachedForm(C, *Forms, Why.empty() ? NoLoop : "its plan is not proved to last (" + Why + ")");
-      if (To.empty() || !InLoop) {
-        Decline(!InLoop ? "it is in no loop (directly or through the functions that call it): a plan would serve "
-                          "one call"
-                        : NoLoop + " and " + CacheWhy);
+      if (std::optional<std::string> No = toCache(C, *Forms, Why, InLoop, P)) {
+        Decline(*No);
         continue;
       }
-      P.To = To;
-      P.Note = ChangeNote::at(Planned, true, C.File, C.Line, C.Column,
-                              C.Function + " handed to the runtime's plan cache (" + P.To + ")", CacheWhy);
     }
     if (P.Loop) { // where the loop's block cannot be written
       auto [To, CacheWhy] = cachedForm(C, *Forms,
