@@ -66,6 +66,10 @@ typedef struct mpiopt_coll_comm {
  * the job with a message naming who for MPI_COMM_NULL or a call before
  * MPI_Init or after MPI_Finalize. */
 mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who);
+/* The same, who being "name at file:line", formatted only when needed (a
+ * call's cost: formatting it at every call took a third of a 1 us
+ * MPI_Alltoall under MPICH). */
+mpiopt_coll_comm *mpiopt_coll_get_at(MPI_Comm comm, const char *name, const char *file, int line);
 /* c's private duplicate, made on first use: collective over c then, so it
  * is asked for only where every rank of c takes the same path (a plan's
  * creation, mpiopt_plan_new, after which every plan's state has it; a
@@ -128,7 +132,7 @@ typedef struct {
   struct mpiopt_plan_s *plan;
   unsigned long serial; /* of the communicator's state the plan is for */
   long calls;           /* of this key in a row */
-  int keyed, count[2], inplace;
+  int keyed, count[2], inplace, cacheable;
   MPI_Datatype type[2];
 } mpiopt_coll_site;
 /* The site's record (valid until the next new site). */

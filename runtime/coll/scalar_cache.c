@@ -44,16 +44,13 @@ long mpiopt_plan_after(void) {
 static int site_plan(int kind, const char *name, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line,
                      mpiopt_plan *plan) {
-  char who[640];
-  snprintf(who, sizeof who, "%s at %s:%d", name, file ? file : "?", line);
-  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who); /* local; its attribute frees the site with comm */
+  mpiopt_coll_comm *c = mpiopt_coll_get_at(comm, name, file, line); /* local; its attribute frees the site with comm */
   int inplace = sendbuf == MPI_IN_PLACE;
   if (inplace) { /* the send arguments are ignored */
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(sendtype) ||
-      !mpiopt_plan_cacheable(recvtype) || sendcount < 0 || recvcount < 0)
+  if (c->inter || mpiopt_plan_cache_limit() == 0 || sendcount < 0 || recvcount < 0)
     return 0; /* (a negative count: the MPI's own call reports it) */
   mpiopt_coll_site *s = mpiopt_coll_site_of(kind, file, line, comm);
   /* (and the communicator's state it was keyed on: a handle that comes
@@ -71,7 +68,9 @@ static int site_plan(int kind, const char *name, const void *sendbuf, int sendco
     s->type[1] = recvtype;
     s->inplace = inplace;
     s->calls = 0;
+    s->cacheable = mpiopt_plan_cacheable(sendtype) && mpiopt_plan_cacheable(recvtype); /* asked once per key */
   }
+  if (!s->cacheable) return 0;
   /* (the slot stays empty until the key's call before the planning one,
      which the planned call runs as the MPI's own: it plans at the next) */
   if (++s->calls < mpiopt_plan_after() - 1) return 0;

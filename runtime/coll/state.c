@@ -132,6 +132,13 @@ MPI_Comm mpiopt_coll_private(mpiopt_coll_comm *c) {
   return c->priv;
 }
 
+mpiopt_coll_comm *mpiopt_coll_get_at(MPI_Comm comm, const char *name, const char *file, int line) {
+  if (last && last->comm == comm && !last->dead) return last; /* no message to format */
+  char who[640];
+  snprintf(who, sizeof who, "%s at %s:%d", name, file ? file : "?", line);
+  return mpiopt_coll_get(comm, who);
+}
+
 mpiopt_coll_comm *mpiopt_coll_get(MPI_Comm comm, const char *who) {
   if (last && last->comm == comm && !last->dead) return last;
   int inited = 0, finalized = 0;

@@ -160,12 +160,11 @@ static int agv_native(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int mpiopt_allgatherv_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm,
                                 const char *file, int line) {
-  char who[640];
-  snprintf(who, sizeof who, "mpiopt_allgatherv_cached at %s", mpiopt_plan_where(file, line));
-  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  const char *who = "mpiopt_allgatherv_cached"; /* "at file:line" only in a message (a call's cost) */
+  mpiopt_coll_comm *c = mpiopt_coll_get_at(comm, who, file, line);
   int inplace = sendbuf == MPI_IN_PLACE;
-  if (!recvcounts) mpiopt_die(comm, "%s: the recvcounts array is NULL", who);
-  if (!displs) mpiopt_die(comm, "%s: the displs array is NULL", who);
+  if (!recvcounts) mpiopt_die(comm, "%s at %s: the recvcounts array is NULL", who, mpiopt_plan_where(file, line));
+  if (!displs) mpiopt_die(comm, "%s at %s: the displs array is NULL", who, mpiopt_plan_where(file, line));
   if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(recvtype) ||
       (!inplace && !mpiopt_plan_cacheable(sendtype)))
     return agv_native(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c);

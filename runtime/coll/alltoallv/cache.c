@@ -242,14 +242,14 @@ static mpiopt_plan_s *a2av_make(const void *v) {
 int mpiopt_alltoallv_cached_at(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                                void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                                MPI_Comm comm, const char *file, int line) {
-  char who[640];
-  snprintf(who, sizeof who, "mpiopt_alltoallv_cached at %s:%d", file ? file : "?", line);
-  mpiopt_coll_comm *c = mpiopt_coll_get(comm, who);
+  const char *who = "mpiopt_alltoallv_cached"; /* "at file:line" only in a message (a call's cost) */
+  mpiopt_coll_comm *c = mpiopt_coll_get_at(comm, who, file, line);
   int inplace = sendbuf == MPI_IN_PLACE;
   if (recvtype == MPI_DATATYPE_NULL || (!inplace && sendtype == MPI_DATATYPE_NULL))
-    mpiopt_die(comm, "%s: the %stype is MPI_DATATYPE_NULL", who, recvtype == MPI_DATATYPE_NULL ? "recv" : "send");
+    mpiopt_die(comm, "%s at %s: the %stype is MPI_DATATYPE_NULL", who, mpiopt_plan_where(file, line),
+               recvtype == MPI_DATATYPE_NULL ? "recv" : "send");
   if (!recvcounts || !rdispls || (!inplace && (!sendcounts || !sdispls)))
-    mpiopt_die(comm, "%s: a count or displacement array is NULL", who);
+    mpiopt_die(comm, "%s at %s: a count or displacement array is NULL", who, mpiopt_plan_where(file, line));
   const int *sc = inplace ? recvcounts : sendcounts, *sd = inplace ? rdispls : sdispls;
   MPI_Datatype st = inplace ? recvtype : sendtype;
   if (c->inter || mpiopt_plan_cache_limit() == 0 || !mpiopt_plan_cacheable(st) || !mpiopt_plan_cacheable(recvtype) ||
