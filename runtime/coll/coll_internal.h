@@ -7,7 +7,8 @@
  * The runtime's own messages travel on the private duplicate, never on the
  * program's communicator: a receive the program posted with MPI_ANY_TAG can
  * never match them. Its agreements are collectives on the program's
- * communicator (inside the program's own collective call). Every array here grows geometrically and is reused. */
+ * communicator (inside the program's own collective call). Every array
+ * here grows geometrically and is reused. */
 #ifndef MPIOPT_COLL_INTERNAL_H
 #define MPIOPT_COLL_INTERNAL_H
 
@@ -119,7 +120,13 @@ void mpiopt_coll_config_read(void);
  * the site skips the check for 16 calls, then 32, ... up to 4096; a gain
  * resets it. Keyed by kind (MPIOPT_SITE_...), file, line and communicator;
  * the outcomes are agreed ones, so every rank backs off alike. */
-enum { MPIOPT_SITE_ALLTOALLV, MPIOPT_SITE_ALLGATHERV, MPIOPT_SITE_DENSITY, MPIOPT_SITE_ALLTOALL, MPIOPT_SITE_ALLGATHER };
+enum {
+  MPIOPT_SITE_ALLTOALLV,
+  MPIOPT_SITE_ALLGATHERV,
+  MPIOPT_SITE_DENSITY,
+  MPIOPT_SITE_ALLTOALL,
+  MPIOPT_SITE_ALLGATHER
+};
 typedef struct {
   int kind;
   const char *file;
@@ -130,7 +137,6 @@ typedef struct {
   /* The scalar-keyed plan cache's (scalar_cache.c): the plan, and the
      counts, datatypes and MPI_IN_PLACE it is for (keyed: any yet). */
   struct mpiopt_plan_s *plan;
-  unsigned long serial; /* of the communicator's state the plan is for */
   long calls;           /* of this key in a row */
   int keyed, count[2], inplace, cacheable;
   MPI_Datatype type[2];

@@ -44,7 +44,8 @@ long mpiopt_plan_after(void) {
 static int site_plan(int kind, const char *name, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line,
                      mpiopt_plan *plan) {
-  mpiopt_coll_comm *c = mpiopt_coll_get_at(comm, name, file, line); /* local; its attribute frees the site with comm */
+  /* (local; the state's attribute frees the site with comm) */
+  mpiopt_coll_comm *c = mpiopt_coll_get_at(comm, name, file, line);
   int inplace = sendbuf == MPI_IN_PLACE;
   if (inplace) { /* the send arguments are ignored */
     sendcount = recvcount;
@@ -53,15 +54,13 @@ static int site_plan(int kind, const char *name, const void *sendbuf, int sendco
   if (c->inter || mpiopt_plan_cache_limit() == 0 || sendcount < 0 || recvcount < 0)
     return 0; /* (a negative count: the MPI's own call reports it) */
   mpiopt_coll_site *s = mpiopt_coll_site_of(kind, file, line, comm);
-  /* (and the communicator's state it was keyed on: a handle that comes
-     back after MPI_Comm_free names another communicator; the state's
-     delete callback forgets the site too, site.c) */
-  int same = s->keyed && s->serial == c->serial && s->count[0] == sendcount && s->count[1] == recvcount &&
-             s->type[0] == sendtype && s->type[1] == recvtype && s->inplace == inplace;
+  /* (a communicator the program frees takes its sites along: its state's
+     delete callback, site.c, so a handle that comes back starts afresh) */
+  int same = s->keyed && s->count[0] == sendcount && s->count[1] == recvcount && s->type[0] == sendtype &&
+             s->type[1] == recvtype && s->inplace == inplace;
   if (!same) {
     mpiopt_plan_free(&s->plan);
     s->keyed = 1;
-    s->serial = c->serial;
     s->count[0] = sendcount;
     s->count[1] = recvcount;
     s->type[0] = sendtype;
@@ -78,32 +77,35 @@ static int site_plan(int kind, const char *name, const void *sendbuf, int sendco
   return 1;
 }
 
-/* Back into the site's record (looked up again: making a plan may have
- * added sites and moved the table). */
-static void site_keep(int kind, MPI_Comm comm, const char *file, int line, mpiopt_plan plan) {
-  mpiopt_coll_site_of(kind, file, line, comm)->plan = plan;
+/* Back into the site's record when the planned call changed it (its first
+ * call's mark, or the plan it made: looked up again, since making a plan
+ * may have added sites and moved the table). */
+static void site_keep(int kind, MPI_Comm comm, const char *file, int line, mpiopt_plan before, mpiopt_plan plan) {
+  if (plan != before) mpiopt_coll_site_of(kind, file, line, comm)->plan = plan;
 }
 
 int mpiopt_alltoall_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
-  mpiopt_plan plan = NULL;
+  mpiopt_plan plan = NULL, before;
   if (!site_plan(MPIOPT_SITE_ALLTOALL, "mpiopt_alltoall_cached", sendbuf, sendcount, sendtype, recvcount, recvtype,
                  comm, file, line, &plan))
     return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  before = plan;
   int rc = mpiopt_alltoall_planned_at(&plan, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, file,
                                       line);
-  site_keep(MPIOPT_SITE_ALLTOALL, comm, file, line, plan);
+  site_keep(MPIOPT_SITE_ALLTOALL, comm, file, line, before, plan);
   return rc;
 }
 
 int mpiopt_allgather_cached_at(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *file, int line) {
-  mpiopt_plan plan = NULL;
+  mpiopt_plan plan = NULL, before;
   if (!site_plan(MPIOPT_SITE_ALLGATHER, "mpiopt_allgather_cached", sendbuf, sendcount, sendtype, recvcount,
                  recvtype, comm, file, line, &plan))
     return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  before = plan;
   int rc = mpiopt_allgather_planned_at(&plan, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                        file, line);
-  site_keep(MPIOPT_SITE_ALLGATHER, comm, file, line, plan);
+  site_keep(MPIOPT_SITE_ALLGATHER, comm, file, line, before, plan);
   return rc;
 }

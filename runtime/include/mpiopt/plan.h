@@ -51,9 +51,10 @@
  *       agrees with the other ranks (one small MPI_Allreduce) on whether
  *       each found the same plan, and plans afresh otherwise, once every
  *       rank has met its arrays at MPIOPT_PLAN_AFTER - 1 earlier calls (15;
- *       until then the MPI's own runs: a plan costs about 16 small calls); a site whose plans keep choosing the MPI's own
- *       algorithm, or whose arrays keep being new, calls it directly for a
- *       while (doubling periods), as every rank decides alike.
+ *       until then the MPI's own runs: a plan costs about 16 small
+ *       calls); a site whose plans keep choosing the MPI's own algorithm,
+ *       or whose arrays keep being new, calls it directly for a while
+ *       (doubling periods), as every rank decides alike.
  *   mpiopt_allgatherv_cached(sendbuf, sendcount, sendtype, recvbuf,
  *       recvcounts, displs, recvtype, comm): the same for MPI_Allgatherv
  *       (keyed by the send count, recvcounts and displs; one cache per
