@@ -3,6 +3,7 @@
 #include "analysis/BufferStorage.h"
 #include "analysis/ProgramFacts.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -28,7 +29,7 @@ bool tagRole(Role R) { return R == Role::Tag || R == Role::SendTag || R == Role:
 
 /// The model of an MPI function (PMPI_ names too), or null.
 const FunctionModel *modelOf(llvm::StringRef Name) {
-  return lookupFunction(Name.starts_with("PMPI_") ? Name.drop_front(1) : Name);
+  return lookupFunction(Name.starts_with(mpi::ProfilingPrefix) ? Name.drop_front(1) : Name);
 }
 
 /// The model of an MPI function with a tag, or null.
@@ -121,10 +122,10 @@ private:
 const CallExpr *groupCall(const Stmt *S) {
   const auto *CE = dyn_cast_or_null<CallExpr>(S);
   const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() && (F->getName() == "MPI_Send" || F->getName() == "MPI_Recv") ? CE : nullptr;
+  return F && F->getIdentifier() && (F->getName() == mpi::MPI_Send || F->getName() == mpi::MPI_Recv) ? CE : nullptr;
 }
 
-Role peerRole(const CallResult &C) { return C.Function == "MPI_Send" ? Role::Dest : Role::Source; }
+Role peerRole(const CallResult &C) { return C.Function == mpi::MPI_Send ? Role::Dest : Role::Source; }
 
 /// Whether B follows A with nothing but blanks between, on the same peer
 /// and communicator as written.
@@ -143,7 +144,7 @@ std::vector<std::vector<const CallResult *>> runs(ASTContext &Ctx, const FileRes
   std::map<const CallExpr *, const CallResult *> Facts;
   std::vector<const CompoundStmt *> Blocks;
   for (const CallResult &C : Calls.Calls)
-    if (C.Call && (C.Function == "MPI_Send" || C.Function == "MPI_Recv")) {
+    if (C.Call && (C.Function == mpi::MPI_Send || C.Function == mpi::MPI_Recv)) {
       Facts[C.Call] = &C;
       if (const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call)); B && !llvm::is_contained(Blocks, B))
         Blocks.push_back(B);
@@ -215,7 +216,7 @@ std::string receiveProblem(ASTContext &Ctx, const Candidate &G) {
 
 /// Fill G's tags, shape and bytes, or say why it is no group.
 void examine(ASTContext &Ctx, Candidate &G) {
-  G.Send = G.Calls.front()->Function == "MPI_Send";
+  G.Send = G.Calls.front()->Function == mpi::MPI_Send;
   if (G.Calls.size() > MaxParts) {
     G.Problem = llvm::formatv("more than {0} messages in a row", MaxParts);
     return;
@@ -229,7 +230,7 @@ void examine(ASTContext &Ctx, Candidate &G) {
       return;
     }
     const ArgResult *Peer = C->arg(peerRole(*C)), *Tag = C->arg(Role::Tag), *Type = C->arg(Role::Type);
-    if (Peer && Peer->Sym.K == SymValue::Handle && Peer->Sym.Name == "MPI_ANY_SOURCE") {
+    if (Peer && Peer->Sym.K == SymValue::Handle && Peer->Sym.Name == mpi::MPI_ANY_SOURCE) {
       G.Problem = "the receives take MPI_ANY_SOURCE: their parts could come from different processes";
       return;
     }
@@ -384,7 +385,7 @@ ProfileVerdict verdict(const MachineProfile *Profile, const std::vector<Candidat
 
 ChangeNote note(const Candidate &G, bool Applied, std::string Why) {
   const CallResult &F = *G.Calls.front();
-  std::string What = llvm::formatv("{0} {1} at {2}", G.Calls.size(), G.Send ? "MPI_Send" : "MPI_Recv", lines(G));
+  std::string What = llvm::formatv("{0} {1} at {2}", G.Calls.size(), G.Send ? mpi::MPI_Send : mpi::MPI_Recv, lines(G));
   if (!G.Shape.empty())
     What += " (" + G.Shape + ")";
   What += Applied ? (G.Send ? " as one message" : " as one receive") : " stay separate";

@@ -2,6 +2,7 @@
 #include "analysis/BroadcastPlan.h"
 #include "analysis/BufferStorage.h"
 #include "analysis/Uniformity.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -27,7 +28,7 @@ const CallExpr *broadcastStatement(const Stmt *S) {
     E = C->getSubExpr();
   const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParens() : nullptr);
   const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-  return F && F->getIdentifier() && F->getName() == "MPI_Bcast" ? CE : nullptr;
+  return F && F->getIdentifier() && F->getName() == mpi::MPI_Bcast ? CE : nullptr;
 }
 
 /// Whether B (statement SB) follows A (statement SA) with nothing but
@@ -65,7 +66,7 @@ std::vector<Run> runs(ASTContext &Ctx, const FileResult &Calls) {
   std::vector<const CompoundStmt *> Blocks;
   std::vector<Run> Out;
   for (const CallResult &C : Calls.Calls) {
-    if (!C.Call || C.Function != "MPI_Bcast")
+    if (!C.Call || C.Function != mpi::MPI_Bcast)
       continue;
     const CompoundStmt *B = blockOf(Ctx, C.Call);
     if (!B)
@@ -198,7 +199,7 @@ ChangeNote note(const Candidate &G, bool Applied, std::string Why) {
   const CallResult &F = *G.Calls.front();
   std::string What =
       G.Calls.size() == 1
-          ? std::string("MPI_Bcast")
+          ? std::string(mpi::MPI_Bcast)
           : llvm::formatv("{0} MPI_Bcast at lines {1}-{2}", G.Calls.size(), F.Line, G.Calls.back()->Line).str();
   if (!G.Types.empty())
     What += " (" + G.Types + ")";

@@ -1,6 +1,7 @@
 //===- CallAnalysis.cpp - Per-call classification of MPI arguments ---------===//
 #include "analysis/CallAnalysis.h"
 #include "analysis/LoopInvariance.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -71,7 +72,7 @@ public:
     if (!F || !F->getIdentifier() || !Cur)
       return true;
     llvm::StringRef Name = F->getName();
-    if (!isMPIFunctionName(Name) || Name.starts_with("PMPI_"))
+    if (!isMPIFunctionName(Name) || Name.starts_with(mpi::ProfilingPrefix))
       return true;
     SourceLocation Loc = SM.getExpansionLoc(CE->getBeginLoc());
     if (!SM.isInMainFile(Loc))

@@ -2,6 +2,7 @@
 #include "analysis/CollectivePlan.h"
 #include "analysis/LoopInvariance.h"
 #include "analysis/RewriteSites.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -139,9 +140,9 @@ std::string saving(const PlannedPoint &P, llvm::StringRef Per) {
 /// message. MPI_Alltoall shares the Alltoallv's; MPI_Allgather has its own,
 /// as the MPI's algorithms for it are not its MPI_Allgatherv's.
 std::pair<llvm::StringRef, llvm::StringRef> profileFamily(llvm::StringRef Function) {
-  if (Function == "MPI_Allgather")
+  if (Function == mpi::MPI_Allgather)
     return {"allgather", "Allgather"};
-  if (Function == "MPI_Allgatherv")
+  if (Function == mpi::MPI_Allgatherv)
     return {"allgatherv", "Allgatherv"};
   return {"alltoallv", "all-to-all"};
 }
@@ -153,7 +154,7 @@ std::pair<bool, std::string> profileSays(const CallResult &C, Evaluator &Ev, con
                    "faster)"};
   auto [Key, Name] = profileFamily(C.Function);
   llvm::StringRef Per = Key == "alltoallv" ? "pair" : "rank";
-  std::optional<int64_t> Bytes = C.Function == "MPI_Alltoallv" ? std::nullopt : pairBytes(C, Ev);
+  std::optional<int64_t> Bytes = C.Function == mpi::MPI_Alltoallv ? std::nullopt : pairBytes(C, Ev);
   std::optional<PlannedPoint> P = Profile->plannedFor(Key, Bytes);
   if (!P)
     return {false, llvm::formatv("the machine profile has no planned {0} measurement", Name).str() +
@@ -385,7 +386,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
         Type && Type->Sym.K == SymValue::Handle ? Ev.datatypeSize(Type->Sym.Name) : std::nullopt;
     std::optional<int64_t> Bytes =
         Count && Count->Int && Size ? std::optional<int64_t>(*Count->Int * *Size) : std::nullopt;
-    llvm::StringRef Coll = C.Function == "MPI_Allreduce" ? "allreduce" : "reduce";
+    llvm::StringRef Coll = C.Function == mpi::MPI_Allreduce ? "allreduce" : "reduce";
     // Scalars and short vectors are no candidates (nothing to say about them).
     int64_t Smallest = INT64_MAX;
     if (Profile)
@@ -402,7 +403,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
     const CallResult *Twin = nullptr;
     unsigned IfLine = 0;
     bool BuiltinOp = Op && Op->Sym.K == SymValue::Handle && isReductionOp(Op->Sym.Name) &&
-                     Op->Sym.Name != "MPI_MAXLOC" && Op->Sym.Name != "MPI_MINLOC";
+                     Op->Sym.Name != mpi::MPI_MAXLOC && Op->Sym.Name != mpi::MPI_MINLOC;
     if (std::string Why = macroProblem(Ctx, C.Call, Calls); !Why.empty())
       Decline(Why);
     else if (!Float)
@@ -424,9 +425,9 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
     else if (Bytes && *Bytes < Smallest)
       Decline(llvm::formatv("{0} bytes: below the smallest size the machine profile measured ({1} bytes)", *Bytes,
                             Smallest));
-    else if (!V->winsDense() && !(V->winsSparse() && Op->Sym.Name == "MPI_SUM"))
+    else if (!V->winsDense() && !(V->winsSparse() && Op->Sym.Name == mpi::MPI_SUM))
       Decline(vectorFigure(*V) + ": the MPI's own call is as fast");
-    else if (std::optional<int64_t> From = vectorWinsFrom(*Profile, Coll, Op->Sym.Name == "MPI_SUM"); !From)
+    else if (std::optional<int64_t> From = vectorWinsFrom(*Profile, Coll, Op->Sym.Name == mpi::MPI_SUM); !From)
       Decline("the machine profile measured the selector no faster than the MPI's own call at its largest size: "
               "the selector would run the MPI's own call at every size");
     else if (Bytes && *Bytes < *From)
@@ -452,7 +453,7 @@ VectorPlan ompi::planVectorReductions(ASTContext &Ctx, Evaluator &Ev, Uniformity
                                   (*Float && reassociates(Op->Sym.Name) ? " (the sums are reassociated: --reassociate)"
                                                                         : " (the result is exactly the MPI's)"));
       R.Note.Kind = NoteKind::Planned;
-      R.Note.Saves = vectorSaving(*V, Op->Sym.Name == "MPI_SUM");
+      R.Note.Saves = vectorSaving(*V, Op->Sym.Name == mpi::MPI_SUM);
       Plan.Calls.push_back(std::move(R));
       if (Twin)
         Twins[C.Call] = {Twin, IfLine};

@@ -1,6 +1,7 @@
 //===- DeferralPlan.cpp - Which reductions the lazy runtime takes ---------===//
 #include "analysis/DeferralPlan.h"
 #include "analysis/ProgramFacts.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "support/SourceText.h"
@@ -190,7 +191,7 @@ private:
       E = B->getRHS()->IgnoreParenCasts();
     const auto *CE = dyn_cast<CallExpr>(E);
     const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
-    return FD && FD->getName() == "MPI_Finalize";
+    return FD && FD->getName() == mpi::MPI_Finalize;
   }
 
   /// Node runs after an MPI_Finalize statement on every path: an enclosing

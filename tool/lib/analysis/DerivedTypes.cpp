@@ -2,6 +2,7 @@
 #include "analysis/DerivedTypes.h"
 #include "analysis/ArrayValues.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -16,7 +17,7 @@ using namespace ompi;
 bool ompi::isDatatypeType(QualType T) {
   for (const TypedefType *TT = T->getAs<TypedefType>(); TT;
        TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>())
-    if (TT->getDecl()->getName() == "MPI_Datatype")
+    if (TT->getDecl()->getName() == mpi::MPI_Datatype)
       return true;
   return false;
 }
@@ -372,7 +373,7 @@ static std::optional<OldType> oldTypeOf(Evaluator &Ev, int Arg, const CallExpr *
   const HandleModel *H = Spelled ? lookupHandle(*Spelled) : nullptr;
   int64_t ElemBytes = H ? Ev.datatypeSize(H->Name).value_or(0) : 0;
   if (!H || H->Kind != HandleKind::Datatype || ElemBytes <= 0 || H->CTypes.empty() ||
-      H->CTypes.find('+') != std::string::npos || H->Name == "MPI_PACKED") {
+      H->CTypes.find('+') != std::string::npos || H->Name == mpi::MPI_PACKED) {
     Why = "from a datatype that is not a predefined one of one C type";
     return std::nullopt;
   }
@@ -484,7 +485,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
   case TypeConstructorModel::Subarray: {
     std::optional<int64_t> NDims = Int(M.Count, 1);
     std::string Order = Ev.text(C.CE->getArg(unsigned(M.Order)));
-    if (!NDims || *NDims > 3 || (Order != "MPI_ORDER_C" && Order != "MPI_ORDER_FORTRAN")) {
+    if (!NDims || *NDims > 3 || (Order != mpi::MPI_ORDER_C && Order != mpi::MPI_ORDER_FORTRAN)) {
       Why = "with other than 1 to 3 static dimensions in MPI_ORDER_C or MPI_ORDER_FORTRAN as written";
       NotStatic |= NDims && *NDims <= 3; // an order not spelled: the wrapper checks the one it is given
       return std::nullopt;
@@ -497,7 +498,7 @@ std::optional<TypeShape> DerivedTypes::construction(const Construction &C, std::
                          bracedInts((*A)[2]), Order, Old->Name)
                .str();
     Dims D{(*A)[0], (*A)[1], (*A)[2]};
-    if (Order == "MPI_ORDER_C")
+    if (Order == mpi::MPI_ORDER_C)
       for (auto *V : {&D.Sizes, &D.Subsizes, &D.Starts})
         std::reverse(V->begin(), V->end());
     S = subarray(*Old, D, Why);
@@ -560,7 +561,7 @@ std::string DerivedTypes::runtimeWhy(const Construction &C) {
       return "from " + D.Name + ", whose shape is not recorded at run time either: " + D.RuntimeWhy;
   } else if (!oldTypeOf(Ev, M.OldType, C.CE, nullptr, Why))
     return "over a datatype that is not a predefined one of one C type";
-  if (C.CE->getBeginLoc().isMacroID() || C.CE->getRParenLoc().isMacroID() || C.M->Name == "MPI_Type_hvector")
+  if (C.CE->getBeginLoc().isMacroID() || C.CE->getRParenLoc().isMacroID() || C.M->Name == mpi::MPI_Type_hvector)
     return "through a macro or the MPI-1 name";
   if (C.V->getBeginLoc().isMacroID() || C.V->getEndLoc().isMacroID())
     return "into a variable declared through a macro";

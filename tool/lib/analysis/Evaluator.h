@@ -15,6 +15,7 @@
 #ifndef OMPI_TOOL_EVALUATOR_H
 #define OMPI_TOOL_EVALUATOR_H
 
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
@@ -63,7 +64,7 @@ struct CommId {
   /// Two definite ids denote the same communicator exactly when equal.
   bool definite() const { return K == Predefined || K == Created; }
   /// MPI_COMM_WORLD itself (through any copies).
-  bool isWorld() const { return K == Predefined && Key == "MPI_COMM_WORLD"; }
+  bool isWorld() const { return K == Predefined && Key == mpi::MPI_COMM_WORLD; }
   bool operator==(const CommId &O) const { return K == O.K && Key == O.Key; }
   bool operator!=(const CommId &O) const { return !(*this == O); }
   bool operator<(const CommId &O) const { return K != O.K ? K < O.K : Key < O.Key; }

@@ -1,5 +1,6 @@
 //===- FusionMix.cpp - Reductions of different ops or types in one collective //
 #include "analysis/FusionMix.h"
+#include "mpi/Names.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -9,15 +10,16 @@
 using namespace ompi;
 
 std::optional<bool> ompi::integerSigned(const std::string &CType) {
-  static const char *Signed[] = {"signed char", "short",   "int",     "long",     "long long",  "int8_t",
-                                 "int16_t",     "int32_t", "int64_t", "MPI_Aint", "MPI_Offset", "MPI_Count"};
-  static const char *Unsigned[] = {"unsigned char", "unsigned short",     "unsigned int",
-                                   "unsigned long", "unsigned long long", "uint8_t",
-                                   "uint16_t",      "uint32_t",           "uint64_t"};
-  for (const char *S : Signed)
+  static const llvm::StringLiteral Signed[] = {"signed char", "short",       "int",           "long",
+                                               "long long",   "int8_t",      "int16_t",       "int32_t",
+                                               "int64_t",     mpi::MPI_Aint, mpi::MPI_Offset, mpi::MPI_Count};
+  static const llvm::StringLiteral Unsigned[] = {"unsigned char", "unsigned short",     "unsigned int",
+                                                 "unsigned long", "unsigned long long", "uint8_t",
+                                                 "uint16_t",      "uint32_t",           "uint64_t"};
+  for (llvm::StringRef S : Signed)
     if (CType == S)
       return true;
-  for (const char *U : Unsigned)
+  for (llvm::StringRef U : Unsigned)
     if (CType == U)
       return false;
   return std::nullopt;
@@ -41,11 +43,11 @@ bool isFloating(const std::string &CType) { return CType == "float" || CType == 
 /// An integer datatype the mixes take: not MPI_BYTE or MPI_PACKED (raw
 /// bytes, bitwise ops only, not ordered).
 bool isMixInteger(const MixInput &M) {
-  return integerSigned(M.CType) && M.Type != "MPI_BYTE" && M.Type != "MPI_PACKED" && M.Size >= 1 && M.Size <= 8;
+  return integerSigned(M.CType) && M.Type != mpi::MPI_BYTE && M.Type != mpi::MPI_PACKED && M.Size >= 1 && M.Size <= 8;
 }
 
 bool isModular(const std::string &Op) {
-  return Op == "MPI_SUM" || Op == "MPI_PROD" || Op == "MPI_BAND" || Op == "MPI_BOR" || Op == "MPI_BXOR";
+  return Op == mpi::MPI_SUM || Op == mpi::MPI_PROD || Op == mpi::MPI_BAND || Op == mpi::MPI_BOR || Op == mpi::MPI_BXOR;
 }
 
 std::string kernelType(const MixInput &M) { return builtinInteger(M.CType, M.Size); }
@@ -54,18 +56,18 @@ std::string kernelType(const MixInput &M) { return builtinInteger(M.CType, M.Siz
 std::optional<Mix> minMax(const std::vector<MixInput> &In) {
   const MixInput &F = In.front();
   for (const MixInput &M : In)
-    if ((M.Op != "MPI_MIN" && M.Op != "MPI_MAX") || M.Type != F.Type)
+    if ((M.Op != mpi::MPI_MIN && M.Op != mpi::MPI_MAX) || M.Type != F.Type)
       return std::nullopt;
   bool Int = isMixInteger(F);
   if (!Int && !isFloating(F.CType))
     return std::nullopt;
   Mix R;
   R.Kind = FusionKind::OneOp;
-  R.Op = "MPI_MAX";
+  R.Op = mpi::MPI_MAX;
   R.Type = F.Type;
   R.CType = Int ? kernelType(F) : F.CType;
   for (const MixInput &M : In)
-    R.Enc.push_back(M.Op == "MPI_MAX" ? Encoding::Plain : Int ? Encoding::Complement : Encoding::Negate);
+    R.Enc.push_back(M.Op == mpi::MPI_MAX ? Encoding::Plain : Int ? Encoding::Complement : Encoding::Negate);
   R.Rule = Int ? "MPI_MIN as MPI_MAX of the complement: min(x, y) = ~max(~x, ~y), exact for every integer"
                : "MPI_MIN as MPI_MAX of the negation: min(x, y) = -max(-x, -y), exact for every IEEE value";
   return R;
@@ -95,7 +97,7 @@ std::optional<Mix> widened(const std::vector<MixInput> &In, std::string &Why) {
   Mix R;
   R.Kind = FusionKind::OneOp;
   R.Op = F.Op;
-  R.Type = "MPI_UNSIGNED_LONG_LONG";
+  R.Type = mpi::MPI_UNSIGNED_LONG_LONG;
   R.CType = "unsigned long long";
   R.Enc.assign(In.size(), Encoding::Widen);
   R.Rule = F.Op + " of every integer type in unsigned long long: the op commutes with reduction modulo 2^n, so "
@@ -121,9 +123,9 @@ Mix composite(const std::vector<MixInput> &In, const MachineProfile *Profile) {
       R.Why = "a count is 0 (no segment to reduce)";
       return R;
     }
-    static const char *Ops[] = {"MPI_SUM", "MPI_PROD", "MPI_MIN",  "MPI_MAX", "MPI_BAND",
-                                "MPI_BOR", "MPI_BXOR", "MPI_LAND", "MPI_LOR", "MPI_LXOR"};
-    if (llvm::none_of(Ops, [&](const char *O) { return M.Op == O; })) {
+    static const llvm::StringLiteral Ops[] = {mpi::MPI_SUM, mpi::MPI_PROD, mpi::MPI_MIN,  mpi::MPI_MAX, mpi::MPI_BAND,
+                                              mpi::MPI_BOR, mpi::MPI_BXOR, mpi::MPI_LAND, mpi::MPI_LOR, mpi::MPI_LXOR};
+    if (llvm::none_of(Ops, [&](llvm::StringRef O) { return M.Op == O; })) {
       R.Why = M.Op + " has no composite form";
       return R;
     }

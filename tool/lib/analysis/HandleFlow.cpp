@@ -2,6 +2,7 @@
 #include "analysis/HandleFlow.h"
 #include "analysis/EventFlow.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -60,23 +61,23 @@ HandleEvent::Kind addressEvent(const CallExpr *CE, llvm::StringRef Name, unsigne
   if (C == HandleClass::Request) {
     if (M && M->M == Mode::Persistent)
       return HandleEvent::Create;
-    if (Name == "MPI_Start")
+    if (Name == mpi::MPI_Start)
       return HandleEvent::Start;
-    if (Name == "MPI_Wait")
+    if (Name == mpi::MPI_Wait)
       return HandleEvent::Complete;
-    if (Name == "MPI_Test")
+    if (Name == mpi::MPI_Test)
       return HandleEvent::MayComplete;
-    return Name == "MPI_Request_free" ? HandleEvent::Free : HandleEvent::Other;
+    return Name == mpi::MPI_Request_free ? HandleEvent::Free : HandleEvent::Other;
   }
-  if (Name == "MPI_Type_commit")
+  if (Name == mpi::MPI_Type_commit)
     return HandleEvent::Commit;
-  if (Name.ends_with("_free") || Name == "MPI_Comm_disconnect")
+  if (Name.ends_with("_free") || Name == mpi::MPI_Comm_disconnect)
     return HandleEvent::Free;
   // Calls that hand out a handle the program does not own.
-  if (Name == "MPI_Type_match_size" || Name == "MPI_Comm_get_parent" || Name.contains("_get_errhandler") ||
-      Name.starts_with("MPI_Type_get_"))
+  if (Name == mpi::MPI_Type_match_size || Name == mpi::MPI_Comm_get_parent || Name.contains("_get_errhandler") ||
+      Name.starts_with(mpi::TypeGetPrefix))
     return HandleEvent::Other;
-  if (I + 1 == CE->getNumArgs() || (Name == "MPI_Comm_idup" && I == 1))
+  if (I + 1 == CE->getNumArgs() || (Name == mpi::MPI_Comm_idup && I == 1))
     return HandleEvent::Create;
   return HandleEvent::Other;
 }
@@ -84,13 +85,13 @@ HandleEvent::Kind addressEvent(const CallExpr *CE, llvm::StringRef Name, unsigne
 /// What a call does to a window given by value.
 HandleEvent::Kind windowEvent(llvm::StringRef Name, const FunctionModel *M) {
   auto K = llvm::StringSwitch<std::optional<HandleEvent::Kind>>(Name)
-               .Case("MPI_Win_fence", HandleEvent::Fence)
-               .Case("MPI_Win_lock", HandleEvent::Lock)
-               .Case("MPI_Win_unlock", HandleEvent::Unlock)
-               .Case("MPI_Win_lock_all", HandleEvent::LockAll)
-               .Case("MPI_Win_unlock_all", HandleEvent::UnlockAll)
-               .Case("MPI_Win_start", HandleEvent::AccessStart)
-               .Case("MPI_Win_complete", HandleEvent::AccessEnd)
+               .Case(mpi::MPI_Win_fence, HandleEvent::Fence)
+               .Case(mpi::MPI_Win_lock, HandleEvent::Lock)
+               .Case(mpi::MPI_Win_unlock, HandleEvent::Unlock)
+               .Case(mpi::MPI_Win_lock_all, HandleEvent::LockAll)
+               .Case(mpi::MPI_Win_unlock_all, HandleEvent::UnlockAll)
+               .Case(mpi::MPI_Win_start, HandleEvent::AccessStart)
+               .Case(mpi::MPI_Win_complete, HandleEvent::AccessEnd)
                .Default(std::nullopt);
   if (K)
     return *K;
@@ -120,8 +121,8 @@ void readAssert(const CallExpr *CE, HandleEvent &E, const SourceManager &SM) {
     return;
   CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(A->getSourceRange()).getAsRange());
   llvm::StringRef Text = Lexer::getSourceText(R, SM, LangOptions());
-  E.NoSucceed = Text.contains("MPI_MODE_NOSUCCEED");
-  E.NoPrecede = Text.contains("MPI_MODE_NOPRECEDE");
+  E.NoSucceed = Text.contains(mpi::MPI_MODE_NOSUCCEED);
+  E.NoPrecede = Text.contains(mpi::MPI_MODE_NOPRECEDE);
   E.AssertUnknown = anyNode(A, [](const Stmt *N) {
     const auto *D = dyn_cast<DeclRefExpr>(N);
     return D && isa<VarDecl>(D->getDecl());
@@ -227,10 +228,10 @@ void ompi::stepHandle(const HandleEvent &E, HandleClass C, int S, HandleStates &
   case EK::Create:
     // MPI_Type_dup's copy is committed if its original is (a predefined or
     // committed one, as duplicated types almost always are).
-    Out.insert(C == HandleClass::Datatype && E.Function != "MPI_Type_dup" ? HBuilt
-               : C == HandleClass::Request                                ? HInactive
-               : C == HandleClass::Win                                    ? WNoEpoch
-                                                                          : HLive);
+    Out.insert(C == HandleClass::Datatype && E.Function != mpi::MPI_Type_dup ? HBuilt
+               : C == HandleClass::Request                                   ? HInactive
+               : C == HandleClass::Win                                       ? WNoEpoch
+                                                                             : HLive);
     return;
   case EK::Commit:
     Out.insert(S == HBuilt ? HLive : S);

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/FusionPlan.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "support/SourceText.h"
@@ -191,7 +192,7 @@ private:
     if (L.TypeText.empty() || L.OpText.empty() || L.CommText.empty() || (Root && L.RootText.empty()))
       return "an argument is written through a macro";
     bool Float = H->CTypes == "float" || H->CTypes == "double" || H->CTypes == "long double";
-    L.Floating = Float && (Op->Value == "MPI_SUM" || Op->Value == "MPI_PROD");
+    L.Floating = Float && (Op->Value == mpi::MPI_SUM || Op->Value == mpi::MPI_PROD);
     return "";
   }
 
@@ -266,7 +267,7 @@ private:
     L.SendBase = SB ? text(SB) : "";
     if (L.RecvBase.empty() || (SB && L.SendBase.empty()))
       return "a buffer is written through a macro";
-    L.Buffers = (SB ? text(R.expr(Role::SendBuf)) : "MPI_IN_PLACE") + " -> " + text(R.expr(Role::RecvBuf));
+    L.Buffers = (SB ? text(R.expr(Role::SendBuf)) : mpi::MPI_IN_PLACE.str()) + " -> " + text(R.expr(Role::RecvBuf));
     return "";
   }
 };

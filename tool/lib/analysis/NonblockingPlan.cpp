@@ -5,6 +5,7 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/RewriteSites.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -24,23 +25,23 @@ constexpr const char *Transform = "nonblocking-persistent";
 /// The template of a start ("" for none).
 llvm::StringRef startTemplate(llvm::StringRef Function) {
   return llvm::StringSwitch<llvm::StringRef>(Function)
-      .Case("MPI_Isend", "mpiopt_isend_nb")
-      .Case("MPI_Issend", "mpiopt_issend_nb")
-      .Case("MPI_Irecv", "mpiopt_irecv_nb")
+      .Case(mpi::MPI_Isend, "mpiopt_isend_nb")
+      .Case(mpi::MPI_Issend, "mpiopt_issend_nb")
+      .Case(mpi::MPI_Irecv, "mpiopt_irecv_nb")
       .Default("");
 }
 
 /// The template of a completion call ("" for none).
 llvm::StringRef completionTemplate(llvm::StringRef Function) {
   return llvm::StringSwitch<llvm::StringRef>(Function)
-      .Case("MPI_Wait", "mpiopt_wait_nb")
-      .Case("MPI_Waitall", "mpiopt_waitall_nb")
-      .Case("MPI_Waitany", "mpiopt_waitany_nb")
-      .Case("MPI_Waitsome", "mpiopt_waitsome_nb")
-      .Case("MPI_Test", "mpiopt_test_nb")
-      .Case("MPI_Testall", "mpiopt_testall_nb")
-      .Case("MPI_Testany", "mpiopt_testany_nb")
-      .Case("MPI_Testsome", "mpiopt_testsome_nb")
+      .Case(mpi::MPI_Wait, "mpiopt_wait_nb")
+      .Case(mpi::MPI_Waitall, "mpiopt_waitall_nb")
+      .Case(mpi::MPI_Waitany, "mpiopt_waitany_nb")
+      .Case(mpi::MPI_Waitsome, "mpiopt_waitsome_nb")
+      .Case(mpi::MPI_Test, "mpiopt_test_nb")
+      .Case(mpi::MPI_Testall, "mpiopt_testall_nb")
+      .Case(mpi::MPI_Testany, "mpiopt_testany_nb")
+      .Case(mpi::MPI_Testsome, "mpiopt_testsome_nb")
       .Default("");
 }
 

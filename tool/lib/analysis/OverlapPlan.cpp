@@ -5,6 +5,7 @@
 #include "analysis/OverlapAccess.h"
 #include "analysis/OwnedMemory.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -25,10 +26,10 @@ constexpr const char *Transform = "communication-overlap";
 
 bool isStart(llvm::StringRef F) {
   return llvm::StringSwitch<bool>(F)
-      .Cases("MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", "MPI_Irecv", true)
+      .Cases(mpi::MPI_Isend, mpi::MPI_Issend, mpi::MPI_Ibsend, mpi::MPI_Irsend, mpi::MPI_Irecv, true)
       .Default(false);
 }
-bool isCompletion(llvm::StringRef F) { return F.starts_with("MPI_Wait") || F.starts_with("MPI_Test"); }
+bool isCompletion(llvm::StringRef F) { return F.starts_with(mpi::MPI_Wait) || F.starts_with(mpi::MPI_Test); }
 
 /// The requests a request argument names: a variable, and one constant
 /// element of it (none: any element, or the variable itself).
@@ -316,7 +317,7 @@ std::optional<std::string> Planner::requestGuards(const CallResult &W, const Req
       return llvm::formatv("the {0} at line {1} has a derived datatype, which may reach memory outside its buffer",
                            C.Function, C.Line)
           .str();
-    bool Send = C.Function != "MPI_Irecv";
+    bool Send = C.Function != mpi::MPI_Irecv;
     const Expr *Buf = C.expr(Send ? Role::SendBuf : Role::RecvBuf);
     if (!Buf)
       return llvm::formatv("the {0} at line {1} has no buffer argument", C.Function, C.Line).str();
@@ -330,14 +331,14 @@ std::optional<std::string> Planner::requestGuards(const CallResult &W, const Req
 /// The guards of a wait: its requests' transfers, its status, what its
 /// arguments read.
 std::optional<std::string> Planner::waitGuards(const CallResult &W, std::vector<Guard> &Out) {
-  const Expr *Q = W.expr(W.Function == "MPI_Wait" ? Role::Request : Role::Requests);
+  const Expr *Q = W.expr(W.Function == mpi::MPI_Wait ? Role::Request : Role::Requests);
   ReqRef Req = requestRef(Ctx, Q);
   if (!Req.V)
     return "its request (" + (Q ? text(Q) : std::string("?")) + ") is not a variable of " + W.EnclosingFunction;
   if (auto Why = requestGuards(W, Req, Out))
     return Why;
-  const Expr *St = W.expr(W.Function == "MPI_Wait" ? Role::Status : Role::Statuses);
-  const ArgResult *SA = W.arg(W.Function == "MPI_Wait" ? Role::Status : Role::Statuses);
+  const Expr *St = W.expr(W.Function == mpi::MPI_Wait ? Role::Status : Role::Statuses);
+  const ArgResult *SA = W.arg(W.Function == mpi::MPI_Wait ? Role::Status : Role::Statuses);
   if (St && !(SA && SA->Sym.K == SymValue::Handle)) {
     Place P = Mem.pointee(St);
     if (P.K == Place::Anywhere)
@@ -377,9 +378,9 @@ std::optional<std::string> Planner::blocks(const Stmt *S, const std::vector<Guar
 bool Planner::crossable(const Stmt *S, const CallResult &W, const ReqRef &Req, const std::vector<Guard> &G) {
   auto It = UnitCalls.find(S);
   const CallResult *C = It != UnitCalls.end() ? It->second : nullptr;
-  if (!C || (C->Function != "MPI_Wait" && C->Function != "MPI_Waitall") || Changed(S) || callProblem(*C))
+  if (!C || (C->Function != mpi::MPI_Wait && C->Function != mpi::MPI_Waitall) || Changed(S) || callProblem(*C))
     return false;
-  ReqRef Other = requestRef(Ctx, C->expr(C->Function == "MPI_Wait" ? Role::Request : Role::Requests));
+  ReqRef Other = requestRef(Ctx, C->expr(C->Function == mpi::MPI_Wait ? Role::Request : Role::Requests));
   if (!disjoint(Req, Other))
     return false;
   // Its requests, its status, what its arguments and condition read and
@@ -402,7 +403,7 @@ bool Planner::passableSend(const Stmt *S, const ReqRef &Req, const std::vector<G
   const auto *CE = dyn_cast<CallExpr>(S);
   auto It = CE ? Facts.find(CE) : Facts.end();
   const CallResult *C = It != Facts.end() ? It->second : nullptr;
-  if (!C || !isStart(C->Function) || C->Function == "MPI_Irecv" || Changed(S) || callProblem(*C))
+  if (!C || !isStart(C->Function) || C->Function == mpi::MPI_Irecv || Changed(S) || callProblem(*C))
     return false;
   ReqRef Other = requestRef(Ctx, C->expr(Role::Request));
   if (!Other.V)
@@ -451,13 +452,13 @@ std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req,
   auto Allowed = [&](const CallExpr *CE) {
     auto It = Facts.find(CE);
     const CallResult *C = It != Facts.end() ? It->second : nullptr;
-    bool Wait = C && (C->Function == "MPI_Wait" || C->Function == "MPI_Waitall");
+    bool Wait = C && (C->Function == mpi::MPI_Wait || C->Function == mpi::MPI_Waitall);
     if (!C || (!Wait && !isStart(C->Function)) || Taken(CE))
       return false;
     for (const Expr *A : CE->arguments())
       if (A->HasSideEffects(Ctx))
         return false;
-    ReqRef O = requestRef(Ctx, C->expr(C->Function == "MPI_Waitall" ? Role::Requests : Role::Request));
+    ReqRef O = requestRef(Ctx, C->expr(C->Function == mpi::MPI_Waitall ? Role::Requests : Role::Request));
     if (!disjoint(Req, O))
       return false;
     Calls.push_back(CE);
@@ -485,7 +486,7 @@ std::optional<std::string> Planner::blocksWait(const Stmt *S, const ReqRef &Req,
   std::vector<Access> All = Mem.accesses(S);
   for (const CallExpr *CE : Calls) {
     const CallResult *C = Facts[CE];
-    bool Recv = C->Function == "MPI_Irecv";
+    bool Recv = C->Function == mpi::MPI_Irecv;
     if (const Expr *Buf = isStart(C->Function) ? C->expr(Recv ? Role::RecvBuf : Role::SendBuf) : nullptr)
       All.push_back({Mem.pointee(Buf), Recv, Buf});
   }
@@ -628,7 +629,7 @@ void Planner::sinkWaits(const CompoundStmt *B, std::vector<const CallResult *> &
         decline(*W, *Why);
       continue;
     }
-    ReqRef Req = requestRef(Ctx, W->expr(W->Function == "MPI_Wait" ? Role::Request : Role::Requests));
+    ReqRef Req = requestRef(Ctx, W->expr(W->Function == mpi::MPI_Wait ? Role::Request : Role::Requests));
     Scan R = scanDown(B, I + 1, *W, Req, G);
     if (R.To == N && R.Stop.empty())
       if (std::optional<OverlapMove> M = leaveIf(B, I, *W, Req, G)) {
@@ -751,8 +752,8 @@ OverlapPlan ompi::planOverlap(ASTContext &Ctx, OwnedMemory &Owned, const FileRes
   std::map<const CallExpr *, const Stmt *> Units;
   std::vector<std::pair<const CallResult *, std::string>> Loose; // candidates that are no statement of a block
   for (const CallResult &C : Calls.Calls) {
-    bool Wait = C.Function == "MPI_Wait" || C.Function == "MPI_Waitall";
-    if (!C.Call || !C.Caller || (!Wait && C.Function != "MPI_Irecv"))
+    bool Wait = C.Function == mpi::MPI_Wait || C.Function == mpi::MPI_Waitall;
+    if (!C.Call || !C.Caller || (!Wait && C.Function != mpi::MPI_Irecv))
       continue;
     auto [U, B] = unitOf(Ctx, C.Call);
     const SourceManager &SM = Ctx.getSourceManager();

@@ -1,5 +1,6 @@
 //===- P2PMatch.cpp - Point-to-point calls matched rank against rank -------===//
 #include "analysis/P2PMatch.h"
+#include "mpi/Names.h"
 #include "llvm/ADT/STLExtras.h"
 #include <map>
 
@@ -68,8 +69,8 @@ private:
   bool sync(const P2PEvent &E) const {
     const FunctionDecl *F = E.Call ? E.Call->getDirectCallee() : nullptr;
     llvm::StringRef Name = F && F->getIdentifier() ? F->getName() : "";
-    return E.Sync || (!Buffered && E.K != P2PEvent::SendRecv && Name != "MPI_Bsend" && Name != "MPI_Ibsend" &&
-                      Name != "MPI_Bsend_init");
+    return E.Sync || (!Buffered && E.K != P2PEvent::SendRecv && Name != mpi::MPI_Bsend && Name != mpi::MPI_Ibsend &&
+                      Name != mpi::MPI_Bsend_init);
   }
   bool delivered(long M, const P2PEvent &E) const { return M < 0 || !sync(E) || Q[M].Matched; }
   bool complete(int Rk, const std::string &Key) const;

@@ -1,6 +1,7 @@
 //===- PairPlan.cpp - Adjacent sends and receives that become one exchange ===//
 #include "analysis/PairPlan.h"
 #include "analysis/BufferStorage.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -64,7 +65,7 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
     return "the two calls may not run on the same communicator";
   for (const ArgResult *A : {S.arg(Role::Dest), R.arg(Role::Source), R.arg(Role::Tag)})
     if (A && A->Sym.K == SymValue::Handle) {
-      if (A->Sym.Name == "MPI_PROC_NULL")
+      if (A->Sym.Name == mpi::MPI_PROC_NULL)
         return "a peer is MPI_PROC_NULL: nothing to overlap";
       return "the receive takes " + A->Sym.Name + ": posted earlier, it could more often match another message";
     }
@@ -100,15 +101,15 @@ std::string pairProblem(ASTContext &Ctx, const CallExpr *First, const CallExpr *
 std::vector<std::pair<const CallExpr *, const CallExpr *>> adjacentPairs(ASTContext &Ctx, const FileResult &Calls) {
   std::set<const CompoundStmt *> Blocks;
   for (const CallResult &C : Calls.Calls)
-    if (C.Call && (C.Function == "MPI_Send" || C.Function == "MPI_Recv"))
+    if (C.Call && (C.Function == mpi::MPI_Send || C.Function == mpi::MPI_Recv))
       if (const auto *B = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, C.Call)))
         Blocks.insert(B);
   std::vector<std::pair<const CallExpr *, const CallExpr *>> Out;
   for (const CompoundStmt *B : Blocks) {
     const Stmt *Prev = nullptr;
     for (const Stmt *S : B->body()) {
-      if (Prev && ((mpiCall(Prev, "MPI_Send") && mpiCall(S, "MPI_Recv")) ||
-                   (mpiCall(Prev, "MPI_Recv") && mpiCall(S, "MPI_Send"))))
+      if (Prev && ((mpiCall(Prev, mpi::MPI_Send) && mpiCall(S, mpi::MPI_Recv)) ||
+                   (mpiCall(Prev, mpi::MPI_Recv) && mpiCall(S, mpi::MPI_Send))))
         Out.push_back({cast<CallExpr>(Prev), cast<CallExpr>(S)});
       Prev = S;
     }
@@ -130,7 +131,7 @@ PairPlan ompi::planPairs(ASTContext &Ctx, Evaluator &Ev, const FileResult &Calls
     if (!Facts.count(First) || !Facts.count(Second) || Taken(First) || Taken(Second) || Used.count(First))
       continue;
     const CallResult &F = *Facts[First], &G = *Facts[Second];
-    const CallResult &S = F.Function == "MPI_Send" ? F : G, &R = F.Function == "MPI_Send" ? G : F;
+    const CallResult &S = F.Function == mpi::MPI_Send ? F : G, &R = F.Function == mpi::MPI_Send ? G : F;
     std::string What = llvm::formatv("{0} at line {1} and {2} at line {3}", F.Function, F.Line, G.Function, G.Line);
     std::string Why = pairProblem(Ctx, First, Second, S, R);
     auto [Wins, Figure] = Why.empty() ? profileVerdict(Profile, "sendrecv_pair", pairBytes(S, R),

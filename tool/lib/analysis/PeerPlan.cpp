@@ -1,6 +1,7 @@
 //===- PeerPlan.cpp - Calls whose peer is MPI_PROC_NULL or the caller -----===//
 #include "analysis/PeerPlan.h"
 #include "analysis/RewriteSites.h"
+#include "mpi/Names.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -30,7 +31,7 @@ struct Choice {
   llvm::StringRef Family;
 };
 
-bool isNull(const ArgResult *A) { return A && A->Sym.K == SymValue::Handle && A->Sym.Name == "MPI_PROC_NULL"; }
+bool isNull(const ArgResult *A) { return A && A->Sym.K == SymValue::Handle && A->Sym.Name == mpi::MPI_PROC_NULL; }
 
 /// Whether A is the caller's rank in the call's communicator: the rank
 /// (rank + k * size) % size with k >= 0, or 0 on MPI_COMM_SELF.
@@ -40,7 +41,7 @@ bool isSelf(Evaluator &Ev, const CallResult &C, const ArgResult *A) {
   const CommId &Id = C.Comm; // the call facts' identity of the call's communicator
   const SymValue &V = A->Sym;
   if (V.K == SymValue::Int)
-    return V.I == 0 && Id.K == CommId::Predefined && Id.Key == "MPI_COMM_SELF";
+    return V.I == 0 && Id.K == CommId::Predefined && Id.Key == mpi::MPI_COMM_SELF;
   if (V.K != SymValue::Affine || V.A.Rank != 1 || V.A.Const != 0)
     return false;
   bool Plain = V.A.Mod == AffineForm::NoMod && V.A.Size == 0;
@@ -69,20 +70,20 @@ Choice choiceOf(Evaluator &Ev, const CallResult &C) {
   const ArgResult *D = C.arg(Role::Dest), *S = C.arg(Role::Source);
   bool DN = isNull(D), SN = isNull(S);
   llvm::StringRef F = C.Function;
-  if (F == "MPI_Send" || F == "MPI_Ssend" || F == "MPI_Rsend")
+  if (F == mpi::MPI_Send || F == mpi::MPI_Ssend || F == mpi::MPI_Rsend)
     return DN ? Choice{Case::NullSend, "mpiopt_" + F.substr(4).lower() + "_null", "null"} : Choice{};
-  if (F == "MPI_Recv")
+  if (F == mpi::MPI_Recv)
     return SN ? Choice{Case::NullRecv, "mpiopt_recv_null", "null"} : Choice{};
-  if (F != "MPI_Sendrecv" && F != "MPI_Sendrecv_replace")
+  if (F != mpi::MPI_Sendrecv && F != mpi::MPI_Sendrecv_replace)
     return Choice{};
-  std::string Base = F == "MPI_Sendrecv" ? "mpiopt_sendrecv" : "mpiopt_sendrecv_replace";
+  std::string Base = F == mpi::MPI_Sendrecv ? "mpiopt_sendrecv" : "mpiopt_sendrecv_replace";
   if (DN && SN)
     return Choice{Case::NullExchange, Base + "_null", "null"};
   if (DN || SN)
     return Choice{Case::HalfExchange, Base + "_null", "null_sendrecv"};
   if (isSelf(Ev, C, D) && isSelf(Ev, C, S))
-    return Choice{Case::Self, Base + "_self", F == "MPI_Sendrecv" ? "self_sendrecv" : "self_replace"};
-  if (F == "MPI_Sendrecv" && mayBeSelf(D, S))
+    return Choice{Case::Self, Base + "_self", F == mpi::MPI_Sendrecv ? "self_sendrecv" : "self_replace"};
+  if (F == mpi::MPI_Sendrecv && mayBeSelf(D, S))
     return Choice{Case::MaybeSelf, Base + "_self", "self_sendrecv"};
   return Choice{};
 }
@@ -95,7 +96,7 @@ std::string unhandledNull(const CallResult &C) {
   if (C.Model && C.Model->M != Mode::Blocking)
     return "its request must be one MPI made (a wait or test on it, MPI_Request_get_status, a comparison with "
            "MPI_REQUEST_NULL)";
-  if (C.Function == "MPI_Bsend")
+  if (C.Function == mpi::MPI_Bsend)
     return "the buffered mode checks the attached buffer";
   return "";
 }
@@ -202,7 +203,7 @@ std::pair<std::string, std::string> describe(const CallResult &C, const Choice &
   default:
     break;
   }
-  bool Replace = C.Function == "MPI_Sendrecv_replace";
+  bool Replace = C.Function == mpi::MPI_Sendrecv_replace;
   std::string CommText = Comm ? Comm->Text : std::string("its communicator");
   std::string Peers = Ch.K == Case::MaybeSelf
                           ? peerText(D, "destination") + " and " + peerText(S, "source") +

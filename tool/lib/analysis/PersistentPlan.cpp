@@ -2,6 +2,7 @@
 #include "analysis/PersistentPlan.h"
 #include "analysis/DerivedTypes.h"
 #include "analysis/RewriteSites.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
@@ -27,16 +28,16 @@ struct Form {
 
 std::optional<Form> formOf(llvm::StringRef Function) {
   return llvm::StringSwitch<std::optional<Form>>(Function)
-      .Case("MPI_Send", Form{"mpiopt_send_persistent", "persistent", "mpiopt_send_cached"})
-      .Case("MPI_Ssend", Form{"mpiopt_ssend_persistent", "persistent_ssend", "mpiopt_ssend_cached"})
-      .Case("MPI_Recv", Form{"mpiopt_recv_persistent", "persistent", "mpiopt_recv_cached"})
-      .Case("MPI_Sendrecv", Form{"mpiopt_sendrecv_persistent", "persistent_sendrecv", "mpiopt_sendrecv_cached"})
-      .Case("MPI_Allreduce", Form{"mpiopt_allreduce_persistent", "persistent_allreduce", "", true})
-      .Case("MPI_Reduce", Form{"mpiopt_reduce_persistent", "persistent_reduce", "", true})
-      .Case("MPI_Bcast", Form{"mpiopt_bcast_persistent", "persistent_bcast", "", true})
-      .Case("MPI_Allgather", Form{"mpiopt_allgather_persistent", "persistent_allgather", "", true})
-      .Case("MPI_Alltoall", Form{"mpiopt_alltoall_persistent", "persistent_alltoall", "", true})
-      .Case("MPI_Barrier", Form{"mpiopt_barrier_persistent", "persistent_barrier", "", true})
+      .Case(mpi::MPI_Send, Form{"mpiopt_send_persistent", "persistent", "mpiopt_send_cached"})
+      .Case(mpi::MPI_Ssend, Form{"mpiopt_ssend_persistent", "persistent_ssend", "mpiopt_ssend_cached"})
+      .Case(mpi::MPI_Recv, Form{"mpiopt_recv_persistent", "persistent", "mpiopt_recv_cached"})
+      .Case(mpi::MPI_Sendrecv, Form{"mpiopt_sendrecv_persistent", "persistent_sendrecv", "mpiopt_sendrecv_cached"})
+      .Case(mpi::MPI_Allreduce, Form{"mpiopt_allreduce_persistent", "persistent_allreduce", "", true})
+      .Case(mpi::MPI_Reduce, Form{"mpiopt_reduce_persistent", "persistent_reduce", "", true})
+      .Case(mpi::MPI_Bcast, Form{"mpiopt_bcast_persistent", "persistent_bcast", "", true})
+      .Case(mpi::MPI_Allgather, Form{"mpiopt_allgather_persistent", "persistent_allgather", "", true})
+      .Case(mpi::MPI_Alltoall, Form{"mpiopt_alltoall_persistent", "persistent_alltoall", "", true})
+      .Case(mpi::MPI_Barrier, Form{"mpiopt_barrier_persistent", "persistent_barrier", "", true})
       .Default(std::nullopt);
 }
 
@@ -99,7 +100,7 @@ std::string orderProblem(const CallResult &C, bool Reassociate) {
 /// The message's bytes (a sendrecv's larger side; a barrier's 0), when
 /// static.
 std::optional<int64_t> messageBytes(const CallResult &C, Evaluator &Ev, const DerivedTypes &DT) {
-  if (C.Function == "MPI_Barrier")
+  if (C.Function == mpi::MPI_Barrier)
     return 0;
   if (!C.arg(Role::SendCount))
     return sideBytes(C, Ev, DT, Role::Count, Role::Type);
@@ -250,7 +251,7 @@ ChangeNote cacheNote(const CallResult &C, const Site &S, const PersistentCall &P
 std::string ompi::receiveWildcard(const CallResult &C) {
   for (Role R : {Role::Source, Role::Tag, Role::RecvTag})
     if (const ArgResult *A = C.arg(R);
-        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == "MPI_ANY_SOURCE" || A->Sym.Name == "MPI_ANY_TAG"))
+        A && A->Sym.K == SymValue::Handle && (A->Sym.Name == mpi::MPI_ANY_SOURCE || A->Sym.Name == mpi::MPI_ANY_TAG))
       return A->Sym.Name;
   return "";
 }

@@ -1,6 +1,7 @@
 //===- ReductionHelpers.cpp - Helpers that return one reduction's result --===//
 #include "analysis/ReductionHelpers.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -81,7 +82,7 @@ ReductionHelper ReductionHelpers::examine(const FunctionDecl *F) {
   const auto *CE = dyn_cast<CallExpr>(Red);
   auto It = CE ? ByCall.find(CE) : ByCall.end();
   const auto *RS = dyn_cast<ReturnStmt>(Ret);
-  if (It == ByCall.end() || It->second->Function != "MPI_Allreduce" || !RS || CE->getBeginLoc().isMacroID()) {
+  if (It == ByCall.end() || It->second->Function != mpi::MPI_Allreduce || !RS || CE->getBeginLoc().isMacroID()) {
     H.Why = "it does not end with an MPI_Allreduce statement and a return";
     return H;
   }

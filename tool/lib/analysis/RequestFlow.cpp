@@ -2,6 +2,7 @@
 #include "analysis/RequestFlow.h"
 #include "analysis/EventFlow.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -150,7 +151,7 @@ const Stmt *testedUntilDone(ASTContext &Ctx, const CallExpr *CE, Role Requests) 
     const auto *Call = dyn_cast_or_null<CallExpr>(parentThroughCasts(Ctx, A));
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     return !Callee || !Callee->getIdentifier() ||
-           (Callee->getName() != "MPI_Test" && Callee->getName() != "MPI_Testall");
+           (Callee->getName() != mpi::MPI_Test && Callee->getName() != mpi::MPI_Testall);
   });
   return Escapes ? nullptr : At;
 }
@@ -273,12 +274,12 @@ private:
   void certainty(Event &E, const CallExpr *CE, const FunctionModel &M) const {
     if (!UncertainTests || requestEffect(M) != RequestEffect::Completes)
       return;
-    const Stmt *At = M.Name == "MPI_Test"      ? testedUntilDone(Ctx, CE, Role::Request)
-                     : M.Name == "MPI_Testall" ? testedUntilDone(Ctx, CE, Role::Requests)
-                     : M.Name == "MPI_Waitany" ? waitedForEach(Ctx, CE)
-                                               : nullptr;
+    const Stmt *At = M.Name == mpi::MPI_Test      ? testedUntilDone(Ctx, CE, Role::Request)
+                     : M.Name == mpi::MPI_Testall ? testedUntilDone(Ctx, CE, Role::Requests)
+                     : M.Name == mpi::MPI_Waitany ? waitedForEach(Ctx, CE)
+                                                  : nullptr;
     E.FlowAt = At;
-    E.Uncertain = !At && (M.Name == "MPI_Test" || (completesRun(M.Name) && M.Name != "MPI_Waitall"));
+    E.Uncertain = !At && (M.Name == mpi::MPI_Test || (completesRun(M.Name) && M.Name != mpi::MPI_Waitall));
   }
 
   RequestEvent::Kind kindOf(const FunctionModel &M) const {
@@ -335,8 +336,8 @@ private:
 } // namespace
 
 bool ompi::completesRun(llvm::StringRef Name) {
-  return Name == "MPI_Waitall" || Name == "MPI_Testall" || Name == "MPI_Waitany" || Name == "MPI_Testany" ||
-         Name == "MPI_Waitsome" || Name == "MPI_Testsome";
+  return Name == mpi::MPI_Waitall || Name == mpi::MPI_Testall || Name == mpi::MPI_Waitany || Name == mpi::MPI_Testany ||
+         Name == mpi::MPI_Waitsome || Name == mpi::MPI_Testsome;
 }
 
 const VarDecl *ompi::requestVariable(const Expr *RequestArg) {

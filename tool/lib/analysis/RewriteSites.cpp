@@ -1,5 +1,6 @@
 //===- RewriteSites.cpp - Where a rewrite can be written ------------------===//
 #include "analysis/RewriteSites.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/SourceText.h"
 #include "clang/AST/Decl.h"
@@ -26,7 +27,7 @@ bool finalizes(const CallExpr *CE, unsigned Depth) {
   const FunctionDecl *F = CE->getDirectCallee();
   if (!F)
     return false;
-  if (F->getIdentifier() && (F->getName() == "MPI_Finalize" || F->getName() == "PMPI_Finalize"))
+  if (F->getIdentifier() && (F->getName() == mpi::MPI_Finalize || F->getName() == mpi::PMPI_Finalize))
     return true;
   const FunctionDecl *Def = nullptr;
   if (!Depth || !F->hasBody(Def) || !Def->getBody())

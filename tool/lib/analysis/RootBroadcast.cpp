@@ -5,6 +5,7 @@
 #include "analysis/ProgramFacts.h"
 #include "mpi/CallModel.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -281,7 +282,7 @@ std::optional<int64_t> RootBroadcast::intAt(const Expr *E, const FunctionDecl *F
 /// otherwise.
 std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const Stmt *X, int64_t Root,
                                                                            const FunctionDecl *F) {
-  const CallExpr *CE = statementCallTo(X, "MPI_Bcast");
+  const CallExpr *CE = statementCallTo(X, mpi::MPI_Bcast);
   const Expr *Buf = argOf(CE, Role::Buf), *Count = argOf(CE, Role::Count), *Type = argOf(CE, Role::Type),
              *RootArg = argOf(CE, Role::Root), *Comm = argOf(CE, Role::Comm);
   if (!Buf || !Count || !Type || !RootArg || !Comm)
@@ -289,7 +290,7 @@ std::optional<RootBroadcast::WorldBroadcast> RootBroadcast::worldBroadcast(const
   std::optional<int64_t> R = intAt(RootArg, F);
   std::optional<std::string> T = Ev.spelledHandle(Type), C = Ev.spelledHandle(Comm);
   std::optional<int64_t> Size = T ? Ev.datatypeSize(*T) : std::nullopt;
-  if (!R || *R != Root || !C || *C != "MPI_COMM_WORLD" || !Size)
+  if (!R || *R != Root || !C || *C != mpi::MPI_COMM_WORLD || !Size)
     return std::nullopt;
   return WorldBroadcast{Buf, Count, intAt(Count, F), *Size};
 }
@@ -373,7 +374,7 @@ std::optional<int64_t> RootBroadcast::rootOf(const IfStmt *S, const FunctionDecl
 bool RootBroadcast::isWorldRank(const Expr *X, const IfStmt *S, const FunctionDecl *F) {
   SymValue V = Ev.evaluate(X, F, S->getCond());
   if (V.K == SymValue::Affine && V.A.Rank == 1 && V.A.Size == 0 && V.A.Const == 0 && V.A.Mod == AffineForm::NoMod &&
-      V.Comm.K == CommId::Predefined && V.Comm.Key == "MPI_COMM_WORLD")
+      V.Comm.K == CommId::Predefined && V.Comm.Key == mpi::MPI_COMM_WORLD)
     return true;
   const VarDecl *G = namedVar(X);
   return G && G->hasGlobalStorage() && !G->isStaticLocal() && globalRank(G, S, F);
@@ -386,7 +387,7 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
     return false;
   auto RankCall = [&](const CallExpr *CE) {
     const Expr *Comm = argOf(CE, Role::Comm);
-    return Comm && argOf(CE, Role::RankOut) && Ev.spelledHandle(Comm) == "MPI_COMM_WORLD";
+    return Comm && argOf(CE, Role::RankOut) && Ev.spelledHandle(Comm) == mpi::MPI_COMM_WORLD;
   };
   // Every write of X in this file is such a call.
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
@@ -406,7 +407,7 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
       auto Up = Ctx.getParents(*U);
       const auto *CE = Up.empty() ? nullptr : Up[0].get<CallExpr>();
       const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-      return !(Callee && Callee->getIdentifier() && Callee->getName() == "MPI_Comm_rank" && RankCall(CE) &&
+      return !(Callee && Callee->getIdentifier() && Callee->getName() == mpi::MPI_Comm_rank && RankCall(CE) &&
                argOf(CE, Role::RankOut) == U);
     });
     if (Other)
@@ -421,7 +422,7 @@ bool RootBroadcast::globalRank(const VarDecl *X, const IfStmt *S, const Function
   for (const Stmt *T : Body->body()) {
     if (!SM.isBeforeInTranslationUnit(T->getEndLoc(), S->getBeginLoc()))
       return false;
-    const CallExpr *CE = statementCallTo(T, "MPI_Comm_rank");
+    const CallExpr *CE = statementCallTo(T, mpi::MPI_Comm_rank);
     if (RankCall(CE)) {
       const auto *U = dyn_cast<UnaryOperator>(argOf(CE, Role::RankOut)->IgnoreParenImpCasts());
       if (U && U->getOpcode() == UO_AddrOf && rootVar(U->getSubExpr()) == X)

@@ -3,6 +3,7 @@
 #include "analysis/DerivedTypes.h"
 #include "analysis/WaitPairing.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -45,30 +46,30 @@ struct Family {
 
 const Family *familyOf(llvm::StringRef Name) {
   static const Family Families[] = {
-      {"MPI_Send", "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 0"},
-      {"MPI_Ssend", "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 1"},
-      {"MPI_Recv", "mpiopt_recv_dtype", {{Role::Type, Role::Count}}, ""},
-      {"MPI_Sendrecv",
+      {mpi::MPI_Send, "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 0"},
+      {mpi::MPI_Ssend, "mpiopt_send_dtype", {{Role::Type, Role::Count}}, ", 1"},
+      {mpi::MPI_Recv, "mpiopt_recv_dtype", {{Role::Type, Role::Count}}, ""},
+      {mpi::MPI_Sendrecv,
        "mpiopt_sendrecv_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        ""},
-      {"MPI_Isend", "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 0", "vector", false, true},
-      {"MPI_Issend", "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 1", "vector", false, true},
-      {"MPI_Irecv", "mpiopt_irecv_dtype", {{Role::Type, Role::Count}}, "", "vector", false, true},
-      {"MPI_Bcast", "mpiopt_bcast_dtype", {{Role::Type, Role::Count}}, "", "bcast", true},
-      {"MPI_Gather",
+      {mpi::MPI_Isend, "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 0", "vector", false, true},
+      {mpi::MPI_Issend, "mpiopt_isend_dtype", {{Role::Type, Role::Count}}, ", 1", "vector", false, true},
+      {mpi::MPI_Irecv, "mpiopt_irecv_dtype", {{Role::Type, Role::Count}}, "", "vector", false, true},
+      {mpi::MPI_Bcast, "mpiopt_bcast_dtype", {{Role::Type, Role::Count}}, "", "bcast", true},
+      {mpi::MPI_Gather,
        "mpiopt_gather_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        "",
        "gather",
        true},
-      {"MPI_Scatter",
+      {mpi::MPI_Scatter,
        "mpiopt_scatter_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        "",
        "scatter",
        true},
-      {"MPI_Alltoall",
+      {mpi::MPI_Alltoall,
        "mpiopt_alltoall_dtype",
        {{Role::SendType, Role::SendCount}, {Role::RecvType, Role::RecvCount}},
        "",
@@ -425,8 +426,8 @@ std::pair<const VarDecl *, int> startedRequest(ASTContext &Ctx, const CallResult
 TemplatedCall waitCall(ASTContext &Ctx, const StartGroup &G, const CallExpr *CE) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Name = G.Req->getNameAsString(), Pend = "mpiopt_pend_" + Name;
-  std::string Call = CE->getDirectCallee() ? CE->getDirectCallee()->getName().str() : "MPI_Wait";
-  bool Single = Call == "MPI_Wait" || Call == "MPI_Test";
+  std::string Call = CE->getDirectCallee() ? CE->getDirectCallee()->getName().str() : mpi::MPI_Wait.str();
+  bool Single = Call == mpi::MPI_Wait || Call == mpi::MPI_Test;
   TemplatedCall T;
   T.Callee = SM.getExpansionLoc(CE->getCallee()->getBeginLoc());
   T.RParen = CE->getRParenLoc();

@@ -5,6 +5,7 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/RootBroadcast.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ParentMapContext.h"
@@ -629,7 +630,7 @@ std::optional<std::string> Uniformity::collectiveOutVaries(const CallExpr *CE, c
   unsigned L = line(CE);
   std::string Name = V ? V->getName().str() : "the buffer";
   CommId Id = Ev.commId(CE->getArg(*CommIdx), Fn.F, CE);
-  CommId World{CommId::Predefined, "MPI_COMM_WORLD"};
+  CommId World{CommId::Predefined, mpi::MPI_COMM_WORLD.str()};
   if (!Id.isWorld() && !Ev.sameRanks(Id, World))
     return llvm::formatv("{0} is set by {1} at line {2} on a communicator that may not hold every rank", Name, M->Name,
                          L)

@@ -1,6 +1,7 @@
 //===- WaitPairing.cpp - The waits that complete a nonblocking call -------===//
 #include "analysis/WaitPairing.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,7 +32,7 @@ std::string describe(const SourceManager &SM, const RequestEvent &E) {
 /// MPI_Test on the request itself; over an array (an element: InArray),
 /// the calls on a run of requests too.
 bool templated(llvm::StringRef Function, bool InArray) {
-  if (Function == "MPI_Wait" || Function == "MPI_Test")
+  if (Function == mpi::MPI_Wait || Function == mpi::MPI_Test)
     return true;
   return InArray && completesRun(Function);
 }

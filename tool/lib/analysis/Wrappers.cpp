@@ -3,6 +3,7 @@
 #include "analysis/Evaluator.h"
 #include "analysis/ProgramFacts.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/FunctionVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -29,7 +30,7 @@ std::string spelling(ASTContext &Ctx, QualType T) { return plain(Ctx, T).getAsSt
 
 /// The declaration of MPI_Init the file sees (mpi.h's), or null.
 const NamedDecl *mpiInit(ASTContext &Ctx) {
-  auto Found = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get("MPI_Init")));
+  auto Found = Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get(mpi::MPI_Init)));
   return Found.empty() ? nullptr : Found.front();
 }
 
@@ -139,7 +140,7 @@ std::optional<WrapperFact> ompi::forwardingWrapper(const FunctionDecl *F, const 
   WrapperFact W;
   const CallExpr *CE = bodyCall(F, W.Returns);
   const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier() || !Callee->getName().starts_with("MPI_") ||
+  if (!Callee || !Callee->getIdentifier() || !Callee->getName().starts_with(mpi::Prefix) ||
       !lookupFunction(Callee->getName()) || CE->getNumArgs() != Callee->getNumParams() || CE->getBeginLoc().isMacroID())
     return std::nullopt;
   W.MPIFunction = Callee->getName().str();
@@ -218,7 +219,7 @@ public:
     if (!Cur || !G || !G->getIdentifier() || G == Cur ||
         (!G->getType()->getAs<FunctionProtoType>() && CE->getNumArgs()))
       return true;
-    if (G->getName().starts_with("MPI_") && lookupFunction(G->getName()) && CE->getBeginLoc().isMacroID()) {
+    if (G->getName().starts_with(mpi::Prefix) && lookupFunction(G->getName()) && CE->getBeginLoc().isMacroID()) {
       if (std::optional<InlinedCall> C = macroInlinedCall(Ctx, PP, CE))
         Calls.push_back(std::move(*C));
       return true;

@@ -11,6 +11,7 @@
 #include "analysis/CollectivePlan.h"
 #include "checks/CallerLoops.h"
 #include "checks/Checks.h"
+#include "mpi/Names.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -40,8 +41,8 @@ static std::optional<CallerLoop> unchangedInCaller(CheckContext &C, const CallRe
 void checkAlltoallvPlans(CheckContext &C) {
   std::optional<CallerLoops> Callers;
   for (const CallResult &CR : C.Analysis.Calls) {
-    bool Gather = CR.Function == "MPI_Allgatherv";
-    if ((CR.Function != "MPI_Alltoallv" && !Gather) || !CR.Call)
+    bool Gather = CR.Function == mpi::MPI_Allgatherv;
+    if ((CR.Function != mpi::MPI_Alltoallv && !Gather) || !CR.Call)
       continue;
     if (CR.Loops.empty() && !Gather) {
       if (!Callers)

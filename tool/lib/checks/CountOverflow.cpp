@@ -13,6 +13,7 @@
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -52,8 +53,8 @@ static const CallExpr *windowCreation(CheckContext &C, const CallResult &CR, con
       if (E.S == CR.Call && (H.At[I].count(HUnknown) || H.At[I].count(HUnset) || H.At[I].count(HFreed)))
         return nullptr;
     }
-    if (Made && (Made->Function == "MPI_Win_create" || Made->Function == "MPI_Win_allocate" ||
-                 Made->Function == "MPI_Win_allocate_shared"))
+    if (Made && (Made->Function == mpi::MPI_Win_create || Made->Function == mpi::MPI_Win_allocate ||
+                 Made->Function == mpi::MPI_Win_allocate_shared))
       return dyn_cast<CallExpr>(Made->S);
   }
   return nullptr;
@@ -102,8 +103,8 @@ static void checkTargetRange(CheckContext &C, const CallResult &CR) {
 /// MPI_Put, MPI_Get, MPI_Accumulate: an origin that describes more or less
 /// data than the target (predefined datatypes, counts along each path).
 static void checkRmaSignature(CheckContext &C, const CallResult &CR) {
-  if (CR.Function != "MPI_Put" && CR.Function != "MPI_Get" && CR.Function != "MPI_Accumulate" &&
-      CR.Function != "MPI_Rput" && CR.Function != "MPI_Rget" && CR.Function != "MPI_Raccumulate")
+  if (CR.Function != mpi::MPI_Put && CR.Function != mpi::MPI_Get && CR.Function != mpi::MPI_Accumulate &&
+      CR.Function != mpi::MPI_Rput && CR.Function != mpi::MPI_Rget && CR.Function != mpi::MPI_Raccumulate)
     return;
   const ArgResult *OC = CR.arg(Role::Count), *OT = CR.arg(Role::Type), *TC = CR.arg(Role::TargetCount),
                   *TT = CR.arg(Role::TargetType);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -43,21 +44,21 @@ void reportWith(CheckContext &C, const HandleEvent &E, const HandleEvent *Prev, 
 llvm::StringRef freeCall(HandleClass K) {
   switch (K) {
   case HandleClass::Datatype:
-    return "MPI_Type_free";
+    return mpi::MPI_Type_free;
   case HandleClass::Comm:
-    return "MPI_Comm_free";
+    return mpi::MPI_Comm_free;
   case HandleClass::Group:
-    return "MPI_Group_free";
+    return mpi::MPI_Group_free;
   case HandleClass::Op:
-    return "MPI_Op_free";
+    return mpi::MPI_Op_free;
   case HandleClass::Win:
-    return "MPI_Win_free";
+    return mpi::MPI_Win_free;
   case HandleClass::Info:
-    return "MPI_Info_free";
+    return mpi::MPI_Info_free;
   case HandleClass::Errhandler:
-    return "MPI_Errhandler_free";
+    return mpi::MPI_Errhandler_free;
   case HandleClass::Request:
-    return "MPI_Request_free";
+    return mpi::MPI_Request_free;
   }
   return "";
 }

@@ -23,6 +23,7 @@
 #include "analysis/ArrayValues.h"
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Analysis/Analyses/UninitializedValues.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
@@ -133,7 +134,7 @@ private:
 
   void tag(const ArgResult &A) {
     bool Send = A.R == Role::SendTag || (A.R == Role::Tag && isSend(CR));
-    if (V.K == SymValue::Handle && V.Name == "MPI_ANY_TAG" && Send)
+    if (V.K == SymValue::Handle && V.Name == mpi::MPI_ANY_TAG && Send)
       report(A, "is MPI_ANY_TAG: a message's tag must be non-negative; MPI_ANY_TAG is only for receives");
     else if (V.K == SymValue::Int && V.I < 0)
       report(A, llvm::formatv("is negative ({0}): a tag must be non-negative{1}", V.I,
@@ -147,7 +148,7 @@ private:
   }
 
   void peer(const ArgResult &A) {
-    if (V.K == SymValue::Handle && V.Name == "MPI_ANY_SOURCE" && A.R != Role::Source) {
+    if (V.K == SymValue::Handle && V.Name == mpi::MPI_ANY_SOURCE && A.R != Role::Source) {
       report(A, llvm::formatv("is MPI_ANY_SOURCE: a {0} must be a rank of the communicator",
                               A.R == Role::Root ? "root" : "destination"));
     } else if (V.K == SymValue::Int && V.I < 0) {
@@ -317,7 +318,7 @@ void checkOpDatatype(CheckContext &C, const CallResult &CR) {
       std::string Why = opDatatypeError(O.Value.Name, T.Value.K == SymValue::Handle ? T.Value.Name : "", Accumulate);
       if (Why.empty())
         continue;
-      bool Typed = O.Value.Name != "MPI_REPLACE" && O.Value.Name != "MPI_NO_OP";
+      bool Typed = O.Value.Name != mpi::MPI_REPLACE && O.Value.Name != mpi::MPI_NO_OP;
       std::string With = Typed && T.Value.K == SymValue::Handle && Type
                              ? llvm::formatv(" with {0} '{1}'{2}", Type->Name, Type->Text, T.Where).str()
                              : "";
@@ -409,7 +410,7 @@ void checkOverlappingReceive(CheckContext &C, const CallResult &CR, bool RecvInP
 /// window lives until MPI_Win_free.
 void checkWindowLifetime(CheckContext &C, const CallResult &CR) {
   const ArgResult *Base = CR.arg(Role::WinBase), *Win = CR.arg(Role::WinOut);
-  if (CR.Function != "MPI_Win_create" || !Base || !Win || CR.Caller->isMain() || Win->Index >= CR.Call->getNumArgs())
+  if (CR.Function != mpi::MPI_Win_create || !Base || !Win || CR.Caller->isMain() || Win->Index >= CR.Call->getNumArgs())
     return;
   SymValue B = C.Ev.evaluate(CR.expr(*Base), CR.Caller, CR.Call);
   const VarDecl *Mem = B.K == SymValue::Address ? B.Obj : nullptr;
@@ -523,13 +524,13 @@ bool inPlace(CheckContext &C, const CallResult &CR, Role R) {
 /// MPICH and Open MPI), along any path.
 void checkSplitColour(CheckContext &C, const CallResult &CR, const HandleCallModel &M) {
   const Expr *Colour = CR.Call->getArg(M.Colour);
-  if (auto H = C.Ev.spelledHandle(Colour); H && *H == "MPI_UNDEFINED")
+  if (auto H = C.Ev.spelledHandle(Colour); H && *H == mpi::MPI_UNDEFINED)
     return;
   for (const PathValue &V : pathValues(C, CR, Colour))
     if (V.Value.K == SymValue::Int && V.Value.I < 0 && V.Value.I != -32766) {
       C.report("invalid-argument", Colour->getBeginLoc(),
-               llvm::formatv("MPI_Comm_split color '{0}' is negative ({1}){2}: a colour must be non-negative or "
-                             "MPI_UNDEFINED",
+               llvm::formatv("MPI_Comm_split color '{0}' is negative ({1}){2}: a colour must be "
+                             "non-negative or MPI_UNDEFINED",
                              C.Ev.text(Colour), V.Value.I, V.Where)
                    .str());
       return;
@@ -569,14 +570,14 @@ void checkCartCreate(CheckContext &C, const CallResult &CR, const HandleCallMode
 /// A Cartesian query on a predefined communicator, which has no topology.
 void checkCartQuery(CheckContext &C, const CallResult &CR, const Expr *Comm) {
   CommId Id = C.Ev.commId(Comm, CR.Caller, CR.Call);
-  if (Id.K == CommId::Predefined && Id.Key == "MPI_COMM_NULL" && !CR.Model) { // the model's calls: ArgChecker's
+  if (Id.K == CommId::Predefined && Id.Key == mpi::MPI_COMM_NULL && !CR.Model) { // the model's calls: ArgChecker's
     C.report(
         "invalid-argument", Comm->getBeginLoc(),
         llvm::formatv("{0} comm '{1}' is MPI_COMM_NULL: a valid communicator is required", CR.Function, C.Ev.text(Comm))
             .str());
     return;
   }
-  if (Id.K != CommId::Predefined || (Id.Key != "MPI_COMM_WORLD" && Id.Key != "MPI_COMM_SELF"))
+  if (Id.K != CommId::Predefined || (Id.Key != mpi::MPI_COMM_WORLD && Id.Key != mpi::MPI_COMM_SELF))
     return;
   C.report("invalid-argument", Comm->getBeginLoc(),
            llvm::formatv("{0} comm '{1}' is {2}, which has no Cartesian topology: {0} needs a communicator that "
@@ -621,7 +622,7 @@ void checkInvalidArguments(CheckContext &C) {
     // MPI_Get_accumulate / MPI_Fetch_and_op with MPI_NO_OP ignore the origin.
     const ArgResult *Op = CR.arg(Role::Op);
     auto OpName = Op && CR.Model->Cat == Category::OneSided ? C.Ev.spelledHandle(CR.expr(*Op)) : std::nullopt;
-    bool NoOrigin = OpName && *OpName == "MPI_NO_OP";
+    bool NoOrigin = OpName && *OpName == mpi::MPI_NO_OP;
     std::optional<bool> EveryRank;
     ArgChecker Check(C, CR);
     for (const ArgResult &A : CR.Args) {

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/P2PText.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -161,7 +162,7 @@ bool reportPair(CheckContext &C, const P2PTraces &T, const P2PMatchPair &P) {
 std::string commText(CheckContext &C, const P2PEvent &E) {
   if (E.CommIndex < 0 || !E.Comm || !E.CommMadeBy)
     return E.Comm ? llvm::formatv("MPI_COMM_WORLD, which '{0}' holds there", E.Comm->getName()).str()
-                  : "MPI_COMM_WORLD";
+                  : mpi::MPI_COMM_WORLD.str();
   const FunctionDecl *F = E.CommMadeBy->getDirectCallee();
   return llvm::formatv("'{0}' (the communicator {1} made at line {2})", E.Comm->getName(), F ? F->getName() : "a call",
                        C.Ctx.getSourceManager().getExpansionLineNumber(E.CommMadeBy->getBeginLoc()))
@@ -215,7 +216,7 @@ bool someReceiveAccepts(CheckContext &C, const std::optional<int64_t> &Tag) {
 /// then a call may fail, return, and send nothing.
 bool setsErrhandler(CheckContext &C) {
   return llvm::any_of(C.Analysis.Calls, [](const CallResult &CR) {
-    return llvm::StringRef(CR.Function).contains("set_errhandler") || CR.Function == "MPI_Errhandler_set";
+    return llvm::StringRef(CR.Function).contains("set_errhandler") || CR.Function == mpi::MPI_Errhandler_set;
   });
 }
 

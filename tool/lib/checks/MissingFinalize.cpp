@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -40,12 +41,12 @@ Finalizes finalizes(ASTContext &Ctx, const FunctionDecl *Main) {
       if (!G)
         return false;
       llvm::StringRef Name = G->getName();
-      if (Name == "MPI_Finalize" || Name == "PMPI_Finalize" || endsProcess(Name))
+      if (Name == mpi::MPI_Finalize || Name == mpi::PMPI_Finalize || endsProcess(Name))
         return true;
       if (const FunctionDecl *Def = G->getDefinition()) {
         if (Seen.insert(Def).second)
           Work.push_back(Def);
-      } else if (!Name.starts_with("MPI_") && !Name.starts_with("PMPI_") &&
+      } else if (!Name.starts_with(mpi::Prefix) && !Name.starts_with(mpi::ProfilingPrefix) &&
                  !SM.isInSystemHeader(SM.getExpansionLoc(G->getLocation()))) {
         Unknown = true;
       }
@@ -62,7 +63,7 @@ Finalizes finalizes(ASTContext &Ctx, const FunctionDecl *Main) {
 void checkMissingFinalize(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Call || !CR.Caller || !CR.Caller->isMain() || !CR.Caller->hasBody() ||
-        (CR.Function != "MPI_Init" && CR.Function != "MPI_Init_thread"))
+        (CR.Function != mpi::MPI_Init && CR.Function != mpi::MPI_Init_thread))
       continue;
     if (finalizes(C.Ctx, CR.Caller) == Finalizes::No)
       C.report("missing-finalize", CR.Call->getBeginLoc(),

@@ -14,6 +14,7 @@
 
 #include "checks/Checks.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -77,7 +78,7 @@ inline std::optional<PendingBuffer> pendingBuffer(CheckContext &C, const CallRes
       if (M)
         MPIArgs.push_back({O, offset(CE->getEndLoc())});
       bool Completes = M && requestEffect(*M) == RequestEffect::Completes;
-      if (O > From && NamesR && (!M || Completes || M->Name == "MPI_Request_free") && O < Until) {
+      if (O > From && NamesR && (!M || Completes || M->Name == mpi::MPI_Request_free) && O < Until) {
         Until = O;
         P.UntilLine = SM.getExpansionLineNumber(CE->getBeginLoc());
       }
@@ -108,7 +109,8 @@ inline std::vector<const clang::CallExpr *> startsOf(CheckContext &C, const Call
   anyNode(CR.Caller->getBody(), [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-    const Expr *Started = F && F->getIdentifier() && F->getName() == "MPI_Start" ? argOf(CE, Role::Request) : nullptr;
+    const Expr *Started =
+        F && F->getIdentifier() && F->getName() == mpi::MPI_Start ? argOf(CE, Role::Request) : nullptr;
     if (Started && refersTo(Started, Req) && SM.isBeforeInTranslationUnit(CR.Call->getBeginLoc(), CE->getBeginLoc()))
       Out.push_back(CE);
     return false;

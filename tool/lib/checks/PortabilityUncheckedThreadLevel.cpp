@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/ThreadRegions.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -25,8 +26,8 @@ namespace {
 /// threads of a region call MPI (InRegion, the first such call), a
 /// `provided` the program never reads afterwards (nor MPI_Query_thread) is
 /// a finding at MPI_Init_thread.
-void checkProvided(CheckContext &C, const Requested &Req, const char *Level, const CallExpr *InRegion) {
-  const FunctionModel *M = lookupFunction("MPI_Init_thread");
+void checkProvided(CheckContext &C, const Requested &Req, llvm::StringRef Level, const CallExpr *InRegion) {
+  const FunctionModel *M = lookupFunction(mpi::MPI_Init_thread);
   std::optional<unsigned> I = M ? M->find(Role::Out) : std::nullopt;
   const VarDecl *V = I && *I < Req.At->getNumArgs() ? addressedVar(Req.At->getArg(*I)) : nullptr;
   const FunctionDecl *Main = nullptr;
@@ -38,7 +39,8 @@ void checkProvided(CheckContext &C, const Requested &Req, const char *Level, con
   const Expr *Given = Req.At->getArg(*I)->IgnoreParenImpCasts();
   bool Read = anyNode(Main->getBody(), [&](const Stmt *N) {
     if (const auto *CE = dyn_cast<CallExpr>(N))
-      if (const FunctionDecl *F = CE->getDirectCallee(); F && F->getIdentifier() && F->getName() == "MPI_Query_thread")
+      if (const FunctionDecl *F = CE->getDirectCallee();
+          F && F->getIdentifier() && F->getName() == mpi::MPI_Query_thread)
         return true;
     const auto *D = dyn_cast<DeclRefExpr>(N);
     return D && D->getDecl() == V && !anyNode(Given, [&](const Stmt *X) { return X == D; });

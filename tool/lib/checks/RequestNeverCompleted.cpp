@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/RequestFlow.h"
 #include "checks/Checks.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,13 +25,13 @@ namespace {
 void checkFreedReceive(CheckContext &C, const RequestVar &R) {
   for (size_t K = 0; K < R.Events.size(); ++K) {
     const RequestEvent &E = R.Events[K];
-    if (E.K != RequestEvent::Complete || E.Function != "MPI_Request_free")
+    if (E.K != RequestEvent::Complete || E.Function != mpi::MPI_Request_free)
       continue;
     const RequestEvent *Recv = nullptr;
     bool Active = !R.At[K].empty();
     for (int S : R.At[K]) {
       Active &= S >= 0 || S == RequestUnset;
-      if (S >= 0 && (R.Events[S].Function == "MPI_Irecv" || R.Events[S].Function == "MPI_Imrecv"))
+      if (S >= 0 && (R.Events[S].Function == mpi::MPI_Irecv || R.Events[S].Function == mpi::MPI_Imrecv))
         Recv = &R.Events[S];
     }
     if (!Active || !Recv)

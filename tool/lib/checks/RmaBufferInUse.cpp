@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 #include "checks/PendingBuffer.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -28,8 +29,8 @@ namespace ompi {
 namespace {
 
 bool completesAtOrigin(llvm::StringRef Name) {
-  return Name == "MPI_Win_fence" || Name == "MPI_Win_unlock" || Name == "MPI_Win_unlock_all" ||
-         Name.starts_with("MPI_Win_flush") || Name == "MPI_Win_complete" || Name == "MPI_Win_free";
+  return Name == mpi::MPI_Win_fence || Name == mpi::MPI_Win_unlock || Name == mpi::MPI_Win_unlock_all ||
+         Name.starts_with(mpi::MPI_Win_flush) || Name == mpi::MPI_Win_complete || Name == mpi::MPI_Win_free;
 }
 
 /// Whether the reference D is written: the target of an assignment or an
@@ -251,10 +252,10 @@ void checkWindowMemory(CheckContext &C, const CallResult &CR) {
       Exits.push_back(offset(CE->getBeginLoc()));
     else if (Name == "free" && CE->getNumArgs() == 1 && namedVar(CE->getArg(0)) == BV)
       Frees.push_back(CE);
-    else if ((completesAtOrigin(Name) || Name == "MPI_Win_wait") && Name != "MPI_Win_free" &&
+    else if ((completesAtOrigin(Name) || Name == mpi::MPI_Win_wait) && Name != mpi::MPI_Win_free &&
              llvm::any_of(CE->arguments(), [&](const Expr *A) { return namedVar(A) == WV; }))
       Syncs.push_back(offset(CE->getBeginLoc()));
-    else if (const HandleCallModel *H = Name == "MPI_Win_free" ? lookupHandleCall(Name) : nullptr;
+    else if (const HandleCallModel *H = Name == mpi::MPI_Win_free ? lookupHandleCall(Name) : nullptr;
              H && argAt(CE, H->Out))
       if (const auto *U = dyn_cast<UnaryOperator>(strip(argAt(CE, H->Out)));
           U && U->getOpcode() == UO_AddrOf && namedVar(U->getSubExpr()) == WV)
@@ -291,7 +292,7 @@ void checkRmaBufferInUse(CheckContext &C) {
         checkCall(C, CR, CR.arg(Role::SendBuf), false, false);
         checkCall(C, CR, CR.arg(Role::Other), false, false);
       }
-      if (CR.Function == "MPI_Win_create")
+      if (CR.Function == mpi::MPI_Win_create)
         checkWindowMemory(C, CR);
     }
 }

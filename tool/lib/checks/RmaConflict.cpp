@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 #include "checks/P2PText.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,12 +37,12 @@ Access accessOf(const P2PEvent &E) {
   if (E.K == P2PEvent::Local)
     return E.Exclusive ? Access::Write : Access::Read;
   llvm::StringRef Fn = E.WinEvent.Function;
-  if (Fn == "MPI_Put" || Fn == "MPI_Rput")
+  if (Fn == mpi::MPI_Put || Fn == mpi::MPI_Rput)
     return Access::Write;
-  if (Fn == "MPI_Get" || Fn == "MPI_Rget")
+  if (Fn == mpi::MPI_Get || Fn == mpi::MPI_Rget)
     return Access::Read;
   // MPI_Get_accumulate and MPI_Fetch_and_op with MPI_NO_OP only read, atomically.
-  return E.Op == "MPI_NO_OP" ? Access::AtomicRead : Access::Atomic;
+  return E.Op == mpi::MPI_NO_OP ? Access::AtomicRead : Access::Atomic;
 }
 
 bool reads(Access A) { return A == Access::Read || A == Access::AtomicRead; }
@@ -78,8 +79,8 @@ bool otherSync(CheckContext &C) {
       continue;
     Category K = CR.Model->Cat;
     // The windows' own calls, and barriers, which the runs place.
-    if ((K == Category::Collective && !llvm::StringRef(CR.Function).starts_with("MPI_Win_") &&
-         CR.Function != "MPI_Barrier") ||
+    if ((K == Category::Collective && !llvm::StringRef(CR.Function).starts_with(mpi::WinPrefix) &&
+         CR.Function != mpi::MPI_Barrier) ||
         K == Category::PointToPoint || K == Category::Probe || K == Category::Completion)
       return true;
   }
@@ -127,9 +128,9 @@ struct EpochState {
     case HandleEvent::RMA:
       return false;
     default:
-      if (Fn == "MPI_Win_post")
+      if (Fn == mpi::MPI_Win_post)
         ++Posts, Exposed = true;
-      else if (Fn == "MPI_Win_wait")
+      else if (Fn == mpi::MPI_Win_wait)
         Exposed = false;
       return true;
     }
@@ -142,8 +143,8 @@ struct EpochState {
 /// MPI_Win_flush_local completes them at the origin only.
 void completeLocks(const P2PEvent &E, int Barriers, std::vector<Op> &Out, size_t First) {
   llvm::StringRef Fn = E.WinEvent.Function;
-  bool All = E.WinEvent.K == HandleEvent::UnlockAll || Fn == "MPI_Win_flush_all";
-  if (!All && E.WinEvent.K != HandleEvent::Unlock && Fn != "MPI_Win_flush")
+  bool All = E.WinEvent.K == HandleEvent::UnlockAll || Fn == mpi::MPI_Win_flush_all;
+  if (!All && E.WinEvent.K != HandleEvent::Unlock && Fn != mpi::MPI_Win_flush)
     return;
   std::optional<int64_t> Target = E.S.Peer; // not known: taken as every target (fewer calls judged concurrent)
   for (size_t I = First; I < Out.size(); ++I)
@@ -293,7 +294,7 @@ std::string conflict(const Op &A, const Op &B, bool SameOp) {
                          P.S.Type, Q.S.Type)
         .str();
   bool Differ = !P.Op.empty() && !Q.Op.empty() && P.Op != Q.Op;
-  if (Differ && (SameOp || (P.Op != "MPI_NO_OP" && Q.Op != "MPI_NO_OP")))
+  if (Differ && (SameOp || (P.Op != mpi::MPI_NO_OP && Q.Op != mpi::MPI_NO_OP)))
     return llvm::formatv("they use different ops, {0} and {1} (the window's accumulate_ops, {2}, lets concurrent "
                          "accumulates to one location use only the same op{3})",
                          P.Op, Q.Op, SameOp ? "same_op by its info" : "same_op_no_op by default",

@@ -18,6 +18,7 @@
 #include "analysis/ranks/RankTraces.h"
 #include "checks/Checks.h"
 #include "checks/P2PText.h"
+#include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -85,7 +86,7 @@ std::string describe(Rule R, const HandleEvent &E, const std::string &W, unsigne
   case Rule::NoLock:
     return llvm::formatv("{0} on window '{1}', on which no lock is held: an unlock must end an epoch that "
                          "{2} opened",
-                         E.Function, W, E.K == HandleEvent::Unlock ? "MPI_Win_lock" : "MPI_Win_lock_all");
+                         E.Function, W, E.K == HandleEvent::Unlock ? mpi::MPI_Win_lock : mpi::MPI_Win_lock_all);
   case Rule::NoStart:
     return llvm::formatv("MPI_Win_complete on window '{0}', on which no MPI_Win_start epoch is open: "
                          "MPI_Win_complete must end an access epoch that MPI_Win_start opened",
@@ -246,7 +247,7 @@ void checkAgreement(CheckContext &C, const P2PTraces &T) {
     bool ByA = Precede ? A->WinEvent.NoPrecede : A->WinEvent.NoSucceed;
     const P2PEvent *Giver = ByA ? A : B, *Other = ByA ? B : A;
     int GiverRank = ByA ? 0 : D->first, OtherRank = ByA ? D->first : 0;
-    const char *Mode = Precede ? "MPI_MODE_NOPRECEDE" : "MPI_MODE_NOSUCCEED";
+    llvm::StringRef Mode = Precede ? mpi::MPI_MODE_NOPRECEDE : mpi::MPI_MODE_NOSUCCEED;
     Finding *F =
         C.report("rma-epoch", Giver->Call->getBeginLoc(),
                  llvm::formatv("{0}, fence {1} on window '{2}' asserts {3} on rank {4} but not on rank {5} (line {6}): "

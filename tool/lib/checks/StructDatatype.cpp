@@ -14,6 +14,7 @@
 #include "checks/BufferUses.h"
 #include "checks/Checks.h"
 #include "checks/PathValues.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecordLayout.h"
@@ -207,7 +208,7 @@ bool usesBottom(CheckContext &C, const CallResult &U, const VarDecl *NV) {
   for (const BufferUse &B : buffers(U))
     if (B.Type && namedVar(U.expr(*B.Type)) == NV) {
       auto H = C.Ev.spelledHandle(U.expr(*B.Buf));
-      return H && *H == "MPI_BOTTOM";
+      return H && *H == mpi::MPI_BOTTOM;
     }
   return false;
 }

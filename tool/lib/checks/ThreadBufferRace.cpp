@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 #include "mpi/CallModel.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -340,7 +341,7 @@ private:
   /// to each other (rma-conflict judges their datatypes and ops).
   void rmaTarget(const CallExpr *CE, const FunctionModel &M, const Access &Where) {
     llvm::StringRef Fn = M.Name;
-    bool Put = Fn == "MPI_Put" || Fn == "MPI_Rput", Get = Fn == "MPI_Get" || Fn == "MPI_Rget";
+    bool Put = Fn == mpi::MPI_Put || Fn == mpi::MPI_Rput, Get = Fn == mpi::MPI_Get || Fn == mpi::MPI_Rget;
     std::optional<unsigned> W = M.find(Role::Win), R = M.find(Role::Dest), D = M.find(Role::TargetDisp);
     if (!(Put || Get) || !W || !R || !D || std::max({*W, *R, *D}) >= CE->getNumArgs())
       return;

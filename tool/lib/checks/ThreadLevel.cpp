@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "checks/ThreadRegions.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -61,7 +62,7 @@ std::optional<Requested> requestedThreadLevel(CheckContext &C) {
   for (const CallResult &CR : C.Analysis.Calls) {
     if (!CR.Call || !CR.Caller || !CR.Caller->isMain() || !CR.Model || CR.Model->Cat != Category::Environment)
       continue;
-    if (CR.Function == "MPI_Init")
+    if (CR.Function == mpi::MPI_Init)
       return Requested{ThreadLevel::Single, CR.Call};
     std::optional<unsigned> I = requiredThreadLevelArg(*CR.Model);
     if (!I || *I >= CR.Call->getNumArgs())
@@ -117,27 +118,13 @@ Placement ompPlacement(ASTContext &Ctx, const Stmt *S) {
   return P;
 }
 
-const char *threadLevelName(ThreadLevel L) {
-  switch (L) {
-  case ThreadLevel::Single:
-    return "MPI_THREAD_SINGLE";
-  case ThreadLevel::Funneled:
-    return "MPI_THREAD_FUNNELED";
-  case ThreadLevel::Serialized:
-    return "MPI_THREAD_SERIALIZED";
-  case ThreadLevel::Multiple:
-    return "MPI_THREAD_MULTIPLE";
-  }
-  return "";
-}
-
 void checkThreadLevel(CheckContext &C) {
   std::optional<Requested> Req = requestedThreadLevel(C);
   if (!Req)
     return;
   const SourceManager &SM = C.Ctx.getSourceManager();
   unsigned AskedAt = SM.getExpansionLineNumber(Req->At->getBeginLoc());
-  const char *Level = threadLevelName(Req->Level);
+  llvm::StringRef Level = threadLevelName(Req->Level);
   for (const CallResult &CR : C.Analysis.Calls) {
     bool Finalize = finalizesMPI(CR.Function);
     if (!CR.Call || !CR.Model ||

@@ -36,9 +36,6 @@ struct Placement {
 };
 Placement ompPlacement(clang::ASTContext &Ctx, const clang::Stmt *S);
 
-/// "MPI_THREAD_SINGLE", ...
-const char *threadLevelName(ThreadLevel L);
-
 } // namespace ompi
 
 #endif

@@ -932,6 +932,20 @@ std::optional<ThreadLevel> ompi::threadLevelOf(llvm::StringRef Handle) {
       .Default(std::nullopt);
 }
 
+llvm::StringRef ompi::threadLevelName(ThreadLevel L) {
+  switch (L) {
+  case ThreadLevel::Single:
+    return "MPI_THREAD_SINGLE";
+  case ThreadLevel::Funneled:
+    return "MPI_THREAD_FUNNELED";
+  case ThreadLevel::Serialized:
+    return "MPI_THREAD_SERIALIZED";
+  case ThreadLevel::Multiple:
+    return "MPI_THREAD_MULTIPLE";
+  }
+  return "";
+}
+
 std::optional<unsigned> ompi::requiredThreadLevelArg(const FunctionModel &M) {
   if (M.Name != "MPI_Init_thread")
     return std::nullopt;

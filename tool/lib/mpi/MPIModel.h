@@ -272,6 +272,8 @@ bool finalizesMPI(llvm::StringRef Name);
 enum class ThreadLevel { Single, Funneled, Serialized, Multiple };
 /// The level a handle spells ("MPI_THREAD_FUNNELED"), if it is one.
 std::optional<ThreadLevel> threadLevelOf(llvm::StringRef Handle);
+/// How MPI spells the level (ThreadLevel::Funneled: "MPI_THREAD_FUNNELED").
+llvm::StringRef threadLevelName(ThreadLevel L);
 /// The argument of MPI_Init_thread that asks for a thread level (required).
 std::optional<unsigned> requiredThreadLevelArg(const FunctionModel &M);
 /// MPI_Info_set(info, key, value): the positions of its arguments.

@@ -1,6 +1,7 @@
 //===- HtmlDiff.cpp - Compiler-explorer-style side-by-side diff pages -----===//
 #include "report/HtmlDiff.h"
 #include "mpi/MPIModel.h"
+#include "mpi/Names.h"
 #include "report/Diff.h"
 #include "support/FileOutput.h"
 #include "llvm/ADT/STLExtras.h"
@@ -109,7 +110,7 @@ public:
                                           "double", "signed", "unsigned", "size_t", "_Bool", "bool"};
         char K = Keywords.contains(W)                                   ? 'k'
                  : Types.contains(W)                                    ? 't'
-                 : W.starts_with("MPI_")                                ? 'm'
+                 : W.starts_with(mpi::Prefix)                           ? 'm'
                  : W.starts_with("mpiopt_") || W.starts_with("MPIOPT_") ? 'o'
                                                                         : 'i';
         Out.push_back({K, W});
@@ -372,7 +373,7 @@ private:
 
 void PageWriter::count() {
   for (auto &[F, N] : Before)
-    NBefore += StringRef(F).starts_with("MPI_") ? N : 0;
+    NBefore += StringRef(F).starts_with(mpi::Prefix) ? N : 0;
   // A collective counts for its innermost loop; one in no loop of its own
   // function, for each loop that runs that function through the file's.
   std::map<unsigned, std::vector<unsigned>> LoopsOfLine;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ReductionPlan.h"
+#include "mpi/Names.h"
 #include "transforms/Rewrite.h"
 #include "transforms/Transforms.h"
 #include "clang/AST/ASTContext.h"
@@ -195,23 +196,23 @@ std::string combine(const FusionLane &L) {
   auto Mod = [&](const char *Sym) {
     return "b = (" + T + ")((unsigned long long)a " + Sym + " (unsigned long long)b);";
   };
-  if (L.Op == "MPI_SUM")
+  if (L.Op == mpi::MPI_SUM)
     return Mod("+");
-  if (L.Op == "MPI_PROD")
+  if (L.Op == mpi::MPI_PROD)
     return Mod("*");
-  if (L.Op == "MPI_MAX")
+  if (L.Op == mpi::MPI_MAX)
     return "if (a > b) b = a;";
-  if (L.Op == "MPI_MIN")
+  if (L.Op == mpi::MPI_MIN)
     return "if (a < b) b = a;";
-  if (L.Op == "MPI_BAND")
+  if (L.Op == mpi::MPI_BAND)
     return "b = (" + T + ")(a & b);";
-  if (L.Op == "MPI_BOR")
+  if (L.Op == mpi::MPI_BOR)
     return "b = (" + T + ")(a | b);";
-  if (L.Op == "MPI_BXOR")
+  if (L.Op == mpi::MPI_BXOR)
     return "b = (" + T + ")(a ^ b);";
-  if (L.Op == "MPI_LAND")
+  if (L.Op == mpi::MPI_LAND)
     return "b = (" + T + ")(a && b);";
-  if (L.Op == "MPI_LOR")
+  if (L.Op == mpi::MPI_LOR)
     return "b = (" + T + ")(a || b);";
   return "b = (" + T + ")(!a != !b);"; // MPI_LXOR
 }
@@ -332,13 +333,13 @@ llvm::Error rewriteLoop(const LoopFusion &L, const std::string &P, const SourceM
   std::string First = P + "_first", End = P + "_end", In = L.Indent + "  ";
   auto At = [&](const std::string &Base) { return "&(" + Base + ")[" + First + "]"; };
   std::string Count = "(int)(" + End + " - " + First + ")";
-  std::string Call = L.Function == "MPI_Reduce"
+  std::string Call = L.Function == mpi::MPI_Reduce
                          ? llvm::formatv("MPI_Reduce({0}, {1}, {2}, {3}, {4}, {5}, {6})", At(L.SendBase),
                                          At(L.RecvBase), Count, L.TypeText, L.OpText, L.RootText, L.CommText)
                                .str()
                          : llvm::formatv("MPI_Allreduce({0}, {1}, {2}, {3}, {4}, {5})",
-                                         L.SendBase.empty() ? "MPI_IN_PLACE" : At(L.SendBase), At(L.RecvBase), Count,
-                                         L.TypeText, L.OpText, L.CommText)
+                                         L.SendBase.empty() ? mpi::MPI_IN_PLACE.str() : At(L.SendBase), At(L.RecvBase),
+                                         Count, L.TypeText, L.OpText, L.CommText)
                                .str();
   // The original loop, two levels deeper.
   std::string Fallback;

@@ -1,5 +1,6 @@
 //===- Transforms.cpp - The registry of source transformations ------------===//
 #include "transforms/Transforms.h"
+#include "mpi/Names.h"
 #include "support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -46,7 +47,7 @@ llvm::Error ompi::addPrologue(TransformContext &TC) {
   const SourceManager &SM = TC.Ctx.getSourceManager();
   // mpi.h is the file that declares MPI_Init.
   SourceLocation Decl;
-  for (const NamedDecl *D : TC.Ctx.getTranslationUnitDecl()->lookup(&TC.Ctx.Idents.get("MPI_Init")))
+  for (const NamedDecl *D : TC.Ctx.getTranslationUnitDecl()->lookup(&TC.Ctx.Idents.get(mpi::MPI_Init)))
     Decl = D->getLocation();
   auto [At, Line] = afterIncludeOf(SM, Decl);
   if (At.isInvalid()) {

@@ -3,6 +3,7 @@
 #include "analysis/Evaluator.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -64,13 +65,13 @@ bool sameKey(llvm::StringRef A, llvm::StringRef B) {
 /// The window calls every process of the window's group makes together:
 /// its creation, MPI_Win_fence and MPI_Win_free.
 static bool isWindowCollective(llvm::StringRef Name) {
-  return Name.starts_with("MPI_Win_create") || Name.starts_with("MPI_Win_allocate") || Name == "MPI_Win_fence" ||
-         Name == "MPI_Win_free";
+  return Name.starts_with(mpi::MPI_Win_create) || Name.starts_with(mpi::MPI_Win_allocate) ||
+         Name == mpi::MPI_Win_fence || Name == mpi::MPI_Win_free;
 }
 
 bool isCollectiveCall(const CallExpr *CE) {
   const FunctionModel *M = lookupFunction(calleeName(CE));
-  return (M && M->isCollective()) || calleeName(CE) == "MPI_Finalize" || isWindowCollective(calleeName(CE));
+  return (M && M->isCollective()) || calleeName(CE) == mpi::MPI_Finalize || isWindowCollective(calleeName(CE));
 }
 
 /// The window variable a window call names (by value, or by address for
@@ -164,7 +165,7 @@ bool Relevance::collectives(const Stmt *S) {
            if (!CE)
              return false;
            if (Handles ? handleElementArg(CE) >= 0
-               : Split ? calleeName(CE) == "MPI_Comm_split" || isMessageCall(CE)
+               : Split ? calleeName(CE) == mpi::MPI_Comm_split || isMessageCall(CE)
                : Rma   ? isOneSidedCall(CE)
                        : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
              return true;

@@ -1,5 +1,6 @@
 //===- Communicators.cpp - Communicators a rank's run makes ---------------===//
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLExtras.h"
@@ -16,7 +17,7 @@ RankRun::SplitColour RankRun::splitColour(const CallExpr *CE) {
     return {};
   auto H = Ev.spelledHandle(Colour);
   auto V = value(Colour);
-  return {V, (H && *H == "MPI_UNDEFINED") || (V && *V == -32766)};
+  return {V, (H && *H == mpi::MPI_UNDEFINED) || (V && *V == -32766)};
 }
 
 void RankRun::commCall(const CallExpr *CE) {
@@ -37,13 +38,13 @@ void RankRun::commCall(const CallExpr *CE) {
   if (V->getType()->isIntegralOrEnumerationType()) // MPICH's handles are integers
     frame().Env[V] = std::nullopt;
   if (HM->Kind == HandleCallModel::Free) {
-    frame().Handles[V] = "MPI_COMM_NULL";
+    frame().Handles[V] = mpi::MPI_COMM_NULL;
     return;
   }
   MadeComm M;
   M.Call = CE;
-  M.OfWorld = commValue(Parent).value_or(Ev.commId(Parent, frame().F, CE).isWorld() ? "MPI_COMM_WORLD" : "") ==
-              "MPI_COMM_WORLD";
+  M.OfWorld = commValue(Parent).value_or(Ev.commId(Parent, frame().F, CE).isWorld() ? mpi::MPI_COMM_WORLD.str() : "") ==
+              mpi::MPI_COMM_WORLD;
   if (HM->Kind == HandleCallModel::Split) {
     SplitColour C = splitColour(CE);
     const Expr *Key = argAt(CE, HM->Key);
@@ -54,7 +55,7 @@ void RankRun::commCall(const CallExpr *CE) {
     M.Key = Rank;
   }
   frame().Handles[V] =
-      M.Colour && *M.Colour < 0 ? std::string("MPI_COMM_NULL") : llvm::formatv("#comm{0}", Comms.size()).str();
+      M.Colour && *M.Colour < 0 ? std::string(mpi::MPI_COMM_NULL) : llvm::formatv("#comm{0}", Comms.size()).str();
   Comms.push_back(M);
 }
 

@@ -1,5 +1,6 @@
 //===- Events.cpp - What a rank's run records of MPI calls ----------------===//
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,16 +18,16 @@ bool RankRun::completion(const CallExpr *CE, P2PEvent E) {
   auto keys = [&](bool One) {
     return One ? std::vector<std::string>{requestKey(A0, E.Line)} : requestKeys(Count, Reqs, E.Line);
   };
-  if (Name == "MPI_Wait" || Name == "MPI_Waitall") {
+  if (Name == mpi::MPI_Wait || Name == mpi::MPI_Waitall) {
     E.K = P2PEvent::Wait;
-    E.Reqs = keys(Name == "MPI_Wait");
-    if (Name == "MPI_Wait" && !Persistent.count(E.Reqs.front()))
-      setRequest(A0, "MPI_REQUEST_NULL");
+    E.Reqs = keys(Name == mpi::MPI_Wait);
+    if (Name == mpi::MPI_Wait && !Persistent.count(E.Reqs.front()))
+      setRequest(A0, mpi::MPI_REQUEST_NULL.data());
     Messages.push_back(E);
     return true;
   }
-  if (Name == "MPI_Start" || Name == "MPI_Startall") {
-    for (const std::string &K : keys(Name == "MPI_Start")) {
+  if (Name == mpi::MPI_Start || Name == mpi::MPI_Startall) {
+    for (const std::string &K : keys(Name == mpi::MPI_Start)) {
       auto It = Persistent.find(K);
       if (It == Persistent.end())
         throw Undecided{llvm::formatv("the request {0} starts at line {1} is not followed", Name, E.Line).str()};
@@ -34,10 +35,10 @@ bool RankRun::completion(const CallExpr *CE, P2PEvent E) {
     }
     return true;
   }
-  if (Name == "MPI_Request_free") {
+  if (Name == mpi::MPI_Request_free) {
     if (!Persistent.erase(requestKey(A0, E.Line)))
       throw Undecided{llvm::formatv("the request MPI_Request_free frees at line {0} is not followed", E.Line).str()};
-    setRequest(A0, "MPI_REQUEST_NULL");
+    setRequest(A0, mpi::MPI_REQUEST_NULL.data());
     return true;
   }
   return false;
@@ -57,10 +58,12 @@ void RankRun::setRequest(const Expr *Arg, const char *Value) {
 std::optional<int64_t> RankRun::rankArg(const Expr *E) {
   // Spelled, or held by a variable (int src = MPI_ANY_SOURCE): the
   // constants' values differ between MPIs (MPICH's MPI_ANY_SOURCE is -2).
-  if (auto H = handle(E); H && (*H == "MPI_PROC_NULL" || *H == "MPI_ANY_SOURCE" || *H == "MPI_ANY_TAG"))
-    return *H == "MPI_PROC_NULL" ? -2 : -1;
+  if (auto H = handle(E); H && (*H == mpi::MPI_PROC_NULL || *H == mpi::MPI_ANY_SOURCE || *H == mpi::MPI_ANY_TAG))
+    return *H == mpi::MPI_PROC_NULL ? -2 : -1;
   if (auto H = Ev.spelledHandle(E))
-    return *H == "MPI_PROC_NULL" ? -2 : *H == "MPI_ANY_SOURCE" || *H == "MPI_ANY_TAG" ? -1 : std::optional<int64_t>();
+    return *H == mpi::MPI_PROC_NULL                              ? -2
+           : *H == mpi::MPI_ANY_SOURCE || *H == mpi::MPI_ANY_TAG ? -1
+                                                                 : std::optional<int64_t>();
   return value(E);
 }
 
@@ -77,7 +80,7 @@ void RankRun::message(const CallExpr *CE) {
     return;
   bool Persist = M->M == Mode::Persistent && M->Cat == Category::PointToPoint && arg(Role::Request);
   bool Nonblocking = (M->M == Mode::Nonblocking || Persist) && M->Cat == Category::PointToPoint && arg(Role::Request);
-  bool Probe = Name == "MPI_Probe";
+  bool Probe = Name == mpi::MPI_Probe;
   if ((M->Cat != Category::PointToPoint && !Probe) || (M->M != Mode::Blocking && !Nonblocking))
     throw Undecided{llvm::formatv("{0} at line {1} is not followed", Name, L).str()};
   if (Nonblocking) {
@@ -89,7 +92,7 @@ void RankRun::message(const CallExpr *CE) {
   if (Held && llvm::StringRef(*Held).starts_with("#comm")) { // one this run made: its ranks are translated later
     E.CommIndex = std::stoi(Held->substr(5));
     E.Comm = namedVar(Comm);
-  } else if (Held && *Held == "MPI_COMM_WORLD") {
+  } else if (Held && *Held == mpi::MPI_COMM_WORLD) {
     if (const VarDecl *V = namedVar(Comm); V && MadeInto.count(V))
       E.Comm = V; // a variable holding the world here, and one the run made elsewhere
   } else if (Held || !Comm || !Ev.commId(Comm, frame().F, CE).isWorld()) {
@@ -111,9 +114,9 @@ void RankRun::message(const CallExpr *CE) {
       if (auto It = frame().TypeOf.find(TV); It != frame().TypeOf.end() && It->second)
         S.TypeVar = *It->second;
   };
-  if (Name == "MPI_Sendrecv" || Name == "MPI_Sendrecv_replace") {
+  if (Name == mpi::MPI_Sendrecv || Name == mpi::MPI_Sendrecv_replace) {
     E.K = P2PEvent::SendRecv;
-    bool Replace = Name == "MPI_Sendrecv_replace";
+    bool Replace = Name == mpi::MPI_Sendrecv_replace;
     side(E.S, Role::Dest, Role::SendTag, Replace ? Role::Count : Role::SendCount,
          Replace ? Role::Type : Role::SendType);
     side(E.R, Role::Source, Role::RecvTag, Replace ? Role::Count : Role::RecvCount,
@@ -122,8 +125,8 @@ void RankRun::message(const CallExpr *CE) {
     E.K = P2PEvent::Probe;
     side(E.R, Role::Source, Role::Tag, Role::Count, Role::Type);
   } else if (arg(Role::Dest)) {
-    E.K = Nonblocking ? P2PEvent::ISend : Name == "MPI_Ssend" ? P2PEvent::Ssend : P2PEvent::Send;
-    E.Sync = Name == "MPI_Ssend" || Name == "MPI_Issend" || Name == "MPI_Ssend_init";
+    E.K = Nonblocking ? P2PEvent::ISend : Name == mpi::MPI_Ssend ? P2PEvent::Ssend : P2PEvent::Send;
+    E.Sync = Name == mpi::MPI_Ssend || Name == mpi::MPI_Issend || Name == mpi::MPI_Ssend_init;
     side(E.S, Role::Dest, Role::Tag, Role::Count, Role::Type);
   } else {
     E.K = Nonblocking ? P2PEvent::IRecv : P2PEvent::Recv;
@@ -218,7 +221,7 @@ void RankRun::handleElement(const CallExpr *CE, unsigned I) {
   else if (E.WinEvent.K == HandleEvent::Create)
     ElemHeld[Key] = llvm::formatv("#elem{0}", ++Elems).str();
   else if ((E.WinEvent.K == HandleEvent::Free && C == HandleClass::Comm) || Null)
-    ElemHeld[Key] = "MPI_COMM_NULL";
+    ElemHeld[Key] = mpi::MPI_COMM_NULL;
   else
     ElemHeld.erase(Key);
   Messages.push_back(E);
@@ -245,8 +248,8 @@ void RankRun::window(const CallExpr *CE) {
   if (E.WinEvent.AssertUnknown)
     if (auto M = modes(argOf(CE, lookupFunction(calleeName(CE)), Role::Assert))) {
       E.WinEvent.AssertUnknown = false;
-      E.WinEvent.NoSucceed = M->count("MPI_MODE_NOSUCCEED");
-      E.WinEvent.NoPrecede = M->count("MPI_MODE_NOPRECEDE");
+      E.WinEvent.NoSucceed = M->count(mpi::MPI_MODE_NOSUCCEED.str());
+      E.WinEvent.NoPrecede = M->count(mpi::MPI_MODE_NOPRECEDE.str());
     }
   Messages.push_back(E);
 }
@@ -274,7 +277,7 @@ void RankRun::rmaDetails(const CallExpr *CE, P2PEvent &E) {
   } else if (E.WinEvent.K == HandleEvent::Lock) {
     E.S.Peer = arg(Role::Dest) ? value(arg(Role::Dest)) : std::nullopt;
     auto H = arg(Role::LockType) ? handle(arg(Role::LockType)) : std::nullopt;
-    E.Exclusive = !H || *H != "MPI_LOCK_SHARED"; // unknown: as if exclusive (no conflict judged)
+    E.Exclusive = !H || *H != mpi::MPI_LOCK_SHARED; // unknown: as if exclusive (no conflict judged)
   }
 }
 
@@ -287,7 +290,7 @@ std::optional<std::set<std::string>> RankRun::modes(const Expr *E) {
     L->insert(R->begin(), R->end());
     return L;
   }
-  if (auto H = handle(E); H && llvm::StringRef(*H).starts_with("MPI_MODE_"))
+  if (auto H = handle(E); H && llvm::StringRef(*H).starts_with(mpi::ModePrefix))
     return std::set<std::string>{*H};
   if (auto V = value(E); V && *V == 0)
     return std::set<std::string>{};
@@ -327,7 +330,7 @@ void RankRun::record(const CallExpr *CE) {
   llvm::StringRef Name = calleeName(CE);
   const FunctionModel *M = lookupFunction(Name);
   std::string Key = Name.str(), Held;
-  CommId Comm{CommId::Predefined, "MPI_COMM_WORLD"};
+  CommId Comm{CommId::Predefined, mpi::MPI_COMM_WORLD.str()};
   if (M && M->Cat == Category::OneSided) {
     // A window's collectives count where this run created the window on
     // MPI_COMM_WORLD; others (another communicator's, a window from
@@ -364,7 +367,7 @@ void RankRun::record(const CallExpr *CE) {
       Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *T;
     }
   }
-  if (Comm.K == CommId::Predefined && Comm.Key == "MPI_COMM_SELF")
+  if (Comm.K == CommId::Predefined && Comm.Key == mpi::MPI_COMM_SELF)
     return; // each rank alone: nothing to agree on
   if (Comm.K == CommId::Created)
     return; // its members are not known; the world's collectives are still compared
@@ -377,7 +380,7 @@ void RankRun::record(const CallExpr *CE) {
         llvm::formatv("the communicator of {0} at line {1} is not known", Name, line(CE->getBeginLoc())).str()};
   if (!TheComm)
     TheComm = Comm;
-  else if (*TheComm != Comm && Name != "MPI_Finalize")
+  else if (*TheComm != Comm && Name != mpi::MPI_Finalize)
     throw Undecided{"collectives on more than one communicator"};
   if (Frames.size() > 1)
     Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key, Held});

@@ -1,5 +1,6 @@
 //===- Interpreter.cpp - One rank's run, statement by statement -----------===//
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "support/OpenMP.h"
 #include "clang/AST/ASTContext.h"
@@ -56,7 +57,7 @@ Flow RankRun::call(const CallExpr *CE) {
   if (Rel.Rma && (isOneSidedCall(CE) || isCollectiveCall(CE) || isMessageCall(CE))) {
     if (isOneSidedCall(CE))
       window(CE);
-    else if (Name == "MPI_Barrier")
+    else if (Name == mpi::MPI_Barrier)
       barrier(CE);
     return Flow::Normal; // the other calls are the other runs' business
   }

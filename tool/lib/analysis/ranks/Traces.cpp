@@ -1,6 +1,7 @@
 //===- Traces.cpp - Each rank's messages, windows and handles -------------===//
 #include "analysis/ProcessCounts.h"
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 
@@ -22,7 +23,7 @@ static std::vector<P2PTraces> p2pJob(ASTContext &Ctx, Evaluator &Ev, Uniformity 
       Run.Fixed = Fixed;
       Run.WouldFork = WouldFork;
       if (Rel.Rma || Rel.Split || Rel.Handles) { // no collective names the communicator of the ranks: the world's
-        Run.TheComm = CommId{CommId::Predefined, "MPI_COMM_WORLD"};
+        Run.TheComm = CommId{CommId::Predefined, mpi::MPI_COMM_WORLD.str()};
         Run.limitSteps(30000); // a long loop of few statements, in every job of every size
       }
       T.Aborted.push_back(Run.function(F, {}) == Flow::Aborted);
@@ -147,7 +148,7 @@ std::vector<P2PTraces> ompi::splitTraces(ASTContext &Ctx, Evaluator &Ev, Uniform
   for (const FunctionDecl *F : entries(Ctx, Rel)) {
     bool Splits = anyNode(F->getBody(), [](const Stmt *N) {
       const auto *CE = dyn_cast<CallExpr>(N);
-      return CE && calleeName(CE) == "MPI_Comm_split";
+      return CE && calleeName(CE) == mpi::MPI_Comm_split;
     });
     if (Splits && !handlesEscape(reachable(F), HandleClass::Comm))
       traceRuns(Ctx, Ev, Uni, Rel, F, Out);

@@ -1,5 +1,6 @@
 //===- Values.cpp - The values a rank's run holds -------------------------===//
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLExtras.h"
@@ -233,7 +234,8 @@ std::optional<std::string> RankRun::commValue(const Expr *E) {
     return std::nullopt;
   auto H = handle(E);
   llvm::StringRef X = H ? llvm::StringRef(*H) : "";
-  if (!X.starts_with("MPI_COMM_") && !X.starts_with("#comm") && X != "MPI_REQUEST_NULL" && X != "#req" && X != "#preq")
+  if (!X.starts_with(mpi::CommHandlePrefix) && !X.starts_with("#comm") && X != mpi::MPI_REQUEST_NULL && X != "#req" &&
+      X != "#preq")
     return std::nullopt;
   return H;
 }

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ranks/Interpreter.h"
+#include "mpi/Names.h"
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/MathExtras.h"
@@ -174,7 +175,7 @@ bool RankRun::mentionsBarrier(const Stmt *S, unsigned Depth) {
                             const auto *CE = dyn_cast<CallExpr>(N);
                             if (!CE)
                               return false;
-                            if (calleeName(CE) == "MPI_Barrier")
+                            if (calleeName(CE) == mpi::MPI_Barrier)
                               return true;
                             const FunctionDecl *F = definedCallee(CE);
                             return F && mentionsBarrier(F->getBody(), Depth + 1);
