@@ -194,6 +194,53 @@ TEST(ProgramFacts, WhichFunctionsMayCommunicate) {
   EXPECT_TRUE(Old->mayCommunicate("f"));
 }
 
+TEST(ProgramFacts, CollectiveSequences) {
+  // sum: one allreduce on the world; share: a bcast whose root and
+  // communicator the caller passes; two: a barrier kept in a variable and
+  // another; cond: a barrier under a branch; early: a return before the
+  // barrier; p2p: a send; helper: a static function that communicates;
+  // mine: a communicator of its own; moved: a root the body changes.
+  auto AST = parse("double sum(double x) { double r; MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);"
+                   " return r; }"
+                   " void share(int *v, int root, MPI_Comm c) { MPI_Bcast(v, 1, MPI_INT, root, c); }"
+                   " void two(void) { int rc = MPI_Barrier(MPI_COMM_WORLD); (void)rc; MPI_Barrier(MPI_COMM_WORLD); }"
+                   " void cond(int r) { if (r) MPI_Barrier(MPI_COMM_WORLD); }"
+                   " void early(int r) { if (r) return; MPI_Barrier(MPI_COMM_WORLD); }"
+                   " void p2p(int *b) { MPI_Barrier(MPI_COMM_WORLD); MPI_Send(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD); }"
+                   " static void b(void) { MPI_Barrier(MPI_COMM_WORLD); }"
+                   " void helper(void) { MPI_Barrier(MPI_COMM_WORLD); b(); }"
+                   " MPI_Comm mine; void own(void) { MPI_Barrier(mine); }"
+                   " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  Evaluator Ev(Ctx);
+  Uniformity Uni(Ctx, Ev);
+  ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "dir/h.c");
+  P.MainFiles = {"m.c"};
+  ASSERT_TRUE(P.collectiveSequence("sum"));
+  const SequenceCall &S = P.collectiveSequence("sum")->front();
+  EXPECT_EQ(S.Call, "MPI_Allreduce");
+  EXPECT_EQ(S.File, "h.c");
+  EXPECT_EQ(S.Comm, "MPI_COMM_WORLD");
+  EXPECT_EQ(S.Op, "MPI_SUM");
+  EXPECT_EQ(S.Count, "1");
+  EXPECT_EQ(S.Type, "MPI_DOUBLE");
+  EXPECT_EQ(S.Root, ""); // an allreduce has none
+  ASSERT_TRUE(P.collectiveSequence("share"));
+  EXPECT_EQ(P.collectiveSequence("share")->front().Root, "param:1");
+  EXPECT_EQ(P.collectiveSequence("share")->front().Comm, "param:2");
+  ASSERT_TRUE(P.collectiveSequence("two"));
+  EXPECT_EQ(P.collectiveSequence("two")->size(), 2u);
+  for (const char *None : {"cond", "early", "p2p", "helper", "own", "b", "unknown"})
+    EXPECT_EQ(P.collectiveSequence(None), nullptr) << None;
+  ASSERT_TRUE(P.collectiveSequence("moved"));
+  EXPECT_EQ(P.collectiveSequence("moved")->front().Root, "?");
+  // Through JSON, and not in the fixpoint's first round.
+  llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  EXPECT_TRUE(*Q == P);
+  EXPECT_EQ(ProgramFacts::seed({}).collectiveSequence("sum"), nullptr);
+}
+
 TEST(ProgramFacts, WhichFilesNameAGlobal) {
   auto AST = parse("int used, unused, inited; int *p = &inited; int f(void) { return used; }");
   clang::ASTContext &Ctx = AST->getASTContext();

@@ -249,6 +249,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
       Writes.fill(F, FF);
+      FF.Sequence = collectiveSequenceOf(Ctx, Ev, F, FF, Name);
     }
     if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
@@ -345,6 +346,7 @@ void ProgramFacts::merge(const ProgramFacts &O) {
       To.WritesKnown = F.WritesKnown;
       To.Writes = F.Writes;
       To.Reaches = F.Reaches;
+      To.Sequence = F.Sequence;
     }
   }
   for (const CallFact &C : O.Calls) {
@@ -415,6 +417,13 @@ bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const 
   return reachesAny(Name, [&](const FunctionFact &F) { return llvm::is_contained(F.Writes, Global); });
 }
 
+const std::vector<SequenceCall> *ProgramFacts::collectiveSequence(llvm::StringRef Name) const {
+  auto It = Functions.find(Name.str());
+  if (Seed || !program() || It == Functions.end() || !It->second.Defined || !It->second.Sequence)
+    return nullptr;
+  return &*It->second.Sequence;
+}
+
 bool ProgramFacts::mayCommunicate(llvm::StringRef Name) const {
   if (Seed)
     return true; // the fixpoint's first round knows nothing of other files
@@ -459,7 +468,7 @@ std::string ProgramFacts::toJSON() const {
     if (X.Requests)
       Requests[N] = *X.Requests;
   }
-  for (const auto &[N, X] : Functions)
+  for (const auto &[N, X] : Functions) {
     F[N] = llvm::json::Object{{"defined", X.Defined},
                               {"result", opt(X.Result)},
                               {"address_taken", opt(X.AddressTaken)},
@@ -469,6 +478,20 @@ std::string ProgramFacts::toJSON() const {
                               {"writes", X.WritesKnown ? llvm::json::Value(llvm::json::Array(X.Writes)) : nullptr},
                               {"reaches", llvm::json::Array(X.Reaches)},
                               {"mpi", X.Mpi}};
+    if (X.Sequence) {
+      llvm::json::Array Seq;
+      for (const SequenceCall &S : *X.Sequence)
+        Seq.push_back(llvm::json::Object{{"call", S.Call},
+                                         {"file", S.File},
+                                         {"line", S.Line},
+                                         {"comm", S.Comm},
+                                         {"root", S.Root},
+                                         {"op", S.Op},
+                                         {"count", S.Count},
+                                         {"type", S.Type}});
+      F[N].getAsObject()->try_emplace("sequence", std::move(Seq));
+    }
+  }
   llvm::json::Array C;
   for (const CallFact &X : Calls) {
     llvm::json::Array Args;
@@ -569,6 +592,19 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
         }
         Strings(O->getArray("reaches"), FF.Reaches);
         FF.Mpi = O->getBoolean("mpi").value_or(true);
+        if (const llvm::json::Array *A = O->getArray("sequence")) {
+          FF.Sequence.emplace();
+          for (const llvm::json::Value &V : *A) {
+            const llvm::json::Object *S = V.getAsObject();
+            if (!S || !S->getString("call") || !S->getInteger("line")) {
+              FF.Sequence.reset(); // not this ompi-opt's: as if not known
+              break;
+            }
+            auto Str = [&](llvm::StringRef K) { return S->getString(K).value_or("").str(); };
+            FF.Sequence->push_back({Str("call"), Str("file"), unsigned(*S->getInteger("line")), Str("comm"),
+                                    Str("root"), Str("op"), Str("count"), Str("type")});
+          }
+        }
       }
   if (const llvm::json::Array *C = Root->getArray("calls"))
     for (const llvm::json::Value &X : *C) {

@@ -75,6 +75,21 @@ struct GlobalFact {
   }
 };
 
+/// One collective of a function's collective sequence (FunctionFact::
+/// Sequence): a call of the function makes it, in order, on every path.
+/// Each argument is a constant as spelled ("MPI_COMM_WORLD", "0",
+/// "MPI_SUM"), "param:N" for the caller's N-th argument, "?" where the file
+/// does not tell, or "" where the collective has no such argument.
+struct SequenceCall {
+  std::string Call, File; ///< "MPI_Bcast"; the base name of its file
+  unsigned Line = 0;
+  std::string Comm, Root, Op, Count, Type;
+  bool operator==(const SequenceCall &O) const {
+    return Call == O.Call && File == O.File && Line == O.Line && Comm == O.Comm && Root == O.Root && Op == O.Op &&
+           Count == O.Count && Type == O.Type;
+  }
+};
+
 struct FunctionFact {
   bool Defined = false;
   std::optional<std::string> Result;       ///< why its result may differ between ranks
@@ -100,10 +115,17 @@ struct FunctionFact {
   /// an MPI call ("mpi"; true when an older facts file does not say): with
   /// Reaches, mayCommunicate() says whether a call of it may.
   bool Mpi = true;
+  /// Where its file knows every MPI call a call of it makes, and they are
+  /// collectives on MPI_COMM_WORLD or a communicator parameter made in
+  /// order on every path (no branch, loop or early return around them,
+  /// nothing else that may communicate): those collectives
+  /// (SequenceFacts.cpp). The per-rank runs of other files follow a
+  /// call of it through them.
+  std::optional<std::vector<SequenceCall>> Sequence;
   bool operator==(const FunctionFact &O) const {
     return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
            Fresh == O.Fresh && Frees == O.Frees && WritesKnown == O.WritesKnown && Writes == O.Writes &&
-           Reaches == O.Reaches && Mpi == O.Mpi;
+           Reaches == O.Reaches && Mpi == O.Mpi && Sequence == O.Sequence;
   }
 };
 
@@ -189,6 +211,10 @@ public:
   /// what it calls (true where a fact on the way is missing, not known
   /// whole, or the fixpoint's first round).
   bool mayCommunicate(llvm::StringRef Name) const;
+  /// The collectives a call of the function Name makes, where its file
+  /// knows them all (FunctionFact::Sequence); null otherwise, and in the
+  /// fixpoint's first round.
+  const std::vector<SequenceCall> *collectiveSequence(llvm::StringRef Name) const;
   /// Whether the code of no file but File (a name as the facts give it)
   /// names the global Name; false where a file's facts do not say, or two
   /// files of the program share File's name.
@@ -205,6 +231,13 @@ private:
 /// header declares (with the function making it): the calls another file
 /// of the program answers, or code no file of it holds.
 std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>> outgoingCalls(clang::ASTContext &Ctx);
+
+/// The collective sequence of F (FunctionFact::Sequence), given the facts
+/// its file found for it (FF: what it reaches, whether it calls MPI), or
+/// none where its file cannot tell every MPI call a call of F makes.
+std::optional<std::vector<SequenceCall>> collectiveSequenceOf(clang::ASTContext &Ctx, const Evaluator &Ev,
+                                                              const clang::FunctionDecl *F, const FunctionFact &FF,
+                                                              llvm::StringRef File);
 
 } // namespace ompi
 

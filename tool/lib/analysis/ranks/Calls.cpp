@@ -170,8 +170,15 @@ bool Relevance::collectives(const Stmt *S) {
                        : isCollectiveCall(CE) || (P2P && isMessageCall(CE)))
              return true;
            const FunctionDecl *F = definedCallee(CE);
-           return F && calls(F);
+           return F ? calls(F) : sequenceOf(CE) != nullptr;
          });
+}
+
+const std::vector<SequenceCall> *Relevance::sequenceOf(const CallExpr *CE) const {
+  const FunctionDecl *F = CE->getDirectCallee();
+  if (!Program || !F || !F->getIdentifier() || definedCallee(CE))
+    return nullptr;
+  return Program->collectiveSequence(F->getName());
 }
 
 bool Relevance::calls(const FunctionDecl *F) {

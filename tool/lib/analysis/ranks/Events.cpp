@@ -367,6 +367,11 @@ void RankRun::record(const CallExpr *CE) {
       Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *T;
     }
   }
+  pushCollective(CE, Name, Comm, std::move(Key), std::move(Held));
+}
+
+void RankRun::pushCollective(const CallExpr *CE, llvm::StringRef Name, const CommId &Comm, std::string Key,
+                             std::string Held) {
   if (Comm.K == CommId::Predefined && Comm.Key == mpi::MPI_COMM_SELF)
     return; // each rank alone: nothing to agree on
   if (Comm.K == CommId::Created)
@@ -386,6 +391,46 @@ void RankRun::record(const CallExpr *CE) {
     Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key, Held});
   else
     Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key, Held});
+}
+
+void RankRun::recordSequence(const CallExpr *CE, const SequenceCall &S) {
+  auto param = [&](llvm::StringRef T) -> const Expr * {
+    unsigned N = 0;
+    if (!T.consume_front("param:") || T.getAsInteger(10, N) || N >= CE->getNumArgs())
+      return nullptr;
+    return CE->getArg(N);
+  };
+  auto number = [&](const std::string &T) {
+    if (!llvm::StringRef(T).starts_with("param:"))
+      return T;
+    auto V = param(T) ? value(param(T)) : std::nullopt;
+    return V ? std::to_string(*V) : std::string("?");
+  };
+  auto named = [&](const std::string &T) -> std::optional<std::string> {
+    if (!llvm::StringRef(T).starts_with("param:"))
+      return T == "?" ? std::nullopt : std::optional<std::string>(T);
+    return param(T) ? handle(param(T)) : std::nullopt;
+  };
+  std::string Key = S.Call;
+  if (!S.Root.empty())
+    Key += " root=" + number(S.Root);
+  if (!S.Op.empty())
+    Key += " op=" + named(S.Op).value_or("?");
+  if (auto T = S.Type.empty() ? std::nullopt : named(S.Type); T && !S.Count.empty())
+    Key += " count=" + number(S.Count) + " type=" + *T;
+  CommId Comm{CommId::Predefined, mpi::MPI_COMM_WORLD.str()};
+  if (const Expr *C = param(S.Comm)) {
+    if (auto H = commValue(C))
+      Comm = llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
+    else
+      Comm = Ev.commId(C, frame().F, CE);
+  } else if (S.Comm != mpi::MPI_COMM_WORLD) {
+    throw Undecided{llvm::formatv("the communicator of {0} in {1} (line {2}) is not known", S.Call, calleeName(CE),
+                                  line(CE->getBeginLoc()))
+                        .str()};
+  }
+  pushCollective(CE, S.Call, Comm, std::move(Key),
+                 llvm::formatv(", in {0}, {1} line {2}", calleeName(CE), S.File, S.Line).str());
 }
 
 bool RankRun::sameOpInfo(const Expr *Info) const {

@@ -88,6 +88,11 @@ Flow RankRun::call(const CallExpr *CE) {
     return Flow::Normal;
   }
   const FunctionDecl *F = definedCallee(CE);
+  if (const std::vector<SequenceCall> *Seq = F ? nullptr : Rel.sequenceOf(CE)) {
+    for (const SequenceCall &S : *Seq)
+      recordSequence(CE, S);
+    return Flow::Normal;
+  }
   if (!F)
     if (std::optional<std::string> Why = unseenCallee(CE, Ev))
       throw Undecided{

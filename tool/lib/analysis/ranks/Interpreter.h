@@ -18,6 +18,7 @@
 #ifndef OMPI_TOOL_ANALYSIS_RANKS_INTERPRETER_H
 #define OMPI_TOOL_ANALYSIS_RANKS_INTERPRETER_H
 
+#include "analysis/ProgramFacts.h"
 #include "analysis/ranks/RankTraces.h"
 #include "mpi/MPIModel.h"
 #include "support/AST.h"
@@ -116,6 +117,11 @@ public:
   const bool Handles; ///< only calls given &a[k] of a local handle array count (handleArrayTraces)
   bool longRuns() const { return Rma || Handles; } ///< cheap events: loops of up to 4,096 iterations
   bool collectives(const Stmt *S);
+  /// Collective runs: the program's facts, whose collective sequences
+  /// (FunctionFact::Sequence) stand for calls of other files' functions.
+  const ProgramFacts *Program = nullptr;
+  /// The collectives a call of another file's function makes, by Program.
+  const std::vector<SequenceCall> *sequenceOf(const CallExpr *CE) const;
 
 private:
   std::map<const FunctionDecl *, bool> Memo;
@@ -351,6 +357,12 @@ private:
   /// MPI_Waitall(n, reqs, ...): reqs[0] .. reqs[n-1].
   std::vector<std::string> requestKeys(const Expr *Count, const Expr *Reqs, unsigned L);
   void record(const CallExpr *CE);
+  /// Record one collective of the sequence a call CE of another file's
+  /// function makes (Relevance::sequenceOf), its arguments taken from CE's.
+  void recordSequence(const CallExpr *CE, const SequenceCall &S);
+  /// Add the collective Name on Comm to the run's events (record).
+  void pushCollective(const CallExpr *CE, llvm::StringRef Name, const CommId &Comm, std::string Key,
+                      std::string Held);
   /// Whether E is an element of a handle array that holds the group of
   /// MPI_COMM_WORLD (MPI_Comm_group of the world, in this run).
   bool worldGroup(const Expr *E) { return elemHeld(E) == std::optional<std::string>("#worldgroup"); }

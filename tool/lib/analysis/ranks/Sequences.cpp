@@ -124,6 +124,7 @@ using namespace ompi::ranks;
 
 std::vector<SequenceResult> ompi::collectiveSequences(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
   Relevance Rel;
+  Rel.Program = Ev.options().Program.get();
   std::vector<SequenceResult> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel)) {
     Out.push_back(analyse(Ctx, Ev, Uni, Rel, F));

@@ -1,0 +1,143 @@
+//===- SequenceFacts.cpp - The collectives a call of a function makes -----===//
+//
+// FunctionFact::Sequence: for a function whose every MPI call is a
+// collective made in order on every path through it, those collectives,
+// with each argument that names them (communicator, root, op, count,
+// datatype) as a constant or as the caller's argument. The per-rank runs
+// of another file follow a call of such a function as if its collectives
+// were written at the call (ranks/Events.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/Effects.h"
+#include "analysis/Evaluator.h"
+#include "analysis/ProgramFacts.h"
+#include "mpi/CallModel.h"
+#include "mpi/MPIModel.h"
+#include "mpi/Names.h"
+#include "support/AST.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLExtras.h"
+#include <set>
+
+using namespace clang;
+using namespace ompi;
+
+namespace {
+
+/// The call a statement of a function's body makes as a whole: f(...);
+/// x = f(...); (void)f(...) (statementCall), or T x = f(...).
+const CallExpr *bodyCall(const Stmt *S) {
+  if (const auto *D = dyn_cast<DeclStmt>(S); D && D->isSingleDecl())
+    if (const auto *V = dyn_cast<VarDecl>(D->getSingleDecl()); V && V->getInit())
+      return dyn_cast<CallExpr>(V->getInit()->IgnoreParenCasts());
+  return statementCall(S);
+}
+
+/// Whether a call of G (a function this file defines) may make an MPI call,
+/// end the process or leave by a jump: in it or in what it calls.
+bool mayAct(const FunctionDecl *G, std::set<const FunctionDecl *> &Seen) {
+  const FunctionDecl *Def = nullptr;
+  if (!G->hasBody(Def) || !Seen.insert(Def).second)
+    return false;
+  return anyNode(Def->getBody(), [&](const Stmt *N) {
+    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N))
+      return true;
+    const auto *CE = dyn_cast<CallExpr>(N);
+    if (!CE)
+      return false;
+    const FunctionDecl *H = CE->getDirectCallee();
+    if (!H)
+      return true; // through a pointer
+    llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
+    if (isMPIFunctionName(Name) || endsProcess(Name) || Name == "exit" || Name == "_Exit" || Name == "abort" ||
+        Name == "longjmp" || Name == "siglongjmp")
+      return true;
+    return mayAct(H, Seen);
+  });
+}
+
+/// Whether the body writes the parameter P or takes its address.
+bool changes(const Stmt *Body, const ParmVarDecl *P) {
+  return anyNode(Body, [&](const Stmt *N) {
+    auto names = [&](const Expr *E) {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return D && D->getDecl() == P;
+    };
+    if (const auto *B = dyn_cast<BinaryOperator>(N); B && B->isAssignmentOp())
+      return names(B->getLHS());
+    if (const auto *U = dyn_cast<UnaryOperator>(N))
+      return (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && names(U->getSubExpr());
+    return false;
+  });
+}
+
+/// An argument as SequenceCall holds it: "param:N", a predefined handle's
+/// spelling, an integer constant, or "?".
+std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, const Expr *E) {
+  if (!E)
+    return "";
+  const Expr *X = E->IgnoreParenImpCasts();
+  if (const auto *D = dyn_cast<DeclRefExpr>(X))
+    if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+        P && P->getFunctionScopeIndex() < F->getNumParams() && !changes(F->getBody(), P))
+      return "param:" + std::to_string(P->getFunctionScopeIndex());
+  if (std::optional<std::string> H = Ev.spelledHandle(E); H && lookupHandle(*H))
+    return *H;
+  Expr::EvalResult R;
+  if (!X->isValueDependent() && X->EvaluateAsInt(R, Ctx))
+    return std::to_string(R.Val.getInt().getExtValue());
+  return "?";
+}
+
+} // namespace
+
+std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &Ctx, const Evaluator &Ev,
+                                                                    const FunctionDecl *F, const FunctionFact &FF,
+                                                                    llvm::StringRef File) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
+  if (!Body || !FF.Mpi || !FF.WritesKnown || !FF.Reaches.empty() || F->isVariadic())
+    return std::nullopt;
+  std::vector<SequenceCall> Out;
+  std::set<const CallExpr *> Made;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Stmt *S : Body->body()) {
+    const CallExpr *CE = bodyCall(S);
+    const FunctionModel *M = CE ? lookupFunction(calleeName(CE)) : nullptr;
+    if (!M)
+      continue;
+    if (!M->isCollective() || M->Cat == Category::OneSided || CE->getBeginLoc().isMacroID())
+      return std::nullopt;
+    auto At = [&](Role R) { return argText(Ctx, Ev, F, argOf(CE, R)); };
+    SequenceCall C{M->Name, File.str(), SM.getExpansionLineNumber(CE->getBeginLoc()),
+                   At(Role::Comm), At(Role::Root), At(Role::Op), At(Role::Count), At(Role::Type)};
+    if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
+      return std::nullopt; // a communicator the caller cannot name
+    Out.push_back(std::move(C));
+    Made.insert(CE);
+  }
+  // Nothing else may communicate, stop or leave early: every MPI call is
+  // one of those above, every return the body's last statement.
+  std::set<const FunctionDecl *> Seen{F};
+  bool Other = anyNode(Body, [&](const Stmt *N) {
+    if (isa<ReturnStmt>(N))
+      return N != Body->body_back();
+    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N))
+      return true;
+    const auto *CE = dyn_cast<CallExpr>(N);
+    if (!CE || Made.count(CE))
+      return false;
+    const FunctionDecl *H = CE->getDirectCallee();
+    if (!H)
+      return true;
+    llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
+    if (isMPIFunctionName(Name) || endsProcess(Name) || Name == "exit" || Name == "_Exit" || Name == "abort" ||
+        Name == "longjmp" || Name == "siglongjmp")
+      return true;
+    return !H->getBuiltinID() && !Effects::isLibrary(H) && mayAct(H, Seen);
+  });
+  if (Other || Out.empty())
+    return std::nullopt;
+  return Out;
+}
