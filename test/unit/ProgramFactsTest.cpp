@@ -198,7 +198,7 @@ TEST(ProgramFacts, CollectiveSequences) {
   // sum: one allreduce on the world; share: a bcast whose root and
   // communicator the caller passes; two: a barrier kept in a variable and
   // another; cond: a barrier under a branch; early: a return before the
-  // barrier; p2p: a send; helper: a static function that communicates;
+  // barrier; p2p: a send; helper: a barrier, then a static function's;
   // mine: a communicator of its own; moved: a root the body changes.
   auto AST = parse("double sum(double x) { double r; MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);"
                    " return r; }"
@@ -210,7 +210,10 @@ TEST(ProgramFacts, CollectiveSequences) {
                    " static void b(void) { MPI_Barrier(MPI_COMM_WORLD); }"
                    " void helper(void) { MPI_Barrier(MPI_COMM_WORLD); b(); }"
                    " MPI_Comm mine; void own(void) { MPI_Barrier(mine); }"
-                   " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }");
+                   " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }"
+                   " void relay(int *v) { share(v, 3, MPI_COMM_WORLD); sum(1.0); }"
+                   " void pass(int *v, int r, MPI_Comm c) { share(v, r, c); }"
+                   " void loop(int n) { MPI_Barrier(MPI_COMM_WORLD); if (n) loop(n - 1); }");
   clang::ASTContext &Ctx = AST->getASTContext();
   Evaluator Ev(Ctx);
   Uniformity Uni(Ctx, Ev);
@@ -230,8 +233,20 @@ TEST(ProgramFacts, CollectiveSequences) {
   EXPECT_EQ(P.collectiveSequence("share")->front().Comm, "param:2");
   ASSERT_TRUE(P.collectiveSequence("two"));
   EXPECT_EQ(P.collectiveSequence("two")->size(), 2u);
-  for (const char *None : {"cond", "early", "p2p", "helper", "own", "b", "unknown"})
+  for (const char *None : {"cond", "early", "p2p", "own", "b", "unknown"})
     EXPECT_EQ(P.collectiveSequence(None), nullptr) << None;
+  // Through this file's helpers, with the arguments the call passes.
+  ASSERT_TRUE(P.collectiveSequence("helper"));
+  EXPECT_EQ(P.collectiveSequence("helper")->size(), 2u); // its own barrier, then b's
+  ASSERT_TRUE(P.collectiveSequence("relay"));
+  ASSERT_EQ(P.collectiveSequence("relay")->size(), 2u);
+  EXPECT_EQ(P.collectiveSequence("relay")->front().Root, "3");
+  EXPECT_EQ(P.collectiveSequence("relay")->front().Comm, "MPI_COMM_WORLD");
+  EXPECT_EQ(P.collectiveSequence("relay")->back().Call, "MPI_Allreduce");
+  ASSERT_TRUE(P.collectiveSequence("pass"));
+  EXPECT_EQ(P.collectiveSequence("pass")->front().Root, "param:1");
+  EXPECT_EQ(P.collectiveSequence("pass")->front().Comm, "param:2");
+  EXPECT_EQ(P.collectiveSequence("loop"), nullptr); // recursive: as many barriers as calls
   ASSERT_TRUE(P.collectiveSequence("moved"));
   EXPECT_EQ(P.collectiveSequence("moved")->front().Root, "?");
   // Through JSON, and not in the fixpoint's first round.

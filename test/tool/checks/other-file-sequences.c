@@ -8,12 +8,14 @@
 // sync_all matches rank 0's own (2); two barriers against sync_twice's two
 // (4); maybe_sync's barrier is under a branch, so its file cannot give a
 // sequence and the runs stay silent although rank 1 makes none (5).
+// Positive through a chain: sync_through's barrier is sync_all's (6).
 // RUN: %ompi-opt --check --checks=collective-sequence %s -- %mpich_cflags -DCASE=1 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=1 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=2 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=3 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=THREE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=4 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=5 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
+// RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=6 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SIX %s
 // NONE-NOT: warning:
 #include <mpi.h>
 
@@ -22,6 +24,7 @@ double global_sum(double x);
 void share(int *v, int root, MPI_Comm c);
 void sync_twice(void);
 void maybe_sync(int rank);
+void sync_through(void);
 
 int main(int argc, char **argv) {
   int rank, v = 0;
@@ -30,7 +33,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 #if CASE == 1
   if (rank == 0)
-    // ONE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE+1]]) as their 1st collective but ranks 1 call MPI_Allreduce (line [[#@LINE+3]], in global_sum, helpers.c line 10): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
+    // ONE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE+1]]) as their 1st collective but ranks 1 call MPI_Allreduce (line [[#@LINE+3]], in global_sum, helpers.c line 11): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
     MPI_Barrier(MPI_COMM_WORLD);
   else
     s = global_sum(1.0);
@@ -41,7 +44,7 @@ int main(int argc, char **argv) {
     sync_all();
 #elif CASE == 3
   if (rank == 0)
-    // THREE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Bcast (line [[#@LINE+1]], in share, helpers.c line 14) (root=0 count=1 type=MPI_INT) as their 1st collective but ranks 1 call it (root=1 count=1 type=MPI_INT) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+    // THREE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Bcast (line [[#@LINE+1]], in share, helpers.c line 15) (root=0 count=1 type=MPI_INT) as their 1st collective but ranks 1 call it (root=1 count=1 type=MPI_INT) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
     share(&v, 0, MPI_COMM_WORLD);
   else
     share(&v, 1, MPI_COMM_WORLD);
@@ -52,13 +55,19 @@ int main(int argc, char **argv) {
   } else {
     sync_twice();
   }
-#else
+#elif CASE == 5
   if (rank == 0)
     MPI_Barrier(MPI_COMM_WORLD);
   else
     maybe_sync(rank);
+#else
+  if (rank == 0)
+    // SIX: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE+1]], in sync_through, helpers.c line 7) as their 1st collective but ranks 1 call MPI_Bcast (line [[#@LINE+3]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
+    sync_through();
+  else
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
 #endif
   MPI_Finalize();
   return (int)s + v;
 }
-// THREE: {{.*}}other-file-sequences.c:[[#@LINE-17]]:5: note: where ranks 1 call MPI_Bcast
+// THREE: {{.*}}other-file-sequences.c:[[#@LINE-23]]:5: note: where ranks 1 call MPI_Bcast

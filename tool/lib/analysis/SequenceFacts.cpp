@@ -93,11 +93,35 @@ std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
 
 } // namespace
 
-std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &Ctx, const Evaluator &Ev,
-                                                                    const FunctionDecl *F, const FunctionFact &FF,
-                                                                    llvm::StringRef File) {
+namespace {
+
+using Sequence = std::optional<std::vector<SequenceCall>>;
+
+/// G's sequence as a call CE of it in F makes it: G's "param:K" become
+/// CE's K-th argument as F names it; none where a communicator then is not
+/// one F's caller can name.
+Sequence substituted(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, const CallExpr *CE,
+                     std::vector<SequenceCall> Seq) {
+  for (SequenceCall &C : Seq) {
+    for (std::string *X : {&C.Comm, &C.Root, &C.Op, &C.Count, &C.Type}) {
+      unsigned K = 0;
+      llvm::StringRef T = *X;
+      if (T.consume_front("param:") && !T.getAsInteger(10, K))
+        *X = K < CE->getNumArgs() ? argText(Ctx, Ev, F, CE->getArg(K)) : "?";
+    }
+    if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
+      return std::nullopt;
+  }
+  return Seq;
+}
+
+/// The collective sequence of F's body (collectiveSequenceOf), following
+/// the calls of this file's functions that have one; Active: the functions
+/// being followed (a recursive call has none).
+Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, llvm::StringRef File,
+                    std::set<const FunctionDecl *> &Active) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
-  if (!Body || !FF.Mpi || !FF.WritesKnown || !FF.Reaches.empty() || F->isVariadic())
+  if (!Body || F->isVariadic() || !Active.insert(F->getCanonicalDecl()).second || Active.size() > 8)
     return std::nullopt;
   std::vector<SequenceCall> Out;
   std::set<const CallExpr *> Made;
@@ -105,13 +129,26 @@ std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &
   for (const Stmt *S : Body->body()) {
     const CallExpr *CE = bodyCall(S);
     const FunctionModel *M = CE ? lookupFunction(calleeName(CE)) : nullptr;
+    if (const FunctionDecl *G = CE && !M ? CE->getDirectCallee() : nullptr; G && G->hasBody()) {
+      const FunctionDecl *Def = nullptr;
+      G->hasBody(Def);
+      if (Sequence Sub = sequenceIn(Ctx, Ev, Def, File, Active)) { // this file's helper
+        Sub = substituted(Ctx, Ev, F, CE, std::move(*Sub));
+        if (!Sub)
+          return std::nullopt;
+        Out.insert(Out.end(), Sub->begin(), Sub->end());
+        Made.insert(CE);
+      }
+      continue;
+    }
     if (!M)
       continue;
     if (!M->isCollective() || M->Cat == Category::OneSided || CE->getBeginLoc().isMacroID())
       return std::nullopt;
     auto At = [&](Role R) { return argText(Ctx, Ev, F, argOf(CE, R)); };
-    SequenceCall C{M->Name, File.str(), SM.getExpansionLineNumber(CE->getBeginLoc()),
-                   At(Role::Comm), At(Role::Root), At(Role::Op), At(Role::Count), At(Role::Type)};
+    SequenceCall C{M->Name,         File.str(),     SM.getExpansionLineNumber(CE->getBeginLoc()),
+                   At(Role::Comm),  At(Role::Root), At(Role::Op),
+                   At(Role::Count), At(Role::Type)};
     if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
       return std::nullopt; // a communicator the caller cannot name
     Out.push_back(std::move(C));
@@ -119,7 +156,7 @@ std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &
   }
   // Nothing else may communicate, stop or leave early: every MPI call is
   // one of those above, every return the body's last statement.
-  std::set<const FunctionDecl *> Seen{F};
+  std::set<const FunctionDecl *> Seen;
   bool Other = anyNode(Body, [&](const Stmt *N) {
     if (isa<ReturnStmt>(N))
       return N != Body->body_back();
@@ -137,7 +174,20 @@ std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &
       return true;
     return !H->getBuiltinID() && !Effects::isLibrary(H) && mayAct(H, Seen);
   });
+  Active.erase(F->getCanonicalDecl());
   if (Other || Out.empty())
     return std::nullopt;
   return Out;
+}
+
+} // namespace
+
+std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &Ctx, const Evaluator &Ev,
+                                                                    const FunctionDecl *F, const FunctionFact &FF,
+                                                                    llvm::StringRef File) {
+  // Every function a call of F may run is this file's, reached directly.
+  if (!FF.Mpi || !FF.WritesKnown || !FF.Reaches.empty())
+    return std::nullopt;
+  std::set<const FunctionDecl *> Active;
+  return sequenceIn(Ctx, Ev, F, File, Active);
 }

@@ -361,8 +361,7 @@ private:
   /// function makes (Relevance::sequenceOf), its arguments taken from CE's.
   void recordSequence(const CallExpr *CE, const SequenceCall &S);
   /// Add the collective Name on Comm to the run's events (record).
-  void pushCollective(const CallExpr *CE, llvm::StringRef Name, const CommId &Comm, std::string Key,
-                      std::string Held);
+  void pushCollective(const CallExpr *CE, llvm::StringRef Name, const CommId &Comm, std::string Key, std::string Held);
   /// Whether E is an element of a handle array that holds the group of
   /// MPI_COMM_WORLD (MPI_Comm_group of the world, in this run).
   bool worldGroup(const Expr *E) { return elemHeld(E) == std::optional<std::string>("#worldgroup"); }

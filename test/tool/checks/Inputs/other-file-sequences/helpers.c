@@ -1,6 +1,7 @@
 // The other file of checks/other-file-sequences.c: helpers whose every MPI
 // call is a collective made in order on every path (their facts carry the
-// sequence), and one whose barrier is under a branch (no sequence).
+// sequence), one that reaches its barrier through another of them, and one
+// whose barrier is under a branch (no sequence).
 #include <mpi.h>
 
 void sync_all(void) { MPI_Barrier(MPI_COMM_WORLD); }
@@ -23,3 +24,5 @@ void maybe_sync(int rank) {
   if (rank == 0)
     MPI_Barrier(MPI_COMM_WORLD);
 }
+
+void sync_through(void) { sync_all(); }
