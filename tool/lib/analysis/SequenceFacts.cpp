@@ -35,6 +35,13 @@ const CallExpr *bodyCall(const Stmt *S) {
   return statementCall(S);
 }
 
+/// Whether a call of the function Name communicates (an MPI call), ends
+/// the process or leaves by a jump, whatever it is given.
+bool communicatesOrLeaves(llvm::StringRef Name) {
+  return isMPIFunctionName(Name) || endsProcess(Name) || Name == "exit" || Name == "_Exit" || Name == "abort" ||
+         Name == "longjmp" || Name == "siglongjmp";
+}
+
 /// Whether a call of G (a function this file defines) may make an MPI call,
 /// end the process or leave by a jump: in it or in what it calls.
 bool mayAct(const FunctionDecl *G, std::set<const FunctionDecl *> &Seen) {
@@ -51,8 +58,7 @@ bool mayAct(const FunctionDecl *G, std::set<const FunctionDecl *> &Seen) {
     if (!H)
       return true; // through a pointer
     llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
-    if (isMPIFunctionName(Name) || endsProcess(Name) || Name == "exit" || Name == "_Exit" || Name == "abort" ||
-        Name == "longjmp" || Name == "siglongjmp")
+    if (communicatesOrLeaves(Name))
       return true;
     return mayAct(H, Seen);
   });
@@ -169,8 +175,7 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
     if (!H)
       return true;
     llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
-    if (isMPIFunctionName(Name) || endsProcess(Name) || Name == "exit" || Name == "_Exit" || Name == "abort" ||
-        Name == "longjmp" || Name == "siglongjmp")
+    if (communicatesOrLeaves(Name))
       return true;
     return !H->getBuiltinID() && !Effects::isLibrary(H) && mayAct(H, Seen);
   });
