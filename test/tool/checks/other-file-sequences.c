@@ -9,6 +9,9 @@
 // (4); maybe_sync's barrier is under a branch, so its file cannot give a
 // sequence and the runs stay silent although rank 1 makes none (5).
 // Positive through a chain: sync_through's barrier is sync_all's (6).
+// message-matching follows the same calls: rank 1 goes on to sync_all's
+// barrier without sending what rank 0 waits for (7); rank 0's sync_all
+// and rank 1's own barrier are one barrier, then the message arrives (8).
 // RUN: %ompi-opt --check --checks=collective-sequence %s -- %mpich_cflags -DCASE=1 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=1 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=ONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=2 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
@@ -16,6 +19,8 @@
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=4 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=5 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // RUN: %ompi-opt --check --whole-program --checks=collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=6 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SIX %s
+// RUN: %ompi-opt --check --whole-program --checks=message-matching %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=7 2>&1 | FileCheck --match-full-lines --implicit-check-not=warning: --check-prefix=SEVEN %s
+// RUN: %ompi-opt --check --whole-program --checks=message-matching,collective-sequence %s %S/Inputs/other-file-sequences/helpers.c -- %mpich_cflags -DCASE=8 2>&1 | FileCheck --allow-empty --implicit-check-not=warning: --check-prefix=NONE %s
 // NONE-NOT: warning:
 #include <mpi.h>
 
@@ -44,9 +49,10 @@ int main(int argc, char **argv) {
     sync_all();
 #elif CASE == 3
   if (rank == 0)
-    // THREE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Bcast (line [[#@LINE+1]], in share, helpers.c line 15) (root=0 count=1 type=MPI_INT) as their 1st collective but ranks 1 call it (root=1 count=1 type=MPI_INT) (line [[#@LINE+3]]): every rank must pass the same root, op and count [ompi-collective-sequence]
+    // THREE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Bcast (line [[#@LINE+1]], in share, helpers.c line 15) (root=0 count=1 type=MPI_INT) as their 1st collective but ranks 1 call it (root=1 count=1 type=MPI_INT) (line [[#@LINE+4]]): every rank must pass the same root, op and count [ompi-collective-sequence]
     share(&v, 0, MPI_COMM_WORLD);
   else
+    // THREE: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: note: where ranks 1 call MPI_Bcast
     share(&v, 1, MPI_COMM_WORLD);
 #elif CASE == 4
   if (rank == 0) {
@@ -60,6 +66,22 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   else
     maybe_sync(rank);
+#elif CASE == 7
+  if (rank == 0)
+    // SEVEN: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, rank 0 waits in MPI_Recv (line [[#@LINE+1]]) for a message from rank 1 with tag 0, but rank 1 goes on to MPI_Barrier (line [[#@LINE+3]]) without sending it: the receive never completes, and MPI_Barrier waits for it [ompi-message-matching]
+    MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  else
+    sync_all();
+#elif CASE == 8
+  if (rank == 0) {
+    sync_all();
+    MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (rank == 1) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  } else {
+    sync_all();
+  }
 #else
   if (rank == 0)
     // SIX: {{.*}}other-file-sequences.c:[[#@LINE+1]]:5: warning: with 2 processes, ranks 0 call MPI_Barrier (line [[#@LINE+1]], in sync_through, helpers.c line 7) as their 1st collective but ranks 1 call MPI_Bcast (line [[#@LINE+3]]): every rank of a communicator must issue the same collectives in the same order [ompi-collective-sequence]
@@ -70,4 +92,3 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return (int)s + v;
 }
-// THREE: {{.*}}other-file-sequences.c:[[#@LINE-23]]:5: note: where ranks 1 call MPI_Bcast

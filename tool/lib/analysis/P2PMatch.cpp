@@ -208,13 +208,13 @@ bool Sim::step(int Rk) {
 /// Every rank still running at the same collective: they all pass it.
 bool Sim::collectives() {
   bool AnyRank = false;
-  const FunctionDecl *Coll = nullptr;
+  const std::string *Coll = nullptr;
   for (int Rk = 0; Rk < N; ++Rk) {
     if (done(Rk))
       continue;
-    if (at(Rk).K != P2PEvent::Collective || (Coll && Coll != at(Rk).Call->getDirectCallee()))
+    if (at(Rk).K != P2PEvent::Collective || (Coll && *Coll != at(Rk).Coll))
       return false; // not all there, or at different collectives (collective-sequence's finding)
-    Coll = at(Rk).Call->getDirectCallee();
+    Coll = &at(Rk).Coll;
     AnyRank = true;
   }
   if (AnyRank)
@@ -258,12 +258,12 @@ std::optional<P2PWait> Sim::waiting(int Rk) const {
 }
 
 void Sim::stuck() {
-  const FunctionDecl *Coll = nullptr;
+  const std::string *Coll = nullptr;
   for (int Rk = 0; Rk < N; ++Rk)
     if (!done(Rk) && at(Rk).K == P2PEvent::Collective) {
-      if (Coll && Coll != at(Rk).Call->getDirectCallee())
+      if (Coll && *Coll != at(Rk).Coll)
         return; // ranks at different collectives: collective-sequence's finding
-      Coll = at(Rk).Call->getDirectCallee();
+      Coll = &at(Rk).Coll;
     }
   for (int Rk = 0; Rk < N; ++Rk) {
     if (done(Rk) || at(Rk).K == P2PEvent::Collective)

@@ -39,6 +39,8 @@ template <typename Fn> void forEachFollowed(CheckContext &C, bool Buffered, Fn F
 }
 
 inline std::string callName(const P2PEvent &E) {
+  if (E.K == P2PEvent::Collective && !E.Coll.empty())
+    return E.Coll;
   const clang::FunctionDecl *F = E.Call->getDirectCallee();
   return F ? F->getName().str() : "the call";
 }

@@ -81,6 +81,7 @@ Flow RankRun::call(const CallExpr *CE) {
       P2PEvent E;
       E.K = P2PEvent::Collective;
       E.Call = cast<CallExpr>(Events.back().Call);
+      E.Coll = Name.str();
       E.Line = Events.back().Line;
       E.Via = Events.back().Via;
       Messages.push_back(E);
@@ -89,8 +90,19 @@ Flow RankRun::call(const CallExpr *CE) {
   }
   const FunctionDecl *F = definedCallee(CE);
   if (const std::vector<SequenceCall> *Seq = F ? nullptr : Rel.sequenceOf(CE)) {
-    for (const SequenceCall &S : *Seq)
+    for (const SequenceCall &S : *Seq) {
+      size_t Before = Events.size();
       recordSequence(CE, S);
+      if (Rel.P2P && Events.size() > Before) {
+        P2PEvent E;
+        E.K = P2PEvent::Collective;
+        E.Call = CE; // another file's function: Coll names the collective
+        E.Coll = S.Call;
+        E.Line = Events.back().Line;
+        E.Via = Events.back().Via;
+        Messages.push_back(E);
+      }
+    }
     return Flow::Normal;
   }
   if (!F)

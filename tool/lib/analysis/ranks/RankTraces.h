@@ -111,6 +111,10 @@ struct P2PEvent {
   bool Sync = false;             ///< the send completes only once received (MPI_Ssend, MPI_Issend)
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
   const clang::CallExpr *Call = nullptr;
+  /// Collective: the MPI function ("MPI_Barrier"); Call calls it, or calls
+  /// another file's function whose collective sequence holds it
+  /// (FunctionFact::Sequence).
+  std::string Coll;
   unsigned Line = 0;
   unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
   struct Side {

@@ -70,6 +70,7 @@ static void traceRuns(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni, Relevance
 
 std::vector<P2PTraces> ompi::p2pTraces(ASTContext &Ctx, Evaluator &Ev, Uniformity &Uni) {
   Relevance Rel(Relevance::PointToPoint);
+  Rel.Program = Ev.options().Program.get();
   std::vector<P2PTraces> Out;
   for (const FunctionDecl *F : entries(Ctx, Rel))
     if (F->isMain()) // a whole program only: a library's callers may send what it receives

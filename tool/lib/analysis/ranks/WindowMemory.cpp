@@ -157,6 +157,7 @@ void RankRun::barrier(const CallExpr *CE) {
   P2PEvent E;
   E.K = P2PEvent::Collective;
   E.Call = CE;
+  E.Coll = calleeName(CE).str();
   E.Line = line(CE->getBeginLoc());
   E.Via = viaLine();
   Messages.push_back(E);
