@@ -213,7 +213,8 @@ TEST(ProgramFacts, CollectiveSequences) {
                    " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }"
                    " void relay(int *v) { share(v, 3, MPI_COMM_WORLD); sum(1.0); }"
                    " void pass(int *v, int r, MPI_Comm c) { share(v, r, c); }"
-                   " void loop(int n) { MPI_Barrier(MPI_COMM_WORLD); if (n) loop(n - 1); }");
+                   " void loop(int n) { MPI_Barrier(MPI_COMM_WORLD); if (n) loop(n - 1); }"
+                   " int ret(MPI_Comm c) { return MPI_Barrier(c); }");
   clang::ASTContext &Ctx = AST->getASTContext();
   Evaluator Ev(Ctx);
   Uniformity Uni(Ctx, Ev);
@@ -247,6 +248,8 @@ TEST(ProgramFacts, CollectiveSequences) {
   EXPECT_EQ(P.collectiveSequence("pass")->front().Root, "param:1");
   EXPECT_EQ(P.collectiveSequence("pass")->front().Comm, "param:2");
   EXPECT_EQ(P.collectiveSequence("loop"), nullptr); // recursive: as many barriers as calls
+  ASSERT_TRUE(P.collectiveSequence("ret"));         // the last statement returns the collective's result
+  EXPECT_EQ(P.collectiveSequence("ret")->front().Comm, "param:0");
   ASSERT_TRUE(P.collectiveSequence("moved"));
   EXPECT_EQ(P.collectiveSequence("moved")->front().Root, "?");
   // Through JSON, and not in the fixpoint's first round.

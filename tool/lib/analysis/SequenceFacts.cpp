@@ -17,6 +17,7 @@
 #include "support/AST.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLExtras.h"
 #include <set>
@@ -27,8 +28,10 @@ using namespace ompi;
 namespace {
 
 /// The call a statement of a function's body makes as a whole: f(...);
-/// x = f(...); (void)f(...) (statementCall), or T x = f(...).
+/// x = f(...); (void)f(...) (statementCall), T x = f(...), or return f(...).
 const CallExpr *bodyCall(const Stmt *S) {
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    return R->getRetValue() ? dyn_cast<CallExpr>(R->getRetValue()->IgnoreParenCasts()) : nullptr;
   if (const auto *D = dyn_cast<DeclStmt>(S); D && D->isSingleDecl())
     if (const auto *V = dyn_cast<VarDecl>(D->getSingleDecl()); V && V->getInit())
       return dyn_cast<CallExpr>(V->getInit()->IgnoreParenCasts());
@@ -49,7 +52,7 @@ bool mayAct(const FunctionDecl *G, std::set<const FunctionDecl *> &Seen) {
   if (!G->hasBody(Def) || !Seen.insert(Def).second)
     return false;
   return anyNode(Def->getBody(), [&](const Stmt *N) {
-    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N))
+    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N) || isa<CXXThrowExpr>(N))
       return true;
     const auto *CE = dyn_cast<CallExpr>(N);
     if (!CE)
@@ -166,7 +169,7 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
   bool Other = anyNode(Body, [&](const Stmt *N) {
     if (isa<ReturnStmt>(N))
       return N != Body->body_back();
-    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N))
+    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N) || isa<CXXThrowExpr>(N))
       return true;
     const auto *CE = dyn_cast<CallExpr>(N);
     if (!CE || Made.count(CE))
