@@ -83,8 +83,9 @@ bool changes(const Stmt *Body, const ParmVarDecl *P) {
 }
 
 /// An argument as SequenceCall holds it: "param:N", a predefined handle's
-/// spelling, an integer constant, or "?".
-std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, const Expr *E) {
+/// spelling, an integer constant (for an Integer argument: a root or count,
+/// as the runs take their values; handles only by spelling), or "?".
+std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, const Expr *E, bool Integer) {
   if (!E)
     return "";
   const Expr *X = E->IgnoreParenImpCasts();
@@ -95,7 +96,7 @@ std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
   if (std::optional<std::string> H = Ev.spelledHandle(E); H && lookupHandle(*H))
     return *H;
   Expr::EvalResult R;
-  if (!X->isValueDependent() && X->EvaluateAsInt(R, Ctx))
+  if (Integer && !X->isValueDependent() && X->EvaluateAsInt(R, Ctx))
     return std::to_string(R.Val.getInt().getExtValue());
   return "?";
 }
@@ -116,7 +117,7 @@ Sequence substituted(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F
       unsigned K = 0;
       llvm::StringRef T = *X;
       if (T.consume_front("param:") && !T.getAsInteger(10, K))
-        *X = K < CE->getNumArgs() ? argText(Ctx, Ev, F, CE->getArg(K)) : "?";
+        *X = K < CE->getNumArgs() ? argText(Ctx, Ev, F, CE->getArg(K), X == &C.Root || X == &C.Count) : "?";
     }
     if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
       return std::nullopt;
@@ -154,7 +155,7 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
       continue;
     if (!M->isCollective() || M->Cat == Category::OneSided || CE->getBeginLoc().isMacroID())
       return std::nullopt;
-    auto At = [&](Role R) { return argText(Ctx, Ev, F, argOf(CE, R)); };
+    auto At = [&](Role R) { return argText(Ctx, Ev, F, argOf(CE, R), R == Role::Root || R == Role::Count); };
     SequenceCall C{M->Name,         File.str(),     SM.getExpansionLineNumber(CE->getBeginLoc()),
                    At(Role::Comm),  At(Role::Root), At(Role::Op),
                    At(Role::Count), At(Role::Type)};
