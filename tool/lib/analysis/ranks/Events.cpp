@@ -347,25 +347,21 @@ void RankRun::record(const CallExpr *CE) {
       return;
   } else if (M) {
     if (auto I = M->find(Role::Comm); I && *I < CE->getNumArgs()) {
-      if (auto H = commValue(CE->getArg(*I))) { // the communicator this rank's variable holds
-        Comm = llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
-        if (const VarDecl *V = namedVar(CE->getArg(*I)); V && MadeInto.count(V))
-          Held = llvm::formatv(", on {0}, which '{1}' holds there", *H, V->getName()).str();
-      } else
-        Comm = Ev.commId(CE->getArg(*I), frame().F, CE);
+      bool FromRun = false;
+      Comm = commOf(CE->getArg(*I), CE, &FromRun);
+      if (const VarDecl *V = namedVar(CE->getArg(*I)); V && MadeInto.count(V) && FromRun)
+        Held = llvm::formatv(", on {0}, which '{1}' holds there", Comm.Key, V->getName()).str();
     }
     auto arg = [&](Role R) { return argOf(CE, M, R); };
-    if (const Expr *Root = arg(Role::Root)) {
-      auto V = value(Root);
-      Key += " root=" + (V ? std::to_string(*V) : std::string("?"));
-    }
-    if (const Expr *Op = arg(Role::Op))
-      Key += " op=" + handle(Op).value_or("?");
-    const Expr *Count = arg(Role::Count), *Type = arg(Role::Type);
-    if (auto T = Type ? handle(Type) : std::nullopt; Count && T) {
-      auto V = value(Count);
-      Key += " count=" + (V ? std::to_string(*V) : std::string("?")) + " type=" + *T;
-    }
+    auto number = [&](const Expr *E) -> std::optional<std::string> {
+      if (!E)
+        return std::nullopt;
+      auto V = value(E);
+      return V ? std::to_string(*V) : std::string("?");
+    };
+    const Expr *Op = arg(Role::Op), *Type = arg(Role::Type);
+    Key = collectiveKey(Name, number(arg(Role::Root)), Op ? handle(Op).value_or("?") : std::optional<std::string>(),
+                        number(arg(Role::Count)), Type ? handle(Type) : std::nullopt);
   }
   pushCollective(CE, Name, Comm, std::move(Key), std::move(Held));
 }
@@ -391,6 +387,39 @@ void RankRun::pushCollective(const CallExpr *CE, llvm::StringRef Name, const Com
     Events.push_back({Site, line(CE->getBeginLoc()), line(Site->getBeginLoc()), CE, Key, Held});
   else
     Events.push_back({CE, line(CE->getBeginLoc()), 0, CE, Key, Held});
+  if (Rel.P2P) { // the point-to-point runs see where every rank waits for the others
+    P2PEvent E;
+    E.K = P2PEvent::Collective;
+    E.Call = CE; // for a collective sequence, the call of another file's function
+    E.Coll = Name.str();
+    E.Line = Events.back().Line;
+    E.Via = Events.back().Via;
+    Messages.push_back(E);
+  }
+}
+
+/// The key two ranks' collectives must share: "MPI_Bcast root=0 count=1
+/// type=MPI_INT", a part for each argument the call has ("?" where its
+/// value is not known), count and type only where the type is known.
+std::string RankRun::collectiveKey(llvm::StringRef Name, std::optional<std::string> Root, std::optional<std::string> Op,
+                                   std::optional<std::string> Count, std::optional<std::string> Type) {
+  std::string Key = Name.str();
+  if (Root)
+    Key += " root=" + *Root;
+  if (Op)
+    Key += " op=" + *Op;
+  if (Count && Type)
+    Key += " count=" + *Count + " type=" + *Type;
+  return Key;
+}
+
+CommId RankRun::commOf(const Expr *E, const CallExpr *CE, bool *Held) {
+  std::optional<std::string> H = commValue(E); // the communicator this rank's variable holds
+  if (Held)
+    *Held = H.has_value();
+  if (!H)
+    return Ev.commId(E, frame().F, CE);
+  return llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
 }
 
 void RankRun::recordSequence(const CallExpr *CE, const SequenceCall &S) {
@@ -400,36 +429,26 @@ void RankRun::recordSequence(const CallExpr *CE, const SequenceCall &S) {
       return nullptr;
     return CE->getArg(N);
   };
-  auto number = [&](const std::string &T) {
-    if (!llvm::StringRef(T).starts_with("param:"))
-      return T;
+  auto number = [&](const std::string &T) -> std::optional<std::string> {
+    if (T.empty() || !llvm::StringRef(T).starts_with("param:"))
+      return T.empty() ? std::nullopt : std::optional<std::string>(T);
     auto V = param(T) ? value(param(T)) : std::nullopt;
     return V ? std::to_string(*V) : std::string("?");
   };
   auto named = [&](const std::string &T) -> std::optional<std::string> {
     if (!llvm::StringRef(T).starts_with("param:"))
-      return T == "?" ? std::nullopt : std::optional<std::string>(T);
+      return T.empty() || T == "?" ? std::nullopt : std::optional<std::string>(T);
     return param(T) ? handle(param(T)) : std::nullopt;
   };
-  std::string Key = S.Call;
-  if (!S.Root.empty())
-    Key += " root=" + number(S.Root);
-  if (!S.Op.empty())
-    Key += " op=" + named(S.Op).value_or("?");
-  if (auto T = S.Type.empty() ? std::nullopt : named(S.Type); T && !S.Count.empty())
-    Key += " count=" + number(S.Count) + " type=" + *T;
   CommId Comm{CommId::Predefined, mpi::MPI_COMM_WORLD.str()};
-  if (const Expr *C = param(S.Comm)) {
-    if (auto H = commValue(C))
-      Comm = llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
-    else
-      Comm = Ev.commId(C, frame().F, CE);
-  } else if (S.Comm != mpi::MPI_COMM_WORLD) {
+  if (const Expr *C = param(S.Comm))
+    Comm = commOf(C, CE);
+  else if (S.Comm != mpi::MPI_COMM_WORLD)
     throw Undecided{llvm::formatv("the communicator of {0} in {1} (line {2}) is not known", S.Call, calleeName(CE),
                                   line(CE->getBeginLoc()))
                         .str()};
-  }
-  pushCollective(CE, S.Call, Comm, std::move(Key),
+  std::optional<std::string> Op = S.Op.empty() ? std::nullopt : std::optional<std::string>(named(S.Op).value_or("?"));
+  pushCollective(CE, S.Call, Comm, collectiveKey(S.Call, number(S.Root), Op, number(S.Count), named(S.Type)),
                  llvm::formatv(", in {0}, {1} line {2}", calleeName(CE), S.File, S.Line).str());
 }
 

@@ -75,34 +75,13 @@ Flow RankRun::call(const CallExpr *CE) {
     return Flow::Normal;
   }
   if (isCollectiveCall(CE)) {
-    size_t Before = Events.size();
     record(CE);
-    if (Rel.P2P && Events.size() > Before) {
-      P2PEvent E;
-      E.K = P2PEvent::Collective;
-      E.Call = cast<CallExpr>(Events.back().Call);
-      E.Coll = Name.str();
-      E.Line = Events.back().Line;
-      E.Via = Events.back().Via;
-      Messages.push_back(E);
-    }
     return Flow::Normal;
   }
   const FunctionDecl *F = definedCallee(CE);
   if (const std::vector<SequenceCall> *Seq = F ? nullptr : Rel.sequenceOf(CE)) {
-    for (const SequenceCall &S : *Seq) {
-      size_t Before = Events.size();
+    for (const SequenceCall &S : *Seq)
       recordSequence(CE, S);
-      if (Rel.P2P && Events.size() > Before) {
-        P2PEvent E;
-        E.K = P2PEvent::Collective;
-        E.Call = CE; // another file's function: Coll names the collective
-        E.Coll = S.Call;
-        E.Line = Events.back().Line;
-        E.Via = Events.back().Via;
-        Messages.push_back(E);
-      }
-    }
     return Flow::Normal;
   }
   if (!F)

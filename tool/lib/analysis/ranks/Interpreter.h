@@ -360,7 +360,13 @@ private:
   /// Record one collective of the sequence a call CE of another file's
   /// function makes (Relevance::sequenceOf), its arguments taken from CE's.
   void recordSequence(const CallExpr *CE, const SequenceCall &S);
-  /// Add the collective Name on Comm to the run's events (record).
+  /// The communicator E names at CE: the one this rank's variable holds
+  /// (Held: whether it was that), else the evaluator's identity of it.
+  CommId commOf(const Expr *E, const CallExpr *CE, bool *Held = nullptr);
+  static std::string collectiveKey(llvm::StringRef Name, std::optional<std::string> Root, std::optional<std::string> Op,
+                                   std::optional<std::string> Count, std::optional<std::string> Type);
+  /// Add the collective Name on Comm to the run's events (record), and with
+  /// Rel.P2P to its messages.
   void pushCollective(const CallExpr *CE, llvm::StringRef Name, const CommId &Comm, std::string Key, std::string Held);
   /// Whether E is an element of a handle array that holds the group of
   /// MPI_COMM_WORLD (MPI_Comm_group of the world, in this run).
