@@ -20,6 +20,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include <set>
 
 using namespace clang;
@@ -45,26 +46,31 @@ bool communicatesOrLeaves(llvm::StringRef Name) {
          Name == "longjmp" || Name == "siglongjmp";
 }
 
+bool actsAt(const Stmt *N, std::set<const FunctionDecl *> &Seen, bool TrustLibrary);
+
 /// Whether a call of G (a function this file defines) may make an MPI call,
 /// end the process or leave by a jump: in it or in what it calls.
 bool mayAct(const FunctionDecl *G, std::set<const FunctionDecl *> &Seen) {
   const FunctionDecl *Def = nullptr;
   if (!G->hasBody(Def) || !Seen.insert(Def).second)
     return false;
-  return anyNode(Def->getBody(), [&](const Stmt *N) {
-    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N) || isa<CXXThrowExpr>(N))
-      return true;
-    const auto *CE = dyn_cast<CallExpr>(N);
-    if (!CE)
-      return false;
-    const FunctionDecl *H = CE->getDirectCallee();
-    if (!H)
-      return true; // through a pointer
-    llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
-    if (communicatesOrLeaves(Name))
-      return true;
-    return mayAct(H, Seen);
-  });
+  return anyNode(Def->getBody(), [&](const Stmt *N) { return actsAt(N, Seen, false); });
+}
+
+/// Whether the node N jumps, throws, or is a call that may make an MPI call,
+/// end the process or leave by a jump (through a pointer: may). With
+/// TrustLibrary, a library function or builtin is taken to do none of these
+/// unless by its name; otherwise an inline body of one is followed too.
+bool actsAt(const Stmt *N, std::set<const FunctionDecl *> &Seen, bool TrustLibrary) {
+  if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N) || isa<CXXThrowExpr>(N))
+    return true;
+  const auto *CE = dyn_cast<CallExpr>(N);
+  if (!CE)
+    return false;
+  const FunctionDecl *H = CE->getDirectCallee();
+  if (!H || communicatesOrLeaves(H->getIdentifier() ? H->getName() : ""))
+    return true;
+  return !(TrustLibrary && (H->getBuiltinID() || Effects::isLibrary(H))) && mayAct(H, Seen);
 }
 
 /// Whether the body writes the parameter P or takes its address.
@@ -101,10 +107,6 @@ std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
   return "?";
 }
 
-} // namespace
-
-namespace {
-
 using Sequence = std::optional<std::vector<SequenceCall>>;
 
 /// G's sequence as a call CE of it in F makes it: G's "param:K" become
@@ -131,8 +133,9 @@ Sequence substituted(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F
 Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, llvm::StringRef File,
                     std::set<const FunctionDecl *> &Active) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
-  if (!Body || F->isVariadic() || !Active.insert(F->getCanonicalDecl()).second || Active.size() > 8)
+  if (!Body || F->isVariadic() || Active.size() >= 8 || !Active.insert(F->getCanonicalDecl()).second)
     return std::nullopt;
+  auto Leave = llvm::make_scope_exit([&] { Active.erase(F->getCanonicalDecl()); });
   std::vector<SequenceCall> Out;
   std::set<const CallExpr *> Made;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -170,20 +173,9 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
   bool Other = anyNode(Body, [&](const Stmt *N) {
     if (isa<ReturnStmt>(N))
       return N != Body->body_back();
-    if (isa<GotoStmt>(N) || isa<IndirectGotoStmt>(N) || isa<CXXThrowExpr>(N))
-      return true;
     const auto *CE = dyn_cast<CallExpr>(N);
-    if (!CE || Made.count(CE))
-      return false;
-    const FunctionDecl *H = CE->getDirectCallee();
-    if (!H)
-      return true;
-    llvm::StringRef Name = H->getIdentifier() ? H->getName() : "";
-    if (communicatesOrLeaves(Name))
-      return true;
-    return !H->getBuiltinID() && !Effects::isLibrary(H) && mayAct(H, Seen);
+    return !(CE && Made.count(CE)) && actsAt(N, Seen, true);
   });
-  Active.erase(F->getCanonicalDecl());
   if (Other || Out.empty())
     return std::nullopt;
   return Out;
