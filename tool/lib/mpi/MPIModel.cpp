@@ -923,26 +923,25 @@ bool ompi::needsCartesianTopology(llvm::StringRef Name) {
 
 bool ompi::finalizesMPI(llvm::StringRef Name) { return Name == "MPI_Finalize" || Name == "PMPI_Finalize"; }
 
+/// The thread levels and their spellings, in order (threadLevelOf and
+/// threadLevelName read the one table).
+static const std::pair<ThreadLevel, llvm::StringLiteral> ThreadLevels[] = {
+    {ThreadLevel::Single, "MPI_THREAD_SINGLE"},
+    {ThreadLevel::Funneled, "MPI_THREAD_FUNNELED"},
+    {ThreadLevel::Serialized, "MPI_THREAD_SERIALIZED"},
+    {ThreadLevel::Multiple, "MPI_THREAD_MULTIPLE"}};
+
 std::optional<ThreadLevel> ompi::threadLevelOf(llvm::StringRef Handle) {
-  return llvm::StringSwitch<std::optional<ThreadLevel>>(Handle)
-      .Case("MPI_THREAD_SINGLE", ThreadLevel::Single)
-      .Case("MPI_THREAD_FUNNELED", ThreadLevel::Funneled)
-      .Case("MPI_THREAD_SERIALIZED", ThreadLevel::Serialized)
-      .Case("MPI_THREAD_MULTIPLE", ThreadLevel::Multiple)
-      .Default(std::nullopt);
+  for (const auto &[L, Name] : ThreadLevels)
+    if (Handle == Name)
+      return L;
+  return std::nullopt;
 }
 
 llvm::StringRef ompi::threadLevelName(ThreadLevel L) {
-  switch (L) {
-  case ThreadLevel::Single:
-    return "MPI_THREAD_SINGLE";
-  case ThreadLevel::Funneled:
-    return "MPI_THREAD_FUNNELED";
-  case ThreadLevel::Serialized:
-    return "MPI_THREAD_SERIALIZED";
-  case ThreadLevel::Multiple:
-    return "MPI_THREAD_MULTIPLE";
-  }
+  for (const auto &[K, Name] : ThreadLevels)
+    if (K == L)
+      return Name;
   return "";
 }
 
