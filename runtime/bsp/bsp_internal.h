@@ -152,6 +152,7 @@ typedef struct {
   uint32_t first_pop; /* sequence number of the first popped registration, or 0 */
   uint32_t ntagset;   /* bsp_set_tagsize calls this superstep */
   uint32_t taghash;   /* of the values they set, in call order */
+  uint32_t partners;  /* the processes the sender has a stream for (the adaptive sync's density) */
 } mpiopt_bsp_hdr;
 enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 #define MPIOPT_BSP_F_INLINE 1u  /* the stream follows the header in the block */
@@ -164,7 +165,7 @@ enum { MPIOPT_BSP_VOTE_SYNC = 1, MPIOPT_BSP_VOTE_END = 2 };
 /* Exchange algorithms for the part of a superstep that is not inline. */
 enum { MPIOPT_BSP_EX_AUTO, MPIOPT_BSP_EX_MSG, MPIOPT_BSP_EX_RMA, MPIOPT_BSP_EX_BULK };
 /* How the headers of a sync travel. */
-enum { MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE, MPIOPT_BSP_SYNC_CENSUS };
+enum { MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE, MPIOPT_BSP_SYNC_CENSUS, MPIOPT_BSP_SYNC_ADAPTIVE };
 
 typedef struct {
   const char *msg_tag;
@@ -245,6 +246,7 @@ typedef struct {
   size_t nbulk, capbulk;
   size_t nbulkget;           /* this superstep's bulk gets */
   int sync;                  /* MPIOPT_BSP_SYNC_* (MPIOPT_BSP_SYNC) */
+  uint64_t edges;            /* adaptive sync: the pairs with a stream at the last sync (agreed) */
   unsigned char *sparse_got; /* [p] scratch of the sparse sync */
   MPI_Win win;               /* dynamic window over every registration (one-sided only) */
   int have_win;

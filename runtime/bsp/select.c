@@ -45,14 +45,23 @@
  *                            plus one small non-blocking allreduce (NBX)
  *   census    sync_census.c  blocks to the processes with a stream only,
  *                            plus one allreduce of p counts and the
- *                            agreement, then blocking receives (no polling)
- *   auto      (default)      alltoall: sparse is not yet measured where it
- *                            should win (16 processes and more; DEVELOPERS.md,
- *                            Machines); at 2 processes the all-to-all is one
- *                            exchange and wins */
-static const char *const syncs[] = {"auto", "alltoall", "sparse", "census"};
+ *                            agreement, then receives from any source all
+ *                            posted at once (no polling)
+ *   adaptive  sync.c         census while the last sync's streams were
+ *                            sparse, the all-to-all when they were dense
+ *   auto      (default)      adaptive under SMPI from AUTO_ADAPTIVE_P
+ *                            processes (simulated: the census's empty
+ *                            superstep 0.2-0.35x the all-to-all's at 32 and
+ *                            64, but 2.3x with 15 partners at 16); alltoall
+ *                            otherwise: neither sparse nor census is
+ *                            measured where it should win on a machine
+ *                            (16 processes and more; DEVELOPERS.md,
+ *                            Machines); at 2 processes the all-to-all is
+ *                            one exchange and wins */
+#define AUTO_ADAPTIVE_P 32
+static const char *const syncs[] = {"auto", "alltoall", "sparse", "census", "adaptive"};
 static const int sync_ids[] = {MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_ALLTOALL, MPIOPT_BSP_SYNC_SPARSE,
-                               MPIOPT_BSP_SYNC_CENSUS};
+                               MPIOPT_BSP_SYNC_CENSUS, MPIOPT_BSP_SYNC_ADAPTIVE};
 
 /* MPIOPT_BSP_EXCHANGE's values, in the order of their ids. */
 static const char *const exchanges[] = {"auto", "msg", "rma", "bulk"};
@@ -71,7 +80,8 @@ void mpiopt_bsp_select_init(void) {
   mode[1] = env_bytes("MPIOPT_BSP_RMA_MIN");
   mode[2] = env_bytes("MPIOPT_BSP_RMA_MAX");
   mode[3] = env_bytes("MPIOPT_BSP_BULK_MIN");
-  mode[4] = sync_ids[mpiopt_env_choice("MPIOPT_BSP_SYNC", syncs, 4, 0)];
+  int sync = mpiopt_env_choice("MPIOPT_BSP_SYNC", syncs, 5, 0);
+  mode[4] = sync == 0 && MPIOPT_SMPI && G.p >= AUTO_ADAPTIVE_P ? MPIOPT_BSP_SYNC_ADAPTIVE : sync_ids[sync];
   /* Window creation is collective, and both sides of a transfer must agree
    * on its path: process 0's choice counts. */
   MPI_Bcast(mode, 5, MPI_LONG, 0, G.comm);

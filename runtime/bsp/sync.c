@@ -191,6 +191,29 @@ static void land_puts(int bulk_in) {
   if (rmaput && !as_msgs) mpiopt_bsp_rma_run(1); /* no order to keep between one-sided puts and the rest */
 }
 
+/* The adaptive sync (MPIOPT_BSP_SYNC=adaptive, auto under SMPI from
+ * ADAPTIVE_MIN_P processes) takes the census while the last sync's pairs
+ * with a stream averaged at most p / ADAPTIVE_DENSE per process, and the
+ * all-to-all above that. In simulation (64 processes, host-timed
+ * computation charged, one run) the census costs 0.35x the all-to-all with no
+ * stream, 0.73x with 16 partners per process, 1.05x with 32 and 2.4x with
+ * 63; communication alone it wins at every density from 32 processes and
+ * loses from 1 partner at 16 (docs/simulation.md). Every process counts the
+ * same pairs: the census's allreduce sums them, and each all-to-all block's
+ * header carries its sender's count. */
+#define ADAPTIVE_DENSE 4
+
+static void exchange_blocks(const mpiopt_bsp_hdr *mine) {
+  const int p = G.p;
+  int census = G.sync == MPIOPT_BSP_SYNC_CENSUS ||
+               (G.sync == MPIOPT_BSP_SYNC_ADAPTIVE && G.edges * ADAPTIVE_DENSE <= (uint64_t)p * (uint64_t)p);
+  if (G.sync == MPIOPT_BSP_SYNC_SPARSE ? mpiopt_bsp_sparse_blocks(mine) : census && mpiopt_bsp_census_blocks(mine))
+    return; /* the census set G.edges */
+  MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
+  G.edges = 0;
+  for (int q = 0; q < p; q++) G.edges += ((const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block))->partners;
+}
+
 void mpiopt_bsp_exchange(uint32_t vote) {
   const int p = G.p, me = G.pid;
   /* hp transfers: read their sources now. */
@@ -202,7 +225,9 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   int sending = 0; /* streams to send that do not fit inline */
   mpiopt_bsp_hdr mine = {vote, G.rma_flags | (G.wildpops ? MPIOPT_BSP_F_WILDPOP : 0u), (uint32_t)G.npushed,
                          (uint32_t)G.npopped, G.pophash, G.tagsize_next, 0, G.superstep,
-                         G.npopped && G.popped[0] >= 0 ? G.regs[G.popped[0]].seq : 0u, G.ntagset, G.taghash};
+                         G.npopped && G.popped[0] >= 0 ? G.regs[G.popped[0]].seq : 0u, G.ntagset, G.taghash, 0};
+  for (int q = 0; q < p; q++)
+    mine.partners += q != me && G.out[q].len;
   for (int q = 0; q < p; q++) {
     char *blk = G.a2a_send + (size_t)q * G.block;
     mpiopt_bsp_hdr h = mine;
@@ -218,10 +243,8 @@ void mpiopt_bsp_exchange(uint32_t vote) {
   }
   if (p == 1)
     memcpy(G.a2a_recv, G.a2a_send, G.block);
-  else if (!(G.sync == MPIOPT_BSP_SYNC_SPARSE   ? mpiopt_bsp_sparse_blocks(&mine)
-              : G.sync == MPIOPT_BSP_SYNC_CENSUS ? mpiopt_bsp_census_blocks(&mine)
-                                                 : 0))
-    MPI_Alltoall(G.a2a_send, (int)G.block, MPI_BYTE, G.a2a_recv, (int)G.block, MPI_BYTE, G.comm);
+  else
+    exchange_blocks(&mine);
   int wild = 0; /* NULL pops somewhere: checked when they are resolved */
   for (int q = 0; q < p; q++)
     wild |= ((const mpiopt_bsp_hdr *)(G.a2a_recv + (size_t)q * G.block))->flags & MPIOPT_BSP_F_WILDPOP;
