@@ -9,13 +9,16 @@
 // the k-th epoch is the same on every rank), or calls of shared lock
 // epochs (MPI_LOCK_SHARED, MPI_Win_lock_all) in a file with no other
 // synchronisation between ranks (no collective but the windows' own calls,
-// no point-to-point call), which may then run at the same time. The
+// no point-to-point call), which may then run at the same time, or one
+// rank's calls to one target in one lock or access epoch with no unlock or
+// flush between them (calls with a request left out). The
 // standard makes such conflicting accesses erroneous: the bytes' value is
 // undefined.
 //
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 #include "checks/P2PText.h"
+#include "mpi/CallModel.h"
 #include "mpi/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -69,6 +72,10 @@ struct Op {
   /// lock epoch before the unlock or flush that completes it (INT_MAX: none
   /// does in the run).
   int Barriers = 0, Done = INT_MAX;
+  /// Its place in the rank's run, and the place of the first call after it
+  /// that completes it at least at the origin (an unlock or flush of its
+  /// target, flush_local included; INT_MAX: none does in the run).
+  int Seq = 0, Flushed = INT_MAX;
 };
 
 /// Whether the file synchronises ranks other than through windows' calls
@@ -141,15 +148,20 @@ struct EpochState {
 /// target (all targets for MPI_Win_unlock_all and MPI_Win_flush_all) that
 /// no earlier one completed: their Done is the barriers passed so far.
 /// MPI_Win_flush_local completes them at the origin only.
-void completeLocks(const P2PEvent &E, int Barriers, std::vector<Op> &Out, size_t First) {
+void completeLocks(const P2PEvent &E, int Barriers, int Seq, std::vector<Op> &Out, size_t First) {
   llvm::StringRef Fn = E.WinEvent.Function;
-  bool All = E.WinEvent.K == HandleEvent::UnlockAll || Fn == mpi::MPI_Win_flush_all;
-  if (!All && E.WinEvent.K != HandleEvent::Unlock && Fn != mpi::MPI_Win_flush)
+  bool Local = Fn == mpi::MPI_Win_flush_local || Fn == mpi::MPI_Win_flush_local_all;
+  bool All =
+      E.WinEvent.K == HandleEvent::UnlockAll || Fn == mpi::MPI_Win_flush_all || Fn == mpi::MPI_Win_flush_local_all;
+  if (!All && !Local && E.WinEvent.K != HandleEvent::Unlock && Fn != mpi::MPI_Win_flush)
     return;
   std::optional<int64_t> Target = E.S.Peer; // not known: taken as every target (fewer calls judged concurrent)
   for (size_t I = First; I < Out.size(); ++I)
-    if (Out[I].K == Epoch::Lock && Out[I].Done == INT_MAX && (All || !Target || Out[I].Target == *Target))
-      Out[I].Done = Barriers;
+    if (Out[I].K == Epoch::Lock && (All || !Target || Out[I].Target == *Target)) {
+      if (Out[I].Done == INT_MAX && !Local)
+        Out[I].Done = Barriers;
+      Out[I].Flushed = std::min(Out[I].Flushed, Seq);
+    }
 }
 
 /// Window W's RMA calls and loads and stores of its memory in one rank's
@@ -158,19 +170,21 @@ void completeLocks(const P2PEvent &E, int Barriers, std::vector<Op> &Out, size_t
 void opsOf(CheckContext &C, const std::vector<P2PEvent> &Run, int Rank, const VarDecl *W,
            const std::vector<std::optional<int64_t>> &Units, std::vector<Op> &Out) {
   EpochState S;
-  int Barriers = 0;
+  int Barriers = 0, Seq = 0;
   size_t First = Out.size();
   for (const P2PEvent &E : Run) {
+    ++Seq;
     if (E.K == P2PEvent::Collective)
       ++Barriers;
     if (E.Win != W || (E.K != P2PEvent::Window && E.K != P2PEvent::Local))
       continue;
     if (E.K == P2PEvent::Window && S.step(E)) {
-      completeLocks(E, Barriers, Out, First);
+      completeLocks(E, Barriers, Seq, Out, First);
       continue;
     }
     Op O;
     O.Rank = Rank;
+    O.Seq = Seq;
     O.E = &E;
     O.Fences = S.Fences;
     O.Barriers = Barriers;
@@ -256,6 +270,26 @@ bool togetherLocal(const Op &L, const Op &R, bool Synced, bool Pscw) {
   return false;
 }
 
+/// Whether a call of a request (MPI_Rput, MPI_Rget, ...): its wait, which
+/// the runs do not record, may complete it.
+bool requestBased(const Op &O) {
+  const FunctionModel *M = O.E->Call ? modelOf(O.E->Call) : nullptr;
+  return !M || M->find(Role::Request);
+}
+
+/// Whether one rank's calls A and then B (by Seq) lie in one lock or
+/// access epoch with nothing between them that completes A: the standard
+/// does not order them (only accumulates are ordered among themselves, so
+/// two atomic accesses do not conflict here), and until A completes at the
+/// target, another access of the bytes A updates has an undefined outcome.
+bool oneEpoch(const Op &A, const Op &B) {
+  const Op &First = A.Seq < B.Seq ? A : B, &Second = A.Seq < B.Seq ? B : A;
+  if (A.Number != B.Number || First.Flushed < Second.Seq || requestBased(A) || requestBased(B))
+    return false;
+  Access X = accessOf(*A.E), Y = accessOf(*B.E);
+  return !(atomic(X) && atomic(Y));
+}
+
 /// Whether A and B may run at the same time: the same fence epoch, shared
 /// lock epochs of two ranks where nothing else orders them, the access
 /// epochs of two ranks to one exposure epoch, or a load or store of the
@@ -269,11 +303,11 @@ bool together(const Op &A, const Op &B, bool Synced, bool Pscw) {
     return false;
   if (A.K == Epoch::Fence)
     return A.Number == B.Number;
+  if (A.Rank == B.Rank)
+    return A.K == Epoch::Lock || A.K == Epoch::Pscw ? oneEpoch(A, B) : false;
   if (A.K == Epoch::Pscw)
-    return Pscw && A.Rank != B.Rank;
-  // One rank's calls of one lock epoch: a flush or a request's wait may
-  // order them (MPICH's rma/req_example.c): not judged.
-  return A.Rank != B.Rank && A.Shared && B.Shared && !Synced && !orderedByBarrier(A, B);
+    return Pscw;
+  return A.Shared && B.Shared && !Synced && !orderedByBarrier(A, B);
 }
 
 /// Why two accesses of the same bytes conflict, or "" when they do not:
@@ -318,6 +352,10 @@ std::string epochText(const Op &A, const Op &B) {
   const Op &R = A.Local ? B : A;
   if (R.K == Epoch::Fence)
     return llvm::formatv("in the same fence epoch (number {0})", R.Number).str();
+  if (A.Rank == B.Rank && !A.Local && !B.Local)
+    return llvm::formatv("in one {0} with nothing between them that completes the first",
+                         R.K == Epoch::Lock ? "lock epoch" : "access epoch (MPI_Win_start to MPI_Win_complete)")
+        .str();
   if (R.K == Epoch::Pscw)
     return A.Local || B.Local ? llvm::formatv("during rank {0}'s exposure epoch (MPI_Win_post to MPI_Win_wait) "
                                               "that the access epoch reaches",

@@ -75,6 +75,8 @@ llvm::ArrayRef<llvm::StringLiteral> mpi::spelledFunctions() {
       MPI_Win_fence,
       MPI_Win_flush,
       MPI_Win_flush_all,
+      MPI_Win_flush_local,
+      MPI_Win_flush_local_all,
       MPI_Win_free,
       MPI_Win_lock,
       MPI_Win_lock_all,
