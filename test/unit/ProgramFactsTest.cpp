@@ -194,34 +194,45 @@ TEST(ProgramFacts, WhichFunctionsMayCommunicate) {
   EXPECT_TRUE(Old->mayCommunicate("f"));
 }
 
-TEST(ProgramFacts, CollectiveSequences) {
+TEST(ProgramFacts, CallSequences) {
   // sum: one allreduce on the world; share: a bcast whose root and
   // communicator the caller passes; two: a barrier kept in a variable and
   // another; cond: a barrier under a branch; early: a return before the
-  // barrier; p2p: a send; helper: a barrier, then a static function's;
-  // mine: a communicator of its own; moved: a root the body changes.
-  auto AST = parse("double sum(double x) { double r; MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);"
-                   " return r; }"
-                   " void share(int *v, int root, MPI_Comm c) { MPI_Bcast(v, 1, MPI_INT, root, c); }"
-                   " void two(void) { int rc = MPI_Barrier(MPI_COMM_WORLD); (void)rc; MPI_Barrier(MPI_COMM_WORLD); }"
-                   " void cond(int r) { if (r) MPI_Barrier(MPI_COMM_WORLD); }"
-                   " void early(int r) { if (r) return; MPI_Barrier(MPI_COMM_WORLD); }"
-                   " void p2p(int *b) { MPI_Barrier(MPI_COMM_WORLD); MPI_Send(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD); }"
-                   " static void b(void) { MPI_Barrier(MPI_COMM_WORLD); }"
-                   " void helper(void) { MPI_Barrier(MPI_COMM_WORLD); b(); }"
-                   " MPI_Comm mine; void own(void) { MPI_Barrier(mine); }"
-                   " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }"
-                   " void relay(int *v) { share(v, 3, MPI_COMM_WORLD); sum(1.0); }"
-                   " void pass(int *v, int r, MPI_Comm c) { share(v, r, c); }"
-                   " void loop(int n) { MPI_Barrier(MPI_COMM_WORLD); if (n) loop(n - 1); }"
-                   " int ret(MPI_Comm c) { return MPI_Barrier(c); }");
+  // barrier; p2p: a barrier and a send; rcv: a receive from the caller's
+  // source with any tag; isend, swap: a nonblocking send and a sendrecv
+  // (none); helper: a barrier, then a static function's; mine: a
+  // communicator of its own; moved: a root the body changes.
+  auto AST = parse(
+      "#define MPI_ANY_TAG (-1)\n"
+      "typedef int MPI_Request; typedef struct { int s; } MPI_Status;"
+      " int MPI_Recv(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);"
+      " int MPI_Isend(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);"
+      " int MPI_Sendrecv_replace(void *, int, MPI_Datatype, int, int, int, int, MPI_Comm, MPI_Status *);"
+      " double sum(double x) { double r; MPI_Allreduce(&x, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);"
+      " return r; }"
+      " void share(int *v, int root, MPI_Comm c) { MPI_Bcast(v, 1, MPI_INT, root, c); }"
+      " void two(void) { int rc = MPI_Barrier(MPI_COMM_WORLD); (void)rc; MPI_Barrier(MPI_COMM_WORLD); }"
+      " void cond(int r) { if (r) MPI_Barrier(MPI_COMM_WORLD); }"
+      " void early(int r) { if (r) return; MPI_Barrier(MPI_COMM_WORLD); }"
+      " void p2p(int *b) { MPI_Barrier(MPI_COMM_WORLD); MPI_Send(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD); }"
+      " void rcv(int *b, int s) { MPI_Status st; MPI_Recv(b, 2, MPI_INT, s, MPI_ANY_TAG, MPI_COMM_WORLD, &st); }"
+      " void isend(int *b, MPI_Request *r) { MPI_Isend(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, r); }"
+      " void swap(int *b) { MPI_Status st; MPI_Sendrecv_replace(b, 1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, &st); }"
+      " static void b(void) { MPI_Barrier(MPI_COMM_WORLD); }"
+      " void helper(void) { MPI_Barrier(MPI_COMM_WORLD); b(); }"
+      " MPI_Comm mine; void own(void) { MPI_Barrier(mine); }"
+      " void moved(int *v, int root) { root = 0; MPI_Bcast(v, 1, MPI_INT, root, MPI_COMM_WORLD); }"
+      " void relay(int *v) { share(v, 3, MPI_COMM_WORLD); sum(1.0); }"
+      " void pass(int *v, int r, MPI_Comm c) { share(v, r, c); }"
+      " void loop(int n) { MPI_Barrier(MPI_COMM_WORLD); if (n) loop(n - 1); }"
+      " int ret(MPI_Comm c) { return MPI_Barrier(c); }");
   clang::ASTContext &Ctx = AST->getASTContext();
   Evaluator Ev(Ctx);
   Uniformity Uni(Ctx, Ev);
   ProgramFacts P = ProgramFacts::ofFile(Ctx, Ev, Uni, "dir/h.c");
   P.MainFiles = {"m.c"};
-  ASSERT_TRUE(P.collectiveSequence("sum"));
-  const SequenceCall &S = P.collectiveSequence("sum")->front();
+  ASSERT_TRUE(P.callSequence("sum"));
+  const SequenceCall &S = P.callSequence("sum")->front();
   EXPECT_EQ(S.Call, "MPI_Allreduce");
   EXPECT_EQ(S.File, "h.c");
   EXPECT_EQ(S.Comm, "MPI_COMM_WORLD");
@@ -229,34 +240,48 @@ TEST(ProgramFacts, CollectiveSequences) {
   EXPECT_EQ(S.Count, "1");
   EXPECT_EQ(S.Type, "MPI_DOUBLE");
   EXPECT_EQ(S.Root, ""); // an allreduce has none
-  ASSERT_TRUE(P.collectiveSequence("share"));
-  EXPECT_EQ(P.collectiveSequence("share")->front().Root, "param:1");
-  EXPECT_EQ(P.collectiveSequence("share")->front().Comm, "param:2");
-  ASSERT_TRUE(P.collectiveSequence("two"));
-  EXPECT_EQ(P.collectiveSequence("two")->size(), 2u);
-  for (const char *None : {"cond", "early", "p2p", "own", "b", "unknown"})
-    EXPECT_EQ(P.collectiveSequence(None), nullptr) << None;
+  ASSERT_TRUE(P.callSequence("share"));
+  EXPECT_EQ(P.callSequence("share")->front().Root, "param:1");
+  EXPECT_EQ(P.callSequence("share")->front().Comm, "param:2");
+  ASSERT_TRUE(P.callSequence("two"));
+  EXPECT_EQ(P.callSequence("two")->size(), 2u);
+  for (const char *None : {"cond", "early", "isend", "swap", "own", "b", "unknown"})
+    EXPECT_EQ(P.callSequence(None), nullptr) << None;
+  // Blocking sends and receives: their peer and tag.
+  ASSERT_TRUE(P.callSequence("p2p"));
+  ASSERT_EQ(P.callSequence("p2p")->size(), 2u);
+  EXPECT_FALSE(P.callSequence("p2p")->front().message());
+  const SequenceCall &Send = P.callSequence("p2p")->back();
+  EXPECT_TRUE(Send.message());
+  EXPECT_EQ(Send.Call, "MPI_Send");
+  EXPECT_EQ(Send.Peer, "0");
+  EXPECT_EQ(Send.Tag, "0");
+  ASSERT_TRUE(P.callSequence("rcv"));
+  const SequenceCall &Recv = P.callSequence("rcv")->front();
+  EXPECT_EQ(Recv.Peer, "param:1");
+  EXPECT_EQ(Recv.Tag, "MPI_ANY_TAG");
+  EXPECT_EQ(Recv.Count, "2");
   // Through this file's helpers, with the arguments the call passes.
-  ASSERT_TRUE(P.collectiveSequence("helper"));
-  EXPECT_EQ(P.collectiveSequence("helper")->size(), 2u); // its own barrier, then b's
-  ASSERT_TRUE(P.collectiveSequence("relay"));
-  ASSERT_EQ(P.collectiveSequence("relay")->size(), 2u);
-  EXPECT_EQ(P.collectiveSequence("relay")->front().Root, "3");
-  EXPECT_EQ(P.collectiveSequence("relay")->front().Comm, "MPI_COMM_WORLD");
-  EXPECT_EQ(P.collectiveSequence("relay")->back().Call, "MPI_Allreduce");
-  ASSERT_TRUE(P.collectiveSequence("pass"));
-  EXPECT_EQ(P.collectiveSequence("pass")->front().Root, "param:1");
-  EXPECT_EQ(P.collectiveSequence("pass")->front().Comm, "param:2");
-  EXPECT_EQ(P.collectiveSequence("loop"), nullptr); // recursive: as many barriers as calls
-  ASSERT_TRUE(P.collectiveSequence("ret"));         // the last statement returns the collective's result
-  EXPECT_EQ(P.collectiveSequence("ret")->front().Comm, "param:0");
-  ASSERT_TRUE(P.collectiveSequence("moved"));
-  EXPECT_EQ(P.collectiveSequence("moved")->front().Root, "?");
+  ASSERT_TRUE(P.callSequence("helper"));
+  EXPECT_EQ(P.callSequence("helper")->size(), 2u); // its own barrier, then b's
+  ASSERT_TRUE(P.callSequence("relay"));
+  ASSERT_EQ(P.callSequence("relay")->size(), 2u);
+  EXPECT_EQ(P.callSequence("relay")->front().Root, "3");
+  EXPECT_EQ(P.callSequence("relay")->front().Comm, "MPI_COMM_WORLD");
+  EXPECT_EQ(P.callSequence("relay")->back().Call, "MPI_Allreduce");
+  ASSERT_TRUE(P.callSequence("pass"));
+  EXPECT_EQ(P.callSequence("pass")->front().Root, "param:1");
+  EXPECT_EQ(P.callSequence("pass")->front().Comm, "param:2");
+  EXPECT_EQ(P.callSequence("loop"), nullptr); // recursive: as many barriers as calls
+  ASSERT_TRUE(P.callSequence("ret"));         // the last statement returns the collective's result
+  EXPECT_EQ(P.callSequence("ret")->front().Comm, "param:0");
+  ASSERT_TRUE(P.callSequence("moved"));
+  EXPECT_EQ(P.callSequence("moved")->front().Root, "?");
   // Through JSON, and not in the fixpoint's first round.
   llvm::Expected<ProgramFacts> Q = ProgramFacts::fromJSON(P.toJSON());
   ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
   EXPECT_TRUE(*Q == P);
-  EXPECT_EQ(ProgramFacts::seed({}).collectiveSequence("sum"), nullptr);
+  EXPECT_EQ(ProgramFacts::seed({}).callSequence("sum"), nullptr);
 }
 
 TEST(ProgramFacts, WhichFilesNameAGlobal) {

@@ -249,7 +249,7 @@ ProgramFacts ProgramFacts::ofFile(ASTContext &Ctx, Evaluator &Ev, Uniformity &Un
       if (!F->getReturnType()->isVoidType())
         FF.Result = In(Uni.resultVaries(F));
       Writes.fill(F, FF);
-      FF.Sequence = collectiveSequenceOf(Ctx, Ev, F, FF, Name);
+      FF.Sequence = callSequenceOf(Ctx, Ev, F, FF, Name);
     }
     if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasGlobalStorage() && V->isExternallyVisible() &&
                                               V->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
@@ -417,7 +417,7 @@ bool ProgramFacts::mayWrite(llvm::StringRef Name, llvm::StringRef Global) const 
   return reachesAny(Name, [&](const FunctionFact &F) { return llvm::is_contained(F.Writes, Global); });
 }
 
-const std::vector<SequenceCall> *ProgramFacts::collectiveSequence(llvm::StringRef Name) const {
+const std::vector<SequenceCall> *ProgramFacts::callSequence(llvm::StringRef Name) const {
   auto It = Functions.find(Name.str());
   if (Seed || !program() || It == Functions.end() || !It->second.Defined || !It->second.Sequence)
     return nullptr;
@@ -488,7 +488,9 @@ std::string ProgramFacts::toJSON() const {
                                          {"root", S.Root},
                                          {"op", S.Op},
                                          {"count", S.Count},
-                                         {"type", S.Type}});
+                                         {"type", S.Type},
+                                         {"peer", S.Peer},
+                                         {"tag", S.Tag}});
       F[N].getAsObject()->try_emplace("sequence", std::move(Seq));
     }
   }
@@ -602,7 +604,7 @@ llvm::Expected<ProgramFacts> ProgramFacts::fromJSON(llvm::StringRef Text) {
             }
             auto Str = [&](llvm::StringRef K) { return S->getString(K).value_or("").str(); };
             FF.Sequence->push_back({Str("call"), Str("file"), unsigned(*S->getInteger("line")), Str("comm"),
-                                    Str("root"), Str("op"), Str("count"), Str("type")});
+                                    Str("root"), Str("op"), Str("count"), Str("type"), Str("peer"), Str("tag")});
           }
         }
       }

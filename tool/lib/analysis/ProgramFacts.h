@@ -75,19 +75,23 @@ struct GlobalFact {
   }
 };
 
-/// One collective of a function's collective sequence (FunctionFact::
-/// Sequence): a call of the function makes it, in order, on every path.
+/// One call of a function's sequence (FunctionFact::Sequence): a call of
+/// the function makes it, in order, on every path: a collective, or a
+/// blocking send or receive (Peer its destination or source, Tag its tag).
 /// Each argument is a constant as spelled ("MPI_COMM_WORLD", "0",
-/// "MPI_SUM"), "param:N" for the caller's N-th argument, "?" where the file
-/// does not tell, or "" where the collective has no such argument.
+/// "MPI_SUM", "MPI_ANY_SOURCE"), "param:N" for the caller's N-th argument,
+/// "?" where the file does not tell, or "" where the call has no such
+/// argument.
 struct SequenceCall {
   std::string Call, File; ///< "MPI_Bcast"; the base name of its file
   unsigned Line = 0;
-  std::string Comm, Root, Op, Count, Type;
+  std::string Comm, Root, Op, Count, Type, Peer, Tag;
   bool operator==(const SequenceCall &O) const {
     return Call == O.Call && File == O.File && Line == O.Line && Comm == O.Comm && Root == O.Root && Op == O.Op &&
-           Count == O.Count && Type == O.Type;
+           Count == O.Count && Type == O.Type && Peer == O.Peer && Tag == O.Tag;
   }
+  /// A send or receive (Peer names its other rank), not a collective.
+  bool message() const { return !Peer.empty(); }
 };
 
 struct FunctionFact {
@@ -116,11 +120,11 @@ struct FunctionFact {
   /// Reaches, mayCommunicate() says whether a call of it may.
   bool Mpi = true;
   /// Where its file knows every MPI call a call of it makes, and they are
-  /// collectives on MPI_COMM_WORLD or a communicator parameter made in
-  /// order on every path (no branch, loop or early return around them,
-  /// nothing else that may communicate): those collectives
-  /// (SequenceFacts.cpp). The per-rank runs of other files follow a
-  /// call of it through them.
+  /// collectives or blocking sends and receives on MPI_COMM_WORLD or a
+  /// communicator parameter made in order on every path (no branch, loop
+  /// or early return around them, nothing else that may communicate):
+  /// those calls (SequenceFacts.cpp). The per-rank runs of other files
+  /// follow a call of it through them.
   std::optional<std::vector<SequenceCall>> Sequence;
   bool operator==(const FunctionFact &O) const {
     return Defined == O.Defined && Result == O.Result && AddressTaken == O.AddressTaken && Collective == O.Collective &&
@@ -211,10 +215,11 @@ public:
   /// what it calls (true where a fact on the way is missing, not known
   /// whole, or the fixpoint's first round).
   bool mayCommunicate(llvm::StringRef Name) const;
-  /// The collectives a call of the function Name makes, where its file
-  /// knows them all (FunctionFact::Sequence); null otherwise, and in the
-  /// fixpoint's first round.
-  const std::vector<SequenceCall> *collectiveSequence(llvm::StringRef Name) const;
+  /// The collectives and blocking sends and receives a call of the
+  /// function Name makes, where its file knows them all
+  /// (FunctionFact::Sequence); null otherwise, and in the fixpoint's first
+  /// round.
+  const std::vector<SequenceCall> *callSequence(llvm::StringRef Name) const;
   /// Whether the code of no file but File (a name as the facts give it)
   /// names the global Name; false where a file's facts do not say, or two
   /// files of the program share File's name.
@@ -232,12 +237,12 @@ private:
 /// of the program answers, or code no file of it holds.
 std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>> outgoingCalls(clang::ASTContext &Ctx);
 
-/// The collective sequence of F (FunctionFact::Sequence), given the facts
+/// The call sequence of F (FunctionFact::Sequence), given the facts
 /// its file found for it (FF: what it reaches, whether it calls MPI), or
 /// none where its file cannot tell every MPI call a call of F makes.
-std::optional<std::vector<SequenceCall>> collectiveSequenceOf(clang::ASTContext &Ctx, const Evaluator &Ev,
-                                                              const clang::FunctionDecl *F, const FunctionFact &FF,
-                                                              llvm::StringRef File);
+std::optional<std::vector<SequenceCall>> callSequenceOf(clang::ASTContext &Ctx, const Evaluator &Ev,
+                                                        const clang::FunctionDecl *F, const FunctionFact &FF,
+                                                        llvm::StringRef File);
 
 } // namespace ompi
 

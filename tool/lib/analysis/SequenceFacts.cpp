@@ -1,11 +1,12 @@
-//===- SequenceFacts.cpp - The collectives a call of a function makes -----===//
+//===- SequenceFacts.cpp - The MPI calls a call of a function makes -------===//
 //
 // FunctionFact::Sequence: for a function whose every MPI call is a
-// collective made in order on every path through it, those collectives,
-// with each argument that names them (communicator, root, op, count,
-// datatype) as a constant or as the caller's argument. The per-rank runs
-// of another file follow a call of such a function as if its collectives
-// were written at the call (ranks/Events.cpp).
+// collective or a blocking send or receive made in order on every path
+// through it, those calls, with each argument that names them
+// (communicator, root, op, count, datatype, peer, tag) as a constant or as
+// the caller's argument. The per-rank runs of another file follow a call
+// of such a function as if its calls were written at the call
+// (ranks/Events.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/Effects.h"
@@ -107,6 +108,15 @@ std::string argText(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
   return "?";
 }
 
+/// A blocking send or receive of one message (MPI_Send and its modes,
+/// MPI_Recv): the per-rank runs match it as they match one written at the
+/// call.
+bool isBlockingMessage(const FunctionModel &M) {
+  return M.Cat == Category::PointToPoint && M.M == Mode::Blocking && !M.find(Role::Request) &&
+         (M.find(Role::Dest) || M.find(Role::Source)) && !(M.find(Role::Dest) && M.find(Role::Source)) &&
+         M.find(Role::Tag) && M.find(Role::Count) && M.find(Role::Type);
+}
+
 using Sequence = std::optional<std::vector<SequenceCall>>;
 
 /// G's sequence as a call CE of it in F makes it: G's "param:K" become
@@ -115,11 +125,12 @@ using Sequence = std::optional<std::vector<SequenceCall>>;
 Sequence substituted(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, const CallExpr *CE,
                      std::vector<SequenceCall> Seq) {
   for (SequenceCall &C : Seq) {
-    for (std::string *X : {&C.Comm, &C.Root, &C.Op, &C.Count, &C.Type}) {
+    for (std::string *X : {&C.Comm, &C.Root, &C.Op, &C.Count, &C.Type, &C.Peer, &C.Tag}) {
       unsigned K = 0;
       llvm::StringRef T = *X;
+      bool Integer = X == &C.Root || X == &C.Count || X == &C.Peer || X == &C.Tag;
       if (T.consume_front("param:") && !T.getAsInteger(10, K))
-        *X = K < CE->getNumArgs() ? argText(Ctx, Ev, F, CE->getArg(K), X == &C.Root || X == &C.Count) : "?";
+        *X = K < CE->getNumArgs() ? argText(Ctx, Ev, F, CE->getArg(K), Integer) : "?";
     }
     if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
       return std::nullopt;
@@ -127,7 +138,7 @@ Sequence substituted(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F
   return Seq;
 }
 
-/// The collective sequence of F's body (collectiveSequenceOf), following
+/// The collective sequence of F's body (callSequenceOf), following
 /// the calls of this file's functions that have one; Active: the functions
 /// being followed (a recursive call has none).
 Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F, llvm::StringRef File,
@@ -156,12 +167,19 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
     }
     if (!M)
       continue;
-    if (!M->isCollective() || M->Cat == Category::OneSided || CE->getBeginLoc().isMacroID())
+    bool Message = isBlockingMessage(*M);
+    if ((!M->isCollective() && !Message) || M->Cat == Category::OneSided || CE->getBeginLoc().isMacroID())
       return std::nullopt;
-    auto At = [&](Role R) { return argText(Ctx, Ev, F, argOf(CE, R), R == Role::Root || R == Role::Count); };
+    auto At = [&](Role R) {
+      return argText(Ctx, Ev, F, argOf(CE, R), R == Role::Root || R == Role::Count || isPeerRole(R) || R == Role::Tag);
+    };
     SequenceCall C{M->Name,         File.str(),     SM.getExpansionLineNumber(CE->getBeginLoc()),
                    At(Role::Comm),  At(Role::Root), At(Role::Op),
                    At(Role::Count), At(Role::Type)};
+    if (Message) {
+      C.Peer = At(M->find(Role::Dest) ? Role::Dest : Role::Source);
+      C.Tag = At(Role::Tag);
+    }
     if (C.Comm != mpi::MPI_COMM_WORLD && !llvm::StringRef(C.Comm).starts_with("param:"))
       return std::nullopt; // a communicator the caller cannot name
     Out.push_back(std::move(C));
@@ -183,9 +201,9 @@ Sequence sequenceIn(ASTContext &Ctx, const Evaluator &Ev, const FunctionDecl *F,
 
 } // namespace
 
-std::optional<std::vector<SequenceCall>> ompi::collectiveSequenceOf(ASTContext &Ctx, const Evaluator &Ev,
-                                                                    const FunctionDecl *F, const FunctionFact &FF,
-                                                                    llvm::StringRef File) {
+std::optional<std::vector<SequenceCall>> ompi::callSequenceOf(ASTContext &Ctx, const Evaluator &Ev,
+                                                              const FunctionDecl *F, const FunctionFact &FF,
+                                                              llvm::StringRef File) {
   // Every function a call of F may run is this file's, reached directly.
   if (!FF.Mpi || !FF.WritesKnown || !FF.Reaches.empty())
     return std::nullopt;

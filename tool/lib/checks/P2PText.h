@@ -42,7 +42,9 @@ inline std::string callName(const P2PEvent &E) {
   if (E.K == P2PEvent::Collective && !E.Coll.empty())
     return E.Coll;
   const clang::FunctionDecl *F = E.Call->getDirectCallee();
-  return F ? F->getName().str() : "the call";
+  std::string Name = F ? F->getName().str() : "the call";
+  // A send or receive another file's function makes (SequenceCall).
+  return E.Coll.empty() || E.Coll == Name ? Name : E.Coll + " in " + Name;
 }
 
 inline std::string fromRank(int64_t Peer) { return Peer < 0 ? "any rank" : "rank " + std::to_string(Peer); }

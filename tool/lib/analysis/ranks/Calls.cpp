@@ -178,7 +178,7 @@ const std::vector<SequenceCall> *Relevance::sequenceOf(const CallExpr *CE) const
   const FunctionDecl *F = CE->getDirectCallee();
   if (!Program || !F || !F->getIdentifier() || definedCallee(CE))
     return nullptr;
-  return Program->collectiveSequence(F->getName());
+  return Program->callSequence(F->getName());
 }
 
 bool Relevance::calls(const FunctionDecl *F) {

@@ -67,6 +67,19 @@ std::optional<int64_t> RankRun::rankArg(const Expr *E) {
   return value(E);
 }
 
+void RankRun::messageComm(const Expr *Comm, const CallExpr *CE, llvm::StringRef Name, P2PEvent &E) {
+  std::optional<std::string> Held = Comm ? commValue(Comm) : std::nullopt;
+  if (Held && llvm::StringRef(*Held).starts_with("#comm")) { // one this run made: its ranks are translated later
+    E.CommIndex = std::stoi(Held->substr(5));
+    E.Comm = namedVar(Comm);
+  } else if (Held && *Held == mpi::MPI_COMM_WORLD) {
+    if (const VarDecl *V = namedVar(Comm); V && MadeInto.count(V))
+      E.Comm = V; // a variable holding the world here, and one the run made elsewhere
+  } else if (Held || !Comm || !Ev.commId(Comm, frame().F, CE).isWorld()) {
+    throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, E.Line).str()};
+  }
+}
+
 void RankRun::message(const CallExpr *CE) {
   llvm::StringRef Name = calleeName(CE);
   const FunctionModel *M = lookupFunction(Name);
@@ -87,17 +100,7 @@ void RankRun::message(const CallExpr *CE) {
     E.Reqs = {requestKey(arg(Role::Request), L)};
     setRequest(arg(Role::Request), Persist ? "#preq" : "#req");
   }
-  const Expr *Comm = arg(Role::Comm);
-  std::optional<std::string> Held = Comm ? commValue(Comm) : std::nullopt;
-  if (Held && llvm::StringRef(*Held).starts_with("#comm")) { // one this run made: its ranks are translated later
-    E.CommIndex = std::stoi(Held->substr(5));
-    E.Comm = namedVar(Comm);
-  } else if (Held && *Held == mpi::MPI_COMM_WORLD) {
-    if (const VarDecl *V = namedVar(Comm); V && MadeInto.count(V))
-      E.Comm = V; // a variable holding the world here, and one the run made elsewhere
-  } else if (Held || !Comm || !Ev.commId(Comm, frame().F, CE).isWorld()) {
-    throw Undecided{llvm::formatv("{0} at line {1} is not on MPI_COMM_WORLD", Name, L).str()};
-  }
+  messageComm(arg(Role::Comm), CE, Name, E);
   auto side = [&](P2PEvent::Side &S, Role Peer, Role Tag, Role Count, Role Type) {
     const Expr *P = arg(Peer), *T = arg(Tag), *N = arg(Count), *Ty = arg(Type);
     S.Peer = P ? rankArg(P) : std::nullopt;
@@ -422,13 +425,61 @@ CommId RankRun::commOf(const Expr *E, const CallExpr *CE, bool *Held) {
   return llvm::StringRef(*H).starts_with("#comm") ? CommId{CommId::Created, *H} : CommId{CommId::Predefined, *H};
 }
 
-void RankRun::recordSequence(const CallExpr *CE, const SequenceCall &S) {
-  auto param = [&](llvm::StringRef T) -> const Expr * {
-    unsigned N = 0;
-    if (!T.consume_front("param:") || T.getAsInteger(10, N) || N >= CE->getNumArgs())
-      return nullptr;
-    return CE->getArg(N);
+/// The argument of CE that a sequence's "param:N" names; null for any
+/// other text.
+static const Expr *sequenceArg(const CallExpr *CE, llvm::StringRef T) {
+  unsigned N = 0;
+  if (!T.consume_front("param:") || T.getAsInteger(10, N) || N >= CE->getNumArgs())
+    return nullptr;
+  return CE->getArg(N);
+}
+
+void RankRun::recordSequenceMessage(const CallExpr *CE, const SequenceCall &S) {
+  auto param = [&](llvm::StringRef T) { return sequenceArg(CE, T); };
+  // A rank or tag as rankArg gives it (MPI_PROC_NULL -2, the wildcards -1).
+  auto rank = [&](llvm::StringRef T) -> std::optional<int64_t> {
+    int64_t V = 0;
+    if (const Expr *A = param(T))
+      return rankArg(A);
+    if (T == mpi::MPI_PROC_NULL)
+      return -2;
+    if (T == mpi::MPI_ANY_SOURCE || T == mpi::MPI_ANY_TAG)
+      return -1;
+    return T.getAsInteger(10, V) ? std::nullopt : std::optional<int64_t>(V);
   };
+  auto count = [&](llvm::StringRef T) -> std::optional<int64_t> {
+    int64_t V = 0;
+    if (const Expr *A = param(T))
+      return value(A);
+    return T.getAsInteger(10, V) ? std::nullopt : std::optional<int64_t>(V);
+  };
+  P2PEvent E;
+  E.Call = CE;
+  E.Line = line(CE->getBeginLoc());
+  E.Via = viaLine();
+  E.Coll = S.Call;
+  if (const Expr *C = param(S.Comm))
+    messageComm(C, CE, S.Call, E);
+  else if (S.Comm != mpi::MPI_COMM_WORLD)
+    throw Undecided{
+        llvm::formatv("the communicator of {0} in {1} (line {2}) is not known", S.Call, calleeName(CE), E.Line).str()};
+  const FunctionModel *M = lookupFunction(S.Call);
+  bool Sends = M && M->find(Role::Dest);
+  P2PEvent::Side &Side = Sends ? E.S : E.R;
+  Side.Peer = rank(S.Peer);
+  Side.Tag = rank(S.Tag);
+  Side.Count = count(S.Count);
+  if (const Expr *T = param(S.Type))
+    Side.Type = handle(T).value_or("");
+  else if (S.Type != "?")
+    Side.Type = S.Type;
+  E.Sync = S.Call == mpi::MPI_Ssend;
+  E.K = !Sends ? P2PEvent::Recv : E.Sync ? P2PEvent::Ssend : P2PEvent::Send;
+  Messages.push_back(E);
+}
+
+void RankRun::recordSequence(const CallExpr *CE, const SequenceCall &S) {
+  auto param = [&](llvm::StringRef T) { return sequenceArg(CE, T); };
   auto number = [&](const std::string &T) -> std::optional<std::string> {
     if (T.empty() || !llvm::StringRef(T).starts_with("param:"))
       return T.empty() ? std::nullopt : std::optional<std::string>(T);

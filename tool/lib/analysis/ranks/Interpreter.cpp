@@ -79,9 +79,17 @@ Flow RankRun::call(const CallExpr *CE) {
     return Flow::Normal;
   }
   const FunctionDecl *F = definedCallee(CE);
-  if (const std::vector<SequenceCall> *Seq = F ? nullptr : Rel.sequenceOf(CE)) {
+  const std::vector<SequenceCall> *Seq = F ? nullptr : Rel.sequenceOf(CE);
+  // Another file's sends and receives: the point-to-point runs match them,
+  // the collective runs pass them by; the one-sided, split and handle runs
+  // do not follow them (a message orders what those runs judge).
+  if (Seq && (Rel.P2P || (!Rel.Rma && !Rel.Split && !Rel.Handles) ||
+              llvm::none_of(*Seq, [](const SequenceCall &S) { return S.message(); }))) {
     for (const SequenceCall &S : *Seq)
-      recordSequence(CE, S);
+      if (!S.message())
+        recordSequence(CE, S);
+      else if (Rel.P2P)
+        recordSequenceMessage(CE, S);
     return Flow::Normal;
   }
   if (!F)

@@ -360,6 +360,13 @@ private:
   /// Record one collective of the sequence a call CE of another file's
   /// function makes (Relevance::sequenceOf), its arguments taken from CE's.
   void recordSequence(const CallExpr *CE, const SequenceCall &S);
+  /// The same for a send or receive of such a sequence (SequenceCall::
+  /// message): a message event of the point-to-point runs.
+  void recordSequenceMessage(const CallExpr *CE, const SequenceCall &S);
+  /// Set E's communicator from the argument Comm of CE (Name, for the
+  /// message when the runs cannot follow it: not the world, nor one the
+  /// run made).
+  void messageComm(const Expr *Comm, const CallExpr *CE, llvm::StringRef Name, P2PEvent &E);
   /// The communicator E names at CE: the one this rank's variable holds
   /// (Held: whether it was that), else the evaluator's identity of it.
   CommId commOf(const Expr *E, const CallExpr *CE, bool *Held = nullptr);

@@ -112,8 +112,9 @@ struct P2PEvent {
   std::vector<std::string> Reqs; ///< ISend/IRecv: the request it starts; Wait: those it completes
   const clang::CallExpr *Call = nullptr;
   /// Collective: the MPI function ("MPI_Barrier"); Call calls it, or calls
-  /// another file's function whose collective sequence holds it
-  /// (FunctionFact::Sequence).
+  /// another file's function whose call sequence holds it
+  /// (FunctionFact::Sequence). Send, Ssend, Recv: the MPI function ("MPI_Send")
+  /// where Call calls such a function, else empty.
   std::string Coll;
   unsigned Line = 0;
   unsigned Via = 0; ///< the line of the entry function's call that leads to it, if in a called function
